@@ -1,0 +1,3 @@
+module github.com/smithycurl/smithycurl
+
+go 1.26
