@@ -121,7 +121,7 @@ func Object(kv ...any) Node {
 }
 
 func (n Node) Kind() NodeKind { return n.kind }
-func (n Node) IsNull() bool    { return n.kind == NullNode }
+func (n Node) IsNull() bool   { return n.kind == NullNode }
 
 // Str returns the string value ("" for other kinds).
 func (n Node) Str() string {
