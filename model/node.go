@@ -45,7 +45,9 @@ type Node struct {
 	// syntactic marks a string that was written as an unquoted shape id in IDL
 	// and still has to be resolved by the assembler.
 	syntactic bool
-	s         string // string value, number literal, "true" for booleans
+	// pos is the byte offset+1 of the value in its source file (0 when unknown).
+	pos int32
+	s   string // string value, number literal, "true" for booleans
 	// list holds array elements, or object keys and values alternately.
 	list []Node
 }

@@ -122,8 +122,6 @@ type Member struct {
 	Loc    SourceLocation
 	// Mixin is the mixin the member was inherited from ("" when declared locally).
 	Mixin ShapeID
-	// localTraits are the traits written on this member in the inheriting shape.
-	localTraits Traits
 }
 
 // Name returns the member name.
@@ -133,6 +131,12 @@ func (m *Member) Name() string { return m.ID.Member() }
 type Ref struct {
 	Name   string
 	Target ShapeID
+}
+
+// Rename gives a shape a new name within a service.
+type Rename struct {
+	ID   ShapeID
+	Name string
 }
 
 // Shape is one shape of a loaded model. Shapes of a loaded model are immutable.
@@ -153,7 +157,7 @@ type Shape struct {
 	Version    string
 	Operations []ShapeID // service and resource operations
 	Resources  []ShapeID // service and resource child resources
-	Rename     []Ref     // service: shape id (Name holds the id) -> new name (Target holds the name)
+	Rename     []Rename  // service: new names for shapes of its closure
 
 	// Resource properties.
 	Identifiers          []Ref
@@ -162,10 +166,9 @@ type Shape struct {
 	Update, Delete, List ShapeID
 	CollectionOperations []ShapeID
 
-	// localTraits are the traits declared on the shape itself (not from mixins).
-	localTraits Traits
-	// lifecycle records which resource and service properties were written, for the AST writer.
-	written map[string]bool
+	// local holds what the shape's own definition declared, before mixins were
+	// applied; nil when the shape has no mixins. The JSON AST writer uses it.
+	local *Shape
 }
 
 // Member returns the member called name.

@@ -1,0 +1,114 @@
+// Package conformance runs the project's conformance suites against the test
+// data in the shared folder (SMITHYCURL_SHARED, default ../shared).
+package conformance
+
+import (
+	"embed"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+//go:embed exclusions
+var exclusionFiles embed.FS
+
+// Result is the outcome of one suite.
+type Result struct {
+	Suite                   string
+	Passed, Failed, Skipped int
+	// Failures describe each failed case: "case id: what differed".
+	Failures []string
+	// Notes are extra figures the suite reports.
+	Notes []string
+}
+
+// Summary is the suite's line: "<suite>: N passed, N failed, N skipped".
+func (r Result) Summary() string {
+	return fmt.Sprintf("%s: %d passed, %d failed, %d skipped", r.Suite, r.Passed, r.Failed, r.Skipped)
+}
+
+func (r *Result) fail(id string, format string, args ...any) {
+	r.Failed++
+	r.Failures = append(r.Failures, id+": "+fmt.Sprintf(format, args...))
+}
+
+// SharedDir returns the shared test data folder: $SMITHYCURL_SHARED, or
+// ../shared relative to the repository root found from the working directory.
+func SharedDir() (string, error) {
+	if d := os.Getenv("SMITHYCURL_SHARED"); d != "" {
+		return checkDir(d)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return checkDir(filepath.Join(dir, "..", "shared"))
+		}
+		if filepath.Dir(dir) == dir {
+			return "", fmt.Errorf("no go.mod above %s; set SMITHYCURL_SHARED", wd)
+		}
+	}
+}
+
+func checkDir(d string) (string, error) {
+	info, err := os.Stat(d)
+	if err != nil || !info.IsDir() {
+		return "", fmt.Errorf("shared test data folder %s not found; set SMITHYCURL_SHARED", d)
+	}
+	return filepath.Abs(d)
+}
+
+// Suite is a named conformance suite.
+type Suite struct {
+	Name string
+	Run  func(shared string) Result
+}
+
+// Suites lists every suite in the order `make conformance` prints them.
+var Suites = []Suite{
+	{"idl-valid", IDLValid},
+	{"idl-invalid", IDLInvalid},
+	{"idl-errorfiles", IDLErrorFiles},
+	{"models-load", ModelsLoad},
+}
+
+// guard runs one case with a time bound and turns a panic into an error, so
+// that one bad case cannot stop or hang a suite.
+func guard(limit time.Duration, f func() error) (err error) {
+	done := make(chan error, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- fmt.Errorf("panic: %v", p)
+			}
+		}()
+		done <- f()
+	}()
+	select {
+	case err = <-done:
+		return err
+	case <-time.After(limit):
+		return fmt.Errorf("did not finish within %s", limit)
+	}
+}
+
+// readExclusions reads a checked-in list of "case id<TAB>reason" lines.
+func readExclusions(name string) map[string]string {
+	out := map[string]string{}
+	data, err := exclusionFiles.ReadFile("exclusions/" + name)
+	if err != nil {
+		return out
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		id, reason, _ := strings.Cut(line, "\t")
+		out[id] = reason
+	}
+	return out
+}

@@ -1,0 +1,421 @@
+package model
+
+import (
+	"sort"
+	"strings"
+)
+
+// assembler turns the draft files of a model into Shapes: it resolves relative
+// ids, builds each shape's own definition, applies `apply` statements and
+// mixins, and merges metadata.
+type assembler struct {
+	events []Event
+	drafts map[ShapeID]*draftShape
+	owner  map[ShapeID]*draftFile
+	shapes map[ShapeID]*Shape
+	uses   map[*draftFile]map[string]ShapeID
+	// pending are traits applied to members that a shape inherits from mixins;
+	// they are added when the shape's mixins have been applied.
+	pending map[ShapeID][]pendingTrait
+	state   map[ShapeID]uint8 // mixin expansion: 1 in progress, 2 done
+	prelude *preludeModel
+}
+
+type pendingTrait struct {
+	trait Trait
+	loc   SourceLocation
+}
+
+const (
+	traitMixin     ShapeID = "smithy.api#mixin"
+	traitDefault   ShapeID = "smithy.api#default"
+	traitBox       ShapeID = "smithy.api#box"
+	traitTrait     ShapeID = "smithy.api#trait"
+	unitID         ShapeID = "smithy.api#Unit"
+	traitEnumValue ShapeID = "smithy.api#enumValue"
+)
+
+func (a *assembler) event(sev Severity, id string, shape ShapeID, loc SourceLocation, format string, args ...any) {
+	a.events = append(a.events, Event{Severity: sev, ID: id, Shape: shape, Loc: loc, Message: sprintf(format, args...)})
+}
+
+func (a *assembler) errorf(shape ShapeID, loc SourceLocation, format string, args ...any) {
+	a.event(SeverityError, "Model", shape, loc, format, args...)
+}
+
+func newAssembler(p *preludeModel) *assembler {
+	a := &assembler{
+		drafts:  map[ShapeID]*draftShape{},
+		owner:   map[ShapeID]*draftFile{},
+		shapes:  map[ShapeID]*Shape{},
+		uses:    map[*draftFile]map[string]ShapeID{},
+		pending: map[ShapeID][]pendingTrait{},
+		state:   map[ShapeID]uint8{},
+		prelude: p,
+	}
+	if p != nil {
+		for id, d := range p.drafts {
+			a.drafts[id] = d
+			a.owner[id] = p.file
+			a.state[id] = 2
+		}
+		for id, s := range p.shapes {
+			a.shapes[id] = s
+		}
+		a.events = append(a.events, p.events...)
+	}
+	return a
+}
+
+// assemble builds a model from files, on top of the prelude.
+func assemble(files []*draftFile) (*Model, []Event) {
+	a := newAssembler(loadPrelude())
+	m := a.run(files)
+	validate(m, a)
+	applySuppressions(m, a)
+	sortEvents(a.events)
+	return m, a.events
+}
+
+func (a *assembler) run(files []*draftFile) *Model {
+	for _, f := range files {
+		a.events = append(a.events, f.events...)
+	}
+	a.register(files)
+	for _, f := range files {
+		for _, d := range f.shapes {
+			if a.owner[d.id] == f && a.drafts[d.id] == d {
+				a.shapes[d.id] = a.build(f, d)
+			}
+		}
+	}
+	for _, f := range files {
+		for _, ap := range f.applies {
+			a.apply(f, ap)
+		}
+	}
+	ids := make([]ShapeID, 0, len(a.shapes))
+	for id := range a.shapes {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	for _, id := range ids {
+		a.expand(id, nil)
+	}
+	for id, pts := range a.pending {
+		if len(pts) > 0 {
+			a.errorf("", pts[0].loc, "Trait `%s` applied to unknown shape `%s`", pts[0].trait.ID.Name(), id)
+		}
+	}
+	a.upgradeV1(files)
+	m := &Model{shapes: a.shapes, version: "2.0"}
+	m.metadata = a.mergeMetadata(files)
+	return m
+}
+
+// register indexes every draft shape by id and reports duplicate definitions.
+func (a *assembler) register(files []*draftFile) {
+	for _, f := range files {
+		for _, d := range f.shapes {
+			if d.id.Namespace() == PreludeNamespace && a.prelude != nil {
+				a.errorf(d.id, d.loc, "Cannot define shapes in the `smithy.api` namespace: `%s`", d.id)
+				continue
+			}
+			prev, dup := a.drafts[d.id]
+			if !dup {
+				a.drafts[d.id] = d
+				a.owner[d.id] = f
+				continue
+			}
+			if equivalentDrafts(prev, d) {
+				a.event(SeverityNote, "Model.IgnoredDuplicateDefinition", d.id, d.loc,
+					"Ignoring duplicate but equivalent shape definition: %s defined at %s and %s", d.id, prev.loc, d.loc)
+				continue
+			}
+			a.errorf(d.id, d.loc, "Conflicting shape definition for `%s` found at `%s` and `%s`", d.id, prev.loc, d.loc)
+		}
+		uses := map[string]ShapeID{}
+		for _, u := range f.uses {
+			if prev, ok := uses[u.id.Name()]; ok && prev != u.id {
+				a.errorf("", u.loc, "Cannot use name `%s` because it conflicts with `%s`", u.id, prev)
+			}
+			uses[u.id.Name()] = u.id
+		}
+		a.uses[f] = uses
+	}
+	for _, f := range files {
+		for _, u := range f.uses {
+			if _, ok := a.drafts[u.id]; !ok {
+				a.event(SeverityWarning, "Model", "", u.loc, "Use statement refers to undefined shape: %s", u.id)
+			}
+		}
+	}
+}
+
+func equivalentDrafts(x, y *draftShape) bool {
+	if x.typ != y.typ || len(x.members) != len(y.members) || len(x.traits) != len(y.traits) || len(x.mixins) != len(y.mixins) {
+		return false
+	}
+	for i := range x.members {
+		if x.members[i].name != y.members[i].name || x.members[i].target.name != y.members[i].target.name ||
+			!equalDraftTraits(x.members[i].traits, y.members[i].traits) {
+			return false
+		}
+	}
+	return equalDraftTraits(x.traits, y.traits) && x.input.name == y.input.name && x.output.name == y.output.name
+}
+
+func equalDraftTraits(x, y []draftTrait) bool {
+	if len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if x[i].name.name != y[i].name.name || !x[i].value.Equal(y[i].value) {
+			return false
+		}
+	}
+	return true
+}
+
+// resolve turns a reference as written in f into an absolute id; found is
+// false when no such shape is defined (the id then names f's namespace).
+func (a *assembler) resolve(f *draftFile, name string) (ShapeID, bool) {
+	if strings.IndexByte(name, '#') >= 0 {
+		id := ShapeID(name)
+		_, ok := a.drafts[id.Root()]
+		return id, ok
+	}
+	root, member, hasMember := strings.Cut(name, "$")
+	suffix := ""
+	if hasMember {
+		suffix = "$" + member
+	}
+	if id, ok := a.uses[f][root]; ok {
+		return id + ShapeID(suffix), true
+	}
+	if f.namespace != "" {
+		id := ShapeID(f.namespace + "#" + root)
+		if _, ok := a.drafts[id]; ok {
+			return id + ShapeID(suffix), true
+		}
+	}
+	if id := PreludeID(root); a.prelude != nil {
+		if _, ok := a.prelude.drafts[id]; ok {
+			return id + ShapeID(suffix), true
+		}
+	}
+	ns := f.namespace
+	if ns == "" {
+		ns = PreludeNamespace
+	}
+	return ShapeID(ns + "#" + name), false
+}
+
+func (a *assembler) ref(f *draftFile, r draftRef) ShapeID {
+	if !r.set() {
+		return ""
+	}
+	id, _ := a.resolve(f, r.name)
+	return id
+}
+
+func (a *assembler) refs(f *draftFile, rs []draftRef) []ShapeID {
+	if len(rs) == 0 {
+		return nil
+	}
+	out := make([]ShapeID, len(rs))
+	for i, r := range rs {
+		out[i] = a.ref(f, r)
+	}
+	return out
+}
+
+func (a *assembler) namedRefs(f *draftFile, rs []draftNamedRef) []Ref {
+	if len(rs) == 0 {
+		return nil
+	}
+	out := make([]Ref, len(rs))
+	for i, r := range rs {
+		out[i] = Ref{Name: r.name, Target: a.ref(f, r.target)}
+	}
+	return out
+}
+
+// build makes the shape of a draft as its own definition declares it.
+func (a *assembler) build(f *draftFile, d *draftShape) *Shape {
+	s := &Shape{ID: d.id, Type: d.typ, Loc: d.loc}
+	s.Traits = a.traits(f, d.id, d.traits)
+	if len(d.members) > 0 {
+		s.Members = make([]*Member, 0, len(d.members))
+	}
+	seen := make(map[string]bool, len(d.members))
+	for _, dm := range d.members {
+		mid := d.id.WithMember(dm.name)
+		if seen[strings.ToLower(dm.name)] {
+			a.errorf(mid, dm.loc, "Duplicate member of `%s`: `%s`", d.id, dm.name)
+			continue
+		}
+		seen[strings.ToLower(dm.name)] = true
+		m := &Member{ID: mid, Target: a.ref(f, dm.target), Traits: a.traits(f, mid, dm.traits), Loc: dm.loc}
+		if m.Target == "" && !dm.elided && (d.typ == EnumType || d.typ == IntEnumType) {
+			m.Target = unitID
+		}
+		if d.typ == EnumType && !m.Traits.Has(traitEnumValue) {
+			// An enum member without a value has its name as value.
+			m.Traits = append(m.Traits[:len(m.Traits):len(m.Traits)], Trait{ID: traitEnumValue, Value: String(dm.name)})
+		}
+		s.Members = append(s.Members, m)
+	}
+	s.Mixins = a.refs(f, d.mixins)
+	s.Input, s.Output = a.ref(f, d.input), a.ref(f, d.output)
+	s.Errors = a.refs(f, d.errors)
+	s.Operations, s.Resources = a.refs(f, d.operations), a.refs(f, d.resources)
+	s.CollectionOperations = a.refs(f, d.collectionOps)
+	s.Create, s.Put, s.Read = a.ref(f, d.create), a.ref(f, d.put), a.ref(f, d.read)
+	s.Update, s.Delete, s.List = a.ref(f, d.update), a.ref(f, d.del), a.ref(f, d.list)
+	s.Identifiers, s.Properties = a.namedRefs(f, d.identifiers), a.namedRefs(f, d.properties)
+	s.Version = d.version
+	for _, r := range d.rename {
+		id, _ := a.resolve(f, r.name)
+		s.Rename = append(s.Rename, Rename{ID: id, Name: r.target.name})
+	}
+	return s
+}
+
+// traits resolves the trait applications of one shape or member.
+func (a *assembler) traits(f *draftFile, target ShapeID, ts []draftTrait) Traits {
+	if len(ts) == 0 {
+		return nil
+	}
+	out := make(Traits, 0, len(ts))
+	for _, t := range ts {
+		id, _ := a.resolve(f, t.name.name)
+		v := t.value
+		if t.annotation {
+			v = a.annotationValue(id)
+		} else {
+			v = a.resolveNode(f, v)
+		}
+		out = a.addTrait(out, Trait{ID: id, Value: v}, target, t.loc)
+	}
+	return out
+}
+
+// annotationValue is the value of a trait written without one (`@foo`):
+// {} for structures, maps and unknown traits, [] for lists, else null (which
+// trait validation then reports).
+func (a *assembler) annotationValue(id ShapeID) Node {
+	d, ok := a.drafts[id]
+	if !ok {
+		return Object()
+	}
+	switch d.typ {
+	case StructureType, MapType:
+		return Object()
+	case ListType, SetType:
+		return Array()
+	}
+	return Null()
+}
+
+// addTrait adds t to ts following the spec's conflict rules: equal values
+// merge, two lists concatenate, anything else is a conflict. ts is never
+// modified in place, because trait lists are shared with mixins.
+func (a *assembler) addTrait(ts Traits, t Trait, target ShapeID, loc SourceLocation) Traits {
+	for i := range ts {
+		if ts[i].ID != t.ID {
+			continue
+		}
+		switch {
+		case ts[i].Value.Equal(t.Value):
+			return ts
+		case ts[i].Value.Kind() == ArrayNode && t.Value.Kind() == ArrayNode:
+			items := append(append([]Node{}, ts[i].Value.Items()...), t.Value.Items()...)
+			out := append(Traits(nil), ts...)
+			out[i].Value = Array(items...)
+			return out
+		default:
+			a.errorf(target, loc, "Conflicting `%s` trait found on shape `%s`. The previous trait was defined at `%s`, and a conflicting trait was defined at `%s`.",
+				t.ID, target, a.traitLoc(target), loc)
+			return ts
+		}
+	}
+	return append(ts[:len(ts):len(ts)], t)
+}
+
+func (a *assembler) traitLoc(target ShapeID) SourceLocation {
+	if s, ok := a.shapes[target.Root()]; ok {
+		if m, ok := s.Member(target.Member()); ok {
+			return m.Loc
+		}
+		return s.Loc
+	}
+	return SourceLocation{}
+}
+
+// resolveNode replaces unquoted shape ids of IDL node values by absolute ids.
+func (a *assembler) resolveNode(f *draftFile, n Node) Node {
+	if !hasSyntactic(n) {
+		return n
+	}
+	switch n.kind {
+	case StringNode:
+		id, ok := a.resolve(f, n.s)
+		if !ok {
+			a.event(SeverityDanger, "SyntacticShapeIdTarget", "", SourceLocation{File: f.path},
+				"Syntactic shape ID `%s` does not resolve to a valid shape ID: `%s`. Did you mean to quote this string? Are you missing a model file?", n.s, id)
+			return String(n.s)
+		}
+		return String(string(id))
+	case ArrayNode, ObjectNode:
+		list := make([]Node, len(n.list))
+		for i, item := range n.list {
+			list[i] = a.resolveNode(f, item)
+		}
+		return Node{kind: n.kind, list: list, pos: n.pos}
+	}
+	return n
+}
+
+func hasSyntactic(n Node) bool {
+	if n.syntactic {
+		return true
+	}
+	for i := range n.list {
+		if hasSyntactic(n.list[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// apply adds the traits of an `apply` statement to its target.
+func (a *assembler) apply(f *draftFile, ap draftApply) {
+	id, _ := a.resolve(f, ap.target.name)
+	for _, dt := range ap.traits {
+		ts := a.traits(f, id, []draftTrait{dt})
+		if len(ts) == 0 {
+			continue
+		}
+		t := ts[0]
+		if id.Namespace() == PreludeNamespace && a.prelude != nil {
+			a.errorf(id, dt.loc, "Cannot apply `%s` to an immutable prelude shape defined in `smithy.api`.", t.ID)
+			continue
+		}
+		s, ok := a.shapes[id.Root()]
+		if !ok {
+			a.errorf("", dt.loc, "Trait `%s` applied to unknown shape `%s`", t.ID.Name(), id)
+			continue
+		}
+		if id.Member() == "" {
+			s.Traits = a.addTrait(s.Traits, t, id, dt.loc)
+			continue
+		}
+		if m, ok := s.Member(id.Member()); ok {
+			m.Traits = a.addTrait(m.Traits, t, id, dt.loc)
+			continue
+		}
+		// The member may come from a mixin; decide once mixins are applied.
+		a.pending[id] = append(a.pending[id], pendingTrait{trait: t, loc: dt.loc})
+	}
+}

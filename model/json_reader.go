@@ -1,0 +1,341 @@
+package model
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// jsonParser is a JSON reader that keeps object key order and number literals
+// (Smithy member order matters, and bigDecimal digits must survive). Strings
+// without escapes are substrings of the source, so reading allocates little.
+type jsonParser struct {
+	src   string
+	i     int
+	depth int
+}
+
+// maxJSONDepth bounds nesting so that hostile input cannot exhaust the stack.
+const maxJSONDepth = 512
+
+// JSONSyntaxError is a JSON parse error at a byte offset.
+type JSONSyntaxError struct {
+	Offset int
+	Msg    string
+}
+
+func (e *JSONSyntaxError) Error() string { return fmt.Sprintf("offset %d: %s", e.Offset, e.Msg) }
+
+// ParseJSONNode parses JSON text into a Node.
+func ParseJSONNode(src string) (Node, error) {
+	p := jsonParser{src: src}
+	p.skipSpace()
+	n, err := p.value()
+	if err != nil {
+		return Node{}, err
+	}
+	p.skipSpace()
+	if p.i != len(p.src) {
+		return Node{}, p.fail("unexpected data after the JSON value")
+	}
+	return n, nil
+}
+
+func (p *jsonParser) fail(format string, args ...any) error {
+	return &JSONSyntaxError{Offset: p.i, Msg: sprintf(format, args...)}
+}
+
+func (p *jsonParser) skipSpace() {
+	for p.i < len(p.src) {
+		switch p.src[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return
+		}
+	}
+}
+
+func (p *jsonParser) value() (Node, error) {
+	if p.i >= len(p.src) {
+		return Node{}, p.fail("unexpected end of input")
+	}
+	pos := int32(p.i + 1)
+	switch c := p.src[p.i]; {
+	case c == '{':
+		return p.object(pos)
+	case c == '[':
+		return p.array(pos)
+	case c == '"':
+		s, err := p.str()
+		return Node{kind: StringNode, s: s, pos: pos}, err
+	case c == '-' || (c >= '0' && c <= '9'):
+		lit, err := p.number()
+		return Node{kind: NumberNode, s: lit, pos: pos}, err
+	case p.literal("true"):
+		return Node{kind: BoolNode, s: "true", pos: pos}, nil
+	case p.literal("false"):
+		return Node{kind: BoolNode, pos: pos}, nil
+	case p.literal("null"):
+		return Node{pos: pos}, nil
+	default:
+		return Node{}, p.fail("unexpected character %q", rune(c))
+	}
+}
+
+func (p *jsonParser) literal(word string) bool {
+	if len(p.src)-p.i >= len(word) && p.src[p.i:p.i+len(word)] == word {
+		p.i += len(word)
+		return true
+	}
+	return false
+}
+
+func (p *jsonParser) enter() error {
+	p.depth++
+	if p.depth > maxJSONDepth {
+		return p.fail("nesting deeper than %d", maxJSONDepth)
+	}
+	return nil
+}
+
+func (p *jsonParser) object(pos int32) (Node, error) {
+	if err := p.enter(); err != nil {
+		return Node{}, err
+	}
+	p.i++ // {
+	list := []Node{}
+	p.skipSpace()
+	if p.i < len(p.src) && p.src[p.i] == '}' {
+		p.i++
+		p.depth--
+		return Node{kind: ObjectNode, list: list, pos: pos}, nil
+	}
+	for {
+		if p.i >= len(p.src) || p.src[p.i] != '"' {
+			return Node{}, p.fail("expected a string key")
+		}
+		kpos := int32(p.i + 1)
+		key, err := p.str()
+		if err != nil {
+			return Node{}, err
+		}
+		p.skipSpace()
+		if p.i >= len(p.src) || p.src[p.i] != ':' {
+			return Node{}, p.fail("expected ':' after object key")
+		}
+		p.i++
+		p.skipSpace()
+		v, err := p.value()
+		if err != nil {
+			return Node{}, err
+		}
+		list = append(list, Node{kind: StringNode, s: key, pos: kpos}, v)
+		p.skipSpace()
+		if p.i >= len(p.src) {
+			return Node{}, p.fail("unexpected end of input in object")
+		}
+		if p.src[p.i] == '}' {
+			p.i++
+			p.depth--
+			return Node{kind: ObjectNode, list: list, pos: pos}, nil
+		}
+		if p.src[p.i] != ',' {
+			return Node{}, p.fail("expected ',' or '}' in object")
+		}
+		p.i++
+		p.skipSpace()
+	}
+}
+
+func (p *jsonParser) array(pos int32) (Node, error) {
+	if err := p.enter(); err != nil {
+		return Node{}, err
+	}
+	p.i++ // [
+	list := []Node{}
+	p.skipSpace()
+	if p.i < len(p.src) && p.src[p.i] == ']' {
+		p.i++
+		p.depth--
+		return Node{kind: ArrayNode, list: list, pos: pos}, nil
+	}
+	for {
+		v, err := p.value()
+		if err != nil {
+			return Node{}, err
+		}
+		list = append(list, v)
+		p.skipSpace()
+		if p.i >= len(p.src) {
+			return Node{}, p.fail("unexpected end of input in array")
+		}
+		if p.src[p.i] == ']' {
+			p.i++
+			p.depth--
+			return Node{kind: ArrayNode, list: list, pos: pos}, nil
+		}
+		if p.src[p.i] != ',' {
+			return Node{}, p.fail("expected ',' or ']' in array")
+		}
+		p.i++
+		p.skipSpace()
+	}
+}
+
+// str reads a string starting at the opening quote.
+func (p *jsonParser) str() (string, error) {
+	p.i++
+	start := p.i
+	for p.i < len(p.src) {
+		c := p.src[p.i]
+		if c == '"' {
+			s := p.src[start:p.i]
+			p.i++
+			if !utf8.ValidString(s) {
+				return "", p.fail("invalid UTF-8 in string")
+			}
+			return s, nil
+		}
+		if c == '\\' {
+			return p.strSlow(start)
+		}
+		if c < 0x20 {
+			return "", p.fail("control character in string")
+		}
+		p.i++
+	}
+	return "", p.fail("unterminated string")
+}
+
+func (p *jsonParser) strSlow(start int) (string, error) {
+	buf := []byte(p.src[start:p.i])
+	for p.i < len(p.src) {
+		c := p.src[p.i]
+		switch {
+		case c == '"':
+			p.i++
+			if !utf8.Valid(buf) {
+				return "", p.fail("invalid UTF-8 in string")
+			}
+			return string(buf), nil
+		case c < 0x20:
+			return "", p.fail("control character in string")
+		case c != '\\':
+			buf = append(buf, c)
+			p.i++
+			continue
+		}
+		if p.i+1 >= len(p.src) {
+			return "", p.fail("unterminated escape")
+		}
+		e := p.src[p.i+1]
+		p.i += 2
+		switch e {
+		case '"', '\\', '/':
+			buf = append(buf, e)
+		case 'b':
+			buf = append(buf, '\b')
+		case 'f':
+			buf = append(buf, '\f')
+		case 'n':
+			buf = append(buf, '\n')
+		case 'r':
+			buf = append(buf, '\r')
+		case 't':
+			buf = append(buf, '\t')
+		case 'u':
+			r, ok := p.hex4()
+			if !ok {
+				return "", p.fail("invalid \\u escape")
+			}
+			if utf16.IsSurrogate(r) {
+				if p.i+1 < len(p.src) && p.src[p.i] == '\\' && p.src[p.i+1] == 'u' {
+					p.i += 2
+					r2, ok := p.hex4()
+					if !ok {
+						return "", p.fail("invalid \\u escape")
+					}
+					r = utf16.DecodeRune(r, r2)
+				} else {
+					r = utf8.RuneError
+				}
+			}
+			buf = utf8.AppendRune(buf, r)
+		default:
+			return "", p.fail("invalid escape \\%c", e)
+		}
+	}
+	return "", p.fail("unterminated string")
+}
+
+func (p *jsonParser) hex4() (rune, bool) {
+	if p.i+4 > len(p.src) {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(p.src[p.i:p.i+4], 16, 32)
+	if err != nil {
+		return 0, false
+	}
+	p.i += 4
+	return rune(v), true
+}
+
+// number reads a JSON number and returns its literal.
+func (p *jsonParser) number() (string, error) {
+	start := p.i
+	if p.src[p.i] == '-' {
+		p.i++
+	}
+	digits := func() int {
+		n := 0
+		for p.i < len(p.src) && p.src[p.i] >= '0' && p.src[p.i] <= '9' {
+			p.i++
+			n++
+		}
+		return n
+	}
+	intStart := p.i
+	if n := digits(); n == 0 || (n > 1 && p.src[intStart] == '0') {
+		return "", p.fail("invalid number")
+	}
+	if p.i < len(p.src) && p.src[p.i] == '.' {
+		p.i++
+		if digits() == 0 {
+			return "", p.fail("invalid number")
+		}
+	}
+	if p.i < len(p.src) && (p.src[p.i] == 'e' || p.src[p.i] == 'E') {
+		p.i++
+		if p.i < len(p.src) && (p.src[p.i] == '+' || p.src[p.i] == '-') {
+			p.i++
+		}
+		if digits() == 0 {
+			return "", p.fail("invalid number")
+		}
+	}
+	return p.src[start:p.i], nil
+}
+
+// lineIndex converts byte offsets of one file to line and column.
+type lineIndex []int // offsets where lines start
+
+func newLineIndex(src string) lineIndex {
+	idx := lineIndex{0}
+	for i := 0; i < len(src); i++ {
+		if src[i] == '\n' {
+			idx = append(idx, i+1)
+		}
+	}
+	return idx
+}
+
+func (idx lineIndex) loc(file string, offset int) SourceLocation {
+	line := sort.Search(len(idx), func(i int) bool { return idx[i] > offset }) - 1
+	if line < 0 {
+		line = 0
+	}
+	return SourceLocation{File: file, Line: int32(line + 1), Column: int32(offset - idx[line] + 1)}
+}

@@ -1,0 +1,528 @@
+package model
+
+import (
+	"math/big"
+	"sort"
+	"strings"
+)
+
+// validate reports the model's semantic errors: unresolved or wrongly typed
+// references, trait values that do not match their definitions, traits
+// applied where they do not belong, bad defaults and enum values.
+func validate(m *Model, a *assembler) {
+	v := validator{m: m, a: a, namespaces: map[string]bool{}}
+	for id := range m.shapes {
+		v.namespaces[id.Namespace()] = true
+	}
+	ids := make([]ShapeID, 0, len(a.drafts))
+	for id := range m.shapes {
+		if id.Namespace() != PreludeNamespace {
+			ids = append(ids, id)
+		}
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	for _, id := range ids {
+		v.shape(m.shapes[id])
+	}
+	if md, ok := m.metadata.Get("validators"); ok && md.Kind() != ArrayNode {
+		a.errorf("", SourceLocation{}, "validators must be an array. Found %s.", md.Kind())
+	}
+	if md, ok := m.metadata.Get("suppressions"); ok && md.Kind() != ArrayNode {
+		a.errorf("", SourceLocation{}, "suppressions must be an array. Found %s.", md.Kind())
+	}
+}
+
+type validator struct {
+	m          *Model
+	a          *assembler
+	namespaces map[string]bool
+}
+
+func (v *validator) errorf(id string, shape ShapeID, loc SourceLocation, format string, args ...any) {
+	v.a.event(SeverityError, id, shape, loc, format, args...)
+}
+
+func (v *validator) shape(s *Shape) {
+	v.traits(s.ID, s.Type, s.Traits, s.Loc)
+	for _, m := range s.Members {
+		v.member(s, m)
+	}
+	switch s.Type {
+	case ListType, SetType:
+		v.requireMembers(s, "member")
+	case MapType:
+		v.requireMembers(s, "key", "value")
+		if km, ok := s.Member("key"); ok {
+			if t, ok := v.m.shapes[km.Target]; ok && t.Type != StringType && t.Type != EnumType {
+				v.errorf("Target", km.ID, km.Loc, "Map key member targets %s `%s`, but map keys must target a string or enum shape", t.Type, t.ID)
+			}
+		}
+	case EnumType, IntEnumType:
+		v.enum(s)
+	case OperationType:
+		v.target(s, "input", s.Input, StructureType)
+		v.target(s, "output", s.Output, StructureType)
+		for _, e := range s.Errors {
+			v.errorTarget(s, e)
+		}
+	case ServiceType:
+		for _, o := range s.Operations {
+			v.target(s, "operation", o, OperationType)
+		}
+		for _, r := range s.Resources {
+			v.target(s, "resource", r, ResourceType)
+		}
+		for _, e := range s.Errors {
+			v.errorTarget(s, e)
+		}
+	case ResourceType:
+		for _, o := range append(append([]ShapeID{s.Create, s.Put, s.Read, s.Update, s.Delete, s.List}, s.Operations...), s.CollectionOperations...) {
+			v.target(s, "operation", o, OperationType)
+		}
+		for _, r := range s.Resources {
+			v.target(s, "resource", r, ResourceType)
+		}
+		for _, r := range s.Identifiers {
+			v.target(s, "identifier", r.Target, StringType, EnumType)
+		}
+		for _, r := range s.Properties {
+			v.target(s, "property", r.Target, "")
+		}
+	}
+	if d, ok := s.Trait(traitDefault); ok && s.Type != MemberType {
+		v.defaultValue(s.ID, s.Loc, d, s)
+	}
+}
+
+func (v *validator) requireMembers(s *Shape, names ...string) {
+	for _, n := range names {
+		if _, ok := s.Member(n); !ok {
+			v.errorf("Model", s.ID, s.Loc, "Missing required member of shape `%s`: %s", s.ID, n)
+		}
+	}
+	for _, m := range s.Members {
+		found := false
+		for _, n := range names {
+			found = found || m.Name() == n
+		}
+		if !found {
+			v.errorf("Model", m.ID, m.Loc, "Shapes of type `%s` cannot have a member named `%s`; expected %s", s.Type, m.Name(), strings.Join(names, ", "))
+		}
+	}
+}
+
+// target checks that a shape property refers to a defined shape of one of the
+// given types ("" accepts any non-aggregate-entity type).
+func (v *validator) target(s *Shape, what string, id ShapeID, types ...ShapeType) {
+	if id == "" {
+		return
+	}
+	t, ok := v.m.shapes[id]
+	if !ok {
+		v.errorf("Target", s.ID, s.Loc, "%s shape `%s` refers to an unresolved %s shape `%s`", s.Type, s.ID, what, id)
+		return
+	}
+	for _, want := range types {
+		if want == "" || t.Type == want {
+			return
+		}
+	}
+	v.errorf("Target", s.ID, s.Loc, "%s shape `%s` refers to %s shape `%s` as its %s; expected %s", s.Type, s.ID, t.Type, id, what, typeList(types))
+}
+
+func typeList(types []ShapeType) string {
+	parts := make([]string, len(types))
+	for i, t := range types {
+		parts[i] = string(t)
+	}
+	return strings.Join(parts, " or ")
+}
+
+func (v *validator) errorTarget(s *Shape, id ShapeID) {
+	v.target(s, "error", id, StructureType)
+	if t, ok := v.m.shapes[id]; ok && t.Type == StructureType && !t.HasTrait("smithy.api#error") {
+		v.errorf("Target", s.ID, s.Loc, "`%s` is bound as an error of `%s` but does not have the `error` trait", id, s.ID)
+	}
+}
+
+func (v *validator) member(s *Shape, m *Member) {
+	v.traits(m.ID, MemberType, m.Traits, m.Loc)
+	if s.Type == EnumType || s.Type == IntEnumType {
+		return
+	}
+	t, ok := v.m.shapes[m.Target]
+	if !ok {
+		v.errorf("Target", m.ID, m.Loc, "member `%s` targets an unresolved shape `%s`", m.ID, m.Target)
+		return
+	}
+	switch t.Type {
+	case OperationType, ServiceType, ResourceType:
+		v.errorf("Target", m.ID, m.Loc, "member `%s` cannot target %s shape `%s`", m.ID, t.Type, t.ID)
+		return
+	}
+	if d, ok := m.Traits.Get(traitDefault); ok {
+		v.defaultValue(m.ID, m.Loc, d, t)
+	}
+}
+
+// defaultValue checks a @default value against the shape it defaults.
+func (v *validator) defaultValue(id ShapeID, loc SourceLocation, d Node, t *Shape) {
+	if d.IsNull() {
+		return // null removes an inherited default
+	}
+	var problem string
+	switch t.Type {
+	case StructureType, UnionType:
+		problem = "structures and unions cannot have default values"
+	case ListType, SetType:
+		if d.Kind() != ArrayNode || d.Len() != 0 {
+			problem = "the default value of a list must be an empty array"
+		}
+	case MapType:
+		if d.Kind() != ObjectNode || d.Len() != 0 {
+			problem = "the default value of a map must be an empty object"
+		}
+	default:
+		problem = v.node(d, t, 0)
+	}
+	if problem != "" {
+		v.errorf("DefaultTrait", id, loc, "Error validating @default trait: %s", problem)
+	}
+}
+
+func (v *validator) enum(s *Shape) {
+	seen := map[string]ShapeID{}
+	if len(s.Members) == 0 {
+		v.errorf("Model", s.ID, s.Loc, "%s shapes must have at least one member", s.Type)
+	}
+	for _, m := range s.Members {
+		val, ok := m.Traits.Get(traitEnumValue)
+		key := ""
+		switch {
+		case s.Type == IntEnumType && (!ok || !val.IsInteger()):
+			v.errorf("Model", m.ID, m.Loc, "intEnum member `%s` must have an integer @enumValue", m.ID)
+			continue
+		case s.Type == IntEnumType:
+			n, ok := val.Int64()
+			if !ok || n < -1<<31 || n > 1<<31-1 {
+				v.errorf("Model", m.ID, m.Loc, "intEnum member `%s` value %s is out of the integer range", m.ID, val.Literal())
+			}
+			key = val.Literal()
+		case val.Kind() != StringNode || val.Str() == "":
+			v.errorf("Model", m.ID, m.Loc, "enum member `%s` must have a non-empty string @enumValue", m.ID)
+			continue
+		default:
+			key = val.Str()
+		}
+		if prev, dup := seen[key]; dup {
+			v.errorf("Model", m.ID, m.Loc, "%s member `%s` has the same value `%s` as `%s`", s.Type, m.ID, key, prev)
+		}
+		seen[key] = m.ID
+	}
+}
+
+// traits validates each trait applied to shape id (of type typ).
+func (v *validator) traits(id ShapeID, typ ShapeType, ts Traits, loc SourceLocation) {
+	for _, t := range ts {
+		def, ok := v.m.shapes[t.ID]
+		if !ok {
+			if v.namespaces[t.ID.Namespace()] {
+				v.errorf("Model", id, loc, "Unable to resolve trait `%s`. If this is a custom trait, then it must be defined before it can be used in a model.", t.ID)
+			}
+			// Traits from namespaces that are not loaded stay opaque.
+			continue
+		}
+		if !def.HasTrait(traitTrait) {
+			v.errorf("Model", id, loc, "Found a trait applied to `%s` named `%s`, but that shape is not a trait", id, t.ID)
+			continue
+		}
+		if problem := v.node(t.Value, def, 0); problem != "" {
+			v.errorf("TraitValue", id, loc, "Error validating trait `%s`: %s", t.ID, problem)
+		}
+		if allowed, ok := traitTargets[t.ID]; ok && !allowed(typ, id, v.m) {
+			v.errorf("TraitTarget", id, loc, "Trait `%s` cannot be applied to `%s`. This trait may only be applied to shapes that match the following selector: %s",
+				t.ID, id, selectorOf(def))
+		}
+	}
+}
+
+func selectorOf(def *Shape) string {
+	tv, _ := def.Trait(traitTrait)
+	sel, ok := tv.Get("selector")
+	if !ok {
+		return "*"
+	}
+	return sel.Str()
+}
+
+// maxNodeDepth bounds recursion through recursive shapes.
+const maxNodeDepth = 64
+
+// node checks that n is a valid value for shape t; it returns the first
+// problem found, or "".
+func (v *validator) node(n Node, t *Shape, depth int) string {
+	if depth > maxNodeDepth {
+		return ""
+	}
+	expect := func(kind string) string {
+		found := n.Kind().String() + " value"
+		if n.Kind() == BoolNode || n.Kind() == NumberNode || n.Kind() == StringNode {
+			found += ", `" + strings.Trim(n.JSON(), `"`) + "`"
+		}
+		return sprintf("Expected %s value for %s shape, `%s`; found %s", kind, t.Type, t.ID, found)
+	}
+	switch t.Type {
+	case DocumentType:
+		return ""
+	case StringType, BlobType:
+		if n.Kind() != StringNode {
+			return expect("string")
+		}
+		if ev, ok := t.Trait("smithy.api#enum"); ok && t.Type == StringType {
+			for _, def := range ev.Items() {
+				if val, _ := def.Get("value"); val.Str() == n.Str() {
+					return ""
+				}
+			}
+			return sprintf("String value provided for `%s` must be one of the following values: %s", t.ID, enumValues(t))
+		}
+	case EnumType:
+		if n.Kind() != StringNode {
+			return expect("string")
+		}
+		for _, m := range t.Members {
+			if val, _ := m.Traits.Get(traitEnumValue); val.Str() == n.Str() {
+				return ""
+			}
+		}
+		return sprintf("String value provided for `%s` must be one of the following values: %s", t.ID, enumValues(t))
+	case BooleanType:
+		if n.Kind() != BoolNode {
+			return expect("boolean")
+		}
+	case TimestampType:
+		if n.Kind() != NumberNode && n.Kind() != StringNode {
+			return expect("number or string")
+		}
+	case ByteType, ShortType, IntegerType, LongType, BigIntegerType, IntEnumType:
+		if n.Kind() != NumberNode {
+			return expect("number")
+		}
+		if !n.IsInteger() {
+			return sprintf("%s shapes must not have floating point values, but found `%s` provided for `%s`", t.Type, n.Literal(), t.ID)
+		}
+		if lim, ok := intLimits[t.Type]; ok {
+			x, _ := new(big.Int).SetString(n.Literal(), 10)
+			if x == nil || x.Cmp(big.NewInt(lim[0])) < 0 || x.Cmp(big.NewInt(lim[1])) > 0 {
+				return sprintf("%s value must be between %d and %d, but found %s", t.Type, lim[0], lim[1], n.Literal())
+			}
+		}
+		if t.Type == IntEnumType {
+			for _, m := range t.Members {
+				if val, _ := m.Traits.Get(traitEnumValue); val.Equal(n) {
+					return ""
+				}
+			}
+			return sprintf("Integer value provided for `%s` must be one of the following values: %s", t.ID, enumValues(t))
+		}
+	case FloatType, DoubleType, BigDecimalType:
+		if n.Kind() == StringNode && t.Type != BigDecimalType {
+			switch n.Str() {
+			case "NaN", "Infinity", "-Infinity":
+				return ""
+			}
+		}
+		if n.Kind() != NumberNode {
+			return expect("number")
+		}
+	case ListType, SetType:
+		if n.Kind() != ArrayNode {
+			return expect("array")
+		}
+		mem, _ := t.Member("member")
+		return v.items(n.Items(), mem, t, depth)
+	case MapType:
+		if n.Kind() != ObjectNode {
+			return expect("object")
+		}
+		mem, _ := t.Member("value")
+		vals := make([]Node, n.Len())
+		for i := range vals {
+			_, vals[i] = n.Entry(i)
+		}
+		return v.items(vals, mem, t, depth)
+	case StructureType, UnionType:
+		if n.Kind() != ObjectNode {
+			return expect("object")
+		}
+		if t.Type == UnionType && n.Len() != 1 {
+			return sprintf("union values must contain exactly one member, but found %d for `%s`", n.Len(), t.ID)
+		}
+		for i := 0; i < n.Len(); i++ {
+			k, val := n.Entry(i)
+			m, ok := t.Member(k)
+			if !ok {
+				return sprintf("Invalid %s member `%s` found for `%s`", t.Type, k, t.ID)
+			}
+			if val.IsNull() {
+				continue
+			}
+			if target, ok := v.m.shapes[m.Target]; ok {
+				if p := v.node(val, target, depth+1); p != "" {
+					return k + ": " + p
+				}
+			}
+		}
+		if t.Type == StructureType {
+			for _, m := range t.Members {
+				if _, ok := n.Get(m.Name()); !ok && m.Traits.Has("smithy.api#required") && !m.Traits.Has(traitDefault) {
+					return sprintf("Missing required structure member `%s` for `%s`", m.Name(), t.ID)
+				}
+			}
+		}
+	}
+	return ""
+}
+
+func (v *validator) items(items []Node, mem *Member, container *Shape, depth int) string {
+	if mem == nil {
+		return ""
+	}
+	target, ok := v.m.shapes[mem.Target]
+	if !ok {
+		return ""
+	}
+	for i, item := range items {
+		if item.IsNull() {
+			if container.HasTrait("smithy.api#sparse") {
+				continue
+			}
+			return sprintf("Non-sparse %s `%s` must not contain null values", container.Type, container.ID)
+		}
+		if p := v.node(item, target, depth+1); p != "" {
+			return sprintf("[%d]: %s", i, p)
+		}
+	}
+	return ""
+}
+
+var intLimits = map[ShapeType][2]int64{
+	ByteType:    {-128, 127},
+	ShortType:   {-32768, 32767},
+	IntegerType: {-1 << 31, 1<<31 - 1},
+	IntEnumType: {-1 << 31, 1<<31 - 1},
+}
+
+func enumValues(t *Shape) string {
+	var vals []string
+	if ev, ok := t.Trait("smithy.api#enum"); ok {
+		for _, def := range ev.Items() {
+			val, _ := def.Get("value")
+			vals = append(vals, "`"+val.Str()+"`")
+		}
+	}
+	for _, m := range t.Members {
+		val, _ := m.Traits.Get(traitEnumValue)
+		vals = append(vals, "`"+strings.Trim(val.JSON(), `"`)+"`")
+	}
+	return strings.Join(vals, ", ")
+}
+
+// traitTargets says where the traits the project interprets may be applied.
+// Only these are checked: a full selector engine is not needed to call services.
+var traitTargets = map[ShapeID]func(ShapeType, ShapeID, *Model) bool{
+	"smithy.api#http":              onType(OperationType),
+	"smithy.api#readonly":          onType(OperationType),
+	"smithy.api#idempotent":        onType(OperationType),
+	"smithy.api#error":             onType(StructureType),
+	"smithy.api#input":             onType(StructureType),
+	"smithy.api#output":            onType(StructureType),
+	"smithy.api#httpError":         onType(StructureType),
+	"smithy.api#retryable":         onType(StructureType),
+	"smithy.api#httpLabel":         onStructureMember,
+	"smithy.api#httpQuery":         onStructureMember,
+	"smithy.api#httpQueryParams":   onStructureMember,
+	"smithy.api#httpHeader":        onStructureMember,
+	"smithy.api#httpPrefixHeaders": onStructureMember,
+	"smithy.api#httpPayload":       onStructureMember,
+	"smithy.api#httpResponseCode":  onStructureMember,
+	"smithy.api#hostLabel":         onStructureMember,
+	"smithy.api#jsonName":          onType(MemberType),
+	"smithy.api#required":          onStructureMember,
+	"smithy.api#sparse":            onType(ListType, MapType),
+	"smithy.api#uniqueItems":       onType(ListType),
+	"smithy.api#enumValue":         onType(MemberType),
+	"smithy.api#endpoint":          onType(OperationType),
+}
+
+func onType(types ...ShapeType) func(ShapeType, ShapeID, *Model) bool {
+	return func(t ShapeType, _ ShapeID, _ *Model) bool {
+		for _, want := range types {
+			if t == want {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+func onStructureMember(t ShapeType, id ShapeID, m *Model) bool {
+	if t != MemberType {
+		return false
+	}
+	s, ok := m.shapes[id.Root()]
+	return ok && (s.Type == StructureType || s.Type == UnionType)
+}
+
+// applySuppressions lowers WARNING and DANGER events suppressed by the
+// `suppressions` metadata or the @suppress trait to SUPPRESSED.
+func applySuppressions(m *Model, a *assembler) {
+	sup, _ := m.metadata.Get("suppressions")
+	for i := range a.events {
+		e := &a.events[i]
+		if e.Severity != SeverityWarning && e.Severity != SeverityDanger {
+			continue
+		}
+		if s, ok := m.shapes[e.Shape.Root()]; ok && e.Shape != "" {
+			ids, _ := s.Trait("smithy.api#suppress")
+			if mem, ok := s.Member(e.Shape.Member()); ok {
+				if mids, ok := mem.Traits.Get("smithy.api#suppress"); ok {
+					ids = mids
+				}
+			}
+			for _, id := range ids.Items() {
+				if eventMatches(e.ID, id.Str()) {
+					e.Severity = SeveritySuppressed
+				}
+			}
+		}
+		for _, s := range sup.Items() {
+			id, _ := s.Get("id")
+			ns, _ := s.Get("namespace")
+			if eventMatches(e.ID, id.Str()) && (ns.Str() == "*" || ns.Str() == e.Shape.Namespace()) {
+				e.Severity = SeveritySuppressed
+				if r, ok := s.Get("reason"); ok {
+					e.Message += " (" + r.Str() + ")"
+				}
+			}
+		}
+	}
+}
+
+// eventMatches reports whether event id matches want exactly or as a dotted prefix.
+func eventMatches(id, want string) bool {
+	return want != "" && (id == want || strings.HasPrefix(id, want+"."))
+}
+
+func sortEvents(events []Event) {
+	sort.SliceStable(events, func(i, j int) bool {
+		x, y := events[i].Loc, events[j].Loc
+		if x.File != y.File {
+			return x.File < y.File
+		}
+		if x.Line != y.Line {
+			return x.Line < y.Line
+		}
+		return x.Column < y.Column
+	})
+}
