@@ -17,8 +17,15 @@ type assembler struct {
 	// pending are traits applied to members that a shape inherits from mixins;
 	// they are added when the shape's mixins have been applied.
 	pending map[ShapeID][]pendingTrait
-	state   map[ShapeID]uint8 // mixin expansion: 1 in progress, 2 done
+	state   map[ShapeID]uint8 // mixin expansion: 1 in progress, 2 done, 3 failed
 	prelude *preludeModel
+	merges  []draftMerge
+}
+
+// draftMerge is a second definition of a shape that differs only in traits.
+type draftMerge struct {
+	f *draftFile
+	d *draftShape
 }
 
 type pendingTrait struct {
@@ -71,7 +78,11 @@ func newAssembler(p *preludeModel) *assembler {
 func assemble(files []*draftFile) (*Model, []Event) {
 	a := newAssembler(loadPrelude())
 	m := a.run(files)
-	validate(m, a)
+	// Like the reference tools, validate only a model that assembled cleanly:
+	// shapes that failed to assemble would only add confusing follow-on errors.
+	if !hasErrors(a.events) {
+		validate(m, a)
+	}
 	applySuppressions(m, a)
 	sortEvents(a.events)
 	return m, a.events
@@ -89,6 +100,7 @@ func (a *assembler) run(files []*draftFile) *Model {
 			}
 		}
 	}
+	a.mergeDuplicates()
 	for _, f := range files {
 		for _, ap := range f.applies {
 			a.apply(f, ap)
@@ -113,6 +125,15 @@ func (a *assembler) run(files []*draftFile) *Model {
 	return m
 }
 
+func hasErrors(events []Event) bool {
+	for _, e := range events {
+		if e.Severity == SeverityError {
+			return true
+		}
+	}
+	return false
+}
+
 // register indexes every draft shape by id and reports duplicate definitions.
 func (a *assembler) register(files []*draftFile) {
 	for _, f := range files {
@@ -127,9 +148,14 @@ func (a *assembler) register(files []*draftFile) {
 				a.owner[d.id] = f
 				continue
 			}
-			if equivalentDrafts(prev, d) {
-				a.event(SeverityNote, "Model.IgnoredDuplicateDefinition", d.id, d.loc,
-					"Ignoring duplicate but equivalent shape definition: %s defined at %s and %s", d.id, prev.loc, d.loc)
+			if sameStructure(prev, d) {
+				if equalDraftTraits(prev.traits, d.traits) && equalMemberTraits(prev, d) {
+					a.event(SeverityNote, "Model.IgnoredDuplicateDefinition", d.id, d.loc,
+						"Ignoring duplicate but equivalent shape definition: %s defined at %s and %s", d.id, prev.loc, d.loc)
+				} else {
+					// The same shape with other traits: its traits merge as if applied.
+					a.merges = append(a.merges, draftMerge{f, d})
+				}
 				continue
 			}
 			a.errorf(d.id, d.loc, "Conflicting shape definition for `%s` found at `%s` and `%s`", d.id, prev.loc, d.loc)
@@ -144,6 +170,9 @@ func (a *assembler) register(files []*draftFile) {
 		a.uses[f] = uses
 	}
 	for _, f := range files {
+		for _, d := range f.shapes {
+			a.checkVersion(f, d)
+		}
 		for _, u := range f.uses {
 			if _, ok := a.drafts[u.id]; !ok {
 				a.event(SeverityWarning, "Model", "", u.loc, "Use statement refers to undefined shape: %s", u.id)
@@ -152,17 +181,70 @@ func (a *assembler) register(files []*draftFile) {
 	}
 }
 
-func equivalentDrafts(x, y *draftShape) bool {
-	if x.typ != y.typ || len(x.members) != len(y.members) || len(x.traits) != len(y.traits) || len(x.mixins) != len(y.mixins) {
+// checkVersion reports what a file's IDL version does not allow.
+func (a *assembler) checkVersion(f *draftFile, d *draftShape) {
+	if f.version == "1.0" {
+		for _, m := range d.members {
+			for _, t := range m.traits {
+				if id, _ := a.resolve(f, t.name.name); id == traitDefault {
+					a.errorf(d.id.WithMember(m.name), t.loc, "The @default trait can only be used in Smithy 2.0 or later")
+				}
+			}
+		}
+		return
+	}
+	if d.typ == SetType && !f.json {
+		a.event(SeverityWarning, "ModelDeprecation", d.id, d.loc,
+			"Set shapes are deprecated and have been removed in Smithy IDL v2. Use a list shape with the @uniqueItems trait instead.")
+	}
+}
+
+// sameStructure reports whether two definitions of a shape agree on
+// everything but traits.
+func sameStructure(x, y *draftShape) bool {
+	if x.typ != y.typ || len(x.members) != len(y.members) || len(x.mixins) != len(y.mixins) ||
+		x.input.name != y.input.name || x.output.name != y.output.name {
 		return false
 	}
 	for i := range x.members {
-		if x.members[i].name != y.members[i].name || x.members[i].target.name != y.members[i].target.name ||
-			!equalDraftTraits(x.members[i].traits, y.members[i].traits) {
+		if x.members[i].name != y.members[i].name || x.members[i].target.name != y.members[i].target.name {
 			return false
 		}
 	}
-	return equalDraftTraits(x.traits, y.traits) && x.input.name == y.input.name && x.output.name == y.output.name
+	for i := range x.mixins {
+		if x.mixins[i].name != y.mixins[i].name {
+			return false
+		}
+	}
+	return true
+}
+
+func equalMemberTraits(x, y *draftShape) bool {
+	for i := range x.members {
+		if !equalDraftTraits(x.members[i].traits, y.members[i].traits) {
+			return false
+		}
+	}
+	return true
+}
+
+// mergeDuplicates adds the traits of duplicate definitions to the shapes.
+func (a *assembler) mergeDuplicates() {
+	for _, dm := range a.merges {
+		s := a.shapes[dm.d.id]
+		if s == nil {
+			continue
+		}
+		for _, t := range a.traits(dm.f, dm.d.id, dm.d.traits) {
+			s.Traits = a.addTrait(s.Traits, t, s.ID, dm.d.loc)
+		}
+		for i, dmem := range dm.d.members {
+			m := s.Members[i]
+			for _, t := range a.traits(dm.f, m.ID, dmem.traits) {
+				m.Traits = a.addTrait(m.Traits, t, m.ID, dmem.loc)
+			}
+		}
+	}
 }
 
 func equalDraftTraits(x, y []draftTrait) bool {

@@ -274,30 +274,7 @@ func (r *astReader) shape(key string, n Node) {
 			}
 		}
 	}
-	if typ == ListType || typ == SetType {
-		r.requireMembers(s, "member")
-	} else if typ == MapType {
-		r.requireMembers(s, "key", "value")
-	}
 	f.shapes = append(f.shapes, s)
-}
-
-func (r *astReader) requireMembers(s *draftShape, names ...string) {
-	var missing []string
-	for _, name := range names {
-		found := false
-		for _, m := range s.members {
-			found = found || m.name == name
-		}
-		if !found {
-			missing = append(missing, name)
-		}
-	}
-	if len(missing) == 1 {
-		r.f.errorf(s.loc, s.id, "Model", "Missing required member of shape `%s`: %s", s.id, missing[0])
-	} else if len(missing) > 1 {
-		r.f.errorf(s.loc, s.id, "Model", "Missing required members of shape `%s`: %s", s.id, strings.Join(missing, ", "))
-	}
 }
 
 func (r *astReader) namedRefs(n Node, shape ShapeID, prop string) []draftNamedRef {

@@ -11,6 +11,8 @@ func (a *assembler) expand(id ShapeID, stack []ShapeID) bool {
 	switch a.state[id] {
 	case 2:
 		return true
+	case 3:
+		return false
 	case 1:
 		a.reportCycle(id, stack)
 		return false
@@ -31,6 +33,9 @@ func (a *assembler) expand(id ShapeID, stack []ShapeID) bool {
 			continue
 		}
 		if !a.expand(mid, stack) {
+			if a.state[mid] == 3 {
+				a.errorf(id, s.Loc, "Cannot apply mixin to %s: %s not found", id, mid)
+			}
 			okAll = false
 			continue
 		}
@@ -49,18 +54,42 @@ func (a *assembler) expand(id ShapeID, stack []ShapeID) bool {
 	if a.state[id] == 2 { // finished through a cycle report
 		return false
 	}
+	if !okAll {
+		a.state[id] = 3 // failed: shapes that use it as a mixin say so
+		return false
+	}
 	a.state[id] = 2
 	if len(mixins) > 0 {
 		a.applyMixins(s, mixins)
 	}
 	a.resolveElided(s)
 	for _, m := range s.Members {
-		for _, pt := range a.pending[m.ID] {
-			m.Traits = a.addTrait(m.Traits, pt.trait, m.ID, pt.loc)
+		if pts := a.pending[m.ID]; len(pts) > 0 {
+			a.applyInherited(s, m, pts)
+			delete(a.pending, m.ID)
 		}
-		delete(a.pending, m.ID)
 	}
 	return okAll
+}
+
+// applyInherited applies `apply` traits to a member s inherited from a mixin:
+// like a redeclared member, they override the inherited traits. The shape's
+// own definition gains the member, so the JSON AST keeps the override.
+func (a *assembler) applyInherited(s *Shape, m *Member, pts []pendingTrait) {
+	var lm *Member
+	for _, x := range s.local.Members {
+		if x.Name() == m.Name() {
+			lm = x
+		}
+	}
+	if lm == nil {
+		lm = &Member{ID: m.ID, Target: m.Target, Loc: m.Loc}
+		s.local.Members = append(s.local.Members[:len(s.local.Members):len(s.local.Members)], lm)
+	}
+	for _, pt := range pts {
+		m.Traits = setTrait(m.Traits, pt.trait)
+		lm.Traits = setTrait(lm.Traits, pt.trait)
+	}
 }
 
 func (a *assembler) reportCycle(id ShapeID, stack []ShapeID) {
@@ -128,8 +157,7 @@ func (a *assembler) applyMixins(s *Shape, mixins []*Shape) {
 		}
 		im := members[i]
 		if lm.Target != "" && lm.Target != im.Target {
-			a.errorf(lm.ID, lm.Loc, "Member `%s` conflicts with the member inherited from mixin `%s`: targets `%s` and `%s` differ",
-				lm.Name(), im.Mixin, im.Target, lm.Target)
+			a.errorf(lm.ID, lm.Loc, "Member conflicts with an inherited mixin member: `%s`", im.Mixin.WithMember(lm.Name()))
 		}
 		merged := im.Traits
 		for _, t := range lm.Traits {

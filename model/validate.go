@@ -2,6 +2,7 @@ package model
 
 import (
 	"math/big"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -95,21 +96,31 @@ func (v *validator) shape(s *Shape) {
 }
 
 func (v *validator) requireMembers(s *Shape, names ...string) {
+	var missing []string
 	for _, n := range names {
 		if _, ok := s.Member(n); !ok {
-			v.errorf("Model", s.ID, s.Loc, "Missing required member of shape `%s`: %s", s.ID, n)
+			missing = append(missing, n)
 		}
 	}
 	for _, m := range s.Members {
-		found := false
-		for _, n := range names {
-			found = found || m.Name() == n
-		}
-		if !found {
-			v.errorf("Model", m.ID, m.Loc, "Shapes of type `%s` cannot have a member named `%s`; expected %s", s.Type, m.Name(), strings.Join(names, ", "))
+		if !slices.Contains(names, m.Name()) {
+			if s.Type == MapType {
+				v.errorf("Model", s.ID, m.Loc, "Map shapes may only have `key` and `value` members, but found `%s`", m.Name())
+			} else {
+				v.errorf("Model", s.ID, m.Loc, "%s shapes may only have a `member` member, but found `%s`", capitalize(string(s.Type)), m.Name())
+			}
 		}
 	}
+	switch len(missing) {
+	case 0:
+	case 1:
+		v.errorf("Model", s.ID, s.Loc, "Missing required member of shape `%s`: %s", s.ID, missing[0])
+	default:
+		v.errorf("Model", s.ID, s.Loc, "Missing required members of shape `%s`: %s", s.ID, strings.Join(missing, ", "))
+	}
 }
+
+func capitalize(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
 
 // target checks that a shape property refers to a defined shape of one of the
 // given types ("" accepts any non-aggregate-entity type).
@@ -183,7 +194,7 @@ func (v *validator) defaultValue(id ShapeID, loc SourceLocation, d Node, t *Shap
 			problem = "the default value of a map must be an empty object"
 		}
 	default:
-		problem = v.node(d, t, 0)
+		problem = v.node(d, t, 0, func(string) {})
 	}
 	if problem != "" {
 		v.errorf("DefaultTrait", id, loc, "Error validating @default trait: %s", problem)
@@ -233,17 +244,28 @@ func (v *validator) traits(id ShapeID, typ ShapeType, ts Traits, loc SourceLocat
 			continue
 		}
 		if !def.HasTrait(traitTrait) {
-			v.errorf("Model", id, loc, "Found a trait applied to `%s` named `%s`, but that shape is not a trait", id, t.ID)
+			v.errorf("Model", t.ID, loc, "Shape `%s` cannot be applied as a trait. If this is a custom trait, please add `@trait` to this shape.", t.ID)
 			continue
 		}
-		if problem := v.node(t.Value, def, 0); problem != "" {
+		warn := func(msg string) {
+			v.a.event(SeverityWarning, "TraitValue", id, loc, "Error validating trait `%s`: %s", t.ID, msg)
+		}
+		if problem := v.node(t.Value, def, 0, warn); problem != "" {
 			v.errorf("TraitValue", id, loc, "Error validating trait `%s`: %s", t.ID, problem)
 		}
 		if allowed, ok := traitTargets[t.ID]; ok && !allowed(typ, id, v.m) {
 			v.errorf("TraitTarget", id, loc, "Trait `%s` cannot be applied to `%s`. This trait may only be applied to shapes that match the following selector: %s",
-				t.ID, id, selectorOf(def))
+				relativeTrait(t.ID), id, selectorOf(def))
 		}
 	}
+}
+
+// relativeTrait names prelude traits without their namespace, as users write them.
+func relativeTrait(id ShapeID) string {
+	if id.Namespace() == PreludeNamespace {
+		return id.Name()
+	}
+	return string(id)
 }
 
 func selectorOf(def *Shape) string {
@@ -260,7 +282,7 @@ const maxNodeDepth = 64
 
 // node checks that n is a valid value for shape t; it returns the first
 // problem found, or "".
-func (v *validator) node(n Node, t *Shape, depth int) string {
+func (v *validator) node(n Node, t *Shape, depth int, warn func(string)) string {
 	if depth > maxNodeDepth {
 		return ""
 	}
@@ -340,7 +362,7 @@ func (v *validator) node(n Node, t *Shape, depth int) string {
 			return expect("array")
 		}
 		mem, _ := t.Member("member")
-		return v.items(n.Items(), mem, t, depth)
+		return v.items(n.Items(), mem, t, depth, warn)
 	case MapType:
 		if n.Kind() != ObjectNode {
 			return expect("object")
@@ -350,7 +372,7 @@ func (v *validator) node(n Node, t *Shape, depth int) string {
 		for i := range vals {
 			_, vals[i] = n.Entry(i)
 		}
-		return v.items(vals, mem, t, depth)
+		return v.items(vals, mem, t, depth, warn)
 	case StructureType, UnionType:
 		if n.Kind() != ObjectNode {
 			return expect("object")
@@ -362,13 +384,15 @@ func (v *validator) node(n Node, t *Shape, depth int) string {
 			k, val := n.Entry(i)
 			m, ok := t.Member(k)
 			if !ok {
-				return sprintf("Invalid %s member `%s` found for `%s`", t.Type, k, t.ID)
+				// Unknown members are kept: a newer definition may have them.
+				warn(sprintf("Invalid %s member `%s` found for `%s`", t.Type, k, t.ID))
+				continue
 			}
 			if val.IsNull() {
 				continue
 			}
 			if target, ok := v.m.shapes[m.Target]; ok {
-				if p := v.node(val, target, depth+1); p != "" {
+				if p := v.node(val, target, depth+1, warn); p != "" {
 					return k + ": " + p
 				}
 			}
@@ -384,7 +408,7 @@ func (v *validator) node(n Node, t *Shape, depth int) string {
 	return ""
 }
 
-func (v *validator) items(items []Node, mem *Member, container *Shape, depth int) string {
+func (v *validator) items(items []Node, mem *Member, container *Shape, depth int, warn func(string)) string {
 	if mem == nil {
 		return ""
 	}
@@ -399,7 +423,7 @@ func (v *validator) items(items []Node, mem *Member, container *Shape, depth int
 			}
 			return sprintf("Non-sparse %s `%s` must not contain null values", container.Type, container.ID)
 		}
-		if p := v.node(item, target, depth+1); p != "" {
+		if p := v.node(item, target, depth+1, warn); p != "" {
 			return sprintf("[%d]: %s", i, p)
 		}
 	}

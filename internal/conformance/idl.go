@@ -62,7 +62,7 @@ func IDLValid(shared string) Result {
 	type pair struct {
 		id     string
 		idl    [][]string // each entry: files loaded in one loader step
-		expect string
+		expect []string
 	}
 	var cases []pair
 	for _, j := range findFiles(valid, ".json") {
@@ -70,16 +70,16 @@ func IDLValid(shared string) Result {
 			continue
 		}
 		s := strings.TrimSuffix(j, ".json") + ".smithy"
-		cases = append(cases, pair{id: rel(base, s), idl: [][]string{{s, sharedJSON}}, expect: j})
+		cases = append(cases, pair{id: rel(base, s), idl: [][]string{{s, sharedJSON}}, expect: []string{j, sharedJSON}})
 	}
 	fw := filepath.Join(base, "forwardrefs")
 	for _, name := range []string{"use.smithy", "no-use.smithy"} {
 		cases = append(cases, pair{id: "forwardrefs/use/" + name,
-			idl: [][]string{{filepath.Join(fw, "use", name), sharedJSON}}, expect: filepath.Join(fw, "use", "result.json")})
+			idl: [][]string{{filepath.Join(fw, "use", name), sharedJSON}}, expect: []string{filepath.Join(fw, "use", "result.json"), sharedJSON}})
 	}
 	cases = append(cases, pair{id: "forwardrefs/resource",
 		idl:    [][]string{{filepath.Join(fw, "resource", "operation.smithy")}, {filepath.Join(fw, "resource", "resource.smithy")}},
-		expect: filepath.Join(fw, "resource", "result.json")})
+		expect: []string{filepath.Join(fw, "resource", "result.json")}})
 
 	for _, c := range cases {
 		if reason, ok := excluded[c.id]; ok {
@@ -92,7 +92,7 @@ func IDLValid(shared string) Result {
 			if err != nil {
 				return fmt.Errorf("IDL: %w", err)
 			}
-			want, _, err := load(c.expect, sharedJSON)
+			want, _, err := load(c.expect...)
 			if err != nil {
 				return fmt.Errorf("JSON AST: %w", err)
 			}
