@@ -183,19 +183,33 @@ func (a *assembler) register(files []*draftFile) {
 
 // checkVersion reports what a file's IDL version does not allow.
 func (a *assembler) checkVersion(f *draftFile, d *draftShape) {
-	if f.version == "1.0" {
-		for _, m := range d.members {
-			for _, t := range m.traits {
-				if id, _ := a.resolve(f, t.name.name); id == traitDefault {
-					a.errorf(d.id.WithMember(m.name), t.loc, "The @default trait can only be used in Smithy 2.0 or later")
-				}
-			}
+	if f.json {
+		return
+	}
+	if f.version == "2.0" {
+		if d.typ == SetType {
+			a.errorf(d.id, d.loc, "set shapes cannot be used in Smithy version 2.0")
 		}
 		return
 	}
-	if d.typ == SetType && !f.json {
+	switch d.typ {
+	case EnumType, IntEnumType:
+		a.errorf(d.id, d.loc, "%s shapes cannot be used in Smithy version 1.0", d.typ)
+	case SetType:
 		a.event(SeverityWarning, "ModelDeprecation", d.id, d.loc,
 			"Set shapes are deprecated and have been removed in Smithy IDL v2. Use a list shape with the @uniqueItems trait instead.")
+	}
+	for _, t := range d.traits {
+		if id, _ := a.resolve(f, t.name.name); id == traitMixin {
+			a.errorf(d.id, t.loc, "Mixins can only be used in Smithy 2.0 or later. Attempted to apply a @mixin trait to `%s` in a model file using version `1.0`.", d.id)
+		}
+	}
+	for _, m := range d.members {
+		for _, t := range m.traits {
+			if id, _ := a.resolve(f, t.name.name); id == traitDefault {
+				a.errorf(d.id.WithMember(m.name), t.loc, "The @default trait can only be used in Smithy 2.0 or later")
+			}
+		}
 	}
 }
 

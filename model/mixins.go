@@ -59,10 +59,30 @@ func (a *assembler) expand(id ShapeID, stack []ShapeID) bool {
 		return false
 	}
 	a.state[id] = 2
+	a.checkMixinShape(s)
+	// Elided members take their target from the `for` resource first, so
+	// that a conflicting mixin member is reported.
+	a.resolveElided(s)
 	if len(mixins) > 0 {
 		a.applyMixins(s, mixins)
 	}
-	a.resolveElided(s)
+	complete := true
+	switch s.Type {
+	case ListType, SetType:
+		complete = a.requireMembers(s, "member")
+	case MapType:
+		complete = a.requireMembers(s, "key", "value")
+	}
+	for _, m := range s.Members {
+		if m.Target == "" {
+			a.errorf(m.ID, m.Loc, "Unable to resolve the target of elided member `%s`: no `for` resource identifier or property and no mixin member has that name", m.Name())
+			m.Target = unitID
+		}
+	}
+	if !complete {
+		a.state[id] = 3 // users of this mixin report it as not found
+		return false
+	}
 	for _, m := range s.Members {
 		if pts := a.pending[m.ID]; len(pts) > 0 {
 			a.applyInherited(s, m, pts)
@@ -70,6 +90,19 @@ func (a *assembler) expand(id ShapeID, stack []ShapeID) bool {
 		}
 	}
 	return okAll
+}
+
+// checkMixinShape enforces what mixin operations and resources may declare.
+func (a *assembler) checkMixinShape(s *Shape) {
+	if !s.HasTrait(traitMixin) {
+		return
+	}
+	if s.Type == OperationType && (orUnit(s.Input) != unitID || orUnit(s.Output) != unitID) {
+		a.errorf(s.ID, s.Loc, "Operation shapes with the mixin trait MUST target `smithy.api#Unit` for their input and output. Operation mixin shape `%s` defines one or both of these properties.", s.ID)
+	}
+	if s.Type == ResourceType && (len(s.Properties) > 0 || len(s.Identifiers) > 0) {
+		a.errorf(s.ID, s.Loc, "Resource shapes with the mixin trait may not define any properties. Resource mixin shape `%s` defines one or more properties.", s.ID)
+	}
 }
 
 // applyInherited applies `apply` traits to a member s inherited from a mixin:
@@ -156,7 +189,10 @@ func (a *assembler) applyMixins(s *Shape, mixins []*Shape) {
 			continue
 		}
 		im := members[i]
-		if lm.Target != "" && lm.Target != im.Target {
+		if lm.Target == "" {
+			lm.Target = im.Target // elided: the shape's own definition names it too
+		}
+		if lm.Target != im.Target {
 			a.errorf(lm.ID, lm.Loc, "Member conflicts with an inherited mixin member: `%s`", im.Mixin.WithMember(lm.Name()))
 		}
 		merged := im.Traits
@@ -293,17 +329,6 @@ func (a *assembler) resolveElided(s *Shape) {
 					m.Target = r.Target
 					break
 				}
-			}
-		}
-		if m.Target == "" {
-			a.errorf(m.ID, m.Loc, "Unable to resolve the target of elided member `%s`: no `for` resource identifier or property and no mixin member has that name", m.Name())
-			m.Target = unitID
-		}
-	}
-	if s.local != nil {
-		for _, lm := range s.local.Members {
-			if full, ok := s.Member(lm.Name()); ok && lm.Target == "" {
-				lm.Target = full.Target
 			}
 		}
 	}

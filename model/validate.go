@@ -49,10 +49,7 @@ func (v *validator) shape(s *Shape) {
 		v.member(s, m)
 	}
 	switch s.Type {
-	case ListType, SetType:
-		v.requireMembers(s, "member")
 	case MapType:
-		v.requireMembers(s, "key", "value")
 		if km, ok := s.Member("key"); ok {
 			if t, ok := v.m.shapes[km.Target]; ok && t.Type != StringType && t.Type != EnumType {
 				v.errorf("Target", km.ID, km.Loc, "Map key member targets %s `%s`, but map keys must target a string or enum shape", t.Type, t.ID)
@@ -95,7 +92,8 @@ func (v *validator) shape(s *Shape) {
 	}
 }
 
-func (v *validator) requireMembers(s *Shape, names ...string) {
+// requireMembers checks the member names of a list or map; false when one is missing.
+func (a *assembler) requireMembers(s *Shape, names ...string) bool {
 	var missing []string
 	for _, n := range names {
 		if _, ok := s.Member(n); !ok {
@@ -105,19 +103,21 @@ func (v *validator) requireMembers(s *Shape, names ...string) {
 	for _, m := range s.Members {
 		if !slices.Contains(names, m.Name()) {
 			if s.Type == MapType {
-				v.errorf("Model", s.ID, m.Loc, "Map shapes may only have `key` and `value` members, but found `%s`", m.Name())
+				a.errorf(s.ID, m.Loc, "Map shapes may only have `key` and `value` members, but found `%s`", m.Name())
 			} else {
-				v.errorf("Model", s.ID, m.Loc, "%s shapes may only have a `member` member, but found `%s`", capitalize(string(s.Type)), m.Name())
+				a.errorf(s.ID, m.Loc, "%s shapes may only have a `member` member, but found `%s`", capitalize(string(s.Type)), m.Name())
 			}
 		}
 	}
 	switch len(missing) {
 	case 0:
+		return true
 	case 1:
-		v.errorf("Model", s.ID, s.Loc, "Missing required member of shape `%s`: %s", s.ID, missing[0])
+		a.errorf(s.ID, s.Loc, "Missing required member of shape `%s`: %s", s.ID, missing[0])
 	default:
-		v.errorf("Model", s.ID, s.Loc, "Missing required members of shape `%s`: %s", s.ID, strings.Join(missing, ", "))
+		a.errorf(s.ID, s.Loc, "Missing required members of shape `%s`: %s", s.ID, strings.Join(missing, ", "))
 	}
+	return false
 }
 
 func capitalize(s string) string { return strings.ToUpper(s[:1]) + s[1:] }

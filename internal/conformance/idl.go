@@ -212,8 +212,14 @@ var eventLine = regexp.MustCompile(`^\[(SUPPRESSED|NOTE|WARNING|DANGER|ERROR)\] 
 func IDLErrorFiles(shared string) Result {
 	r := Result{Suite: "idl-errorfiles"}
 	base := filepath.Join(shared, "idl-conformance", "errorfiles")
+	excluded := readExclusions("idl-errorfiles.tsv")
 	for _, f := range findFiles(filepath.Join(base, "loader"), ".smithy", ".json") {
 		id := rel(base, f)
+		if reason, ok := excluded[id]; ok {
+			r.Skipped++
+			r.Notes = append(r.Notes, "skipped "+id+": "+reason)
+			continue
+		}
 		data, err := os.ReadFile(strings.TrimSuffix(strings.TrimSuffix(f, ".json"), ".smithy") + ".errors")
 		if err != nil {
 			continue
