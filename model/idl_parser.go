@@ -21,6 +21,53 @@ type idlParser struct {
 	inSuffix  string
 	outSuffix string
 	nesting   int
+
+	// Allocation batches: traits are collected in scratch and copied once,
+	// shapes and members are carved from slabs.
+	scratch    []draftTrait
+	shapeSlab  []draftShape
+	memberSlab []draftMember
+	// nodes is a stack of the array elements and object keys and values
+	// being read; a finished array or object takes its part at exact size.
+	nodes []Node
+}
+
+// popNodes removes the nodes pushed since from and returns them.
+func (p *idlParser) popNodes(from int) []Node {
+	l := make([]Node, len(p.nodes)-from)
+	copy(l, p.nodes[from:])
+	p.nodes = p.nodes[:from]
+	return l
+}
+
+// addEntry pushes an object entry after checking that key is new.
+func (p *idlParser) addEntry(from int, key string, keyLoc SourceLocation, value Node, dupMsg string) {
+	for i := from; i < len(p.nodes); i += 2 {
+		if p.nodes[i].s == key {
+			p.failAt(keyLoc, "", dupMsg+"'"+key+"'")
+		}
+	}
+	p.nodes = append(p.nodes, String(key), value)
+}
+
+func (p *idlParser) newShape(id ShapeID, typ ShapeType, loc SourceLocation) *draftShape {
+	if len(p.shapeSlab) == 0 {
+		p.shapeSlab = make([]draftShape, 16)
+	}
+	s := &p.shapeSlab[0]
+	p.shapeSlab = p.shapeSlab[1:]
+	s.id, s.typ, s.loc = id, typ, loc
+	return s
+}
+
+func (p *idlParser) newMember(name string, loc SourceLocation) *draftMember {
+	if len(p.memberSlab) == 0 {
+		p.memberSlab = make([]draftMember, 64)
+	}
+	m := &p.memberSlab[0]
+	p.memberSlab = p.memberSlab[1:]
+	m.name, m.loc = name, loc
+	return m
 }
 
 const (
@@ -382,10 +429,12 @@ func (p *idlParser) parseDocsAndTraits(member bool) (traits []draftTrait, hasDoc
 	} else {
 		p.skipWsAndDocs()
 	}
-	traits = p.parseTraits()
+	p.scratch = p.scratch[:0]
+	p.readTraits()
 	if hasDoc {
-		traits = append(traits, p.docTrait(docs, docLoc))
+		p.scratch = append(p.scratch, p.docTrait(docs, docLoc))
 	}
+	traits = p.takeTraits(1)
 	p.skipWsAndDocs()
 	if member {
 		// Doc comments between traits and a member attach to nothing.
@@ -394,12 +443,22 @@ func (p *idlParser) parseDocsAndTraits(member bool) (traits []draftTrait, hasDoc
 	return traits, hasDoc
 }
 
-func (p *idlParser) parseTraits() []draftTrait {
-	var traits []draftTrait
+// readTraits reads trait applications onto p.scratch.
+func (p *idlParser) readTraits() {
 	for p.tok.kind == tAt {
-		traits = append(traits, p.parseTrait())
+		p.scratch = append(p.scratch, p.parseTrait())
 		p.skipWsAndDocs()
 	}
+}
+
+// takeTraits returns the traits of p.scratch in a new slice with room for extra more.
+func (p *idlParser) takeTraits(extra int) []draftTrait {
+	if len(p.scratch) == 0 {
+		return nil
+	}
+	traits := make([]draftTrait, len(p.scratch), len(p.scratch)+extra)
+	copy(traits, p.scratch)
+	p.scratch = p.scratch[:0]
 	return traits
 }
 
@@ -457,8 +516,8 @@ func (p *idlParser) parseTrait() draftTrait {
 // parseStructuredTrait reads `key: value, ...` trait bodies after the first key and colon.
 func (p *idlParser) parseStructuredTrait(firstKey string) Node {
 	p.nest()
-	var b ObjectBuilder
-	b.Set(firstKey, p.parseNode())
+	from := len(p.nodes)
+	p.addEntry(from, firstKey, SourceLocation{}, p.parseNode(), "")
 	p.skipWsAndDocs()
 	for p.tok.kind != tRParen {
 		p.expectOneOf(tIdent, tString)
@@ -468,15 +527,11 @@ func (p *idlParser) parseStructuredTrait(firstKey string) Node {
 		p.expect(tColon)
 		p.next()
 		p.skipWsAndDocs()
-		value := p.parseNode()
-		if b.Has(key) {
-			p.failAt(loc, "", "Duplicate member of trait: '"+key+"'")
-		}
-		b.Set(key, value)
+		p.addEntry(from, key, loc, p.parseNode(), "Duplicate member of trait: ")
 		p.skipWsAndDocs()
 	}
 	p.nesting--
-	return b.Build()
+	return Node{kind: ObjectNode, list: p.popNodes(from)}
 }
 
 // identNode is the node of an unquoted identifier or shape id in a node value.
@@ -508,19 +563,18 @@ func (p *idlParser) parseNode() Node {
 	case tIdent:
 		return identNode(p.parseShapeID().name)
 	case tLBrace:
-		var b ObjectBuilder
+		from := len(p.nodes)
 		p.parseObject(func(key string, keyLoc SourceLocation) {
-			value := p.parseNode()
-			if b.Has(key) {
-				p.failAt(keyLoc, "", "Duplicate member: '"+key+"'")
-			}
-			b.Set(key, value)
+			p.addEntry(from, key, keyLoc, p.parseNode(), "Duplicate member: ")
 		})
-		return b.Build()
+		return Node{kind: ObjectNode, list: p.popNodes(from)}
 	case tLBracket:
-		var items []Node
-		p.parseArray(func() { items = append(items, p.parseNode()) })
-		return Array(items...)
+		from := len(p.nodes)
+		p.parseArray(func() {
+			n := p.parseNode()
+			p.nodes = append(p.nodes, n)
+		})
+		return Node{kind: ArrayNode, list: p.popNodes(from)}
 	}
 	p.failExpect(nodeStart...)
 	return Node{}
@@ -582,7 +636,7 @@ func (p *idlParser) parseShapeOrApply(traits []draftTrait, hasDoc bool) {
 	}
 	p.next()
 	p.expectSpaces()
-	s := &draftShape{id: p.parseShapeName(), typ: typ, loc: loc}
+	s := p.newShape(p.parseShapeName(), typ, loc)
 	switch typ {
 	case ListType, SetType, MapType, StructureType, UnionType:
 		p.parseAggregate(s)
@@ -595,7 +649,7 @@ func (p *idlParser) parseShapeOrApply(traits []draftTrait, hasDoc bool) {
 	default:
 		p.parseMixins(s)
 	}
-	s.traits = append(s.traits, traits...)
+	s.traits = traits
 	p.f.shapes = append(p.f.shapes, s)
 	p.expectBr()
 }
@@ -620,7 +674,8 @@ func (p *idlParser) parseApply() {
 	} else {
 		p.next()
 		p.skipWsAndDocs()
-		a.traits = p.parseTraits()
+		p.readTraits()
+		a.traits = p.takeTraits(0)
 		p.skipWsAndDocs()
 		p.expect(tRBrace)
 		p.next()
@@ -711,7 +766,8 @@ func (p *idlParser) parseMember(s *draftShape) {
 	if elided && !p.v2 {
 		p.fail(s.id.WithMember(name), "Members can only elide targets in IDL version 2 or later")
 	}
-	m := &draftMember{name: name, elided: elided, loc: loc}
+	m := p.newMember(name, loc)
+	m.elided, m.traits = elided, traits
 	p.next()
 	if !elided {
 		p.skipSpaces()
@@ -727,7 +783,6 @@ func (p *idlParser) parseMember(s *draftShape) {
 		}
 		m.traits = append(m.traits, p.parseAssignment("smithy.api#default"))
 	}
-	m.traits = append(m.traits, traits...)
 	s.members = append(s.members, m)
 }
 
@@ -759,7 +814,8 @@ func (p *idlParser) parseEnum(s *draftShape) {
 		if p.hasMember(s, name) {
 			p.fail(s.id, "Found conflicting member name, `"+name+"`")
 		}
-		m := &draftMember{name: name, target: draftRef{name: "smithy.api#Unit", loc: loc}, loc: loc}
+		m := p.newMember(name, loc)
+		m.target, m.traits = draftRef{name: "smithy.api#Unit", loc: loc}, traits
 		s.members = append(s.members, m)
 		p.next()
 		p.skipSpaces()
@@ -768,7 +824,6 @@ func (p *idlParser) parseEnum(s *draftShape) {
 		} else {
 			p.skipWs()
 		}
-		m.traits = append(m.traits, traits...)
 	}
 	p.expect(tRBrace)
 	p.next()
@@ -955,7 +1010,7 @@ func (p *idlParser) parseOperationIO(s *draftShape, suffix, ioTrait string) draf
 	p.takeDocs()
 	p.skipWs()
 	traits, _ := p.parseDocsAndTraits(true)
-	io := &draftShape{id: ShapeID(p.namespace + "#" + s.id.Name() + suffix), typ: StructureType, loc: p.loc()}
+	io := p.newShape(ShapeID(p.namespace+"#"+s.id.Name()+suffix), StructureType, p.loc())
 	p.parseAggregate(io)
 	io.traits = append(traits, draftTrait{name: draftRef{name: ioTrait, loc: io.loc}, value: Object(), annotation: true, loc: io.loc})
 	p.f.shapes = append(p.f.shapes, io)
