@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -15,6 +16,9 @@ type jsonParser struct {
 	src   string
 	i     int
 	depth int
+	// stack holds the elements of the arrays and objects being read, so that
+	// each finished one is copied once into a slice of its exact size.
+	stack []Node
 }
 
 // maxJSONDepth bounds nesting so that hostile input cannot exhaust the stack.
@@ -106,12 +110,12 @@ func (p *jsonParser) object(pos int32) (Node, error) {
 		return Node{}, err
 	}
 	p.i++ // {
-	list := []Node{}
+	base := len(p.stack)
 	p.skipSpace()
 	if p.i < len(p.src) && p.src[p.i] == '}' {
 		p.i++
 		p.depth--
-		return Node{kind: ObjectNode, list: list, pos: pos}, nil
+		return Node{kind: ObjectNode, list: []Node{}, pos: pos}, nil
 	}
 	for {
 		if p.i >= len(p.src) || p.src[p.i] != '"' {
@@ -132,7 +136,7 @@ func (p *jsonParser) object(pos int32) (Node, error) {
 		if err != nil {
 			return Node{}, err
 		}
-		list = append(list, Node{kind: StringNode, s: key, pos: kpos}, v)
+		p.stack = append(p.stack, Node{kind: StringNode, s: key, pos: kpos}, v)
 		p.skipSpace()
 		if p.i >= len(p.src) {
 			return Node{}, p.fail("unexpected end of input in object")
@@ -140,7 +144,7 @@ func (p *jsonParser) object(pos int32) (Node, error) {
 		if p.src[p.i] == '}' {
 			p.i++
 			p.depth--
-			return Node{kind: ObjectNode, list: list, pos: pos}, nil
+			return Node{kind: ObjectNode, list: p.pop(base), pos: pos}, nil
 		}
 		if p.src[p.i] != ',' {
 			return Node{}, p.fail("expected ',' or '}' in object")
@@ -155,19 +159,19 @@ func (p *jsonParser) array(pos int32) (Node, error) {
 		return Node{}, err
 	}
 	p.i++ // [
-	list := []Node{}
+	base := len(p.stack)
 	p.skipSpace()
 	if p.i < len(p.src) && p.src[p.i] == ']' {
 		p.i++
 		p.depth--
-		return Node{kind: ArrayNode, list: list, pos: pos}, nil
+		return Node{kind: ArrayNode, list: []Node{}, pos: pos}, nil
 	}
 	for {
 		v, err := p.value()
 		if err != nil {
 			return Node{}, err
 		}
-		list = append(list, v)
+		p.stack = append(p.stack, v)
 		p.skipSpace()
 		if p.i >= len(p.src) {
 			return Node{}, p.fail("unexpected end of input in array")
@@ -175,7 +179,7 @@ func (p *jsonParser) array(pos int32) (Node, error) {
 		if p.src[p.i] == ']' {
 			p.i++
 			p.depth--
-			return Node{kind: ArrayNode, list: list, pos: pos}, nil
+			return Node{kind: ArrayNode, list: p.pop(base), pos: pos}, nil
 		}
 		if p.src[p.i] != ',' {
 			return Node{}, p.fail("expected ',' or ']' in array")
@@ -183,6 +187,15 @@ func (p *jsonParser) array(pos int32) (Node, error) {
 		p.i++
 		p.skipSpace()
 	}
+}
+
+// pop moves the elements above base off the stack into their own slice.
+func (p *jsonParser) pop(base int) []Node {
+	list := make([]Node, len(p.stack)-base)
+	copy(list, p.stack[base:])
+	clear(p.stack[base:])
+	p.stack = p.stack[:base]
+	return list
 }
 
 // str reads a string starting at the opening quote.
@@ -211,8 +224,18 @@ func (p *jsonParser) str() (string, error) {
 }
 
 func (p *jsonParser) strSlow(start int) (string, error) {
-	buf := []byte(p.src[start:p.i])
+	buf := make([]byte, 0, p.i-start+64)
 	for p.i < len(p.src) {
+		// Copy the run up to the next quote, backslash or control character.
+		run := p.i
+		for run < len(p.src) && p.src[run] != '"' && p.src[run] != '\\' && p.src[run] >= 0x20 {
+			run++
+		}
+		buf = append(buf, p.src[p.i:run]...)
+		p.i = run
+		if p.i >= len(p.src) {
+			break
+		}
 		c := p.src[p.i]
 		switch {
 		case c == '"':
@@ -223,10 +246,6 @@ func (p *jsonParser) strSlow(start int) (string, error) {
 			return string(buf), nil
 		case c < 0x20:
 			return "", p.fail("control character in string")
-		case c != '\\':
-			buf = append(buf, c)
-			p.i++
-			continue
 		}
 		if p.i+1 >= len(p.src) {
 			return "", p.fail("unterminated escape")
@@ -323,13 +342,15 @@ func (p *jsonParser) number() (string, error) {
 type lineIndex []int // offsets where lines start
 
 func newLineIndex(src string) lineIndex {
-	idx := lineIndex{0}
-	for i := 0; i < len(src); i++ {
-		if src[i] == '\n' {
-			idx = append(idx, i+1)
+	idx := make(lineIndex, 1, strings.Count(src, "\n")+1)
+	for off := 0; ; {
+		i := strings.IndexByte(src[off:], '\n')
+		if i < 0 {
+			return idx
 		}
+		off += i + 1
+		idx = append(idx, off)
 	}
-	return idx
 }
 
 func (idx lineIndex) loc(file string, offset int) SourceLocation {

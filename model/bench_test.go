@@ -1,0 +1,80 @@
+package model_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/smithycurl/smithycurl/model"
+)
+
+func readShared(b *testing.B, parts ...string) []byte {
+	data, err := os.ReadFile(filepath.Join(append([]string{sharedDir(b)}, parts...)...))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return data
+}
+
+// BenchmarkLoadSagemakerAST loads the 3.3 MB sagemaker JSON AST, assembly and
+// validation included.
+func BenchmarkLoadSagemakerAST(b *testing.B) {
+	src := readShared(b, "models", "aws-large", "sagemaker.json")
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		l := model.NewLoader()
+		l.AddSource("sagemaker.json", src)
+		if _, _, err := l.Load(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkServiceIndex builds the client query index of sagemaker.
+func BenchmarkServiceIndex(b *testing.B) {
+	src := readShared(b, "models", "aws-large", "sagemaker.json")
+	for b.Loop() {
+		b.StopTimer()
+		l := model.NewLoader()
+		l.AddSource("sagemaker.json", src)
+		m, _, err := l.Load(context.Background())
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if _, err := m.Service("com.amazonaws.sagemaker#SageMaker"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSagemakerHeap reports the heap a loaded sagemaker model holds, as
+// bytes and as a multiple of its file size.
+func BenchmarkSagemakerHeap(b *testing.B) {
+	src := readShared(b, "models", "aws-large", "sagemaker.json")
+	var held, ratio float64
+	for b.Loop() {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		l := model.NewLoader()
+		l.AddSource("sagemaker.json", src)
+		m, _, err := l.Load(context.Background())
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := m.Service("com.amazonaws.sagemaker#SageMaker"); err != nil {
+			b.Fatal(err)
+		}
+		l = nil
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		held = float64(after.HeapAlloc) - float64(before.HeapAlloc)
+		ratio = held / float64(len(src))
+		runtime.KeepAlive(m)
+	}
+	b.ReportMetric(held/(1<<20), "MiB-held")
+	b.ReportMetric(ratio, "x-file-size")
+}

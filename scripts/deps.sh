@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the Debian packages smithycurl needs to build and test, when missing.
+# Runs apt-get as root, or through sudo; prints the command otherwise.
+set -euo pipefail
+packages=(libcurl4-openssl-dev pkg-config gcc make)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "deps: installing ${missing[*]}" >&2
+if [ "$(id -u)" -eq 0 ]; then sudo=""; elif command -v sudo >/dev/null; then sudo="sudo"; else
+  echo "deps: please run as root: apt-get install -y ${missing[*]}" >&2; exit 1
+fi
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
