@@ -847,15 +847,19 @@ func (p *idlParser) parseEntity(s *draftShape) {
 	bodyLoc := p.loc()
 	s.written = map[string]bool{}
 	var unknown []string
+	var seen []string
 	p.parseObject(func(key string, keyLoc SourceLocation) {
-		if s.written[key] {
+		if slices.Contains(seen, key) {
 			p.failAt(keyLoc, "", "Duplicate member: '"+key+"'")
 		}
-		s.written[key] = true
+		seen = append(seen, key)
 		if !slices.Contains(allowed, key) {
 			unknown = append(unknown, key)
 			p.parseNode()
 			return
+		}
+		if key != "type" {
+			s.written[key] = true
 		}
 		switch key {
 		case "type":
