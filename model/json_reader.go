@@ -225,6 +225,7 @@ func (p *jsonParser) str() (string, error) {
 
 func (p *jsonParser) strSlow(start int) (string, error) {
 	buf := make([]byte, 0, p.i-start+64)
+	buf = append(buf, p.src[start:p.i]...)
 	for p.i < len(p.src) {
 		// Copy the run up to the next quote, backslash or control character.
 		run := p.i

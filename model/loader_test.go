@@ -152,16 +152,19 @@ func TestMarshalASTRoundTrip(t *testing.T) {
 }
 
 func TestNodeEqualAndJSON(t *testing.T) {
-	a, err := model.ParseJSONNode(`{"x": [1, 10e0, "\u00e9\ud83d\ude00", null, true], "y": {"z": 1.5}}`)
+	a, err := model.ParseJSONNode(`{"x": [1, 10e0, "x\u00e9\ud83d\ude00", null, true], "y": {"z": 1.5}}`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := model.ParseJSONNode(`{"y": {"z": 15e-1}, "x": [1.0, 10, "é😀", null, true]}`)
+	b, _ := model.ParseJSONNode(`{"y": {"z": 15e-1}, "x": [1.0, 10, "xé😀", null, true]}`)
 	if !a.Equal(b) {
 		t.Errorf("%s != %s", a.JSON(), b.JSON())
 	}
-	if got := a.JSON(); got != `{"x":[1,10e0,"é😀",null,true],"y":{"z":1.5}}` {
+	if got := a.JSON(); got != `{"x":[1,10e0,"xé😀",null,true],"y":{"z":1.5}}` {
 		t.Errorf("JSON = %s", got)
+	}
+	if s, _ := model.ParseJSONNode(`"line one\nline \"two\"\t\/end"`); s.Str() != "line one\nline \"two\"\t/end" {
+		t.Errorf("escapes: %q", s.Str())
 	}
 	big, _ := model.ParseJSONNode(`123456789012345678901234567890.000000000000000000001`)
 	if big.Literal() != "123456789012345678901234567890.000000000000000000001" {
