@@ -291,9 +291,17 @@ func (l *lexer) lexComment() tokKind {
 		l.pos++
 		kind = tDocComment
 	}
-	for l.pos < len(src) && src[l.pos] != '\n' && src[l.pos] != '\r' {
-		l.pos++
+	rest := src[l.pos:]
+	end := strings.IndexByte(rest, '\n')
+	if end < 0 {
+		end = len(rest)
+		// The comment ends the file: the EOF token's column counts its characters.
+		l.nonASCII = l.nonASCII || strings.ContainsFunc(rest, func(r rune) bool { return r >= utf8.RuneSelf })
 	}
+	if cr := strings.IndexByte(rest[:end], '\r'); cr >= 0 {
+		end = cr
+	}
+	l.pos += end
 	l.skip() // the line break belongs to the comment
 	return kind
 }

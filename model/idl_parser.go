@@ -480,9 +480,7 @@ func (p *idlParser) parseTrait() draftTrait {
 	}
 	t.annotation = false
 	switch p.expectOneOf(traitValueStart...) {
-	case tLBrace, tLBracket:
-		t.value = p.parseNode()
-	case tTextBlock, tNumber:
+	case tLBrace, tLBracket, tTextBlock, tNumber:
 		t.value = p.parseNode()
 	case tString:
 		key := p.tok.str
@@ -738,7 +736,7 @@ func (p *idlParser) parseAggregate(s *draftShape) {
 	p.next()
 }
 
-func (p *idlParser) hasMember(s *draftShape, name string) bool {
+func hasMember(s *draftShape, name string) bool {
 	for _, m := range s.members {
 		if m.name == name {
 			return true
@@ -760,7 +758,7 @@ func (p *idlParser) parseMember(s *draftShape) {
 	}
 	p.expect(tIdent)
 	name := p.lexeme()
-	if p.hasMember(s, name) {
+	if hasMember(s, name) {
 		p.fail(s.id, sprintf("Duplicate member of `%s`: '%s'", s.id, name))
 	}
 	if elided && !p.v2 {
@@ -811,7 +809,7 @@ func (p *idlParser) parseEnum(s *draftShape) {
 		loc := p.loc()
 		p.expect(tIdent)
 		name := p.lexeme()
-		if p.hasMember(s, name) {
+		if hasMember(s, name) {
 			p.fail(s.id, "Found conflicting member name, `"+name+"`")
 		}
 		m := p.newMember(name, loc)

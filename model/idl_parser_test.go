@@ -518,6 +518,7 @@ func TestParseIDLErrors(t *testing.T) {
 		{"metadata m = [\"\u00e9\", !]\n", "Syntax error at line 1, column 20: Unexpected character: '!'"},
 		{"metadata m = \"\U0001F600\" !\n", "Syntax error at line 1, column 19: Expected a line break, but found ERROR('!')"},
 		{"namespace a\nstring S // \u00e9\n\"x\"\n", "Syntax error at line 3, column 1: Expected IDENTIFIER but found STRING('\"x\"')"},
+		{"namespace a\n@foo // \u00e9", "Syntax error at line 2, column 10: Expected IDENTIFIER but found EOF"},
 		{"metadata m = " + strings.Repeat("[", 100) + "\n", "Parser exceeded maximum allowed depth of 64"},
 		{"metadata m = \"\\u12\"\n", "Invalid unclosed unicode escape found in string"},
 		{"metadata m = \"\x01\"\n", "Invalid string character"},
