@@ -1,0 +1,167 @@
+// Package protocol turns operation inputs into HTTP requests and HTTP
+// responses into operation outputs or errors, for the Smithy protocols
+// aws.protocols#restJson1 and alloy#simpleRestJson. It has no network code.
+//
+// Values are JSON in the document form: objects keyed by Smithy member names
+// (never jsonName), blobs as base64 strings, timestamps as epoch seconds or
+// RFC 3339 strings on input and RFC 3339 UTC strings on output, big numbers
+// with every digit, NaN and infinities as "NaN", "Infinity", "-Infinity",
+// unions as objects with one member, enums as their value.
+package protocol
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"sync"
+
+	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/wire"
+)
+
+// Codec encodes requests and decodes responses of one protocol. A Codec is
+// safe for concurrent use; it compiles each operation once.
+type Codec interface {
+	// Protocol is the id of the protocol trait the codec speaks.
+	Protocol() model.ShapeID
+	// EncodeRequest builds the HTTP request of op from its input in the
+	// document form ("" or "{}" for no input). Errors are *ValidationError
+	// or *InputError.
+	EncodeRequest(ctx context.Context, op *model.Operation, input []byte) (*wire.Request, error)
+	// DecodeResponse returns the output of op in the document form, or a
+	// *ServiceError for an error response, or a *ResponseError.
+	DecodeResponse(ctx context.Context, op *model.Operation, resp *wire.Response) ([]byte, error)
+}
+
+// Protocol trait ids.
+const (
+	RestJSON1      model.ShapeID = "aws.protocols#restJson1"
+	SimpleRestJSON model.ShapeID = "alloy#simpleRestJson"
+)
+
+// Option configures a codec.
+type Option interface{ apply(*config) }
+
+type optionFunc func(*config)
+
+func (f optionFunc) apply(c *config) { f(c) }
+
+type config struct {
+	validate         bool
+	newToken         func() string
+	explicitDefaults *bool
+	epochOutput      bool
+}
+
+// WithoutValidation turns off the client-side check of the input against
+// the model's constraints (required, length, range, pattern, enum,
+// uniqueItems). Type errors are still reported.
+func WithoutValidation() Option { return optionFunc(func(c *config) { c.validate = false }) }
+
+// WithIdempotencyTokens sets the function that fills idempotency tokens the
+// caller left out (default: a random UUID v4).
+func WithIdempotencyTokens(f func() string) Option {
+	return optionFunc(func(c *config) { c.newToken = f })
+}
+
+// WithExplicitDefaults sets whether absent members of nested structures are
+// sent with their default values. restJson1 sends them by default;
+// simpleRestJson does not (smithy4s's explicitDefaultsEncoding).
+func WithExplicitDefaults(on bool) Option {
+	return optionFunc(func(c *config) { c.explicitDefaults = &on })
+}
+
+// WithEpochTimestamps makes decoded timestamps epoch seconds (numbers)
+// instead of RFC 3339 strings.
+func WithEpochTimestamps() Option { return optionFunc(func(c *config) { c.epochOutput = true }) }
+
+// New returns the codec for the protocol trait of service svc.
+func New(m *model.Model, svc *model.Service, opts ...Option) (Codec, error) {
+	switch {
+	case svc.Shape.HasTrait(RestJSON1):
+		return NewRestJSON1(m, opts...), nil
+	case svc.Shape.HasTrait(SimpleRestJSON):
+		return NewSimpleRestJSON(m, opts...), nil
+	}
+	return nil, fmt.Errorf("service %s has no supported protocol trait (restJson1, simpleRestJson)", svc.Shape.ID)
+}
+
+// dialect holds what differs between the two REST JSON protocols.
+type dialect struct {
+	protocol model.ShapeID
+	// errorType finds the error type a response names ("" if none).
+	errorType func(resp *wire.Response) string
+	// byStatus falls back to the only error of the operation that owns the
+	// response status.
+	byStatus bool
+	// successMax is the highest status that is not an error.
+	successMax int
+	// defaultsByDefault is whether nested defaults are sent when the
+	// caller did not choose.
+	defaultsByDefault bool
+}
+
+// restCodec implements both REST JSON protocols.
+type restCodec struct {
+	m    *model.Model
+	d    dialect
+	cfg  config
+	json jsonOptions
+
+	mu    sync.Mutex
+	comp  compiler
+	plans sync.Map // *model.Operation -> *opPlan
+}
+
+func newRestCodec(m *model.Model, d dialect, opts []Option) *restCodec {
+	c := &restCodec{m: m, d: d}
+	c.cfg = config{validate: true, newToken: uuidV4}
+	for _, o := range opts {
+		o.apply(&c.cfg)
+	}
+	c.json.fillDefaults = d.defaultsByDefault
+	if c.cfg.explicitDefaults != nil {
+		c.json.fillDefaults = *c.cfg.explicitDefaults
+	}
+	c.json.epochOutput = c.cfg.epochOutput
+	c.comp = compiler{m: m, shapes: map[model.ShapeID]*shapeCodec{}}
+	return c
+}
+
+func (c *restCodec) Protocol() model.ShapeID { return c.d.protocol }
+
+// plan returns the compiled plan of op, building it on first use.
+func (c *restCodec) plan(op *model.Operation) (*opPlan, error) {
+	if p, ok := c.plans.Load(op); ok {
+		return p.(*opPlan), nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if p, ok := c.plans.Load(op); ok {
+		return p.(*opPlan), nil
+	}
+	p, err := compileOperation(&c.comp, op)
+	c.comp.finish()
+	if err != nil {
+		return nil, err
+	}
+	c.plans.Store(op, p)
+	return p, nil
+}
+
+// uuidV4 returns a random UUID version 4.
+func uuidV4() string {
+	var b [16]byte
+	rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	const hex = "0123456789abcdef"
+	out := make([]byte, 0, 36)
+	for i, x := range b {
+		if i == 4 || i == 6 || i == 8 || i == 10 {
+			out = append(out, '-')
+		}
+		out = append(out, hex[x>>4], hex[x&0xf])
+	}
+	return string(out)
+}

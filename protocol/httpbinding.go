@@ -1,0 +1,878 @@
+package protocol
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/md5"
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/wire"
+)
+
+// binding is a structure bound to an HTTP message by the HTTP binding traits.
+type binding struct {
+	sc          *shapeCodec
+	labels      []*memberCodec
+	query       []*memberCodec
+	queryParams *memberCodec
+	headers     []*memberCodec
+	prefix      []*memberCodec
+	payload     *memberCodec
+	status      *memberCodec
+	body        []*memberCodec // members in the JSON body
+	idemToken   *memberCodec
+}
+
+func bind(sc *shapeCodec) *binding {
+	b := &binding{sc: sc}
+	for _, mc := range sc.members {
+		switch mc.loc {
+		case inLabel:
+			b.labels = append(b.labels, mc)
+		case inQuery:
+			b.query = append(b.query, mc)
+		case inQueryParams:
+			b.queryParams = mc
+		case inHeader:
+			b.headers = append(b.headers, mc)
+		case inPrefixHeaders:
+			b.prefix = append(b.prefix, mc)
+		case inPayload:
+			b.payload = mc
+		case inStatus:
+			b.status = mc
+		default:
+			b.body = append(b.body, mc)
+		}
+		if mc.idemToken {
+			b.idemToken = mc
+		}
+	}
+	return b
+}
+
+// uriSegment is a literal path segment or a label.
+type uriSegment struct {
+	literal string
+	label   *memberCodec
+	greedy  bool
+}
+
+type hostSegment struct {
+	literal string
+	label   *memberCodec
+}
+
+type errorPlan struct {
+	shape  *model.Shape
+	b      *binding
+	status int
+}
+
+// opPlan is an operation compiled for the REST JSON protocols.
+type opPlan struct {
+	op          *model.Operation
+	method      string
+	segments    []uriSegment
+	literalQry  [][2]string // query pairs written in the URI pattern
+	code        int
+	in, out     *binding
+	errors      []errorPlan
+	host        []hostSegment
+	checksum    bool
+	compression []string
+}
+
+func compileOperation(c *compiler, op *model.Operation) (*opPlan, error) {
+	p := &opPlan{op: op, code: 200}
+	h, ok := op.Shape.Trait(tHTTP)
+	if !ok {
+		return nil, fmt.Errorf("operation %s has no @http trait", op.Shape.ID)
+	}
+	p.method = strField(h, "method")
+	if n, ok := h.Get("code"); ok {
+		if v, ok := n.Int64(); ok {
+			p.code = int(v)
+		}
+	}
+	p.in = bind(c.shape(op.Input.ID))
+	p.out = bind(c.shape(op.Output.ID))
+	uri := strField(h, "uri")
+	path, query, _ := strings.Cut(uri, "?")
+	for _, seg := range strings.Split(strings.TrimPrefix(path, "/"), "/") {
+		if strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}") {
+			name := seg[1 : len(seg)-1]
+			greedy := strings.HasSuffix(name, "+")
+			name = strings.TrimSuffix(name, "+")
+			mc, ok := p.in.sc.byName[name]
+			if !ok {
+				return nil, fmt.Errorf("operation %s: label {%s} has no input member", op.Shape.ID, name)
+			}
+			p.segments = append(p.segments, uriSegment{label: mc, greedy: greedy})
+			continue
+		}
+		p.segments = append(p.segments, uriSegment{literal: seg})
+	}
+	if query != "" {
+		for _, kv := range strings.Split(query, "&") {
+			k, v, _ := strings.Cut(kv, "=")
+			p.literalQry = append(p.literalQry, [2]string{k, v})
+		}
+	}
+	if e, ok := op.Shape.Trait(tEndpoint); ok {
+		tpl := strField(e, "hostPrefix")
+		for tpl != "" {
+			i := strings.IndexByte(tpl, '{')
+			j := strings.IndexByte(tpl, '}')
+			if i < 0 || j < i {
+				p.host = append(p.host, hostSegment{literal: tpl})
+				break
+			}
+			if i > 0 {
+				p.host = append(p.host, hostSegment{literal: tpl[:i]})
+			}
+			mc := p.in.sc.byName[tpl[i+1:j]]
+			if mc == nil {
+				return nil, fmt.Errorf("operation %s: host label {%s} has no input member", op.Shape.ID, tpl[i+1:j])
+			}
+			p.host = append(p.host, hostSegment{label: mc})
+			tpl = tpl[j+1:]
+		}
+	}
+	p.checksum = op.Shape.HasTrait(tChecksumRequired)
+	if rc, ok := op.Shape.Trait(tCompression); ok {
+		if enc, ok := rc.Get("encodings"); ok {
+			for _, e := range enc.Items() {
+				p.compression = append(p.compression, e.Str())
+			}
+		}
+	}
+	for _, es := range op.Errors {
+		p.errors = append(p.errors, errorPlan{shape: es, b: bind(c.shape(es.ID)), status: errorStatus(es)})
+	}
+	return p, nil
+}
+
+// topLevel splits the input object into the raw JSON of each member
+// (indexed like sc.members; nil when absent or null).
+func topLevel(sc *shapeCodec, input []byte) ([][]byte, error) {
+	vals := make([][]byte, len(sc.members))
+	input = bytes.TrimSpace(input)
+	if len(input) == 0 {
+		return vals, nil
+	}
+	s := scanner{data: input}
+	err := s.object(func(key []byte) error {
+		mc, ok := sc.byName[string(key)]
+		if !ok {
+			if sc.shape == nil || sc.kind == kUnit {
+				return fmt.Errorf("the operation takes no input, found member %q", key)
+			}
+			return fmt.Errorf("%s has no member %q", sc.shape.ID, key)
+		}
+		raw, err := s.skip()
+		if err != nil {
+			return err
+		}
+		if string(raw) != "null" {
+			vals[memberIndex(sc, mc)] = raw
+		}
+		return nil
+	})
+	if err == nil && !s.atEnd() {
+		err = s.errorf("unexpected data after the input object")
+	}
+	return vals, err
+}
+
+// encodeRequest builds the request of p from input.
+func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error) {
+	in := p.in
+	vals, err := topLevel(in.sc, input)
+	if err != nil {
+		return nil, &InputError{Operation: p.op.Shape.ID, Err: err}
+	}
+	if in.idemToken != nil {
+		i := memberIndex(in.sc, in.idemToken)
+		if vals[i] == nil {
+			vals[i] = appendString(nil, c.cfg.newToken())
+		}
+	}
+	if c.cfg.validate {
+		if vs := validateInput(in.sc, vals); len(vs) > 0 {
+			return nil, &ValidationError{Operation: p.op.Shape.ID, Violations: vs}
+		}
+	}
+	fail := func(err error) (*wire.Request, error) {
+		return nil, &InputError{Operation: p.op.Shape.ID, Err: err}
+	}
+	val := func(mc *memberCodec) []byte { return vals[memberIndex(in.sc, mc)] }
+	req := &wire.Request{Method: p.method, Header: http.Header{}}
+
+	// Path.
+	var path []byte
+	for _, seg := range p.segments {
+		path = append(path, '/')
+		if seg.label == nil {
+			path = append(path, seg.literal...)
+			continue
+		}
+		raw := val(seg.label)
+		if raw == nil {
+			return fail(fmt.Errorf("label member %s is required", seg.label.name))
+		}
+		text, err := scalarText(raw, seg.label, formatDateTime)
+		if err != nil {
+			return fail(err)
+		}
+		if text == "" {
+			return fail(fmt.Errorf("label member %s must not be empty", seg.label.name))
+		}
+		if seg.greedy {
+			parts := strings.Split(text, "/")
+			for i, part := range parts {
+				if i > 0 {
+					path = append(path, '/')
+				}
+				path = appendEscaped(path, part)
+			}
+		} else {
+			path = appendEscaped(path, text)
+		}
+	}
+	if len(path) == 0 {
+		path = append(path, '/')
+	}
+
+	// Query.
+	var qry []byte
+	addQuery := func(k, v string) {
+		if len(qry) > 0 {
+			qry = append(qry, '&')
+		}
+		qry = appendEscaped(qry, k)
+		qry = append(qry, '=')
+		qry = appendEscaped(qry, v)
+	}
+	for _, kv := range p.literalQry {
+		if len(qry) > 0 {
+			qry = append(qry, '&')
+		}
+		qry = append(qry, kv[0]...)
+		if kv[1] != "" || strings.Contains(kv[0], "=") {
+			qry = append(qry, '=')
+			qry = append(qry, kv[1]...)
+		}
+	}
+	setByQuery := map[string]bool{}
+	for _, mc := range in.query {
+		raw := val(mc)
+		if raw == nil {
+			continue
+		}
+		setByQuery[mc.locName] = true
+		if mc.target.kind == kList {
+			items, err := listTexts(raw, mc.target.elem, formatDateTime)
+			if err != nil {
+				return fail(err)
+			}
+			for _, it := range items {
+				addQuery(mc.locName, it)
+			}
+			continue
+		}
+		text, err := scalarText(raw, mc, formatDateTime)
+		if err != nil {
+			return fail(err)
+		}
+		addQuery(mc.locName, text)
+	}
+	if qp := in.queryParams; qp != nil && val(qp) != nil {
+		s := scanner{data: val(qp)}
+		err := s.object(func(key []byte) error {
+			k := string(key)
+			if setByQuery[k] || s.isNull() {
+				if !setByQuery[k] {
+					return nil
+				}
+				_, err := s.skip()
+				return err
+			}
+			raw, err := s.skip()
+			if err != nil {
+				return err
+			}
+			if qp.target.elem.target.kind == kList {
+				items, err := listTexts(raw, qp.target.elem.target.elem, formatDateTime)
+				if err != nil {
+					return err
+				}
+				for _, it := range items {
+					addQuery(k, it)
+				}
+				return nil
+			}
+			text, err := scalarText(raw, qp.target.elem, formatDateTime)
+			if err != nil {
+				return err
+			}
+			addQuery(k, text)
+			return nil
+		})
+		if err != nil {
+			return fail(err)
+		}
+	}
+	if len(qry) > 0 {
+		path = append(path, '?')
+		path = append(path, qry...)
+	}
+	req.Path = string(path)
+
+	// Headers.
+	for _, mc := range in.headers {
+		raw := val(mc)
+		if raw == nil {
+			continue
+		}
+		if mc.target.kind == kList {
+			items, err := listTexts(raw, mc.target.elem, formatHTTPDate)
+			if err != nil {
+				return fail(err)
+			}
+			quote := mc.target.elem.target.kind == kString || mc.target.elem.target.kind == kEnum
+			for i, it := range items {
+				if quote && strings.ContainsAny(it, `,"`) {
+					items[i] = strconv.Quote(it)
+				}
+			}
+			req.Header.Set(mc.locName, strings.Join(items, ", "))
+			continue
+		}
+		text, err := scalarText(raw, mc, formatHTTPDate)
+		if err != nil {
+			return fail(err)
+		}
+		if mc.mediaType != "" && mc.target.kind == kString {
+			text = base64.StdEncoding.EncodeToString([]byte(text))
+		}
+		req.Header.Set(mc.locName, text)
+	}
+	for _, mc := range in.prefix {
+		raw := val(mc)
+		if raw == nil {
+			continue
+		}
+		s := scanner{data: raw}
+		err := s.object(func(key []byte) error {
+			if s.isNull() {
+				return nil
+			}
+			v, err := s.str()
+			if err != nil {
+				return err
+			}
+			req.Header.Set(mc.locName+string(key), v)
+			return nil
+		})
+		if err != nil {
+			return fail(err)
+		}
+	}
+
+	// Body.
+	if pm := in.payload; pm != nil {
+		raw := val(pm)
+		switch pm.target.kind {
+		case kBlob:
+			if raw != nil {
+				s := scanner{data: raw}
+				b64, err := s.strBytes()
+				if err != nil {
+					return fail(typeError(pm, "a base64 string"))
+				}
+				body, err := base64.StdEncoding.DecodeString(string(b64))
+				if err != nil {
+					return fail(fmt.Errorf("member %s: invalid base64: %v", pm.name, err))
+				}
+				req.Body = body
+			}
+			if raw != nil || pm.streaming {
+				req.Header.Set("Content-Type", orDefault(pm.mediaType, "application/octet-stream"))
+			}
+		case kString, kEnum:
+			if raw != nil {
+				s := scanner{data: raw}
+				v, err := s.str()
+				if err != nil {
+					return fail(typeError(pm, "a string"))
+				}
+				req.Body = []byte(v)
+				req.Header.Set("Content-Type", orDefault(pm.mediaType, "text/plain"))
+			}
+		default:
+			if raw != nil {
+				s := scanner{data: raw}
+				body, err := c.json.encodeValue(nil, &s, pm)
+				if err != nil {
+					return fail(err)
+				}
+				req.Body = body
+				req.Header.Set("Content-Type", orDefault(pm.mediaType, "application/json"))
+			}
+		}
+	} else if len(in.body) > 0 {
+		body := []byte{'{'}
+		n := 0
+		for _, mc := range in.body {
+			raw := val(mc)
+			if raw == nil {
+				continue
+			}
+			if n > 0 {
+				body = append(body, ',')
+			}
+			n++
+			if mc == in.sc.unknown {
+				inner := bytes.TrimSpace(raw)
+				if len(inner) > 2 {
+					body = append(body, inner[1:len(inner)-1]...)
+				} else {
+					n--
+					if n > 0 {
+						body = body[:len(body)-1]
+					}
+				}
+				continue
+			}
+			body = appendString(body, mc.wireName)
+			body = append(body, ':')
+			s := scanner{data: raw}
+			var err error
+			if body, err = c.json.encodeValue(body, &s, mc); err != nil {
+				return fail(err)
+			}
+		}
+		req.Body = append(body, '}')
+		req.Header.Set("Content-Type", "application/json")
+	}
+
+	// Host prefix.
+	if len(p.host) > 0 {
+		var hb strings.Builder
+		for _, hs := range p.host {
+			if hs.label == nil {
+				hb.WriteString(hs.literal)
+				continue
+			}
+			raw := val(hs.label)
+			if raw == nil {
+				return fail(fmt.Errorf("host label member %s is required", hs.label.name))
+			}
+			text, err := scalarText(raw, hs.label, formatDateTime)
+			if err != nil {
+				return fail(err)
+			}
+			hb.WriteString(text)
+		}
+		req.HostPrefix = hb.String()
+	}
+
+	if p.checksum {
+		sum := md5.Sum(req.Body)
+		req.Header.Set("Content-Md5", base64.StdEncoding.EncodeToString(sum[:]))
+	}
+	if len(req.Body) > 0 || (in.payload != nil && in.payload.streaming && val(in.payload) != nil) {
+		for _, enc := range p.compression {
+			if enc == "gzip" && !(in.payload != nil && in.payload.streaming) {
+				var buf bytes.Buffer
+				zw := gzip.NewWriter(&buf)
+				zw.Write(req.Body)
+				zw.Close()
+				req.Body = buf.Bytes()
+				if prev := req.Header.Get("Content-Encoding"); prev != "" {
+					req.Header.Set("Content-Encoding", prev+", gzip")
+				} else {
+					req.Header.Set("Content-Encoding", "gzip")
+				}
+				break
+			}
+		}
+		req.Header.Set("Content-Length", strconv.Itoa(len(req.Body)))
+	}
+	return req, nil
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// appendEscaped percent-encodes everything but RFC 3986 unreserved characters.
+func appendEscaped(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~' {
+			dst = append(dst, c)
+			continue
+		}
+		dst = append(dst, '%', "0123456789ABCDEF"[c>>4], "0123456789ABCDEF"[c&0xf])
+	}
+	return dst
+}
+
+// scalarText renders a document-form scalar as text for a label, query
+// value or header; defFormat is the timestamp format of the location.
+func scalarText(raw []byte, mc *memberCodec, defFormat string) (string, error) {
+	s := scanner{data: raw}
+	switch mc.target.kind {
+	case kString, kEnum, kBlob:
+		v, err := s.str()
+		if err != nil {
+			return "", typeError(mc, "a string")
+		}
+		return v, nil
+	case kTimestamp:
+		t, err := readDocTimestamp(&s)
+		if err != nil {
+			return "", fmt.Errorf("member %s: %w", mc.name, err)
+		}
+		return string(appendTimestampText(nil, orDefault(mc.tsFormat, defFormat), t)), nil
+	case kFloat:
+		if s.peek() == '"' {
+			v, err := s.str()
+			return v, err
+		}
+		lit, err := s.number()
+		return string(lit), err
+	case kBool:
+		if s.literal("true") {
+			return "true", nil
+		}
+		if s.literal("false") {
+			return "false", nil
+		}
+		return "", typeError(mc, "a boolean")
+	case kInt, kBigInt, kBigDec, kIntEnum:
+		lit, err := s.number()
+		if err != nil {
+			return "", typeError(mc, "a number")
+		}
+		return string(lit), nil
+	}
+	return "", fmt.Errorf("member %s: a %s cannot be sent in a label, query or header", mc.name, kindName(mc.target))
+}
+
+func kindName(sc *shapeCodec) string {
+	if sc.shape != nil {
+		return string(sc.shape.Type)
+	}
+	return "value"
+}
+
+// listTexts renders a list of scalars.
+func listTexts(raw []byte, elem *memberCodec, defFormat string) ([]string, error) {
+	var out []string
+	s := scanner{data: raw}
+	err := s.array(func(int) error {
+		v, err := s.skip()
+		if err != nil {
+			return err
+		}
+		if string(v) == "null" {
+			return nil
+		}
+		t, err := scalarText(v, elem, defFormat)
+		out = append(out, t)
+		return err
+	})
+	if out == nil {
+		out = []string{}
+	}
+	return out, err
+}
+
+// headerValues finds a header by name, any case.
+func headerValues(h http.Header, name string) ([]string, bool) {
+	if v, ok := h[http.CanonicalHeaderKey(name)]; ok {
+		return v, true
+	}
+	for k, v := range h {
+		if strings.EqualFold(k, name) {
+			return v, true
+		}
+	}
+	return nil, false
+}
+
+// decodeResponse reads the output of p, or an error.
+func (c *restCodec) decodeResponse(p *opPlan, resp *wire.Response) ([]byte, error) {
+	if resp.Status < 200 || resp.Status > c.d.successMax {
+		return nil, c.decodeError(p, resp)
+	}
+	out, err := c.decodeBound(p.out, resp)
+	if err != nil {
+		return nil, &ResponseError{Operation: p.op.Shape.ID, Status: resp.Status, Err: err}
+	}
+	return out, nil
+}
+
+// decodeBound reads a structure bound to a response.
+func (c *restCodec) decodeBound(b *binding, resp *wire.Response) ([]byte, error) {
+	w := objectWriter{dst: make([]byte, 0, len(resp.Body)+64)}
+	w.dst = append(w.dst, '{')
+	mark := func(mc *memberCodec) { w.seen.add(memberIndex(b.sc, mc)) }
+	if b.status != nil {
+		mark(b.status)
+		w.key(b.status.name)
+		w.dst = strconv.AppendInt(w.dst, int64(resp.Status), 10)
+	}
+	for _, mc := range b.headers {
+		vs, ok := headerValues(resp.Header, mc.locName)
+		if !ok {
+			continue
+		}
+		joined := strings.Join(vs, ", ")
+		var err error
+		var doc []byte
+		if mc.target.kind == kList {
+			doc, err = c.headerList(joined, mc.target.elem)
+		} else {
+			doc, err = c.headerScalar(strings.TrimSpace(joined), mc)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("header %s: %w", mc.locName, err)
+		}
+		mark(mc)
+		w.key(mc.name)
+		w.dst = append(w.dst, doc...)
+	}
+	for _, mc := range b.prefix {
+		keys := make([]string, 0, len(resp.Header))
+		for k := range resp.Header {
+			if len(k) >= len(mc.locName) && strings.EqualFold(k[:len(mc.locName)], mc.locName) {
+				keys = append(keys, k)
+			}
+		}
+		if len(keys) == 0 {
+			continue
+		}
+		sort.Strings(keys)
+		mark(mc)
+		w.key(mc.name)
+		w.dst = append(w.dst, '{')
+		for i, k := range keys {
+			if i > 0 {
+				w.dst = append(w.dst, ',')
+			}
+			w.dst = appendString(w.dst, k[len(mc.locName):])
+			w.dst = append(w.dst, ':')
+			w.dst = appendString(w.dst, strings.Join(resp.Header[k], ", "))
+		}
+		w.dst = append(w.dst, '}')
+	}
+	if pm := b.payload; pm != nil {
+		switch pm.target.kind {
+		case kBlob:
+			if len(resp.Body) > 0 || pm.streaming {
+				mark(pm)
+				w.key(pm.name)
+				w.dst = append(w.dst, '"')
+				w.dst = base64.StdEncoding.AppendEncode(w.dst, resp.Body)
+				w.dst = append(w.dst, '"')
+			}
+		case kString, kEnum:
+			if len(resp.Body) > 0 {
+				mark(pm)
+				w.key(pm.name)
+				w.dst = appendString(w.dst, string(resp.Body))
+			}
+		default:
+			if len(bytes.TrimSpace(resp.Body)) > 0 {
+				s := scanner{data: resp.Body}
+				if !s.isNull() {
+					mark(pm)
+					w.key(pm.name)
+					var err error
+					if w.dst, err = c.json.decodeValue(w.dst, &s, pm); err != nil {
+						return nil, err
+					}
+				}
+			}
+		}
+	} else if len(b.body) > 0 && len(bytes.TrimSpace(resp.Body)) > 0 {
+		s := scanner{data: resp.Body}
+		if err := c.json.decodeFields(&w, &s, b.sc); err != nil {
+			return nil, err
+		}
+	}
+	c.json.addDefaults(&w, b.sc)
+	return append(w.dst, '}'), nil
+}
+
+// headerScalar reads one header value into the document form.
+func (c *restCodec) headerScalar(v string, mc *memberCodec) ([]byte, error) {
+	switch mc.target.kind {
+	case kString, kEnum, kBlob:
+		if mc.mediaType != "" && mc.target.kind == kString {
+			dec, err := base64.StdEncoding.DecodeString(v)
+			if err != nil {
+				return nil, fmt.Errorf("invalid base64: %v", err)
+			}
+			v = string(dec)
+		}
+		return appendString(nil, v), nil
+	case kBool:
+		switch strings.ToLower(v) {
+		case "true":
+			return []byte("true"), nil
+		case "false":
+			return []byte("false"), nil
+		}
+		return nil, fmt.Errorf("invalid boolean %q", v)
+	case kInt, kBigInt, kIntEnum:
+		if _, err := strconv.ParseInt(v, 10, 64); err != nil && mc.target.kind != kBigInt {
+			return nil, fmt.Errorf("invalid integer %q", v)
+		}
+		return []byte(v), nil
+	case kFloat, kBigDec:
+		switch v {
+		case "NaN", "Infinity", "-Infinity":
+			return appendString(nil, v), nil
+		}
+		if _, err := strconv.ParseFloat(v, 64); err != nil {
+			return nil, fmt.Errorf("invalid number %q", v)
+		}
+		return []byte(v), nil
+	case kTimestamp:
+		t, err := parseTimestampText(orDefault(mc.tsFormat, formatHTTPDate), v)
+		if err != nil {
+			return nil, err
+		}
+		return c.json.appendDocTimestamp(nil, t), nil
+	}
+	return nil, fmt.Errorf("a %s cannot be read from a header", kindName(mc.target))
+}
+
+// headerList splits a comma-separated header into a list; quoted items may
+// hold commas, and http-date timestamps (which contain one comma each) are
+// split at every other comma.
+func (c *restCodec) headerList(v string, elem *memberCodec) ([]byte, error) {
+	var items []string
+	if elem.target.kind == kTimestamp && orDefault(elem.tsFormat, formatHTTPDate) == formatHTTPDate {
+		parts := strings.Split(v, ",")
+		for i := 0; i+1 < len(parts); i += 2 {
+			items = append(items, strings.TrimSpace(parts[i]+","+parts[i+1]))
+		}
+	} else {
+		items = splitHeaderList(v)
+	}
+	out := []byte{'['}
+	for i, it := range items {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		doc, err := c.headerScalar(it, elem)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, doc...)
+	}
+	return append(out, ']'), nil
+}
+
+func splitHeaderList(v string) []string {
+	var items []string
+	for i := 0; i < len(v); {
+		for i < len(v) && (v[i] == ' ' || v[i] == '\t') {
+			i++
+		}
+		if i < len(v) && v[i] == '"' {
+			var b strings.Builder
+			i++
+			for i < len(v) && v[i] != '"' {
+				if v[i] == '\\' && i+1 < len(v) {
+					i++
+				}
+				b.WriteByte(v[i])
+				i++
+			}
+			i++ // closing quote
+			for i < len(v) && v[i] != ',' {
+				i++
+			}
+			items = append(items, b.String())
+			i++
+			continue
+		}
+		j := strings.IndexByte(v[i:], ',')
+		if j < 0 {
+			items = append(items, strings.TrimSpace(v[i:]))
+			break
+		}
+		items = append(items, strings.TrimSpace(v[i:i+j]))
+		i += j + 1
+	}
+	return items
+}
+
+// decodeError identifies the error shape of an error response and reads it.
+func (c *restCodec) decodeError(p *opPlan, resp *wire.Response) error {
+	code := c.d.errorType(resp)
+	var match *errorPlan
+	if code != "" {
+		for i := range p.errors {
+			e := &p.errors[i]
+			if e.shape.ID.Name() == code || string(e.shape.ID) == code {
+				match = e
+				break
+			}
+		}
+	}
+	if match == nil && code == "" && c.d.byStatus {
+		for i := range p.errors {
+			if p.errors[i].status == resp.Status {
+				if match != nil {
+					match = nil
+					break
+				}
+				match = &p.errors[i]
+			}
+		}
+	}
+	if match == nil {
+		e := &ServiceError{Code: code, Status: resp.Status, Members: resp.Body}
+		e.Message = messageOf(resp.Body)
+		return e
+	}
+	members, err := c.decodeBound(match.b, resp)
+	if err != nil {
+		return &ResponseError{Operation: p.op.Shape.ID, Status: resp.Status, Err: fmt.Errorf("error %s: %w", match.shape.ID, err)}
+	}
+	return &ServiceError{Shape: match.shape.ID, Code: match.shape.ID.Name(), Status: resp.Status, Members: members, Message: messageOf(members)}
+}
+
+// messageOf returns the message or Message property of a JSON object.
+func messageOf(body []byte) string {
+	s := scanner{data: body}
+	var msg string
+	s.object(func(key []byte) error {
+		k := string(key)
+		if (k == "message" || k == "Message" || k == "errorMessage") && s.peek() == '"' && msg == "" {
+			v, err := s.str()
+			msg = v
+			return err
+		}
+		_, err := s.skip()
+		return err
+	})
+	return msg
+}

@@ -1,0 +1,600 @@
+package protocol
+
+import (
+	"bytes"
+	"fmt"
+)
+
+// jsonOptions are the JSON body rules of one protocol and client.
+type jsonOptions struct {
+	// fillDefaults writes the default of every absent member of nested
+	// structures (restJson1 clients do; top-level input members never).
+	fillDefaults bool
+	// epochOutput writes timestamps of decoded values as epoch seconds.
+	epochOutput bool
+}
+
+// encodeValue transcodes one value from the document form (s) to the wire
+// JSON of the protocol, appending to dst.
+func (o *jsonOptions) encodeValue(dst []byte, s *scanner, mc *memberCodec) ([]byte, error) {
+	sc := mc.target
+	switch sc.kind {
+	case kString, kEnum, kBlob:
+		raw, _, err := s.rawString()
+		if err != nil {
+			return dst, typeError(mc, "a string")
+		}
+		return append(dst, raw...), nil
+	case kBool:
+		switch {
+		case s.peek() == 't' && s.literal("true"):
+			return append(dst, "true"...), nil
+		case s.peek() == 'f' && s.literal("false"):
+			return append(dst, "false"...), nil
+		}
+		return dst, typeError(mc, "a boolean")
+	case kInt, kBigInt, kBigDec, kIntEnum:
+		lit, err := s.number()
+		if err != nil {
+			return dst, typeError(mc, "a number")
+		}
+		return append(dst, lit...), nil
+	case kFloat:
+		if s.peek() == '"' {
+			v, err := s.str()
+			if err != nil || (v != "NaN" && v != "Infinity" && v != "-Infinity") {
+				return dst, typeError(mc, `a number, "NaN", "Infinity" or "-Infinity"`)
+			}
+			return appendString(dst, v), nil
+		}
+		lit, err := s.number()
+		if err != nil {
+			return dst, typeError(mc, "a number")
+		}
+		return append(dst, lit...), nil
+	case kTimestamp:
+		t, err := readDocTimestamp(s)
+		if err != nil {
+			return dst, fmt.Errorf("member %s: %w", mc.name, err)
+		}
+		return appendBodyTimestamp(dst, mc.tsFormat, t), nil
+	case kDocument:
+		raw, err := s.skip()
+		return append(dst, raw...), err
+	case kList:
+		dst = append(dst, '[')
+		n := 0
+		err := s.array(func(int) error {
+			if n > 0 {
+				dst = append(dst, ',')
+			}
+			n++
+			if s.isNull() {
+				dst = append(dst, "null"...)
+				return nil
+			}
+			var err error
+			dst, err = o.encodeValue(dst, s, sc.elem)
+			return err
+		})
+		return append(dst, ']'), err
+	case kMap:
+		dst = append(dst, '{')
+		n := 0
+		err := s.object(func(key []byte) error {
+			if s.isNull() && !sc.sparse {
+				return nil
+			}
+			if n > 0 {
+				dst = append(dst, ',')
+			}
+			n++
+			dst = appendString(dst, string(key))
+			dst = append(dst, ':')
+			if s.isNull() {
+				dst = append(dst, "null"...)
+				return nil
+			}
+			var err error
+			dst, err = o.encodeValue(dst, s, sc.elem)
+			return err
+		})
+		return append(dst, '}'), err
+	case kStruct, kUnit:
+		return o.encodeStruct(dst, s, sc, true)
+	case kUnion:
+		return o.encodeUnion(dst, s, sc)
+	}
+	return dst, fmt.Errorf("member %s: unsupported shape", mc.name)
+}
+
+func typeError(mc *memberCodec, want string) error {
+	return fmt.Errorf("member %s: expected %s", mc.name, want)
+}
+
+func appendBodyTimestamp(dst []byte, format string, t timestamp) []byte {
+	if format == "" || format == formatEpochSeconds {
+		return appendEpoch(dst, t)
+	}
+	dst = append(dst, '"')
+	dst = appendTimestampText(dst, format, t)
+	return append(dst, '"')
+}
+
+// encodeStruct writes a structure; nested structures get their defaults.
+func (o *jsonOptions) encodeStruct(dst []byte, s *scanner, sc *shapeCodec, nested bool) ([]byte, error) {
+	dst = append(dst, '{')
+	n := 0
+	var seen uint64
+	var seenMore map[string]bool
+	err := s.object(func(key []byte) error {
+		mc, ok := sc.byName[string(key)]
+		if !ok {
+			return fmt.Errorf("%s has no member %q", sc.shape.ID, key)
+		}
+		if s.isNull() {
+			return nil
+		}
+		if i := memberIndex(sc, mc); i < 64 {
+			seen |= 1 << i
+		} else {
+			if seenMore == nil {
+				seenMore = map[string]bool{}
+			}
+			seenMore[mc.name] = true
+		}
+		if mc == sc.unknown {
+			// Unknown fields kept by alloy#jsonUnknown go back at the top level.
+			raw, err := s.skip()
+			if err != nil {
+				return err
+			}
+			inner := bytes.TrimSpace(raw)
+			if len(inner) > 2 {
+				if n > 0 {
+					dst = append(dst, ',')
+				}
+				n++
+				dst = append(dst, inner[1:len(inner)-1]...)
+			}
+			return nil
+		}
+		if n > 0 {
+			dst = append(dst, ',')
+		}
+		n++
+		dst = appendString(dst, mc.wireName)
+		dst = append(dst, ':')
+		var err error
+		dst, err = o.encodeValue(dst, s, mc)
+		return err
+	})
+	if err != nil {
+		return dst, err
+	}
+	if nested && o.fillDefaults {
+		for i, mc := range sc.members {
+			if !mc.hasDefault || mc.clientOpt {
+				continue
+			}
+			if (i < 64 && seen&(1<<i) != 0) || (i >= 64 && seenMore[mc.name]) {
+				continue
+			}
+			if n > 0 {
+				dst = append(dst, ',')
+			}
+			n++
+			dst = appendString(dst, mc.wireName)
+			dst = append(dst, ':')
+			ds := scanner{data: mc.defaultDoc}
+			if dst, err = o.encodeValue(dst, &ds, mc); err != nil {
+				return dst, err
+			}
+		}
+	}
+	return append(dst, '}'), nil
+}
+
+func memberIndex(sc *shapeCodec, mc *memberCodec) int {
+	for i, m := range sc.members {
+		if m == mc {
+			return i
+		}
+	}
+	return -1
+}
+
+// encodeUnion writes a union: tagged (one-member object), discriminated
+// (alloy#discriminated: the tag as a property of the member structure) or
+// untagged (alloy#untagged: the member value alone).
+func (o *jsonOptions) encodeUnion(dst []byte, s *scanner, sc *shapeCodec) ([]byte, error) {
+	count := 0
+	err := s.object(func(key []byte) error {
+		mc, ok := sc.byName[string(key)]
+		if !ok {
+			return fmt.Errorf("union %s has no member %q", sc.shape.ID, key)
+		}
+		if s.isNull() {
+			return nil
+		}
+		count++
+		if count > 1 {
+			return fmt.Errorf("union %s: more than one member is set", sc.shape.ID)
+		}
+		if mc == sc.unknown {
+			raw, err := s.skip()
+			dst = append(dst, raw...)
+			return err
+		}
+		switch {
+		case sc.untagged:
+			var err error
+			dst, err = o.encodeValue(dst, s, mc)
+			return err
+		case sc.discriminator != "":
+			dst = append(dst, '{')
+			dst = appendString(dst, sc.discriminator)
+			dst = append(dst, ':')
+			dst = appendString(dst, mc.wireName)
+			mark := len(dst)
+			var err error
+			dst, err = o.encodeValue(dst, s, mc)
+			if err != nil {
+				return err
+			}
+			body := dst[mark:]
+			if len(body) > 2 {
+				// {"a":1} becomes ,"a":1} after the tag.
+				body[0] = ','
+			} else {
+				dst = append(dst[:mark], '}')
+			}
+			return nil
+		default:
+			dst = append(dst, '{')
+			dst = appendString(dst, mc.wireName)
+			dst = append(dst, ':')
+			var err error
+			dst, err = o.encodeValue(dst, s, mc)
+			dst = append(dst, '}')
+			return err
+		}
+	})
+	if err == nil && count == 0 {
+		err = fmt.Errorf("union %s: no member is set", sc.shape.ID)
+	}
+	return dst, err
+}
+
+// decodeValue transcodes one value from the protocol's wire JSON to the
+// document form.
+func (o *jsonOptions) decodeValue(dst []byte, s *scanner, mc *memberCodec) ([]byte, error) {
+	sc := mc.target
+	switch sc.kind {
+	case kString, kEnum, kBlob:
+		raw, _, err := s.rawString()
+		if err != nil {
+			return dst, typeError(mc, "a string")
+		}
+		return append(dst, raw...), nil
+	case kBool:
+		switch {
+		case s.peek() == 't' && s.literal("true"):
+			return append(dst, "true"...), nil
+		case s.peek() == 'f' && s.literal("false"):
+			return append(dst, "false"...), nil
+		}
+		return dst, typeError(mc, "a boolean")
+	case kInt, kBigInt, kBigDec, kIntEnum:
+		lit, err := s.number()
+		if err != nil {
+			return dst, typeError(mc, "a number")
+		}
+		return append(dst, lit...), nil
+	case kFloat:
+		if s.peek() == '"' {
+			raw, _, err := s.rawString()
+			if err != nil {
+				return dst, err
+			}
+			return append(dst, raw...), nil
+		}
+		lit, err := s.number()
+		if err != nil {
+			return dst, typeError(mc, "a number")
+		}
+		return append(dst, lit...), nil
+	case kTimestamp:
+		var t timestamp
+		if s.peek() == '"' {
+			v, err := s.str()
+			if err != nil {
+				return dst, err
+			}
+			if mc.tsFormat == formatHTTPDate {
+				t, err = parseHTTPDate(v)
+			} else if t, err = parseDateTime(v); err != nil {
+				if t2, err2 := parseHTTPDate(v); err2 == nil {
+					t, err = t2, nil
+				}
+			}
+			if err != nil {
+				return dst, fmt.Errorf("member %s: %w", mc.name, err)
+			}
+		} else {
+			lit, err := s.number()
+			if err != nil {
+				return dst, typeError(mc, "a timestamp")
+			}
+			if t, err = parseEpoch(string(lit)); err != nil {
+				return dst, err
+			}
+		}
+		return o.appendDocTimestamp(dst, t), nil
+	case kDocument:
+		raw, err := s.skip()
+		return append(dst, raw...), err
+	case kList:
+		dst = append(dst, '[')
+		n := 0
+		err := s.array(func(int) error {
+			if s.isNull() {
+				if sc.sparse {
+					if n > 0 {
+						dst = append(dst, ',')
+					}
+					n++
+					dst = append(dst, "null"...)
+				}
+				return nil
+			}
+			if n > 0 {
+				dst = append(dst, ',')
+			}
+			n++
+			var err error
+			dst, err = o.decodeValue(dst, s, sc.elem)
+			return err
+		})
+		return append(dst, ']'), err
+	case kMap:
+		dst = append(dst, '{')
+		n := 0
+		err := s.object(func(key []byte) error {
+			if s.isNull() {
+				if sc.sparse {
+					if n > 0 {
+						dst = append(dst, ',')
+					}
+					n++
+					dst = appendString(dst, string(key))
+					dst = append(dst, ":null"...)
+				}
+				return nil
+			}
+			if n > 0 {
+				dst = append(dst, ',')
+			}
+			n++
+			dst = appendString(dst, string(key))
+			dst = append(dst, ':')
+			var err error
+			dst, err = o.decodeValue(dst, s, sc.elem)
+			return err
+		})
+		return append(dst, '}'), err
+	case kStruct, kUnit:
+		return o.decodeStruct(dst, s, sc)
+	case kUnion:
+		return o.decodeUnion(dst, s, sc)
+	}
+	return dst, fmt.Errorf("member %s: unsupported shape", mc.name)
+}
+
+func (o *jsonOptions) appendDocTimestamp(dst []byte, t timestamp) []byte {
+	if o.epochOutput {
+		return appendEpoch(dst, t)
+	}
+	dst = append(dst, '"')
+	dst = appendDateTime(dst, t)
+	return append(dst, '"')
+}
+
+// memberSet records which members of a structure were seen.
+type memberSet struct {
+	lo uint64
+	hi map[int]bool
+}
+
+func (m *memberSet) add(i int) {
+	if i < 64 {
+		m.lo |= 1 << i
+		return
+	}
+	if m.hi == nil {
+		m.hi = map[int]bool{}
+	}
+	m.hi[i] = true
+}
+
+func (m *memberSet) has(i int) bool {
+	if i < 64 {
+		return m.lo&(1<<i) != 0
+	}
+	return m.hi[i]
+}
+
+// objectWriter writes the fields of one document-form object.
+type objectWriter struct {
+	dst  []byte
+	n    int
+	seen memberSet
+}
+
+func (w *objectWriter) key(name string) {
+	if w.n > 0 {
+		w.dst = append(w.dst, ',')
+	}
+	w.n++
+	w.dst = appendString(w.dst, name)
+	w.dst = append(w.dst, ':')
+}
+
+// decodeStruct reads a structure and adds the defaults of absent members.
+func (o *jsonOptions) decodeStruct(dst []byte, s *scanner, sc *shapeCodec) ([]byte, error) {
+	w := objectWriter{dst: append(dst, '{')}
+	if err := o.decodeFields(&w, s, sc); err != nil {
+		return w.dst, err
+	}
+	o.addDefaults(&w, sc)
+	return append(w.dst, '}'), nil
+}
+
+// decodeFields reads the members of a structure's JSON object into w.
+func (o *jsonOptions) decodeFields(w *objectWriter, s *scanner, sc *shapeCodec) error {
+	var unknown []byte
+	err := s.object(func(key []byte) error {
+		mc, ok := sc.byWire[string(key)]
+		if !ok {
+			raw, err := s.skip()
+			if err != nil {
+				return err
+			}
+			if sc.unknown != nil && !bytes.Equal(raw, []byte("null")) {
+				if len(unknown) > 0 {
+					unknown = append(unknown, ',')
+				}
+				unknown = appendString(unknown, string(key))
+				unknown = append(unknown, ':')
+				unknown = append(unknown, raw...)
+			}
+			return nil
+		}
+		if s.isNull() {
+			if mc.nullable {
+				w.key(mc.name)
+				w.dst = append(w.dst, "null"...)
+			}
+			return nil
+		}
+		w.seen.add(memberIndex(sc, mc))
+		w.key(mc.name)
+		var err error
+		w.dst, err = o.decodeValue(w.dst, s, mc)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if unknown != nil {
+		w.seen.add(memberIndex(sc, sc.unknown))
+		w.key(sc.unknown.name)
+		w.dst = append(w.dst, '{')
+		w.dst = append(w.dst, unknown...)
+		w.dst = append(w.dst, '}')
+	}
+	return nil
+}
+
+// addDefaults writes the default of every member not seen.
+func (o *jsonOptions) addDefaults(w *objectWriter, sc *shapeCodec) {
+	for i, mc := range sc.members {
+		if !mc.hasDefault || w.seen.has(i) {
+			continue
+		}
+		w.key(mc.name)
+		w.dst = append(w.dst, mc.defaultDoc...)
+	}
+}
+
+// decodeUnion reads a union in any of its three JSON forms.
+func (o *jsonOptions) decodeUnion(dst []byte, s *scanner, sc *shapeCodec) ([]byte, error) {
+	if sc.untagged {
+		raw, err := s.skip()
+		if err != nil {
+			return dst, err
+		}
+		for _, mc := range sc.members {
+			sub := scanner{data: raw}
+			out, err := o.decodeValue(nil, &sub, mc)
+			if err == nil && sub.atEnd() {
+				dst = append(dst, '{')
+				dst = appendString(dst, mc.name)
+				dst = append(dst, ':')
+				dst = append(dst, out...)
+				return append(dst, '}'), nil
+			}
+		}
+		return dst, fmt.Errorf("union %s: the value matches none of its members", sc.shape.ID)
+	}
+	if sc.discriminator != "" {
+		raw, err := s.skip()
+		if err != nil {
+			return dst, err
+		}
+		var tag string
+		found := false
+		sub := scanner{data: raw}
+		err = sub.object(func(key []byte) error {
+			if string(key) == sc.discriminator && !found {
+				found = true
+				var err error
+				tag, err = sub.str()
+				return err
+			}
+			_, err := sub.skip()
+			return err
+		})
+		if err != nil {
+			return dst, err
+		}
+		mc, ok := sc.byWire[tag]
+		if !ok {
+			if sc.unknown != nil {
+				dst = append(dst, '{')
+				dst = appendString(dst, sc.unknown.name)
+				dst = append(dst, ':')
+				dst = append(dst, raw...)
+				return append(dst, '}'), nil
+			}
+			return dst, fmt.Errorf("union %s: unknown %s %q", sc.shape.ID, sc.discriminator, tag)
+		}
+		dst = append(dst, '{')
+		dst = appendString(dst, mc.name)
+		dst = append(dst, ':')
+		sub = scanner{data: raw}
+		dst, err = o.decodeValue(dst, &sub, mc)
+		return append(dst, '}'), err
+	}
+	start := s.pos
+	dst = append(dst, '{')
+	n := 0
+	err := s.object(func(key []byte) error {
+		mc, ok := sc.byWire[string(key)]
+		if !ok {
+			_, err := s.skip()
+			return err
+		}
+		if s.isNull() {
+			return nil
+		}
+		if n > 0 {
+			return fmt.Errorf("union %s: more than one member is set", sc.shape.ID)
+		}
+		n++
+		dst = appendString(dst, mc.name)
+		dst = append(dst, ':')
+		var err error
+		dst, err = o.decodeValue(dst, s, mc)
+		return err
+	})
+	if err != nil {
+		return dst, err
+	}
+	if n == 0 && sc.unknown != nil {
+		dst = appendString(dst, sc.unknown.name)
+		dst = append(dst, ':')
+		dst = append(dst, bytes.TrimSpace(s.data[start:s.pos])...)
+	}
+	return append(dst, '}'), nil
+}

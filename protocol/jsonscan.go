@@ -1,0 +1,353 @@
+package protocol
+
+import (
+	"fmt"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// scanner reads JSON text in place. The codecs drive it from the shape of the
+// value they expect, so no intermediate tree is built: a string that needs no
+// change is copied from the input as it is.
+type scanner struct {
+	data []byte
+	pos  int
+}
+
+// syntaxError is returned for malformed JSON.
+type syntaxError struct {
+	pos int
+	msg string
+}
+
+func (e *syntaxError) Error() string { return fmt.Sprintf("invalid JSON at offset %d: %s", e.pos, e.msg) }
+
+func (s *scanner) errorf(format string, args ...any) error {
+	return &syntaxError{pos: s.pos, msg: fmt.Sprintf(format, args...)}
+}
+
+func (s *scanner) ws() {
+	for s.pos < len(s.data) {
+		switch s.data[s.pos] {
+		case ' ', '\t', '\n', '\r':
+			s.pos++
+		default:
+			return
+		}
+	}
+}
+
+// peek returns the next non-space byte (0 at the end).
+func (s *scanner) peek() byte {
+	s.ws()
+	if s.pos < len(s.data) {
+		return s.data[s.pos]
+	}
+	return 0
+}
+
+func (s *scanner) expect(c byte) error {
+	if s.peek() != c {
+		if s.pos >= len(s.data) {
+			return s.errorf("expected %q, found the end", c)
+		}
+		return s.errorf("expected %q, found %q", c, s.data[s.pos])
+	}
+	s.pos++
+	return nil
+}
+
+// atEnd reports whether only spaces remain.
+func (s *scanner) atEnd() bool { return s.peek() == 0 && s.pos >= len(s.data) }
+
+// literal consumes null, true or false.
+func (s *scanner) literal(word string) bool {
+	if len(s.data)-s.pos >= len(word) && string(s.data[s.pos:s.pos+len(word)]) == word {
+		s.pos += len(word)
+		return true
+	}
+	return false
+}
+
+// rawString consumes a string and returns it with its quotes, as written, and
+// whether it contains escapes.
+func (s *scanner) rawString() ([]byte, bool, error) {
+	if s.peek() != '"' {
+		return nil, false, s.errorf("expected a string")
+	}
+	start := s.pos
+	s.pos++
+	escaped := false
+	for s.pos < len(s.data) {
+		c := s.data[s.pos]
+		switch {
+		case c == '"':
+			s.pos++
+			return s.data[start:s.pos], escaped, nil
+		case c == '\\':
+			escaped = true
+			s.pos += 2
+		case c < 0x20:
+			return nil, false, s.errorf("control character in string")
+		default:
+			s.pos++
+		}
+	}
+	return nil, false, s.errorf("unterminated string")
+}
+
+// str consumes a string and returns its value.
+func (s *scanner) str() (string, error) {
+	raw, esc, err := s.rawString()
+	if err != nil {
+		return "", err
+	}
+	if !esc {
+		return string(raw[1 : len(raw)-1]), nil
+	}
+	return unescape(raw[1 : len(raw)-1])
+}
+
+// strBytes is str without a copy when the string has no escapes; the result
+// aliases the input.
+func (s *scanner) strBytes() ([]byte, error) {
+	raw, esc, err := s.rawString()
+	if err != nil {
+		return nil, err
+	}
+	if !esc {
+		return raw[1 : len(raw)-1], nil
+	}
+	v, err := unescape(raw[1 : len(raw)-1])
+	return []byte(v), err
+}
+
+func unescape(b []byte) (string, error) {
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if c != '\\' {
+			out = append(out, c)
+			continue
+		}
+		i++
+		if i >= len(b) {
+			return "", fmt.Errorf("invalid escape")
+		}
+		switch b[i] {
+		case '"', '\\', '/':
+			out = append(out, b[i])
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r, n := hex4(b[i+1:])
+			if n < 0 {
+				return "", fmt.Errorf("invalid \\u escape")
+			}
+			i += 4
+			if utf16.IsSurrogate(r) && i+6 < len(b)+0 && i+2 < len(b) && b[i+1] == '\\' && b[i+2] == 'u' {
+				if r2, n2 := hex4(b[i+3:]); n2 >= 0 {
+					if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
+						r = d
+						i += 6
+					}
+				}
+			}
+			out = utf8.AppendRune(out, r)
+		default:
+			return "", fmt.Errorf("invalid escape \\%c", b[i])
+		}
+	}
+	return string(out), nil
+}
+
+func hex4(b []byte) (rune, int) {
+	if len(b) < 4 {
+		return 0, -1
+	}
+	v, err := strconv.ParseUint(string(b[:4]), 16, 32)
+	if err != nil {
+		return 0, -1
+	}
+	return rune(v), 4
+}
+
+// number consumes a JSON number and returns its literal.
+func (s *scanner) number() ([]byte, error) {
+	s.ws()
+	start := s.pos
+	if s.pos < len(s.data) && s.data[s.pos] == '-' {
+		s.pos++
+	}
+	digits := 0
+	for s.pos < len(s.data) {
+		c := s.data[s.pos]
+		if c >= '0' && c <= '9' {
+			digits++
+		} else if c != '.' && c != 'e' && c != 'E' && c != '+' && c != '-' {
+			break
+		}
+		s.pos++
+	}
+	if digits == 0 {
+		s.pos = start
+		return nil, s.errorf("expected a number")
+	}
+	return s.data[start:s.pos], nil
+}
+
+// skip consumes one value of any kind and returns its text.
+func (s *scanner) skip() ([]byte, error) {
+	c := s.peek()
+	start := s.pos
+	switch {
+	case c == '"':
+		_, _, err := s.rawString()
+		return s.data[start:s.pos], err
+	case c == '{' || c == '[':
+		depth := 0
+		for s.pos < len(s.data) {
+			switch s.data[s.pos] {
+			case '"':
+				if _, _, err := s.rawString(); err != nil {
+					return nil, err
+				}
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					s.pos++
+					return s.data[start:s.pos], nil
+				}
+			}
+			s.pos++
+		}
+		return nil, s.errorf("unterminated %c", c)
+	case c == 't':
+		if s.literal("true") {
+			return s.data[start:s.pos], nil
+		}
+	case c == 'f':
+		if s.literal("false") {
+			return s.data[start:s.pos], nil
+		}
+	case c == 'n':
+		if s.literal("null") {
+			return s.data[start:s.pos], nil
+		}
+	case c == '-' || (c >= '0' && c <= '9'):
+		return s.number()
+	}
+	if c == 0 {
+		return nil, s.errorf("unexpected end of JSON")
+	}
+	return nil, s.errorf("unexpected %q", c)
+}
+
+// objectKeys iterates over the members of an object; f reads the value.
+func (s *scanner) object(f func(key []byte) error) error {
+	if err := s.expect('{'); err != nil {
+		return err
+	}
+	if s.peek() == '}' {
+		s.pos++
+		return nil
+	}
+	for {
+		key, err := s.strBytes()
+		if err != nil {
+			return err
+		}
+		if err := s.expect(':'); err != nil {
+			return err
+		}
+		if err := f(key); err != nil {
+			return err
+		}
+		switch s.peek() {
+		case ',':
+			s.pos++
+		case '}':
+			s.pos++
+			return nil
+		default:
+			return s.errorf("expected ',' or '}' in object")
+		}
+	}
+}
+
+// array iterates over the elements of an array; f reads the element.
+func (s *scanner) array(f func(i int) error) error {
+	if err := s.expect('['); err != nil {
+		return err
+	}
+	if s.peek() == ']' {
+		s.pos++
+		return nil
+	}
+	for i := 0; ; i++ {
+		if err := f(i); err != nil {
+			return err
+		}
+		switch s.peek() {
+		case ',':
+			s.pos++
+		case ']':
+			s.pos++
+			return nil
+		default:
+			return s.errorf("expected ',' or ']' in array")
+		}
+	}
+}
+
+// isNull consumes null when it comes next.
+func (s *scanner) isNull() bool {
+	if s.peek() == 'n' {
+		return s.literal("null")
+	}
+	return false
+}
+
+// appendString appends s as a JSON string.
+func appendString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		dst = append(dst, s[start:i]...)
+		switch c {
+		case '"':
+			dst = append(dst, '\\', '"')
+		case '\\':
+			dst = append(dst, '\\', '\\')
+		case '\n':
+			dst = append(dst, '\\', 'n')
+		case '\r':
+			dst = append(dst, '\\', 'r')
+		case '\t':
+			dst = append(dst, '\\', 't')
+		default:
+			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+		}
+		start = i + 1
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+const hexDigits = "0123456789abcdef"

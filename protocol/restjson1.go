@@ -1,0 +1,73 @@
+package protocol
+
+import (
+	"context"
+
+	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/wire"
+)
+
+// NewRestJSON1 returns the codec of aws.protocols#restJson1 for model m.
+func NewRestJSON1(m *model.Model, opts ...Option) Codec {
+	return newRestCodec(m, dialect{
+		protocol:          RestJSON1,
+		errorType:         restJSON1ErrorType,
+		successMax:        299,
+		defaultsByDefault: true,
+	}, opts)
+}
+
+// restJSON1ErrorType reads the error type of a restJson1 error response:
+// the X-Amzn-Errortype header, else the body's __type, else its code.
+func restJSON1ErrorType(resp *wire.Response) string {
+	if v, ok := headerValues(resp.Header, "X-Amzn-Errortype"); ok && len(v) > 0 && v[0] != "" {
+		return sanitizeErrorType(v[0])
+	}
+	var typ, code string
+	s := scanner{data: resp.Body}
+	s.object(func(key []byte) error {
+		k := string(key)
+		if (k == "__type" || k == "code") && s.peek() == '"' {
+			v, err := s.str()
+			if k == "__type" {
+				typ = v
+			} else {
+				code = v
+			}
+			return err
+		}
+		_, err := s.skip()
+		return err
+	})
+	if typ != "" {
+		return sanitizeErrorType(typ)
+	}
+	return sanitizeErrorType(code)
+}
+
+func (c *restCodec) EncodeRequest(ctx context.Context, op *model.Operation, input []byte) (*wire.Request, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	p, err := c.plan(op)
+	if err != nil {
+		return nil, err
+	}
+	return c.encodeRequest(p, input)
+}
+
+func (c *restCodec) DecodeResponse(ctx context.Context, op *model.Operation, resp *wire.Response) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	p, err := c.plan(op)
+	if err != nil {
+		return nil, err
+	}
+	return c.decodeResponse(p, resp)
+}
+
+func strField(n model.Node, key string) string {
+	v, _ := n.Get(key)
+	return v.Str()
+}

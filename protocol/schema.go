@@ -1,0 +1,378 @@
+package protocol
+
+import (
+	"math/big"
+	"regexp"
+
+	"github.com/smithycurl/smithycurl/model"
+)
+
+// Trait ids the codecs read.
+const (
+	tJSONName         model.ShapeID = "smithy.api#jsonName"
+	tTimestampFormat  model.ShapeID = "smithy.api#timestampFormat"
+	tDefault          model.ShapeID = "smithy.api#default"
+	tClientOptional   model.ShapeID = "smithy.api#clientOptional"
+	tRequired         model.ShapeID = "smithy.api#required"
+	tSparse           model.ShapeID = "smithy.api#sparse"
+	tLength           model.ShapeID = "smithy.api#length"
+	tRange            model.ShapeID = "smithy.api#range"
+	tPattern          model.ShapeID = "smithy.api#pattern"
+	tUniqueItems      model.ShapeID = "smithy.api#uniqueItems"
+	tEnumValue        model.ShapeID = "smithy.api#enumValue"
+	tEnum             model.ShapeID = "smithy.api#enum"
+	tMediaType        model.ShapeID = "smithy.api#mediaType"
+	tIdempotencyToken model.ShapeID = "smithy.api#idempotencyToken"
+	tHostLabel        model.ShapeID = "smithy.api#hostLabel"
+	tStreaming        model.ShapeID = "smithy.api#streaming"
+	tHTTP             model.ShapeID = "smithy.api#http"
+	tHTTPLabel        model.ShapeID = "smithy.api#httpLabel"
+	tHTTPQuery        model.ShapeID = "smithy.api#httpQuery"
+	tHTTPQueryParams  model.ShapeID = "smithy.api#httpQueryParams"
+	tHTTPHeader       model.ShapeID = "smithy.api#httpHeader"
+	tHTTPPrefix       model.ShapeID = "smithy.api#httpPrefixHeaders"
+	tHTTPPayload      model.ShapeID = "smithy.api#httpPayload"
+	tHTTPResponseCode model.ShapeID = "smithy.api#httpResponseCode"
+	tHTTPError        model.ShapeID = "smithy.api#httpError"
+	tError            model.ShapeID = "smithy.api#error"
+	tEndpoint         model.ShapeID = "smithy.api#endpoint"
+	tChecksumRequired model.ShapeID = "smithy.api#httpChecksumRequired"
+	tCompression      model.ShapeID = "smithy.api#requestCompression"
+	tDiscriminated    model.ShapeID = "alloy#discriminated"
+	tUntagged         model.ShapeID = "alloy#untagged"
+	tJSONUnknown      model.ShapeID = "alloy#jsonUnknown"
+	tNullable         model.ShapeID = "alloy#nullable"
+)
+
+// kind is how a shape is read and written.
+type kind uint8
+
+const (
+	kString kind = iota
+	kEnum
+	kBlob
+	kBool
+	kInt // byte, short, integer, long
+	kBigInt
+	kFloat // float, double
+	kBigDec
+	kTimestamp
+	kDocument
+	kIntEnum
+	kList
+	kMap
+	kStruct
+	kUnion
+	kUnit
+)
+
+// shapeCodec is the compiled form of one shape. It is built once per codec
+// and read without locks afterwards.
+type shapeCodec struct {
+	shape *model.Shape
+	kind  kind
+	bits  int // integer width for range checks of kInt
+
+	members []*memberCodec          // structure and union members, in order
+	byName  map[string]*memberCodec // by member name (document form)
+	byWire  map[string]*memberCodec // by JSON name on the wire
+
+	elem, key *memberCodec // list member; map key and value
+	sparse    bool
+
+	enumValues map[string]bool // enum values
+	intValues  map[string]bool // intEnum values (literals)
+
+	discriminator string       // alloy#discriminated property
+	untagged      bool         // alloy#untagged
+	unknown       *memberCodec // alloy#jsonUnknown member
+}
+
+// memberCodec is one member of a structure, union, list or map with its
+// effective traits (member, then target).
+type memberCodec struct {
+	name     string
+	wireName string
+	target   *shapeCodec
+	member   *model.Member
+
+	tsFormat  string // timestampFormat trait, "" when absent
+	mediaType string
+	required  bool
+	nullable  bool // alloy#nullable: null is a value
+	clientOpt bool
+
+	hasDefault  bool   // a non-null default
+	defaultDoc  []byte // the default in the document form
+	defaultNode model.Node
+
+	// constraints
+	minLen, maxLen *int64
+	minVal, maxVal *big.Float
+	minLit, maxLit string
+	pattern        *regexp.Regexp
+	patternText    string
+	unique         bool
+
+	// HTTP bindings (structures bound to a message)
+	loc        location
+	locName    string // header, query or label name; prefix for prefix headers
+	idemToken  bool
+	hostLabel  bool
+	streaming  bool
+	respStatus bool
+}
+
+// location is where a top-level member travels in an HTTP message.
+type location uint8
+
+const (
+	inBody location = iota
+	inLabel
+	inQuery
+	inQueryParams
+	inHeader
+	inPrefixHeaders
+	inPayload
+	inStatus
+)
+
+// compiler builds shape codecs for one model. It is used under the owning
+// codec's lock; the codecs it returns are immutable once published.
+type compiler struct {
+	m      *model.Model
+	shapes map[model.ShapeID]*shapeCodec
+	fresh  []*shapeCodec
+}
+
+func (c *compiler) shape(id model.ShapeID) *shapeCodec {
+	if sc, ok := c.shapes[id]; ok {
+		return sc
+	}
+	s, ok := c.m.Shape(id)
+	if !ok {
+		sc := &shapeCodec{kind: kDocument}
+		c.shapes[id] = sc
+		return sc
+	}
+	sc := &shapeCodec{shape: s}
+	c.shapes[id] = sc
+	c.fresh = append(c.fresh, sc)
+	switch s.Type {
+	case model.StringType:
+		sc.kind = kString
+		if v, ok := s.Trait(tEnum); ok {
+			sc.kind = kEnum
+			sc.enumValues = map[string]bool{}
+			for _, e := range v.Items() {
+				if x, ok := e.Get("value"); ok {
+					sc.enumValues[x.Str()] = true
+				}
+			}
+		}
+	case model.EnumType:
+		sc.kind = kEnum
+		sc.enumValues = map[string]bool{}
+		for _, mem := range s.Members {
+			v := mem.Name()
+			if ev, ok := mem.Traits.Get(tEnumValue); ok {
+				v = ev.Str()
+			}
+			sc.enumValues[v] = true
+		}
+	case model.IntEnumType:
+		sc.kind = kIntEnum
+		sc.intValues = map[string]bool{}
+		for _, mem := range s.Members {
+			if ev, ok := mem.Traits.Get(tEnumValue); ok {
+				if n, ok := ev.Int64(); ok {
+					sc.intValues[big.NewInt(n).String()] = true
+				}
+			}
+		}
+	case model.BlobType:
+		sc.kind = kBlob
+	case model.BooleanType:
+		sc.kind = kBool
+	case model.ByteType:
+		sc.kind, sc.bits = kInt, 8
+	case model.ShortType:
+		sc.kind, sc.bits = kInt, 16
+	case model.IntegerType:
+		sc.kind, sc.bits = kInt, 32
+	case model.LongType:
+		sc.kind, sc.bits = kInt, 64
+	case model.BigIntegerType:
+		sc.kind = kBigInt
+	case model.FloatType, model.DoubleType:
+		sc.kind = kFloat
+	case model.BigDecimalType:
+		sc.kind = kBigDec
+	case model.TimestampType:
+		sc.kind = kTimestamp
+	case model.DocumentType:
+		sc.kind = kDocument
+	case model.ListType, model.SetType:
+		sc.kind = kList
+		sc.sparse = s.HasTrait(tSparse)
+		if mem, ok := s.Member("member"); ok {
+			sc.elem = c.member(mem)
+		}
+		if s.Type == model.SetType {
+			sc.elem.unique = true
+		}
+	case model.MapType:
+		sc.kind = kMap
+		sc.sparse = s.HasTrait(tSparse)
+		if mem, ok := s.Member("key"); ok {
+			sc.key = c.member(mem)
+		}
+		if mem, ok := s.Member("value"); ok {
+			sc.elem = c.member(mem)
+		}
+	case model.StructureType, model.UnionType:
+		sc.kind = kStruct
+		if s.ID == "smithy.api#Unit" {
+			sc.kind = kUnit
+		}
+		if s.Type == model.UnionType {
+			sc.kind = kUnion
+			if d, ok := s.Trait(tDiscriminated); ok {
+				sc.discriminator = d.Str()
+			}
+			sc.untagged = s.HasTrait(tUntagged)
+		}
+		sc.byName = make(map[string]*memberCodec, len(s.Members))
+		sc.byWire = make(map[string]*memberCodec, len(s.Members))
+		for _, mem := range s.Members {
+			mc := c.member(mem)
+			sc.members = append(sc.members, mc)
+			sc.byName[mc.name] = mc
+			if mem.Traits.Has(tJSONUnknown) {
+				sc.unknown = mc
+				continue
+			}
+			sc.byWire[mc.wireName] = mc
+		}
+	default:
+		sc.kind = kDocument
+	}
+	return sc
+}
+
+func (c *compiler) member(mem *model.Member) *memberCodec {
+	mc := &memberCodec{name: mem.Name(), wireName: mem.Name(), member: mem}
+	mc.target = c.shape(mem.Target)
+	if v, ok := mem.Traits.Get(tJSONName); ok {
+		mc.wireName = v.Str()
+	}
+	get := func(id model.ShapeID) (model.Node, bool) { return c.m.MemberTrait(mem, id) }
+	if v, ok := get(tTimestampFormat); ok {
+		mc.tsFormat = v.Str()
+	}
+	if v, ok := get(tMediaType); ok {
+		mc.mediaType = v.Str()
+	}
+	mc.required = mem.Traits.Has(tRequired)
+	mc.clientOpt = mem.Traits.Has(tClientOptional)
+	mc.nullable = mem.Traits.Has(tNullable)
+	if v, ok := mem.Traits.Get(tDefault); ok && !v.IsNull() {
+		mc.hasDefault = true
+		mc.defaultNode = v
+	}
+	if v, ok := get(tLength); ok {
+		mc.minLen, mc.maxLen = intBound(v, "min"), intBound(v, "max")
+	}
+	if v, ok := get(tRange); ok {
+		if n, ok := v.Get("min"); ok {
+			mc.minVal, mc.minLit = bigOf(n.Literal()), n.Literal()
+		}
+		if n, ok := v.Get("max"); ok {
+			mc.maxVal, mc.maxLit = bigOf(n.Literal()), n.Literal()
+		}
+	}
+	if v, ok := get(tPattern); ok {
+		mc.patternText = v.Str()
+		mc.pattern, _ = regexp.Compile(v.Str())
+	}
+	if _, ok := get(tUniqueItems); ok {
+		mc.unique = true
+	}
+	mc.idemToken = mem.Traits.Has(tIdempotencyToken)
+	mc.hostLabel = mem.Traits.Has(tHostLabel)
+	if _, ok := get(tStreaming); ok {
+		mc.streaming = true
+	}
+	switch {
+	case mem.Traits.Has(tHTTPLabel):
+		mc.loc, mc.locName = inLabel, mc.name
+	case mem.Traits.Has(tHTTPQuery):
+		v, _ := mem.Traits.Get(tHTTPQuery)
+		mc.loc, mc.locName = inQuery, v.Str()
+	case mem.Traits.Has(tHTTPQueryParams):
+		mc.loc = inQueryParams
+	case mem.Traits.Has(tHTTPHeader):
+		v, _ := mem.Traits.Get(tHTTPHeader)
+		mc.loc, mc.locName = inHeader, v.Str()
+	case mem.Traits.Has(tHTTPPrefix):
+		v, _ := mem.Traits.Get(tHTTPPrefix)
+		mc.loc, mc.locName = inPrefixHeaders, v.Str()
+	case mem.Traits.Has(tHTTPPayload):
+		mc.loc = inPayload
+	case mem.Traits.Has(tHTTPResponseCode):
+		mc.loc = inStatus
+	}
+	return mc
+}
+
+func intBound(n model.Node, key string) *int64 {
+	v, ok := n.Get(key)
+	if !ok {
+		return nil
+	}
+	i, ok := v.Int64()
+	if !ok {
+		return nil
+	}
+	return &i
+}
+
+func bigOf(lit string) *big.Float {
+	f, _, err := big.ParseFloat(lit, 10, 256, big.ToNearestEven)
+	if err != nil {
+		return nil
+	}
+	return f
+}
+
+// finish computes what needs the whole closure compiled: default values in
+// the document form.
+func (c *compiler) finish() {
+	for _, sc := range c.fresh {
+		for _, mc := range sc.members {
+			if mc.hasDefault {
+				mc.defaultDoc = defaultDoc(mc)
+			}
+		}
+	}
+	c.fresh = c.fresh[:0]
+}
+
+// defaultDoc writes a default value in the document form.
+func defaultDoc(mc *memberCodec) []byte {
+	n := mc.defaultNode
+	if mc.target.kind == kTimestamp {
+		var t timestamp
+		var err error
+		if n.Kind() == model.NumberNode {
+			t, err = parseEpoch(n.Literal())
+		} else {
+			t, err = parseDateTime(n.Str())
+		}
+		if err == nil {
+			out := append([]byte{'"'}, appendDateTime(nil, t)...)
+			return append(out, '"')
+		}
+	}
+	return []byte(n.JSON())
+}

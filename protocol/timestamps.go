@@ -1,0 +1,176 @@
+package protocol
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Timestamp formats of the timestampFormat trait.
+const (
+	formatDateTime     = "date-time"
+	formatHTTPDate     = "http-date"
+	formatEpochSeconds = "epoch-seconds"
+)
+
+// timestamp is an instant with nanosecond precision.
+type timestamp struct {
+	sec  int64
+	nsec int32
+}
+
+func (t timestamp) time() time.Time { return time.Unix(t.sec, int64(t.nsec)).UTC() }
+
+func fromTime(tt time.Time) timestamp {
+	return timestamp{sec: tt.Unix(), nsec: int32(tt.Nanosecond())}
+}
+
+// parseEpoch reads epoch seconds written as a decimal number (fractions and
+// exponents allowed) without going through float64 for the common forms.
+func parseEpoch(lit string) (timestamp, error) {
+	if strings.ContainsAny(lit, "eE") {
+		f, err := strconv.ParseFloat(lit, 64)
+		if err != nil {
+			return timestamp{}, fmt.Errorf("invalid epoch seconds %q", lit)
+		}
+		sec := int64(f)
+		if f < 0 && float64(sec) != f {
+			sec--
+		}
+		return timestamp{sec: sec, nsec: int32((f - float64(sec)) * 1e9)}, nil
+	}
+	whole, frac, _ := strings.Cut(lit, ".")
+	sec, err := strconv.ParseInt(whole, 10, 64)
+	if err != nil {
+		return timestamp{}, fmt.Errorf("invalid epoch seconds %q", lit)
+	}
+	var nsec int64
+	if frac != "" {
+		if len(frac) > 9 {
+			frac = frac[:9]
+		}
+		n, err := strconv.ParseUint(frac, 10, 32)
+		if err != nil {
+			return timestamp{}, fmt.Errorf("invalid epoch seconds %q", lit)
+		}
+		nsec = int64(n)
+		for i := len(frac); i < 9; i++ {
+			nsec *= 10
+		}
+	}
+	if strings.HasPrefix(whole, "-") && nsec > 0 {
+		sec--
+		nsec = 1e9 - nsec
+	}
+	return timestamp{sec: sec, nsec: int32(nsec)}, nil
+}
+
+// appendEpoch writes epoch seconds, with the fraction only when there is one.
+func appendEpoch(dst []byte, t timestamp) []byte {
+	sec, nsec := t.sec, int64(t.nsec)
+	if sec < 0 && nsec > 0 {
+		// -1.5 is sec -2, nsec 5e8.
+		sec++
+		nsec = 1e9 - nsec
+		if sec == 0 {
+			dst = append(dst, '-')
+		}
+	}
+	dst = strconv.AppendInt(dst, sec, 10)
+	return appendFraction(dst, nsec)
+}
+
+func appendFraction(dst []byte, nsec int64) []byte {
+	if nsec == 0 {
+		return dst
+	}
+	var digits [9]byte
+	for i := 8; i >= 0; i-- {
+		digits[i] = byte('0' + nsec%10)
+		nsec /= 10
+	}
+	n := 9
+	for n > 0 && digits[n-1] == '0' {
+		n--
+	}
+	dst = append(dst, '.')
+	return append(dst, digits[:n]...)
+}
+
+// appendDateTime writes RFC 3339 in UTC, fractional seconds kept when present.
+func appendDateTime(dst []byte, t timestamp) []byte {
+	tt := time.Unix(t.sec, 0).UTC()
+	dst = tt.AppendFormat(dst, "2006-01-02T15:04:05")
+	dst = appendFraction(dst, int64(t.nsec))
+	return append(dst, 'Z')
+}
+
+// appendHTTPDate writes an IMF-fixdate; fractions of a second are dropped.
+func appendHTTPDate(dst []byte, t timestamp) []byte {
+	return time.Unix(t.sec, 0).UTC().AppendFormat(dst, "Mon, 02 Jan 2006 15:04:05 GMT")
+}
+
+// parseDateTime reads an RFC 3339 date-time with any offset.
+func parseDateTime(s string) (timestamp, error) {
+	tt, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		// time.Parse rejects lower-case t and z; RFC 3339 allows them.
+		if tt2, err2 := time.Parse(time.RFC3339Nano, strings.ToUpper(s)); err2 == nil {
+			return fromTime(tt2), nil
+		}
+		return timestamp{}, fmt.Errorf("invalid date-time %q", s)
+	}
+	return fromTime(tt), nil
+}
+
+// parseHTTPDate reads an IMF-fixdate (fractional seconds tolerated).
+func parseHTTPDate(s string) (timestamp, error) {
+	for _, layout := range []string{"Mon, 02 Jan 2006 15:04:05 GMT", "Mon, 02 Jan 2006 15:04:05.999999999 GMT", time.RFC850, time.ANSIC} {
+		if tt, err := time.Parse(layout, s); err == nil {
+			return fromTime(tt), nil
+		}
+	}
+	return timestamp{}, fmt.Errorf("invalid http-date %q", s)
+}
+
+// parseTimestampText reads a timestamp written as text in format.
+func parseTimestampText(format, s string) (timestamp, error) {
+	switch format {
+	case formatEpochSeconds:
+		return parseEpoch(s)
+	case formatHTTPDate:
+		return parseHTTPDate(s)
+	default:
+		return parseDateTime(s)
+	}
+}
+
+// appendTimestampText writes t as text in format (no JSON quoting).
+func appendTimestampText(dst []byte, format string, t timestamp) []byte {
+	switch format {
+	case formatEpochSeconds:
+		return appendEpoch(dst, t)
+	case formatHTTPDate:
+		return appendHTTPDate(dst, t)
+	default:
+		return appendDateTime(dst, t)
+	}
+}
+
+// readDocTimestamp reads a timestamp in the document form: epoch seconds as a
+// number, or an RFC 3339 string.
+func readDocTimestamp(s *scanner) (timestamp, error) {
+	if s.peek() == '"' {
+		v, err := s.str()
+		if err != nil {
+			return timestamp{}, err
+		}
+		return parseDateTime(v)
+	}
+	lit, err := s.number()
+	if err != nil {
+		return timestamp{}, fmt.Errorf("a timestamp must be epoch seconds or an RFC 3339 string")
+	}
+	return parseEpoch(string(lit))
+}

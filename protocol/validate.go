@@ -1,0 +1,3 @@
+package protocol
+
+func validateInput(sc *shapeCodec, vals [][]byte) []Violation { return nil }
