@@ -2,16 +2,18 @@ package model
 
 import (
 	"math/big"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // validate reports the model's semantic errors: unresolved or wrongly typed
 // references, trait values that do not match their definitions, traits
 // applied where they do not belong, bad defaults and enum values.
 func validate(m *Model, a *assembler) {
-	v := validator{m: m, a: a, namespaces: map[string]bool{}}
+	v := validator{m: m, a: a, namespaces: map[string]bool{}, patterns: map[string]*regexp.Regexp{}}
 	for id := range m.shapes {
 		v.namespaces[id.Namespace()] = true
 	}
@@ -37,6 +39,51 @@ type validator struct {
 	m          *Model
 	a          *assembler
 	namespaces map[string]bool
+	patterns   map[string]*regexp.Regexp
+	// noConstraints is set while checking @default values.
+	noConstraints bool
+}
+
+// constraints checks a node value against the @length, @range and @pattern
+// traits in ts (of a member or of its target).
+func (v *validator) constraints(n Node, ts Traits) string {
+	if len(ts) == 0 || v.noConstraints {
+		return ""
+	}
+	if lt, ok := ts.Get("smithy.api#length"); ok {
+		size := -1
+		switch n.Kind() {
+		case StringNode:
+			size = utf8.RuneCountInString(n.Str())
+		case ArrayNode, ObjectNode:
+			size = n.Len()
+		}
+		if lo, ok := lt.Get("min"); ok && size >= 0 && float64(size) < lo.Float64() {
+			return sprintf("length %d is below the minimum %s", size, lo.Literal())
+		}
+		if hi, ok := lt.Get("max"); ok && size >= 0 && float64(size) > hi.Float64() {
+			return sprintf("length %d is above the maximum %s", size, hi.Literal())
+		}
+	}
+	if rt, ok := ts.Get("smithy.api#range"); ok && n.Kind() == NumberNode {
+		if lo, ok := rt.Get("min"); ok && n.Float64() < lo.Float64() {
+			return sprintf("value %s is below the minimum %s", n.Literal(), lo.Literal())
+		}
+		if hi, ok := rt.Get("max"); ok && n.Float64() > hi.Float64() {
+			return sprintf("value %s is above the maximum %s", n.Literal(), hi.Literal())
+		}
+	}
+	if pt, ok := ts.Get("smithy.api#pattern"); ok && n.Kind() == StringNode {
+		re, seen := v.patterns[pt.Str()]
+		if !seen {
+			re, _ = regexp.Compile(pt.Str()) // an invalid pattern is reported on the pattern trait
+			v.patterns[pt.Str()] = re
+		}
+		if re != nil && !re.MatchString(n.Str()) {
+			return sprintf("value %q does not match the pattern %q", n.Str(), pt.Str())
+		}
+	}
+	return ""
 }
 
 func (v *validator) errorf(id string, shape ShapeID, loc SourceLocation, format string, args ...any) {
@@ -194,7 +241,11 @@ func (v *validator) defaultValue(id ShapeID, loc SourceLocation, d Node, t *Shap
 			problem = "the default value of a map must be an empty object"
 		}
 	default:
+		// Constraint traits do not apply to defaults: real models default a
+		// @range(min: 1) page size to 0, meaning "not set".
+		v.noConstraints = true
 		problem = v.node(d, t, 0, func(string) {})
+		v.noConstraints = false
 	}
 	if problem != "" {
 		v.errorf("DefaultTrait", id, loc, "Error validating @default trait: %s", problem)
@@ -293,6 +344,9 @@ func (v *validator) node(n Node, t *Shape, depth int, warn func(string)) string 
 		}
 		return sprintf("Expected %s value for %s shape, `%s`; found %s", kind, t.Type, t.ID, found)
 	}
+	if p := v.constraints(n, t.Traits); p != "" {
+		return p
+	}
 	switch t.Type {
 	case DocumentType:
 		return ""
@@ -390,6 +444,9 @@ func (v *validator) node(n Node, t *Shape, depth int, warn func(string)) string 
 			}
 			if val.IsNull() {
 				continue
+			}
+			if p := v.constraints(val, m.Traits); p != "" {
+				return k + ": " + p
 			}
 			if target, ok := v.m.shapes[m.Target]; ok {
 				if p := v.node(val, target, depth+1, warn); p != "" {
