@@ -96,6 +96,9 @@ type dialect struct {
 	byStatus bool
 	// successMax is the highest status that is not an error.
 	successMax int
+	// jsonStringPayload sends string and enum payloads without a media type
+	// as JSON strings (simpleRestJson) instead of plain text.
+	jsonStringPayload bool
 	// defaultsByDefault is whether nested defaults are sent when the
 	// caller did not choose.
 	defaultsByDefault bool

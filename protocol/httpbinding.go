@@ -29,10 +29,19 @@ type binding struct {
 	idemToken   *memberCodec
 }
 
-func bind(sc *shapeCodec) *binding {
+// bind sorts the members of sc by location; in responses labels and query
+// members have no meaning and go to the body.
+func bind(sc *shapeCodec, response bool) *binding {
 	b := &binding{sc: sc}
 	for _, mc := range sc.members {
-		switch mc.loc {
+		loc := mc.loc
+		if response && (loc == inLabel || loc == inQuery || loc == inQueryParams) {
+			loc = inBody
+		}
+		if !response && loc == inStatus {
+			loc = inBody
+		}
+		switch loc {
 		case inLabel:
 			b.labels = append(b.labels, mc)
 		case inQuery:
@@ -101,11 +110,14 @@ func compileOperation(c *compiler, op *model.Operation) (*opPlan, error) {
 			p.code = int(v)
 		}
 	}
-	p.in = bind(c.shape(op.Input.ID))
-	p.out = bind(c.shape(op.Output.ID))
+	p.in = bind(c.shape(op.Input.ID), false)
+	p.out = bind(c.shape(op.Output.ID), true)
 	uri := strField(h, "uri")
 	path, query, _ := strings.Cut(uri, "?")
 	for _, seg := range strings.Split(strings.TrimPrefix(path, "/"), "/") {
+		if seg == "" {
+			continue
+		}
 		if strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}") {
 			name := seg[1 : len(seg)-1]
 			greedy := strings.HasSuffix(name, "+")
@@ -154,7 +166,7 @@ func compileOperation(c *compiler, op *model.Operation) (*opPlan, error) {
 		}
 	}
 	for _, es := range op.Errors {
-		p.errors = append(p.errors, errorPlan{shape: es, b: bind(c.shape(es.ID)), status: errorStatus(es)})
+		p.errors = append(p.errors, errorPlan{shape: es, b: bind(c.shape(es.ID), true), status: errorStatus(es)})
 	}
 	return p, nil
 }
@@ -335,7 +347,29 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 	}
 	req.Path = string(path)
 
-	// Headers.
+	// Headers; specific headers win over prefix headers.
+	for _, mc := range in.prefix {
+		raw := val(mc)
+		if raw == nil {
+			continue
+		}
+		s := scanner{data: raw}
+		err := s.object(func(key []byte) error {
+			if s.isNull() {
+				return nil
+			}
+			v, err := s.str()
+			if err != nil {
+				return err
+			}
+			req.Header.Set(mc.locName+string(key), v)
+			return nil
+		})
+		if err != nil {
+			return fail(err)
+		}
+	}
+
 	for _, mc := range in.headers {
 		raw := val(mc)
 		if raw == nil {
@@ -364,28 +398,6 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 		}
 		req.Header.Set(mc.locName, text)
 	}
-	for _, mc := range in.prefix {
-		raw := val(mc)
-		if raw == nil {
-			continue
-		}
-		s := scanner{data: raw}
-		err := s.object(func(key []byte) error {
-			if s.isNull() {
-				return nil
-			}
-			v, err := s.str()
-			if err != nil {
-				return err
-			}
-			req.Header.Set(mc.locName+string(key), v)
-			return nil
-		})
-		if err != nil {
-			return fail(err)
-		}
-	}
-
 	// Body.
 	if pm := in.payload; pm != nil {
 		raw := val(pm)
@@ -404,7 +416,7 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 				req.Body = body
 			}
 			if raw != nil || pm.streaming {
-				req.Header.Set("Content-Type", orDefault(pm.mediaType, "application/octet-stream"))
+				setDefault(req.Header, "Content-Type", orDefault(pm.mediaType, "application/octet-stream"))
 			}
 		case kString, kEnum:
 			if raw != nil {
@@ -413,8 +425,13 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 				if err != nil {
 					return fail(typeError(pm, "a string"))
 				}
-				req.Body = []byte(v)
-				req.Header.Set("Content-Type", orDefault(pm.mediaType, "text/plain"))
+				if c.d.jsonStringPayload && pm.mediaType == "" {
+					req.Body = appendString(nil, v)
+					setDefault(req.Header, "Content-Type", "application/json")
+				} else {
+					req.Body = []byte(v)
+					setDefault(req.Header, "Content-Type", orDefault(pm.mediaType, "text/plain"))
+				}
 			}
 		default:
 			if raw != nil {
@@ -424,7 +441,10 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 					return fail(err)
 				}
 				req.Body = body
-				req.Header.Set("Content-Type", orDefault(pm.mediaType, "application/json"))
+				setDefault(req.Header, "Content-Type", orDefault(pm.mediaType, "application/json"))
+			} else if pm.target.kind == kStruct {
+				req.Body = []byte("{}")
+				setDefault(req.Header, "Content-Type", "application/json")
 			}
 		}
 	} else if len(in.body) > 0 {
@@ -460,7 +480,7 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 			}
 		}
 		req.Body = append(body, '}')
-		req.Header.Set("Content-Type", "application/json")
+		setDefault(req.Header, "Content-Type", "application/json")
 	}
 
 	// Host prefix.
@@ -507,6 +527,12 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 		req.Header.Set("Content-Length", strconv.Itoa(len(req.Body)))
 	}
 	return req, nil
+}
+
+func setDefault(h http.Header, k, v string) {
+	if h.Get(k) == "" {
+		h.Set(k, v)
+	}
 }
 
 func orDefault(s, def string) string {
@@ -682,7 +708,7 @@ func (c *restCodec) decodeBound(b *binding, resp *wire.Response) ([]byte, error)
 	if pm := b.payload; pm != nil {
 		switch pm.target.kind {
 		case kBlob:
-			if len(resp.Body) > 0 || pm.streaming {
+			if len(resp.Body) > 0 {
 				mark(pm)
 				w.key(pm.name)
 				w.dst = append(w.dst, '"')
@@ -690,7 +716,16 @@ func (c *restCodec) decodeBound(b *binding, resp *wire.Response) ([]byte, error)
 				w.dst = append(w.dst, '"')
 			}
 		case kString, kEnum:
-			if len(resp.Body) > 0 {
+			if len(resp.Body) > 0 && c.d.jsonStringPayload && pm.mediaType == "" {
+				s := scanner{data: resp.Body}
+				v, err := s.str()
+				if err != nil {
+					return nil, fmt.Errorf("payload %s: %w", pm.name, err)
+				}
+				mark(pm)
+				w.key(pm.name)
+				w.dst = appendString(w.dst, v)
+			} else if len(resp.Body) > 0 {
 				mark(pm)
 				w.key(pm.name)
 				w.dst = appendString(w.dst, string(resp.Body))

@@ -82,7 +82,8 @@ func (o *jsonOptions) encodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 		dst = append(dst, '{')
 		n := 0
 		err := s.object(func(key []byte) error {
-			if s.isNull() && !sc.sparse {
+			null := s.isNull()
+			if null && !sc.sparse {
 				return nil
 			}
 			if n > 0 {
@@ -91,7 +92,7 @@ func (o *jsonOptions) encodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 			n++
 			dst = appendString(dst, string(key))
 			dst = append(dst, ':')
-			if s.isNull() {
+			if null {
 				dst = append(dst, "null"...)
 				return nil
 			}
@@ -499,7 +500,7 @@ func (o *jsonOptions) decodeFields(w *objectWriter, s *scanner, sc *shapeCodec) 
 // addDefaults writes the default of every member not seen.
 func (o *jsonOptions) addDefaults(w *objectWriter, sc *shapeCodec) {
 	for i, mc := range sc.members {
-		if !mc.hasDefault || w.seen.has(i) {
+		if !mc.hasDefault || w.seen.has(i) || mc.streaming {
 			continue
 		}
 		w.key(mc.name)

@@ -21,7 +21,9 @@ type syntaxError struct {
 	msg string
 }
 
-func (e *syntaxError) Error() string { return fmt.Sprintf("invalid JSON at offset %d: %s", e.pos, e.msg) }
+func (e *syntaxError) Error() string {
+	return fmt.Sprintf("invalid JSON at offset %d: %s", e.pos, e.msg)
+}
 
 func (s *scanner) errorf(format string, args ...any) error {
 	return &syntaxError{pos: s.pos, msg: fmt.Sprintf(format, args...)}

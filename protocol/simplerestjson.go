@@ -8,10 +8,11 @@ import (
 // NewSimpleRestJSON returns the codec of alloy#simpleRestJson for model m.
 func NewSimpleRestJSON(m *model.Model, opts ...Option) Codec {
 	return newRestCodec(m, dialect{
-		protocol:   SimpleRestJSON,
-		errorType:  simpleRestJSONErrorType,
-		byStatus:   true,
-		successMax: 399,
+		protocol:          SimpleRestJSON,
+		errorType:         simpleRestJSONErrorType,
+		byStatus:          true,
+		successMax:        399,
+		jsonStringPayload: true,
 	}, opts)
 }
 

@@ -259,6 +259,10 @@ func checkRequest(m *model.Model, codec protocol.Codec, c protocolCase) error {
 		diffs = append(diffs, fmt.Sprintf("method %s, want %s", req.Method, want))
 	}
 	gotPath, gotQuery, _ := strings.Cut(req.Path, "?")
+	if _, hostPath, ok := strings.Cut(field(c.tc, "host"), "/"); ok {
+		// The endpoint's own path comes before the operation's.
+		gotPath = "/" + strings.TrimSuffix(hostPath, "/") + gotPath
+	}
 	wantPath, wantQuery, _ := strings.Cut(field(c.tc, "uri"), "?")
 	if gotPath != wantPath {
 		diffs = append(diffs, fmt.Sprintf("path %q, want %q", gotPath, wantPath))
@@ -292,13 +296,27 @@ func checkRequest(m *model.Model, codec protocol.Codec, c protocolCase) error {
 	}
 	diffs = append(diffs, checkHeaders(c.tc, req.Header)...)
 	if v, ok := c.tc.Get("resolvedHost"); ok {
-		got := req.HostPrefix + field(c.tc, "host")
+		host, _, _ := strings.Cut(field(c.tc, "host"), "/")
+		got := req.HostPrefix + host
 		if got != v.Str() {
 			diffs = append(diffs, fmt.Sprintf("host %q, want %q", got, v.Str()))
 		}
 	}
 	if v, ok := c.tc.Get("body"); ok {
-		if d := compareBody(req.Body, v.Str(), field(c.tc, "bodyMediaType")); d != "" {
+		mt := field(c.tc, "bodyMediaType")
+		if mt == "" {
+			if h, ok := c.tc.Get("headers"); ok {
+				for i := 0; i < h.Len(); i++ {
+					if k, v := h.Entry(i); strings.EqualFold(k, "Content-Type") {
+						mt = v.Str()
+					}
+				}
+			}
+		}
+		if mt == "" {
+			mt = req.Header.Get("Content-Type")
+		}
+		if d := compareBody(req.Body, v.Str(), mt); d != "" {
 			diffs = append(diffs, d)
 		}
 	}
@@ -552,6 +570,9 @@ func valueDiff(path string, g, w any) string {
 		}
 		for k, x := range wv {
 			y, ok := gv[k]
+			if !ok && x == nil {
+				continue // null is the same as absent
+			}
 			if !ok {
 				return fmt.Sprintf("%s.%s: missing", orRoot(path), k)
 			}
