@@ -215,10 +215,9 @@ func (r *astReader) shape(key string, n Node) {
 		props = simpleShapeProps
 	}
 	r.checkProperties(n, id, props...)
-	s := &draftShape{id: id, typ: typ, loc: keyLoc, written: map[string]bool{}}
+	s := &draftShape{id: id, typ: typ, loc: keyLoc}
 	for i := 0; i < n.Len(); i++ {
 		k, v := n.Entry(i)
-		s.written[k] = true
 		switch k {
 		case "traits":
 			s.traits = r.traits(v, id)

@@ -53,9 +53,6 @@ type draftShape struct {
 	version                              string
 	// forResource is the resource named by `for` in IDL 2.0 (target elision source).
 	forResource draftRef
-	// written records which optional properties appeared (e.g. "version",
-	// "identifiers", "errors") so the AST writer keeps empty-but-present ones.
-	written map[string]bool
 }
 
 type draftMetadata struct {

@@ -843,7 +843,6 @@ func (p *idlParser) parseEntity(s *draftShape) {
 		allowed = resourceProperties
 	}
 	bodyLoc := p.loc()
-	s.written = map[string]bool{}
 	var unknown []string
 	var seen []string
 	p.parseObject(func(key string, keyLoc SourceLocation) {
@@ -855,9 +854,6 @@ func (p *idlParser) parseEntity(s *draftShape) {
 			unknown = append(unknown, key)
 			p.parseNode()
 			return
-		}
-		if key != "type" {
-			s.written[key] = true
 		}
 		switch key {
 		case "type":
@@ -953,14 +949,14 @@ func (p *idlParser) parseOperation(s *draftShape) {
 	p.expect(tLBrace)
 	p.next()
 	p.skipWsAndDocs()
-	s.written = map[string]bool{}
+	var seen []string
 	for p.tok.kind != tEOF && p.tok.kind != tRBrace {
 		p.expect(tIdent)
 		key := p.lexeme()
-		if s.written[key] {
+		if slices.Contains(seen, key) {
 			p.fail(s.id, sprintf("Duplicate operation %s property for `%s`", key, s.id))
 		}
-		s.written[key] = true
+		seen = append(seen, key)
 		p.next()
 		p.skipWsAndDocs()
 		switch key {

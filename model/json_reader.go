@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // jsonParser is a JSON reader that keeps object key order and number literals
@@ -244,7 +245,7 @@ func (p *jsonParser) strSlow(start int) (string, error) {
 			if !utf8.Valid(buf) {
 				return "", p.fail("invalid UTF-8 in string")
 			}
-			return string(buf), nil
+			return unsafe.String(unsafe.SliceData(buf), len(buf)), nil // buf is never written again
 		case c < 0x20:
 			return "", p.fail("control character in string")
 		}

@@ -85,15 +85,16 @@ func validIdentifier(s string) bool {
 }
 
 func validNamespace(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, part := range strings.Split(s, ".") {
+	for {
+		part, rest, more := strings.Cut(s, ".")
 		if !validIdentifier(part) {
 			return false
 		}
+		if !more {
+			return true
+		}
+		s = rest
 	}
-	return true
 }
 
 // ParseShapeID parses an absolute shape id, with an optional member.
