@@ -1,0 +1,136 @@
+package transport
+
+import "fmt"
+
+// Kind classifies a transport failure.
+type Kind int
+
+const (
+	KindOther     Kind = iota // anything not listed below (reset, malformed reply, …)
+	KindDNS                   // the host (or proxy) name could not be resolved
+	KindConnect               // the TCP connection (or proxy tunnel) could not be opened
+	KindTLS                   // the TLS handshake or certificate verification failed
+	KindTimeout               // a connect or total timeout, or the ctx deadline, expired
+	KindCancelled             // the ctx was cancelled, or the Transport closed
+	KindTooLarge              // the response body exceeded MaxResponseBytes
+)
+
+func (k Kind) String() string {
+	switch k {
+	case KindDNS:
+		return "dns"
+	case KindConnect:
+		return "connect"
+	case KindTLS:
+		return "tls"
+	case KindTimeout:
+		return "timeout"
+	case KindCancelled:
+		return "cancelled"
+	case KindTooLarge:
+		return "too large"
+	}
+	return "other"
+}
+
+// Error is the error returned by Transport.Do for every failure to obtain a
+// complete HTTP response. HTTP error statuses are not errors at this layer.
+type Error struct {
+	Kind Kind
+	// Code is libcurl's CURLcode (0 when the failure was detected before
+	// libcurl ran, e.g. an invalid header).
+	Code int
+	// Message is libcurl's detailed message (CURLOPT_ERRORBUFFER) or, when
+	// empty, curl_easy_strerror of Code.
+	Message string
+	// MayHaveReached reports whether any part of the request may have been
+	// sent to the server. False means the server certainly did not see it
+	// (DNS, connect and TLS failures, or nothing sent yet), so it is safe to
+	// retry even a non-idempotent operation.
+	MayHaveReached bool
+	Method, URL    string
+	// cause is context.Canceled / context.DeadlineExceeded when the ctx
+	// caused the failure, or ErrClosed.
+	cause error
+}
+
+func (e *Error) Error() string {
+	s := fmt.Sprintf("transport: %s %s: %s", e.Method, e.URL, e.Kind)
+	if e.Code != 0 {
+		s += fmt.Sprintf(" (curl %d)", e.Code)
+	}
+	if e.Message != "" {
+		s += ": " + e.Message
+	}
+	if e.cause != nil && e.Code == 0 && e.Message == "" {
+		s += ": " + e.cause.Error()
+	}
+	return s
+}
+
+// Unwrap returns context.Canceled or context.DeadlineExceeded when the ctx
+// caused the failure, so errors.Is works on them.
+func (e *Error) Unwrap() error { return e.cause }
+
+// Timeout reports whether the failure was a timeout (net.Error style).
+func (e *Error) Timeout() bool { return e.Kind == KindTimeout }
+
+// libcurl codes used in classification (curl/curl.h).
+const (
+	curleOK                  = 0
+	curleUnsupportedProtocol = 1
+	curleURLMalformat        = 3
+	curleCouldntResolveProxy = 5
+	curleCouldntResolveHost  = 6
+	curleCouldntConnect      = 7
+	curleWriteError          = 23
+	curleOperationTimedout   = 28
+	curleAbortedByCallback   = 42
+	curleSSLConnectError     = 35
+	curleSendError           = 55
+	curleSSLCertProblem      = 58
+	curleSSLCipher           = 59
+	curlePeerFailedVerify    = 60
+	curleFilesizeExceeded    = 63
+	curleSSLCACertBadFile    = 77
+	curleSSLShutdownFailed   = 80
+	curleSSLCRLBadFile       = 82
+	curleSSLIssuerError      = 83
+	curleSSLPinnedPubKey     = 90
+	curleSSLInvalidCertStat  = 91
+	curleProxy               = 97
+)
+
+// classify maps a CURLcode to a Kind and whether the request may have
+// reached the server. requestSent is CURLINFO_REQUEST_SIZE > 0 or a
+// non-zero CURLINFO_PRETRANSFER_TIME_T (libcurl got past connect and TLS).
+func classify(code int, tooLarge, cancelled bool, requestSent bool) (Kind, bool) {
+	switch {
+	case tooLarge || code == curleFilesizeExceeded:
+		return KindTooLarge, true
+	case cancelled || code == curleAbortedByCallback:
+		return KindCancelled, requestSent
+	}
+	switch code {
+	case curleCouldntResolveHost, curleCouldntResolveProxy:
+		return KindDNS, false
+	case curleCouldntConnect, curleProxy:
+		return KindConnect, false
+	case curleSSLConnectError, curleSSLCertProblem, curleSSLCipher, curlePeerFailedVerify,
+		curleSSLCACertBadFile, curleSSLCRLBadFile, curleSSLIssuerError,
+		curleSSLPinnedPubKey, curleSSLInvalidCertStat:
+		return KindTLS, false
+	case curleSSLShutdownFailed:
+		return KindTLS, true
+	case curleOperationTimedout:
+		return KindTimeout, requestSent
+	case curleUnsupportedProtocol, curleURLMalformat:
+		return KindOther, false
+	case curleSendError:
+		// Part of the request may have left even if libcurl did not count it.
+		return KindOther, true
+	}
+	// Unknown failures (reset, malformed reply, HTTP/2 stream errors, …):
+	// assume the server may have seen the request.
+	return KindOther, true
+}

@@ -1,0 +1,284 @@
+#include "shim.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- share handle ---------------------------------------------------- */
+
+typedef struct sc_share_locks {
+	pthread_mutex_t mu[CURL_LOCK_DATA_LAST];
+} sc_share_locks;
+
+static void sc_lock(CURL *easy, curl_lock_data data, curl_lock_access access, void *ud) {
+	(void)easy;
+	(void)access;
+	sc_share_locks *l = ud;
+	if ((int)data >= 0 && data < CURL_LOCK_DATA_LAST) pthread_mutex_lock(&l->mu[data]);
+}
+
+static void sc_unlock(CURL *easy, curl_lock_data data, void *ud) {
+	(void)easy;
+	sc_share_locks *l = ud;
+	if ((int)data >= 0 && data < CURL_LOCK_DATA_LAST) pthread_mutex_unlock(&l->mu[data]);
+}
+
+/* The lock table lives right behind a small registry so that sc_share_free
+   can find it: libcurl has no getter for CURLSHOPT_USERDATA. */
+typedef struct sc_share_reg {
+	CURLSH *sh;
+	sc_share_locks *locks;
+	struct sc_share_reg *next;
+} sc_share_reg;
+
+static pthread_mutex_t sc_reg_mu = PTHREAD_MUTEX_INITIALIZER;
+static sc_share_reg *sc_reg_head;
+
+CURLSH *sc_share_new(void) {
+	sc_share_locks *l = calloc(1, sizeof *l);
+	sc_share_reg *r = calloc(1, sizeof *r);
+	CURLSH *sh = curl_share_init();
+	if (!l || !r || !sh) {
+		free(l);
+		free(r);
+		if (sh) curl_share_cleanup(sh);
+		return NULL;
+	}
+	for (int i = 0; i < CURL_LOCK_DATA_LAST; i++) pthread_mutex_init(&l->mu[i], NULL);
+	curl_share_setopt(sh, CURLSHOPT_LOCKFUNC, sc_lock);
+	curl_share_setopt(sh, CURLSHOPT_UNLOCKFUNC, sc_unlock);
+	curl_share_setopt(sh, CURLSHOPT_USERDATA, l);
+	curl_share_setopt(sh, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
+	curl_share_setopt(sh, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
+	/* CURL_LOCK_DATA_CONNECT is not shared: each pooled handle keeps its
+	   own connection, which is what makes reuse lock-free. */
+	r->sh = sh;
+	r->locks = l;
+	pthread_mutex_lock(&sc_reg_mu);
+	r->next = sc_reg_head;
+	sc_reg_head = r;
+	pthread_mutex_unlock(&sc_reg_mu);
+	return sh;
+}
+
+void sc_share_free(CURLSH *sh) {
+	if (!sh) return;
+	sc_share_reg *found = NULL;
+	pthread_mutex_lock(&sc_reg_mu);
+	for (sc_share_reg **pp = &sc_reg_head; *pp; pp = &(*pp)->next) {
+		if ((*pp)->sh == sh) {
+			found = *pp;
+			*pp = found->next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&sc_reg_mu);
+	curl_share_cleanup(sh);
+	if (found) {
+		for (int i = 0; i < CURL_LOCK_DATA_LAST; i++) pthread_mutex_destroy(&found->locks->mu[i]);
+		free(found->locks);
+		free(found);
+	}
+}
+
+/* ---- buffers and callbacks --------------------------------------------- */
+
+static int sc_append(sc_buf *b, const char *p, size_t n) {
+	if (b->len + n > b->cap) {
+		size_t c = b->cap ? b->cap : 1024;
+		while (c < b->len + n) c *= 2;
+		char *np = realloc(b->p, c);
+		if (!np) return -1;
+		b->p = np;
+		b->cap = c;
+	}
+	memcpy(b->p + b->len, p, n);
+	b->len += n;
+	return 0;
+}
+
+static size_t sc_write(char *ptr, size_t size, size_t nmemb, void *ud) {
+	sc_handle *h = ud;
+	size_t n = size * nmemb;
+	if (h->max_body >= 0 && (long long)(h->body.len + n) > h->max_body) {
+		h->too_large = 1;
+		return 0; /* CURLE_WRITE_ERROR */
+	}
+	if (sc_append(&h->body, ptr, n) != 0) {
+		h->oom = 1;
+		return 0;
+	}
+	return n;
+}
+
+static size_t sc_header(char *ptr, size_t size, size_t nmemb, void *ud) {
+	sc_handle *h = ud;
+	size_t n = size * nmemb;
+	/* A new status line (after 100 Continue, or a proxy's CONNECT reply)
+	   starts a new header block. */
+	if (n >= 5 && memcmp(ptr, "HTTP/", 5) == 0) h->hdr.len = 0;
+	if (sc_append(&h->hdr, ptr, n) != 0) {
+		h->oom = 1;
+		return 0;
+	}
+	return n;
+}
+
+static int sc_xferinfo(void *ud, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off_t un) {
+	(void)dt;
+	(void)dn;
+	(void)ut;
+	(void)un;
+	sc_handle *h = ud;
+	return __atomic_load_n(&h->cancel, __ATOMIC_ACQUIRE) ? 1 : 0;
+}
+
+/* ---- handles ----------------------------------------------------------- */
+
+sc_handle *sc_new(CURL *easy, CURLSH *share) {
+	sc_handle *h = calloc(1, sizeof *h);
+	if (!h) return NULL;
+	h->easy = easy;
+	h->multi = curl_multi_init();
+	if (!h->multi) {
+		free(h);
+		return NULL;
+	}
+	curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, sc_write);
+	curl_easy_setopt(easy, CURLOPT_WRITEDATA, h);
+	curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, sc_header);
+	curl_easy_setopt(easy, CURLOPT_HEADERDATA, h);
+	curl_easy_setopt(easy, CURLOPT_XFERINFOFUNCTION, sc_xferinfo);
+	curl_easy_setopt(easy, CURLOPT_XFERINFODATA, h);
+	curl_easy_setopt(easy, CURLOPT_NOPROGRESS, 0L);
+	curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, h->errbuf);
+	if (share) curl_easy_setopt(easy, CURLOPT_SHARE, share);
+	return h;
+}
+
+void sc_free(sc_handle *h) {
+	if (!h) return;
+	/* The easy handle is never left in the multi between calls. Cleaning
+	   the multi closes the connections in its cache. */
+	curl_multi_cleanup(h->multi);
+	curl_easy_setopt(h->easy, CURLOPT_ERRORBUFFER, NULL);
+	curl_easy_setopt(h->easy, CURLOPT_SHARE, NULL);
+	free(h->body.p);
+	free(h->hdr.p);
+	free(h);
+}
+
+void sc_cancel(sc_handle *h) {
+	__atomic_store_n(&h->cancel, 1, __ATOMIC_RELEASE);
+	curl_multi_wakeup(h->multi);
+}
+
+void sc_perform(sc_handle *h, const char *strs, int nhdrs, int method_kind,
+                const char *body, size_t body_len, long connect_ms,
+                long total_ms, long long max_body) {
+	CURL *e = h->easy;
+	sc_result *out = &h->res;
+	memset(out, 0, sizeof *out);
+	h->body.len = 0;
+	h->hdr.len = 0;
+	h->too_large = 0;
+	h->oom = 0;
+	h->errbuf[0] = 0;
+	h->max_body = max_body;
+
+	const char *url = strs;
+	const char *method = url + strlen(url) + 1;
+	const char *p = method + strlen(method) + 1;
+	struct curl_slist *hl = NULL;
+	for (int i = 0; i < nhdrs; i++) {
+		struct curl_slist *n = curl_slist_append(hl, p);
+		if (!n) {
+			curl_slist_free_all(hl);
+			out->code = CURLE_OUT_OF_MEMORY;
+			return;
+		}
+		hl = n;
+		p += strlen(p) + 1;
+	}
+
+	curl_easy_setopt(e, CURLOPT_URL, url);
+	curl_easy_setopt(e, CURLOPT_NOBODY, 0L);
+	switch (method_kind) {
+	case SC_HEAD:
+		curl_easy_setopt(e, CURLOPT_NOBODY, 1L);
+		break;
+	case SC_BODY:
+		curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)body_len);
+		curl_easy_setopt(e, CURLOPT_POSTFIELDS, body ? body : "");
+		break;
+	default:
+		curl_easy_setopt(e, CURLOPT_HTTPGET, 1L);
+	}
+	curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, method[0] ? method : NULL);
+	curl_easy_setopt(e, CURLOPT_HTTPHEADER, hl);
+	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, connect_ms);
+	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, total_ms);
+	curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)(max_body >= 0 ? max_body : 0));
+
+	CURLcode res = CURLE_OK;
+	CURLMcode mc = curl_multi_add_handle(h->multi, e);
+	if (mc != CURLM_OK) {
+		res = CURLE_FAILED_INIT;
+	} else {
+		for (;;) {
+			int running = 0;
+			int done = 0;
+			mc = curl_multi_perform(h->multi, &running);
+			if (mc != CURLM_OK) {
+				res = mc == CURLM_OUT_OF_MEMORY ? CURLE_OUT_OF_MEMORY : CURLE_FAILED_INIT;
+				break;
+			}
+			int q;
+			CURLMsg *m;
+			while ((m = curl_multi_info_read(h->multi, &q)) != NULL) {
+				if (m->msg == CURLMSG_DONE && m->easy_handle == e) {
+					res = m->data.result;
+					done = 1;
+				}
+			}
+			if (done) break;
+			if (__atomic_load_n(&h->cancel, __ATOMIC_ACQUIRE)) {
+				res = CURLE_ABORTED_BY_CALLBACK;
+				out->cancelled = 1;
+				break;
+			}
+			mc = curl_multi_poll(h->multi, NULL, 0, 1000, NULL);
+			if (mc != CURLM_OK) {
+				res = CURLE_FAILED_INIT;
+				break;
+			}
+		}
+		curl_multi_remove_handle(h->multi, e);
+	}
+	if (res == CURLE_ABORTED_BY_CALLBACK && __atomic_load_n(&h->cancel, __ATOMIC_ACQUIRE))
+		out->cancelled = 1;
+	if (h->oom && res == CURLE_WRITE_ERROR) res = CURLE_OUT_OF_MEMORY;
+
+	out->code = (int)res;
+	out->too_large = h->too_large;
+	curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &out->status);
+	curl_easy_getinfo(e, CURLINFO_REQUEST_SIZE, &out->request_size);
+	curl_easy_getinfo(e, CURLINFO_HTTP_VERSION, &out->http_version);
+	curl_off_t pt = 0;
+	curl_easy_getinfo(e, CURLINFO_PRETRANSFER_TIME_T, &pt);
+	out->pretransfer_us = (long long)pt;
+
+	/* Drop every per-call pointer: the body is Go memory pinned only for
+	   the duration of this call, and the header list is freed here. */
+	curl_easy_setopt(e, CURLOPT_POSTFIELDS, NULL);
+	curl_easy_setopt(e, CURLOPT_HTTPHEADER, NULL);
+	curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, NULL);
+	curl_slist_free_all(hl);
+}
+
+void sc_trim(sc_handle *h) {
+	free(h->body.p);
+	h->body.p = NULL;
+	h->body.len = h->body.cap = 0;
+}

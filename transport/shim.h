@@ -1,0 +1,61 @@
+// Small C shim around libcurl used by package transport. It keeps the hot
+// path of a call in C: the write, header and transfer-info callbacks never
+// call into Go, the request's header list is built and freed here, and the
+// perform loop runs on a per-handle multi handle so that another thread can
+// wake it (curl_multi_wakeup) to cancel a call at once.
+#ifndef SMITHYCURL_TRANSPORT_SHIM_H
+#define SMITHYCURL_TRANSPORT_SHIM_H
+
+#include <stddef.h>
+#include <curl/curl.h>
+
+typedef struct sc_buf {
+	char *p;
+	size_t len;
+	size_t cap;
+} sc_buf;
+
+typedef struct sc_result {
+	int code;      /* CURLcode */
+	int cancelled; /* the loop stopped because cancel was set */
+	int too_large;
+	long status;
+	long request_size;
+	long http_version;
+	long long pretransfer_us;
+} sc_result;
+
+typedef struct sc_handle {
+	CURL *easy;
+	CURLM *multi;
+	sc_buf body;
+	sc_buf hdr;
+	long long max_body; /* < 0: unlimited */
+	int too_large;
+	int oom;
+	int cancel; /* set atomically from any thread; read in the loop and xferinfo */
+	char errbuf[CURL_ERROR_SIZE];
+	struct sc_result res;
+} sc_handle;
+
+
+/* sc_share_new creates a share handle for DNS cache and TLS sessions with
+   pthread lock callbacks; NULL on failure. */
+CURLSH *sc_share_new(void);
+void sc_share_free(CURLSH *sh);
+
+sc_handle *sc_new(CURL *easy, CURLSH *share);
+void sc_free(sc_handle *h);
+void sc_cancel(sc_handle *h);
+
+/* sc_perform runs one request. strs holds NUL-terminated strings: the URL,
+   the custom method ("" for none), then nhdrs header lines. */
+void sc_perform(sc_handle *h, const char *strs, int nhdrs, int method_kind,
+                const char *body, size_t body_len, long connect_ms,
+                long total_ms, long long max_body);
+/* sc_trim frees a large body buffer kept from the last call. */
+void sc_trim(sc_handle *h);
+
+enum { SC_GET = 0, SC_HEAD = 1, SC_BODY = 2 };
+
+#endif

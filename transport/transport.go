@@ -1,0 +1,763 @@
+// Package transport sends HTTP requests built by the protocol codecs and
+// returns their responses. The default implementation, Curl, runs on
+// libcurl (through github.com/andelf/go-curl plus a small C shim of ours
+// for the hot path: callbacks, header lists, the perform loop and the
+// share handle's locks).
+//
+// Defaults (all finite, so that a call never hangs forever): connect
+// timeout 10 s, total timeout 60 s (the ctx deadline shortens it), maximum
+// response body 64 MiB, TLS peer and host verification on.
+package transport
+
+/*
+#cgo pkg-config: libcurl
+#cgo LDFLAGS: -lpthread
+#include <stdlib.h>
+#include "shim.h"
+*/
+import "C"
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/textproto"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unsafe"
+
+	curl "github.com/andelf/go-curl"
+
+	"github.com/smithycurl/smithycurl/wire"
+)
+
+// Version is the smithycurl version named in the default User-Agent.
+const Version = "0.1.0"
+
+// DefaultUserAgent is sent when Config.UserAgent is empty.
+const DefaultUserAgent = "smithycurl/" + Version
+
+// Defaults applied by New to zero Config fields.
+const (
+	DefaultConnectTimeout   = 10 * time.Second
+	DefaultTimeout          = 60 * time.Second
+	DefaultMaxResponseBytes = 64 << 20
+)
+
+// Request is one HTTP request as the client sends it.
+type Request struct {
+	Method string // "GET" when empty
+	URL    string // absolute, already percent-encoded: "https://host:port/path?query"
+	Header http.Header
+	// Body is sent as is (Content-Length set by libcurl). A nil Body with
+	// POST, PUT or PATCH sends an empty body; with other methods none.
+	// The slice is read during Do only and never retained.
+	Body []byte
+}
+
+// Transport sends one request and returns its full response. HTTP error
+// statuses are responses, not errors; errors are *Error.
+type Transport interface {
+	Do(ctx context.Context, req *Request) (*wire.Response, error)
+}
+
+// HTTPVersion selects the HTTP protocol version.
+type HTTPVersion int
+
+const (
+	// HTTPVersionAuto negotiates HTTP/2 by ALPN over TLS and uses HTTP/1.1
+	// over cleartext.
+	HTTPVersionAuto HTTPVersion = iota
+	// HTTPVersion1 uses HTTP/1.1 only.
+	HTTPVersion1
+	// HTTPVersion2PriorKnowledge speaks HTTP/2 directly over cleartext (h2c
+	// without upgrade); over TLS it behaves like HTTPVersionAuto.
+	HTTPVersion2PriorKnowledge
+)
+
+// TracePhase tells whether a TraceEvent describes the request or its outcome.
+type TracePhase int
+
+const (
+	TraceRequest TracePhase = iota
+	TraceResponse
+)
+
+// TraceEvent is passed to Config.Trace. Header is a copy the hook may keep
+// or modify; redaction (Authorization, Cookie, API keys) is the hook's job.
+type TraceEvent struct {
+	Phase  TracePhase
+	Method string
+	URL    string
+	Header http.Header // request headers as sent (TraceRequest) or response headers
+	Status int         // TraceResponse only; 0 on error
+	Err    error       // TraceResponse only
+	Took   time.Duration
+}
+
+// Config configures a Curl transport. The zero value is usable.
+type Config struct {
+	ConnectTimeout   time.Duration // 0: DefaultConnectTimeout
+	Timeout          time.Duration // whole call; 0: DefaultTimeout
+	MaxResponseBytes int64         // decoded body limit; 0: DefaultMaxResponseBytes; < 0: unlimited
+
+	HTTPVersion HTTPVersion
+
+	// CAFile is a PEM bundle of trusted CAs; empty uses the system store.
+	CAFile string
+	// ClientCertFile and ClientKeyFile (PEM) enable client certificates.
+	ClientCertFile, ClientKeyFile string
+	// InsecureSkipVerify disables TLS peer and host name verification.
+	// DANGEROUS: anyone on the path can read and change the traffic. Tests only.
+	InsecureSkipVerify bool
+
+	// Proxy is a proxy URL ("http://proxy:3128", "socks5h://…"). Empty uses
+	// libcurl's environment variables (http_proxy, HTTPS_PROXY, ALL_PROXY,
+	// NO_PROXY); "-" disables proxies even if those are set.
+	Proxy   string
+	NoProxy string // comma-separated hosts that bypass the proxy
+
+	// DefaultHeader is added to every request that does not set the same
+	// header itself.
+	DefaultHeader http.Header
+	UserAgent     string // empty: DefaultUserAgent
+
+	// MaxIdleHandles bounds the pool of idle easy handles (each keeps its
+	// connection alive); 0: 4 × GOMAXPROCS, at least 8.
+	MaxIdleHandles int
+
+	// Trace, when set, is called before each request and after its outcome.
+	Trace func(TraceEvent)
+
+	// Verbose turns on libcurl's own trace to stderr (CURLOPT_VERBOSE),
+	// for debugging only: it prints headers unredacted.
+	Verbose bool
+}
+
+// ErrClosed is the cause of errors from a closed Transport.
+var ErrClosed = errors.New("transport: closed")
+
+var (
+	initOnce sync.Once
+	initErr  error
+	// liveHandles counts easy handles alive in all Curl transports.
+	liveHandles atomic.Int64
+)
+
+func globalInit() error {
+	initOnce.Do(func() {
+		if err := curl.GlobalInit(curl.GLOBAL_ALL); err != nil {
+			initErr = fmt.Errorf("transport: curl_global_init: %w", err)
+		}
+	})
+	return initErr
+}
+
+// LiveHandles reports the number of libcurl easy handles currently alive in
+// all Curl transports of the process (for leak checks).
+func LiveHandles() int64 { return liveHandles.Load() }
+
+// Curl is the libcurl Transport. It is safe for concurrent use. Each call
+// takes an easy handle from a pool (one goroutine per handle at a time),
+// so sequential calls to the same host reuse one keep-alive connection.
+// DNS cache and TLS sessions are shared between the handles.
+type Curl struct {
+	cfg        Config
+	maxBody    int64
+	connectMS  int64
+	totalMS    int64
+	defaults   []defaultHeader
+
+	share unsafe.Pointer // CURLSH*
+
+	mu     sync.Mutex
+	idle   []*handle
+	busy   map[*handle]struct{}
+	live   int
+	closed bool
+}
+
+type defaultHeader struct {
+	name  string   // canonical
+	lines []string // "Name: value"
+}
+
+type handle struct {
+	easy       *curl.CURL
+	c          *C.sc_handle
+	strs       []byte // scratch: URL, method and header lines, NUL-terminated
+	cancelDone chan struct{}
+	cancelFn   func()
+}
+
+var _ Transport = (*Curl)(nil)
+
+// New returns a libcurl transport.
+func New(cfg Config) (*Curl, error) {
+	if err := globalInit(); err != nil {
+		return nil, err
+	}
+	if cfg.ConnectTimeout < 0 || cfg.Timeout < 0 {
+		return nil, errors.New("transport: negative timeout")
+	}
+	if cfg.ConnectTimeout == 0 {
+		cfg.ConnectTimeout = DefaultConnectTimeout
+	}
+	if cfg.Timeout == 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.MaxResponseBytes == 0 {
+		cfg.MaxResponseBytes = DefaultMaxResponseBytes
+	}
+	if cfg.UserAgent == "" {
+		cfg.UserAgent = DefaultUserAgent
+	}
+	if cfg.MaxIdleHandles <= 0 {
+		cfg.MaxIdleHandles = max(8, 4*runtime.GOMAXPROCS(0))
+	}
+	if (cfg.ClientCertFile == "") != (cfg.ClientKeyFile == "") {
+		return nil, errors.New("transport: ClientCertFile and ClientKeyFile go together")
+	}
+	if err := validText(cfg.UserAgent); err != nil {
+		return nil, fmt.Errorf("transport: UserAgent: %w", err)
+	}
+	t := &Curl{
+		cfg:       cfg,
+		maxBody:   cfg.MaxResponseBytes,
+		connectMS: ms(cfg.ConnectTimeout),
+		totalMS:   ms(cfg.Timeout),
+		busy:      make(map[*handle]struct{}),
+	}
+	if t.maxBody < 0 {
+		t.maxBody = -1
+	}
+	for k, vs := range cfg.DefaultHeader {
+		d := defaultHeader{name: textproto.CanonicalMIMEHeaderKey(k)}
+		if err := validName(d.name); err != nil {
+			return nil, fmt.Errorf("transport: DefaultHeader: %w", err)
+		}
+		for _, v := range vs {
+			if err := validText(v); err != nil {
+				return nil, fmt.Errorf("transport: DefaultHeader %s: %w", d.name, err)
+			}
+			line := appendHeader(nil, d.name, v)
+			d.lines = append(d.lines, string(line[:len(line)-1]))
+		}
+		t.defaults = append(t.defaults, d)
+	}
+	t.share = C.sc_share_new()
+	if t.share == nil {
+		return nil, errors.New("transport: curl_share_init failed")
+	}
+	// Fail early on bad options (e.g. an unsupported HTTP version).
+	h, err := t.newHandle()
+	if err != nil {
+		C.sc_share_free(t.share)
+		return nil, err
+	}
+	t.mu.Lock()
+	t.live++
+	t.idle = append(t.idle, h)
+	t.mu.Unlock()
+	return t, nil
+}
+
+func ms(d time.Duration) int64 {
+	m := d.Milliseconds()
+	if m <= 0 && d > 0 {
+		m = 1
+	}
+	return m
+}
+
+// newHandle creates an easy handle with every per-handle option set.
+func (t *Curl) newHandle() (*handle, error) {
+	e := curl.EasyInit()
+	if e == nil || e.GetHandle() == nil {
+		return nil, errors.New("transport: curl_easy_init failed")
+	}
+	c := C.sc_new(e.GetHandle(), t.share)
+	if c == nil {
+		e.Cleanup()
+		return nil, errors.New("transport: out of memory")
+	}
+	h := &handle{easy: e, c: c, cancelDone: make(chan struct{}, 1)}
+	h.cancelFn = func() {
+		C.sc_cancel(h.c)
+		h.cancelDone <- struct{}{}
+	}
+	cfg := &t.cfg
+	type opt struct {
+		name string
+		o    int
+		v    any
+	}
+	httpVer := 4 // CURL_HTTP_VERSION_2TLS
+	switch cfg.HTTPVersion {
+	case HTTPVersion1:
+		httpVer = 2 // CURL_HTTP_VERSION_1_1
+	case HTTPVersion2PriorKnowledge:
+		httpVer = 5 // CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE
+	}
+	opts := []opt{
+		{"NOSIGNAL", curl.OPT_NOSIGNAL, 1},
+		{"ACCEPT_ENCODING", int(C.CURLOPT_ACCEPT_ENCODING), ""}, // every encoding libcurl was built with
+		{"USERAGENT", curl.OPT_USERAGENT, cfg.UserAgent},
+		{"HTTP_VERSION", curl.OPT_HTTP_VERSION, httpVer},
+		{"TCP_KEEPALIVE", int(C.CURLOPT_TCP_KEEPALIVE), 1},
+		{"TCP_NODELAY", int(C.CURLOPT_TCP_NODELAY), 1},
+		{"FOLLOWLOCATION", curl.OPT_FOLLOWLOCATION, 0},
+	}
+	if cfg.HTTPVersion == HTTPVersion2PriorKnowledge && C.curl_version_info(C.CURLVERSION_NOW).version_num < 0x080000 {
+		// libcurl < 8.0.0 fails the second request on a reused prior-
+		// knowledge h2c connection ("Error in the HTTP2 framing layer",
+		// curl/curl#10634, fixed in 8.0.0): one connection per call there.
+		opts = append(opts, opt{"FORBID_REUSE", int(C.CURLOPT_FORBID_REUSE), 1})
+	}
+	if cfg.Verbose {
+		opts = append(opts, opt{"VERBOSE", curl.OPT_VERBOSE, 1})
+	}
+	if cfg.CAFile != "" {
+		opts = append(opts, opt{"CAINFO", curl.OPT_CAINFO, cfg.CAFile})
+	}
+	if cfg.ClientCertFile != "" {
+		opts = append(opts,
+			opt{"SSLCERT", curl.OPT_SSLCERT, cfg.ClientCertFile},
+			opt{"SSLKEY", curl.OPT_SSLKEY, cfg.ClientKeyFile})
+	}
+	if cfg.InsecureSkipVerify {
+		opts = append(opts, opt{"SSL_VERIFYPEER", curl.OPT_SSL_VERIFYPEER, 0}, opt{"SSL_VERIFYHOST", curl.OPT_SSL_VERIFYHOST, 0})
+	}
+	switch cfg.Proxy {
+	case "":
+	case "-":
+		opts = append(opts, opt{"PROXY", curl.OPT_PROXY, ""})
+	default:
+		opts = append(opts, opt{"PROXY", curl.OPT_PROXY, cfg.Proxy})
+	}
+	if cfg.NoProxy != "" {
+		opts = append(opts, opt{"NOPROXY", int(C.CURLOPT_NOPROXY), cfg.NoProxy})
+	}
+	for _, o := range opts {
+		// go-curl copies strings into C memory it frees in Cleanup; these
+		// are set once per handle, so nothing accumulates.
+		if err := e.Setopt(o.o, o.v); err != nil {
+			t.freeHandle(h)
+			return nil, fmt.Errorf("transport: CURLOPT_%s: %w", o.name, err)
+		}
+	}
+	liveHandles.Add(1)
+	return h, nil
+}
+
+func (t *Curl) freeHandle(h *handle) {
+	C.sc_free(h.c)
+	h.easy.Cleanup()
+	h.c = nil
+}
+
+func (t *Curl) acquire() (*handle, error) {
+	t.mu.Lock()
+	if t.closed {
+		t.mu.Unlock()
+		return nil, ErrClosed
+	}
+	if n := len(t.idle); n > 0 {
+		h := t.idle[n-1]
+		t.idle[n-1] = nil
+		t.idle = t.idle[:n-1]
+		// Reset the cancel flag under the lock: a Close after this point
+		// cancels the call.
+		atomic.StoreInt32((*int32)(unsafe.Pointer(&h.c.cancel)), 0)
+		t.busy[h] = struct{}{}
+		t.mu.Unlock()
+		return h, nil
+	}
+	t.live++
+	t.mu.Unlock()
+	h, err := t.newHandle()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err != nil {
+		t.live--
+		t.maybeFreeShareLocked()
+		return nil, err
+	}
+	t.busy[h] = struct{}{}
+	if t.closed {
+		C.sc_cancel(h.c)
+	}
+	return h, nil
+}
+
+func (t *Curl) release(h *handle) {
+	t.mu.Lock()
+	delete(t.busy, h)
+	if t.closed || len(t.idle) >= t.cfg.MaxIdleHandles {
+		t.live--
+		t.mu.Unlock()
+		t.freeHandle(h)
+		liveHandles.Add(-1)
+		t.mu.Lock()
+		t.maybeFreeShareLocked()
+		t.mu.Unlock()
+		return
+	}
+	t.idle = append(t.idle, h)
+	t.mu.Unlock()
+}
+
+func (t *Curl) maybeFreeShareLocked() {
+	if t.closed && t.live == 0 && t.share != nil {
+		C.sc_share_free(t.share)
+		t.share = nil
+	}
+}
+
+// Close cancels calls in flight (they fail with KindCancelled and cause
+// ErrClosed), frees idle handles and closes their connections. Handles in
+// use are freed as their calls return. Later calls fail with ErrClosed.
+func (t *Curl) Close() error {
+	t.mu.Lock()
+	if t.closed {
+		t.mu.Unlock()
+		return nil
+	}
+	t.closed = true
+	idle := t.idle
+	t.idle = nil
+	t.live -= len(idle)
+	for h := range t.busy {
+		C.sc_cancel(h.c)
+	}
+	t.mu.Unlock()
+	for _, h := range idle {
+		t.freeHandle(h)
+		liveHandles.Add(-1)
+	}
+	t.mu.Lock()
+	t.maybeFreeShareLocked()
+	t.mu.Unlock()
+	return nil
+}
+
+// Stats describes the handle pool.
+type Stats struct {
+	Live int // easy handles alive (idle + busy)
+	Idle int
+	Busy int
+}
+
+// Stats returns the pool's current counts.
+func (t *Curl) Stats() Stats {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return Stats{Live: t.live, Idle: len(t.idle), Busy: len(t.busy)}
+}
+
+// Do sends req and returns the complete response. It honours ctx: its
+// deadline caps the total timeout and its cancellation aborts the transfer.
+func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
+	method := req.Method
+	if method == "" {
+		method = http.MethodGet
+	}
+	fail := func(kind Kind, msg string, cause error) (*wire.Response, error) {
+		return nil, &Error{Kind: kind, Message: msg, Method: method, URL: req.URL, cause: cause}
+	}
+	if err := ctx.Err(); err != nil {
+		return fail(ctxKind(err), "", err)
+	}
+	totalMS := t.totalMS
+	ctxBound := false
+	if dl, ok := ctx.Deadline(); ok {
+		rem := time.Until(dl)
+		if rem <= 0 {
+			return fail(KindTimeout, "", context.DeadlineExceeded)
+		}
+		if m := ms(rem); m < totalMS {
+			totalMS, ctxBound = m, true
+		}
+	}
+	connectMS := min(t.connectMS, totalMS)
+	if err := validMethod(method); err != nil {
+		return fail(KindOther, err.Error(), nil)
+	}
+	if strings.IndexByte(req.URL, 0) >= 0 {
+		return fail(KindOther, "URL contains NUL", nil)
+	}
+
+	kind := C.int(C.SC_GET)
+	custom := method
+	switch method {
+	case http.MethodGet:
+		custom = ""
+		if req.Body != nil {
+			kind, custom = C.SC_BODY, method
+		}
+	case http.MethodHead:
+		kind, custom = C.SC_HEAD, ""
+	case http.MethodPost:
+		kind, custom = C.SC_BODY, ""
+	case http.MethodPut, http.MethodPatch:
+		kind = C.SC_BODY
+	default:
+		if req.Body != nil {
+			kind = C.SC_BODY
+		}
+	}
+
+	h, err := t.acquire()
+	if err != nil {
+		return fail(KindCancelled, "", err)
+	}
+	b := h.strs[:0]
+	b = append(b, req.URL...)
+	b = append(b, 0)
+	b = append(b, custom...)
+	b = append(b, 0)
+	nh := 0
+	hasCT, hasExpect := false, false
+	for k, vs := range req.Header {
+		if err := validName(k); err != nil {
+			t.release(h)
+			return fail(KindOther, err.Error(), nil)
+		}
+		switch {
+		case strings.EqualFold(k, "Content-Type"):
+			hasCT = true
+		case strings.EqualFold(k, "Expect"):
+			hasExpect = true
+		}
+		for _, v := range vs {
+			if err := validText(v); err != nil {
+				t.release(h)
+				return fail(KindOther, fmt.Sprintf("header %s: %v", k, err), nil)
+			}
+			b = appendHeader(b, k, v)
+			nh++
+		}
+	}
+	for _, d := range t.defaults {
+		if !hasHeader(req.Header, d.name) {
+			for _, l := range d.lines {
+				b = append(b, l...)
+				b = append(b, 0)
+				nh++
+			}
+		}
+	}
+	if kind == C.SC_BODY {
+		// libcurl would add "Content-Type: application/x-www-form-urlencoded"
+		// and, for large bodies, "Expect: 100-continue"; "Name:" removes them.
+		if !hasCT {
+			b = append(b, "Content-Type:\x00"...)
+			nh++
+		}
+		if !hasExpect {
+			b = append(b, "Expect:\x00"...)
+			nh++
+		}
+	}
+	h.strs = b
+
+	var start time.Time
+	if t.cfg.Trace != nil {
+		start = time.Now()
+		t.cfg.Trace(TraceEvent{Phase: TraceRequest, Method: method, URL: req.URL, Header: t.sentHeader(req.Header)})
+	}
+
+	var bodyPtr *C.char
+	if len(req.Body) > 0 {
+		bodyPtr = (*C.char)(unsafe.Pointer(unsafe.SliceData(req.Body)))
+	}
+	stop := func() bool { return true }
+	if ctx.Done() != nil {
+		stop = context.AfterFunc(ctx, h.cancelFn)
+	}
+	res := &h.c.res
+	C.sc_perform(h.c, (*C.char)(unsafe.Pointer(unsafe.SliceData(b))), C.int(nh), kind,
+		bodyPtr, C.size_t(len(req.Body)), C.long(connectMS), C.long(totalMS), C.longlong(t.maxBody))
+	if !stop() {
+		<-h.cancelDone // the AfterFunc ran (or is running): let it finish before reuse
+	}
+
+	var resp *wire.Response
+	var rerr *Error
+	if res.code == 0 && res.cancelled == 0 {
+		resp = &wire.Response{
+			Status: int(res.status),
+			Header: parseHeader(h.c.hdr.p, h.c.hdr.len),
+			Body:   C.GoBytes(unsafe.Pointer(h.c.body.p), C.int(h.c.body.len)),
+		}
+	} else {
+		code := int(res.code)
+		sent := res.request_size > 0 || res.pretransfer_us > 0
+		k, reached := classify(code, res.too_large != 0, res.cancelled != 0, sent)
+		rerr = &Error{Kind: k, Code: code, MayHaveReached: reached, Method: method, URL: req.URL}
+		if h.c.errbuf[0] != 0 {
+			rerr.Message = C.GoString(&h.c.errbuf[0])
+		} else {
+			rerr.Message = C.GoString(C.curl_easy_strerror(C.CURLcode(code)))
+		}
+		if k == KindTooLarge {
+			rerr.Message = fmt.Sprintf("response body exceeds %d bytes", t.maxBody)
+		}
+		if k == KindCancelled || k == KindTimeout {
+			if cerr := ctx.Err(); cerr != nil {
+				rerr.Kind, rerr.cause = ctxKind(cerr), cerr
+			} else if k == KindTimeout && ctxBound {
+				rerr.cause = context.DeadlineExceeded
+			} else if k == KindCancelled {
+				rerr.cause = ErrClosed
+			}
+		}
+	}
+	if h.c.body.cap > 1<<20 {
+		C.sc_trim(h.c)
+	}
+	t.release(h)
+
+	if t.cfg.Trace != nil {
+		ev := TraceEvent{Phase: TraceResponse, Method: method, URL: req.URL, Took: time.Since(start)}
+		if resp != nil {
+			ev.Status, ev.Header = resp.Status, resp.Header.Clone()
+		} else {
+			ev.Err = rerr
+		}
+		t.cfg.Trace(ev)
+	}
+	if rerr != nil {
+		return nil, rerr
+	}
+	return resp, nil
+}
+
+func ctxKind(err error) Kind {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return KindTimeout
+	}
+	return KindCancelled
+}
+
+// sentHeader is the header set as sent (request plus defaults), for Trace.
+func (t *Curl) sentHeader(req http.Header) http.Header {
+	out := req.Clone()
+	if out == nil {
+		out = http.Header{}
+	}
+	for k, vs := range t.cfg.DefaultHeader {
+		ck := textproto.CanonicalMIMEHeaderKey(k)
+		if !hasHeader(out, ck) {
+			out[ck] = append([]string(nil), vs...)
+		}
+	}
+	if out.Get("User-Agent") == "" {
+		out.Set("User-Agent", t.cfg.UserAgent)
+	}
+	return out
+}
+
+// hasHeader reports whether h has name (canonical), in any letter case.
+func hasHeader(h http.Header, name string) bool {
+	if h == nil {
+		return false
+	}
+	if _, ok := h[name]; ok {
+		return true
+	}
+	for k := range h {
+		if strings.EqualFold(k, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// appendHeader appends "k: v\0", or "k;\0" for an empty value (libcurl's
+// way to send a header without a value).
+func appendHeader(b []byte, k, v string) []byte {
+	b = append(b, k...)
+	if v == "" {
+		return append(b, ';', 0)
+	}
+	b = append(b, ':', ' ')
+	b = append(b, v...)
+	return append(b, 0)
+}
+
+func validMethod(m string) error {
+	for i := 0; i < len(m); i++ {
+		c := m[i]
+		if c <= ' ' || c >= 0x7f || strings.IndexByte("()<>@,;:\\\"/[]?={}", c) >= 0 {
+			return fmt.Errorf("invalid method %q", m)
+		}
+	}
+	return nil
+}
+
+func validName(k string) error {
+	if k == "" {
+		return errors.New("empty header name")
+	}
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if c <= ' ' || c >= 0x7f || c == ':' {
+			return fmt.Errorf("invalid header name %q", k)
+		}
+	}
+	return nil
+}
+
+func validText(v string) error {
+	if strings.ContainsAny(v, "\r\n\x00") {
+		return fmt.Errorf("invalid header value %q", v)
+	}
+	return nil
+}
+
+// parseHeader parses the last header block libcurl delivered.
+func parseHeader(p *C.char, n C.size_t) http.Header {
+	hdr := make(http.Header)
+	if n == 0 {
+		return hdr
+	}
+	s := C.GoStringN(p, C.int(n))
+	// Skip the status line.
+	if i := strings.Index(s, "\n"); i >= 0 {
+		s = s[i+1:]
+	} else {
+		return hdr
+	}
+	var last string
+	for len(s) > 0 {
+		var line string
+		if i := strings.IndexByte(s, '\n'); i >= 0 {
+			line, s = s[:i], s[i+1:]
+		} else {
+			line, s = s, ""
+		}
+		line = strings.TrimSuffix(line, "\r")
+		if line == "" {
+			break
+		}
+		if (line[0] == ' ' || line[0] == '\t') && last != "" { // obsolete folding
+			vs := hdr[last]
+			vs[len(vs)-1] += " " + strings.TrimSpace(line)
+			continue
+		}
+		i := strings.IndexByte(line, ':')
+		if i <= 0 {
+			continue
+		}
+		k := textproto.CanonicalMIMEHeaderKey(strings.TrimRight(line[:i], " \t"))
+		v := strings.Trim(line[i+1:], " \t")
+		hdr[k] = append(hdr[k], v)
+		last = k
+	}
+	return hdr
+}
