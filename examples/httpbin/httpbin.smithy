@@ -6,9 +6,8 @@ $version: "2"
 namespace smithycurl.examples.httpbin
 
 /// The httpbin HTTP testing service.
-@aws.protocols#restJson1
+@alloy#simpleRestJson
 @httpBearerAuth
-@optionalAuth
 service HttpBin {
     version: "2024-01-01"
     operations: [
@@ -26,6 +25,7 @@ service HttpBin {
 
 /// Returns the caller's IP address.
 @readonly
+@optionalAuth
 @http(method: "GET", uri: "/ip")
 operation GetIp {
     output := {
@@ -36,6 +36,7 @@ operation GetIp {
 
 /// Returns the request's query parameters and headers.
 @readonly
+@optionalAuth
 @http(method: "GET", uri: "/get")
 operation Get {
     input := {
@@ -46,6 +47,7 @@ operation Get {
 }
 
 /// Echoes the request: method, query, headers and JSON body.
+@optionalAuth
 @http(method: "POST", uri: "/anything")
 operation Anything {
     input := {
@@ -65,6 +67,7 @@ operation Anything {
 
 /// Returns the request's headers.
 @readonly
+@optionalAuth
 @http(method: "GET", uri: "/headers")
 operation Headers {
     input := {
@@ -78,6 +81,7 @@ operation Headers {
 
 /// Answers with the given HTTP status code.
 @readonly
+@optionalAuth
 @http(method: "GET", uri: "/status/{code}")
 operation Status {
     input := {
@@ -92,6 +96,7 @@ operation Status {
 
 /// Answers after the given number of seconds (at most 10).
 @readonly
+@optionalAuth
 @http(method: "GET", uri: "/delay/{seconds}")
 operation Delay {
     input := {
@@ -105,6 +110,7 @@ operation Delay {
 
 /// Answers with a gzip-compressed body.
 @readonly
+@optionalAuth
 @http(method: "GET", uri: "/gzip")
 operation Gzip {
     output := {
@@ -125,6 +131,7 @@ operation Bearer {
 
 /// Checks HTTP basic credentials against the user and password in the path.
 @readonly
+@optionalAuth
 @http(method: "GET", uri: "/basic-auth/{user}/{passwd}")
 operation BasicAuth {
     input := {
