@@ -68,7 +68,7 @@ func TestExampleModelServiceIndex(t *testing.T) {
 		t.Errorf("unknown operation error = %v", err)
 	}
 	// The protocol trait's namespace is not loaded: the trait stays, opaque.
-	if v, ok := svc.Shape.Trait("aws.protocols#restJson1"); !ok || v.Kind() != model.ObjectNode {
+	if v, ok := svc.Shape.Trait("alloy#simpleRestJson"); !ok || v.Kind() != model.ObjectNode {
 		t.Errorf("opaque protocol trait = %v, %v", v, ok)
 	}
 	pw, _ := m.Member("smithycurl.examples.httpbin#BasicAuthInput$passwd")
