@@ -166,11 +166,11 @@ func LiveHandles() int64 { return liveHandles.Load() }
 // so sequential calls to the same host reuse one keep-alive connection.
 // DNS cache and TLS sessions are shared between the handles.
 type Curl struct {
-	cfg        Config
-	maxBody    int64
-	connectMS  int64
-	totalMS    int64
-	defaults   []defaultHeader
+	cfg       Config
+	maxBody   int64
+	connectMS int64
+	totalMS   int64
+	defaults  []defaultHeader
 
 	share unsafe.Pointer // CURLSH*
 
