@@ -448,7 +448,8 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 			}
 		}
 	} else if len(in.body) > 0 {
-		body := []byte{'{'}
+		body := make([]byte, 1, len(input)+len(input)/4+16)
+		body[0] = '{'
 		n := 0
 		for _, mc := range in.body {
 			raw := val(mc)
@@ -471,8 +472,7 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 				}
 				continue
 			}
-			body = appendString(body, mc.wireName)
-			body = append(body, ':')
+			body = append(body, mc.wireKey...)
 			s := scanner{data: raw}
 			var err error
 			if body, err = c.json.encodeValue(body, &s, mc); err != nil {
@@ -653,7 +653,7 @@ func (c *restCodec) decodeResponse(p *opPlan, resp *wire.Response) ([]byte, erro
 
 // decodeBound reads a structure bound to a response.
 func (c *restCodec) decodeBound(b *binding, resp *wire.Response) ([]byte, error) {
-	w := objectWriter{dst: make([]byte, 0, len(resp.Body)+64)}
+	w := objectWriter{dst: make([]byte, 0, len(resp.Body)+len(resp.Body)/4+64)}
 	w.dst = append(w.dst, '{')
 	mark := func(mc *memberCodec) { w.seen.add(memberIndex(b.sc, mc)) }
 	if b.status != nil {

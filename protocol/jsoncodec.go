@@ -65,11 +65,15 @@ func (o *jsonOptions) encodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 		dst = append(dst, '[')
 		n := 0
 		err := s.array(func(int) error {
+			null := s.isNull()
+			if null && !sc.sparse {
+				return nil
+			}
 			if n > 0 {
 				dst = append(dst, ',')
 			}
 			n++
-			if s.isNull() {
+			if null {
 				dst = append(dst, "null"...)
 				return nil
 			}
@@ -164,8 +168,7 @@ func (o *jsonOptions) encodeStruct(dst []byte, s *scanner, sc *shapeCodec, neste
 			dst = append(dst, ',')
 		}
 		n++
-		dst = appendString(dst, mc.wireName)
-		dst = append(dst, ':')
+		dst = append(dst, mc.wireKey...)
 		var err error
 		dst, err = o.encodeValue(dst, s, mc)
 		return err
@@ -185,8 +188,7 @@ func (o *jsonOptions) encodeStruct(dst []byte, s *scanner, sc *shapeCodec, neste
 				dst = append(dst, ',')
 			}
 			n++
-			dst = appendString(dst, mc.wireName)
-			dst = append(dst, ':')
+			dst = append(dst, mc.wireKey...)
 			ds := scanner{data: mc.defaultDoc}
 			if dst, err = o.encodeValue(dst, &ds, mc); err != nil {
 				return dst, err
@@ -196,14 +198,7 @@ func (o *jsonOptions) encodeStruct(dst []byte, s *scanner, sc *shapeCodec, neste
 	return append(dst, '}'), nil
 }
 
-func memberIndex(sc *shapeCodec, mc *memberCodec) int {
-	for i, m := range sc.members {
-		if m == mc {
-			return i
-		}
-	}
-	return -1
-}
+func memberIndex(_ *shapeCodec, mc *memberCodec) int { return mc.index }
 
 // encodeUnion writes a union: tagged (one-member object), discriminated
 // (alloy#discriminated: the tag as a property of the member structure) or
@@ -441,6 +436,15 @@ func (w *objectWriter) key(name string) {
 	w.dst = append(w.dst, ':')
 }
 
+// member starts a member's field.
+func (w *objectWriter) member(mc *memberCodec) {
+	if w.n > 0 {
+		w.dst = append(w.dst, ',')
+	}
+	w.n++
+	w.dst = append(w.dst, mc.docKey...)
+}
+
 // decodeStruct reads a structure and adds the defaults of absent members.
 func (o *jsonOptions) decodeStruct(dst []byte, s *scanner, sc *shapeCodec) ([]byte, error) {
 	w := objectWriter{dst: append(dst, '{')}
@@ -479,7 +483,7 @@ func (o *jsonOptions) decodeFields(w *objectWriter, s *scanner, sc *shapeCodec) 
 			return nil
 		}
 		w.seen.add(memberIndex(sc, mc))
-		w.key(mc.name)
+		w.member(mc)
 		var err error
 		w.dst, err = o.decodeValue(w.dst, s, mc)
 		return err
@@ -503,7 +507,7 @@ func (o *jsonOptions) addDefaults(w *objectWriter, sc *shapeCodec) {
 		if !mc.hasDefault || w.seen.has(i) || mc.streaming {
 			continue
 		}
-		w.key(mc.name)
+		w.member(mc)
 		w.dst = append(w.dst, mc.defaultDoc...)
 	}
 }

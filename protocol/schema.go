@@ -83,6 +83,10 @@ type shapeCodec struct {
 	enumValues map[string]bool // enum values
 	intValues  map[string]bool // intEnum values (literals)
 
+	// check is set when the shape or anything it contains has a constraint
+	// the validator enforces; values of other shapes are not walked.
+	check bool
+
 	discriminator string       // alloy#discriminated property
 	untagged      bool         // alloy#untagged
 	unknown       *memberCodec // alloy#jsonUnknown member
@@ -93,8 +97,11 @@ type shapeCodec struct {
 type memberCodec struct {
 	name     string
 	wireName string
+	docKey   []byte // "name": as JSON
+	wireKey  []byte // "wireName": as JSON
 	target   *shapeCodec
 	member   *model.Member
+	index    int // position among the structure's or union's members
 
 	tsFormat  string // timestampFormat trait, "" when absent
 	mediaType string
@@ -246,6 +253,7 @@ func (c *compiler) shape(id model.ShapeID) *shapeCodec {
 		sc.byWire = make(map[string]*memberCodec, len(s.Members))
 		for _, mem := range s.Members {
 			mc := c.member(mem)
+			mc.index = len(sc.members)
 			sc.members = append(sc.members, mc)
 			sc.byName[mc.name] = mc
 			if mem.Traits.Has(tJSONUnknown) {
@@ -266,6 +274,8 @@ func (c *compiler) member(mem *model.Member) *memberCodec {
 	if v, ok := mem.Traits.Get(tJSONName); ok {
 		mc.wireName = v.Str()
 	}
+	mc.docKey = append(appendString(nil, mc.name), ':')
+	mc.wireKey = append(appendString(nil, mc.wireName), ':')
 	get := func(id model.ShapeID) (model.Node, bool) { return c.m.MemberTrait(mem, id) }
 	if v, ok := get(tTimestampFormat); ok {
 		mc.tsFormat = v.Str()
@@ -354,8 +364,44 @@ func (c *compiler) finish() {
 				mc.defaultDoc = defaultDoc(mc)
 			}
 		}
+		sc.check = sc.kind == kEnum || sc.kind == kIntEnum
+		for _, mc := range sc.allMembers() {
+			if mc.required || mc.constrained() {
+				sc.check = true
+			}
+		}
+	}
+	// Propagate through containment until nothing changes (shapes may be
+	// recursive).
+	for changed := true; changed; {
+		changed = false
+		for _, sc := range c.fresh {
+			if sc.check {
+				continue
+			}
+			for _, mc := range sc.allMembers() {
+				if mc.target.check {
+					sc.check, changed = true, true
+					break
+				}
+			}
+		}
 	}
 	c.fresh = c.fresh[:0]
+}
+
+func (sc *shapeCodec) allMembers() []*memberCodec {
+	if sc.kind == kList {
+		return []*memberCodec{sc.elem}
+	}
+	if sc.kind == kMap {
+		return []*memberCodec{sc.key, sc.elem}
+	}
+	return sc.members
+}
+
+func (mc *memberCodec) constrained() bool {
+	return mc.minLen != nil || mc.maxLen != nil || mc.minVal != nil || mc.maxVal != nil || mc.pattern != nil || mc.unique
 }
 
 // defaultDoc writes a default value in the document form.

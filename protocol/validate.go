@@ -1,3 +1,278 @@
 package protocol
 
-func validateInput(sc *shapeCodec, vals [][]byte) []Violation { return nil }
+import (
+	"encoding/base64"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// validator checks a document-form value against the constraint traits of
+// the model (required, length, range, pattern, enum, intEnum, uniqueItems)
+// and collects every violation with its member path.
+type validator struct {
+	path []pathElem
+	out  []Violation
+}
+
+type pathElem struct {
+	name  string // member name, or map key when isKey
+	index int    // list index when name is "" and !isKey
+	isKey bool
+}
+
+func (v *validator) pathString() string {
+	var b strings.Builder
+	for i, e := range v.path {
+		switch {
+		case e.isKey:
+			b.WriteByte('[')
+			b.WriteString(strconv.Quote(e.name))
+			b.WriteByte(']')
+		case e.name == "":
+			fmt.Fprintf(&b, "[%d]", e.index)
+		default:
+			if i > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(e.name)
+		}
+	}
+	return b.String()
+}
+
+func (v *validator) add(format string, args ...any) {
+	v.out = append(v.out, Violation{Path: v.pathString(), Message: fmt.Sprintf(format, args...)})
+}
+
+// validateInput checks the top-level members of an input (raw values
+// indexed like sc.members).
+func validateInput(sc *shapeCodec, vals [][]byte) []Violation {
+	var v validator
+	for i, mc := range sc.members {
+		v.path = append(v.path[:0], pathElem{name: mc.name})
+		if vals[i] == nil {
+			if mc.required && !mc.hasDefault {
+				v.add("is required")
+			}
+			continue
+		}
+		if !mc.target.check && !mc.constrained() {
+			continue
+		}
+		s := scanner{data: vals[i]}
+		v.value(&s, mc)
+	}
+	return v.out
+}
+
+// value checks one value and consumes it from s.
+func (v *validator) value(s *scanner, mc *memberCodec) {
+	sc := mc.target
+	if !sc.check && !mc.constrained() {
+		s.skip()
+		return
+	}
+	if s.peek() == 'n' && s.literal("null") {
+		return
+	}
+	switch sc.kind {
+	case kString, kEnum:
+		if s.peek() != '"' {
+			s.skip()
+			return
+		}
+		str, err := s.str()
+		if err != nil {
+			return
+		}
+		v.length(mc, int64(utf8.RuneCountInString(str)))
+		if mc.pattern != nil && !mc.pattern.MatchString(str) {
+			v.add("value %q does not match the pattern %s", str, mc.patternText)
+		}
+		if sc.kind == kEnum && !sc.enumValues[str] {
+			v.add("value %q is not one of %s", str, setList(sc.enumValues, true))
+		}
+	case kBlob:
+		if s.peek() != '"' {
+			s.skip()
+			return
+		}
+		str, err := s.str()
+		if err != nil {
+			return
+		}
+		if mc.minLen != nil || mc.maxLen != nil {
+			n := base64.StdEncoding.DecodedLen(len(str)) - strings.Count(str, "=")
+			v.length(mc, int64(n))
+		}
+	case kInt, kBigInt, kBigDec, kFloat, kIntEnum:
+		if s.peek() == '"' {
+			s.skip() // NaN and infinities: no range applies
+			return
+		}
+		lit, err := s.number()
+		if err != nil {
+			s.skip()
+			return
+		}
+		if mc.minVal != nil || mc.maxVal != nil {
+			if f := bigOf(string(lit)); f != nil {
+				if mc.minVal != nil && f.Cmp(mc.minVal) < 0 {
+					v.add("value %s is below the minimum %s", lit, mc.minLit)
+				}
+				if mc.maxVal != nil && f.Cmp(mc.maxVal) > 0 {
+					v.add("value %s is above the maximum %s", lit, mc.maxLit)
+				}
+			}
+		}
+		if sc.kind == kIntEnum {
+			key := string(lit)
+			if f := bigOf(key); f != nil && f.IsInt() {
+				i, _ := f.Int(nil)
+				key = i.String()
+			}
+			if !sc.intValues[key] {
+				v.add("value %s is not one of %s", lit, setList(sc.intValues, false))
+			}
+		}
+		if sc.kind == kInt && sc.bits < 64 {
+			if _, err := strconv.ParseInt(string(lit), 10, sc.bits); err != nil {
+				v.add("value %s does not fit in a %s", lit, sc.shape.Type)
+			}
+		}
+	case kList:
+		if s.peek() != '[' {
+			s.skip()
+			return
+		}
+		var items []string
+		n := 0
+		depth := len(v.path)
+		s.array(func(i int) error {
+			n++
+			start := s.pos
+			v.path = append(v.path[:depth], pathElem{index: i})
+			if s.peek() == 'n' && s.literal("null") {
+				if !sc.sparse {
+					v.add("null is not allowed in a list that is not @sparse")
+				}
+			} else {
+				v.value(s, sc.elem)
+			}
+			if mc.unique || sc.elem.unique {
+				items = append(items, strings.TrimSpace(string(s.data[start:s.pos])))
+			}
+			return nil
+		})
+		v.path = v.path[:depth]
+		v.length(mc, int64(n))
+		if len(items) > 1 {
+			seen := make(map[string]int, len(items))
+			for i, it := range items {
+				if j, ok := seen[it]; ok {
+					v.add("items %d and %d are equal; the list must have unique items", j, i)
+					break
+				}
+				seen[it] = i
+			}
+		}
+	case kMap:
+		if s.peek() != '{' {
+			s.skip()
+			return
+		}
+		n := 0
+		depth := len(v.path)
+		s.object(func(key []byte) error {
+			n++
+			v.path = append(v.path[:depth], pathElem{name: string(key), isKey: true})
+			if sc.key != nil {
+				ks := scanner{data: appendString(nil, string(key))}
+				v.value(&ks, sc.key)
+			}
+			if s.peek() == 'n' && s.literal("null") {
+				if !sc.sparse {
+					v.add("null is not allowed in a map that is not @sparse")
+				}
+				return nil
+			}
+			v.value(s, sc.elem)
+			return nil
+		})
+		v.path = v.path[:depth]
+		v.length(mc, int64(n))
+	case kStruct, kUnion:
+		if s.peek() != '{' {
+			s.skip()
+			return
+		}
+		var seen memberSet
+		depth := len(v.path)
+		set := 0
+		s.object(func(key []byte) error {
+			m, ok := sc.byName[string(key)]
+			if !ok {
+				s.skip()
+				return nil
+			}
+			if s.peek() == 'n' && s.literal("null") {
+				return nil
+			}
+			set++
+			seen.add(memberIndex(sc, m))
+			v.path = append(v.path[:depth], pathElem{name: m.name})
+			v.value(s, m)
+			return nil
+		})
+		v.path = v.path[:depth]
+		if sc.kind == kUnion {
+			if set != 1 {
+				v.add("a union must have exactly one member set, found %d", set)
+			}
+			return
+		}
+		for i, m := range sc.members {
+			if m.required && !m.hasDefault && !seen.has(i) {
+				v.path = append(v.path[:depth], pathElem{name: m.name})
+				v.add("is required")
+			}
+		}
+		v.path = v.path[:depth]
+	default:
+		s.skip()
+	}
+}
+
+func (v *validator) length(mc *memberCodec, n int64) {
+	if mc.minLen != nil && n < *mc.minLen {
+		v.add("length %d is below the minimum %d", n, *mc.minLen)
+	}
+	if mc.maxLen != nil && n > *mc.maxLen {
+		v.add("length %d is above the maximum %d", n, *mc.maxLen)
+	}
+}
+
+func setList(set map[string]bool, quote bool) string {
+	vals := make([]string, 0, len(set))
+	for k := range set {
+		vals = append(vals, k)
+	}
+	if quote {
+		sort.Strings(vals)
+		for i, x := range vals {
+			vals[i] = strconv.Quote(x)
+		}
+	} else {
+		sort.Slice(vals, func(i, j int) bool {
+			a, b := bigOf(vals[i]), bigOf(vals[j])
+			if a == nil || b == nil {
+				return vals[i] < vals[j]
+			}
+			return a.Cmp(b) < 0
+		})
+	}
+	return strings.Join(vals, ", ")
+}
