@@ -219,7 +219,9 @@ void sc_perform(sc_handle *h, const char *strs, int nhdrs, int method_kind,
 	curl_easy_setopt(e, CURLOPT_HTTPHEADER, hl);
 	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, connect_ms);
 	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, total_ms);
-	curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)(max_body >= 0 ? max_body : 0));
+	/* The Content-Length check; HEAD has no body to limit. */
+	curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE,
+	                 (curl_off_t)(max_body >= 0 && method_kind != SC_HEAD ? max_body : 0));
 
 	CURLcode res = CURLE_OK;
 	CURLMcode mc = curl_multi_add_handle(h->multi, e);

@@ -512,8 +512,10 @@ func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 	}
 
 	h, err := t.acquire()
-	if err != nil {
+	if errors.Is(err, ErrClosed) {
 		return fail(KindCancelled, "", err)
+	} else if err != nil {
+		return fail(KindOther, err.Error(), nil)
 	}
 	b := h.strs[:0]
 	b = append(b, req.URL...)
@@ -592,7 +594,7 @@ func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 		resp = &wire.Response{
 			Status: int(res.status),
 			Header: parseHeader(h.c.hdr.p, h.c.hdr.len),
-			Body:   C.GoBytes(unsafe.Pointer(h.c.body.p), C.int(h.c.body.len)),
+			Body:   copyC(h.c.body.p, h.c.body.len),
 		}
 	} else {
 		code := int(res.code)
@@ -635,6 +637,15 @@ func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 		return nil, rerr
 	}
 	return resp, nil
+}
+
+// copyC copies n bytes of C memory into a new Go slice (never nil).
+func copyC(p *C.char, n C.size_t) []byte {
+	out := make([]byte, int(n))
+	if n > 0 {
+		copy(out, unsafe.Slice((*byte)(unsafe.Pointer(p)), int(n)))
+	}
+	return out
 }
 
 func ctxKind(err error) Kind {

@@ -305,6 +305,10 @@ func TestMaxResponseSize(t *testing.T) {
 	if e := asErr(t, err); e.Kind != KindTooLarge {
 		t.Errorf("stream-bytes: %+v", e)
 	}
+	// HEAD of a large resource is not "too large".
+	if r := mustDo(t, tr, "HEAD", bin(t)+"/bytes/5000", nil, nil); r.Status != 200 || len(r.Body) != 0 {
+		t.Errorf("HEAD: %d %d", r.Status, len(r.Body))
+	}
 	// At the limit is fine.
 	r := mustDo(t, tr, "GET", bin(t)+"/bytes/1000", nil, nil)
 	if len(r.Body) != 1000 {
