@@ -138,6 +138,15 @@ func (o *jsonOptions) encodeStruct(dst []byte, s *scanner, sc *shapeCodec, neste
 			return fmt.Errorf("%s has no member %q", sc.shape.ID, key)
 		}
 		if s.isNull() {
+			if mc.nullable {
+				// alloy#nullable: an explicit null is a value.
+				if n > 0 {
+					dst = append(dst, ',')
+				}
+				n++
+				dst = append(dst, mc.wireKey...)
+				dst = append(dst, "null"...)
+			}
 			return nil
 		}
 		if i := memberIndex(sc, mc); i < 64 {
@@ -520,6 +529,9 @@ func (o *jsonOptions) decodeUnion(dst []byte, s *scanner, sc *shapeCodec) ([]byt
 			return dst, err
 		}
 		for _, mc := range sc.members {
+			if !fits(raw, mc.target) {
+				continue
+			}
 			sub := scanner{data: raw}
 			out, err := o.decodeValue(nil, &sub, mc)
 			if err == nil && sub.atEnd() {
@@ -602,4 +614,56 @@ func (o *jsonOptions) decodeUnion(dst []byte, s *scanner, sc *shapeCodec) ([]byt
 		dst = append(dst, bytes.TrimSpace(s.data[start:s.pos])...)
 	}
 	return append(dst, '}'), nil
+}
+
+// fits reports whether a JSON value can be a value of sc, for untagged
+// unions: the JSON type must match, and an object must have only known
+// members and every required one.
+func fits(raw []byte, sc *shapeCodec) bool {
+	if sc.kind == kDocument {
+		return true
+	}
+	s := scanner{data: raw}
+	switch c := s.peek(); {
+	case c == '"':
+		return sc.kind == kString || sc.kind == kEnum || sc.kind == kBlob || sc.kind == kTimestamp || sc.kind == kFloat
+	case c == 't' || c == 'f':
+		return sc.kind == kBool
+	case c == '-' || (c >= '0' && c <= '9'):
+		switch sc.kind {
+		case kInt, kBigInt, kFloat, kBigDec, kIntEnum, kTimestamp:
+			return true
+		}
+		return false
+	case c == '[':
+		return sc.kind == kList
+	case c == '{':
+		switch sc.kind {
+		case kMap, kUnion:
+			return true
+		case kStruct:
+			var seen memberSet
+			ok := true
+			err := s.object(func(key []byte) error {
+				mc, found := sc.byWire[string(key)]
+				if !found {
+					ok = false
+				} else {
+					seen.add(mc.index)
+				}
+				_, err := s.skip()
+				return err
+			})
+			if err != nil || !ok {
+				return false
+			}
+			for i, mc := range sc.members {
+				if mc.required && !mc.hasDefault && !seen.has(i) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return false
 }

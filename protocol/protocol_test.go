@@ -355,3 +355,46 @@ func TestConcurrentUse(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+func TestUntaggedUnionDecode(t *testing.T) {
+	l := model.NewLoader()
+	l.AddSource("u.smithy", []byte(`$version: "2"
+namespace u
+use alloy#simpleRestJson
+use alloy#untagged
+@simpleRestJson
+service S { version: "1", operations: [Get] }
+@readonly @http(method: "GET", uri: "/")
+operation Get { output := { v: U } }
+@untagged
+union U { a: A, b: B, n: Integer }
+structure A { @required x: String }
+structure B { @required y: String }
+`))
+	l.AddSource("alloy.smithy", []byte(`$version: "2"
+namespace alloy
+@trait(selector: "service") @protocolDefinition structure simpleRestJson {}
+@trait(selector: "union") structure untagged {}
+`))
+	m, _, err := l.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, _ := m.Service("u#S")
+	op, _ := svc.Operation("Get")
+	c := NewSimpleRestJSON(m)
+	for body, want := range map[string]string{
+		`{"v": {"y": "1"}}`: `{"v":{"b":{"y":"1"}}}`,
+		`{"v": {"x": "1"}}`: `{"v":{"a":{"x":"1"}}}`,
+		`{"v": 3}`:          `{"v":{"n":3}}`,
+	} {
+		out, err := c.DecodeResponse(context.Background(), op, &wire.Response{Status: 200, Header: http.Header{}, Body: []byte(body)})
+		if err != nil || string(out) != want {
+			t.Errorf("%s: got %s (%v), want %s", body, out, err, want)
+		}
+	}
+	req, err := c.EncodeRequest(context.Background(), op, nil)
+	if err != nil || req.Path != "/" {
+		t.Errorf("request %v %v", req, err)
+	}
+}
