@@ -42,6 +42,7 @@ const (
 	tUntagged         model.ShapeID = "alloy#untagged"
 	tJSONUnknown      model.ShapeID = "alloy#jsonUnknown"
 	tNullable         model.ShapeID = "alloy#nullable"
+	tOpenEnum         model.ShapeID = "alloy#openEnum"
 )
 
 // kind is how a shape is read and written.
@@ -265,6 +266,10 @@ func (c *compiler) shape(id model.ShapeID) *shapeCodec {
 	default:
 		sc.kind = kDocument
 	}
+	if s.HasTrait(tOpenEnum) {
+		// alloy#openEnum: unknown values are valid.
+		sc.enumValues, sc.intValues = nil, nil
+	}
 	return sc
 }
 
@@ -364,7 +369,7 @@ func (c *compiler) finish() {
 				mc.defaultDoc = defaultDoc(mc)
 			}
 		}
-		sc.check = sc.kind == kEnum || sc.kind == kIntEnum
+		sc.check = sc.enumValues != nil || sc.intValues != nil
 		for _, mc := range sc.allMembers() {
 			if mc.required || mc.constrained() {
 				sc.check = true

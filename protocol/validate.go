@@ -92,7 +92,7 @@ func (v *validator) value(s *scanner, mc *memberCodec) {
 		if mc.pattern != nil && !mc.pattern.MatchString(str) {
 			v.add("value %q does not match the pattern %s", str, mc.patternText)
 		}
-		if sc.kind == kEnum && !sc.enumValues[str] {
+		if sc.kind == kEnum && sc.enumValues != nil && !sc.enumValues[str] {
 			v.add("value %q is not one of %s", str, setList(sc.enumValues, true))
 		}
 	case kBlob:
@@ -134,7 +134,7 @@ func (v *validator) value(s *scanner, mc *memberCodec) {
 				i, _ := f.Int(nil)
 				key = i.String()
 			}
-			if !sc.intValues[key] {
+			if sc.intValues != nil && !sc.intValues[key] {
 				v.add("value %s is not one of %s", lit, setList(sc.intValues, false))
 			}
 		}
