@@ -74,6 +74,8 @@ var Suites = []Suite{
 	{"idl-invalid", IDLInvalid},
 	{"idl-errorfiles", IDLErrorFiles},
 	{"models-load", ModelsLoad},
+	{"restJson1", RestJSON1},
+	{"simpleRestJson", SimpleRestJSON},
 }
 
 // guard runs one case with a time bound and turns a panic into an error, so

@@ -20,13 +20,6 @@ import (
 	"github.com/smithycurl/smithycurl/wire"
 )
 
-// ProtocolSuites are the protocol codec suites (kept out of Suites until
-// they pass).
-var ProtocolSuites = []Suite{
-	{"restJson1", RestJSON1},
-	{"simpleRestJson", SimpleRestJSON},
-}
-
 const (
 	traitRequestTests  model.ShapeID = "smithy.test#httpRequestTests"
 	traitResponseTests model.ShapeID = "smithy.test#httpResponseTests"
