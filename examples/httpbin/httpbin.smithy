@@ -7,6 +7,7 @@ namespace smithycurl.examples.httpbin
 
 /// The httpbin HTTP testing service.
 @alloy#simpleRestJson
+@httpBasicAuth
 @httpBearerAuth
 service HttpBin {
     version: "2024-01-01"
@@ -75,7 +76,7 @@ operation Headers {
         custom: String
     }
     output := {
-        headers: HeaderMap
+        headers: MultiMap
     }
 }
 
@@ -120,6 +121,7 @@ operation Gzip {
 
 /// Checks a bearer token.
 @readonly
+@auth([httpBearerAuth])
 @http(method: "GET", uri: "/bearer")
 operation Bearer {
     output := {
@@ -131,7 +133,7 @@ operation Bearer {
 
 /// Checks HTTP basic credentials against the user and password in the path.
 @readonly
-@optionalAuth
+@auth([httpBasicAuth])
 @http(method: "GET", uri: "/basic-auth/{user}/{passwd}")
 operation BasicAuth {
     input := {
@@ -152,19 +154,14 @@ operation BasicAuth {
 
 @mixin
 structure Echo {
-    args: StringMap
-    headers: HeaderMap
+    args: MultiMap
+    headers: MultiMap
     origin: String
     url: String
 }
 
-map StringMap {
-    key: String
-    value: String
-}
-
-/// httpbin repeats multi-valued headers as lists.
-map HeaderMap {
+/// httpbin answers query parameters and headers as lists of values.
+map MultiMap {
     key: String
     value: StringList
 }

@@ -1,0 +1,162 @@
+package client
+
+import (
+	"encoding/base64"
+	"net/url"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/transport"
+)
+
+// Auth scheme trait ids the client can apply.
+const (
+	authBearer model.ShapeID = "smithy.api#httpBearerAuth"
+	authBasic  model.ShapeID = "smithy.api#httpBasicAuth"
+	authAPIKey model.ShapeID = "smithy.api#httpApiKeyAuth"
+	authSigV4  model.ShapeID = "aws.auth#sigv4"
+)
+
+var knownSchemes = []model.ShapeID{authAPIKey, authBasic, authBearer, "smithy.api#httpDigestAuth", authSigV4}
+
+// AWSCredentials sign requests with AWS Signature Version 4.
+type AWSCredentials struct {
+	AccessKeyID, SecretAccessKey, SessionToken string
+	Region                                     string
+}
+
+// credentials are what the caller gave for each scheme; "" means none.
+type credentials struct {
+	bearer         string
+	user, password string
+	hasBasic       bool
+	apiKey         string
+	aws            *AWSCredentials
+}
+
+// awsFromEnv reads the standard AWS environment variables.
+func awsFromEnv() *AWSCredentials {
+	c := &AWSCredentials{
+		AccessKeyID:     os.Getenv("AWS_ACCESS_KEY_ID"),
+		SecretAccessKey: os.Getenv("AWS_SECRET_ACCESS_KEY"),
+		SessionToken:    os.Getenv("AWS_SESSION_TOKEN"),
+		Region:          os.Getenv("AWS_REGION"),
+	}
+	if c.Region == "" {
+		c.Region = os.Getenv("AWS_DEFAULT_REGION")
+	}
+	if c.AccessKeyID == "" || c.SecretAccessKey == "" {
+		return nil
+	}
+	return c
+}
+
+func (c *credentials) has(scheme model.ShapeID) bool {
+	switch scheme {
+	case authBearer:
+		return c.bearer != ""
+	case authBasic:
+		return c.hasBasic
+	case authAPIKey:
+		return c.apiKey != ""
+	case authSigV4:
+		return c.aws != nil
+	}
+	return false
+}
+
+// authPlan is the auth of one operation: the schemes in priority order and
+// whether the operation may be called without any.
+type authPlan struct {
+	schemes  []model.ShapeID
+	optional bool
+}
+
+// planAuth resolves the auth schemes of op: the operation's @auth, else the
+// service's @auth, else every auth trait of the service in id order.
+func planAuth(svc, op *model.Shape) authPlan {
+	var schemes []model.ShapeID
+	if v, ok := svc.Trait("smithy.api#auth"); ok {
+		for _, item := range v.Items() {
+			schemes = append(schemes, model.ShapeID(item.Str()))
+		}
+	} else {
+		for _, id := range knownSchemes {
+			if svc.HasTrait(id) {
+				schemes = append(schemes, id)
+			}
+		}
+		sort.Slice(schemes, func(i, j int) bool { return schemes[i] < schemes[j] })
+	}
+	if v, ok := op.Trait("smithy.api#auth"); ok {
+		schemes = schemes[:0:0]
+		for _, item := range v.Items() {
+			schemes = append(schemes, model.ShapeID(item.Str()))
+		}
+	}
+	return authPlan{schemes: schemes, optional: len(schemes) == 0 || op.HasTrait("smithy.api#optionalAuth")}
+}
+
+// authenticate applies the first scheme of the plan the caller has
+// credentials for. It returns the query parameter value to redact, if any.
+func (c *Client) authenticate(op *model.Operation, plan authPlan, req *transport.Request) (secret string, err error) {
+	for _, scheme := range plan.schemes {
+		if !c.creds.has(scheme) {
+			continue
+		}
+		switch scheme {
+		case authBearer:
+			req.Header.Set("Authorization", "Bearer "+c.creds.bearer)
+		case authBasic:
+			req.Header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(c.creds.user+":"+c.creds.password)))
+		case authAPIKey:
+			return c.applyAPIKey(req)
+		case authSigV4:
+			signing, _ := c.svc.Shape.Trait(authSigV4)
+			name, _ := signing.Get("name")
+			region := c.creds.aws.Region
+			if region == "" {
+				return "", usageError(op.Shape.ID, "aws.auth#sigv4 needs a region: set AWS_REGION or give one with the credentials")
+			}
+			req.AWSSigV4 = &transport.AWSSigV4{
+				Provider: "aws:amz:" + region + ":" + name.Str(), AccessKeyID: c.creds.aws.AccessKeyID,
+				SecretAccessKey: c.creds.aws.SecretAccessKey,
+			}
+			if c.creds.aws.SessionToken != "" {
+				req.Header.Set("X-Amz-Security-Token", c.creds.aws.SessionToken)
+			}
+		}
+		return "", nil
+	}
+	if plan.optional {
+		return "", nil
+	}
+	names := make([]string, len(plan.schemes))
+	for i, s := range plan.schemes {
+		names[i] = string(s)
+	}
+	return "", usageError(op.Shape.ID, "%s requires authentication with one of [%s]; no credentials were given for them",
+		op.Name, strings.Join(names, ", "))
+}
+
+func (c *Client) applyAPIKey(req *transport.Request) (string, error) {
+	v, _ := c.svc.Shape.Trait(authAPIKey)
+	name, _ := v.Get("name")
+	in, _ := v.Get("in")
+	if in.Str() == "query" {
+		sep := "?"
+		if strings.Contains(req.URL, "?") {
+			sep = "&"
+		}
+		req.URL += sep + url.QueryEscape(name.Str()) + "=" + url.QueryEscape(c.creds.apiKey)
+		return url.QueryEscape(c.creds.apiKey), nil
+	}
+	value := c.creds.apiKey
+	if scheme, ok := v.Get("scheme"); ok && scheme.Str() != "" {
+		value = scheme.Str() + " " + value
+	}
+	req.Header.Set(name.Str(), value)
+	return "", nil
+}

@@ -1,0 +1,235 @@
+// Package client calls the operations of a Smithy service described by a
+// model loaded at run time. Inputs and outputs are JSON in the document form
+// (see the protocol package); requests go out through libcurl.
+//
+//	m, _ := model.LoadPaths(ctx, "weather.smithy")
+//	c, _ := client.New(m, "example.weather#Weather", "https://weather.example.com")
+//	defer c.Close()
+//	out, err := c.Call(ctx, "GetForecast", []byte(`{"city": "Paris"}`))
+//
+// A Client is safe for concurrent use and meant to be shared.
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/protocol"
+	"github.com/smithycurl/smithycurl/transport"
+	"github.com/smithycurl/smithycurl/wire"
+)
+
+// Client calls the operations of one service.
+type Client struct {
+	model     *model.Model
+	svc       *model.Service
+	codec     protocol.Codec
+	transport transport.Transport
+	owned     *transport.Curl // closed by Close when the client made it
+	endpoint  *url.URL
+	opts      options
+	creds     credentials
+	plans     sync.Map // *model.Operation -> *callPlan
+}
+
+// callPlan is what the client precomputes per operation.
+type callPlan struct {
+	auth       authPlan
+	idempotent bool
+}
+
+// New returns a client for service serviceID of m, sending requests to
+// endpoint ("https://host:port/optional/prefix").
+func New(m *model.Model, serviceID model.ShapeID, endpoint string, opts ...Option) (*Client, error) {
+	svc, err := m.Service(serviceID)
+	if err != nil {
+		return nil, &Error{Kind: KindUsage, err: err}
+	}
+	u, err := url.Parse(endpoint)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, usageError("", "endpoint %q must be an absolute http:// or https:// URL", endpoint)
+	}
+	if u.RawQuery != "" || u.Fragment != "" {
+		return nil, usageError("", "endpoint %q must not have a query or fragment", endpoint)
+	}
+	u.Path = strings.TrimRight(u.Path, "/")
+	u.RawPath = ""
+	o := options{retry: DefaultRetryPolicy}
+	for _, opt := range opts {
+		opt.apply(&o)
+	}
+	if o.retry.MaxAttempts < 1 {
+		o.retry.MaxAttempts = 1
+	}
+	codec, err := protocol.New(m, svc, o.codec...)
+	if err != nil {
+		return nil, &Error{Kind: KindUsage, err: err}
+	}
+	c := &Client{model: m, svc: svc, codec: codec, endpoint: u, opts: o, creds: o.creds}
+	if c.creds.aws == nil && svc.Shape.HasTrait(authSigV4) {
+		c.creds.aws = awsFromEnv()
+	}
+	c.transport = o.custom
+	if c.transport == nil {
+		cfg := o.transport
+		if o.trace != nil {
+			cfg.Trace = c.redactingTrace(o.trace)
+		}
+		t, err := transport.New(cfg)
+		if err != nil {
+			return nil, &Error{Kind: KindTransport, err: err}
+		}
+		c.transport, c.owned = t, t
+	}
+	return c, nil
+}
+
+// Close releases the client's connections. Calls in flight are cancelled.
+func (c *Client) Close() error {
+	if c.owned != nil {
+		return c.owned.Close()
+	}
+	return nil
+}
+
+// Service returns the service the client calls.
+func (c *Client) Service() *model.Service { return c.svc }
+
+// Call sends operation (its name or shape id) with input, JSON in the
+// document form (nil or empty for none), and returns the output JSON. Every
+// error is an *Error.
+func (c *Client) Call(ctx context.Context, operation string, input []byte) ([]byte, error) {
+	op, err := c.svc.Operation(operation)
+	if err != nil {
+		return nil, &Error{Kind: KindUsage, err: err}
+	}
+	plan := c.plan(op)
+	wreq, err := c.codec.EncodeRequest(ctx, op, input)
+	if err != nil {
+		return nil, classify(op.Shape.ID, err)
+	}
+	req := &transport.Request{Method: wreq.Method, URL: c.url(wreq), Header: wreq.Header, Body: wreq.Body}
+	if req.Header == nil {
+		req.Header = http.Header{}
+	}
+	secret, err := c.authenticate(op, plan.auth, req)
+	if err != nil {
+		return nil, err
+	}
+	for attempt := 1; ; attempt++ {
+		start := time.Now()
+		out, resp, e := c.send(ctx, op, req, secret)
+		if c.opts.observer != nil {
+			a := Attempt{Operation: op.Name, Number: attempt, Took: time.Since(start)}
+			if resp != nil {
+				a.Status = resp.Status
+			}
+			if e != nil {
+				a.Err = e
+			}
+			c.opts.observer(a)
+		}
+		if e == nil {
+			return out, nil
+		}
+		var header http.Header
+		if resp != nil {
+			header = resp.Header
+		}
+		e.Attempts = attempt
+		if attempt >= c.opts.retry.MaxAttempts {
+			return nil, e
+		}
+		retry, wait := c.retryDecision(e, header, plan.idempotent)
+		if !retry {
+			return nil, e
+		}
+		if err := sleep(ctx, c.opts.retry.backoff(attempt, wait)); err != nil {
+			return nil, e // the last real failure says more than "cancelled while waiting"
+		}
+	}
+}
+
+// send makes one attempt. resp is nil when no response arrived.
+func (c *Client) send(ctx context.Context, op *model.Operation, req *transport.Request, secret string) ([]byte, *wire.Response, *Error) {
+	resp, err := c.transport.Do(ctx, req)
+	if err != nil {
+		var te *transport.Error
+		if secret != "" && errors.As(err, &te) {
+			te.URL = strings.ReplaceAll(te.URL, secret, "REDACTED")
+		}
+		return nil, nil, classify(op.Shape.ID, err)
+	}
+	out, err := c.codec.DecodeResponse(ctx, op, resp)
+	if err != nil {
+		e := classify(op.Shape.ID, err)
+		e.RequestID = requestID(resp)
+		if e.Status == 0 {
+			e.Status = resp.Status
+		}
+		return nil, resp, e
+	}
+	return out, resp, nil
+}
+
+// requestID returns the request id header a service sent, if any.
+func requestID(resp *wire.Response) string {
+	for _, h := range []string{"X-Amzn-Requestid", "X-Amz-Request-Id", "X-Request-Id"} {
+		if v := resp.Header.Get(h); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+func (c *Client) plan(op *model.Operation) *callPlan {
+	if p, ok := c.plans.Load(op); ok {
+		return p.(*callPlan)
+	}
+	p := &callPlan{auth: planAuth(c.svc.Shape, op.Shape), idempotent: idempotent(c.model, op.Shape, op.Input)}
+	c.plans.Store(op, p)
+	return p
+}
+
+// url joins the endpoint (with its path prefix) and the request's path,
+// and applies the endpoint trait's host prefix unless turned off.
+func (c *Client) url(r *wire.Request) string {
+	host := c.endpoint.Host
+	if r.HostPrefix != "" && !c.opts.noHostPrefix {
+		host = r.HostPrefix + host
+	}
+	return c.endpoint.Scheme + "://" + host + c.endpoint.EscapedPath() + r.Path
+}
+
+// redactingTrace hides credentials from a trace hook.
+func (c *Client) redactingTrace(f func(transport.TraceEvent)) func(transport.TraceEvent) {
+	secretHeaders := []string{"Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-Amz-Security-Token"}
+	if v, ok := c.svc.Shape.Trait(authAPIKey); ok {
+		if name, _ := v.Get("name"); name.Str() != "" {
+			secretHeaders = append(secretHeaders, name.Str())
+		}
+	}
+	return func(ev transport.TraceEvent) {
+		for _, h := range secretHeaders {
+			if ev.Header.Get(h) != "" {
+				ev.Header.Set(h, "REDACTED")
+			}
+		}
+		if c.creds.apiKey != "" {
+			ev.URL = strings.ReplaceAll(ev.URL, url.QueryEscape(c.creds.apiKey), "REDACTED")
+		}
+		f(ev)
+	}
+}
+
+// String describes the client without its credentials.
+func (c *Client) String() string {
+	return fmt.Sprintf("client.Client{service: %s, endpoint: %s}", c.svc.Shape.ID, c.endpoint)
+}

@@ -1,0 +1,146 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/protocol"
+	"github.com/smithycurl/smithycurl/transport"
+)
+
+// Kind classifies an error of Call. The set is closed and stable: the C API
+// and the Python package expose the same kinds.
+type Kind int
+
+const (
+	// KindUsage: the call itself is wrong (unknown operation, malformed
+	// input JSON, a value of the wrong type, missing credentials).
+	KindUsage Kind = iota + 1
+	// KindValidation: the input breaks the model's constraints; nothing was sent.
+	KindValidation
+	// KindService: the service answered with an error response.
+	KindService
+	// KindTransport: no complete response (DNS, connect, TLS, reset, too large).
+	KindTransport
+	// KindTimeout: a timeout or the ctx deadline expired.
+	KindTimeout
+	// KindCancelled: the ctx was cancelled or the client closed.
+	KindCancelled
+	// KindDecode: the response could not be decoded.
+	KindDecode
+)
+
+func (k Kind) String() string {
+	switch k {
+	case KindUsage:
+		return "usage"
+	case KindValidation:
+		return "validation"
+	case KindService:
+		return "service"
+	case KindTransport:
+		return "transport"
+	case KindTimeout:
+		return "timeout"
+	case KindCancelled:
+		return "cancelled"
+	case KindDecode:
+		return "decode"
+	}
+	return "unknown"
+}
+
+// Error is the error returned by Call. It wraps the cause, so errors.As
+// also finds *protocol.ValidationError, *transport.Error and the like.
+type Error struct {
+	Kind      Kind
+	Operation model.ShapeID // "" when the operation is unknown
+
+	// For KindService: the error shape id (empty when the response matched
+	// no error shape of the operation), the HTTP status, the error's members
+	// in the document form (or the raw body when unmodeled), the error type
+	// the service named, and the request id header when present.
+	Shape     model.ShapeID
+	Status    int
+	Members   []byte
+	Code      string
+	RequestID string
+
+	// Attempts is how many times the request was sent.
+	Attempts int
+
+	err error
+}
+
+func (e *Error) Error() string {
+	op := "smithycurl"
+	if e.Operation != "" {
+		op = e.Operation.Name()
+	}
+	if e.RequestID != "" {
+		return fmt.Sprintf("%s: %s error: %v (request id %s)", op, e.Kind, e.err, e.RequestID)
+	}
+	return fmt.Sprintf("%s: %s error: %v", op, e.Kind, e.err)
+}
+
+func (e *Error) Unwrap() error { return e.err }
+
+// Message is the error's message without the operation and kind prefix.
+func (e *Error) Message() string {
+	var se *protocol.ServiceError
+	if errors.As(e.err, &se) && se.Message != "" {
+		return se.Message
+	}
+	return e.err.Error()
+}
+
+// Modeled reports whether a service error matched an error shape of the operation.
+func (e *Error) Modeled() bool { return e.Kind == KindService && e.Shape != "" }
+
+// classify wraps err, from the codec or the transport, in an *Error.
+func classify(op model.ShapeID, err error) *Error {
+	var ce *Error
+	if errors.As(err, &ce) {
+		return ce
+	}
+	e := &Error{Operation: op, err: err}
+	var (
+		se *protocol.ServiceError
+		ve *protocol.ValidationError
+		ie *protocol.InputError
+		re *protocol.ResponseError
+		te *transport.Error
+	)
+	switch {
+	case errors.As(err, &se):
+		e.Kind, e.Shape, e.Status, e.Members, e.Code = KindService, se.Shape, se.Status, se.Members, se.Code
+	case errors.As(err, &ve):
+		e.Kind = KindValidation
+	case errors.As(err, &ie):
+		e.Kind = KindUsage
+	case errors.As(err, &re):
+		e.Kind, e.Status = KindDecode, re.Status
+	case errors.As(err, &te):
+		switch te.Kind {
+		case transport.KindTimeout:
+			e.Kind = KindTimeout
+		case transport.KindCancelled:
+			e.Kind = KindCancelled
+		default:
+			e.Kind = KindTransport
+		}
+	case errors.Is(err, context.DeadlineExceeded):
+		e.Kind = KindTimeout
+	case errors.Is(err, context.Canceled):
+		e.Kind = KindCancelled
+	default:
+		e.Kind = KindUsage
+	}
+	return e
+}
+
+func usageError(op model.ShapeID, format string, args ...any) *Error {
+	return &Error{Kind: KindUsage, Operation: op, err: fmt.Errorf(format, args...)}
+}

@@ -1,0 +1,147 @@
+package client
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/smithycurl/smithycurl/protocol"
+	"github.com/smithycurl/smithycurl/transport"
+)
+
+// Option configures a Client.
+type Option interface{ apply(*options) }
+
+type optionFunc func(*options)
+
+func (f optionFunc) apply(o *options) { f(o) }
+
+type options struct {
+	transport    transport.Config
+	custom       transport.Transport
+	retry        RetryPolicy
+	codec        []protocol.Option
+	creds        credentials
+	noHostPrefix bool
+	observer     func(Attempt)
+	trace        func(transport.TraceEvent)
+}
+
+// WithTimeout bounds each call, retries included (default 60 s). A ctx
+// deadline that comes first wins.
+func WithTimeout(d time.Duration) Option {
+	return optionFunc(func(o *options) { o.transport.Timeout = d })
+}
+
+// WithConnectTimeout bounds connection set-up (default 10 s).
+func WithConnectTimeout(d time.Duration) Option {
+	return optionFunc(func(o *options) { o.transport.ConnectTimeout = d })
+}
+
+// WithMaxResponseBytes bounds the response body (default 64 MiB).
+func WithMaxResponseBytes(n int64) Option {
+	return optionFunc(func(o *options) { o.transport.MaxResponseBytes = n })
+}
+
+// WithRetryPolicy replaces DefaultRetryPolicy.
+func WithRetryPolicy(p RetryPolicy) Option { return optionFunc(func(o *options) { o.retry = p }) }
+
+// WithoutRetries sends each request once.
+func WithoutRetries() Option { return optionFunc(func(o *options) { o.retry.MaxAttempts = 1 }) }
+
+// WithHeader adds a header to every request that does not set it itself.
+func WithHeader(name, value string) Option {
+	return optionFunc(func(o *options) {
+		if o.transport.DefaultHeader == nil {
+			o.transport.DefaultHeader = http.Header{}
+		}
+		o.transport.DefaultHeader.Add(name, value)
+	})
+}
+
+// WithUserAgent replaces the default "smithycurl/<version>" User-Agent.
+func WithUserAgent(ua string) Option {
+	return optionFunc(func(o *options) { o.transport.UserAgent = ua })
+}
+
+// WithBearerToken authenticates with @httpBearerAuth.
+func WithBearerToken(token string) Option {
+	return optionFunc(func(o *options) { o.creds.bearer = token })
+}
+
+// WithBasicAuth authenticates with @httpBasicAuth.
+func WithBasicAuth(user, password string) Option {
+	return optionFunc(func(o *options) { o.creds.user, o.creds.password, o.creds.hasBasic = user, password, true })
+}
+
+// WithAPIKey authenticates with @httpApiKeyAuth (header or query, as the model says).
+func WithAPIKey(key string) Option { return optionFunc(func(o *options) { o.creds.apiKey = key }) }
+
+// WithAWSCredentials signs requests with aws.auth#sigv4. Without it, the
+// standard AWS_* environment variables are used when the service needs them.
+func WithAWSCredentials(c AWSCredentials) Option {
+	return optionFunc(func(o *options) { o.creds.aws = &c })
+}
+
+// TLSConfig holds the TLS options. Verification is on unless InsecureSkipVerify.
+type TLSConfig struct {
+	CAFile             string // PEM bundle of trusted CAs; empty: the system store
+	CertFile, KeyFile  string // client certificate and key (PEM)
+	InsecureSkipVerify bool   // DANGEROUS: turns off peer and host verification; tests only
+}
+
+// WithTLS sets the TLS options.
+func WithTLS(c TLSConfig) Option {
+	return optionFunc(func(o *options) {
+		o.transport.CAFile, o.transport.ClientCertFile, o.transport.ClientKeyFile = c.CAFile, c.CertFile, c.KeyFile
+		o.transport.InsecureSkipVerify = c.InsecureSkipVerify
+	})
+}
+
+// WithProxy sends requests through a proxy ("-" disables libcurl's
+// *_proxy environment variables, which apply otherwise).
+func WithProxy(proxyURL string) Option {
+	return optionFunc(func(o *options) { o.transport.Proxy = proxyURL })
+}
+
+// WithHTTPVersion selects HTTP/1.1, automatic HTTP/2 over TLS, or h2c.
+func WithHTTPVersion(v transport.HTTPVersion) Option {
+	return optionFunc(func(o *options) { o.transport.HTTPVersion = v })
+}
+
+// WithoutValidation skips the client-side check of inputs against the
+// model's constraints.
+func WithoutValidation() Option {
+	return optionFunc(func(o *options) { o.codec = append(o.codec, protocol.WithoutValidation()) })
+}
+
+// WithoutHostPrefix ignores the endpoint trait's hostPrefix.
+func WithoutHostPrefix() Option { return optionFunc(func(o *options) { o.noHostPrefix = true }) }
+
+// WithCodecOptions passes options to the protocol codec.
+func WithCodecOptions(opts ...protocol.Option) Option {
+	return optionFunc(func(o *options) { o.codec = append(o.codec, opts...) })
+}
+
+// WithTrace receives each request and response (headers only) as sent and
+// received, with Authorization and other credential headers redacted.
+func WithTrace(f func(transport.TraceEvent)) Option {
+	return optionFunc(func(o *options) { o.trace = f })
+}
+
+// Attempt describes one send of a call, for logging and metrics.
+type Attempt struct {
+	Operation string
+	Number    int // 1 for the first send
+	Status    int // 0 when no response arrived
+	Took      time.Duration
+	Err       error // nil on success
+}
+
+// WithObserver calls f after every attempt.
+func WithObserver(f func(Attempt)) Option { return optionFunc(func(o *options) { o.observer = f }) }
+
+// WithTransport replaces the libcurl transport (tests, custom stacks); the
+// transport options above then do not apply.
+func WithTransport(t transport.Transport) Option {
+	return optionFunc(func(o *options) { o.custom = t })
+}

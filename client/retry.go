@@ -1,0 +1,129 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/transport"
+)
+
+// RetryPolicy is the standard retry strategy: up to MaxAttempts sends, with
+// exponential backoff and full jitter between them (a random wait in
+// [0, min(Cap, Base·2^n)]), or the server's Retry-After when it sends one.
+//
+// What is retried: transport failures that certainly did not reach the
+// server; HTTP 429 and throttling errors (the server refused the request);
+// errors marked @retryable; and, only for operations that are @readonly,
+// @idempotent or carry an idempotency token, HTTP 500, 502, 503, 504 and
+// transport failures that may have reached the server. A request that may
+// have reached the server is never re-sent for other operations.
+type RetryPolicy struct {
+	MaxAttempts int           // total sends; 1 turns retries off
+	Base        time.Duration // first backoff ceiling
+	Cap         time.Duration // largest backoff, also caps Retry-After
+}
+
+// DefaultRetryPolicy is used when no WithRetryPolicy option is given.
+var DefaultRetryPolicy = RetryPolicy{MaxAttempts: 3, Base: 100 * time.Millisecond, Cap: 20 * time.Second}
+
+// idempotent reports whether op may be sent twice with the same effect.
+func idempotent(m *model.Model, op *model.Shape, input *model.Shape) bool {
+	if op.HasTrait("smithy.api#readonly") || op.HasTrait("smithy.api#idempotent") {
+		return true
+	}
+	for _, mem := range input.Members {
+		if _, ok := m.MemberTrait(mem, "smithy.api#idempotencyToken"); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// retryDecision says whether a failed attempt may be retried, and whether
+// the server asked for a wait.
+func (c *Client) retryDecision(e *Error, header http.Header, idem bool) (bool, time.Duration) {
+	var te *transport.Error
+	switch e.Kind {
+	case KindTransport, KindTimeout:
+		if errors.As(e.err, &te) {
+			return !te.MayHaveReached || idem, 0
+		}
+		return false, 0
+	case KindService:
+		wait := retryAfter(header)
+		if e.Status == http.StatusTooManyRequests || c.throttling(e) {
+			return true, wait
+		}
+		if s, ok := c.model.Shape(e.Shape); ok && s.HasTrait("smithy.api#retryable") {
+			return true, wait
+		}
+		switch e.Status {
+		case 500, 502, 503, 504:
+			return idem, wait
+		}
+	}
+	return false, 0
+}
+
+// throttling reports a throttling error: @retryable(throttling: true), or an
+// unmodeled error type that says so.
+func (c *Client) throttling(e *Error) bool {
+	if s, ok := c.model.Shape(e.Shape); ok {
+		v, _ := s.Trait("smithy.api#retryable")
+		t, _ := v.Get("throttling")
+		return t.AsBool()
+	}
+	code := strings.ToLower(e.Code)
+	return strings.Contains(code, "throttl") || strings.Contains(code, "toomanyrequests") || strings.Contains(code, "slowdown")
+}
+
+// retryAfter parses a Retry-After header (seconds or HTTP date).
+func retryAfter(h http.Header) time.Duration {
+	v := h.Get("Retry-After")
+	if v == "" {
+		return 0
+	}
+	if secs, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && secs >= 0 {
+		return time.Duration(secs) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(time.Until(t), 0)
+	}
+	return 0
+}
+
+// backoff returns the wait before attempt n+1 (n ≥ 1).
+func (p RetryPolicy) backoff(n int, serverWait time.Duration) time.Duration {
+	if serverWait > 0 {
+		return min(serverWait, p.Cap)
+	}
+	ceiling := p.Cap
+	if n < 32 {
+		ceiling = min(p.Cap, p.Base<<(n-1))
+	}
+	if ceiling <= 0 {
+		return 0
+	}
+	return rand.N(ceiling + 1)
+}
+
+// sleep waits d or until ctx is done.
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
