@@ -127,7 +127,7 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte) ([]by
 		start := time.Now()
 		out, resp, e := c.send(ctx, op, req, secret)
 		if c.opts.observer != nil {
-			a := Attempt{Operation: op.Name, Number: attempt, Took: time.Since(start)}
+			a := Attempt{Operation: op.Name, Number: attempt, Took: time.Since(start), Response: resp}
 			if resp != nil {
 				a.Status = resp.Status
 			}

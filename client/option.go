@@ -6,6 +6,7 @@ import (
 
 	"github.com/smithycurl/smithycurl/protocol"
 	"github.com/smithycurl/smithycurl/transport"
+	"github.com/smithycurl/smithycurl/wire"
 )
 
 // Option configures a Client.
@@ -135,6 +136,9 @@ type Attempt struct {
 	Status    int // 0 when no response arrived
 	Took      time.Duration
 	Err       error // nil on success
+	// Response is the raw HTTP response (nil when none arrived). Its body
+	// may hold @sensitive values: redact before logging.
+	Response *wire.Response
 }
 
 // WithObserver calls f after every attempt.

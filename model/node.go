@@ -273,6 +273,13 @@ func (n Node) JSON() string {
 	return b.String()
 }
 
+// JSONIndent returns the node as JSON text, one member per line.
+func (n Node) JSONIndent(indent string) string {
+	var b strings.Builder
+	n.appendJSON(&b, "", indent)
+	return b.String()
+}
+
 // appendJSON writes n as JSON; indent "" means compact.
 func (n Node) appendJSON(b *strings.Builder, prefix, indent string) {
 	switch n.kind {

@@ -1,10 +1,15 @@
-// Command smithycurl works with Smithy models and the services they describe.
+// Command smithycurl calls Smithy services and works with their models.
 //
-//	smithycurl ops      --model PATH... [--service ID]   list services and operations
-//	smithycurl validate FILE...                          check a model; errors as file:line:col
-//	smithycurl ast      FILE...                          print the model as a JSON AST
+//	smithycurl call     --model PATH... --endpoint URL OPERATION [--input JSON|@FILE]
+//	smithycurl ops      --model PATH... [--service ID]
+//	smithycurl describe --model PATH... OPERATION
+//	smithycurl example  --model PATH... OPERATION
+//	smithycurl validate FILE...
+//	smithycurl ast      FILE...
+//	smithycurl completion bash|zsh
 //
-// Exit codes: 0 success, 2 usage or model error.
+// Exit codes: 0 success; 1 the service answered with an error; 2 usage,
+// model or input error; 3 transport error or timeout.
 package main
 
 import (
@@ -19,19 +24,28 @@ import (
 	"github.com/smithycurl/smithycurl/model"
 )
 
-const usage = `smithycurl works with Smithy models and the services they describe.
+const usage = `smithycurl calls Smithy services and works with their models.
 
 Usage:
-  smithycurl ops      --model PATH... [--service ID]   list services and their operations
-  smithycurl validate FILE...                          load and validate a model
-  smithycurl ast      FILE...                          print the assembled model as a JSON AST
+  smithycurl call     --model PATH --endpoint URL OPERATION [--input JSON|@FILE]
+  smithycurl ops      --model PATH [--service ID]   list operations and their HTTP routes
+  smithycurl describe --model PATH OPERATION        show input, output and errors
+  smithycurl example  --model PATH OPERATION        print an input JSON to fill in
+  smithycurl validate PATH...                       load and check a model
+  smithycurl ast      PATH...                       print the model as a JSON AST
+  smithycurl completion bash|zsh                    print a shell completion script
 
-PATH and FILE are .smithy or .json files, or directories of them.
+PATH is a .smithy or .json file or a directory of them; --model repeats.
+Exit codes: 0 ok, 1 service error, 2 usage/model/input error, 3 transport error or timeout.
 Run 'smithycurl COMMAND -h' for a command's options.
 `
 
-// exitUsage is the exit code for usage, model and input errors.
-const exitUsage = 2
+// Exit codes scripts can rely on.
+const (
+	exitServiceError = 1
+	exitUsage        = 2
+	exitTransport    = 3
+)
 
 func main() {
 	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
@@ -46,7 +60,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	cmds := map[string]func(context.Context, []string, io.Writer, io.Writer) int{
-		"ops": ops, "validate": validate, "ast": ast,
+		"call": call, "ops": ops, "describe": describe, "example": example,
+		"validate": validate, "ast": ast, "completion": completion,
 	}
 	cmd, ok := cmds[args[0]]
 	if !ok {
@@ -102,22 +117,60 @@ func loadModel(ctx context.Context, paths []string, stderr io.Writer) (*model.Mo
 	return m, true
 }
 
+// modelFlags are the flags of the commands that work on one service.
+type modelFlags struct {
+	models  multiFlag
+	service string
+}
+
+func (mf *modelFlags) register(fs *flag.FlagSet) {
+	fs.Var(&mf.models, "model", "model file or directory (repeatable)")
+	fs.StringVar(&mf.service, "service", "", "service shape id (may be left out when the model has one service)")
+}
+
+// load loads the model and picks the service.
+func (mf *modelFlags) load(ctx context.Context, stderr io.Writer) (*model.Model, *model.Service, bool) {
+	m, ok := loadModel(ctx, mf.models, stderr)
+	if !ok {
+		return nil, nil, false
+	}
+	id := model.ShapeID(mf.service)
+	if id == "" {
+		services := m.Services()
+		if len(services) != 1 {
+			names := make([]string, len(services))
+			for i, s := range services {
+				names[i] = string(s)
+			}
+			fmt.Fprintf(stderr, "smithycurl: the model has %d services; choose one with --service: %s\n", len(services), strings.Join(names, ", "))
+			return nil, nil, false
+		}
+		id = services[0]
+	}
+	svc, err := m.Service(id)
+	if err != nil {
+		fmt.Fprintf(stderr, "smithycurl: %v\n", err)
+		return nil, nil, false
+	}
+	return m, svc, true
+}
+
 func ops(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("ops", "ops --model PATH... [--service ID]", stderr)
-	var models multiFlag
-	fs.Var(&models, "model", "model file or directory (repeatable)")
-	service := fs.String("service", "", "only this service (shape id)")
+	fs := newFlags("ops", "ops --model PATH... [--service ID] [--names]", stderr)
+	var mf modelFlags
+	mf.register(fs)
+	names := fs.Bool("names", false, "print only the operation names, one per line")
 	if fs.Parse(args) != nil {
 		return exitUsage
 	}
-	models = append(models, fs.Args()...)
-	m, ok := loadModel(ctx, models, stderr)
+	mf.models = append(mf.models, fs.Args()...)
+	m, ok := loadModel(ctx, mf.models, stderr)
 	if !ok {
 		return exitUsage
 	}
 	ids := m.Services()
-	if *service != "" {
-		ids = []model.ShapeID{model.ShapeID(*service)}
+	if mf.service != "" {
+		ids = []model.ShapeID{model.ShapeID(mf.service)}
 	}
 	for _, id := range ids {
 		svc, err := m.Service(id)
@@ -125,9 +178,15 @@ func ops(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "smithycurl: %v\n", err)
 			return exitUsage
 		}
-		fmt.Fprintf(stdout, "%s (%d operations)\n", id, len(svc.Operations))
+		if !*names {
+			fmt.Fprintf(stdout, "%s (%d operations)\n", id, len(svc.Operations))
+		}
 		for _, op := range svc.Operations {
-			fmt.Fprintf(stdout, "  %-28s %s\n", op.Name, httpRoute(op.Shape))
+			if *names {
+				fmt.Fprintln(stdout, op.Name)
+			} else {
+				fmt.Fprintf(stdout, "  %-28s %s\n", op.Name, httpRoute(op.Shape))
+			}
 		}
 	}
 	return 0

@@ -1,0 +1,299 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/smithycurl/smithycurl/client"
+	"github.com/smithycurl/smithycurl/transport"
+)
+
+// parseInterspersed parses flags that may come before or after the
+// positional arguments ("call GetIp --input {}"), returning the positionals.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if rest[0] == "--" {
+			return append(pos, rest[1:]...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+type callFlags struct {
+	modelFlags
+	endpoint, input                  string
+	headers                          multiFlag
+	bearer, basic, apiKey            string
+	awsKey, awsSecret, awsToken, reg string
+	timeout                          time.Duration
+	retries                          int
+	noValidate, noHostPrefix         bool
+	trace, raw                       bool
+}
+
+func call(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("call", "call --model PATH... [--service ID] --endpoint URL OPERATION [--input JSON|@FILE]\n(input from stdin when --input is absent and stdin is not a terminal)", stderr)
+	var f callFlags
+	f.register(fs)
+	fs.StringVar(&f.endpoint, "endpoint", os.Getenv("SMITHYCURL_ENDPOINT"), "service URL, e.g. http://127.0.0.1:8080 (env SMITHYCURL_ENDPOINT)")
+	fs.StringVar(&f.input, "input", "", "input JSON in the document form, or @FILE, or - for stdin")
+	fs.Var(&f.headers, "H", "extra header 'Name: value' (repeatable)")
+	fs.StringVar(&f.bearer, "bearer", "", "bearer token (@httpBearerAuth)")
+	fs.StringVar(&f.basic, "basic", "", "user:password (@httpBasicAuth)")
+	fs.StringVar(&f.apiKey, "api-key", "", "API key (@httpApiKeyAuth)")
+	fs.StringVar(&f.awsKey, "aws-access-key-id", "", "AWS access key id (default: $AWS_ACCESS_KEY_ID)")
+	fs.StringVar(&f.awsSecret, "aws-secret-access-key", "", "AWS secret access key (default: $AWS_SECRET_ACCESS_KEY)")
+	fs.StringVar(&f.awsToken, "aws-session-token", "", "AWS session token (default: $AWS_SESSION_TOKEN)")
+	fs.StringVar(&f.reg, "region", "", "AWS region (default: $AWS_REGION)")
+	fs.DurationVar(&f.timeout, "timeout", 0, "whole-call timeout, e.g. 5s (default 60s)")
+	fs.IntVar(&f.retries, "retries", -1, "retries after the first attempt (default 2; 0 turns them off)")
+	fs.BoolVar(&f.noValidate, "no-validate", false, "send the input without checking the model's constraints")
+	fs.BoolVar(&f.noHostPrefix, "no-host-prefix", false, "ignore the endpoint trait's host prefix")
+	fs.BoolVar(&f.trace, "trace", false, "print the wire trace on stderr (credentials and @sensitive values redacted)")
+	fs.BoolVar(&f.raw, "raw", false, "print the raw HTTP response instead of the decoded output")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if len(pos) != 1 {
+		fmt.Fprintln(stderr, "smithycurl call: give exactly one OPERATION (see 'smithycurl ops')")
+		return exitUsage
+	}
+	if f.endpoint == "" {
+		fmt.Fprintln(stderr, "smithycurl call: --endpoint is required")
+		return exitUsage
+	}
+	input, err := readInput(f.input)
+	if err != nil {
+		fmt.Fprintf(stderr, "smithycurl call: %v\n", err)
+		return exitUsage
+	}
+	m, svc, ok := f.load(ctx, stderr)
+	if !ok {
+		return exitUsage
+	}
+	opts, err := f.options(stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "smithycurl call: %v\n", err)
+		return exitUsage
+	}
+	var last *client.Attempt
+	opts = append(opts, client.WithObserver(func(a client.Attempt) { last = &a }))
+	c, err := client.New(m, svc.Shape.ID, f.endpoint, opts...)
+	if err != nil {
+		fmt.Fprintf(stderr, "smithycurl call: %v\n", err)
+		return exitUsage
+	}
+	defer c.Close()
+	op, err := svc.Operation(pos[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "smithycurl call: %v\n", err)
+		return exitUsage
+	}
+	if f.trace {
+		fmt.Fprintf(stderr, "* input %s\n", client.RedactSensitive(m, op.Input, input))
+	}
+	out, err := c.Call(ctx, op.Name, input)
+	if f.raw && last != nil && last.Response != nil {
+		writeRaw(stdout, last.Response.Status, last.Response.Header, last.Response.Body)
+	}
+	if err == nil {
+		if f.trace {
+			fmt.Fprintf(stderr, "* output %s\n", client.RedactSensitive(m, op.Output, out))
+		}
+		if !f.raw {
+			writeJSON(stdout, out)
+		}
+		return 0
+	}
+	var ce *client.Error
+	if !errors.As(err, &ce) {
+		fmt.Fprintf(stderr, "smithycurl: %v\n", err)
+		return exitTransport
+	}
+	fmt.Fprintf(stderr, "smithycurl: %v\n", ce)
+	switch ce.Kind {
+	case client.KindService:
+		if !f.raw {
+			writeJSON(stdout, serviceErrorJSON(ce))
+		}
+		return exitServiceError
+	case client.KindUsage, client.KindValidation:
+		return exitUsage
+	}
+	return exitTransport
+}
+
+func (f *callFlags) options(stderr io.Writer) ([]client.Option, error) {
+	var opts []client.Option
+	for _, h := range f.headers {
+		name, value, ok := strings.Cut(h, ":")
+		if !ok || strings.TrimSpace(name) == "" {
+			return nil, fmt.Errorf("-H %q: want 'Name: value'", h)
+		}
+		opts = append(opts, client.WithHeader(strings.TrimSpace(name), strings.TrimSpace(value)))
+	}
+	if f.bearer != "" {
+		opts = append(opts, client.WithBearerToken(f.bearer))
+	}
+	if f.basic != "" {
+		user, pw, ok := strings.Cut(f.basic, ":")
+		if !ok {
+			return nil, errors.New("--basic: want user:password")
+		}
+		opts = append(opts, client.WithBasicAuth(user, pw))
+	}
+	if f.apiKey != "" {
+		opts = append(opts, client.WithAPIKey(f.apiKey))
+	}
+	if f.awsKey != "" || f.awsSecret != "" || f.reg != "" {
+		aws := client.AWSCredentials{
+			AccessKeyID: orEnv(f.awsKey, "AWS_ACCESS_KEY_ID"), SecretAccessKey: orEnv(f.awsSecret, "AWS_SECRET_ACCESS_KEY"),
+			SessionToken: orEnv(f.awsToken, "AWS_SESSION_TOKEN"), Region: orEnv(f.reg, "AWS_REGION"),
+		}
+		if aws.Region == "" {
+			aws.Region = os.Getenv("AWS_DEFAULT_REGION")
+		}
+		opts = append(opts, client.WithAWSCredentials(aws))
+	}
+	if f.timeout > 0 {
+		opts = append(opts, client.WithTimeout(f.timeout))
+	}
+	if f.retries >= 0 {
+		p := client.DefaultRetryPolicy
+		p.MaxAttempts = f.retries + 1
+		opts = append(opts, client.WithRetryPolicy(p))
+	}
+	if f.noValidate {
+		opts = append(opts, client.WithoutValidation())
+	}
+	if f.noHostPrefix {
+		opts = append(opts, client.WithoutHostPrefix())
+	}
+	if f.trace {
+		opts = append(opts, client.WithTrace(func(ev transport.TraceEvent) { writeTrace(stderr, ev) }))
+	}
+	return opts, nil
+}
+
+func orEnv(v, env string) string {
+	if v != "" {
+		return v
+	}
+	return os.Getenv(env)
+}
+
+// readInput reads --input: JSON text, @FILE, "-" for stdin, or stdin when
+// absent and stdin is not a terminal.
+func readInput(arg string) ([]byte, error) {
+	switch {
+	case strings.HasPrefix(arg, "@"):
+		data, err := os.ReadFile(arg[1:])
+		if err != nil {
+			return nil, fmt.Errorf("--input: %w", err)
+		}
+		return data, nil
+	case arg == "-" || (arg == "" && !isTerminal(os.Stdin)):
+		data, err := io.ReadAll(os.Stdin)
+		if err != nil {
+			return nil, fmt.Errorf("reading the input from stdin: %w", err)
+		}
+		return data, nil
+	}
+	return []byte(arg), nil
+}
+
+func isTerminal(f *os.File) bool {
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
+
+// writeJSON prints JSON indented on a terminal, compact otherwise.
+func writeJSON(w io.Writer, data []byte) {
+	var buf bytes.Buffer
+	var err error
+	if f, ok := w.(*os.File); ok && isTerminal(f) {
+		err = json.Indent(&buf, data, "", "  ")
+	} else {
+		err = json.Compact(&buf, data)
+	}
+	if err != nil || len(data) == 0 {
+		buf.Reset()
+		buf.Write(data)
+		if len(data) == 0 {
+			buf.WriteString("{}")
+		}
+	}
+	buf.WriteByte('\n')
+	w.Write(buf.Bytes())
+}
+
+// serviceErrorJSON is {"error": "<shape id>", "status": N, "data": {...}}.
+func serviceErrorJSON(e *client.Error) []byte {
+	name := string(e.Shape)
+	if name == "" {
+		name = e.Code
+	}
+	data := json.RawMessage(e.Members)
+	if !json.Valid(data) || len(data) == 0 {
+		text, _ := json.Marshal(string(e.Members))
+		data = json.RawMessage(`{"body":` + string(text) + `}`)
+	}
+	out, _ := json.Marshal(struct {
+		Error  string          `json:"error"`
+		Status int             `json:"status"`
+		Data   json.RawMessage `json:"data"`
+	}{name, e.Status, data})
+	return out
+}
+
+func writeRaw(w io.Writer, status int, header map[string][]string, body []byte) {
+	fmt.Fprintf(w, "HTTP %d\n", status)
+	writeHeaders(w, "", header)
+	fmt.Fprintf(w, "\n%s\n", body)
+}
+
+func writeHeaders(w io.Writer, prefix string, header map[string][]string) {
+	names := make([]string, 0, len(header))
+	for k := range header {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		for _, v := range header[k] {
+			fmt.Fprintf(w, "%s%s: %s\n", prefix, k, v)
+		}
+	}
+}
+
+func writeTrace(w io.Writer, ev transport.TraceEvent) {
+	if ev.Phase == transport.TraceRequest {
+		fmt.Fprintf(w, "> %s %s\n", ev.Method, ev.URL)
+		writeHeaders(w, "> ", ev.Header)
+		return
+	}
+	if ev.Err != nil {
+		fmt.Fprintf(w, "< error after %s: %v\n", ev.Took.Round(time.Microsecond), ev.Err)
+		return
+	}
+	fmt.Fprintf(w, "< HTTP %d (%s)\n", ev.Status, ev.Took.Round(time.Microsecond))
+	writeHeaders(w, "< ", ev.Header)
+}

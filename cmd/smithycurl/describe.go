@@ -1,0 +1,236 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/smithycurl/smithycurl/model"
+)
+
+func describe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("describe", "describe --model PATH... [--service ID] OPERATION", stderr)
+	var mf modelFlags
+	mf.register(fs)
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	m, op, ok := mf.operation(ctx, pos, stderr)
+	if !ok {
+		return exitUsage
+	}
+	d := describer{m: m, w: stdout}
+	fmt.Fprintf(stdout, "%s  %s\n", op.Shape.ID, httpRoute(op.Shape))
+	if doc := firstDocLine(op.Shape.Traits); doc != "" {
+		fmt.Fprintf(stdout, "  %s\n", doc)
+	}
+	fmt.Fprintf(stdout, "\ninput %s\n", op.Input.ID)
+	d.members(op.Input, "  ", map[model.ShapeID]bool{})
+	fmt.Fprintf(stdout, "\noutput %s\n", op.Output.ID)
+	d.members(op.Output, "  ", map[model.ShapeID]bool{})
+	if len(op.Errors) > 0 {
+		fmt.Fprintln(stdout, "\nerrors")
+		for _, e := range op.Errors {
+			status := ""
+			if v, ok := e.Trait("smithy.api#httpError"); ok {
+				status = " HTTP " + v.Literal()
+			}
+			fmt.Fprintf(stdout, "  %s%s  %s\n", e.ID, status, firstDocLine(e.Traits))
+		}
+	}
+	return 0
+}
+
+// operation loads the model and finds the one operation named in pos.
+func (mf *modelFlags) operation(ctx context.Context, pos []string, stderr io.Writer) (*model.Model, *model.Operation, bool) {
+	if len(pos) != 1 {
+		fmt.Fprintln(stderr, "smithycurl: give exactly one OPERATION (see 'smithycurl ops')")
+		return nil, nil, false
+	}
+	m, svc, ok := mf.load(ctx, stderr)
+	if !ok {
+		return nil, nil, false
+	}
+	op, err := svc.Operation(pos[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "smithycurl: %v\n", err)
+		return nil, nil, false
+	}
+	return m, op, true
+}
+
+type describer struct {
+	m *model.Model
+	w io.Writer
+}
+
+// members prints the members of s as a tree; seen stops recursive shapes.
+func (d describer) members(s *model.Shape, indent string, seen map[model.ShapeID]bool) {
+	if seen[s.ID] {
+		fmt.Fprintf(d.w, "%s(recursive: %s)\n", indent, s.ID.Name())
+		return
+	}
+	seen[s.ID] = true
+	defer delete(seen, s.ID)
+	for _, mem := range s.Members {
+		t, _ := d.m.Target(mem)
+		var notes []string
+		if mem.Traits.Has("smithy.api#required") {
+			notes = append(notes, "required")
+		}
+		if v, ok := mem.Traits.Get("smithy.api#default"); ok {
+			notes = append(notes, "default "+v.JSON())
+		}
+		for _, c := range []string{"length", "range", "pattern"} {
+			if v, ok := d.m.MemberTrait(mem, model.ShapeID("smithy.api#"+c)); ok {
+				notes = append(notes, c+" "+v.JSON())
+			}
+		}
+		if _, ok := d.m.MemberTrait(mem, "smithy.api#sensitive"); ok {
+			notes = append(notes, "sensitive")
+		}
+		for _, b := range []string{"httpLabel", "httpQuery", "httpHeader", "httpPayload", "httpPrefixHeaders", "httpQueryParams"} {
+			if v, ok := mem.Traits.Get(model.ShapeID("smithy.api#" + b)); ok {
+				notes = append(notes, strings.TrimSpace(b+" "+v.Str()))
+			}
+		}
+		line := fmt.Sprintf("%s%s: %s", indent, mem.Name(), typeName(t))
+		if len(notes) > 0 {
+			line += "  [" + strings.Join(notes, ", ") + "]"
+		}
+		if doc := firstDocLine(mem.Traits); doc != "" {
+			line += "  // " + doc
+		}
+		fmt.Fprintln(d.w, line)
+		if t == nil {
+			continue
+		}
+		switch t.Type {
+		case model.StructureType, model.UnionType:
+			d.members(t, indent+"    ", seen)
+		case model.ListType, model.SetType, model.MapType:
+			if elem := elementShape(d.m, t); elem != nil && (elem.Type == model.StructureType || elem.Type == model.UnionType) {
+				d.members(elem, indent+"    ", seen)
+			}
+		case model.EnumType, model.IntEnumType:
+			fmt.Fprintf(d.w, "%s    one of: %s\n", indent, strings.Join(enumValues(t), ", "))
+		}
+	}
+}
+
+func elementShape(m *model.Model, s *model.Shape) *model.Shape {
+	name := "member"
+	if s.Type == model.MapType {
+		name = "value"
+	}
+	mem, ok := s.Member(name)
+	if !ok {
+		return nil
+	}
+	t, _ := m.Target(mem)
+	return t
+}
+
+// typeName is how a shape reads in a tree: "string", "list<Item>", "Item (structure)".
+func typeName(t *model.Shape) string {
+	if t == nil {
+		return "?"
+	}
+	switch t.Type {
+	case model.ListType, model.SetType, model.MapType:
+		return string(t.Type) + " " + t.ID.Name()
+	case model.StructureType, model.UnionType, model.EnumType, model.IntEnumType:
+		return t.ID.Name() + " (" + string(t.Type) + ")"
+	}
+	if t.ID.Namespace() == model.PreludeNamespace {
+		return string(t.Type)
+	}
+	return t.ID.Name() + " (" + string(t.Type) + ")"
+}
+
+func enumValues(t *model.Shape) []string {
+	var out []string
+	for _, mem := range t.Members {
+		v, _ := mem.Traits.Get("smithy.api#enumValue")
+		out = append(out, v.JSON())
+	}
+	return out
+}
+
+func firstDocLine(ts model.Traits) string {
+	v, ok := ts.Get("smithy.api#documentation")
+	if !ok {
+		return ""
+	}
+	line, _, _ := strings.Cut(strings.TrimSpace(v.Str()), "\n")
+	return line
+}
+
+func example(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("example", "example --model PATH... [--service ID] OPERATION", stderr)
+	var mf modelFlags
+	mf.register(fs)
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	m, op, ok := mf.operation(ctx, pos, stderr)
+	if !ok {
+		return exitUsage
+	}
+	fmt.Fprintln(stdout, skeleton(m, op.Input, map[model.ShapeID]bool{}).JSONIndent("  "))
+	return 0
+}
+
+// skeleton is an example value of s, members in model order: defaults where
+// the model has them, else a placeholder of the member's type.
+func skeleton(m *model.Model, s *model.Shape, seen map[model.ShapeID]bool) model.Node {
+	if s == nil {
+		return model.Null()
+	}
+	switch s.Type {
+	case model.StructureType, model.UnionType:
+		var obj model.ObjectBuilder
+		if seen[s.ID] {
+			return obj.Build()
+		}
+		seen[s.ID] = true
+		defer delete(seen, s.ID)
+		for _, mem := range s.Members {
+			if v, ok := mem.Traits.Get("smithy.api#default"); ok {
+				obj.Set(mem.Name(), v)
+			} else {
+				t, _ := m.Target(mem)
+				obj.Set(mem.Name(), skeleton(m, t, seen))
+			}
+			if s.Type == model.UnionType {
+				break // a union value has one member
+			}
+		}
+		return obj.Build()
+	case model.ListType, model.SetType:
+		return model.Array(skeleton(m, elementShape(m, s), seen))
+	case model.MapType:
+		return model.Object("key", skeleton(m, elementShape(m, s), seen))
+	case model.EnumType, model.IntEnumType:
+		if len(s.Members) > 0 {
+			v, _ := s.Members[0].Traits.Get("smithy.api#enumValue")
+			return v
+		}
+	case model.BooleanType:
+		return model.Bool(false)
+	case model.ByteType, model.ShortType, model.IntegerType, model.LongType, model.BigIntegerType:
+		return model.Int(0)
+	case model.FloatType, model.DoubleType, model.BigDecimalType:
+		return model.Number("0.0")
+	case model.TimestampType:
+		return model.String("1970-01-01T00:00:00Z")
+	case model.BlobType:
+		return model.String("base64")
+	case model.DocumentType:
+		return model.Object()
+	}
+	return model.String("")
+}
