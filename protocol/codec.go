@@ -1,6 +1,7 @@
 // Package protocol turns operation inputs into HTTP requests and HTTP
 // responses into operation outputs or errors, for the Smithy protocols
-// aws.protocols#restJson1 and alloy#simpleRestJson. It has no network code.
+// aws.protocols#restJson1, alloy#simpleRestJson, aws.protocols#awsJson1_0
+// and aws.protocols#awsJson1_1. It has no network code.
 //
 // Values are JSON in the document form: objects keyed by Smithy member names
 // (never jsonName), blobs as base64 strings, timestamps as epoch seconds or
@@ -82,8 +83,12 @@ func New(m *model.Model, svc *model.Service, opts ...Option) (Codec, error) {
 		return NewRestJSON1(m, opts...), nil
 	case svc.Shape.HasTrait(SimpleRestJSON):
 		return NewSimpleRestJSON(m, opts...), nil
+	case svc.Shape.HasTrait(AWSJSON1_0):
+		return NewAWSJSON1_0(m, svc, opts...), nil
+	case svc.Shape.HasTrait(AWSJSON1_1):
+		return NewAWSJSON1_1(m, svc, opts...), nil
 	}
-	return nil, fmt.Errorf("service %s has no supported protocol trait (restJson1, simpleRestJson)", svc.Shape.ID)
+	return nil, fmt.Errorf("service %s has no supported protocol trait (restJson1, simpleRestJson, awsJson1_0, awsJson1_1)", svc.Shape.ID)
 }
 
 // dialect holds what differs between the two REST JSON protocols.

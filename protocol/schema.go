@@ -151,6 +151,9 @@ type compiler struct {
 	m      *model.Model
 	shapes map[model.ShapeID]*shapeCodec
 	fresh  []*shapeCodec
+	// noJSONName keys members by their member names on the wire, ignoring
+	// jsonName (the awsJson protocols).
+	noJSONName bool
 }
 
 func (c *compiler) shape(id model.ShapeID) *shapeCodec {
@@ -276,7 +279,7 @@ func (c *compiler) shape(id model.ShapeID) *shapeCodec {
 func (c *compiler) member(mem *model.Member) *memberCodec {
 	mc := &memberCodec{name: mem.Name(), wireName: mem.Name(), member: mem}
 	mc.target = c.shape(mem.Target)
-	if v, ok := mem.Traits.Get(tJSONName); ok {
+	if v, ok := mem.Traits.Get(tJSONName); ok && !c.noJSONName {
 		mc.wireName = v.Str()
 	}
 	mc.docKey = append(appendString(nil, mc.name), ':')

@@ -76,6 +76,8 @@ var Suites = []Suite{
 	{"models-load", ModelsLoad},
 	{"restJson1", RestJSON1},
 	{"simpleRestJson", SimpleRestJSON},
+	{"awsJson1_0", AWSJSON1_0},
+	{"awsJson1_1", AWSJSON1_1},
 }
 
 // guard runs one case with a time bound and turns a panic into an error, so
