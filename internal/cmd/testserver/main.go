@@ -1,0 +1,57 @@
+// Command testserver runs the project's local test services on 127.0.0.1
+// for the demo and for the C and Python tests: go-httpbin and the example
+// Todos service. It prints one line per service, "<name> <base URL>", then
+// serves until stdin reaches EOF or it gets SIGINT or SIGTERM.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/mccutchen/go-httpbin/v2/httpbin"
+
+	"github.com/smithycurl/smithycurl/internal/todoserver"
+)
+
+func main() {
+	addr := flag.String("addr", "127.0.0.1:0", "listen address of each service (port 0: any free port)")
+	watchStdin := flag.Bool("stdin", true, "stop when stdin is closed")
+	flag.Parse()
+
+	services := []struct {
+		name    string
+		handler http.Handler
+	}{
+		{"httpbin", httpbin.New().Handler()},
+		{"todo", todoserver.New().Handler()},
+	}
+	for _, s := range services {
+		ln, err := net.Listen("tcp", *addr)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "testserver: %s: %v\n", s.name, err)
+			os.Exit(1)
+		}
+		go http.Serve(ln, s.handler)
+		fmt.Printf("%s http://%s\n", s.name, ln.Addr())
+	}
+
+	done := make(chan struct{}, 1)
+	if *watchStdin {
+		go func() {
+			io.Copy(io.Discard, os.Stdin)
+			done <- struct{}{}
+		}()
+	}
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
+	select {
+	case <-done:
+	case <-sig:
+	}
+}
