@@ -1,0 +1,185 @@
+// Package awse2e runs smithycurl end to end against AWS emulators from npm:
+// dynalite (DynamoDB, awsJson1_0) and kinesalite (Kinesis, awsJson1_1).
+//
+// The emulators come from $SMITHYCURL_DYNALITE_URL and
+// $SMITHYCURL_KINESALITE_URL when set (scripts/emulators.sh start prints
+// them); otherwise Start installs them into the npm cache with
+// scripts/emulators.sh install and runs them itself on free ports of
+// 127.0.0.1 until Stop (or until the test process exits). Tests skip when
+// the emulators cannot be started, except in CI (CI set), where they fail.
+package awse2e
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/smithycurl/smithycurl/client"
+)
+
+// Credentials are the fake key pair and region the tests sign with; the
+// emulators accept any signature.
+var Credentials = client.AWSCredentials{
+	AccessKeyID:     "AKIDEXAMPLE",
+	SecretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY",
+	Region:          "us-east-1",
+}
+
+// Emulators are the base URLs of the running emulators.
+type Emulators struct {
+	DynamoDB string // dynalite
+	Kinesis  string // kinesalite
+}
+
+var (
+	once     sync.Once
+	running  Emulators
+	procs    []*proc
+	startErr error
+)
+
+type proc struct {
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+}
+
+// Start returns the emulators, starting them on first use. It skips tb when
+// they cannot be started, or fails it in CI.
+func Start(tb testing.TB) Emulators {
+	tb.Helper()
+	once.Do(func() { running, startErr = start() })
+	if startErr != nil {
+		if os.Getenv("CI") != "" {
+			tb.Fatalf("AWS emulators are required in CI: %v", startErr)
+		}
+		tb.Skipf("AWS emulators not available: %v", startErr)
+	}
+	return running
+}
+
+// Stop ends the emulators Start started (call it from TestMain).
+func Stop() {
+	for _, p := range procs {
+		p.stdin.Close()
+		done := make(chan struct{})
+		go func() { p.cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(3 * time.Second):
+			p.cmd.Process.Kill()
+			<-done
+		}
+	}
+	procs = nil
+}
+
+func start() (Emulators, error) {
+	e := Emulators{DynamoDB: os.Getenv("SMITHYCURL_DYNALITE_URL"), Kinesis: os.Getenv("SMITHYCURL_KINESALITE_URL")}
+	if e.DynamoDB != "" && e.Kinesis != "" {
+		return e, nil
+	}
+	root, err := repoRoot()
+	if err != nil {
+		return e, err
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		return e, fmt.Errorf("node is not installed")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, filepath.Join(root, "scripts", "emulators.sh"), "install").Output()
+	if err != nil {
+		msg := ""
+		if ee, ok := err.(*exec.ExitError); ok {
+			msg = strings.TrimSpace(string(ee.Stderr))
+		}
+		return e, fmt.Errorf("scripts/emulators.sh install: %v %s", err, msg)
+	}
+	modules := strings.TrimSpace(string(out))
+	run := func(name string) (string, error) {
+		cmd := exec.Command("node", filepath.Join(root, "scripts", "emulator.js"), modules, name, "0", "--stdin")
+		cmd.Stderr = os.Stderr
+		stdin, err := cmd.StdinPipe()
+		if err != nil {
+			return "", err
+		}
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			return "", err
+		}
+		if err := cmd.Start(); err != nil {
+			return "", err
+		}
+		procs = append(procs, &proc{cmd: cmd, stdin: stdin})
+		port := make(chan string, 1)
+		go func() {
+			line, _ := bufio.NewReader(stdout).ReadString('\n')
+			port <- strings.TrimSpace(line)
+			io.Copy(io.Discard, stdout)
+		}()
+		select {
+		case p := <-port:
+			if p == "" {
+				return "", fmt.Errorf("%s exited before listening", name)
+			}
+			return "http://127.0.0.1:" + p, nil
+		case <-time.After(20 * time.Second):
+			return "", fmt.Errorf("%s did not start within 20 s", name)
+		}
+	}
+	if e.DynamoDB == "" {
+		if e.DynamoDB, err = run("dynalite"); err != nil {
+			Stop()
+			return e, err
+		}
+	}
+	if e.Kinesis == "" {
+		if e.Kinesis, err = run("kinesalite"); err != nil {
+			Stop()
+			return e, err
+		}
+	}
+	return e, nil
+}
+
+// repoRoot is the directory of the main module's go.mod above the working
+// directory.
+func repoRoot() (string, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		if data, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil {
+			for _, line := range strings.Split(string(data), "\n") {
+				if strings.TrimSpace(line) == "module github.com/smithycurl/smithycurl" {
+					return dir, nil
+				}
+			}
+		}
+		if filepath.Dir(dir) == dir {
+			return "", fmt.Errorf("no smithycurl go.mod above %s", wd)
+		}
+	}
+}
+
+// SharedDir is the shared data folder ($SMITHYCURL_SHARED, else ../shared
+// next to the repository).
+func SharedDir() (string, error) {
+	if d := os.Getenv("SMITHYCURL_SHARED"); d != "" {
+		return d, nil
+	}
+	root, err := repoRoot()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(root, "..", "shared"), nil
+}
