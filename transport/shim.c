@@ -133,6 +133,27 @@ static int sc_xferinfo(void *ud, curl_off_t dt, curl_off_t dn, curl_off_t ut, cu
 	return __atomic_load_n(&h->cancel, __ATOMIC_ACQUIRE) ? 1 : 0;
 }
 
+/* libcurl calls this before each request it sends on a connection. A
+   second call within one transfer is libcurl re-sending the request on a
+   fresh connection because the reused one died before any byte of the
+   response (lib/transfer.c, Curl_retry_request): the server may have
+   received and acted on the first copy, so that is refused unless the
+   request may be sent twice. */
+#if LIBCURL_VERSION_NUM >= 0x075000 /* CURLOPT_PREREQFUNCTION: 7.80.0 */
+static int sc_prereq(void *ud, char *primary_ip, char *local_ip, int primary_port, int local_port) {
+	(void)primary_ip;
+	(void)local_ip;
+	(void)primary_port;
+	(void)local_port;
+	sc_handle *h = ud;
+	if (h->sends++ > 0 && !h->may_resend) {
+		h->resend_blocked = 1;
+		return CURL_PREREQFUNC_ABORT;
+	}
+	return CURL_PREREQFUNC_OK;
+}
+#endif
+
 /* ---- handles ----------------------------------------------------------- */
 
 sc_handle *sc_new(CURL *easy, CURLSH *share) {
@@ -153,6 +174,10 @@ sc_handle *sc_new(CURL *easy, CURLSH *share) {
 	curl_easy_setopt(easy, CURLOPT_XFERINFODATA, h);
 	curl_easy_setopt(easy, CURLOPT_NOPROGRESS, 0L);
 	curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, h->errbuf);
+#if LIBCURL_VERSION_NUM >= 0x075000 /* CURLOPT_PREREQFUNCTION: 7.80.0 */
+	curl_easy_setopt(easy, CURLOPT_PREREQFUNCTION, sc_prereq);
+	curl_easy_setopt(easy, CURLOPT_PREREQDATA, h);
+#endif
 	if (share) curl_easy_setopt(easy, CURLOPT_SHARE, share);
 	return h;
 }
@@ -176,7 +201,7 @@ void sc_cancel(sc_handle *h) {
 
 void sc_perform(sc_handle *h, const char *strs, int nhdrs, int method_kind,
                 const char *body, size_t body_len, long connect_ms,
-                long total_ms, long long max_body) {
+                long total_ms, long long max_body, int may_resend) {
 	CURL *e = h->easy;
 	sc_result *out = &h->res;
 	memset(out, 0, sizeof *out);
@@ -186,6 +211,9 @@ void sc_perform(sc_handle *h, const char *strs, int nhdrs, int method_kind,
 	h->oom = 0;
 	h->errbuf[0] = 0;
 	h->max_body = max_body;
+	h->may_resend = may_resend;
+	h->sends = 0;
+	h->resend_blocked = 0;
 
 	const char *url = strs;
 	const char *method = url + strlen(url) + 1;
@@ -264,6 +292,7 @@ void sc_perform(sc_handle *h, const char *strs, int nhdrs, int method_kind,
 
 	out->code = (int)res;
 	out->too_large = h->too_large;
+	out->resend_blocked = h->resend_blocked && res == CURLE_ABORTED_BY_CALLBACK;
 	curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &out->status);
 	curl_easy_getinfo(e, CURLINFO_REQUEST_SIZE, &out->request_size);
 	curl_easy_getinfo(e, CURLINFO_HTTP_VERSION, &out->http_version);

@@ -23,6 +23,7 @@ typedef struct sc_result {
 	long request_size;
 	long http_version;
 	long long pretransfer_us;
+	int resend_blocked; /* libcurl wanted to re-send on a fresh connection; refused */
 } sc_result;
 
 typedef struct sc_handle {
@@ -34,6 +35,9 @@ typedef struct sc_handle {
 	int too_large;
 	int oom;
 	int cancel; /* set atomically from any thread; read in the loop and xferinfo */
+	int may_resend; /* this call's request may be sent twice */
+	int sends;      /* requests libcurl started in this call */
+	int resend_blocked;
 	char errbuf[CURL_ERROR_SIZE];
 	struct sc_result res;
 } sc_handle;
@@ -49,10 +53,12 @@ void sc_free(sc_handle *h);
 void sc_cancel(sc_handle *h);
 
 /* sc_perform runs one request. strs holds NUL-terminated strings: the URL,
-   the custom method ("" for none), then nhdrs header lines. */
+   the custom method ("" for none), then nhdrs header lines. Unless
+   may_resend, libcurl's own re-send of the request on a fresh connection
+   (when a reused one dies before any response byte) is refused. */
 void sc_perform(sc_handle *h, const char *strs, int nhdrs, int method_kind,
                 const char *body, size_t body_len, long connect_ms,
-                long total_ms, long long max_body);
+                long total_ms, long long max_body, int may_resend);
 /* sc_set_sigv4 sets (or, with NULLs, clears) AWS SigV4 signing on the
    handle: CURLOPT_AWS_SIGV4 and the key pair as CURLOPT_USERPWD. */
 void sc_set_sigv4(sc_handle *h, const char *provider, const char *userpwd);

@@ -61,6 +61,12 @@ type Request struct {
 	// AWSSigV4, when set, makes libcurl sign the request with AWS Signature
 	// Version 4 (CURLOPT_AWS_SIGV4).
 	AWSSigV4 *AWSSigV4
+	// Idempotent lets libcurl re-send the request on a fresh connection
+	// when a reused keep-alive connection dies before any byte of the
+	// response (its usual recovery from a stale connection). When false,
+	// Do fails instead (KindOther, MayHaveReached): the server may have
+	// received the request and acted on it.
+	Idempotent bool
 }
 
 // AWSSigV4 are the signing parameters of one request.
@@ -609,7 +615,7 @@ func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 	}
 	res := &h.c.res
 	C.sc_perform(h.c, (*C.char)(unsafe.Pointer(unsafe.SliceData(b))), C.int(nh), kind,
-		bodyPtr, C.size_t(len(req.Body)), C.long(connectMS), C.long(totalMS), C.longlong(t.maxBody))
+		bodyPtr, C.size_t(len(req.Body)), C.long(connectMS), C.long(totalMS), C.longlong(t.maxBody), cBool(req.Idempotent))
 	if !stop() {
 		<-h.cancelDone // the AfterFunc ran (or is running): let it finish before reuse
 	}
@@ -627,7 +633,10 @@ func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 		sent := res.request_size > 0 || res.pretransfer_us > 0
 		k, reached := classify(code, res.too_large != 0, res.cancelled != 0, sent)
 		rerr = &Error{Kind: k, Code: code, MayHaveReached: reached, Method: method, URL: req.URL}
-		if h.c.errbuf[0] != 0 {
+		if res.resend_blocked != 0 && res.cancelled == 0 {
+			rerr.Kind, rerr.MayHaveReached = KindOther, true
+			rerr.Message = "the connection closed after the request was sent, before any response; not re-sent (not idempotent)"
+		} else if h.c.errbuf[0] != 0 {
 			rerr.Message = C.GoString(&h.c.errbuf[0])
 		} else {
 			rerr.Message = C.GoString(C.curl_easy_strerror(C.CURLcode(code)))
@@ -663,6 +672,13 @@ func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 		return nil, rerr
 	}
 	return resp, nil
+}
+
+func cBool(b bool) C.int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // copyC copies n bytes of C memory into a new Go slice (never nil).

@@ -1,0 +1,62 @@
+package transport
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/smithycurl/smithycurl/internal/faultserver"
+)
+
+// libcurl re-sends a request on a fresh connection when a reused one dies
+// before any response byte. The server may have acted on the first copy,
+// so that happens only for requests marked Idempotent.
+func TestNoSilentResendOnReusedConnection(t *testing.T) {
+	s := faultserver.Start()
+	defer s.Close()
+	tr, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	ctx := context.Background()
+	s.Handle("/warm", faultserver.JSON(200, `{}`))
+	warm := func() {
+		t.Helper()
+		if _, err := tr.Do(ctx, &Request{URL: s.URL + "/warm"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	for _, method := range []string{"POST", "GET"} {
+		path := "/once-" + method
+		s.Handle(path, faultserver.Reset(), faultserver.JSON(200, `{}`))
+		warm()
+		var body []byte
+		if method == "POST" {
+			body = []byte(`{"a":1}`)
+		}
+		_, err = tr.Do(ctx, &Request{Method: method, URL: s.URL + path, Body: body})
+		var te *Error
+		if !errors.As(err, &te) || te.Kind != KindOther || !te.MayHaveReached {
+			t.Errorf("%s: err = %v, want KindOther with MayHaveReached", method, err)
+		}
+		if n := s.Hits(path); n != 1 {
+			t.Errorf("%s: server saw the request %d times, want 1", method, n)
+		}
+		if te != nil && !strings.Contains(te.Message, "not re-sent") {
+			t.Errorf("%s: libcurl's re-send was not the one refused: %v", method, te)
+		}
+	}
+
+	s.Handle("/twice", faultserver.Reset(), faultserver.JSON(200, `{}`))
+	warm()
+	resp, err := tr.Do(ctx, &Request{Method: "PUT", URL: s.URL + "/twice", Body: []byte(`{}`), Idempotent: true})
+	if err != nil || resp.Status != 200 {
+		t.Fatalf("idempotent PUT after a stale connection: %v", err)
+	}
+	if n := s.Hits("/twice"); n != 2 {
+		t.Errorf("server saw the idempotent request %d times, want 2 (libcurl's own re-send)", n)
+	}
+}
