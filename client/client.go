@@ -115,7 +115,7 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte) ([]by
 	if err != nil {
 		return nil, classify(op.Shape.ID, err)
 	}
-	req := &transport.Request{Method: wreq.Method, URL: c.url(wreq), Header: wreq.Header, Body: wreq.Body}
+	req := &transport.Request{Method: wreq.Method, URL: c.url(wreq), Header: wreq.Header, Body: wreq.Body, Idempotent: plan.idempotent}
 	if req.Header == nil {
 		req.Header = http.Header{}
 	}
@@ -123,6 +123,8 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte) ([]by
 	if err != nil {
 		return nil, err
 	}
+	callStart := time.Now()
+	var deadline time.Time // the whole call's time budget, set at the first retry
 	for attempt := 1; ; attempt++ {
 		start := time.Now()
 		out, resp, e := c.send(ctx, op, req, secret)
@@ -151,10 +153,32 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte) ([]by
 		if !retry {
 			return nil, e
 		}
-		if err := sleep(ctx, c.opts.retry.backoff(attempt, wait)); err != nil {
+		backoff := c.opts.retry.backoff(attempt, wait)
+		if deadline.IsZero() {
+			// The timeout bounds the call, retries included: the attempts
+			// after the first share what is left of it.
+			deadline = callStart.Add(c.callTimeout())
+			if dl, ok := ctx.Deadline(); !ok || deadline.Before(dl) {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithDeadline(ctx, deadline)
+				defer cancel()
+			}
+		}
+		if time.Until(deadline) <= backoff {
+			return nil, e // no time left for another attempt
+		}
+		if err := sleep(ctx, backoff); err != nil {
 			return nil, e // the last real failure says more than "cancelled while waiting"
 		}
 	}
+}
+
+// callTimeout is the time budget of one call, retries included.
+func (c *Client) callTimeout() time.Duration {
+	if c.opts.transport.Timeout > 0 {
+		return c.opts.transport.Timeout
+	}
+	return transport.DefaultTimeout
 }
 
 // send makes one attempt. resp is nil when no response arrived.

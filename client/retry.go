@@ -22,7 +22,10 @@ import (
 // errors marked @retryable; and, only for operations that are @readonly,
 // @idempotent or carry an idempotency token, HTTP 500, 502, 503, 504 and
 // transport failures that may have reached the server. A request that may
-// have reached the server is never re-sent for other operations.
+// have reached the server is never re-sent for other operations (libcurl's
+// own re-send on a fresh connection included), and a response over the
+// size limit is not retried. The client's timeout bounds the whole call,
+// backoff and retries included.
 type RetryPolicy struct {
 	MaxAttempts int           // total sends; 1 turns retries off
 	Base        time.Duration // first backoff ceiling
@@ -52,6 +55,9 @@ func (c *Client) retryDecision(e *Error, header http.Header, idem bool) (bool, t
 	switch e.Kind {
 	case KindTransport, KindTimeout:
 		if errors.As(e.err, &te) {
+			if te.Kind == transport.KindTooLarge {
+				return false, 0 // it would be as large again
+			}
 			return !te.MayHaveReached || idem, 0
 		}
 		return false, 0

@@ -1,0 +1,63 @@
+$version: "2"
+
+// A small service for the client's fault-injection tests
+// (client/fault_test.go against internal/faultserver). The label picks the
+// fault the server scripts for the request's path.
+namespace smithycurl.test.faults
+
+@alloy#simpleRestJson
+service Faults {
+    version: "2024-01-01"
+    operations: [Read, Write, Put]
+}
+
+/// Safe to repeat: retried after any failure that may be transient.
+@readonly
+@http(method: "GET", uri: "/read/{name}")
+operation Read {
+    input := {
+        @required
+        @httpLabel
+        name: String
+    }
+    output: Message
+    errors: [Unavailable]
+}
+
+/// Not idempotent: never re-sent once it may have reached the server.
+@http(method: "POST", uri: "/write/{name}")
+operation Write {
+    input := {
+        @required
+        @httpLabel
+        name: String
+
+        item: String
+    }
+    output: Message
+    errors: [Unavailable]
+}
+
+/// Idempotent: re-sent after a reset.
+@idempotent
+@http(method: "PUT", uri: "/put/{name}")
+operation Put {
+    input := {
+        @required
+        @httpLabel
+        name: String
+
+        item: String
+    }
+    output: Message
+}
+
+structure Message {
+    message: String
+}
+
+@error("server")
+@httpError(503)
+structure Unavailable {
+    message: String
+}
