@@ -1,0 +1,20 @@
+module github.com/smithycurl/smithycurl/bench
+
+go 1.26.0
+
+replace github.com/smithycurl/smithycurl => ../
+
+require (
+	github.com/aws/aws-sdk-go-v2 v1.48.0
+	github.com/aws/aws-sdk-go-v2/service/dynamodb v1.74.0
+	github.com/smithycurl/smithycurl v0.0.0-00010101000000-000000000000
+)
+
+require (
+	github.com/andelf/go-curl v0.0.0-20250312014544-8683354c1636 // indirect
+	github.com/aws/aws-sdk-go-v2/internal/configsources v1.5.12 // indirect
+	github.com/aws/aws-sdk-go-v2/internal/endpoints/v2 v2.8.12 // indirect
+	github.com/aws/aws-sdk-go-v2/service/internal/accept-encoding v1.13.25 // indirect
+	github.com/aws/aws-sdk-go-v2/service/internal/endpoint-discovery v1.13.12 // indirect
+	github.com/aws/smithy-go v1.28.9 // indirect
+)
