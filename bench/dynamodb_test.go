@@ -153,7 +153,7 @@ func measure(b *testing.B, call func() error) {
 		}
 	}
 	b.StopTimer()
-	b.ReportMetric(float64((cpuTime() - start).Nanoseconds())/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64((cpuTime()-start).Nanoseconds())/float64(b.N), "cpu-ns/op")
 }
 
 func BenchmarkDynamoDB(b *testing.B) {
