@@ -1,7 +1,10 @@
 // Command testserver runs the project's local test services on 127.0.0.1
 // for the demo and for the C and Python tests: go-httpbin and the example
-// Todos service. It prints one line per service, "<name> <base URL>", then
-// serves until stdin reaches EOF or it gets SIGINT or SIGTERM.
+// Todos service, and with -pizza alloy's PizzaAdminService (model in the
+// shared conformance folder, namespace alloy.test; see internal/pizzaserver
+// for the inputs that produce its errors). It prints one line per service,
+// "<name> <base URL>", then serves until stdin reaches EOF or it gets SIGINT
+// or SIGTERM.
 package main
 
 import (
@@ -16,12 +19,14 @@ import (
 
 	"github.com/mccutchen/go-httpbin/v2/httpbin"
 
+	"github.com/smithycurl/smithycurl/internal/pizzaserver"
 	"github.com/smithycurl/smithycurl/internal/todoserver"
 )
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:0", "listen address of each service (port 0: any free port)")
 	watchStdin := flag.Bool("stdin", true, "stop when stdin is closed")
+	pizza := flag.Bool("pizza", false, "also serve alloy's PizzaAdminService (line \"pizza <URL>\")")
 	flag.Parse()
 
 	services := []struct {
@@ -30,6 +35,12 @@ func main() {
 	}{
 		{"httpbin", httpbin.New().Handler()},
 		{"todo", todoserver.New().Handler()},
+	}
+	if *pizza {
+		services = append(services, struct {
+			name    string
+			handler http.Handler
+		}{"pizza", pizzaserver.New().Handler()})
 	}
 	for _, s := range services {
 		ln, err := net.Listen("tcp", *addr)
