@@ -1,0 +1,342 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"sort"
+	"strings"
+
+	"github.com/smithycurl/smithycurl/model"
+)
+
+// The JSON schemas written here are documented in include/smithycurl.h
+// (smithycurl_model_services_json and smithycurl_model_operation_json).
+
+const (
+	tDocumentation = "smithy.api#documentation"
+	tRequired      = "smithy.api#required"
+	tDefault       = "smithy.api#default"
+	tSensitive     = "smithy.api#sensitive"
+	tDeprecated    = "smithy.api#deprecated"
+	tEnumValue     = "smithy.api#enumValue"
+	tHTTP          = "smithy.api#http"
+	tError         = "smithy.api#error"
+	tHTTPError     = "smithy.api#httpError"
+	tAuth          = "smithy.api#auth"
+	unitID         = "smithy.api#Unit"
+)
+
+// Protocol and auth traits smithycurl knows even when their definitions are
+// not loaded (alloy, aws.protocols and aws.auth are kept as opaque traits).
+var (
+	knownProtocols = []model.ShapeID{"alloy#simpleRestJson", "aws.protocols#restJson1", "aws.protocols#awsJson1_0",
+		"aws.protocols#awsJson1_1", "aws.protocols#restXml", "aws.protocols#awsQuery", "aws.protocols#ec2Query",
+		"smithy.protocols#rpcv2Cbor"}
+	knownAuth = []model.ShapeID{"aws.auth#sigv4", "smithy.api#httpApiKeyAuth", "smithy.api#httpBasicAuth",
+		"smithy.api#httpBearerAuth", "smithy.api#httpDigestAuth"}
+)
+
+type serviceJSON struct {
+	ID            model.ShapeID   `json:"id"`
+	Name          string          `json:"name"`
+	Version       string          `json:"version,omitempty"`
+	Documentation string          `json:"documentation,omitempty"`
+	Protocols     []model.ShapeID `json:"protocols,omitempty"`
+	Auth          []model.ShapeID `json:"auth,omitempty"`
+	Operations    []operationJSON `json:"operations"`
+}
+
+type operationJSON struct {
+	Name          string          `json:"name"`
+	ID            model.ShapeID   `json:"id"`
+	Documentation string          `json:"documentation,omitempty"`
+	HTTP          json.RawMessage `json:"http,omitempty"`
+	Readonly      bool            `json:"readonly,omitempty"`
+	Idempotent    bool            `json:"idempotent,omitempty"`
+	Deprecated    bool            `json:"deprecated,omitempty"`
+	Input         model.ShapeID   `json:"input"`
+	Output        model.ShapeID   `json:"output"`
+	Errors        []model.ShapeID `json:"errors,omitempty"`
+}
+
+func describeServices(m *model.Model) []byte {
+	out := struct {
+		Services []serviceJSON `json:"services"`
+	}{Services: []serviceJSON{}}
+	for _, id := range m.Services() {
+		svc, err := m.Service(id)
+		if err != nil {
+			continue
+		}
+		s := serviceJSON{ID: id, Name: id.Name(), Version: svc.Shape.Version, Documentation: doc(svc.Shape.Traits),
+			Operations: []operationJSON{}}
+		for _, t := range svc.Shape.Traits {
+			if isDefinedAs(m, t.ID, "smithy.api#protocolDefinition", knownProtocols) {
+				s.Protocols = append(s.Protocols, t.ID)
+			}
+		}
+		if v, ok := svc.Shape.Trait(tAuth); ok {
+			for _, item := range v.Items() {
+				s.Auth = append(s.Auth, model.ShapeID(item.Str()))
+			}
+		} else {
+			for _, t := range svc.Shape.Traits {
+				if isDefinedAs(m, t.ID, "smithy.api#authDefinition", knownAuth) {
+					s.Auth = append(s.Auth, t.ID)
+				}
+			}
+			sort.Slice(s.Auth, func(i, j int) bool { return s.Auth[i] < s.Auth[j] })
+		}
+		for _, op := range svc.Operations {
+			s.Operations = append(s.Operations, describeOperationSummary(op))
+		}
+		out.Services = append(out.Services, s)
+	}
+	b, _ := json.Marshal(out)
+	return b
+}
+
+func isDefinedAs(m *model.Model, trait, definition model.ShapeID, known []model.ShapeID) bool {
+	if sh, ok := m.Shape(trait); ok && sh.HasTrait(definition) {
+		return true
+	}
+	for _, k := range known {
+		if k == trait {
+			return true
+		}
+	}
+	return false
+}
+
+func describeOperationSummary(op *model.Operation) operationJSON {
+	o := operationJSON{Name: op.Name, ID: op.Shape.ID, Documentation: doc(op.Shape.Traits),
+		Readonly: op.Shape.HasTrait("smithy.api#readonly"), Idempotent: op.Shape.HasTrait("smithy.api#idempotent"),
+		Deprecated: op.Shape.HasTrait(tDeprecated), Input: op.Input.ID, Output: op.Output.ID}
+	if v, ok := op.Shape.Trait(tHTTP); ok {
+		o.HTTP = json.RawMessage(v.JSON())
+	}
+	for _, e := range op.Errors {
+		o.Errors = append(o.Errors, e.ID)
+	}
+	return o
+}
+
+type shapeJSON struct {
+	Type          model.ShapeType `json:"type"`
+	Documentation string          `json:"documentation,omitempty"`
+	Sensitive     bool            `json:"sensitive,omitempty"`
+	Deprecated    bool            `json:"deprecated,omitempty"`
+	Error         string          `json:"error,omitempty"`
+	HTTPError     int64           `json:"http_error,omitempty"`
+	Members       []memberJSON    `json:"members,omitempty"`
+	Member        *memberJSON     `json:"member,omitempty"`
+	Key           *memberJSON     `json:"key,omitempty"`
+	Value         *memberJSON     `json:"value,omitempty"`
+	Values        []enumValueJSON `json:"values,omitempty"`
+	Constraints   json.RawMessage `json:"constraints,omitempty"`
+	Traits        json.RawMessage `json:"traits,omitempty"`
+}
+
+type memberJSON struct {
+	Name          string           `json:"name,omitempty"`
+	Target        model.ShapeID    `json:"target"`
+	Type          model.ShapeType  `json:"type"`
+	Required      bool             `json:"required,omitempty"`
+	Default       json.RawMessage  `json:"default,omitempty"`
+	Sensitive     bool             `json:"sensitive,omitempty"`
+	Deprecated    bool             `json:"deprecated,omitempty"`
+	Documentation string           `json:"documentation,omitempty"`
+	HTTP          *httpBindingJSON `json:"http,omitempty"`
+	Constraints   json.RawMessage  `json:"constraints,omitempty"`
+	Traits        json.RawMessage  `json:"traits,omitempty"`
+}
+
+type httpBindingJSON struct {
+	Location string `json:"location"`
+	Name     string `json:"name,omitempty"`
+}
+
+type enumValueJSON struct {
+	Name          string          `json:"name"`
+	Value         json.RawMessage `json:"value"`
+	Documentation string          `json:"documentation,omitempty"`
+}
+
+func describeOperation(m *model.Model, svc *model.Service, op *model.Operation) []byte {
+	out := struct {
+		Service       model.ShapeID               `json:"service"`
+		Operation     model.ShapeID               `json:"operation"`
+		Name          string                      `json:"name"`
+		Documentation string                      `json:"documentation,omitempty"`
+		Input         model.ShapeID               `json:"input"`
+		Output        model.ShapeID               `json:"output"`
+		Errors        []model.ShapeID             `json:"errors,omitempty"`
+		Shapes        map[model.ShapeID]shapeJSON `json:"shapes"`
+	}{Service: svc.Shape.ID, Operation: op.Shape.ID, Name: op.Name, Documentation: doc(op.Shape.Traits),
+		Input: op.Input.ID, Output: op.Output.ID, Shapes: map[model.ShapeID]shapeJSON{}}
+	queue := []*model.Shape{op.Input, op.Output}
+	for _, e := range op.Errors {
+		out.Errors = append(out.Errors, e.ID)
+		queue = append(queue, e)
+	}
+	for len(queue) > 0 {
+		sh := queue[0]
+		queue = queue[1:]
+		if sh.ID.Namespace() == model.PreludeNamespace {
+			continue
+		}
+		if _, done := out.Shapes[sh.ID]; done {
+			continue
+		}
+		s := describeShape(m, sh)
+		out.Shapes[sh.ID] = s
+		for _, mem := range sh.Members {
+			if t, ok := m.Target(mem); ok {
+				queue = append(queue, t)
+			}
+		}
+	}
+	b, _ := json.Marshal(out) // maps are written with sorted keys
+	return b
+}
+
+func describeShape(m *model.Model, sh *model.Shape) shapeJSON {
+	s := shapeJSON{Type: sh.Type, Documentation: doc(sh.Traits), Sensitive: sh.HasTrait(tSensitive),
+		Deprecated: sh.HasTrait(tDeprecated), Constraints: constraints(sh.Traits, nil), Traits: traitsJSON(sh.Traits)}
+	if v, ok := sh.Trait(tError); ok {
+		s.Error = v.Str()
+	}
+	if v, ok := sh.Trait(tHTTPError); ok {
+		s.HTTPError, _ = v.Int64()
+	}
+	switch sh.Type {
+	case model.StructureType, model.UnionType:
+		s.Members = []memberJSON{}
+		for _, mem := range sh.Members {
+			s.Members = append(s.Members, describeMember(m, mem, true))
+		}
+	case model.ListType, model.SetType:
+		if mem, ok := sh.Member("member"); ok {
+			d := describeMember(m, mem, false)
+			s.Member = &d
+		}
+	case model.MapType:
+		if mem, ok := sh.Member("key"); ok {
+			d := describeMember(m, mem, false)
+			s.Key = &d
+		}
+		if mem, ok := sh.Member("value"); ok {
+			d := describeMember(m, mem, false)
+			s.Value = &d
+		}
+	case model.EnumType, model.IntEnumType:
+		for _, mem := range sh.Members {
+			v := enumValueJSON{Name: mem.Name(), Documentation: doc(mem.Traits)}
+			if ev, ok := mem.Traits.Get(tEnumValue); ok {
+				v.Value = json.RawMessage(ev.JSON())
+			} else {
+				v.Value, _ = json.Marshal(mem.Name())
+			}
+			s.Values = append(s.Values, v)
+		}
+	}
+	return s
+}
+
+func describeMember(m *model.Model, mem *model.Member, named bool) memberJSON {
+	d := memberJSON{Target: mem.Target, Required: mem.Traits.Has(tRequired),
+		Deprecated: mem.Traits.Has(tDeprecated), Traits: traitsJSON(mem.Traits)}
+	if named {
+		d.Name = mem.Name()
+	}
+	target, _ := m.Target(mem)
+	var targetTraits model.Traits
+	if target != nil {
+		d.Type = target.Type
+		targetTraits = target.Traits
+	}
+	if v, ok := mem.Traits.Get(tDefault); ok {
+		d.Default = json.RawMessage(v.JSON())
+	}
+	d.Sensitive = mem.Traits.Has(tSensitive) || targetTraits.Has(tSensitive)
+	d.Documentation = doc(mem.Traits)
+	if d.Documentation == "" {
+		d.Documentation = doc(targetTraits)
+	}
+	d.HTTP = httpBinding(mem)
+	d.Constraints = constraints(mem.Traits, targetTraits)
+	return d
+}
+
+func httpBinding(mem *model.Member) *httpBindingJSON {
+	for _, b := range []struct {
+		trait    model.ShapeID
+		location string
+	}{
+		{"smithy.api#httpLabel", "label"}, {"smithy.api#httpQuery", "query"},
+		{"smithy.api#httpQueryParams", "queryParams"}, {"smithy.api#httpHeader", "header"},
+		{"smithy.api#httpPrefixHeaders", "prefixHeaders"}, {"smithy.api#httpPayload", "payload"},
+		{"smithy.api#httpResponseCode", "responseCode"},
+	} {
+		if v, ok := mem.Traits.Get(b.trait); ok {
+			return &httpBindingJSON{Location: b.location, Name: v.Str()}
+		}
+	}
+	return nil
+}
+
+// constraints collects @length, @range, @pattern and @uniqueItems, the
+// first traits winning over the fallback's.
+func constraints(ts, fallback model.Traits) json.RawMessage {
+	var parts []string
+	for _, c := range []struct {
+		trait model.ShapeID
+		key   string
+	}{
+		{"smithy.api#length", "length"}, {"smithy.api#range", "range"},
+		{"smithy.api#pattern", "pattern"}, {"smithy.api#uniqueItems", "unique_items"},
+	} {
+		v, ok := ts.Get(c.trait)
+		if !ok {
+			v, ok = fallback.Get(c.trait)
+		}
+		if !ok {
+			continue
+		}
+		value := v.JSON()
+		if c.key == "unique_items" {
+			value = "true"
+		}
+		k, _ := json.Marshal(c.key)
+		parts = append(parts, string(k)+":"+value)
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	return json.RawMessage("{" + strings.Join(parts, ",") + "}")
+}
+
+// traitsJSON writes every trait as {"id": value}, in the model's order.
+func traitsJSON(ts model.Traits) json.RawMessage {
+	if len(ts) == 0 {
+		return nil
+	}
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, t := range ts {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(string(t.ID))
+		b.Write(k)
+		b.WriteByte(':')
+		b.WriteString(t.Value.JSON())
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+func doc(ts model.Traits) string {
+	v, _ := ts.Get(tDocumentation)
+	return v.Str()
+}

@@ -1,0 +1,536 @@
+package main
+
+/*
+#include "scx.h"
+*/
+import "C"
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/smithycurl/smithycurl/client"
+	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/transport"
+)
+
+type loaderH struct {
+	errBox
+	l *model.Loader
+}
+
+type modelH struct {
+	errBox
+	m *model.Model
+}
+
+type clientH struct {
+	c *client.Client
+}
+
+type cancelH struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+// cBytes copies b into a new C buffer with a NUL after it.
+func cBytes(b []byte) (*C.char, bool) {
+	p := C.scx_alloc(C.size_t(len(b) + 1))
+	if p == nil {
+		return nil, false
+	}
+	dst := unsafe.Slice((*byte)(p), len(b)+1)
+	copy(dst, b)
+	dst[len(b)] = 0
+	return (*C.char)(p), true
+}
+
+// goString copies a C string, checking that it is UTF-8.
+func goString(p *C.char) (string, bool) {
+	s := C.GoString(p)
+	return s, utf8.ValidString(s)
+}
+
+// copyOut gives the caller a malloc'd copy of s (freed with smithycurl_free).
+func copyOut(s string, out **C.char, n *C.size_t) C.int {
+	p, ok := cBytes([]byte(s))
+	if !ok {
+		return codeNoMem
+	}
+	*out = p
+	if n != nil {
+		*n = C.size_t(len(s))
+	}
+	return codeOK
+}
+
+//export scx_errmsg
+func scx_errmsg(h C.uintptr_t, typ C.int, msg **C.char) (rc C.int) {
+	defer guard(&rc)
+	v, ok := lookup[hasErrBox](h, typ)
+	if !ok {
+		return codeInvalidHandle
+	}
+	if msg == nil {
+		return codeInvalidArgument
+	}
+	return copyOut(v.box().get(), msg, nil)
+}
+
+//export scx_free
+func scx_free(h C.uintptr_t, typ C.int) (rc C.int) {
+	defer guard(&rc)
+	v, ok := unregister(h, typ)
+	if !ok {
+		return codeInvalidHandle
+	}
+	switch v := v.(type) {
+	case *clientH:
+		v.c.Close()
+	case *cancelH:
+		v.cancel()
+	case *result:
+		v.free()
+	}
+	return codeOK
+}
+
+// ---- loaders and models ----
+
+//export scx_loader_new
+func scx_loader_new(out *C.uintptr_t) (rc C.int) {
+	defer guard(&rc)
+	*out = register(C.SCX_LOADER, &loaderH{l: model.NewLoader()})
+	return codeOK
+}
+
+//export scx_loader_add_path
+func scx_loader_add_path(h C.uintptr_t, path *C.char) (rc C.int) {
+	defer guard(&rc)
+	ld, ok := lookup[*loaderH](h, C.SCX_LOADER)
+	if !ok {
+		return codeInvalidHandle
+	}
+	if path == nil {
+		return fail(&ld.errBox, codeInvalidArgument, "path is NULL")
+	}
+	if err := ld.l.AddPath(C.GoString(path)); err != nil {
+		return fail(&ld.errBox, codeNotFound, "%v", err)
+	}
+	ld.set("")
+	return codeOK
+}
+
+//export scx_loader_add_source
+func scx_loader_add_source(h C.uintptr_t, name *C.char, src *C.char, n C.size_t) (rc C.int) {
+	defer guard(&rc)
+	ld, ok := lookup[*loaderH](h, C.SCX_LOADER)
+	if !ok {
+		return codeInvalidHandle
+	}
+	if name == nil || (src == nil && n > 0) {
+		return fail(&ld.errBox, codeInvalidArgument, "name is NULL, or source is NULL with a length")
+	}
+	goName, ok := goString(name)
+	if !ok {
+		return fail(&ld.errBox, codeInvalidUTF8, "the source name is not valid UTF-8")
+	}
+	text := C.GoBytes(unsafe.Pointer(src), C.int(n))
+	if !utf8.Valid(text) {
+		return fail(&ld.errBox, codeInvalidUTF8, "%s: the model text is not valid UTF-8 (at byte %d)", goName, invalidUTF8At(text))
+	}
+	ld.l.AddSource(goName, text)
+	ld.set("")
+	return codeOK
+}
+
+func invalidUTF8At(b []byte) int {
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return i
+		}
+		i += size
+	}
+	return len(b)
+}
+
+//export scx_loader_load
+func scx_loader_load(h C.uintptr_t, hasOut C.int, out *C.uintptr_t) (rc C.int) {
+	defer guard(&rc)
+	ld, ok := lookup[*loaderH](h, C.SCX_LOADER)
+	if !ok {
+		return codeInvalidHandle
+	}
+	if hasOut == 0 {
+		return fail(&ld.errBox, codeInvalidArgument, "out is NULL")
+	}
+	m, _, err := ld.l.Load(context.Background())
+	if err != nil {
+		return fail(&ld.errBox, codeLoad, "%v", err)
+	}
+	ld.set("")
+	*out = register(C.SCX_MODEL, &modelH{m: m})
+	return codeOK
+}
+
+//export scx_model_json
+func scx_model_json(h C.uintptr_t, which C.int, svc, op *C.char, out **C.char, n *C.size_t) (rc C.int) {
+	defer guard(&rc)
+	mh, ok := lookup[*modelH](h, C.SCX_MODEL)
+	if !ok {
+		return codeInvalidHandle
+	}
+	if out == nil {
+		return fail(&mh.errBox, codeInvalidArgument, "json is NULL")
+	}
+	var b []byte
+	switch which {
+	case C.SCX_JSON_SERVICES:
+		b = describeServices(mh.m)
+	case C.SCX_JSON_AST:
+		b = mh.m.MarshalAST()
+	case C.SCX_JSON_OPERATION:
+		s, err := findService(mh.m, svc)
+		if err != nil {
+			return fail(&mh.errBox, codeNotFound, "%v", err)
+		}
+		o, err := s.Operation(C.GoString(op))
+		if err != nil {
+			return fail(&mh.errBox, codeNotFound, "%v", err)
+		}
+		b = describeOperation(mh.m, s, o)
+	default:
+		return codeInvalidArgument
+	}
+	p, ok := cBytes(b)
+	if !ok {
+		return codeNoMem
+	}
+	*out = p
+	if n != nil {
+		*n = C.size_t(len(b))
+	}
+	return codeOK
+}
+
+// findService returns the service id names, or the model's only service.
+func findService(m *model.Model, id *C.char) (*model.Service, error) {
+	if id != nil {
+		return m.Service(model.ShapeID(C.GoString(id)))
+	}
+	ids := m.Services()
+	if len(ids) != 1 {
+		return nil, fmt.Errorf("the model has %d services %v: name one", len(ids), ids)
+	}
+	return m.Service(ids[0])
+}
+
+// ---- options and clients ----
+
+type optionsH struct {
+	errBox
+	timeout, connectTimeout time.Duration
+	retries                 *client.RetryPolicy
+	noValidation            bool
+	maxResponse             int64
+	headers                 [][2]string
+	userAgent               string
+	bearer                  string
+	basic                   *[2]string
+	apiKey                  string
+	aws                     *client.AWSCredentials
+	tls                     *client.TLSConfig
+	proxy                   string
+	traceFn, traceUser      uintptr
+}
+
+//export scx_options_new
+func scx_options_new(out *C.uintptr_t) (rc C.int) {
+	defer guard(&rc)
+	*out = register(C.SCX_OPTIONS, &optionsH{})
+	return codeOK
+}
+
+//export scx_options_set_int
+func scx_options_set_int(h C.uintptr_t, which C.int, a, b C.longlong) (rc C.int) {
+	defer guard(&rc)
+	o, ok := lookup[*optionsH](h, C.SCX_OPTIONS)
+	if !ok {
+		return codeInvalidHandle
+	}
+	switch which {
+	case C.SCX_OPT_TIMEOUT, C.SCX_OPT_CONNECT_TIMEOUT:
+		if a < 0 {
+			return fail(&o.errBox, codeInvalidArgument, "a timeout must not be negative (0 is the default)")
+		}
+		if which == C.SCX_OPT_TIMEOUT {
+			o.timeout = time.Duration(a) * time.Millisecond
+		} else {
+			o.connectTimeout = time.Duration(a) * time.Millisecond
+		}
+	case C.SCX_OPT_RETRIES:
+		if b < 0 || b > 100 {
+			return fail(&o.errBox, codeInvalidArgument, "max_attempts must be in 0..100 (0 is the default 3)")
+		}
+		p := client.DefaultRetryPolicy
+		if a == 0 {
+			p.MaxAttempts = 1
+		} else if b > 0 {
+			p.MaxAttempts = int(b)
+		}
+		o.retries = &p
+	case C.SCX_OPT_VALIDATION:
+		o.noValidation = a == 0
+	case C.SCX_OPT_MAX_RESPONSE:
+		if a < -1 {
+			return fail(&o.errBox, codeInvalidArgument, "max_bytes must be -1 (unlimited), 0 (default) or positive")
+		}
+		o.maxResponse = int64(a)
+	default:
+		return codeInvalidArgument
+	}
+	o.set("")
+	return codeOK
+}
+
+//export scx_options_set_str
+func scx_options_set_str(h C.uintptr_t, which C.int, p1, p2, p3, p4 *C.char, flag C.int) (rc C.int) {
+	defer guard(&rc)
+	o, ok := lookup[*optionsH](h, C.SCX_OPTIONS)
+	if !ok {
+		return codeInvalidHandle
+	}
+	var s [4]string
+	for i, p := range []*C.char{p1, p2, p3, p4} {
+		if p != nil {
+			if s[i], ok = goString(p); !ok {
+				return fail(&o.errBox, codeInvalidUTF8, "argument %d is not valid UTF-8", i+1)
+			}
+		}
+	}
+	need := func(ps ...*C.char) bool {
+		for _, p := range ps {
+			if p == nil {
+				return false
+			}
+		}
+		return true
+	}
+	switch which {
+	case C.SCX_OPT_HEADER:
+		if !need(p1, p2) {
+			return fail(&o.errBox, codeInvalidArgument, "header name and value must not be NULL")
+		}
+		if !validHeaderName(s[0]) {
+			return fail(&o.errBox, codeInvalidArgument, "invalid header name %q", s[0])
+		}
+		if strings.ContainsAny(s[1], "\r\n\x00") {
+			return fail(&o.errBox, codeInvalidArgument, "the value of header %s contains CR or LF", s[0])
+		}
+		o.headers = append(o.headers, [2]string{s[0], s[1]})
+	case C.SCX_OPT_USER_AGENT:
+		if !need(p1) || strings.ContainsAny(s[0], "\r\n") {
+			return fail(&o.errBox, codeInvalidArgument, "user agent is NULL or contains CR or LF")
+		}
+		o.userAgent = s[0]
+	case C.SCX_OPT_BEARER:
+		if !need(p1) {
+			return fail(&o.errBox, codeInvalidArgument, "token is NULL")
+		}
+		o.bearer = s[0]
+	case C.SCX_OPT_BASIC:
+		if !need(p1, p2) {
+			return fail(&o.errBox, codeInvalidArgument, "user and password must not be NULL")
+		}
+		o.basic = &[2]string{s[0], s[1]}
+	case C.SCX_OPT_API_KEY:
+		if !need(p1) {
+			return fail(&o.errBox, codeInvalidArgument, "key is NULL")
+		}
+		o.apiKey = s[0]
+	case C.SCX_OPT_AWS:
+		if !need(p1, p2) {
+			return fail(&o.errBox, codeInvalidArgument, "access key id and secret access key must not be NULL")
+		}
+		o.aws = &client.AWSCredentials{AccessKeyID: s[0], SecretAccessKey: s[1], SessionToken: s[2], Region: s[3]}
+	case C.SCX_OPT_TLS:
+		o.tls = &client.TLSConfig{CAFile: s[0], CertFile: s[1], KeyFile: s[2], InsecureSkipVerify: flag != 0}
+	case C.SCX_OPT_PROXY:
+		o.proxy = s[0]
+	default:
+		return codeInvalidArgument
+	}
+	o.set("")
+	return codeOK
+}
+
+func validHeaderName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c <= ' ' || c >= 0x7f || strings.IndexByte(`"(),/:;<=>?@[\]{}`, c) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+//export scx_options_set_trace
+func scx_options_set_trace(h C.uintptr_t, fn, user C.uintptr_t) (rc C.int) {
+	defer guard(&rc)
+	o, ok := lookup[*optionsH](h, C.SCX_OPTIONS)
+	if !ok {
+		return codeInvalidHandle
+	}
+	o.traceFn, o.traceUser = uintptr(fn), uintptr(user)
+	return codeOK
+}
+
+// clientOptions turns an options handle into client options.
+func (o *optionsH) clientOptions() []client.Option {
+	var opts []client.Option
+	if o.timeout > 0 {
+		opts = append(opts, client.WithTimeout(o.timeout))
+	}
+	if o.connectTimeout > 0 {
+		opts = append(opts, client.WithConnectTimeout(o.connectTimeout))
+	}
+	if o.retries != nil {
+		opts = append(opts, client.WithRetryPolicy(*o.retries))
+	}
+	if o.noValidation {
+		opts = append(opts, client.WithoutValidation())
+	}
+	if o.maxResponse != 0 {
+		opts = append(opts, client.WithMaxResponseBytes(o.maxResponse))
+	}
+	for _, hv := range o.headers {
+		opts = append(opts, client.WithHeader(hv[0], hv[1]))
+	}
+	if o.userAgent != "" {
+		opts = append(opts, client.WithUserAgent(o.userAgent))
+	}
+	if o.bearer != "" {
+		opts = append(opts, client.WithBearerToken(o.bearer))
+	}
+	if o.basic != nil {
+		opts = append(opts, client.WithBasicAuth(o.basic[0], o.basic[1]))
+	}
+	if o.apiKey != "" {
+		opts = append(opts, client.WithAPIKey(o.apiKey))
+	}
+	if o.aws != nil {
+		opts = append(opts, client.WithAWSCredentials(*o.aws))
+	}
+	if o.tls != nil {
+		opts = append(opts, client.WithTLS(*o.tls))
+	}
+	if o.proxy != "" {
+		opts = append(opts, client.WithProxy(o.proxy))
+	}
+	if o.traceFn != 0 {
+		opts = append(opts, client.WithTrace(traceTo(o.traceFn, o.traceUser)))
+	}
+	return opts
+}
+
+type traceJSON struct {
+	Phase   string              `json:"phase"`
+	Method  string              `json:"method"`
+	URL     string              `json:"url"`
+	Status  int                 `json:"status,omitempty"`
+	Headers map[string][]string `json:"headers,omitempty"`
+	TookUS  int64               `json:"took_us,omitempty"`
+	Error   string              `json:"error,omitempty"`
+}
+
+// traceTo returns a trace hook that hands each event, as JSON in C memory,
+// to a C callback.
+func traceTo(fn, user uintptr) func(transport.TraceEvent) {
+	return func(ev transport.TraceEvent) {
+		t := traceJSON{Phase: "request", Method: ev.Method, URL: ev.URL, Headers: ev.Header}
+		if ev.Phase == transport.TraceResponse {
+			t.Phase, t.Status, t.TookUS = "response", ev.Status, ev.Took.Microseconds()
+			if ev.Err != nil {
+				t.Error = ev.Err.Error()
+			}
+		}
+		b, err := json.Marshal(t)
+		if err != nil {
+			return
+		}
+		p, ok := cBytes(b)
+		if !ok {
+			return
+		}
+		C.scx_trace_invoke(C.uintptr_t(fn), C.uintptr_t(user), p, C.size_t(len(b)))
+		C.free(unsafe.Pointer(p))
+	}
+}
+
+//export scx_client_new
+func scx_client_new(mh C.uintptr_t, svc, endpoint *C.char, oh C.uintptr_t, hasOut C.int, out *C.uintptr_t) (rc C.int) {
+	defer guard(&rc)
+	m, ok := lookup[*modelH](mh, C.SCX_MODEL)
+	if !ok {
+		return codeInvalidHandle
+	}
+	var o *optionsH
+	if oh != 0 {
+		if o, ok = lookup[*optionsH](oh, C.SCX_OPTIONS); !ok {
+			return fail(&m.errBox, codeInvalidHandle, "the options handle is invalid (freed, or of another type)")
+		}
+	}
+	if endpoint == nil || hasOut == 0 {
+		return fail(&m.errBox, codeInvalidArgument, "endpoint and out must not be NULL")
+	}
+	s, err := findService(m.m, svc)
+	if err != nil {
+		return fail(&m.errBox, codeNotFound, "%v", err)
+	}
+	var opts []client.Option
+	if o != nil {
+		opts = o.clientOptions()
+	}
+	c, err := client.New(m.m, s.Shape.ID, C.GoString(endpoint), opts...)
+	if err != nil {
+		var ce *client.Error
+		if errors.As(err, &ce) {
+			return fail(&m.errBox, codeUsage+C.int(ce.Kind)-1, "%v", ce.Message())
+		}
+		return fail(&m.errBox, codeUsage, "%v", err)
+	}
+	m.set("")
+	*out = register(C.SCX_CLIENT, &clientH{c: c})
+	return codeOK
+}
+
+// ---- cancel tokens ----
+
+//export scx_cancel_new
+func scx_cancel_new(out *C.uintptr_t) (rc C.int) {
+	defer guard(&rc)
+	ctx, cancel := context.WithCancel(context.Background())
+	*out = register(C.SCX_CANCEL, &cancelH{ctx: ctx, cancel: cancel})
+	return codeOK
+}
+
+//export scx_cancel
+func scx_cancel(h C.uintptr_t) (rc C.int) {
+	defer guard(&rc)
+	t, ok := lookup[*cancelH](h, C.SCX_CANCEL)
+	if !ok {
+		return codeInvalidHandle
+	}
+	t.cancel()
+	return codeOK
+}

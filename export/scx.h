@@ -1,0 +1,52 @@
+// Internal declarations shared by the Go implementation (*.go) and the C
+// entry points (smithycurl.c). Not installed.
+#ifndef SMITHYCURL_SCX_H
+#define SMITHYCURL_SCX_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+// Handle types (the low bits of every handle value carry one).
+enum { SCX_LOADER = 1, SCX_MODEL, SCX_OPTIONS, SCX_CLIENT, SCX_RESULT, SCX_CANCEL };
+
+// What scx_model_json writes.
+enum { SCX_JSON_SERVICES = 1, SCX_JSON_OPERATION, SCX_JSON_AST };
+
+// Options set by scx_options_set_int and scx_options_set_str.
+enum {
+    SCX_OPT_TIMEOUT = 1,
+    SCX_OPT_CONNECT_TIMEOUT,
+    SCX_OPT_RETRIES,
+    SCX_OPT_VALIDATION,
+    SCX_OPT_MAX_RESPONSE,
+    SCX_OPT_HEADER,
+    SCX_OPT_USER_AGENT,
+    SCX_OPT_BEARER,
+    SCX_OPT_BASIC,
+    SCX_OPT_API_KEY,
+    SCX_OPT_AWS,
+    SCX_OPT_TLS,
+    SCX_OPT_PROXY
+};
+
+// Result fields read by scx_result_get.
+enum {
+    SCX_RES_CODE = 1,
+    SCX_RES_OUTPUT,
+    SCX_RES_KIND,
+    SCX_RES_STATUS,
+    SCX_RES_ATTEMPTS,
+    SCX_RES_SHAPE,
+    SCX_RES_MESSAGE,
+    SCX_RES_MEMBERS,
+    SCX_RES_ERROR_CODE,
+    SCX_RES_REQUEST_ID
+};
+
+void scx_trace_invoke(uintptr_t fn, uintptr_t user, const char *ev, size_t len);
+
+// scx_alloc is malloc that returns NULL on failure (C.malloc aborts instead).
+void *scx_alloc(size_t n);
+
+#endif

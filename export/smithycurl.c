@@ -1,0 +1,376 @@
+// The public C symbols of libsmithycurl. Each one checks, in C and before
+// entering the Go runtime, that the process has not forked since the library
+// was loaded (a forked child has no Go runtime threads: entering Go there can
+// hang), then calls the Go implementation (sc_* in *.go) with its handles as
+// integers. Compiling this file against include/smithycurl.h is what keeps
+// the public header and the library in agreement.
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "smithycurl.h"
+#include "scx.h"
+#include "_cgo_export.h"
+
+static pid_t loaded_pid;
+
+__attribute__((constructor)) static void smithycurl_record_pid(void) { loaded_pid = getpid(); }
+
+#define FORK_CHECK()                                                                               \
+    do {                                                                                           \
+        if (getpid() != loaded_pid) return SMITHYCURL_E_FORKED;                                    \
+    } while (0)
+
+#define H(x) ((uintptr_t)(void *)(x))
+
+// ---- version, codes, memory: pure C, usable anywhere ----
+
+const char *smithycurl_version(void) { return SMITHYCURL_VERSION; }
+
+int smithycurl_version_number(void) { return SMITHYCURL_VERSION_NUMBER; }
+
+const char *smithycurl_strerror(smithycurl_code code) {
+    switch (code) {
+    case SMITHYCURL_OK: return "ok";
+    case SMITHYCURL_E_INVALID_ARGUMENT: return "invalid argument";
+    case SMITHYCURL_E_INVALID_HANDLE: return "invalid handle (NULL, freed, or of another type)";
+    case SMITHYCURL_E_INVALID_UTF8: return "invalid UTF-8";
+    case SMITHYCURL_E_INVALID_JSON: return "invalid JSON";
+    case SMITHYCURL_E_NOT_FOUND: return "not found";
+    case SMITHYCURL_E_LOAD: return "the model has errors";
+    case SMITHYCURL_E_NO_OUTPUT: return "the result holds an error, not an output";
+    case SMITHYCURL_E_USAGE: return "usage error";
+    case SMITHYCURL_E_VALIDATION: return "input breaks the model's constraints";
+    case SMITHYCURL_E_SERVICE: return "the service returned an error";
+    case SMITHYCURL_E_TRANSPORT: return "transport error (no complete response)";
+    case SMITHYCURL_E_TIMEOUT: return "timeout";
+    case SMITHYCURL_E_CANCELLED: return "cancelled";
+    case SMITHYCURL_E_DECODE: return "the response could not be decoded";
+    case SMITHYCURL_E_FORKED: return "smithycurl cannot be used in a child process after fork()";
+    case SMITHYCURL_E_NOMEM: return "out of memory";
+    case SMITHYCURL_E_INTERNAL: return "internal error (a bug in smithycurl)";
+    }
+    return "unknown code";
+}
+
+const char *smithycurl_error_kind_name(smithycurl_error_kind kind) {
+    switch (kind) {
+    case SMITHYCURL_KIND_NONE: return "none";
+    case SMITHYCURL_KIND_USAGE: return "usage";
+    case SMITHYCURL_KIND_VALIDATION: return "validation";
+    case SMITHYCURL_KIND_SERVICE: return "service";
+    case SMITHYCURL_KIND_TRANSPORT: return "transport";
+    case SMITHYCURL_KIND_TIMEOUT: return "timeout";
+    case SMITHYCURL_KIND_CANCELLED: return "cancelled";
+    case SMITHYCURL_KIND_DECODE: return "decode";
+    }
+    return "unknown";
+}
+
+void smithycurl_free(void *ptr) { free(ptr); }
+
+// scx_trace_invoke calls a caller's trace callback (Go cannot call C function
+// pointers itself).
+void scx_trace_invoke(uintptr_t fn, uintptr_t user, const char *ev, size_t len) {
+    ((smithycurl_trace_fn)fn)((void *)user, ev, len);
+}
+
+// ---- loaders ----
+
+int smithycurl_loader_new(smithycurl_loader **out) {
+    FORK_CHECK();
+    if (!out) return SMITHYCURL_E_INVALID_ARGUMENT;
+    uintptr_t h = 0;
+    int rc = scx_loader_new(&h);
+    if (rc == SMITHYCURL_OK) *out = (smithycurl_loader *)h;
+    return rc;
+}
+
+int smithycurl_loader_add_path(smithycurl_loader *loader, const char *path) {
+    FORK_CHECK();
+    return scx_loader_add_path(H(loader), (char *)path);
+}
+
+int smithycurl_loader_add_source(smithycurl_loader *loader, const char *name, const char *source,
+                                 size_t source_len) {
+    FORK_CHECK();
+    return scx_loader_add_source(H(loader), (char *)name, (char *)source, source_len);
+}
+
+int smithycurl_loader_load(smithycurl_loader *loader, smithycurl_model **out) {
+    FORK_CHECK();
+    uintptr_t h = 0;
+    int rc = scx_loader_load(H(loader), out != NULL, &h);
+    if (rc == SMITHYCURL_OK) *out = (smithycurl_model *)h;
+    return rc;
+}
+
+int smithycurl_loader_errmsg(smithycurl_loader *loader, char **msg) {
+    FORK_CHECK();
+    return scx_errmsg(H(loader), SCX_LOADER, msg);
+}
+
+int smithycurl_loader_free(smithycurl_loader *loader) {
+    FORK_CHECK();
+    return scx_free(H(loader), SCX_LOADER);
+}
+
+// ---- models ----
+
+int smithycurl_model_services_json(smithycurl_model *model, char **json, size_t *len) {
+    FORK_CHECK();
+    return scx_model_json(H(model), SCX_JSON_SERVICES, NULL, NULL, json, len);
+}
+
+int smithycurl_model_operation_json(smithycurl_model *model, const char *service_id,
+                                    const char *operation, char **json, size_t *len) {
+    FORK_CHECK();
+    if (!operation) return SMITHYCURL_E_INVALID_ARGUMENT;
+    return scx_model_json(H(model), SCX_JSON_OPERATION, (char *)service_id, (char *)operation, json,
+                         len);
+}
+
+int smithycurl_model_ast_json(smithycurl_model *model, char **json, size_t *len) {
+    FORK_CHECK();
+    return scx_model_json(H(model), SCX_JSON_AST, NULL, NULL, json, len);
+}
+
+int smithycurl_model_errmsg(smithycurl_model *model, char **msg) {
+    FORK_CHECK();
+    return scx_errmsg(H(model), SCX_MODEL, msg);
+}
+
+int smithycurl_model_free(smithycurl_model *model) {
+    FORK_CHECK();
+    return scx_free(H(model), SCX_MODEL);
+}
+
+// ---- options ----
+
+int smithycurl_options_new(smithycurl_options **out) {
+    FORK_CHECK();
+    if (!out) return SMITHYCURL_E_INVALID_ARGUMENT;
+    uintptr_t h = 0;
+    int rc = scx_options_new(&h);
+    if (rc == SMITHYCURL_OK) *out = (smithycurl_options *)h;
+    return rc;
+}
+
+int smithycurl_options_set_timeout_ms(smithycurl_options *o, long timeout_ms) {
+    FORK_CHECK();
+    return scx_options_set_int(H(o), SCX_OPT_TIMEOUT, timeout_ms, 0);
+}
+
+int smithycurl_options_set_connect_timeout_ms(smithycurl_options *o, long timeout_ms) {
+    FORK_CHECK();
+    return scx_options_set_int(H(o), SCX_OPT_CONNECT_TIMEOUT, timeout_ms, 0);
+}
+
+int smithycurl_options_set_retries(smithycurl_options *o, int enabled, int max_attempts) {
+    FORK_CHECK();
+    return scx_options_set_int(H(o), SCX_OPT_RETRIES, enabled, max_attempts);
+}
+
+int smithycurl_options_set_validation(smithycurl_options *o, int enabled) {
+    FORK_CHECK();
+    return scx_options_set_int(H(o), SCX_OPT_VALIDATION, enabled, 0);
+}
+
+int smithycurl_options_set_max_response_bytes(smithycurl_options *o, long long max_bytes) {
+    FORK_CHECK();
+    return scx_options_set_int(H(o), SCX_OPT_MAX_RESPONSE, max_bytes, 0);
+}
+
+int smithycurl_options_add_header(smithycurl_options *o, const char *name, const char *value) {
+    FORK_CHECK();
+    return scx_options_set_str(H(o), SCX_OPT_HEADER, (char *)name, (char *)value, NULL, NULL, 0);
+}
+
+int smithycurl_options_set_user_agent(smithycurl_options *o, const char *user_agent) {
+    FORK_CHECK();
+    return scx_options_set_str(H(o), SCX_OPT_USER_AGENT, (char *)user_agent, NULL, NULL, NULL, 0);
+}
+
+int smithycurl_options_set_bearer_token(smithycurl_options *o, const char *token) {
+    FORK_CHECK();
+    return scx_options_set_str(H(o), SCX_OPT_BEARER, (char *)token, NULL, NULL, NULL, 0);
+}
+
+int smithycurl_options_set_basic_auth(smithycurl_options *o, const char *user, const char *password) {
+    FORK_CHECK();
+    return scx_options_set_str(H(o), SCX_OPT_BASIC, (char *)user, (char *)password, NULL, NULL, 0);
+}
+
+int smithycurl_options_set_api_key(smithycurl_options *o, const char *key) {
+    FORK_CHECK();
+    return scx_options_set_str(H(o), SCX_OPT_API_KEY, (char *)key, NULL, NULL, NULL, 0);
+}
+
+int smithycurl_options_set_aws_sigv4(smithycurl_options *o, const char *access_key_id,
+                                     const char *secret_access_key, const char *session_token,
+                                     const char *region) {
+    FORK_CHECK();
+    return scx_options_set_str(H(o), SCX_OPT_AWS, (char *)access_key_id, (char *)secret_access_key,
+                              (char *)session_token, (char *)region, 0);
+}
+
+int smithycurl_options_set_tls(smithycurl_options *o, const char *ca_file, const char *cert_file,
+                               const char *key_file, int insecure) {
+    FORK_CHECK();
+    return scx_options_set_str(H(o), SCX_OPT_TLS, (char *)ca_file, (char *)cert_file,
+                              (char *)key_file, NULL, insecure);
+}
+
+int smithycurl_options_set_proxy(smithycurl_options *o, const char *proxy_url) {
+    FORK_CHECK();
+    return scx_options_set_str(H(o), SCX_OPT_PROXY, (char *)proxy_url, NULL, NULL, NULL, 0);
+}
+
+int smithycurl_options_set_trace(smithycurl_options *o, smithycurl_trace_fn fn, void *user_data) {
+    FORK_CHECK();
+    return scx_options_set_trace(H(o), (uintptr_t)fn, (uintptr_t)user_data);
+}
+
+int smithycurl_options_errmsg(smithycurl_options *o, char **msg) {
+    FORK_CHECK();
+    return scx_errmsg(H(o), SCX_OPTIONS, msg);
+}
+
+int smithycurl_options_free(smithycurl_options *o) {
+    FORK_CHECK();
+    return scx_free(H(o), SCX_OPTIONS);
+}
+
+// ---- clients, cancel tokens, calls ----
+
+int smithycurl_client_new(smithycurl_model *model, const char *service_id, const char *endpoint,
+                          smithycurl_options *options, smithycurl_client **out) {
+    FORK_CHECK();
+    uintptr_t h = 0;
+    int rc = scx_client_new(H(model), (char *)service_id, (char *)endpoint, H(options), out != NULL,
+                           &h);
+    if (rc == SMITHYCURL_OK) *out = (smithycurl_client *)h;
+    return rc;
+}
+
+int smithycurl_client_free(smithycurl_client *client) {
+    FORK_CHECK();
+    return scx_free(H(client), SCX_CLIENT);
+}
+
+int smithycurl_cancel_token_new(smithycurl_cancel_token **out) {
+    FORK_CHECK();
+    if (!out) return SMITHYCURL_E_INVALID_ARGUMENT;
+    uintptr_t h = 0;
+    int rc = scx_cancel_new(&h);
+    if (rc == SMITHYCURL_OK) *out = (smithycurl_cancel_token *)h;
+    return rc;
+}
+
+int smithycurl_cancel_token_cancel(smithycurl_cancel_token *token) {
+    FORK_CHECK();
+    return scx_cancel(H(token));
+}
+
+int smithycurl_cancel_token_free(smithycurl_cancel_token *token) {
+    FORK_CHECK();
+    return scx_free(H(token), SCX_CANCEL);
+}
+
+int smithycurl_call(smithycurl_client *client, const char *operation, const char *input,
+                    size_t input_len, smithycurl_cancel_token *cancel, smithycurl_result **out) {
+    if (out) *out = NULL;
+    FORK_CHECK();
+    if (!out) return SMITHYCURL_E_INVALID_ARGUMENT;
+    uintptr_t h = 0;
+    int rc = scx_call(H(client), (char *)operation, (char *)input, input_len, H(cancel), &h);
+    *out = (smithycurl_result *)h;
+    return rc;
+}
+
+// ---- results ----
+
+static int result_str(smithycurl_result *r, int field, const char **s, size_t *len) {
+    FORK_CHECK();
+    if (!s) return SMITHYCURL_E_INVALID_ARGUMENT;
+    char *p = NULL;
+    size_t n = 0;
+    long long num = 0;
+    int rc = scx_result_get(H(r), field, &p, &n, &num);
+    if (rc != SMITHYCURL_OK) return rc;
+    *s = p;
+    if (len) *len = n;
+    return rc;
+}
+
+static int result_num(smithycurl_result *r, int field, long long *num) {
+    FORK_CHECK();
+    char *p = NULL;
+    size_t n = 0;
+    return scx_result_get(H(r), field, &p, &n, num);
+}
+
+int smithycurl_result_code(smithycurl_result *r, smithycurl_code *code) {
+    if (!code) return SMITHYCURL_E_INVALID_ARGUMENT;
+    long long v = 0;
+    int rc = result_num(r, SCX_RES_CODE, &v);
+    if (rc == SMITHYCURL_OK) *code = (smithycurl_code)v;
+    return rc;
+}
+
+int smithycurl_result_output(smithycurl_result *r, const char **json, size_t *len) {
+    return result_str(r, SCX_RES_OUTPUT, json, len);
+}
+
+int smithycurl_result_error_kind(smithycurl_result *r, smithycurl_error_kind *kind) {
+    if (!kind) return SMITHYCURL_E_INVALID_ARGUMENT;
+    long long v = 0;
+    int rc = result_num(r, SCX_RES_KIND, &v);
+    if (rc == SMITHYCURL_OK) *kind = (smithycurl_error_kind)v;
+    return rc;
+}
+
+int smithycurl_result_http_status(smithycurl_result *r, int *status) {
+    if (!status) return SMITHYCURL_E_INVALID_ARGUMENT;
+    long long v = 0;
+    int rc = result_num(r, SCX_RES_STATUS, &v);
+    if (rc == SMITHYCURL_OK) *status = (int)v;
+    return rc;
+}
+
+int smithycurl_result_attempts(smithycurl_result *r, int *attempts) {
+    if (!attempts) return SMITHYCURL_E_INVALID_ARGUMENT;
+    long long v = 0;
+    int rc = result_num(r, SCX_RES_ATTEMPTS, &v);
+    if (rc == SMITHYCURL_OK) *attempts = (int)v;
+    return rc;
+}
+
+int smithycurl_result_error_shape(smithycurl_result *r, const char **shape_id) {
+    return result_str(r, SCX_RES_SHAPE, shape_id, NULL);
+}
+
+int smithycurl_result_error_message(smithycurl_result *r, const char **message) {
+    return result_str(r, SCX_RES_MESSAGE, message, NULL);
+}
+
+int smithycurl_result_error_members(smithycurl_result *r, const char **json, size_t *len) {
+    return result_str(r, SCX_RES_MEMBERS, json, len);
+}
+
+int smithycurl_result_error_code(smithycurl_result *r, const char **code) {
+    return result_str(r, SCX_RES_ERROR_CODE, code, NULL);
+}
+
+int smithycurl_result_request_id(smithycurl_result *r, const char **request_id) {
+    return result_str(r, SCX_RES_REQUEST_ID, request_id, NULL);
+}
+
+int smithycurl_result_free(smithycurl_result *r) {
+    FORK_CHECK();
+    return scx_free(H(r), SCX_RESULT);
+}
+
+void *scx_alloc(size_t n) { return malloc(n ? n : 1); }

@@ -1,0 +1,645 @@
+/*
+ * smithycurl.h - the C API of libsmithycurl: call Smithy-modelled services
+ * over libcurl, with the model loaded at run time.
+ *
+ * This is the only public header of the library. Build with
+ *
+ *     cc prog.c $(pkg-config --cflags --libs smithycurl)
+ *
+ * A complete program (error handling shortened):
+ *
+ *     smithycurl_loader *ld; smithycurl_model *m; smithycurl_client *c;
+ *     smithycurl_result *r; const char *out; size_t n;
+ *     smithycurl_loader_new(&ld);
+ *     smithycurl_loader_add_path(ld, "httpbin.smithy");
+ *     if (smithycurl_loader_load(ld, &m) != SMITHYCURL_OK) {
+ *         char *msg; smithycurl_loader_errmsg(ld, &msg);   // file:line:column: ...
+ *         fprintf(stderr, "%s\n", msg); smithycurl_free(msg); return 1;
+ *     }
+ *     smithycurl_loader_free(ld);
+ *     smithycurl_client_new(m, "smithycurl.examples.httpbin#HttpBin",
+ *                           "http://127.0.0.1:8080", NULL, &c);
+ *     if (smithycurl_call(c, "GetIp", "{}", 2, NULL, &r) == SMITHYCURL_OK) {
+ *         smithycurl_result_output(r, &out, &n);
+ *         printf("%.*s\n", (int)n, out);
+ *     }
+ *     smithycurl_result_free(r);
+ *     smithycurl_client_free(c);
+ *     smithycurl_model_free(m);
+ *
+ * ======================================================================
+ * CONVENTIONS (read once; they hold for every function below)
+ * ======================================================================
+ *
+ * Return codes. Every function returns a smithycurl_code, except
+ * smithycurl_version(), smithycurl_version_number(), smithycurl_strerror(),
+ * smithycurl_error_kind_name() and smithycurl_free(). SMITHYCURL_OK is 0.
+ * Codes are stable: new ones are only ever added at the end.
+ * smithycurl_strerror() turns a code into a short text; the detail of a
+ * failure (which file, which line, which member) is kept by the handle the
+ * call was made on, and read with that handle's *_errmsg function, or, for
+ * calls, by the result handle.
+ *
+ * Handles. loader, model, options, client, result and cancel tokens are
+ * opaque handles. They are not pointers to memory: never dereference them.
+ * Every handle is created by a *_new (or *_load, smithycurl_call) function
+ * and released by its *_free function. A NULL, already freed, or wrong-type
+ * handle is detected: the call returns SMITHYCURL_E_INVALID_HANDLE and does
+ * nothing else (it never crashes). Freeing NULL returns
+ * SMITHYCURL_E_INVALID_HANDLE too, and is otherwise harmless.
+ *
+ * Out-parameters. On failure, out-parameters are left unchanged unless the
+ * function says otherwise.
+ *
+ * Strings and buffers. Input strings are NUL-terminated UTF-8 unless a
+ * length is given; the library copies what it keeps and never retains a
+ * caller's pointer after the call returns. Every returned buffer says who
+ * owns it:
+ *   - "owned by the result": valid until smithycurl_result_free() of that
+ *     result; the caller must not free it;
+ *   - "caller frees with smithycurl_free()": a copy allocated with malloc.
+ * Returned JSON buffers are NUL-terminated as a convenience; the length
+ * excludes the NUL. All JSON is UTF-8.
+ *
+ * Values are JSON in the "document form": objects keyed by Smithy member
+ * names (never jsonName), blobs as base64 strings, timestamps as epoch
+ * seconds or RFC 3339 strings on input and RFC 3339 UTC strings on output,
+ * big numbers with every digit, unions as objects with one member, enums as
+ * their value, NaN and infinities as "NaN", "Infinity", "-Infinity".
+ *
+ * ======================================================================
+ * THREADS, PROCESSES AND LIFETIME
+ * ======================================================================
+ *
+ * - Models and clients are safe to share between threads: any number of
+ *   threads may call smithycurl_call() on one client at the same time, and
+ *   one model may serve many clients. A client reuses connections.
+ * - Loaders and options handles are not to be used from two threads at the
+ *   same time (the library does not crash, but the result is unspecified).
+ * - A result belongs to the thread that received it; its accessors may be
+ *   called from any thread as long as nobody frees it meanwhile.
+ * - smithycurl_cancel_token_cancel() may be called from any thread at any
+ *   time (it is not async-signal-safe: do not call it from a signal handler).
+ * - The *_errmsg functions return a copy of the handle's last failure; when a
+ *   handle is shared, that failure may come from another thread's call.
+ * - Freeing a handle while another thread uses it is the caller's bug; it
+ *   does not crash, but the other call may fail with
+ *   SMITHYCURL_E_INVALID_HANDLE. Freeing a client cancels its calls in flight
+ *   (they fail with SMITHYCURL_E_CANCELLED). A model may be freed while its
+ *   clients live: they keep what they need.
+ * - The library is written in Go: loading it starts the Go runtime, which
+ *   starts threads. Consequences:
+ *     * after fork(), the child must not use the library: every call from a
+ *       forked child (detected by a changed process id) returns
+ *       SMITHYCURL_E_FORKED at once, without touching the runtime. Fork
+ *       before the first use, or exec() right after fork();
+ *     * the library cannot be unloaded: do not dlclose() it (the Go runtime
+ *       does not support it); load it once per process;
+ *     * it installs signal handlers for its own use (it chains to handlers
+ *       installed before it); SIGPIPE from libcurl is ignored per transfer.
+ */
+#ifndef SMITHYCURL_H
+#define SMITHYCURL_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ======================================================================
+ * Version
+ * ====================================================================== */
+
+/** The version of this header, as a string and as 0xXXYYZZ (major, minor,
+ * patch), like LIBCURL_VERSION_NUM. Compare with smithycurl_version_number()
+ * to check that the library loaded at run time is at least as new. */
+#define SMITHYCURL_VERSION "0.1.0"
+#define SMITHYCURL_VERSION_MAJOR 0
+#define SMITHYCURL_VERSION_MINOR 1
+#define SMITHYCURL_VERSION_PATCH 0
+#define SMITHYCURL_VERSION_NUMBER 0x000100
+
+/** The version of the loaded library ("0.1.0"); a static string, never
+ * freed. Thread-safe; works in a forked child. */
+const char *smithycurl_version(void);
+
+/** The version of the loaded library as 0xXXYYZZ. Thread-safe; works in a
+ * forked child.
+ *
+ *     if (smithycurl_version_number() < SMITHYCURL_VERSION_NUMBER) abort();
+ */
+int smithycurl_version_number(void);
+
+/* ======================================================================
+ * Return codes and error kinds
+ * ====================================================================== */
+
+/** What a function did. Stable numbers: codes are only ever added. */
+typedef enum smithycurl_code {
+    SMITHYCURL_OK = 0,
+    /** A required pointer argument is NULL, or a length or number is out of
+     * range. */
+    SMITHYCURL_E_INVALID_ARGUMENT = 1,
+    /** A handle is NULL, freed, never created, or of another type. */
+    SMITHYCURL_E_INVALID_HANDLE = 2,
+    /** Input text (JSON, model source, a name) is not valid UTF-8. */
+    SMITHYCURL_E_INVALID_UTF8 = 3,
+    /** Input JSON is malformed. */
+    SMITHYCURL_E_INVALID_JSON = 4,
+    /** No such service, operation or path. */
+    SMITHYCURL_E_NOT_FOUND = 5,
+    /** The model has errors; the loader's errmsg lists each with
+     * file:line:column. */
+    SMITHYCURL_E_LOAD = 6,
+    /** The result holds an error, not an output. */
+    SMITHYCURL_E_NO_OUTPUT = 7,
+    /* Call failures: one per smithycurl_error_kind, same meaning. */
+    SMITHYCURL_E_USAGE = 8,
+    SMITHYCURL_E_VALIDATION = 9,
+    SMITHYCURL_E_SERVICE = 10,
+    SMITHYCURL_E_TRANSPORT = 11,
+    SMITHYCURL_E_TIMEOUT = 12,
+    SMITHYCURL_E_CANCELLED = 13,
+    SMITHYCURL_E_DECODE = 14,
+    /** Called from a child process after fork(); see THREADS above. */
+    SMITHYCURL_E_FORKED = 15,
+    /** Out of memory. */
+    SMITHYCURL_E_NOMEM = 16,
+    /** A bug in the library (an internal panic was caught); please report
+     * it with the errmsg. The handle stays usable. */
+    SMITHYCURL_E_INTERNAL = 17
+} smithycurl_code;
+
+/** A short English description of code ("invalid handle"); a static
+ * string, never freed; "unknown code" for numbers not listed above.
+ * Thread-safe; works in a forked child. */
+const char *smithycurl_strerror(smithycurl_code code);
+
+/** Why a call failed: a small closed set, the same as the Go client's and
+ * the Python package's error kinds. */
+typedef enum smithycurl_error_kind {
+    /** The call succeeded. */
+    SMITHYCURL_KIND_NONE = 0,
+    /** The call itself is wrong: unknown operation, malformed JSON, a value
+     * of the wrong type, an unknown member, missing credentials. Nothing
+     * was sent. */
+    SMITHYCURL_KIND_USAGE = 1,
+    /** The input breaks the model's constraints (required, length, range,
+     * pattern, enum). Nothing was sent. */
+    SMITHYCURL_KIND_VALIDATION = 2,
+    /** The service answered with an error response (modeled or not). */
+    SMITHYCURL_KIND_SERVICE = 3,
+    /** No complete response: DNS, connect, TLS, reset, response too large. */
+    SMITHYCURL_KIND_TRANSPORT = 4,
+    /** A connect or total timeout expired. */
+    SMITHYCURL_KIND_TIMEOUT = 5,
+    /** The call's cancel token was cancelled, or its client freed. */
+    SMITHYCURL_KIND_CANCELLED = 6,
+    /** The response could not be decoded. */
+    SMITHYCURL_KIND_DECODE = 7
+} smithycurl_error_kind;
+
+/** The kind's name: "none", "usage", "validation", "service", "transport",
+ * "timeout", "cancelled", "decode", or "unknown". A static string.
+ * Thread-safe. */
+const char *smithycurl_error_kind_name(smithycurl_error_kind kind);
+
+/** Frees a buffer the library returned with "caller frees with
+ * smithycurl_free()". NULL is ignored. Thread-safe. Never pass it a buffer
+ * owned by a result or any other pointer. */
+void smithycurl_free(void *ptr);
+
+/* ======================================================================
+ * Opaque handles
+ * ====================================================================== */
+
+typedef struct smithycurl_loader smithycurl_loader;
+typedef struct smithycurl_model smithycurl_model;
+typedef struct smithycurl_options smithycurl_options;
+typedef struct smithycurl_client smithycurl_client;
+typedef struct smithycurl_result smithycurl_result;
+typedef struct smithycurl_cancel_token smithycurl_cancel_token;
+
+/* ======================================================================
+ * Loading models
+ * ====================================================================== */
+
+/** Creates an empty loader: add model files, directories and in-memory
+ * sources, then load them into one model. IDL 2.0 and 1.0 (.smithy) and
+ * JSON AST (.json) can be mixed; every file is merged into one model.
+ *
+ * @param out receives the loader; free it with smithycurl_loader_free().
+ * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_ARGUMENT (out is NULL).
+ * Thread-safety: any thread; the new loader is used by one thread at a time.
+ */
+int smithycurl_loader_new(smithycurl_loader **out);
+
+/** Adds a model file, or every .smithy and .json file under a directory
+ * (recursively, in name order). Files are read now.
+ *
+ * @param path a NUL-terminated path; copied.
+ * @return SMITHYCURL_OK, SMITHYCURL_E_NOT_FOUND (no such file or directory,
+ *   or unreadable: see smithycurl_loader_errmsg()),
+ *   SMITHYCURL_E_INVALID_ARGUMENT (path NULL), SMITHYCURL_E_INVALID_HANDLE.
+ * Thread-safety: one thread at a time per loader.
+ */
+int smithycurl_loader_add_path(smithycurl_loader *loader, const char *path);
+
+/** Adds model text from memory. It is read as a JSON AST when name ends in
+ * ".json" or the text starts with '{', else as Smithy IDL.
+ *
+ * @param name the name used in error locations ("inline.smithy"); copied.
+ * @param source model text, source_len bytes, UTF-8, need not be
+ *   NUL-terminated; copied.
+ * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_UTF8,
+ *   SMITHYCURL_E_INVALID_ARGUMENT (name NULL, or source NULL with a
+ *   non-zero length), SMITHYCURL_E_INVALID_HANDLE.
+ * Thread-safety: one thread at a time per loader.
+ */
+int smithycurl_loader_add_source(smithycurl_loader *loader, const char *name,
+                                 const char *source, size_t source_len);
+
+/** Assembles and validates everything added so far into a model. The
+ * loader may be given more files and loaded again.
+ *
+ * @param out receives the model on success; free it with
+ *   smithycurl_model_free(). Unchanged on failure.
+ * @return SMITHYCURL_OK; SMITHYCURL_E_LOAD when the model has errors:
+ *   smithycurl_loader_errmsg() then lists every one, one per line, as
+ *   "file:line:column: error: shape: message [EventId]";
+ *   SMITHYCURL_E_INVALID_ARGUMENT, SMITHYCURL_E_INVALID_HANDLE.
+ * Thread-safety: one thread at a time per loader.
+ */
+int smithycurl_loader_load(smithycurl_loader *loader, smithycurl_model **out);
+
+/** Copies the message of the loader's last failure ("" when none).
+ *
+ * @param msg receives a NUL-terminated copy; caller frees with
+ *   smithycurl_free().
+ * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_ARGUMENT,
+ *   SMITHYCURL_E_INVALID_HANDLE.
+ * Thread-safety: any thread.
+ */
+int smithycurl_loader_errmsg(smithycurl_loader *loader, char **msg);
+
+/** Frees a loader. Models it loaded stay valid.
+ * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_HANDLE (NULL, or freed twice).
+ * Thread-safety: not while another thread uses the loader. */
+int smithycurl_loader_free(smithycurl_loader *loader);
+
+/* ======================================================================
+ * Inspecting models (for tools and language bindings)
+ * ====================================================================== */
+
+/** Lists the model's services and their operations as JSON.
+ *
+ * Schema (keys absent when empty or false):
+ *
+ *     {"services": [{
+ *        "id": "ns#Service", "name": "Service", "version": "2024-01-01",
+ *        "documentation": "...",
+ *        "protocols": ["alloy#simpleRestJson"],   // protocol traits applied
+ *        "auth": ["smithy.api#httpBearerAuth"],   // auth schemes, in order
+ *        "operations": [{                         // sorted by name
+ *          "name": "GetIp", "id": "ns#GetIp", "documentation": "...",
+ *          "http": {"method": "GET", "uri": "/ip", "code": 200},
+ *          "readonly": true, "idempotent": true, "deprecated": true,
+ *          "input": "ns#GetIpInput",              // "smithy.api#Unit": none
+ *          "output": "ns#GetIpOutput",
+ *          "errors": ["ns#Unauthorized"]}]}]}     // operation's, then service's
+ *
+ * @param json receives the JSON (caller frees with smithycurl_free());
+ * @param len receives its length (may be NULL).
+ * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_ARGUMENT,
+ *   SMITHYCURL_E_INVALID_HANDLE.
+ * Thread-safety: any thread; models are immutable.
+ */
+int smithycurl_model_services_json(smithycurl_model *model, char **json, size_t *len);
+
+/** Describes an operation's input, output and errors, with every shape they
+ * reach, as JSON: what a binding needs to generate types (dataclasses,
+ * structs) and documentation.
+ *
+ * Schema (keys absent when empty, false or not applicable):
+ *
+ *     {"service": "ns#Svc", "operation": "ns#Op", "name": "Op",
+ *      "documentation": "...",
+ *      "input": "ns#OpInput", "output": "ns#OpOutput",  // or "smithy.api#Unit"
+ *      "errors": ["ns#Err"],
+ *      "shapes": {                      // every reachable shape outside the
+ *                                       // smithy.api namespace, by id
+ *        "ns#OpInput": {
+ *          "type": "structure",         // structure union list map enum
+ *                                       // intEnum string integer ... (JSON
+ *                                       // AST type names)
+ *          "documentation": "...",
+ *          "sensitive": true, "deprecated": true,
+ *          "error": "client",           // error structures: "client"|"server"
+ *          "http_error": 401,           // error structures with @httpError
+ *          "members": [{                // structure and union, in order
+ *            "name": "id",
+ *            "target": "smithy.api#Integer",
+ *            "type": "integer",         // the target's type
+ *            "required": true,
+ *            "default": 0,              // present when the member has a
+ *                                       // default (may be null)
+ *            "sensitive": true,         // member or target is @sensitive
+ *            "documentation": "...",    // member's, else target's
+ *            "http": {"location": "query", "name": "q"},  // label, query,
+ *                                       // queryParams, header,
+ *                                       // prefixHeaders, payload,
+ *                                       // responseCode
+ *            "constraints": {...},      // as below, member's over target's
+ *            "traits": {...}}],         // every trait of the member, raw
+ *          "member": {"target": ..., "type": ...},   // list: element
+ *          "key": {...}, "value": {...},             // map: key, value
+ *          "values": [{"name": "RED", "value": "red", // enum ("value" a
+ *                       "documentation": "..."}],     // string) and intEnum
+ *                                                     // ("value" a number)
+ *          "constraints": {"length": {"min": 1, "max": 9},
+ *                          "range": {"min": 0, "max": 10},
+ *                          "pattern": "^[a-z]+$", "unique_items": true},
+ *          "traits": {...}}}}           // every trait of the shape, raw
+ *
+ * @param service_id the service's absolute id ("ns#Service"); NULL picks
+ *   the model's only service (SMITHYCURL_E_NOT_FOUND when it has several).
+ * @param operation the operation's name or absolute id.
+ * @param json receives the JSON (caller frees with smithycurl_free()).
+ * @param len receives its length (may be NULL).
+ * @return SMITHYCURL_OK, SMITHYCURL_E_NOT_FOUND (see
+ *   smithycurl_model_errmsg(); it suggests close names),
+ *   SMITHYCURL_E_INVALID_ARGUMENT, SMITHYCURL_E_INVALID_HANDLE.
+ * Thread-safety: any thread.
+ */
+int smithycurl_model_operation_json(smithycurl_model *model, const char *service_id,
+                                    const char *operation, char **json, size_t *len);
+
+/** The whole model (prelude excluded) as a Smithy JSON AST 2.0 document.
+ * @param json caller frees with smithycurl_free(); @param len may be NULL.
+ * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_ARGUMENT,
+ *   SMITHYCURL_E_INVALID_HANDLE.
+ * Thread-safety: any thread. */
+int smithycurl_model_ast_json(smithycurl_model *model, char **json, size_t *len);
+
+/** Copies the message of the last failure of a call made on this model
+ * (model queries and smithycurl_client_new()); "" when none.
+ * @param msg caller frees with smithycurl_free().
+ * Thread-safety: any thread; with a shared model, the last failure may be
+ * another thread's. */
+int smithycurl_model_errmsg(smithycurl_model *model, char **msg);
+
+/** Frees a model handle. Clients created from it stay valid.
+ * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_HANDLE.
+ * Thread-safety: not while another thread uses this handle. */
+int smithycurl_model_free(smithycurl_model *model);
+
+/* ======================================================================
+ * Client options
+ * ====================================================================== */
+
+/** Creates a set of client options, all at their defaults: total timeout
+ * 60 s, connect timeout 10 s, standard retries (3 attempts, exponential
+ * backoff with full jitter, Retry-After honoured, only idempotent or
+ * unsent requests retried), input validation on, TLS verification on with
+ * the system CA store, libcurl's proxy environment variables honoured, no
+ * credentials (AWS SigV4 falls back to the AWS_* environment variables).
+ * smithycurl_client_new() copies the options: free or reuse them after.
+ *
+ * @param out receives the options; free with smithycurl_options_free().
+ * Thread-safety: any thread; one thread at a time per options handle.
+ */
+int smithycurl_options_new(smithycurl_options **out);
+
+/** Total time a call may take, retries included (0: the default 60 s).
+ * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_ARGUMENT (negative),
+ *   SMITHYCURL_E_INVALID_HANDLE. */
+int smithycurl_options_set_timeout_ms(smithycurl_options *options, long timeout_ms);
+
+/** Time to set up a connection (0: the default 10 s). Same returns. */
+int smithycurl_options_set_connect_timeout_ms(smithycurl_options *options, long timeout_ms);
+
+/** Retries. enabled 0 sends each request once. enabled 1 retries
+ * transient failures (throttling, 5xx, connection failures, timeouts of
+ * idempotent operations) up to max_attempts sends in total (0 keeps the
+ * default 3).
+ * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_ARGUMENT (max_attempts < 0 or
+ *   > 100), SMITHYCURL_E_INVALID_HANDLE. */
+int smithycurl_options_set_retries(smithycurl_options *options, int enabled, int max_attempts);
+
+/** Adds a header to every request that does not set it itself (the
+ * operation's bindings win). Both strings are copied. Repeat to add more.
+ * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_ARGUMENT (a NULL, an empty or
+ *   invalid name, CR or LF in the value), SMITHYCURL_E_INVALID_UTF8,
+ *   SMITHYCURL_E_INVALID_HANDLE. */
+int smithycurl_options_add_header(smithycurl_options *options, const char *name, const char *value);
+
+/** Replaces the User-Agent ("smithycurl/<version>" by default). Copied. */
+int smithycurl_options_set_user_agent(smithycurl_options *options, const char *user_agent);
+
+/** Credentials. Each is used when the operation's auth schemes (the @auth
+ * trait, else the service's auth traits) include its scheme; strings are
+ * copied; credentials never appear in traces or error messages.
+ *   bearer:  smithy.api#httpBearerAuth ("Authorization: Bearer <token>")
+ *   basic:   smithy.api#httpBasicAuth
+ *   api key: smithy.api#httpApiKeyAuth (header or query, as the model says)
+ *   aws:     aws.auth#sigv4; session_token may be NULL; region may be NULL
+ *            to use AWS_REGION / AWS_DEFAULT_REGION.
+ * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_ARGUMENT (a required string
+ *   NULL), SMITHYCURL_E_INVALID_UTF8, SMITHYCURL_E_INVALID_HANDLE. */
+int smithycurl_options_set_bearer_token(smithycurl_options *options, const char *token);
+int smithycurl_options_set_basic_auth(smithycurl_options *options, const char *user, const char *password);
+int smithycurl_options_set_api_key(smithycurl_options *options, const char *key);
+int smithycurl_options_set_aws_sigv4(smithycurl_options *options, const char *access_key_id,
+                                     const char *secret_access_key, const char *session_token,
+                                     const char *region);
+
+/** TLS. ca_file: a PEM bundle of trusted CAs (NULL: the system store).
+ * cert_file and key_file: a client certificate and its key, PEM (NULL: none).
+ * insecure non-zero turns off peer and host name verification: DANGEROUS,
+ * for tests only. Strings are copied; files are read when the client
+ * connects. */
+int smithycurl_options_set_tls(smithycurl_options *options, const char *ca_file,
+                               const char *cert_file, const char *key_file, int insecure);
+
+/** Sends requests through a proxy ("http://proxy:3128", "socks5h://...").
+ * NULL or "" uses libcurl's environment variables (http_proxy, HTTPS_PROXY,
+ * ALL_PROXY, NO_PROXY); "-" turns proxies off even when those are set.
+ * Copied. */
+int smithycurl_options_set_proxy(smithycurl_options *options, const char *proxy_url);
+
+/** enabled 0 skips the client-side check of inputs against the model's
+ * constraints (types are always checked). Default on. */
+int smithycurl_options_set_validation(smithycurl_options *options, int enabled);
+
+/** Largest response body accepted (0: the default 64 MiB; -1: unlimited).
+ * Larger responses fail with SMITHYCURL_KIND_TRANSPORT. */
+int smithycurl_options_set_max_response_bytes(smithycurl_options *options, long long max_bytes);
+
+/** A trace callback, called before each request is sent and after each
+ * response (or failure), retries included.
+ *
+ * event_json is one JSON object, valid only during the callback (copy what
+ * you keep); credentials are redacted:
+ *
+ *     {"phase": "request", "method": "POST", "url": "http://...",
+ *      "headers": {"Content-Type": ["application/json"]}}
+ *     {"phase": "response", "method": "POST", "url": "http://...",
+ *      "status": 200, "headers": {...}, "took_us": 1234,
+ *      "error": "..."}                        // "error" only on failure
+ *
+ * The callback runs on the thread that called smithycurl_call(); with a
+ * shared client it runs on many threads at once. It must not free the
+ * client it traces. user_data is passed as given and never dereferenced.
+ * fn NULL removes the callback.
+ */
+typedef void (*smithycurl_trace_fn)(void *user_data, const char *event_json, size_t event_len);
+int smithycurl_options_set_trace(smithycurl_options *options, smithycurl_trace_fn fn, void *user_data);
+
+/** Copies the message of the options handle's last failure; caller frees
+ * with smithycurl_free(). */
+int smithycurl_options_errmsg(smithycurl_options *options, char **msg);
+
+/** Frees an options handle; clients made with it are unaffected. */
+int smithycurl_options_free(smithycurl_options *options);
+
+/* ======================================================================
+ * Clients and calls
+ * ====================================================================== */
+
+/** Creates a client for one service of a model.
+ *
+ * @param model the model (the client keeps what it needs: the model handle
+ *   may be freed after).
+ * @param service_id the service's absolute id ("ns#Service"), or NULL for
+ *   the model's only service.
+ * @param endpoint "http(s)://host[:port][/path/prefix]"; copied.
+ * @param options NULL for the defaults; copied.
+ * @param out receives the client; free with smithycurl_client_free().
+ * @return SMITHYCURL_OK; SMITHYCURL_E_NOT_FOUND (no such service);
+ *   SMITHYCURL_E_USAGE (bad endpoint, unsupported protocol, bad options);
+ *   SMITHYCURL_E_TRANSPORT (libcurl could not be set up);
+ *   SMITHYCURL_E_INVALID_ARGUMENT; SMITHYCURL_E_INVALID_HANDLE.
+ *   The detail goes to smithycurl_model_errmsg(model).
+ * Thread-safety: any thread.
+ */
+int smithycurl_client_new(smithycurl_model *model, const char *service_id, const char *endpoint,
+                          smithycurl_options *options, smithycurl_client **out);
+
+/** Frees a client: closes its connections and cancels its calls in flight
+ * (they fail with SMITHYCURL_E_CANCELLED). Results stay valid.
+ * Thread-safety: any thread, but no new call may start on the client. */
+int smithycurl_client_free(smithycurl_client *client);
+
+/** Creates a cancel token. Pass it to any number of calls; cancelling it
+ * makes the calls in flight return SMITHYCURL_E_CANCELLED promptly, and
+ * later calls with it fail at once. A token cannot be reset: make one per
+ * call or per batch. Free with smithycurl_cancel_token_free().
+ * Thread-safety: any thread. */
+int smithycurl_cancel_token_new(smithycurl_cancel_token **out);
+
+/** Cancels the token. Idempotent. Thread-safety: any thread, at any time
+ * (not from a signal handler).
+ *
+ *     // thread A                           // thread B (e.g. on Ctrl-C)
+ *     smithycurl_call(c, op, in, n, tok, &r);   smithycurl_cancel_token_cancel(tok);
+ */
+int smithycurl_cancel_token_cancel(smithycurl_cancel_token *token);
+
+/** Frees the token. Calls using it must have returned.
+ * Thread-safety: any thread. */
+int smithycurl_cancel_token_free(smithycurl_cancel_token *token);
+
+/** Calls an operation.
+ *
+ * @param client the client; shared between threads freely.
+ * @param operation the operation's name ("GetIp") or absolute id.
+ * @param input the input JSON in the document form, input_len bytes (need
+ *   not be NUL-terminated); read during the call only. NULL with length 0,
+ *   or "{}", for no input.
+ * @param cancel a cancel token, or NULL.
+ * @param out receives the result whenever the call got as far as having
+ *   something to say - success or failure, including every error kind;
+ *   free it with smithycurl_result_free(). It is set to NULL only when the
+ *   function returns SMITHYCURL_E_INVALID_HANDLE,
+ *   SMITHYCURL_E_INVALID_ARGUMENT (out itself NULL, or input NULL with a
+ *   non-zero length), SMITHYCURL_E_FORKED or SMITHYCURL_E_INTERNAL.
+ * @return SMITHYCURL_OK: read smithycurl_result_output();
+ *   a call failure: SMITHYCURL_E_USAGE, _VALIDATION, _SERVICE, _TRANSPORT,
+ *   _TIMEOUT, _CANCELLED or _DECODE (the same as the result's kind), or a
+ *   more specific usage failure: SMITHYCURL_E_NOT_FOUND (unknown
+ *   operation), SMITHYCURL_E_INVALID_UTF8, SMITHYCURL_E_INVALID_JSON; read
+ *   the smithycurl_result_error_* accessors.
+ * Thread-safety: any thread, concurrently on one client.
+ *
+ *     smithycurl_result *r;
+ *     int rc = smithycurl_call(c, "Anything", "{\"id\":1}", 8, NULL, &r);
+ *     if (rc == SMITHYCURL_OK) { ... smithycurl_result_output(r, &p, &n); }
+ *     else if (r) { ... smithycurl_result_error_message(r, &msg); }
+ *     smithycurl_result_free(r);   // harmless on NULL
+ */
+int smithycurl_call(smithycurl_client *client, const char *operation, const char *input,
+                    size_t input_len, smithycurl_cancel_token *cancel, smithycurl_result **out);
+
+/* ======================================================================
+ * Results
+ *
+ * Every string and buffer below is owned by the result: valid until
+ * smithycurl_result_free(), never freed by the caller. Strings are
+ * NUL-terminated ("" when absent, never NULL). Accessors may be called
+ * from any thread while the result is not being freed.
+ * ====================================================================== */
+
+/** The code smithycurl_call() returned for this result. */
+int smithycurl_result_code(smithycurl_result *result, smithycurl_code *code);
+
+/** The output JSON of a successful call (an object, "{}" when the output
+ * is empty).
+ * @return SMITHYCURL_OK; SMITHYCURL_E_NO_OUTPUT when the call failed
+ *   (json and len unchanged); SMITHYCURL_E_INVALID_ARGUMENT (json NULL;
+ *   len may be NULL); SMITHYCURL_E_INVALID_HANDLE. */
+int smithycurl_result_output(smithycurl_result *result, const char **json, size_t *len);
+
+/** The error's kind; SMITHYCURL_KIND_NONE for a successful call. */
+int smithycurl_result_error_kind(smithycurl_result *result, smithycurl_error_kind *kind);
+
+/** The HTTP status of the error response (service and decode errors); 0
+ * when no response was involved or the call succeeded. */
+int smithycurl_result_http_status(smithycurl_result *result, int *status);
+
+/** The id of the error shape the service error matched ("ns#NotFound");
+ * "" for unmodeled errors, other kinds and success. */
+int smithycurl_result_error_shape(smithycurl_result *result, const char **shape_id);
+
+/** A message for humans: the service's message for service errors, else
+ * the library's description (for validation: each violation with its
+ * member path). "" on success. */
+int smithycurl_result_error_message(smithycurl_result *result, const char **message);
+
+/** The service error's members as a JSON object in the document form
+ * (modeled errors), or the response body as received (unmodeled ones);
+ * "" (len 0) for other kinds and success. */
+int smithycurl_result_error_members(smithycurl_result *result, const char **json, size_t *len);
+
+/** The error type the service named (e.g. "ThrottlingException"); "" when
+ * none. */
+int smithycurl_result_error_code(smithycurl_result *result, const char **code);
+
+/** The request id the service returned with an error (x-amzn-requestid,
+ * x-amz-request-id or x-request-id); "" when none. */
+int smithycurl_result_request_id(smithycurl_result *result, const char **request_id);
+
+/** How many times a failed call sent its request (retries included); 0
+ * when nothing was sent or the call succeeded. */
+int smithycurl_result_attempts(smithycurl_result *result, int *attempts);
+
+/** Frees a result and every buffer it owns.
+ * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_HANDLE (NULL or freed).
+ * Thread-safety: once, from any thread, when no thread reads it. */
+int smithycurl_result_free(smithycurl_result *result);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SMITHYCURL_H */
