@@ -3,7 +3,7 @@ GO        ?= go
 FUZZTIME  ?= 20s
 BUILD     := build
 
-.PHONY: all deps build demo test vet unit conformance fuzz bench clean
+.PHONY: all deps build demo test vet unit conformance fuzz bench clean bench-aws
 
 all: build
 
@@ -38,6 +38,15 @@ test: build vet conformance fuzz unit
 
 bench:
 	$(GO) test ./model -run '^$$' -bench . -benchmem
+	$(MAKE) bench-aws
+
+# DynamoDB GetItem and PutItem against dynalite, BENCH_N sequential calls on one
+# client: smithycurl vs aws-sdk-go-v2 (wall and CPU time per call), then client
+# creation with the model load. bench/ is a module of its own (the AWS SDK).
+BENCH_N ?= 2000
+bench-aws:
+	cd bench && $(GO) test -run '^$$' -bench 'DynamoDB' -benchtime $(BENCH_N)x -benchmem .
+	cd bench && $(GO) test -run '^$$' -bench 'NewClient' -benchtime 20x -benchmem .
 
 clean:
 	rm -rf $(BUILD)
