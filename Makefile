@@ -38,6 +38,7 @@ test: build vet conformance fuzz unit
 
 bench:
 	$(GO) test ./model -run '^$$' -bench . -benchmem
+	$(GO) test ./client -run '^$$' -bench '^BenchmarkCall' -benchmem -benchtime 1s
 	$(MAKE) bench-aws
 
 # DynamoDB GetItem and PutItem against dynalite, BENCH_N sequential calls on one
