@@ -3,7 +3,7 @@ GO        ?= go
 FUZZTIME  ?= 20s
 BUILD     := build
 
-.PHONY: all deps build demo test vet unit conformance fuzz bench clean bench-aws
+.PHONY: all deps build demo test vet unit conformance fuzz bench clean bench-aws lib install examples ctest
 
 all: build
 
@@ -34,7 +34,7 @@ unit:
 	$(GO) test -count=1 ./...
 
 # Everything CI runs: build, vet, conformance, fuzzers, then the unit tests last.
-test: build vet conformance fuzz unit
+test: build vet conformance fuzz ctest unit
 
 bench:
 	$(GO) test ./model -run '^$$' -bench . -benchmem
@@ -48,6 +48,39 @@ BENCH_N ?= 2000
 bench-aws:
 	cd bench && $(GO) test -run '^$$' -bench 'DynamoDB' -benchtime $(BENCH_N)x -benchmem .
 	cd bench && $(GO) test -run '^$$' -bench 'NewClient' -benchtime 20x -benchmem .
+
+# The C library: build/libsmithycurl.so from export/ (only the smithycurl_*
+# symbols of include/smithycurl.h are exported; the header cgo writes next to
+# the .so is internal and never installed). `make install PREFIX=...` installs
+# the .so, the header and smithycurl.pc.
+PREFIX      ?= /usr/local
+CC          ?= cc
+CFLAGS_C    ?= -O2 -g -Wall -Wextra
+LIB_VERSION := $(shell sed -n 's/^#define SMITHYCURL_VERSION "\(.*\)"/\1/p' include/smithycurl.h)
+EX_PREFIX   := $(CURDIR)/$(BUILD)/prefix
+
+lib: deps
+	$(GO) build -buildmode=c-shared -ldflags='-extldflags=-Wl,--version-script=$(CURDIR)/export/smithycurl.map' -o $(BUILD)/libsmithycurl.so ./export
+
+install: lib
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
+	install -m 755 $(BUILD)/libsmithycurl.so $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 include/smithycurl.h $(DESTDIR)$(PREFIX)/include/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(LIB_VERSION)|' export/smithycurl.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/smithycurl.pc
+
+# examples/c, built as a user would: installed to build/prefix, found with pkg-config.
+examples: lib
+	$(MAKE) --no-print-directory install PREFIX=$(EX_PREFIX)
+	mkdir -p $(BUILD)/examples
+	export PKG_CONFIG_PATH=$(EX_PREFIX)/lib/pkgconfig; $(CC) $(CFLAGS_C) -o $(BUILD)/examples/httpbin examples/c/httpbin.c $$(pkg-config --cflags --libs smithycurl) -Wl,-rpath,$(EX_PREFIX)/lib
+
+# The C API tests against go-httpbin: once natively, once under valgrind
+# memcheck. The last line of each run is "N passed, N failed".
+ctest: lib build examples
+	$(GO) build -o $(BUILD)/testserver ./internal/cmd/testserver
+	$(CC) $(CFLAGS_C) -Iinclude -o $(BUILD)/ctest bindings/c/test_smithycurl.c -L$(BUILD) -lsmithycurl -lpthread
+	bindings/c/run.sh
+	bindings/c/run.sh --valgrind
 
 clean:
 	rm -rf $(BUILD)

@@ -2,7 +2,7 @@
 # Installs the Debian packages smithycurl needs to build and test, when missing.
 # Runs apt-get as root, or through sudo; prints the command otherwise.
 set -euo pipefail
-packages=(libcurl4-openssl-dev pkg-config gcc make)
+packages=(libcurl4-openssl-dev pkg-config gcc make valgrind)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,0 +1,840 @@
+// Tests of the C API (include/smithycurl.h) against the real library and a
+// local go-httpbin (internal/cmd/testserver). Run by bindings/c/run.sh
+// (make ctest), which sets:
+//
+//   SMITHYCURL_HTTPBIN_URL   base URL of go-httpbin
+//   SMITHYCURL_MODEL_DIR     examples/httpbin (the httpbin model)
+//   SMITHYCURL_TEST_CALLS    calls per thread in the 8-thread test (500)
+//   SMITHYCURL_TEST_SLOW     time multiplier (valgrind runs are slower)
+//
+// The runner is ours: one line per test ("ok name" or "FAIL name" after the
+// failed checks), then "N passed, N failed" as the last line.
+
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "smithycurl.h"
+
+// ---- the runner ----
+
+static int failures; // failed checks in the current test
+static pthread_mutex_t fail_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static void failf(const char *file, int line, const char *fmt, ...) {
+    pthread_mutex_lock(&fail_mu);
+    if (failures < 20) {
+        va_list ap;
+        va_start(ap, fmt);
+        fprintf(stdout, "    %s:%d: ", file, line);
+        vfprintf(stdout, fmt, ap);
+        fputc('\n', stdout);
+        va_end(ap);
+    }
+    failures++;
+    pthread_mutex_unlock(&fail_mu);
+}
+
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (!(cond)) failf(__FILE__, __LINE__, "check failed: %s", #cond);                        \
+    } while (0)
+#define CHECK_RC(got, want)                                                                        \
+    do {                                                                                           \
+        int g_ = (got), w_ = (want);                                                               \
+        if (g_ != w_)                                                                              \
+            failf(__FILE__, __LINE__, "%s = %d (%s), want %d (%s)", #got, g_,                     \
+                  smithycurl_strerror(g_), w_, smithycurl_strerror(w_));                          \
+    } while (0)
+#define CHECK_CONTAINS(hay, needle)                                                                \
+    do {                                                                                           \
+        const char *h_ = (hay);                                                                    \
+        if (!h_ || !strstr(h_, (needle)))                                                          \
+            failf(__FILE__, __LINE__, "%s = \"%.3000s\", want it to contain \"%s\"", #hay,        \
+                  h_ ? h_ : "(null)", (needle));                                                   \
+    } while (0)
+
+// ---- helpers ----
+
+static const char *httpbin_url;
+static const char *model_dir;
+static int slow = 1;
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static smithycurl_model *load_httpbin(void) {
+    smithycurl_loader *ld = NULL;
+    smithycurl_model *m = NULL;
+    CHECK_RC(smithycurl_loader_new(&ld), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_add_path(ld, model_dir), SMITHYCURL_OK);
+    int rc = smithycurl_loader_load(ld, &m);
+    if (rc != SMITHYCURL_OK) {
+        char *msg = NULL;
+        smithycurl_loader_errmsg(ld, &msg);
+        failf(__FILE__, __LINE__, "load %s: %s", model_dir, msg ? msg : "?");
+        smithycurl_free(msg);
+    }
+    CHECK_RC(smithycurl_loader_free(ld), SMITHYCURL_OK);
+    return m;
+}
+
+// new_client makes a client for httpbin (or endpoint) with fast retries off
+// unless the options say otherwise.
+static smithycurl_client *new_client(smithycurl_model *m, const char *endpoint, smithycurl_options *o) {
+    smithycurl_client *c = NULL;
+    int rc = smithycurl_client_new(m, "smithycurl.examples.httpbin#HttpBin", endpoint ? endpoint : httpbin_url, o, &c);
+    if (rc != SMITHYCURL_OK) {
+        char *msg = NULL;
+        smithycurl_model_errmsg(m, &msg);
+        failf(__FILE__, __LINE__, "client_new: %s: %s", smithycurl_strerror(rc), msg ? msg : "?");
+        smithycurl_free(msg);
+    }
+    return c;
+}
+
+// call_ok calls op and returns a malloc'd copy of the output ("" on failure,
+// after reporting it).
+static char *call_ok_at(const char *file, int line, smithycurl_client *c, const char *op, const char *in) {
+    smithycurl_result *r = NULL;
+    int rc = smithycurl_call(c, op, in, in ? strlen(in) : 0, NULL, &r);
+    const char *out = "";
+    size_t n = 0;
+    if (rc != SMITHYCURL_OK) {
+        const char *msg = "";
+        if (r) smithycurl_result_error_message(r, &msg);
+        failf(file, line, "%s(%s) = %s: %s", op, in ? in : "", smithycurl_strerror(rc), msg);
+    } else if (smithycurl_result_output(r, &out, &n) != SMITHYCURL_OK || strlen(out) != n) {
+        failf(file, line, "%s: output length mismatch", op);
+    }
+    char *copy = strdup(out);
+    smithycurl_result_free(r);
+    return copy;
+}
+#define call_ok(c, op, in) call_ok_at(__FILE__, __LINE__, c, op, in)
+
+// call_err checks that op fails with code and kind, and returns the result
+// (the caller frees it).
+static smithycurl_result *call_err_at(const char *file, int line, smithycurl_client *c, const char *op,
+                                      const char *in, smithycurl_cancel_token *tok, int code,
+                                      smithycurl_error_kind kind) {
+    smithycurl_result *r = NULL;
+    int rc = smithycurl_call(c, op, in, in ? strlen(in) : 0, tok, &r);
+    if (rc != code) {
+        const char *msg = "";
+        if (r) smithycurl_result_error_message(r, &msg);
+        failf(file, line, "%s(%s) = %d (%s), want %d (%s); message: %s", op, in ? in : "", rc,
+              smithycurl_strerror(rc), code, smithycurl_strerror(code), msg);
+    }
+    if (!r) {
+        failf(file, line, "%s: no result", op);
+        return NULL;
+    }
+    smithycurl_error_kind k = SMITHYCURL_KIND_NONE;
+    smithycurl_code stored = SMITHYCURL_OK;
+    CHECK_RC(smithycurl_result_error_kind(r, &k), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_result_code(r, &stored), SMITHYCURL_OK);
+    if (k != kind) failf(file, line, "%s: kind %s, want %s", op, smithycurl_error_kind_name(k), smithycurl_error_kind_name(kind));
+    if ((int)stored != rc) failf(file, line, "%s: result code %d != call code %d", op, stored, rc);
+    const char *out = "x";
+    CHECK_RC(smithycurl_result_output(r, &out, NULL), SMITHYCURL_E_NO_OUTPUT);
+    return r;
+}
+#define call_err(c, op, in, tok, code, kind) call_err_at(__FILE__, __LINE__, c, op, in, tok, code, kind)
+
+// squash removes JSON whitespace outside strings, in place (go-httpbin
+// echoes a request's JSON body as it was sent, spaces and newlines
+// included).
+static char *squash(char *s) {
+    char *w = s;
+    int in_str = 0;
+    for (char *r = s; *r; r++) {
+        if (in_str) {
+            if (*r == '\\' && r[1]) *w++ = *r++;
+            else if (*r == '"') in_str = 0;
+        } else if (*r == '"') {
+            in_str = 1;
+        } else if (*r == ' ' || *r == '\n' || *r == '\r' || *r == '\t') {
+            continue;
+        }
+        *w++ = *r;
+    }
+    *w = 0;
+    return s;
+}
+
+static const char *message_of(smithycurl_result *r) {
+    const char *s = NULL;
+    if (!r || smithycurl_result_error_message(r, &s) != SMITHYCURL_OK) return "";
+    return s;
+}
+
+// ---- tests ----
+
+static void test_version(void) {
+    CHECK(strcmp(smithycurl_version(), SMITHYCURL_VERSION) == 0);
+    CHECK(smithycurl_version_number() == SMITHYCURL_VERSION_NUMBER);
+    CHECK(SMITHYCURL_VERSION_NUMBER ==
+          (SMITHYCURL_VERSION_MAJOR << 16 | SMITHYCURL_VERSION_MINOR << 8 | SMITHYCURL_VERSION_PATCH));
+    for (int code = 0; code <= SMITHYCURL_E_INTERNAL; code++) {
+        CHECK(strcmp(smithycurl_strerror(code), "unknown code") != 0);
+    }
+    CHECK(strcmp(smithycurl_strerror(999), "unknown code") == 0);
+    CHECK(strcmp(smithycurl_error_kind_name(SMITHYCURL_KIND_DECODE), "decode") == 0);
+    CHECK(strcmp(smithycurl_error_kind_name(42), "unknown") == 0);
+    smithycurl_free(NULL);
+}
+
+static void test_load(void) {
+    smithycurl_model *m = load_httpbin();
+    CHECK(m != NULL);
+    char *json = NULL;
+    size_t n = 0;
+    CHECK_RC(smithycurl_model_services_json(m, &json, &n), SMITHYCURL_OK);
+    CHECK(json && strlen(json) == n);
+    CHECK_CONTAINS(json, "\"id\":\"smithycurl.examples.httpbin#HttpBin\"");
+    CHECK_CONTAINS(json, "\"protocols\":[\"alloy#simpleRestJson\"]");
+    const char *ops[] = {"Anything", "BasicAuth", "Bearer", "Delay", "Get", "GetIp", "Gzip", "Headers", "Status"};
+    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
+        char want[64];
+        snprintf(want, sizeof want, "\"name\":\"%s\"", ops[i]);
+        CHECK_CONTAINS(json, want);
+    }
+    smithycurl_free(json);
+
+    CHECK_RC(smithycurl_model_operation_json(m, NULL, "Anything", &json, &n), SMITHYCURL_OK);
+    CHECK_CONTAINS(json, "{\"name\":\"id\",\"target\":\"smithy.api#Integer\",\"type\":\"integer\",\"required\":true");
+    CHECK_CONTAINS(json, "\"http\":{\"location\":\"query\",\"name\":\"query\"}");
+    CHECK_CONTAINS(json, "\"smithycurl.examples.httpbin#StringList\":{\"type\":\"list\",\"member\":{\"target\":\"smithy.api#String\"");
+    smithycurl_free(json);
+
+    CHECK_RC(smithycurl_model_operation_json(m, "smithycurl.examples.httpbin#HttpBin", "Status", &json, NULL), SMITHYCURL_OK);
+    CHECK_CONTAINS(json, "\"constraints\":{\"range\":{\"min\":100,\"max\":599}}");
+    CHECK_CONTAINS(json, "\"smithycurl.examples.httpbin#ServerFailure\":{\"type\":\"structure\"");
+    CHECK_CONTAINS(json, "\"error\":\"server\",\"http_error\":500");
+    smithycurl_free(json);
+
+    CHECK_RC(smithycurl_model_operation_json(m, NULL, "Bearer", &json, NULL), SMITHYCURL_OK);
+    CHECK_CONTAINS(json, "\"sensitive\":true");
+    smithycurl_free(json);
+
+    json = NULL;
+    CHECK_RC(smithycurl_model_operation_json(m, NULL, "GetIP", &json, NULL), SMITHYCURL_E_NOT_FOUND);
+    CHECK(json == NULL);
+    char *msg = NULL;
+    CHECK_RC(smithycurl_model_errmsg(m, &msg), SMITHYCURL_OK);
+    CHECK_CONTAINS(msg, "GetIp");
+    smithycurl_free(msg);
+    CHECK_RC(smithycurl_model_operation_json(m, "no.such#Service", "GetIp", &json, NULL), SMITHYCURL_E_NOT_FOUND);
+
+    CHECK_RC(smithycurl_model_ast_json(m, &json, &n), SMITHYCURL_OK);
+    CHECK_CONTAINS(json, "\"smithy\": \"2.0\"");
+    smithycurl_free(json);
+    CHECK_RC(smithycurl_model_free(m), SMITHYCURL_OK);
+}
+
+static const char bad_model[] =
+    "$version: \"2\"\n"
+    "namespace a.b\n"
+    "\n"
+    "structure Foo {\n"
+    "    bar: Missing\n"
+    "}\n";
+
+static void test_load_errors(void) {
+    smithycurl_loader *ld = NULL;
+    smithycurl_model *m = NULL;
+    char *msg = NULL;
+    CHECK_RC(smithycurl_loader_new(&ld), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_add_source(ld, "inline/bad.smithy", bad_model, strlen(bad_model)), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_load(ld, &m), SMITHYCURL_E_LOAD);
+    CHECK(m == NULL);
+    CHECK_RC(smithycurl_loader_errmsg(ld, &msg), SMITHYCURL_OK);
+    CHECK_CONTAINS(msg, "inline/bad.smithy:5:5: error:");
+    CHECK_CONTAINS(msg, "a.b#Missing");
+    smithycurl_free(msg);
+    CHECK_RC(smithycurl_loader_free(ld), SMITHYCURL_OK);
+
+    // A syntax error, from a file on disk.
+    char path[] = "/tmp/smithycurl-test-XXXXXX.smithy";
+    int fd = mkstemps(path, 7);
+    CHECK(fd >= 0);
+    const char *text = "$version: \"2\"\nnamespace a.b\nstructure {\n";
+    CHECK(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+    close(fd);
+    CHECK_RC(smithycurl_loader_new(&ld), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_add_path(ld, path), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_load(ld, &m), SMITHYCURL_E_LOAD);
+    CHECK_RC(smithycurl_loader_errmsg(ld, &msg), SMITHYCURL_OK);
+    char want[128];
+    snprintf(want, sizeof want, "%s:3:", path);
+    CHECK_CONTAINS(msg, want);
+    smithycurl_free(msg);
+    unlink(path);
+
+    CHECK_RC(smithycurl_loader_add_path(ld, "/no/such/model.smithy"), SMITHYCURL_E_NOT_FOUND);
+    CHECK_RC(smithycurl_loader_errmsg(ld, &msg), SMITHYCURL_OK);
+    CHECK_CONTAINS(msg, "/no/such/model.smithy");
+    smithycurl_free(msg);
+    const char latin1[] = "namespace a.b\nstring Caf\xe9\n";
+    CHECK_RC(smithycurl_loader_add_source(ld, "x.smithy", latin1, strlen(latin1)), SMITHYCURL_E_INVALID_UTF8);
+    CHECK_RC(smithycurl_loader_add_source(ld, NULL, "x", 1), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_loader_add_source(ld, "x", NULL, 1), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_loader_add_path(ld, NULL), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_loader_load(ld, NULL), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_loader_free(ld), SMITHYCURL_OK);
+}
+
+static void test_operations(void) {
+    smithycurl_model *m = load_httpbin();
+    smithycurl_options *o = NULL;
+    CHECK_RC(smithycurl_options_new(&o), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_bearer_token(o, "secret-token"), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_basic_auth(o, "ann", "pw"), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_add_header(o, "X-Default", "d1"), SMITHYCURL_OK);
+    smithycurl_client *c = new_client(m, NULL, o);
+    CHECK_RC(smithycurl_options_free(o), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_model_free(m), SMITHYCURL_OK); // the client keeps what it needs
+
+    char *out = call_ok(c, "GetIp", NULL);
+    CHECK_CONTAINS(out, "\"origin\":\"127.0.0.1\"");
+    free(out);
+    out = call_ok(c, "smithycurl.examples.httpbin#GetIp", "{}");
+    CHECK_CONTAINS(out, "127.0.0.1");
+    free(out);
+    out = call_ok(c, "Get", "{\"query\": \"a b&c\"}");
+    CHECK_CONTAINS(out, "q=a%20b%26c");
+    free(out);
+    out = squash(call_ok(c, "Anything", "{\"id\": 25, \"test\": \"yo\", \"queryParam\": \"hello\"}"));
+    CHECK_CONTAINS(out, "\"method\":\"POST\"");
+    CHECK_CONTAINS(out, "\"id\":25");
+    CHECK_CONTAINS(out, "\"test\":\"yo\"");
+    CHECK_CONTAINS(out, "\"query\":[\"hello\"]");
+    free(out);
+    out = call_ok(c, "Headers", "{\"custom\": \"v1\"}");
+    CHECK_CONTAINS(out, "\"X-Custom\":[\"v1\"]");
+    CHECK_CONTAINS(out, "\"X-Default\":[\"d1\"]");
+    free(out);
+    out = call_ok(c, "Status", "{\"code\": 204}");
+    CHECK(out && strcmp(out, "{}") == 0);
+    free(out);
+    out = call_ok(c, "Delay", "{\"seconds\": 0}");
+    CHECK_CONTAINS(out, "\"url\":");
+    free(out);
+    out = call_ok(c, "Gzip", NULL);
+    CHECK_CONTAINS(out, "\"gzipped\":true");
+    free(out);
+    out = call_ok(c, "Bearer", NULL);
+    CHECK_CONTAINS(out, "\"authenticated\":true");
+    CHECK_CONTAINS(out, "\"token\":\"secret-token\"");
+    free(out);
+    out = call_ok(c, "BasicAuth", "{\"user\": \"ann\", \"passwd\": \"pw\"}");
+    CHECK_CONTAINS(out, "\"authenticated\":true");
+    free(out);
+    CHECK_RC(smithycurl_client_free(c), SMITHYCURL_OK);
+}
+
+// A service on httpbin whose operation gets HTML back where it expects JSON.
+static const char decode_model[] =
+    "$version: \"2\"\n"
+    "namespace test.decode\n"
+    "@alloy#simpleRestJson\n"
+    "service Html { operations: [GetHtml] }\n"
+    "@readonly @http(method: \"GET\", uri: \"/html\")\n"
+    "operation GetHtml { output := { title: String } }\n";
+
+static void test_error_kinds(void) {
+    smithycurl_model *m = load_httpbin();
+    smithycurl_options *o = NULL;
+    CHECK_RC(smithycurl_options_new(&o), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_retries(o, 0, 0), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_basic_auth(o, "ann", "pw"), SMITHYCURL_OK);
+    smithycurl_client *c = new_client(m, NULL, o);
+    smithycurl_result *r;
+    const char *s;
+    size_t n;
+    int status;
+
+    // usage
+    r = call_err(c, "Anything", "{\"id\": \"x\"}", NULL, SMITHYCURL_E_USAGE, SMITHYCURL_KIND_USAGE);
+    CHECK_CONTAINS(message_of(r), "id");
+    smithycurl_result_free(r);
+    r = call_err(c, "Anything", "{\"id\": 1, \"nope\": 2}", NULL, SMITHYCURL_E_USAGE, SMITHYCURL_KIND_USAGE);
+    smithycurl_result_free(r);
+    r = call_err(c, "Bearer", NULL, NULL, SMITHYCURL_E_USAGE, SMITHYCURL_KIND_USAGE); // no token
+    CHECK_CONTAINS(message_of(r), "httpBearerAuth");
+    smithycurl_result_free(r);
+    r = call_err(c, "GetIP", NULL, NULL, SMITHYCURL_E_NOT_FOUND, SMITHYCURL_KIND_USAGE);
+    CHECK_CONTAINS(message_of(r), "GetIp");
+    smithycurl_result_free(r);
+    r = call_err(c, "Anything", "{\"id\": 1,", NULL, SMITHYCURL_E_INVALID_JSON, SMITHYCURL_KIND_USAGE);
+    CHECK_CONTAINS(message_of(r), "not valid JSON");
+    smithycurl_result_free(r);
+    r = call_err(c, "Anything", "{\"id\": 1, \"test\": \"caf\xe9\"}", NULL, SMITHYCURL_E_INVALID_UTF8, SMITHYCURL_KIND_USAGE);
+    CHECK_CONTAINS(message_of(r), "UTF-8");
+    smithycurl_result_free(r);
+    r = call_err(c, "Get\xff", NULL, NULL, SMITHYCURL_E_INVALID_UTF8, SMITHYCURL_KIND_USAGE);
+    smithycurl_result_free(r);
+
+    // validation: nothing is sent
+    r = call_err(c, "Status", "{\"code\": 99}", NULL, SMITHYCURL_E_VALIDATION, SMITHYCURL_KIND_VALIDATION);
+    CHECK_CONTAINS(message_of(r), "code");
+    smithycurl_result_attempts(r, &status);
+    CHECK(status == 0);
+    smithycurl_result_free(r);
+    r = call_err(c, "Anything", "{\"test\": \"no id\"}", NULL, SMITHYCURL_E_VALIDATION, SMITHYCURL_KIND_VALIDATION);
+    CHECK_CONTAINS(message_of(r), "id");
+    smithycurl_result_free(r);
+
+    // service: modeled (shape, status, members) and unmodeled
+    r = call_err(c, "Status", "{\"code\": 500}", NULL, SMITHYCURL_E_SERVICE, SMITHYCURL_KIND_SERVICE);
+    CHECK_RC(smithycurl_result_error_shape(r, &s), SMITHYCURL_OK);
+    CHECK(strcmp(s, "smithycurl.examples.httpbin#ServerFailure") == 0);
+    CHECK_RC(smithycurl_result_http_status(r, &status), SMITHYCURL_OK);
+    CHECK(status == 500);
+    CHECK_RC(smithycurl_result_error_members(r, &s, &n), SMITHYCURL_OK);
+    CHECK(s[0] == '{' && strlen(s) == n);
+    CHECK_RC(smithycurl_result_request_id(r, &s), SMITHYCURL_OK);
+    CHECK(s != NULL);
+    CHECK_RC(smithycurl_result_error_code(r, &s), SMITHYCURL_OK);
+    CHECK(s != NULL);
+    smithycurl_result_free(r);
+    r = call_err(c, "BasicAuth", "{\"user\": \"ann\", \"passwd\": \"wrong\"}", NULL, SMITHYCURL_E_SERVICE, SMITHYCURL_KIND_SERVICE);
+    CHECK_RC(smithycurl_result_error_shape(r, &s), SMITHYCURL_OK);
+    CHECK(strcmp(s, "smithycurl.examples.httpbin#Unauthorized") == 0);
+    smithycurl_result_http_status(r, &status);
+    CHECK(status == 401);
+    smithycurl_result_free(r);
+    r = call_err(c, "Status", "{\"code\": 404}", NULL, SMITHYCURL_E_SERVICE, SMITHYCURL_KIND_SERVICE);
+    CHECK_RC(smithycurl_result_error_shape(r, &s), SMITHYCURL_OK);
+    CHECK(strcmp(s, "") == 0);
+    smithycurl_result_http_status(r, &status);
+    CHECK(status == 404);
+    smithycurl_result_free(r);
+
+    // validation off: the same bad input reaches the server, which refuses it
+    smithycurl_options *o2 = NULL;
+    CHECK_RC(smithycurl_options_new(&o2), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_validation(o2, 0), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_retries(o2, 0, 0), SMITHYCURL_OK);
+    smithycurl_client *c2 = new_client(m, NULL, o2);
+    r = call_err(c2, "Status", "{\"code\": 99}", NULL, SMITHYCURL_E_SERVICE, SMITHYCURL_KIND_SERVICE);
+    smithycurl_result_http_status(r, &status);
+    CHECK(status == 400);
+    smithycurl_result_free(r);
+    smithycurl_client_free(c2);
+
+    // transport: nothing listens on port 1
+    smithycurl_client *dead = new_client(m, "http://127.0.0.1:1", o);
+    r = call_err(dead, "GetIp", NULL, NULL, SMITHYCURL_E_TRANSPORT, SMITHYCURL_KIND_TRANSPORT);
+    CHECK(strlen(message_of(r)) > 0);
+    smithycurl_result_free(r);
+    smithycurl_client_free(dead);
+
+    // timeout
+    smithycurl_options *o3 = NULL;
+    CHECK_RC(smithycurl_options_new(&o3), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_timeout_ms(o3, 300 * slow), SMITHYCURL_OK);
+    smithycurl_client *c3 = new_client(m, NULL, o3);
+    double t0 = now_s();
+    r = call_err(c3, "Delay", "{\"seconds\": 5}", NULL, SMITHYCURL_E_TIMEOUT, SMITHYCURL_KIND_TIMEOUT);
+    CHECK(now_s() - t0 < 3.0 * slow);
+    smithycurl_result_free(r);
+    smithycurl_client_free(c3);
+    smithycurl_options_free(o3);
+
+    // decode: HTML where JSON is expected
+    smithycurl_loader *ld = NULL;
+    smithycurl_model *hm = NULL;
+    smithycurl_client *hc = NULL;
+    CHECK_RC(smithycurl_loader_new(&ld), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_add_source(ld, "decode.smithy", decode_model, sizeof decode_model - 1), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_load(ld, &hm), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_client_new(hm, NULL, httpbin_url, o, &hc), SMITHYCURL_OK);
+    r = call_err(hc, "GetHtml", NULL, NULL, SMITHYCURL_E_DECODE, SMITHYCURL_KIND_DECODE);
+    smithycurl_result_http_status(r, &status);
+    CHECK(status == 200);
+    smithycurl_result_free(r);
+    smithycurl_client_free(hc);
+    smithycurl_model_free(hm);
+    smithycurl_loader_free(ld);
+
+    smithycurl_options_free(o);
+    smithycurl_options_free(o2);
+    smithycurl_client_free(c);
+    smithycurl_model_free(m);
+}
+
+struct canceller {
+    smithycurl_cancel_token *tok;
+    int delay_ms;
+};
+
+static void *cancel_later(void *arg) {
+    struct canceller *cn = arg;
+    usleep(cn->delay_ms * 1000);
+    CHECK_RC(smithycurl_cancel_token_cancel(cn->tok), SMITHYCURL_OK);
+    return NULL;
+}
+
+static void test_cancel(void) {
+    smithycurl_model *m = load_httpbin();
+    smithycurl_client *c = new_client(m, NULL, NULL);
+    smithycurl_cancel_token *tok = NULL;
+    CHECK_RC(smithycurl_cancel_token_new(&tok), SMITHYCURL_OK);
+
+    // An unused token does nothing.
+    char *out = NULL;
+    smithycurl_result *r = NULL;
+    CHECK_RC(smithycurl_call(c, "GetIp", NULL, 0, tok, &r), SMITHYCURL_OK);
+    smithycurl_result_free(r);
+
+    struct canceller cn = {tok, 200 * slow};
+    pthread_t th;
+    pthread_create(&th, NULL, cancel_later, &cn);
+    double t0 = now_s();
+    r = call_err(c, "Delay", "{\"seconds\": 5}", tok, SMITHYCURL_E_CANCELLED, SMITHYCURL_KIND_CANCELLED);
+    double took = now_s() - t0;
+    CHECK(took < 2.0 * slow);
+    smithycurl_result_free(r);
+    pthread_join(th, NULL);
+
+    // A cancelled token fails later calls at once; cancelling twice is fine.
+    CHECK_RC(smithycurl_cancel_token_cancel(tok), SMITHYCURL_OK);
+    r = call_err(c, "GetIp", NULL, tok, SMITHYCURL_E_CANCELLED, SMITHYCURL_KIND_CANCELLED);
+    smithycurl_result_free(r);
+    CHECK_RC(smithycurl_cancel_token_free(tok), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_cancel_token_free(tok), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_cancel_token_cancel(tok), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_call(c, "GetIp", NULL, 0, tok, &r), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK(r == NULL);
+    out = call_ok(c, "GetIp", NULL); // the client is unaffected
+    free(out);
+    smithycurl_client_free(c);
+    smithycurl_model_free(m);
+}
+
+struct in_flight {
+    smithycurl_client *c;
+    int rc;
+};
+
+static void *delayed_call(void *arg) {
+    struct in_flight *f = arg;
+    smithycurl_result *r = NULL;
+    f->rc = smithycurl_call(f->c, "Delay", "{\"seconds\": 5}", 14, NULL, &r);
+    smithycurl_result_free(r);
+    return NULL;
+}
+
+// Freeing a client cancels the calls in flight on other threads.
+static void test_free_in_flight(void) {
+    smithycurl_model *m = load_httpbin();
+    smithycurl_client *c = new_client(m, NULL, NULL);
+    struct in_flight f = {c, -1};
+    pthread_t th;
+    pthread_create(&th, NULL, delayed_call, &f);
+    usleep(300 * 1000 * slow);
+    double t0 = now_s();
+    CHECK_RC(smithycurl_client_free(c), SMITHYCURL_OK);
+    pthread_join(th, NULL);
+    CHECK(now_s() - t0 < 2.0 * slow);
+    CHECK_RC(f.rc, SMITHYCURL_E_CANCELLED);
+    smithycurl_model_free(m);
+}
+
+static int trace_events;
+static int trace_saw_redacted, trace_saw_token, trace_saw_response;
+
+static void trace_fn(void *user, const char *ev, size_t len) {
+    CHECK(user == (void *)&trace_events);
+    CHECK(strlen(ev) == len);
+    trace_events++;
+    if (strstr(ev, "REDACTED")) trace_saw_redacted++;
+    if (strstr(ev, "secret-token")) trace_saw_token++;
+    if (strstr(ev, "\"phase\":\"response\"") && strstr(ev, "\"status\":200")) trace_saw_response++;
+}
+
+static void test_options(void) {
+    smithycurl_model *m = load_httpbin();
+    smithycurl_options *o = NULL;
+    char *msg = NULL;
+    CHECK_RC(smithycurl_options_new(&o), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_add_header(o, "Bad Name", "v"), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_options_errmsg(o, &msg), SMITHYCURL_OK);
+    CHECK_CONTAINS(msg, "Bad Name");
+    smithycurl_free(msg);
+    CHECK_RC(smithycurl_options_add_header(o, "X-A", "line\r\nInjected: 1"), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_options_add_header(o, NULL, "v"), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_options_add_header(o, "X-A", "caf\xe9"), SMITHYCURL_E_INVALID_UTF8);
+    CHECK_RC(smithycurl_options_set_timeout_ms(o, -1), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_options_set_retries(o, 1, 101), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_options_set_retries(o, 1, 2), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_connect_timeout_ms(o, 2000), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_timeout_ms(o, 10000 * slow), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_max_response_bytes(o, 1 << 20), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_user_agent(o, "c-test/1"), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_proxy(o, "-"), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_tls(o, NULL, NULL, NULL, 0), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_api_key(o, "k"), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_aws_sigv4(o, "AKID", "SECRET", NULL, "us-east-1"), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_aws_sigv4(o, NULL, "SECRET", NULL, NULL), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_options_set_bearer_token(o, "secret-token"), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_trace(o, trace_fn, &trace_events), SMITHYCURL_OK);
+    smithycurl_client *c = new_client(m, NULL, o);
+    char *out = call_ok(c, "Headers", NULL);
+    CHECK_CONTAINS(out, "\"User-Agent\":[\"c-test/1\"]");
+    free(out);
+    out = call_ok(c, "Bearer", NULL);
+    free(out);
+    CHECK(trace_events == 4);
+    CHECK(trace_saw_redacted >= 1);
+    CHECK(trace_saw_token == 0);
+    CHECK(trace_saw_response == 2);
+    CHECK_RC(smithycurl_client_free(c), SMITHYCURL_OK);
+
+    // client_new failures carry their detail on the model.
+    smithycurl_client *bad = NULL;
+    CHECK_RC(smithycurl_client_new(m, NULL, "ftp://example.com", o, &bad), SMITHYCURL_E_USAGE);
+    CHECK(bad == NULL);
+    CHECK_RC(smithycurl_model_errmsg(m, &msg), SMITHYCURL_OK);
+    CHECK_CONTAINS(msg, "ftp://example.com");
+    smithycurl_free(msg);
+    CHECK_RC(smithycurl_client_new(m, "no.such#Service", httpbin_url, NULL, &bad), SMITHYCURL_E_NOT_FOUND);
+    CHECK_RC(smithycurl_client_new(m, NULL, NULL, NULL, &bad), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_client_new(m, NULL, httpbin_url, NULL, NULL), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_options_free(o), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_client_new(m, NULL, httpbin_url, o, &bad), SMITHYCURL_E_INVALID_HANDLE); // freed options
+    CHECK_RC(smithycurl_model_free(m), SMITHYCURL_OK);
+}
+
+static void test_bad_handles(void) {
+    smithycurl_result *r = (smithycurl_result *)1;
+    char *s = NULL;
+    const char *cs = NULL;
+    size_t n;
+    int i;
+    smithycurl_error_kind k;
+
+    // NULL handles
+    CHECK_RC(smithycurl_call(NULL, "GetIp", NULL, 0, NULL, &r), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK(r == NULL);
+    CHECK_RC(smithycurl_loader_add_path(NULL, "x"), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_loader_load(NULL, NULL), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_loader_errmsg(NULL, &s), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_loader_free(NULL), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_model_services_json(NULL, &s, &n), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_model_operation_json(NULL, NULL, "x", &s, &n), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_model_free(NULL), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_client_new(NULL, NULL, "http://x", NULL, NULL), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_client_free(NULL), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_options_set_retries(NULL, 0, 0), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_options_add_header(NULL, "a", "b"), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_options_set_trace(NULL, NULL, NULL), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_options_free(NULL), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_result_output(NULL, &cs, &n), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_result_error_kind(NULL, &k), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_result_http_status(NULL, &i), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_result_free(NULL), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_cancel_token_cancel(NULL), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_cancel_token_free(NULL), SMITHYCURL_E_INVALID_HANDLE);
+
+    // NULL out-parameters
+    CHECK_RC(smithycurl_loader_new(NULL), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_options_new(NULL), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_cancel_token_new(NULL), SMITHYCURL_E_INVALID_ARGUMENT);
+
+    // stale, double-freed, wrong-type and made-up handles
+    smithycurl_model *m = load_httpbin();
+    smithycurl_client *c = new_client(m, NULL, NULL);
+    CHECK_RC(smithycurl_call(c, "GetIp", NULL, 0, NULL, &r), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_result_free(r), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_result_free(r), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_result_output(r, &cs, &n), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_result_error_message(r, &cs), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_call((smithycurl_client *)m, "GetIp", NULL, 0, NULL, &r), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_model_free((smithycurl_model *)c), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_result_free((smithycurl_result *)c), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_call((smithycurl_client *)(uintptr_t)0x12345, "GetIp", NULL, 0, NULL, &r), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_call((smithycurl_client *)&i, "GetIp", NULL, 0, NULL, &r), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_client_free((smithycurl_client *)(uintptr_t)-1), SMITHYCURL_E_INVALID_HANDLE);
+
+    // bad arguments with a good handle
+    CHECK_RC(smithycurl_call(c, NULL, NULL, 0, NULL, &r), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_call(c, "GetIp", NULL, 5, NULL, &r), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_call(c, "GetIp", NULL, 0, NULL, NULL), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_model_services_json(m, NULL, &n), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_model_operation_json(m, NULL, NULL, &s, &n), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_model_errmsg(m, NULL), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_call(c, "GetIp", NULL, 0, NULL, &r), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_result_output(r, NULL, &n), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_result_http_status(r, NULL), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_result_error_kind(r, &k), SMITHYCURL_OK);
+    CHECK(k == SMITHYCURL_KIND_NONE);
+    CHECK_RC(smithycurl_result_error_message(r, &cs), SMITHYCURL_OK);
+    CHECK(cs && cs[0] == 0);
+    CHECK_RC(smithycurl_result_error_members(r, &cs, &n), SMITHYCURL_OK);
+    CHECK(cs && cs[0] == 0 && n == 0);
+    smithycurl_result_free(r);
+
+    CHECK_RC(smithycurl_client_free(c), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_client_free(c), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_call(c, "GetIp", NULL, 0, NULL, &r), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_model_free(m), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_model_free(m), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_model_services_json(m, &s, &n), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_client_new(m, NULL, httpbin_url, NULL, &c), SMITHYCURL_E_INVALID_HANDLE);
+}
+
+// ---- 8 threads x N calls on one client ----
+
+struct worker {
+    smithycurl_client *c;
+    int id, calls, bad;
+};
+
+static void *work(void *arg) {
+    struct worker *w = arg;
+    char in[96], want[64];
+    for (int i = 0; i < w->calls; i++) {
+        int id = w->id * 1000000 + i;
+        int n = snprintf(in, sizeof in, "{\"id\": %d, \"test\": \"t%d\"}", id, w->id);
+        smithycurl_result *r = NULL;
+        int rc = smithycurl_call(w->c, "Anything", in, (size_t)n, NULL, &r);
+        const char *out = NULL;
+        size_t len = 0;
+        char *copy = NULL;
+        snprintf(want, sizeof want, "\"json\":{\"id\":%d,\"test\":\"t%d\"}", id, w->id);
+        if (rc != SMITHYCURL_OK || smithycurl_result_output(r, &out, &len) != SMITHYCURL_OK ||
+            strlen(out) != len || !strstr(squash(copy = strdup(out)), want)) {
+            if (w->bad++ < 3)
+                failf(__FILE__, __LINE__, "thread %d call %d: %s %.200s", w->id, i, smithycurl_strerror(rc),
+                      out ? out : message_of(r));
+        }
+        free(copy);
+        smithycurl_result_free(r);
+    }
+    return NULL;
+}
+
+static void test_threads(void) {
+    int calls = 500;
+    const char *env = getenv("SMITHYCURL_TEST_CALLS");
+    if (env) calls = atoi(env);
+    smithycurl_model *m = load_httpbin();
+    smithycurl_client *c = new_client(m, NULL, NULL);
+    enum { T = 8 };
+    pthread_t th[T];
+    struct worker w[T];
+    double t0 = now_s();
+    for (int i = 0; i < T; i++) {
+        w[i] = (struct worker){c, i + 1, calls, 0};
+        pthread_create(&th[i], NULL, work, &w[i]);
+    }
+    int bad = 0;
+    for (int i = 0; i < T; i++) {
+        pthread_join(th[i], NULL);
+        bad += w[i].bad;
+    }
+    double took = now_s() - t0;
+    CHECK(bad == 0);
+    CHECK(took < 60.0 * slow);
+    printf("    %d threads x %d calls: %.2f s, %.0f calls/s\n", T, calls, took, T * calls / took);
+    smithycurl_client_free(c);
+    smithycurl_model_free(m);
+}
+
+// After fork(), the child gets SMITHYCURL_E_FORKED at once; the parent is
+// unaffected.
+static void test_fork(void) {
+    smithycurl_model *m = load_httpbin();
+    smithycurl_client *c = new_client(m, NULL, NULL);
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        smithycurl_result *r = (smithycurl_result *)1;
+        smithycurl_loader *ld = NULL;
+        int ok = smithycurl_call(c, "GetIp", NULL, 0, NULL, &r) == SMITHYCURL_E_FORKED && r == NULL &&
+                 smithycurl_loader_new(&ld) == SMITHYCURL_E_FORKED &&
+                 smithycurl_client_free(c) == SMITHYCURL_E_FORKED &&
+                 strcmp(smithycurl_version(), SMITHYCURL_VERSION) == 0;
+        _exit(ok ? 0 : 1);
+    }
+    CHECK(pid > 0);
+    int st = 0;
+    // Bounded wait: a hang in the child is a failure, not a stuck suite.
+    double t0 = now_s();
+    while (waitpid(pid, &st, WNOHANG) == 0) {
+        if (now_s() - t0 > 10.0 * slow) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &st, 0);
+            failf(__FILE__, __LINE__, "forked child hung");
+            break;
+        }
+        usleep(10000);
+    }
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    char *out = call_ok(c, "GetIp", NULL);
+    free(out);
+    smithycurl_client_free(c);
+    smithycurl_model_free(m);
+}
+
+struct test {
+    const char *name;
+    void (*fn)(void);
+};
+
+static const struct test tests[] = {
+    {"version", test_version},
+    {"load", test_load},
+    {"load_errors", test_load_errors},
+    {"operations", test_operations},
+    {"error_kinds", test_error_kinds},
+    {"cancel", test_cancel},
+    {"free_in_flight", test_free_in_flight},
+    {"options", test_options},
+    {"bad_handles", test_bad_handles},
+    {"threads", test_threads},
+    {"fork", test_fork},
+};
+
+int main(int argc, char **argv) {
+    httpbin_url = getenv("SMITHYCURL_HTTPBIN_URL");
+    model_dir = getenv("SMITHYCURL_MODEL_DIR");
+    if (!model_dir) model_dir = "examples/httpbin";
+    if (getenv("SMITHYCURL_TEST_SLOW")) slow = atoi(getenv("SMITHYCURL_TEST_SLOW"));
+    if (slow < 1) slow = 1;
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    int passed = 0, failed = 0;
+    if (!httpbin_url) {
+        printf("SMITHYCURL_HTTPBIN_URL is not set (run bindings/c/run.sh)\n");
+        printf("0 passed, 1 failed\n");
+        return 1;
+    }
+    for (size_t i = 0; i < sizeof tests / sizeof *tests; i++) {
+        if (argc > 1 && !strstr(tests[i].name, argv[1])) continue;
+        failures = 0;
+        double t0 = now_s();
+        tests[i].fn();
+        if (failures) {
+            printf("FAIL %s (%d failed checks, %.2f s)\n", tests[i].name, failures, now_s() - t0);
+            failed++;
+        } else {
+            printf("ok   %s (%.2f s)\n", tests[i].name, now_s() - t0);
+            passed++;
+        }
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
