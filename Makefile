@@ -3,7 +3,7 @@ GO        ?= go
 FUZZTIME  ?= 20s
 BUILD     := build
 
-.PHONY: all deps build demo test vet unit conformance fuzz bench clean bench-aws lib install examples ctest
+.PHONY: all deps build demo test vet unit conformance fuzz bench clean bench-aws lib install examples ctest bench-c
 
 all: build
 
@@ -40,6 +40,7 @@ bench:
 	$(GO) test ./model -run '^$$' -bench . -benchmem
 	$(GO) test ./client -run '^$$' -bench '^BenchmarkCall' -benchmem -benchtime 1s
 	$(MAKE) bench-aws
+	$(MAKE) bench-c
 
 # DynamoDB GetItem and PutItem against dynalite, BENCH_N sequential calls on one
 # client: smithycurl vs aws-sdk-go-v2 (wall and CPU time per call), then client
@@ -81,6 +82,14 @@ ctest: lib build examples
 	$(CC) $(CFLAGS_C) -Iinclude -o $(BUILD)/ctest bindings/c/test_smithycurl.c -L$(BUILD) -lsmithycurl -lpthread
 	bindings/c/run.sh
 	bindings/c/run.sh --valgrind
+
+# C API vs plain libcurl: CPU per call and calls/s (1, 2, 8 threads), cold start.
+bench-c: lib build
+	$(GO) build -o $(BUILD)/testserver ./internal/cmd/testserver
+	$(CC) $(CFLAGS_C) -Iinclude -o $(BUILD)/bench-c bench/c/bench.c -lcurl -lpthread -ldl
+	$(CC) $(CFLAGS_C) -o $(BUILD)/bench-c-cold-curl bench/c/cold_curl.c -lcurl
+	$(CC) $(CFLAGS_C) -Iinclude -o $(BUILD)/bench-c-cold-smithycurl bench/c/cold_smithycurl.c -L$(BUILD) -lsmithycurl -Wl,-rpath,$(CURDIR)/$(BUILD)
+	bench/c/run.sh
 
 clean:
 	rm -rf $(BUILD)

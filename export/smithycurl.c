@@ -5,6 +5,7 @@
 // integers. Compiling this file against include/smithycurl.h is what keeps
 // the public header and the library in agreement.
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,13 +15,25 @@
 #include "scx.h"
 #include "_cgo_export.h"
 
+// The process id when the library was loaded, and whether this process is a
+// child forked since. A pthread_atfork handler compares the ids in the child
+// of every fork(), so the check on each call is one load (getpid() is a
+// system call, and costs a microsecond or more in a sandbox or VM).
 static pid_t loaded_pid;
+static volatile int forked;
 
-__attribute__((constructor)) static void smithycurl_record_pid(void) { loaded_pid = getpid(); }
+static void smithycurl_atfork_child(void) {
+    if (getpid() != loaded_pid) forked = 1;
+}
+
+__attribute__((constructor)) static void smithycurl_record_pid(void) {
+    loaded_pid = getpid();
+    pthread_atfork(NULL, NULL, smithycurl_atfork_child);
+}
 
 #define FORK_CHECK()                                                                               \
     do {                                                                                           \
-        if (getpid() != loaded_pid) return SMITHYCURL_E_FORKED;                                    \
+        if (forked) return SMITHYCURL_E_FORKED;                                                    \
     } while (0)
 
 #define H(x) ((uintptr_t)(void *)(x))

@@ -90,9 +90,11 @@
  * - The library is written in Go: loading it starts the Go runtime, which
  *   starts threads. Consequences:
  *     * after fork(), the child must not use the library: every call from a
- *       forked child (detected by a changed process id) returns
- *       SMITHYCURL_E_FORKED at once, without touching the runtime. Fork
- *       before the first use, or exec() right after fork();
+ *       forked child returns SMITHYCURL_E_FORKED at once, without touching
+ *       the runtime (the child's changed process id is noticed by a
+ *       pthread_atfork handler, so a child made by a raw clone() system call
+ *       is not detected). Fork before the first use, or exec() right after
+ *       fork();
  *     * the library cannot be unloaded: do not dlclose() it (the Go runtime
  *       does not support it); load it once per process;
  *     * it installs signal handlers for its own use (it chains to handlers

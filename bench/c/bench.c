@@ -1,0 +1,268 @@
+// Benchmarks of the C API against plain libcurl on loopback (make bench-c).
+//
+//   bench-c <httpbin-url> <model-dir> <calls> <cold-runs> <cold-curl> <cold-smithycurl>
+//
+// Throughput: the same small call (httpbin GET /ip, ~25-byte JSON answer)
+// made <calls> times, sequentially and then split over 2 and 8 threads;
+// through smithycurl_call on one shared client, and directly with libcurl
+// (one reused easy handle per thread, the body collected into a buffer).
+// Each measurement runs in a fresh child process (the libcurl children never
+// load the Go runtime: libsmithycurl is dlopen'ed by the smithycurl children
+// only) and reports wall time and the process's CPU time (user + system,
+// every thread, Go runtime included; the server is another process). The
+// two are run alternately, three times each; the median is printed.
+//
+// Cold start: <cold-runs> alternating runs of two programs, one that loads
+// the httpbin model, creates a client and makes one call, and one that makes
+// one plain libcurl request; median wall time and peak RSS of each.
+
+#define _GNU_SOURCE
+#include <curl/curl.h>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "smithycurl.h"
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double cpu_s(void) {
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n) {
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// ---- workers (child processes) ----
+
+static const char *url, *model_dir;
+static int per_thread;
+static volatile int failures;
+
+struct buf {
+    char data[4096];
+    size_t len;
+};
+
+static size_t collect(char *p, size_t size, size_t n, void *ud) {
+    struct buf *b = ud;
+    size_t k = size * n;
+    if (b->len + k < sizeof b->data) {
+        memcpy(b->data + b->len, p, k);
+        b->len += k;
+    }
+    return k;
+}
+
+static void *curl_worker(void *arg) {
+    (void)arg;
+    char target[512];
+    snprintf(target, sizeof target, "%s/ip", url);
+    CURL *h = curl_easy_init();
+    struct buf b;
+    struct curl_slist *hdrs = curl_slist_append(NULL, "Accept: application/json");
+    curl_easy_setopt(h, CURLOPT_URL, target);
+    curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, collect);
+    curl_easy_setopt(h, CURLOPT_WRITEDATA, &b);
+    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(h, CURLOPT_TIMEOUT, 60L);
+    for (int i = 0; i < per_thread; i++) {
+        b.len = 0;
+        long status = 0;
+        if (curl_easy_perform(h) != CURLE_OK || (curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status), status != 200) ||
+            b.len == 0)
+            __atomic_add_fetch(&failures, 1, __ATOMIC_RELAXED);
+    }
+    curl_slist_free_all(hdrs);
+    curl_easy_cleanup(h);
+    return NULL;
+}
+
+static struct {
+    int (*loader_new)(smithycurl_loader **);
+    int (*loader_add_path)(smithycurl_loader *, const char *);
+    int (*loader_load)(smithycurl_loader *, smithycurl_model **);
+    int (*client_new)(smithycurl_model *, const char *, const char *, smithycurl_options *, smithycurl_client **);
+    int (*call)(smithycurl_client *, const char *, const char *, size_t, smithycurl_cancel_token *, smithycurl_result **);
+    int (*result_output)(smithycurl_result *, const char **, size_t *);
+    int (*result_free)(smithycurl_result *);
+} sc;
+static smithycurl_client *client;
+
+static void *sc_worker(void *arg) {
+    (void)arg;
+    for (int i = 0; i < per_thread; i++) {
+        smithycurl_result *r = NULL;
+        const char *out;
+        size_t n = 0;
+        if (sc.call(client, "GetIp", NULL, 0, NULL, &r) != SMITHYCURL_OK || sc.result_output(r, &out, &n) != SMITHYCURL_OK ||
+            n == 0)
+            __atomic_add_fetch(&failures, 1, __ATOMIC_RELAXED);
+        sc.result_free(r);
+    }
+    return NULL;
+}
+
+static int load_sc(const char *lib) {
+    void *h = dlopen(lib, RTLD_NOW);
+    if (!h) {
+        fprintf(stderr, "dlopen %s: %s\n", lib, dlerror());
+        return -1;
+    }
+#define SYM(f) *(void **)&sc.f = dlsym(h, "smithycurl_" #f)
+    SYM(loader_new); SYM(loader_add_path); SYM(loader_load); SYM(client_new); SYM(call); SYM(result_output);
+    SYM(result_free);
+    smithycurl_loader *ld;
+    smithycurl_model *m;
+    sc.loader_new(&ld);
+    if (sc.loader_add_path(ld, model_dir) || sc.loader_load(ld, &m) ||
+        sc.client_new(m, "smithycurl.examples.httpbin#HttpBin", url, NULL, &client))
+        return -1;
+    return 0;
+}
+
+// worker runs one measurement and prints "wall cpu failures".
+static int worker(const char *kind, int threads, int calls, const char *lib) {
+    per_thread = calls / threads;
+    int is_sc = strcmp(kind, "smithycurl") == 0;
+    curl_global_init(CURL_GLOBAL_ALL);
+    if (is_sc && load_sc(lib) != 0) return 1;
+    void *(*fn)(void *) = is_sc ? sc_worker : curl_worker;
+    // Warm up: open the connections, fill the caches.
+    int saved = per_thread;
+    per_thread = 20;
+    fn(NULL);
+    per_thread = saved;
+    failures = 0;
+    pthread_t th[64];
+    double w0 = now_s(), c0 = cpu_s();
+    for (int i = 0; i < threads; i++) pthread_create(&th[i], NULL, fn, NULL);
+    for (int i = 0; i < threads; i++) pthread_join(th[i], NULL);
+    printf("%f %f %d\n", now_s() - w0, cpu_s() - c0, failures);
+    return 0;
+}
+
+// ---- the driver ----
+
+static char *self, *lib;
+
+static int run_worker(const char *kind, int threads, int calls, double *wall, double *cpu) {
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "'%s' worker %s %d %d '%s' '%s' '%s'", self, kind, threads, calls, url, model_dir, lib);
+    FILE *p = popen(cmd, "r");
+    int fails = -1;
+    if (!p || fscanf(p, "%lf %lf %d", wall, cpu, &fails) != 3) fails = -1;
+    if (p) pclose(p);
+    return fails;
+}
+
+// run_cold runs prog once and returns its wall time and peak RSS (KiB).
+static int run_cold(char *const argv[], double *wall, long *rss) {
+    double t0 = now_s();
+    pid_t pid = fork();
+    if (pid == 0) {
+        int devnull = open("/dev/null", 1);
+        dup2(devnull, 1);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    int st;
+    struct rusage ru;
+    wait4(pid, &st, 0, &ru);
+    *wall = now_s() - t0;
+    *rss = ru.ru_maxrss;
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+static void throughput(int threads, int calls) {
+    enum { ROUNDS = 3 };
+    double w[2][ROUNDS], c[2][ROUNDS];
+    const char *kinds[2] = {"libcurl", "smithycurl"};
+    for (int r = 0; r < ROUNDS; r++) {
+        for (int k = 0; k < 2; k++) {
+            int f = run_worker(kinds[k], threads, calls, &w[k][r], &c[k][r]);
+            if (f != 0) {
+                fprintf(stderr, "%s worker failed (%d failed calls)\n", kinds[k], f);
+                exit(1);
+            }
+        }
+    }
+    double cps[2], us[2];
+    for (int k = 0; k < 2; k++) {
+        double wm = median(w[k], ROUNDS), cm = median(c[k], ROUNDS);
+        calls = calls / threads * threads;
+        cps[k] = calls / wm;
+        us[k] = cm / calls * 1e6;
+        printf("  %-10s %d thread%s  %7.0f calls/s  %6.1f us CPU/call\n", kinds[k], threads, threads > 1 ? "s" : " ",
+               cps[k], us[k]);
+    }
+    printf("  ratio      %d thread%s  %7.2fx calls/s  %6.2fx CPU/call   (smithycurl / libcurl)\n", threads,
+           threads > 1 ? "s" : " ", cps[1] / cps[0], us[1] / us[0]);
+}
+
+static void cold(int runs, char *curl_prog, char *sc_prog) {
+    double w[2][256];
+    double rss[2][256];
+    char *argv[2][4] = {{curl_prog, (char *)url, NULL}, {sc_prog, (char *)url, (char *)model_dir, NULL}};
+    if (runs > 256) runs = 256;
+    for (int r = 0; r < runs; r++) {
+        for (int k = 0; k < 2; k++) {
+            long kb;
+            if (run_cold(argv[k], &w[k][r], &kb) != 0) {
+                fprintf(stderr, "%s failed\n", argv[k][0]);
+                exit(1);
+            }
+            rss[k][r] = kb;
+        }
+    }
+    double wm[2], rm[2];
+    const char *names[2] = {"libcurl request", "smithycurl load+client+call"};
+    for (int k = 0; k < 2; k++) {
+        wm[k] = median(w[k], runs);
+        rm[k] = median(rss[k], runs);
+        printf("  %-28s %6.1f ms  %6.1f MiB peak RSS   (median of %d)\n", names[k], wm[k] * 1e3, rm[k] / 1024, runs);
+    }
+    printf("  ratio                        %6.2fx     %+6.1f MiB\n", wm[1] / wm[0], (rm[1] - rm[0]) / 1024);
+}
+
+int main(int argc, char **argv) {
+    if (argc == 8 && strcmp(argv[1], "worker") == 0) {
+        url = argv[5], model_dir = argv[6];
+        return worker(argv[2], atoi(argv[3]), atoi(argv[4]), argv[7]);
+    }
+    if (argc != 8) {
+        fprintf(stderr, "usage: %s <httpbin-url> <model-dir> <calls> <cold-runs> <cold-curl> <cold-smithycurl> <libsmithycurl.so>\n", argv[0]);
+        return 2;
+    }
+    self = argv[0], url = argv[1], model_dir = argv[2], lib = argv[7];
+    int calls = atoi(argv[3]), runs = atoi(argv[4]);
+    printf("C API vs plain libcurl, GET /ip on go-httpbin over loopback, %d calls per measurement\n", calls);
+    throughput(1, calls);
+    throughput(2, calls);
+    throughput(8, calls);
+    printf("cold start: one process, one call\n");
+    cold(runs, argv[5], argv[6]);
+    return 0;
+}
