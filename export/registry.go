@@ -130,3 +130,6 @@ func fail(b *errBox, code C.int, format string, args ...any) C.int {
 	b.set(fmt.Sprintf(format, args...))
 	return code
 }
+
+// typResult is SCX_RESULT for tests (which cannot use cgo).
+const typResult = C.SCX_RESULT
