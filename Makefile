@@ -13,10 +13,14 @@ deps:
 build: deps
 	$(GO) build ./...
 	$(GO) build -o $(BUILD)/smithycurl ./cmd/smithycurl
+	$(GO) build -o $(BUILD)/testserver ./internal/cmd/testserver
+	$(GO) build -o $(BUILD)/examples/go-httpbin ./examples/go/httpbin
+	$(GO) build -o $(BUILD)/examples/go-todo ./examples/go/todo
 
-# The main job, on a local default: load the example model and list what it offers.
-demo: build
-	$(BUILD)/smithycurl ops --model examples/httpbin
+# The main job: start the bundled services on loopback and call them from
+# the shell, C, Python and Go (scripts/demo.sh).
+demo: build examples
+	scripts/demo.sh
 
 vet:
 	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }

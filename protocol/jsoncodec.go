@@ -60,7 +60,7 @@ func (o *jsonOptions) encodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 		return appendBodyTimestamp(dst, mc.tsFormat, t), nil
 	case kDocument:
 		raw, err := s.skip()
-		return append(dst, raw...), err
+		return appendCompact(dst, raw), err
 	case kList:
 		dst = append(dst, '[')
 		n := 0
@@ -338,7 +338,7 @@ func (o *jsonOptions) decodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 		return o.appendDocTimestamp(dst, t), nil
 	case kDocument:
 		raw, err := s.skip()
-		return append(dst, raw...), err
+		return appendCompact(dst, raw), err
 	case kList:
 		dst = append(dst, '[')
 		n := 0
@@ -666,4 +666,28 @@ func fits(raw []byte, sc *shapeCodec) bool {
 		}
 	}
 	return false
+}
+
+// appendCompact appends a valid JSON value without its insignificant
+// whitespace, so that documents read the same whatever the peer's layout.
+func appendCompact(dst, raw []byte) []byte {
+	inString := false
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case inString:
+			dst = append(dst, c)
+			if c == '\\' && i+1 < len(raw) {
+				i++
+				dst = append(dst, raw[i])
+			} else if c == '"' {
+				inString = false
+			}
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		default:
+			dst = append(dst, c)
+			inString = c == '"'
+		}
+	}
+	return dst
 }

@@ -398,3 +398,11 @@ namespace alloy
 		t.Errorf("request %v %v", req, err)
 	}
 }
+
+func TestAppendCompact(t *testing.T) {
+	in := "{\n  \"a b\": [1, 2],\t\"s\": \"x \\\" y\\\\\",\r\n \"n\": null }"
+	want := `{"a b":[1,2],"s":"x \" y\\","n":null}`
+	if got := string(appendCompact(nil, []byte(in))); got != want {
+		t.Errorf("appendCompact = %s, want %s", got, want)
+	}
+}

@@ -81,11 +81,6 @@ func call(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "smithycurl call: --endpoint is required")
 		return exitUsage
 	}
-	input, err := readInput(f.input)
-	if err != nil {
-		fmt.Fprintf(stderr, "smithycurl call: %v\n", err)
-		return exitUsage
-	}
 	m, svc, ok := f.load(ctx, stderr)
 	if !ok {
 		return exitUsage
@@ -104,6 +99,13 @@ func call(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	defer c.Close()
 	op, err := svc.Operation(pos[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "smithycurl call: %v\n", err)
+		return exitUsage
+	}
+	// An operation without input members reads no stdin, so that a script
+	// with an open stdin does not wait for it.
+	input, err := readInput(f.input, len(op.Input.Members) > 0)
 	if err != nil {
 		fmt.Fprintf(stderr, "smithycurl call: %v\n", err)
 		return exitUsage
@@ -201,9 +203,9 @@ func orEnv(v, env string) string {
 	return os.Getenv(env)
 }
 
-// readInput reads --input: JSON text, @FILE, "-" for stdin, or stdin when
-// absent and stdin is not a terminal.
-func readInput(arg string) ([]byte, error) {
+// readInput reads --input: JSON text, @FILE, "-" for stdin, or, when absent
+// and the operation takes input, stdin if it is not a terminal.
+func readInput(arg string, takesInput bool) ([]byte, error) {
 	switch {
 	case strings.HasPrefix(arg, "@"):
 		data, err := os.ReadFile(arg[1:])
@@ -211,7 +213,7 @@ func readInput(arg string) ([]byte, error) {
 			return nil, fmt.Errorf("--input: %w", err)
 		}
 		return data, nil
-	case arg == "-" || (arg == "" && !isTerminal(os.Stdin)):
+	case arg == "-" || (arg == "" && takesInput && !isTerminal(os.Stdin)):
 		data, err := io.ReadAll(os.Stdin)
 		if err != nil {
 			return nil, fmt.Errorf("reading the input from stdin: %w", err)
