@@ -1,6 +1,6 @@
 // Command conformance runs the project's conformance suites and prints one
-// line per suite: "<suite>: N passed, N failed, N skipped". It exits 1 when
-// any case failed. -v prints every failure with its difference.
+// line per suite: "<suite>: N passed, N failed, N skipped", after every
+// failing case with its difference. It exits 1 when any case failed.
 package main
 
 import (
@@ -13,7 +13,6 @@ import (
 )
 
 func main() {
-	verbose := flag.Bool("v", false, "print every failing case with its difference")
 	only := flag.String("suite", "", "run only the suites with these comma-separated names")
 	flag.Parse()
 	shared, err := conformance.SharedDir()
@@ -31,12 +30,7 @@ func main() {
 		results = append(results, r)
 		failed = failed || r.Failed > 0
 		for _, f := range r.Failures {
-			if *verbose {
-				fmt.Println("FAIL", f)
-			} else {
-				id, _, _ := strings.Cut(f, ":")
-				fmt.Println("FAIL", id)
-			}
+			fmt.Println("FAIL", f)
 		}
 		for _, n := range r.Notes {
 			fmt.Println(n)
