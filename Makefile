@@ -38,7 +38,7 @@ unit:
 	$(GO) test -count=1 ./...
 
 # Everything CI runs: build, vet, conformance, fuzzers, then the unit tests last.
-test: build vet conformance fuzz ctest unit
+test: build vet conformance fuzz ctest examples unit
 
 bench:
 	$(GO) test ./model -run '^$$' -bench . -benchmem
@@ -77,7 +77,9 @@ install: lib
 examples: lib
 	$(MAKE) --no-print-directory install PREFIX=$(EX_PREFIX)
 	mkdir -p $(BUILD)/examples
-	export PKG_CONFIG_PATH=$(EX_PREFIX)/lib/pkgconfig; $(CC) $(CFLAGS_C) -o $(BUILD)/examples/httpbin examples/c/httpbin.c $$(pkg-config --cflags --libs smithycurl) -Wl,-rpath,$(EX_PREFIX)/lib
+	export PKG_CONFIG_PATH=$(EX_PREFIX)/lib/pkgconfig; for src in examples/c/*.c; do \
+		$(CC) $(CFLAGS_C) -o $(BUILD)/examples/$$(basename $$src .c) $$src $$(pkg-config --cflags --libs smithycurl) -Wl,-rpath,$(EX_PREFIX)/lib || exit 1; \
+	done
 
 # The C API tests against go-httpbin: natively, then under valgrind memcheck
 # (errors with a -tags valgrind build, leaks with the plain one; see
