@@ -1,0 +1,153 @@
+package client_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/smithycurl/smithycurl/client"
+	"github.com/smithycurl/smithycurl/model"
+)
+
+// recorder is a loopback server that answers {} and keeps what it received.
+type recorder struct {
+	mu   sync.Mutex
+	reqs []*http.Request
+}
+
+func (r *recorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	r.mu.Lock()
+	r.reqs = append(r.reqs, req.Clone(context.Background()))
+	r.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	w.Write([]byte("{}"))
+}
+
+func (r *recorder) last() *http.Request {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.reqs[len(r.reqs)-1]
+}
+
+func loadIDL(t *testing.T, src string) *model.Model {
+	t.Helper()
+	l := model.NewLoader()
+	l.AddSource("test.smithy", []byte(src))
+	m, _, err := l.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+const authModel = `$version: "2"
+namespace t
+@alloy#simpleRestJson
+@httpApiKeyAuth(name: "%NAME%", in: "%IN%"%SCHEME%)
+service S { operations: [Op, Open, Prefixed] }
+
+@http(method: "GET", uri: "/op")
+operation Op {}
+
+@auth([])
+@http(method: "GET", uri: "/open")
+operation Open {}
+
+@endpoint(hostPrefix: "{region}.api.")
+@http(method: "POST", uri: "/prefixed")
+operation Prefixed {
+    input := {
+        @required
+        @hostLabel
+        region: String
+    }
+}
+`
+
+func authClient(t *testing.T, name, in, scheme string, endpoint string, opts ...client.Option) *client.Client {
+	src := strings.NewReplacer("%NAME%", name, "%IN%", in, "%SCHEME%", scheme).Replace(authModel)
+	c, err := client.New(loadIDL(t, src), "t#S", endpoint, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+func TestAPIKeyInHeaderWithScheme(t *testing.T) {
+	rec := &recorder{}
+	srv := httptest.NewServer(rec)
+	defer srv.Close()
+	c := authClient(t, "Authorization", "header", `, scheme: "ApiKey"`, srv.URL, client.WithAPIKey("k-123"))
+	if _, err := c.Call(context.Background(), "Op", nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := rec.last().Header.Get("Authorization"); got != "ApiKey k-123" {
+		t.Errorf("Authorization = %q", got)
+	}
+	// @auth([]) on the operation: no credentials are sent.
+	if _, err := c.Call(context.Background(), "Open", nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := rec.last().Header.Get("Authorization"); got != "" {
+		t.Errorf("@auth([]) operation sent Authorization %q", got)
+	}
+}
+
+func TestAPIKeyInQueryIsRedactedFromErrors(t *testing.T) {
+	rec := &recorder{}
+	srv := httptest.NewServer(rec)
+	c := authClient(t, "api_key", "query", "", srv.URL, client.WithAPIKey("s3cr3t"))
+	if _, err := c.Call(context.Background(), "Op", nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := rec.last().URL.Query().Get("api_key"); got != "s3cr3t" {
+		t.Errorf("api_key query = %q", got)
+	}
+	srv.Close() // now the call fails, and its error must not show the key
+	_, err := c.Call(context.Background(), "Op", nil)
+	var e *client.Error
+	if !errors.As(err, &e) || e.Kind != client.KindTransport {
+		t.Fatalf("err = %v", err)
+	}
+	if strings.Contains(err.Error(), "s3cr3t") {
+		t.Errorf("the API key leaks into the error: %v", err)
+	}
+	// Without credentials, an operation that needs them is refused before sending.
+	c2 := authClient(t, "api_key", "query", "", srv.URL)
+	if _, err := c2.Call(context.Background(), "Op", nil); !errors.As(err, &e) || e.Kind != client.KindUsage {
+		t.Errorf("missing key: %v", err)
+	}
+}
+
+func TestHostPrefix(t *testing.T) {
+	rec := &recorder{}
+	srv := httptest.NewServer(rec)
+	defer srv.Close()
+	// libcurl resolves every *.localhost name to the loopback address.
+	endpoint := strings.Replace(srv.URL, "127.0.0.1", "localhost", 1)
+	port := endpoint[strings.LastIndex(endpoint, ":"):]
+	c := authClient(t, "k", "header", "", endpoint, client.WithAPIKey("x"))
+	if _, err := c.Call(context.Background(), "Prefixed", []byte(`{"region": "eu1"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if got := rec.last().Host; got != "eu1.api.localhost"+port {
+		t.Errorf("Host = %q, want eu1.api.localhost%s", got, port)
+	}
+	c = authClient(t, "k", "header", "", endpoint, client.WithAPIKey("x"), client.WithoutHostPrefix())
+	if _, err := c.Call(context.Background(), "Prefixed", []byte(`{"region": "eu1"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if got := rec.last().Host; got != "localhost"+port {
+		t.Errorf("with WithoutHostPrefix, Host = %q", got)
+	}
+	// A label that would change the host's meaning is refused.
+	c = authClient(t, "k", "header", "", endpoint, client.WithAPIKey("x"))
+	if _, err := c.Call(context.Background(), "Prefixed", []byte(`{"region": "evil.com/x"}`)); err == nil {
+		t.Error("a host label with '/' was sent")
+	}
+}
