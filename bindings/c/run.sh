@@ -14,16 +14,20 @@ valgrind=0
 if [ "${1:-}" = "--valgrind" ]; then valgrind=1; shift; fi
 
 # Start the servers; they stop when our end of their stdin closes.
-coproc SERVER { exec "$build/testserver"; }
+coproc SERVER { exec "$build/testserver" -pizza; }
 server_pid=$SERVER_PID
 trap 'exec {SERVER[1]}>&- 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true' EXIT
-url=""
+url="" pizza=""
 while read -r -t 30 name u <&"${SERVER[0]}"; do
-  [ "$name" = httpbin ] && { url=$u; break; }
+  case $name in httpbin) url=$u ;; pizza) pizza=$u ;; esac
+  [ -n "$url" ] && [ -n "$pizza" ] && break
 done
 [ -n "$url" ] || { echo "testserver did not start"; echo "0 passed, 1 failed"; exit 1; }
 
-export SMITHYCURL_HTTPBIN_URL=$url SMITHYCURL_MODEL_DIR=examples/httpbin
+export SMITHYCURL_HTTPBIN_URL=$url SMITHYCURL_PIZZA_URL=$pizza SMITHYCURL_MODEL_DIR=examples/httpbin
+# The pizza model is in the shared test data.
+shared=${SMITHYCURL_SHARED:-../shared}
+[ -d "$shared" ] && export SMITHYCURL_SHARED="$(cd "$shared" && pwd)"
 # cgo's pointer checks on (the default, made explicit).
 export GODEBUG=cgocheck=1
 ld_path=${LD_LIBRARY_PATH:-}

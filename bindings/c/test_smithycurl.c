@@ -790,6 +790,122 @@ static void test_fork(void) {
     smithycurl_model_free(m);
 }
 
+// ---- alloy's PizzaAdminService (testserver -pizza), every operation ----
+
+struct pizza_case {
+    const char *op, *input;
+    int code;            // SMITHYCURL_OK or SMITHYCURL_E_SERVICE / _VALIDATION
+    const char *shape;   // error shape, for SMITHYCURL_E_SERVICE
+    int status;          // HTTP status, for SMITHYCURL_E_SERVICE
+    const char *expect;  // a fragment of the output or of the error members (squashed JSON)
+};
+
+static const struct pizza_case pizza_cases[] = {
+    {"AddMenuItem", "{\"restaurant\": \"c-kitchen\", \"menuItem\": {\"food\": {\"pizza\": {\"name\": \"margharita\", \"base\": \"T\", \"toppings\": [\"MUSHROOM\"]}}, \"price\": 9.0}}",
+     SMITHYCURL_OK, NULL, 0, "\"itemId\":"},
+    {"GetMenu", "{\"restaurant\": \"c-kitchen\"}", SMITHYCURL_OK, NULL, 0, "\"name\":\"margharita\""},
+    {"AddMenuItem", "{\"restaurant\": \"bobs\", \"menuItem\": {\"food\": {\"salad\": {\"name\": \"air\", \"ingredients\": []}}, \"price\": 0}}",
+     SMITHYCURL_E_SERVICE, "alloy.test#PriceError", 400, "\"message\":\"Price must be greater than 0\""},
+    {"GetMenu", "{\"restaurant\": \"nowhere\"}", SMITHYCURL_E_SERVICE, "alloy.test#NotFoundError", 404, "\"name\":\"nowhere\""},
+    {"GetMenu", "{\"restaurant\": \"fallback\"}", SMITHYCURL_E_SERVICE, "alloy.test#FallbackError", 400, "\"error\":"},
+    {"AddMenuItem", "{\"restaurant\": \"boom\", \"menuItem\": {\"food\": {\"pizza\": {\"name\": \"m\", \"base\": \"T\", \"toppings\": []}}, \"price\": 1}}",
+     SMITHYCURL_E_SERVICE, "alloy.test#GenericServerError", 502, "the oven exploded"},
+    {"Version", NULL, SMITHYCURL_OK, NULL, 0, "\"version\":\"1.0.0\""},
+    {"Health", "{\"query\": \"hello\"}", SMITHYCURL_OK, NULL, 0, "\"status\":\"ok\""},
+    {"Health", "{\"query\": \"fail\"}", SMITHYCURL_E_SERVICE, "alloy.test#UnknownServerError", 500, "\"errorCode\":\"server.error\""},
+    {"Health", "{\"query\": \"too long\"}", SMITHYCURL_E_VALIDATION, NULL, 0, NULL},
+    {"HeaderEndpoint", "{\"uppercaseHeader\": \"UP\", \"capitalizedHeader\": \"Cap\", \"lowercaseHeader\": \"low\", \"mixedHeader\": \"mIx\"}",
+     SMITHYCURL_OK, NULL, 0, "\"mixedHeader\":\"mIx\""},
+    {"RoundTrip", "{\"label\": \"the label/\xc3\xbc\", \"header\": \"h\", \"query\": \"q&x=1\", \"body\": \"b\"}",
+     SMITHYCURL_OK, NULL, 0, "\"label\":\"the label/\xc3\xbc\""},
+    {"GetEnum", "{\"aa\": \"v2\"}", SMITHYCURL_OK, NULL, 0, "\"result\":\"v2\""},
+    {"GetIntEnum", "{\"aa\": 1}", SMITHYCURL_OK, NULL, 0, "\"result\":1"},
+    {"GetEnum", "{\"aa\": \"v3\"}", SMITHYCURL_E_VALIDATION, NULL, 0, NULL},
+    {"CustomCode", "{\"code\": 201}", SMITHYCURL_OK, NULL, 0, "\"code\":201"},
+    {"CustomCode", "{\"code\": 600}", SMITHYCURL_E_SERVICE, "alloy.test#GenericClientError", 418, "want 200 to 399"},
+    {"HttpPayloadWithDefault", "{}", SMITHYCURL_OK, NULL, 0, "\"body\":\"default value\""},
+    {"HttpPayloadRequiredWithDefault", "{\"body\": \"custom\"}", SMITHYCURL_OK, NULL, 0, "\"body\":\"custom\""},
+    {"OpenUnions", "{\"data\": {\"discriminated\": {\"smol\": {\"content\": \"s\"}}}}", SMITHYCURL_OK, NULL, 0, "\"smol\":{\"content\":\"s\"}"},
+    {"Primitives", "{\"uuid\": \"51216269-c0c8-454a-871e-329513e54e23\", \"localDate\": \"2025-08-15\", \"localTime\": \"13:26:51.123456789\", \"duration\": 86400.000000001, \"offsetDateTime\": \"2025-08-15T20:26:51Z\"}",
+     SMITHYCURL_OK, NULL, 0, "86400.000000001"},
+    {"PreserveOrder", "{\"map\": {\"z\": 1, \"a\": 2}, \"document\": {\"zz\": [1], \"aa\": null}}", SMITHYCURL_OK, NULL, 0,
+     "{\"map\":{\"z\":1,\"a\":2},\"document\":{\"zz\":[1],\"aa\":null}}"},
+};
+
+static void test_pizza(void) {
+    const char *url = getenv("SMITHYCURL_PIZZA_URL"), *shared = getenv("SMITHYCURL_SHARED");
+    if (!url || !shared) {
+        if (getenv("CI")) failf(__FILE__, __LINE__, "SMITHYCURL_PIZZA_URL and SMITHYCURL_SHARED are needed in CI");
+        else printf("    skipped: SMITHYCURL_PIZZA_URL or SMITHYCURL_SHARED not set\n");
+        return;
+    }
+    const char *dirs[] = {"conformance/disneystreaming-alloy/modules/core/resources/META-INF/smithy",
+                          "conformance/disneystreaming-alloy/modules/protocol-tests/resources/META-INF/smithy",
+                          "conformance/smithy-lang-smithy/smithy-protocol-test-traits/src/main/resources/META-INF/smithy"};
+    smithycurl_loader *ld = NULL;
+    smithycurl_model *m = NULL;
+    CHECK_RC(smithycurl_loader_new(&ld), SMITHYCURL_OK);
+    for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", shared, dirs[i]);
+        CHECK_RC(smithycurl_loader_add_path(ld, path), SMITHYCURL_OK);
+    }
+    if (smithycurl_loader_load(ld, &m) != SMITHYCURL_OK) {
+        char *msg = NULL;
+        smithycurl_loader_errmsg(ld, &msg);
+        failf(__FILE__, __LINE__, "pizza model: %s", msg ? msg : "?");
+        smithycurl_free(msg);
+        smithycurl_loader_free(ld);
+        return;
+    }
+    smithycurl_loader_free(ld);
+    smithycurl_options *o = NULL;
+    smithycurl_client *c = NULL;
+    CHECK_RC(smithycurl_options_new(&o), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_retries(o, 0, 1), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_client_new(m, "alloy.test#PizzaAdminService", url, o, &c), SMITHYCURL_OK);
+    smithycurl_options_free(o);
+
+    for (size_t i = 0; i < sizeof pizza_cases / sizeof *pizza_cases; i++) {
+        const struct pizza_case *pc = &pizza_cases[i];
+        if (pc->code == SMITHYCURL_OK) {
+            char *out = squash(call_ok(c, pc->op, pc->input));
+            CHECK_CONTAINS(out, pc->expect);
+            free(out);
+            continue;
+        }
+        smithycurl_error_kind kind = pc->code == SMITHYCURL_E_SERVICE ? SMITHYCURL_KIND_SERVICE : SMITHYCURL_KIND_VALIDATION;
+        smithycurl_result *r = call_err(c, pc->op, pc->input, NULL, pc->code, kind);
+        if (!r || pc->code != SMITHYCURL_E_SERVICE) {
+            smithycurl_result_free(r);
+            continue;
+        }
+        const char *shape = "", *members = "";
+        size_t n = 0;
+        int status = 0;
+        CHECK_RC(smithycurl_result_error_shape(r, &shape), SMITHYCURL_OK);
+        CHECK_RC(smithycurl_result_http_status(r, &status), SMITHYCURL_OK);
+        CHECK_RC(smithycurl_result_error_members(r, &members, &n), SMITHYCURL_OK);
+        if (strcmp(shape, pc->shape) != 0 || status != pc->status)
+            failf(__FILE__, __LINE__, "%s(%s): %s %d, want %s %d", pc->op, pc->input, shape, status, pc->shape, pc->status);
+        char *copy = squash(strdup(members));
+        CHECK_CONTAINS(copy, pc->expect);
+        free(copy);
+        smithycurl_result_free(r);
+    }
+    // Every operation of the service is in the table.
+    char *svc = NULL;
+    size_t n = 0;
+    CHECK_RC(smithycurl_model_services_json(m, &svc, &n), SMITHYCURL_OK);
+    const char *ops[] = {"AddMenuItem", "GetMenu", "Version", "Health", "HeaderEndpoint", "RoundTrip", "GetEnum",
+                         "GetIntEnum", "CustomCode", "HttpPayloadWithDefault", "HttpPayloadRequiredWithDefault",
+                         "OpenUnions", "Primitives", "PreserveOrder"};
+    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) CHECK_CONTAINS(svc, ops[i]);
+    smithycurl_free(svc);
+    CHECK_RC(smithycurl_client_free(c), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_model_free(m), SMITHYCURL_OK);
+}
+
 struct test {
     const char *name;
     void (*fn)(void);
@@ -807,6 +923,7 @@ static const struct test tests[] = {
     {"bad_handles", test_bad_handles},
     {"threads", test_threads},
     {"fork", test_fork},
+    {"pizza", test_pizza},
 };
 
 int main(int argc, char **argv) {
