@@ -3,11 +3,11 @@ package model
 import (
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
-	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/smithycurl/smithycurl/internal/jsonstr"
 )
 
 // jsonParser is a JSON reader that keeps object key order and number literals
@@ -224,84 +224,34 @@ func (p *jsonParser) str() (string, error) {
 	return "", p.fail("unterminated string")
 }
 
+// strSlow reads the rest of a string that has escapes; p.i is at the first
+// backslash.
 func (p *jsonParser) strSlow(start int) (string, error) {
-	buf := make([]byte, 0, p.i-start+64)
-	buf = append(buf, p.src[start:p.i]...)
-	for p.i < len(p.src) {
-		// Copy the run up to the next quote, backslash or control character.
-		run := p.i
-		for run < len(p.src) && p.src[run] != '"' && p.src[run] != '\\' && p.src[run] >= 0x20 {
-			run++
-		}
-		buf = append(buf, p.src[p.i:run]...)
-		p.i = run
-		if p.i >= len(p.src) {
-			break
-		}
-		c := p.src[p.i]
-		switch {
-		case c == '"':
-			p.i++
-			if !utf8.Valid(buf) {
-				return "", p.fail("invalid UTF-8 in string")
-			}
-			return unsafe.String(unsafe.SliceData(buf), len(buf)), nil // buf is never written again
+	end := p.i
+	for end < len(p.src) && p.src[end] != '"' {
+		switch c := p.src[end]; {
+		case c == '\\':
+			end++
 		case c < 0x20:
+			p.i = end
 			return "", p.fail("control character in string")
 		}
-		if p.i+1 >= len(p.src) {
-			return "", p.fail("unterminated escape")
-		}
-		e := p.src[p.i+1]
-		p.i += 2
-		switch e {
-		case '"', '\\', '/':
-			buf = append(buf, e)
-		case 'b':
-			buf = append(buf, '\b')
-		case 'f':
-			buf = append(buf, '\f')
-		case 'n':
-			buf = append(buf, '\n')
-		case 'r':
-			buf = append(buf, '\r')
-		case 't':
-			buf = append(buf, '\t')
-		case 'u':
-			r, ok := p.hex4()
-			if !ok {
-				return "", p.fail("invalid \\u escape")
-			}
-			if utf16.IsSurrogate(r) {
-				if p.i+1 < len(p.src) && p.src[p.i] == '\\' && p.src[p.i+1] == 'u' {
-					p.i += 2
-					r2, ok := p.hex4()
-					if !ok {
-						return "", p.fail("invalid \\u escape")
-					}
-					r = utf16.DecodeRune(r, r2)
-				} else {
-					r = utf8.RuneError
-				}
-			}
-			buf = utf8.AppendRune(buf, r)
-		default:
-			return "", p.fail("invalid escape \\%c", e)
-		}
+		end++
 	}
-	return "", p.fail("unterminated string")
-}
-
-func (p *jsonParser) hex4() (rune, bool) {
-	if p.i+4 > len(p.src) {
-		return 0, false
+	if end >= len(p.src) {
+		p.i = len(p.src)
+		return "", p.fail("unterminated string")
 	}
-	v, err := strconv.ParseUint(p.src[p.i:p.i+4], 16, 32)
+	buf, err := jsonstr.Unescape(make([]byte, 0, end-start), p.src[start:end])
 	if err != nil {
-		return 0, false
+		p.i = start + err.(*jsonstr.Error).Offset
+		return "", p.fail("%v", err)
 	}
-	p.i += 4
-	return rune(v), true
+	p.i = end + 1
+	if !utf8.Valid(buf) {
+		return "", p.fail("invalid UTF-8 in string")
+	}
+	return unsafe.String(unsafe.SliceData(buf), len(buf)), nil // buf is never written again
 }
 
 // number reads a JSON number and returns its literal.

@@ -2,9 +2,8 @@ package protocol
 
 import (
 	"fmt"
-	"strconv"
-	"unicode/utf16"
-	"unicode/utf8"
+
+	"github.com/smithycurl/smithycurl/internal/jsonstr"
 )
 
 // scanner reads JSON text in place. The codecs drive it from the shape of the
@@ -126,61 +125,8 @@ func (s *scanner) strBytes() ([]byte, error) {
 }
 
 func unescape(b []byte) (string, error) {
-	out := make([]byte, 0, len(b))
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if c != '\\' {
-			out = append(out, c)
-			continue
-		}
-		i++
-		if i >= len(b) {
-			return "", fmt.Errorf("invalid escape")
-		}
-		switch b[i] {
-		case '"', '\\', '/':
-			out = append(out, b[i])
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
-			r, n := hex4(b[i+1:])
-			if n < 0 {
-				return "", fmt.Errorf("invalid \\u escape")
-			}
-			i += 4
-			if utf16.IsSurrogate(r) && i+6 < len(b)+0 && i+2 < len(b) && b[i+1] == '\\' && b[i+2] == 'u' {
-				if r2, n2 := hex4(b[i+3:]); n2 >= 0 {
-					if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
-						r = d
-						i += 6
-					}
-				}
-			}
-			out = utf8.AppendRune(out, r)
-		default:
-			return "", fmt.Errorf("invalid escape \\%c", b[i])
-		}
-	}
-	return string(out), nil
-}
-
-func hex4(b []byte) (rune, int) {
-	if len(b) < 4 {
-		return 0, -1
-	}
-	v, err := strconv.ParseUint(string(b[:4]), 16, 32)
-	if err != nil {
-		return 0, -1
-	}
-	return rune(v), 4
+	out, err := jsonstr.Unescape(make([]byte, 0, len(b)), string(b))
+	return string(out), err
 }
 
 // number consumes a JSON number and returns its literal.
