@@ -208,27 +208,8 @@ func (c *awsJSONCodec) EncodeRequest(ctx context.Context, op *model.Operation, i
 	if c.queryCompat {
 		req.Header.Set("X-Amzn-Query-Mode", "true")
 	}
-	if len(p.host) > 0 {
-		var hb strings.Builder
-		for _, hs := range p.host {
-			if hs.label == nil {
-				hb.WriteString(hs.literal)
-				continue
-			}
-			raw := vals[hs.label.index]
-			if raw == nil {
-				return fail(fmt.Errorf("host label member %s is required", hs.label.name))
-			}
-			text, err := scalarText(raw, hs.label, formatDateTime)
-			if err != nil {
-				return fail(err)
-			}
-			if text == "" {
-				return fail(fmt.Errorf("host label member %s must not be empty", hs.label.name))
-			}
-			hb.WriteString(text)
-		}
-		req.HostPrefix = hb.String()
+	if req.HostPrefix, err = hostPrefix(p.host, func(mc *memberCodec) []byte { return vals[mc.index] }); err != nil {
+		return fail(err)
 	}
 	if p.gzip {
 		var buf bytes.Buffer

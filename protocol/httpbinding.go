@@ -484,24 +484,8 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 	}
 
 	// Host prefix.
-	if len(p.host) > 0 {
-		var hb strings.Builder
-		for _, hs := range p.host {
-			if hs.label == nil {
-				hb.WriteString(hs.literal)
-				continue
-			}
-			raw := val(hs.label)
-			if raw == nil {
-				return fail(fmt.Errorf("host label member %s is required", hs.label.name))
-			}
-			text, err := scalarText(raw, hs.label, formatDateTime)
-			if err != nil {
-				return fail(err)
-			}
-			hb.WriteString(text)
-		}
-		req.HostPrefix = hb.String()
+	if req.HostPrefix, err = hostPrefix(p.host, val); err != nil {
+		return fail(err)
 	}
 
 	if p.checksum {
@@ -527,6 +511,54 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 		req.Header.Set("Content-Length", strconv.Itoa(len(req.Body)))
 	}
 	return req, nil
+}
+
+// hostPrefix resolves an endpoint trait's host prefix with the input's
+// host labels. The result must read as host name labels, so that no value
+// can move the request to another host ("evil.com/x.").
+func hostPrefix(segs []hostSegment, val func(*memberCodec) []byte) (string, error) {
+	if len(segs) == 0 {
+		return "", nil
+	}
+	var hb strings.Builder
+	for _, hs := range segs {
+		if hs.label == nil {
+			hb.WriteString(hs.literal)
+			continue
+		}
+		raw := val(hs.label)
+		if raw == nil {
+			return "", fmt.Errorf("host label member %s is required", hs.label.name)
+		}
+		text, err := scalarText(raw, hs.label, formatDateTime)
+		if err != nil {
+			return "", err
+		}
+		if text == "" {
+			return "", fmt.Errorf("host label member %s must not be empty", hs.label.name)
+		}
+		hb.WriteString(text)
+	}
+	prefix := hb.String()
+	for _, label := range strings.Split(strings.TrimSuffix(prefix, "."), ".") {
+		if !validHostLabel(label) {
+			return "", fmt.Errorf("host prefix %q: %q is not a valid host name label (letters, digits and '-', 1 to 63)", prefix, label)
+		}
+	}
+	return prefix, nil
+}
+
+func validHostLabel(s string) bool {
+	if len(s) == 0 || len(s) > 63 || s[0] == '-' || s[len(s)-1] == '-' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 func setDefault(h http.Header, k, v string) {
