@@ -362,8 +362,7 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 			if err != nil {
 				return err
 			}
-			req.Header.Set(mc.locName+string(key), v)
-			return nil
+			return setHeader(req.Header, mc.locName+string(key), v)
 		})
 		if err != nil {
 			return fail(err)
@@ -386,7 +385,9 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 					items[i] = strconv.Quote(it)
 				}
 			}
-			req.Header.Set(mc.locName, strings.Join(items, ", "))
+			if err := setHeader(req.Header, mc.locName, strings.Join(items, ", ")); err != nil {
+				return fail(err)
+			}
 			continue
 		}
 		text, err := scalarText(raw, mc, formatHTTPDate)
@@ -396,7 +397,9 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 		if mc.mediaType != "" && mc.target.kind == kString {
 			text = base64.StdEncoding.EncodeToString([]byte(text))
 		}
-		req.Header.Set(mc.locName, text)
+		if err := setHeader(req.Header, mc.locName, text); err != nil {
+			return fail(err)
+		}
 	}
 	// Body.
 	if pm := in.payload; pm != nil {
@@ -559,6 +562,23 @@ func validHostLabel(s string) bool {
 		}
 	}
 	return true
+}
+
+// setHeader sets a header bound to an input member. Control characters
+// (CR and LF above all) are refused: a value must not add headers.
+func setHeader(h http.Header, name, value string) error {
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c <= ' ' || c == ':' || c >= 0x7f {
+			return fmt.Errorf("header name %q is not a valid HTTP field name", name)
+		}
+	}
+	for i := 0; i < len(value); i++ {
+		if c := value[i]; (c < ' ' && c != '\t') || c == 0x7f {
+			return fmt.Errorf("header %s: control character %q in the value", name, c)
+		}
+	}
+	h.Set(name, value)
+	return nil
 }
 
 func setDefault(h http.Header, k, v string) {

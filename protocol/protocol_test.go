@@ -406,3 +406,18 @@ func TestAppendCompact(t *testing.T) {
 		t.Errorf("appendCompact = %s, want %s", got, want)
 	}
 }
+
+func TestHeaderValuesCannotAddHeaders(t *testing.T) {
+	h := http.Header{}
+	for _, bad := range []string{"a\r\nX-Evil: 1", "a\nb", "nul\x00"} {
+		if err := setHeader(h, "X-Custom", bad); err == nil {
+			t.Errorf("setHeader accepted %q", bad)
+		}
+	}
+	if err := setHeader(h, "X-Bad Name", "v"); err == nil {
+		t.Error("setHeader accepted a header name with a space")
+	}
+	if err := setHeader(h, "X-Ok", "tab\tand ünïcode"); err != nil || h.Get("X-Ok") != "tab\tand ünïcode" {
+		t.Errorf("setHeader refused a valid value: %v", err)
+	}
+}
