@@ -11,6 +11,7 @@ import (
 
 	"github.com/smithycurl/smithycurl/client"
 	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/transport"
 )
 
 // recorder is a loopback server that answers {} and keeps what it received.
@@ -154,5 +155,32 @@ func TestHostPrefix(t *testing.T) {
 		if !errors.As(err, &e) || e.Kind != client.KindUsage || !strings.Contains(err.Error(), "host") {
 			t.Errorf("host label %q: %v", bad, err)
 		}
+	}
+}
+
+func TestSensitiveLabelsStayOutOfErrorsAndTraces(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	url := srv.URL
+	srv.Close() // every call fails to connect
+	var traced []string
+	var mu sync.Mutex
+	c, err := client.New(httpBinModel(t), httpBinService, url, client.WithBasicAuth("ann", "pw"), client.WithoutRetries(),
+		client.WithTrace(func(ev transport.TraceEvent) {
+			mu.Lock()
+			traced = append(traced, ev.URL)
+			mu.Unlock()
+		}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_, err = c.Call(context.Background(), "BasicAuth", []byte(`{"user": "ann", "passwd": "hunter2"}`))
+	if err == nil || strings.Contains(err.Error(), "hunter2") || !strings.Contains(err.Error(), "/basic-auth/{user}/{passwd}") {
+		t.Errorf("error = %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(traced) == 0 || strings.Contains(strings.Join(traced, " "), "hunter2") {
+		t.Errorf("trace URLs = %v", traced)
 	}
 }

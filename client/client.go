@@ -12,7 +12,6 @@ package client
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -43,6 +42,9 @@ type Client struct {
 type callPlan struct {
 	auth       authPlan
 	idempotent bool
+	// sensitiveURL is the URI template shown instead of a URL that carries
+	// @sensitive values ("" when it carries none).
+	sensitiveURL string
 }
 
 // New returns a client for service serviceID of m, sending requests to
@@ -123,11 +125,23 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte) ([]by
 	if err != nil {
 		return nil, err
 	}
+	// Errors and traces show the URL without secrets: the path template when
+	// a @sensitive member is in the URL, and no API key.
+	shown := req.URL
+	if plan.sensitiveURL != "" {
+		shown = c.endpoint.Scheme + "://" + c.endpoint.Host + c.endpoint.EscapedPath() + plan.sensitiveURL
+	}
+	if secret != "" {
+		shown = strings.ReplaceAll(shown, secret, "REDACTED")
+	}
+	if shown != req.URL {
+		req.DisplayURL = shown
+	}
 	callStart := time.Now()
 	var deadline time.Time // the whole call's time budget, set at the first retry
 	for attempt := 1; ; attempt++ {
 		start := time.Now()
-		out, resp, e := c.send(ctx, op, req, secret)
+		out, resp, e := c.send(ctx, op, req)
 		if c.opts.observer != nil {
 			a := Attempt{Operation: op.Name, Number: attempt, Took: time.Since(start), Response: resp}
 			if resp != nil {
@@ -182,13 +196,9 @@ func (c *Client) callTimeout() time.Duration {
 }
 
 // send makes one attempt. resp is nil when no response arrived.
-func (c *Client) send(ctx context.Context, op *model.Operation, req *transport.Request, secret string) ([]byte, *wire.Response, *Error) {
+func (c *Client) send(ctx context.Context, op *model.Operation, req *transport.Request) ([]byte, *wire.Response, *Error) {
 	resp, err := c.transport.Do(ctx, req)
 	if err != nil {
-		var te *transport.Error
-		if secret != "" && errors.As(err, &te) {
-			te.URL = strings.ReplaceAll(te.URL, secret, "REDACTED")
-		}
 		return nil, nil, classify(op.Shape.ID, err)
 	}
 	out, err := c.codec.DecodeResponse(ctx, op, resp)
@@ -217,9 +227,28 @@ func (c *Client) plan(op *model.Operation) *callPlan {
 	if p, ok := c.plans.Load(op); ok {
 		return p.(*callPlan)
 	}
-	p := &callPlan{auth: planAuth(c.svc.Shape, op.Shape), idempotent: idempotent(c.model, op.Shape, op.Input)}
+	p := &callPlan{auth: planAuth(c.svc.Shape, op.Shape), idempotent: idempotent(c.model, op.Shape, op.Input),
+		sensitiveURL: sensitiveURL(c.model, op)}
 	c.plans.Store(op, p)
 	return p
+}
+
+// sensitiveURL returns the operation's @http URI template when a @sensitive
+// member is bound to the path or the query, else "".
+func sensitiveURL(m *model.Model, op *model.Operation) string {
+	h, ok := op.Shape.Trait("smithy.api#http")
+	if !ok {
+		return ""
+	}
+	for _, mem := range op.Input.Members {
+		inURL := mem.Traits.Has("smithy.api#httpLabel") || mem.Traits.Has("smithy.api#httpQuery") ||
+			mem.Traits.Has("smithy.api#httpQueryParams")
+		if _, sensitive := m.MemberTrait(mem, sensitiveTrait); inURL && sensitive {
+			uri, _ := h.Get("uri")
+			return uri.Str()
+		}
+	}
+	return ""
 }
 
 // url joins the endpoint (with its path prefix) and the request's path,
@@ -245,9 +274,6 @@ func (c *Client) redactingTrace(f func(transport.TraceEvent)) func(transport.Tra
 			if ev.Header.Get(h) != "" {
 				ev.Header.Set(h, "REDACTED")
 			}
-		}
-		if c.creds.apiKey != "" {
-			ev.URL = strings.ReplaceAll(ev.URL, url.QueryEscape(c.creds.apiKey), "REDACTED")
 		}
 		f(ev)
 	}

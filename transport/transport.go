@@ -61,12 +61,22 @@ type Request struct {
 	// AWSSigV4, when set, makes libcurl sign the request with AWS Signature
 	// Version 4 (CURLOPT_AWS_SIGV4).
 	AWSSigV4 *AWSSigV4
+	// DisplayURL, when set, stands for URL in errors and traces: the URL
+	// without secrets (API keys, @sensitive labels and query values).
+	DisplayURL string
 	// Idempotent lets libcurl re-send the request on a fresh connection
 	// when a reused keep-alive connection dies before any byte of the
 	// response (its usual recovery from a stale connection). When false,
 	// Do fails instead (KindOther, MayHaveReached): the server may have
 	// received the request and acted on it.
 	Idempotent bool
+}
+
+func (r *Request) shownURL() string {
+	if r.DisplayURL != "" {
+		return r.DisplayURL
+	}
+	return r.URL
 }
 
 // AWSSigV4 are the signing parameters of one request.
@@ -495,7 +505,7 @@ func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 		method = http.MethodGet
 	}
 	fail := func(kind Kind, msg string, cause error) (*wire.Response, error) {
-		return nil, &Error{Kind: kind, Message: msg, Method: method, URL: req.URL, cause: cause}
+		return nil, &Error{Kind: kind, Message: msg, Method: method, URL: req.shownURL(), cause: cause}
 	}
 	if err := ctx.Err(); err != nil {
 		return fail(ctxKind(err), "", err)
@@ -598,7 +608,7 @@ func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 	var start time.Time
 	if t.cfg.Trace != nil {
 		start = time.Now()
-		t.cfg.Trace(TraceEvent{Phase: TraceRequest, Method: method, URL: req.URL, Header: t.sentHeader(req.Header)})
+		t.cfg.Trace(TraceEvent{Phase: TraceRequest, Method: method, URL: req.shownURL(), Header: t.sentHeader(req.Header)})
 	}
 
 	var bodyPtr *C.char
@@ -632,7 +642,7 @@ func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 		code := int(res.code)
 		sent := res.request_size > 0 || res.pretransfer_us > 0
 		k, reached := classify(code, res.too_large != 0, res.cancelled != 0, sent)
-		rerr = &Error{Kind: k, Code: code, MayHaveReached: reached, Method: method, URL: req.URL}
+		rerr = &Error{Kind: k, Code: code, MayHaveReached: reached, Method: method, URL: req.shownURL()}
 		if res.resend_blocked != 0 && res.cancelled == 0 {
 			rerr.Kind, rerr.MayHaveReached = KindOther, true
 			rerr.Message = "the connection closed after the request was sent, before any response; not re-sent (not idempotent)"
@@ -660,7 +670,7 @@ func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 	t.release(h)
 
 	if t.cfg.Trace != nil {
-		ev := TraceEvent{Phase: TraceResponse, Method: method, URL: req.URL, Took: time.Since(start)}
+		ev := TraceEvent{Phase: TraceResponse, Method: method, URL: req.shownURL(), Took: time.Since(start)}
 		if resp != nil {
 			ev.Status, ev.Header = resp.Status, resp.Header.Clone()
 		} else {
