@@ -184,3 +184,47 @@ func TestSensitiveLabelsStayOutOfErrorsAndTraces(t *testing.T) {
 		t.Errorf("trace URLs = %v", traced)
 	}
 }
+
+func TestSensitiveHeadersRedactedInTraces(t *testing.T) {
+	rec := &recorder{}
+	srv := httptest.NewServer(rec)
+	defer srv.Close()
+	m := loadIDL(t, `$version: "2"
+namespace t
+@alloy#simpleRestJson
+service S { operations: [Op] }
+@http(method: "GET", uri: "/op")
+operation Op {
+    input := {
+        @httpHeader("X-Secret")
+        secret: Secret
+        @httpHeader("X-Plain")
+        plain: String
+    }
+}
+@sensitive
+string Secret
+`)
+	var mu sync.Mutex
+	var seen []string
+	c, err := client.New(m, "t#S", srv.URL, client.WithTrace(func(ev transport.TraceEvent) {
+		mu.Lock()
+		seen = append(seen, ev.Header.Get("X-Secret")+"|"+ev.Header.Get("X-Plain"))
+		mu.Unlock()
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.Call(context.Background(), "Op", []byte(`{"secret": "pin-1234", "plain": "visible"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if rec.last().Header.Get("X-Secret") != "pin-1234" {
+		t.Error("the sensitive header was not sent")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) == 0 || seen[0] != "REDACTED|visible" {
+		t.Errorf("traced headers = %v", seen)
+	}
+}

@@ -45,6 +45,8 @@ type callPlan struct {
 	// sensitiveURL is the URI template shown instead of a URL that carries
 	// @sensitive values ("" when it carries none).
 	sensitiveURL string
+	// secretHeaders are the headers bound to @sensitive members.
+	secretHeaders []string
 }
 
 // New returns a client for service serviceID of m, sending requests to
@@ -117,7 +119,8 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte) ([]by
 	if err != nil {
 		return nil, classify(op.Shape.ID, err)
 	}
-	req := &transport.Request{Method: wreq.Method, URL: c.url(wreq), Header: wreq.Header, Body: wreq.Body, Idempotent: plan.idempotent}
+	req := &transport.Request{Method: wreq.Method, URL: c.url(wreq), Header: wreq.Header, Body: wreq.Body,
+		Idempotent: plan.idempotent, SecretHeaders: plan.secretHeaders}
 	if req.Header == nil {
 		req.Header = http.Header{}
 	}
@@ -228,7 +231,7 @@ func (c *Client) plan(op *model.Operation) *callPlan {
 		return p.(*callPlan)
 	}
 	p := &callPlan{auth: planAuth(c.svc.Shape, op.Shape), idempotent: idempotent(c.model, op.Shape, op.Input),
-		sensitiveURL: sensitiveURL(c.model, op)}
+		sensitiveURL: sensitiveURL(c.model, op), secretHeaders: sensitiveHeaders(c.model, op)}
 	c.plans.Store(op, p)
 	return p
 }
@@ -249,6 +252,18 @@ func sensitiveURL(m *model.Model, op *model.Operation) string {
 		}
 	}
 	return ""
+}
+
+// sensitiveHeaders returns the headers bound to @sensitive input members.
+func sensitiveHeaders(m *model.Model, op *model.Operation) []string {
+	var names []string
+	for _, mem := range op.Input.Members {
+		h, ok := mem.Traits.Get("smithy.api#httpHeader")
+		if _, sensitive := m.MemberTrait(mem, sensitiveTrait); ok && sensitive {
+			names = append(names, h.Str())
+		}
+	}
+	return names
 }
 
 // url joins the endpoint (with its path prefix) and the request's path,

@@ -64,6 +64,9 @@ type Request struct {
 	// DisplayURL, when set, stands for URL in errors and traces: the URL
 	// without secrets (API keys, @sensitive labels and query values).
 	DisplayURL string
+	// SecretHeaders are the headers whose values traces show as REDACTED
+	// (those bound to @sensitive members; credentials are the hook's job).
+	SecretHeaders []string
 	// Idempotent lets libcurl re-send the request on a fresh connection
 	// when a reused keep-alive connection dies before any byte of the
 	// response (its usual recovery from a stale connection). When false,
@@ -608,7 +611,7 @@ func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 	var start time.Time
 	if t.cfg.Trace != nil {
 		start = time.Now()
-		t.cfg.Trace(TraceEvent{Phase: TraceRequest, Method: method, URL: req.shownURL(), Header: t.sentHeader(req.Header)})
+		t.cfg.Trace(TraceEvent{Phase: TraceRequest, Method: method, URL: req.shownURL(), Header: t.sentHeader(req)})
 	}
 
 	var bodyPtr *C.char
@@ -708,10 +711,15 @@ func ctxKind(err error) Kind {
 }
 
 // sentHeader is the header set as sent (request plus defaults), for Trace.
-func (t *Curl) sentHeader(req http.Header) http.Header {
-	out := req.Clone()
+func (t *Curl) sentHeader(req *Request) http.Header {
+	out := req.Header.Clone()
 	if out == nil {
 		out = http.Header{}
+	}
+	for _, h := range req.SecretHeaders {
+		if out.Get(h) != "" {
+			out.Set(h, "REDACTED")
+		}
 	}
 	for k, vs := range t.cfg.DefaultHeader {
 		ck := textproto.CanonicalMIMEHeaderKey(k)
