@@ -53,27 +53,7 @@ func runAWSJSON(shared, suite string, proto model.ShapeID, newCodec awsCodecFunc
 			codec[op] = c
 		}
 	}
-	excl := readExclusions(suite + ".tsv")
-	for _, c := range cases {
-		if _, ok := excl[c.key()]; ok {
-			r.Skipped++
-			continue
-		}
-		err := guard(caseTimeout, func() error {
-			if c.kind == "request" {
-				return checkRequest(m, codec, c)
-			}
-			if err := checkResponse(m, codec, c); err != nil {
-				return err
-			}
-			return checkErrorCode(codec, c)
-		})
-		if err != nil {
-			r.fail(c.key(), "%v", err)
-			continue
-		}
-		r.Passed++
-	}
+	runProtocolCases(&r, m, codec, cases, readExclusions(suite+".tsv"), checkErrorCode)
 	return r
 }
 

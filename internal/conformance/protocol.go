@@ -113,7 +113,7 @@ func RestJSON1(shared string) Result {
 		return r
 	}
 	codec := protocol.NewRestJSON1(m, protocol.WithIdempotencyTokens(func() string { return fixedToken }))
-	runProtocolCases(&r, m, codec, cases, readExclusions("restJson1.tsv"))
+	runProtocolCases(&r, m, codec, cases, readExclusions("restJson1.tsv"), nil)
 	return r
 }
 
@@ -147,11 +147,11 @@ func SimpleRestJSON(shared string) Result {
 	r.Notes = append(r.Notes, fmt.Sprintf("simpleRestJson: %d own cases, %d borrowed restJson1 cases", len(own), len(borrowed)))
 	codec := protocol.NewSimpleRestJSON(m, protocol.WithIdempotencyTokens(func() string { return fixedToken }))
 	excl := readExclusions("simpleRestJson.tsv")
-	runProtocolCases(&r, m, codec, own, excl)
+	runProtocolCases(&r, m, codec, own, excl, nil)
 	for i := range borrowed {
 		borrowed[i].id = "restJson1/" + borrowed[i].id
 	}
-	runProtocolCases(&r, m, codec, borrowed, excl)
+	runProtocolCases(&r, m, codec, borrowed, excl, nil)
 	return r
 }
 
@@ -216,7 +216,10 @@ func globMatch(pattern, s string) bool {
 	return strings.HasSuffix(s, parts[len(parts)-1])
 }
 
-func runProtocolCases(r *Result, m *model.Model, codec protocol.Codec, cases []protocolCase, excl map[string]string) {
+// runProtocolCases runs request and response cases; extra, when not nil,
+// checks response cases further.
+func runProtocolCases(r *Result, m *model.Model, codec protocol.Codec, cases []protocolCase, excl map[string]string,
+	extra func(protocol.Codec, protocolCase) error) {
 	for _, c := range cases {
 		if _, ok := excl[c.key()]; ok {
 			r.Skipped++
@@ -226,7 +229,10 @@ func runProtocolCases(r *Result, m *model.Model, codec protocol.Codec, cases []p
 			if c.kind == "request" {
 				return checkRequest(m, codec, c)
 			}
-			return checkResponse(m, codec, c)
+			if err := checkResponse(m, codec, c); err != nil || extra == nil {
+				return err
+			}
+			return extra(codec, c)
 		})
 		if err != nil {
 			r.fail(c.key(), "%v", err)
