@@ -9,15 +9,21 @@ import (
 	"github.com/smithycurl/smithycurl/model"
 )
 
-func describe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("describe", "describe --model PATH... [--service ID] OPERATION", stderr)
+// parseOperation parses the flags of a command about one operation and
+// finds it in the model.
+func parseOperation(ctx context.Context, name string, args []string, stderr io.Writer) (*model.Model, *model.Operation, bool) {
+	fs := newFlags(name, name+" --model PATH... [--service ID] OPERATION", stderr)
 	var mf modelFlags
 	mf.register(fs)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
-		return exitUsage
+		return nil, nil, false
 	}
-	m, op, ok := mf.operation(ctx, pos, stderr)
+	return mf.operation(ctx, pos, stderr)
+}
+
+func describe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	m, op, ok := parseOperation(ctx, "describe", args, stderr)
 	if !ok {
 		return exitUsage
 	}
@@ -169,14 +175,7 @@ func firstDocLine(ts model.Traits) string {
 }
 
 func example(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("example", "example --model PATH... [--service ID] OPERATION", stderr)
-	var mf modelFlags
-	mf.register(fs)
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return exitUsage
-	}
-	m, op, ok := mf.operation(ctx, pos, stderr)
+	m, op, ok := parseOperation(ctx, "example", args, stderr)
 	if !ok {
 		return exitUsage
 	}
