@@ -1,0 +1,173 @@
+"""Ctrl-C during a call: KeyboardInterrupt promptly, and the request cancelled.
+
+A ctypes call blocks the main thread in C, where Python cannot run its
+SIGINT handler: the KeyboardInterrupt would wait for the call to end. So,
+for calls made on the main thread while Python's default SIGINT handler is
+installed:
+
+- a daemon "watcher" thread waits on a socket that is made the signal
+  wakeup fd (signal.set_wakeup_fd) for the duration of the call: Python's C
+  signal handler writes the signal number there, from whichever thread gets
+  the signal;
+- the call carries a cancel token; on SIGINT the watcher cancels it, the C
+  call returns SMITHYCURL_E_CANCELLED at once, and the pending
+  KeyboardInterrupt is raised (PyErr_CheckSignals) instead of an error.
+
+The token is reused by every main-thread call until a SIGINT cancels it,
+and the wakeup fd is restored after each call, so a call costs two
+set_wakeup_fd calls more than a bare one. When the wakeup fd is already
+someone else's (an asyncio loop's), the call runs on a helper thread and the
+main thread waits on a lock, which Ctrl-C interrupts; the token is then
+cancelled. Calls from other threads run directly (Python delivers
+KeyboardInterrupt to the main thread only).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import socket
+import threading
+from typing import Any, Optional
+
+from . import _lib
+
+_main_ident = threading.main_thread().ident
+_check_signals = ctypes.pythonapi.PyErr_CheckSignals
+_check_signals.argtypes = []
+_check_signals.restype = ctypes.c_int
+_default_int_handler = signal.default_int_handler
+
+
+class _Watcher:
+    def __init__(self, lib: _lib.Library) -> None:
+        self.lib = lib
+        self.token = self._new_token()
+        self.fired: Optional[int] = None  # the token the watcher cancelled
+        self.active = False
+        self.rsock, self.wsock = socket.socketpair()
+        self.wsock.setblocking(False)
+        self.wfd = self.wsock.fileno()
+        self.thread = threading.Thread(target=self._watch, name="smithycurl-sigint", daemon=True)
+        self.thread.start()
+
+    def _new_token(self) -> int:
+        tok = ctypes.c_void_p()
+        self.lib.cancel_token_new(ctypes.byref(tok))
+        assert tok.value is not None
+        return tok.value
+
+    def _watch(self) -> None:
+        while True:
+            try:
+                data = self.rsock.recv(256)
+            except OSError:
+                return
+            if not data:
+                return
+            if (
+                signal.SIGINT in data
+                and self.active
+                and signal.getsignal(signal.SIGINT) is _default_int_handler
+            ):
+                tok = self.token
+                self.fired = tok
+                self.lib.cancel_token_cancel(tok)
+
+    def renew(self) -> None:
+        """Replaces a token the watcher cancelled (only the main thread
+        uses it, and its call has returned)."""
+        old = self.token
+        self.token = self._new_token()
+        self.fired = None
+        self.lib.cancel_token_free(old)
+
+
+_watcher: Optional[_Watcher] = None
+_watcher_lock = threading.Lock()
+
+
+def _get_watcher(lib: _lib.Library) -> _Watcher:
+    global _watcher
+    w = _watcher
+    if w is None:
+        with _watcher_lock:
+            if _watcher is None:
+                _watcher = _Watcher(lib)
+            w = _watcher
+    return w
+
+
+def _after_fork_in_child() -> None:
+    # The watcher thread did not survive fork; any later call fails with
+    # ForkedError anyway. Forget it (its socket is closed with the parent's).
+    global _watcher
+    _watcher = None
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+def call(lib: _lib.Library, client: int, op: bytes, body: bytes, out: ctypes.c_void_p) -> int:
+    """smithycurl_call, interruptible by Ctrl-C on the main thread. Returns
+    the code; raises KeyboardInterrupt when Ctrl-C cancelled the call."""
+    if threading.get_ident() != _main_ident or signal.getsignal(signal.SIGINT) is not _default_int_handler:
+        return lib.call(client, op, body, len(body), None, ctypes.byref(out))  # type: ignore[no-any-return]
+    w = _watcher or _get_watcher(lib)
+    try:
+        old = signal.set_wakeup_fd(w.wfd, warn_on_full_buffer=False)
+    except ValueError:  # not the main interpreter's main thread
+        return lib.call(client, op, body, len(body), None, ctypes.byref(out))  # type: ignore[no-any-return]
+    if old != -1 and old != w.wfd:
+        signal.set_wakeup_fd(old)
+        return _call_on_thread(lib, client, op, body, out)
+    tok = w.token
+    w.active = True
+    rc = -1
+    try:
+        _check_signals()  # a Ctrl-C that came just before: raise it now
+        rc = lib.call(client, op, body, len(body), tok, ctypes.byref(out))
+    finally:
+        # Python may raise the KeyboardInterrupt as soon as the C call
+        # returns, before rc is even assigned: clean up here either way.
+        w.active = False
+        signal.set_wakeup_fd(-1)
+        fired = w.fired is not None
+        if fired:
+            w.renew()
+        if (rc == -1 or (fired and rc == _lib.E_CANCELLED)) and out.value:
+            lib.result_free(out)
+            out.value = None
+    if fired and rc == _lib.E_CANCELLED:
+        _check_signals()  # raises the pending KeyboardInterrupt
+        raise KeyboardInterrupt
+    return rc
+
+
+def _call_on_thread(lib: _lib.Library, client: int, op: bytes, body: bytes, out: ctypes.c_void_p) -> int:
+    tok = ctypes.c_void_p()
+    lib.cancel_token_new(ctypes.byref(tok))
+    done = threading.Lock()
+    done.acquire()
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["rc"] = lib.call(client, op, body, len(body), tok, ctypes.byref(out))
+        finally:
+            done.release()
+
+    threading.Thread(target=run, name="smithycurl-call", daemon=True).start()
+    try:
+        done.acquire()  # Ctrl-C interrupts this wait
+    except BaseException:
+        lib.cancel_token_cancel(tok)
+        done.acquire()
+        if out.value:
+            lib.result_free(out)
+            out.value = None
+        lib.cancel_token_free(tok)
+        raise
+    lib.cancel_token_free(tok)
+    return int(box["rc"])

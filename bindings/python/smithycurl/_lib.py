@@ -1,0 +1,253 @@
+"""Finds and loads libsmithycurl.so and declares its C API for ctypes.
+
+The library is loaded on first use, not at import: loading it starts the Go
+runtime, and a process that forks before its first use of smithycurl keeps
+usable children (see the package documentation on fork).
+
+Where the library is looked for, in order:
+
+1. ``$SMITHYCURL_LIBRARY``: the path of the ``.so`` (or of a folder holding
+   it). When set, it is the only place tried: a wrong value is an error, not
+   a silent fallback to another copy;
+2. the package folder (``pip install`` copies the library built by ``make``
+   there);
+3. the system's paths (``LD_LIBRARY_PATH``, ``ldconfig``, ``ctypes.util``).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import logging
+import os
+import threading
+from typing import Any, Callable, Optional
+
+from . import errors
+
+logger = logging.getLogger("smithycurl")
+
+#: The oldest library this package works with (0xXXYYZZ), and its major.
+REQUIRED_VERSION = 0x000100
+LIBRARY_NAME = "libsmithycurl.so"
+
+# smithycurl_code values (include/smithycurl.h).
+OK = 0
+E_INVALID_ARGUMENT = 1
+E_INVALID_HANDLE = 2
+E_INVALID_UTF8 = 3
+E_INVALID_JSON = 4
+E_NOT_FOUND = 5
+E_LOAD = 6
+E_NO_OUTPUT = 7
+E_USAGE = 8
+E_VALIDATION = 9
+E_SERVICE = 10
+E_TRANSPORT = 11
+E_TIMEOUT = 12
+E_CANCELLED = 13
+E_DECODE = 14
+E_FORKED = 15
+E_NOMEM = 16
+E_INTERNAL = 17
+
+# smithycurl_error_kind values.
+KIND_NONE = 0
+KIND_USAGE = 1
+KIND_VALIDATION = 2
+KIND_SERVICE = 3
+KIND_TRANSPORT = 4
+KIND_TIMEOUT = 5
+KIND_CANCELLED = 6
+KIND_DECODE = 7
+
+c_void_p = ctypes.c_void_p
+c_char_p = ctypes.c_char_p
+c_int = ctypes.c_int
+c_long = ctypes.c_long
+c_size_t = ctypes.c_size_t
+P = ctypes.POINTER
+
+TRACE_FN = ctypes.CFUNCTYPE(None, c_void_p, c_void_p, c_size_t)
+
+
+class Library:
+    """The loaded library: its ctypes functions as attributes, named without
+    the ``smithycurl_`` prefix (``lib.call``, ``lib.result_free``)."""
+
+    def __init__(self, cdll: ctypes.CDLL, path: str) -> None:
+        self.cdll = cdll
+        self.path = path
+        self.version = ""
+        self.version_number = 0
+
+    def __getattr__(self, name: str) -> Any:  # the declared functions
+        raise AttributeError(f"libsmithycurl has no function smithycurl_{name}")
+
+
+def _strerror(cdll: ctypes.CDLL, code: int) -> str:
+    raw = cdll.smithycurl_strerror(code)
+    return str(raw.decode()) if raw else "unknown code"
+
+
+def _errcheck(result: int, func: Any, args: Any) -> int:
+    """Turns a failing smithycurl_code into an exception. Calls and
+    loads, whose failures carry detail, are declared without it and handled
+    where the detail is (the result, the loader)."""
+    if result != OK:
+        raise errors.from_code(result, _strerror(func._sc_cdll, result), func.__name__)
+    return result
+
+
+# name: (restype, argtypes, checked). A handle is an opaque pointer:
+# c_void_p, never the default int (that would truncate it).
+_FUNCTIONS: dict[str, tuple[Any, list[Any], bool]] = {
+    "version": (c_char_p, [], False),
+    "version_number": (c_int, [], False),
+    "strerror": (c_char_p, [c_int], False),
+    "error_kind_name": (c_char_p, [c_int], False),
+    "free": (None, [c_void_p], False),
+    "loader_new": (c_int, [P(c_void_p)], True),
+    "loader_add_path": (c_int, [c_void_p, c_char_p], False),
+    "loader_add_source": (c_int, [c_void_p, c_char_p, c_char_p, c_size_t], False),
+    "loader_load": (c_int, [c_void_p, P(c_void_p)], False),
+    "loader_errmsg": (c_int, [c_void_p, P(c_void_p)], True),
+    "loader_free": (c_int, [c_void_p], False),
+    "model_services_json": (c_int, [c_void_p, P(c_void_p), P(c_size_t)], True),
+    "model_operation_json": (c_int, [c_void_p, c_char_p, c_char_p, P(c_void_p), P(c_size_t)], False),
+    "model_ast_json": (c_int, [c_void_p, P(c_void_p), P(c_size_t)], True),
+    "model_errmsg": (c_int, [c_void_p, P(c_void_p)], True),
+    "model_free": (c_int, [c_void_p], False),
+    "options_new": (c_int, [P(c_void_p)], True),
+    "options_set_timeout_ms": (c_int, [c_void_p, c_long], False),
+    "options_set_connect_timeout_ms": (c_int, [c_void_p, c_long], False),
+    "options_set_retries": (c_int, [c_void_p, c_int, c_int], False),
+    "options_add_header": (c_int, [c_void_p, c_char_p, c_char_p], False),
+    "options_set_user_agent": (c_int, [c_void_p, c_char_p], False),
+    "options_set_bearer_token": (c_int, [c_void_p, c_char_p], False),
+    "options_set_basic_auth": (c_int, [c_void_p, c_char_p, c_char_p], False),
+    "options_set_api_key": (c_int, [c_void_p, c_char_p], False),
+    "options_set_aws_sigv4": (c_int, [c_void_p, c_char_p, c_char_p, c_char_p, c_char_p], False),
+    "options_set_tls": (c_int, [c_void_p, c_char_p, c_char_p, c_char_p, c_int], False),
+    "options_set_proxy": (c_int, [c_void_p, c_char_p], False),
+    "options_set_validation": (c_int, [c_void_p, c_int], False),
+    "options_set_max_response_bytes": (c_int, [c_void_p, ctypes.c_longlong], False),
+    "options_set_trace": (c_int, [c_void_p, TRACE_FN, c_void_p], False),
+    "options_errmsg": (c_int, [c_void_p, P(c_void_p)], True),
+    "options_free": (c_int, [c_void_p], False),
+    "client_new": (c_int, [c_void_p, c_char_p, c_char_p, c_void_p, P(c_void_p)], False),
+    "client_free": (c_int, [c_void_p], False),
+    "cancel_token_new": (c_int, [P(c_void_p)], True),
+    "cancel_token_cancel": (c_int, [c_void_p], False),
+    "cancel_token_free": (c_int, [c_void_p], False),
+    "call": (c_int, [c_void_p, c_char_p, c_char_p, c_size_t, c_void_p, P(c_void_p)], False),
+    "result_code": (c_int, [c_void_p, P(c_int)], True),
+    "result_output": (c_int, [c_void_p, P(c_void_p), P(c_size_t)], False),
+    "result_error_kind": (c_int, [c_void_p, P(c_int)], True),
+    "result_http_status": (c_int, [c_void_p, P(c_int)], True),
+    "result_error_shape": (c_int, [c_void_p, P(c_char_p)], True),
+    "result_error_message": (c_int, [c_void_p, P(c_char_p)], True),
+    "result_error_members": (c_int, [c_void_p, P(c_void_p), P(c_size_t)], True),
+    "result_error_code": (c_int, [c_void_p, P(c_char_p)], True),
+    "result_request_id": (c_int, [c_void_p, P(c_char_p)], True),
+    "result_attempts": (c_int, [c_void_p, P(c_int)], True),
+    "result_free": (c_int, [c_void_p], False),
+}
+
+
+def _declare(cdll: ctypes.CDLL) -> Library:
+    lib = Library(cdll, getattr(cdll, "_name", "?"))
+    for name, (restype, argtypes, checked) in _FUNCTIONS.items():
+        func = getattr(cdll, "smithycurl_" + name)
+        func.restype = restype
+        func.argtypes = argtypes
+        if checked:
+            func._sc_cdll = cdll
+            func.errcheck = _errcheck
+        setattr(lib, name, func)
+    lib.version = cdll.smithycurl_version().decode()
+    lib.version_number = cdll.smithycurl_version_number()
+    return lib
+
+
+def _candidates() -> list[tuple[str, str]]:
+    """(description, path or name to dlopen), in search order."""
+    env = os.environ.get("SMITHYCURL_LIBRARY")
+    if env:
+        path = os.path.join(env, LIBRARY_NAME) if os.path.isdir(env) else env
+        return [("$SMITHYCURL_LIBRARY", path)]
+    out = [("the package folder", os.path.join(os.path.dirname(os.path.abspath(__file__)), LIBRARY_NAME))]
+    found = ctypes.util.find_library("smithycurl")
+    if found:
+        out.append(("ctypes.util.find_library", found))
+    out.append(("the system's library paths", LIBRARY_NAME))
+    return out
+
+
+_lock = threading.Lock()
+_lib: Optional[Library] = None
+
+
+def load() -> Library:
+    """Returns the library, loading it on the first call. Raises
+    errors.LibraryError saying what was tried when it cannot."""
+    global _lib
+    lib = _lib
+    if lib is not None:
+        return lib
+    with _lock:
+        if _lib is not None:
+            return _lib
+        tried = []
+        for where, path in _candidates():
+            if os.sep in path and not os.path.exists(path):
+                tried.append(f"  {where}: {path}: no such file")
+                continue
+            try:
+                cdll = ctypes.CDLL(path)
+            except OSError as e:
+                tried.append(f"  {where}: {path}: {e}")
+                continue
+            try:
+                cdll.smithycurl_version_number.restype = c_int
+                number = cdll.smithycurl_version_number()
+            except AttributeError:
+                tried.append(f"  {where}: {path}: not libsmithycurl (no smithycurl_version_number)")
+                continue
+            if number < REQUIRED_VERSION or number >> 16 != REQUIRED_VERSION >> 16:
+                tried.append(
+                    f"  {where}: {path}: version {number >> 16}.{(number >> 8) & 255}.{number & 255}, "
+                    f"need {REQUIRED_VERSION >> 16}.{(REQUIRED_VERSION >> 8) & 255}.x or newer"
+                )
+                continue
+            _lib = _declare(cdll)
+            _lib.path = path
+            logger.debug("loaded %s %s from %s (%s)", LIBRARY_NAME, _lib.version, path, where)
+            return _lib
+        raise errors.LibraryError(
+            f"cannot load {LIBRARY_NAME}; tried:\n"
+            + "\n".join(tried)
+            + "\nBuild it with `make lib` and set SMITHYCURL_LIBRARY=build/libsmithycurl.so, "
+            "or install the package with the library (pip install ./bindings/python after make lib)."
+        )
+
+
+def take_string(lib: Library, ptr: c_void_p, length: Optional[int] = None) -> bytes:
+    """Copies a library-allocated buffer ("caller frees with
+    smithycurl_free()") into bytes and frees it."""
+    if not ptr.value:
+        return b""
+    try:
+        return ctypes.string_at(ptr, length) if length is not None else ctypes.string_at(ptr)
+    finally:
+        lib.free(ptr)
+
+
+def errmsg(lib: Library, func: Callable[..., int], handle: Any) -> str:
+    """A handle's last failure message (loader, model, options)."""
+    p = c_void_p()
+    try:
+        func(handle, ctypes.byref(p))
+    except errors.SmithycurlError:
+        return ""
+    return take_string(lib, p).decode("utf-8", "replace")

@@ -1,0 +1,386 @@
+"""Clients: one per service and endpoint, operations as snake_case methods."""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import logging
+import threading
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Union as TUnion
+
+from . import _codec, _interrupt, _lib, errors
+from .errors import ServiceError
+
+if TYPE_CHECKING:
+    from .model import Model, OperationInfo, ServiceInfo
+
+trace_logger = logging.getLogger("smithycurl.trace")
+
+_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False).encode
+_loads = json.loads
+_exact_loads = json.JSONDecoder(parse_float=_codec.ExactFloat).decode
+_EMPTY = b"{}"
+
+
+def _make_options(lib: _lib.Library, **o: Any) -> tuple[int, Any]:
+    """An options handle (the caller frees it) and what the client must keep
+    alive (the trace callback)."""
+    h = ctypes.c_void_p()
+    lib.options_new(ctypes.byref(h))
+    keep: Any = None
+
+    def check(rc: int, what: str) -> None:
+        if rc != _lib.OK:
+            msg = _lib.errmsg(lib, lib.options_errmsg, h) or lib.strerror(rc).decode()
+            lib.options_free(h)
+            raise errors.UsageError(f"option {what}: {msg}", code=rc)
+
+    def s(v: Optional[str]) -> Optional[bytes]:
+        return None if v is None else v.encode()
+
+    def ms(v: float) -> int:
+        return max(1, int(round(v * 1000)))
+
+    if o["timeout"] is not None:
+        check(lib.options_set_timeout_ms(h, ms(o["timeout"])), "timeout")
+    if o["connect_timeout"] is not None:
+        check(lib.options_set_connect_timeout_ms(h, ms(o["connect_timeout"])), "connect_timeout")
+    r = o["retries"]
+    if r is False:
+        check(lib.options_set_retries(h, 0, 0), "retries")
+    elif r is not True:
+        check(lib.options_set_retries(h, 1, int(r)), "retries")
+    for k, v in (o["headers"] or {}).items():
+        check(lib.options_add_header(h, k.encode(), v.encode()), f"headers[{k!r}]")
+    if o["user_agent"] is not None:
+        check(lib.options_set_user_agent(h, s(o["user_agent"])), "user_agent")
+    if o["bearer_token"] is not None:
+        check(lib.options_set_bearer_token(h, s(o["bearer_token"])), "bearer_token")
+    if o["basic_auth"] is not None:
+        user, password = o["basic_auth"]
+        check(lib.options_set_basic_auth(h, s(user), s(password)), "basic_auth")
+    if o["api_key"] is not None:
+        check(lib.options_set_api_key(h, s(o["api_key"])), "api_key")
+    aws = o["aws_credentials"]
+    if aws is not None:
+        check(lib.options_set_aws_sigv4(
+            h, s(aws.get("access_key_id")), s(aws.get("secret_access_key")),
+            s(aws.get("session_token")), s(aws.get("region"))), "aws_credentials")
+    if o["ca_file"] or o["cert_file"] or o["key_file"] or o["insecure"]:
+        check(lib.options_set_tls(h, s(o["ca_file"]), s(o["cert_file"]), s(o["key_file"]), int(bool(o["insecure"]))), "tls")
+    if o["proxy"] is not None:
+        check(lib.options_set_proxy(h, s(o["proxy"])), "proxy")
+    if not o["validation"]:
+        check(lib.options_set_validation(h, 0), "validation")
+    if o["max_response_bytes"] is not None:
+        check(lib.options_set_max_response_bytes(h, int(o["max_response_bytes"])), "max_response_bytes")
+    trace = o["trace"]
+    if trace:
+        fn: Callable[[dict[str, Any]], None] = trace if callable(trace) else _log_trace
+
+        def on_event(_user: Any, ptr: Any, n: int) -> None:
+            try:
+                fn(json.loads(ctypes.string_at(ptr, n)))
+            except Exception:  # never let it unwind into C
+                trace_logger.exception("smithycurl trace callback failed")
+
+        keep = _lib.TRACE_FN(on_event)
+        check(lib.options_set_trace(h, keep, None), "trace")
+    assert h.value is not None
+    return h.value, keep
+
+
+def _log_trace(event: dict[str, Any]) -> None:
+    if event.get("phase") == "request":
+        trace_logger.debug("> %s %s", event.get("method"), event.get("url"))
+    else:
+        trace_logger.debug(
+            "< %s %s %s %sus%s", event.get("status", "-"), event.get("method"), event.get("url"),
+            event.get("took_us", "?"), f" error: {event['error']}" if event.get("error") else "",
+        )
+
+
+class Operation:
+    """One operation of a client, callable: ``client.get_menu(restaurant="x")``
+    or ``client.get_menu(GetMenuRequest(...))`` or with a dict."""
+
+    def __init__(self, client: "Client", info: "OperationInfo") -> None:
+        self._client = client
+        self.info = info
+        self.__name__ = info.py_name
+        self.__qualname__ = f"{client.service.name}.{info.py_name}"
+        model = client.model
+        data = model.operation_shapes(info.name, client.service.id)
+        reg = model.registry
+        self._registry = reg
+        self._op = info.name.encode()
+        shapes = data.get("shapes", {})
+        self._in = None if info.input == "smithy.api#Unit" else reg.codec(info.input, "structure")
+        self._out = None if info.output == "smithy.api#Unit" else reg.codec(info.output, "structure")
+        self._kw: dict[str, _codec._Member] = {m.py: m for m in self._in.members} if self._in else {}
+        self._errors = tuple(data.get("errors", ()))
+        self._exact = any(s.get("type") == "bigDecimal" for s in shapes.values())
+        self._in_decimal = self._exact
+        self.__doc__ = self._doc()
+
+    def _doc(self) -> str:
+        info = self.info
+        lines = [info.documentation or f"Calls {info.id}."]
+        if self._in and self._in.members:
+            lines += ["", "Keyword arguments:"]
+            for m in self._in.members:
+                ann = _codec.annotation(m.type, m.target, self._registry.shapes)
+                req = " (required)" if m.required else ""
+                doc = f": {m.doc}" if m.doc else ""
+                lines.append(f"    {m.py}: {ann}{req}{doc}")
+        if self._out:
+            lines += ["", f"Returns {_codec.class_name(info.output)}."]
+        if self._errors:
+            lines += ["", "Raises " + ", ".join(_codec.class_name(e) for e in self._errors) + " (ServiceError)."]
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        names = ", ".join(self._kw)
+        return f"<smithycurl operation {self.info.id}: {self.info.py_name}({names})>"
+
+    def __call__(self, input: Any = None, /, **kwargs: Any) -> Any:
+        if kwargs:
+            if input is not None:
+                raise TypeError(f"{self.info.py_name}() takes an input or keyword arguments, not both")
+            body_obj: dict[str, Any] = {}
+            kw = self._kw
+            for k, v in kwargs.items():
+                m = kw.get(k)
+                if m is None:
+                    raise TypeError(
+                        f"{self.info.py_name}() got an unexpected keyword argument {k!r}; "
+                        f"valid: {', '.join(kw) or '(none)'}"
+                    )
+                if v is not None:
+                    e = m.codec.enc
+                    body_obj[m.name] = e(v) if e is not None else v
+            body = _dumps(body_obj)
+        elif input is not None:
+            if self._in is None:
+                raise TypeError(f"{self.info.py_name}() takes no input")
+            assert self._in.enc is not None
+            body = _dumps(self._in.enc(input))
+        else:
+            return self._client._call(self, _EMPTY)
+        if self._in_decimal:
+            body = _codec.fix_decimals(body)
+        return self._client._call(self, body.encode())
+
+    def _call_members(self, args: Mapping[str, Any]) -> Any:
+        """Calls with the input's members by Smithy name (None: unset); for
+        generated clients."""
+        if self._in is None:
+            return self._client._call(self, _EMPTY)
+        by_key = self._in.by_key
+        body_obj: dict[str, Any] = {}
+        for k, v in args.items():
+            if v is not None:
+                e = by_key[k].codec.enc
+                body_obj[k] = e(v) if e is not None else v
+        body = _dumps(body_obj)
+        if self._in_decimal:
+            body = _codec.fix_decimals(body)
+        return self._client._call(self, body.encode())
+
+    def _decode(self, raw: bytes) -> Any:
+        out = self._out
+        if out is None:
+            return None
+        obj = _exact_loads(raw.decode()) if self._exact else _loads(raw)
+        assert out.dec is not None
+        return out.dec(obj)
+
+    def _error(self, lib: _lib.Library, rc: int, r: ctypes.c_void_p) -> BaseException:
+        kind, status, attempts = ctypes.c_int(), ctypes.c_int(), ctypes.c_int()
+        lib.result_error_kind(r, ctypes.byref(kind))
+        lib.result_http_status(r, ctypes.byref(status))
+        lib.result_attempts(r, ctypes.byref(attempts))
+        s = ctypes.c_char_p()
+        lib.result_error_message(r, ctypes.byref(s))
+        message = (s.value or b"").decode("utf-8", "replace")
+        if kind.value != _lib.KIND_SERVICE:
+            if rc == _lib.E_NOT_FOUND:
+                return errors.NotFoundError(message, code=rc)
+            return errors.for_kind(kind.value)(message, code=rc, attempts=attempts.value)
+        lib.result_error_shape(r, ctypes.byref(s))
+        shape = (s.value or b"").decode()
+        lib.result_error_code(r, ctypes.byref(s))
+        error_code = (s.value or b"").decode("utf-8", "replace")
+        lib.result_request_id(r, ctypes.byref(s))
+        request_id = (s.value or b"").decode("utf-8", "replace")
+        p, n = ctypes.c_void_p(), ctypes.c_size_t()
+        lib.result_error_members(r, ctypes.byref(p), ctypes.byref(n))
+        raw = ctypes.string_at(p, n.value) if p.value else b""
+        meta = errors.ErrorMeta(
+            status=status.value, shape_id=shape, error_code=error_code, request_id=request_id,
+            attempts=attempts.value,
+        )
+        if shape and shape in self._registry.shapes:
+            codec = self._registry.codec(shape, "structure")
+            members: dict[str, Any] = {}
+            try:
+                if raw:
+                    assert codec.dec is not None
+                    members = codec.dec(_exact_loads(raw.decode()) if self._exact else _loads(raw))
+            except (ValueError, TypeError):
+                members = {}
+            cls = codec.cls
+            exc: ServiceError = cls(message, _meta=meta, **{k: v for k, v in members.items() if k != "message" or v is not None})
+            return exc
+        meta.body = raw.decode("utf-8", "replace")
+        return ServiceError(message, _meta=meta)
+
+
+class _Namespace:
+    """``client.types`` and ``client.errors``: the model's classes by shape
+    name (``client.types.Pizza``) or id (``client.types["ns#Pizza"]``)."""
+
+    def __init__(self, client: "Client", errors_only: bool) -> None:
+        self._client = client
+        self._errors_only = errors_only
+
+    def _all(self) -> dict[str, Any]:
+        c = self._client
+        for op in c.service.operations:
+            c.model.operation_shapes(op.name, c.service.id)
+        reg = c.model.registry
+        out: dict[str, Any] = {}
+        for sid, shape in sorted(reg.shapes.items()):
+            t = shape.get("type")
+            is_err = bool(shape.get("error"))
+            if self._errors_only != is_err:
+                continue
+            if t in ("structure", "union", "enum", "intEnum"):
+                cls = reg.class_for(sid)
+                out.setdefault(_codec.class_name(sid), cls)
+                out[sid] = cls
+                if t == "union":
+                    for member_cls in reg.codecs[sid].member_classes.values():
+                        out.setdefault(member_cls.__name__, member_cls)
+        return out
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        try:
+            return self._all()[name]
+        except KeyError:
+            raise AttributeError(f"{self._client.service.id} has no {'error' if self._errors_only else 'type'} {name!r}") from None
+
+    def __getitem__(self, key: str) -> Any:
+        return self._all()[key]
+
+    def __dir__(self) -> list[str]:
+        return sorted(k for k in self._all() if "#" not in k)
+
+    def __repr__(self) -> str:
+        return f"<{'errors' if self._errors_only else 'types'} of {self._client.service.id}: {', '.join(self.__dir__())}>"
+
+
+class Client:
+    """A client of one service at one endpoint. Safe to share between
+    threads; calls release the GIL. Operations are methods named in
+    snake_case (``client.get_ip()``); ``client.call("GetIp")`` also works.
+    ``with client:`` closes it; a closed client's calls raise UsageError.
+    Modeled errors are ``client.errors.<Name>``, classes
+    ``client.types.<Name>``.
+    """
+
+    def __init__(self, model: "Model", service: "ServiceInfo", handle: int, endpoint: str, keep: Any) -> None:
+        self.model = model
+        self.service = service
+        self.endpoint = endpoint
+        self._handle: Optional[int] = handle
+        self._lib = model._lib
+        self._keep = keep
+        self._ops = {op.py_name: op for op in service.operations}
+        self._lock = threading.Lock()
+        self.types = _Namespace(self, False)
+        self.errors = _Namespace(self, True)
+
+    @property
+    def operations(self) -> tuple[str, ...]:
+        """The Python names of the operations."""
+        return tuple(self._ops)
+
+    def _operation(self, name: str) -> Operation:
+        info = self._ops.get(name)
+        if info is None:
+            info = self.service.operation(name)
+        with self._lock:
+            op = self.__dict__.get(info.py_name)
+            if not isinstance(op, Operation):
+                op = Operation(self, info)
+                self.__dict__[info.py_name] = op  # later lookups skip __getattr__
+        return op
+
+    def __getattr__(self, name: str) -> Operation:
+        if name.startswith("_") or name not in self.__dict__.get("_ops", {}):
+            ops = ", ".join(self.__dict__.get("_ops", {}))
+            raise AttributeError(f"{type(self).__name__} of {self.service.id} has no operation {name!r}; it has: {ops}")
+        return self._operation(name)
+
+    def __dir__(self) -> list[str]:
+        return sorted(set(super().__dir__()) | set(self._ops))
+
+    def call(self, operation: str, input: Any = None, /, **kwargs: Any) -> Any:
+        """Calls an operation by its Smithy name ("GetIp"), id or Python name."""
+        return self._operation(operation)(input, **kwargs)
+
+    def _call(self, op: Operation, body: bytes) -> Any:
+        h = self._handle
+        if h is None:
+            raise errors.UsageError(f"the client of {self.service.id} is closed")
+        lib = self._lib
+        r = ctypes.c_void_p()
+        rc = _interrupt.call(lib, h, op._op, body, r)
+        if rc == _lib.OK:
+            p, n = ctypes.c_void_p(), ctypes.c_size_t()
+            try:
+                lib.result_output(r, ctypes.byref(p), ctypes.byref(n))
+                raw = ctypes.string_at(p, n.value)
+            finally:
+                lib.result_free(r)
+            try:
+                return op._decode(raw)
+            except (ValueError, TypeError, KeyError) as e:
+                raise errors.DecodeError(f"{op.info.name}: cannot decode the output {raw[:200]!r}: {e}") from e
+        if not r.value:
+            if rc == _lib.E_FORKED:
+                raise errors.ForkedError()
+            if rc == _lib.E_INVALID_HANDLE:
+                raise errors.UsageError(f"the client of {self.service.id} is closed", code=rc)
+            raise errors.from_code(rc, lib.strerror(rc).decode(), op.info.name)
+        try:
+            exc = op._error(lib, rc, r)
+        finally:
+            lib.result_free(r)
+        raise exc
+
+    def close(self) -> None:
+        """Closes the connections; calls in flight fail with CancelledError.
+        Idempotent."""
+        h, self._handle = self._handle, None
+        if h is not None:
+            self._lib.client_free(h)
+
+    def __enter__(self) -> "Client":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def __repr__(self) -> str:
+        state = "" if self._handle is not None else " (closed)"
+        return f"<smithycurl.Client {self.service.id} at {self.endpoint}{state}>"

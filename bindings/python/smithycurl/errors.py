@@ -1,0 +1,261 @@
+"""The exceptions smithycurl raises: one hierarchy, rooted at SmithycurlError.
+
+::
+
+    SmithycurlError
+    ├── LibraryError (OSError)        libsmithycurl.so cannot be loaded
+    ├── LoadError (ValueError)        the model has errors (.errors: file:line:col lines)
+    ├── NotFoundError (LookupError)   no such service or operation
+    ├── UsageError                    the call is wrong; nothing was sent
+    ├── ValidationError (ValueError)  the input breaks the model's constraints (.violations)
+    ├── ServiceError                  the service answered with an error (.status, ...)
+    │   └── one class per modeled error shape, members as attributes
+    ├── TransportError                no complete response (DNS, connect, TLS, reset, too large)
+    ├── TimeoutError (builtins.TimeoutError)
+    ├── CancelledError                the call was cancelled (its client closed)
+    ├── DecodeError                   the response could not be decoded
+    └── ForkedError (RuntimeError)    used in a child process after os.fork()
+"""
+
+from __future__ import annotations
+
+import builtins
+import dataclasses
+import re
+from typing import Any, ClassVar, Optional
+
+
+class SmithycurlError(Exception):
+    """Base of every smithycurl exception.
+
+    ``code`` is the C API's smithycurl_code, ``kind`` the error kind's name
+    ("usage", "validation", "service", "transport", "timeout", "cancelled",
+    "decode") or "" for failures outside calls, ``message`` the detail.
+    """
+
+    kind: ClassVar[str] = ""
+
+    def __init__(self, message: str = "", *, code: int = 0, attempts: int = 0) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.attempts = attempts
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class LibraryError(SmithycurlError, OSError):
+    """libsmithycurl.so could not be found or is too old; the message lists
+    every place tried."""
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class LoadError(SmithycurlError, ValueError):
+    """The model has errors. ``errors`` holds one line per problem, as
+    ``file:line:column: error: shape: message [EventId]``."""
+
+    def __init__(self, message: str, *, code: int = 0) -> None:
+        super().__init__(message, code=code)
+        self.errors = [line for line in message.splitlines() if line.strip()]
+
+
+class NotFoundError(SmithycurlError, LookupError):
+    """No such service, operation or model file."""
+
+
+class UsageError(SmithycurlError):
+    """The call itself is wrong (a value of the wrong type, malformed input,
+    missing credentials, a bad endpoint or option). Nothing was sent."""
+
+    kind = "usage"
+
+
+class ValidationError(SmithycurlError, ValueError):
+    """The input breaks the model's constraints (required, length, range,
+    pattern, enum). Nothing was sent. ``violations`` lists every one, each
+    with its member path."""
+
+    kind = "validation"
+
+    def __init__(self, message: str = "", *, code: int = 0, attempts: int = 0) -> None:
+        super().__init__(message, code=code, attempts=attempts)
+        self.violations = _violations(message)
+
+
+def _violations(message: str) -> list[str]:
+    """The C API's "invalid input for Op: a: why; b[2].c: why" as a list."""
+    m = re.match(r"invalid input for [^:]*: ", message)
+    rest = message[m.end():] if m else message
+    return [v for v in rest.split("; ") if v] if rest else []
+
+
+@dataclasses.dataclass
+class ErrorMeta:
+    """What the response said about a service error, whatever its members."""
+
+    status: int = 0  #: the HTTP status
+    shape_id: str = ""  #: the error shape's id, "" when unmodeled
+    error_code: str = ""  #: the error type the service named, "" when none
+    request_id: str = ""  #: the request id the service returned, "" when none
+    attempts: int = 0  #: how many times the request was sent
+    body: str = ""  #: the raw response body (unmodeled errors only)
+
+
+class ServiceError(SmithycurlError):
+    """The service answered with an error response.
+
+    A modeled error is an instance of its own subclass (one per error shape,
+    ``except client.errors.NotFoundError``), with the shape's members as
+    snake_case attributes. Every service error also has ``status`` (HTTP),
+    ``shape_id``, ``error_code``, ``request_id``, ``attempts`` and ``body``
+    (unmodeled errors: the raw response), and ``meta``, an ErrorMeta with
+    the same (a member of the same name wins on the error itself).
+    """
+
+    kind = "service"
+    #: The error shape's id; set on each modeled error class.
+    shape_id: str = ""
+    _sc_members: ClassVar[tuple[str, ...]] = ()
+    _sc_sensitive: ClassVar[frozenset[str]] = frozenset()
+
+    def __init__(self, message: str = "", /, *, _meta: Optional[ErrorMeta] = None, **members: Any) -> None:
+        meta = _meta if _meta is not None else ErrorMeta(shape_id=type(self).shape_id)
+        if not message and isinstance(members.get("message"), str):
+            message = members["message"]
+        super().__init__(message, code=10, attempts=meta.attempts)
+        self.meta = meta
+        self.status = meta.status
+        self.error_code = meta.error_code
+        self.request_id = meta.request_id
+        self.body = meta.body
+        if meta.shape_id:
+            self.shape_id = meta.shape_id
+        for name in type(self)._sc_members:
+            if name == "message" and "message" not in members:
+                continue
+            setattr(self, name, members.pop(name, None))
+        if members:
+            raise TypeError(
+                f"{type(self).__name__} has no member {', '.join(sorted(members))}; "
+                f"valid: {', '.join(type(self)._sc_members) or '(none)'}"
+            )
+
+    def __str__(self) -> str:
+        cls = type(self)
+        what = cls.__name__ if cls is not ServiceError else "service error"
+        text = f"{what} (HTTP {self.meta.status})"
+        generic = not self.message or (self.meta.shape_id and self.message.startswith(self.meta.shape_id))
+        if not generic:
+            return f"{text}: {self.message}"
+        shown = [
+            f"{n}=***" if n in cls._sc_sensitive else f"{n}={getattr(self, n, None)!r}"
+            for n in cls._sc_members
+            if getattr(self, n, None) is not None
+        ]
+        if shown:
+            return f"{text}: {', '.join(shown)}"
+        return f"{text}: {self.message}" if self.message and cls is ServiceError else text
+
+    def __repr__(self) -> str:
+        cls = type(self)
+        parts = [f"status={self.meta.status!r}"]
+        for name in cls._sc_members:
+            value = getattr(self, name, None)
+            parts.append(f"{name}=***" if name in cls._sc_sensitive and value is not None else f"{name}={value!r}")
+        if not cls._sc_members and self.message:
+            parts.append(f"message={self.message!r}")
+        return f"{cls.__name__}({', '.join(parts)})"
+
+
+class TransportError(SmithycurlError):
+    """No complete response: DNS, connect, TLS, connection reset, or a
+    response larger than the client's limit."""
+
+    kind = "transport"
+
+
+class TimeoutError(SmithycurlError, builtins.TimeoutError):
+    """The connect or total timeout expired (retries included)."""
+
+    kind = "timeout"
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class CancelledError(SmithycurlError):
+    """The call was cancelled: its client was closed meanwhile (Ctrl-C
+    raises KeyboardInterrupt instead)."""
+
+    kind = "cancelled"
+
+
+class DecodeError(SmithycurlError):
+    """The response could not be decoded."""
+
+    kind = "decode"
+
+
+FORK_MESSAGE = (
+    "smithycurl cannot be used in a child process created by os.fork() after the parent "
+    "used it (the library runs the Go runtime, whose threads do not survive fork). Use "
+    "multiprocessing with the 'spawn' or 'forkserver' start method "
+    "(multiprocessing.set_start_method('spawn') or get_context('forkserver')), or fork "
+    "before the first use of smithycurl."
+)
+
+
+class ForkedError(SmithycurlError, RuntimeError):
+    """smithycurl was used in a child process after os.fork(); use the
+    multiprocessing 'spawn' or 'forkserver' start method."""
+
+    def __init__(self, message: str = FORK_MESSAGE, *, code: int = 15) -> None:
+        super().__init__(message, code=code)
+
+
+class InternalError(SmithycurlError):
+    """A bug in the library (an internal panic was caught); please report it."""
+
+
+_BY_CODE: dict[int, type[SmithycurlError]] = {
+    5: NotFoundError,
+    6: LoadError,
+    8: UsageError,
+    9: ValidationError,
+    10: ServiceError,
+    11: TransportError,
+    12: TimeoutError,
+    13: CancelledError,
+    14: DecodeError,
+    16: InternalError,
+    17: InternalError,
+}
+
+_BY_KIND: dict[int, type[SmithycurlError]] = {
+    1: UsageError,
+    2: ValidationError,
+    3: ServiceError,
+    4: TransportError,
+    5: TimeoutError,
+    6: CancelledError,
+    7: DecodeError,
+}
+
+
+def from_code(code: int, message: str, where: Optional[str] = None) -> SmithycurlError:
+    """An exception for a failing smithycurl_code outside calls."""
+    if code == 15:
+        return ForkedError()
+    cls = _BY_CODE.get(code, UsageError)
+    if where:
+        message = f"{where}: {message}"
+    if cls is ServiceError:
+        return ServiceError(message, _meta=ErrorMeta())
+    return cls(message, code=code)
+
+
+def for_kind(kind: int) -> type[SmithycurlError]:
+    return _BY_KIND.get(kind, UsageError)

@@ -1,0 +1,338 @@
+"""``python -m smithycurl gen``: writes a typed Python module for a service.
+
+The package written to OUT/ has ``__init__.py`` (enums, dataclasses, union
+member classes, error classes and a client class whose methods have full
+signatures and docstrings from @documentation), ``model.json`` (the model,
+loaded at run time) and ``py.typed``. Programs using it pass
+``mypy --strict``; calls run on the same core as ``model.client(...)``.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import keyword
+import os
+import textwrap
+from typing import Any, Optional
+
+from . import _codec
+from .model import Model, ServiceInfo
+from .types import snake_case
+
+_ERROR_BASE_ATTRS = {
+    "message": "str", "code": "int", "attempts": "int", "status": "int", "error_code": "str",
+    "request_id": "str", "body": "str", "shape_id": "str", "meta": "smithycurl.ErrorMeta",
+    "kind": "str", "args": "tuple[typing.Any, ...]",
+}
+
+
+def _doc(text: str, indent: str) -> str:
+    text = text.strip().replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+    if not text:
+        return ""
+    lines = text.splitlines()
+    if len(lines) == 1:
+        return f'{indent}"""{lines[0]}"""\n'
+    body = "\n".join((indent + line) if line.strip() else "" for line in lines)
+    return f'{indent}"""{lines[0]}\n{body[len(indent) + len(lines[0]) + 1:]}\n{indent}"""\n'
+
+
+class _Gen:
+    def __init__(self, model: Model, service: ServiceInfo) -> None:
+        self.model = model
+        self.service = service
+        self.ops = [model.operation_shapes(op.name, service.id) for op in service.operations]
+        self.shapes: dict[str, dict[str, Any]] = {}
+        for data in self.ops:
+            self.shapes.update(data.get("shapes", {}))
+        self.names: dict[str, str] = {}
+        used: set[str] = {"typing", "dataclasses", "datetime", "decimal", "smithycurl", "os"}
+        for sid in sorted(self.shapes, key=lambda s: (s.split("#")[0] != service.id.split("#")[0], s)):
+            name = _codec.class_name(sid)
+            while name in used:
+                name += "_"
+            used.add(name)
+            self.names[sid] = name
+        self.client_name = _codec.class_name(service.id) + "Client"
+        self.exports: list[str] = []
+        self.bindings: list[tuple[str, str]] = []
+
+    def ann(self, type_: str, target: str) -> str:
+        shape = self.shapes.get(target)
+        if shape is None or type_ in _codec.SIMPLE_TYPES:
+            if shape is None and type_ in ("structure", "union"):
+                return "None"
+            return _codec.SIMPLE_TYPES.get(type_, "typing.Any")
+        if type_ in ("list", "set"):
+            el = shape.get("member", {})
+            return f"list[{self.ann(el.get('type', ''), el.get('target', ''))}]"
+        if type_ == "map":
+            v = shape.get("value", {})
+            return f"dict[str, {self.ann(v.get('type', ''), v.get('target', ''))}]"
+        return self.names[target]
+
+    def literal(self, value: Any, m: dict[str, Any]) -> Optional[str]:
+        """A Python expression for a member's default; None for a factory."""
+        t = m.get("type")
+        if value is None:
+            return "None"
+        if t in ("enum", "intEnum"):
+            shape = self.shapes.get(m["target"], {})
+            for v in shape.get("values", []):
+                if v["value"] == value:
+                    return f"{self.names[m['target']]}.{v['name']}"
+            return repr(value)
+        if t == "timestamp":
+            if isinstance(value, (int, float)):
+                return f"datetime.datetime.fromtimestamp({value!r}, datetime.timezone.utc)"
+            return f"smithycurl.types.parse_timestamp({value!r})"
+        if t == "blob":
+            return repr(base64.b64decode(value)) if isinstance(value, str) else repr(value)
+        if t == "bigDecimal":
+            return f"decimal.Decimal({str(value)!r})"
+        if t in ("float", "double") and isinstance(value, (int, float)):
+            return repr(float(value))
+        if isinstance(value, (list, dict)):
+            return None
+        return repr(value)
+
+    def members(self, shape: dict[str, Any]) -> list[tuple[dict[str, Any], str]]:
+        raw = shape.get("members", [])
+        return list(zip(raw, _codec.py_names(raw)))
+
+    # ---- shapes --------------------------------------------------------
+
+    def enum(self, sid: str, shape: dict[str, Any]) -> str:
+        name = self.names[sid]
+        base = "smithycurl.IntEnum" if shape["type"] == "intEnum" else "smithycurl.StrEnum"
+        out = f"class {name}({base}):\n"
+        out += _doc(shape.get("documentation", "") or f"The enum {sid}.", "    ")
+        for v in shape.get("values", []):
+            out += f"    {v['name']} = {v['value']!r}\n"
+            if v.get("documentation"):
+                out += _doc(v["documentation"], "    ")
+        return out
+
+    def structure(self, sid: str, shape: dict[str, Any]) -> str:
+        name = self.names[sid]
+        mem = self.members(shape)
+        out = "@dataclasses.dataclass(kw_only=True, repr=False, eq=True)\n"
+        out += f"class {name}(smithycurl.Structure):\n"
+        out += _doc(shape.get("documentation", "") or f"The structure {sid}.", "    ")
+        out += f"    shape_id: typing.ClassVar[str] = {sid!r}\n"
+        out += f"    _sc_members: typing.ClassVar[tuple[tuple[str, str], ...]] = {tuple((py, m['name']) for m, py in mem)!r}\n"
+        sens = sorted(py for m, py in mem if m.get("sensitive"))
+        if sens:
+            out += f"    _sc_sensitive: typing.ClassVar[frozenset[str]] = frozenset({sens!r})\n"
+        if shape.get("sensitive"):
+            out += "    _sc_sensitive_shape: typing.ClassVar[bool] = True\n"
+        out += "\n"
+        for m, py in mem:
+            ann = self.ann(m.get("type", ""), m["target"])
+            if "default" in m:
+                lit = self.literal(m["default"], m)
+                if lit is None:
+                    out += f"    {py}: {ann} = dataclasses.field(default_factory=lambda: {m['default']!r})\n"
+                elif lit == "None":
+                    out += f"    {py}: typing.Optional[{ann}] = None\n"
+                else:
+                    out += f"    {py}: {ann} = {lit}\n"
+            elif m.get("required"):
+                out += f"    {py}: {ann}\n"
+            else:
+                out += f"    {py}: typing.Optional[{ann}] = None\n"
+            if m.get("documentation"):
+                out += _doc(m["documentation"], "    ")
+        return out
+
+    def union(self, sid: str, shape: dict[str, Any]) -> str:
+        name = self.names[sid]
+        out = f"class {name}(smithycurl.Union):\n"
+        out += _doc(shape.get("documentation", "") or f"The union {sid}: one of its member classes.", "    ")
+        out += f"    shape_id: typing.ClassVar[str] = {sid!r}\n"
+        if shape.get("sensitive"):
+            out += "    _sc_sensitive_shape: typing.ClassVar[bool] = True\n"
+        for m, _py in self.members(shape):
+            cname = self.names[sid] + m["name"][:1].upper() + m["name"][1:]
+            ann = self.ann(m.get("type", ""), m["target"])
+            out += f"\n\nclass {cname}({name}):\n"
+            out += _doc(m.get("documentation", "") or f"The member {m['name']} of {sid}.", "    ")
+            out += f"    member_name: typing.ClassVar[str] = {m['name']!r}\n"
+            out += f"    value: {ann}\n\n"
+            out += f"    def __init__(self, value: {ann}) -> None:\n        self.value = value\n"
+            self.bindings.append((f"{sid}${m['name']}", cname))
+            self.exports.append(cname)
+        out += f"\n\nclass {name}Unknown({name}, smithycurl.UnknownUnionMember):\n"
+        out += f'    """A member of {sid} this model does not know (tag, value)."""\n'
+        self.bindings.append((f"{sid}$", f"{name}Unknown"))
+        self.exports.append(f"{name}Unknown")
+        return out
+
+    def error(self, sid: str, shape: dict[str, Any]) -> str:
+        name = self.names[sid]
+        mem = self.members(shape)
+        out = f"class {name}(smithycurl.ServiceError):\n"
+        out += _doc(shape.get("documentation", "") or f"The error {sid}.", "    ")
+        out += f"    shape_id = {sid!r}\n"
+        out += f"    _sc_members: typing.ClassVar[tuple[str, ...]] = {tuple(py for _, py in mem)!r}\n"
+        sens = sorted(py for m, py in mem if m.get("sensitive"))
+        if sens:
+            out += f"    _sc_sensitive: typing.ClassVar[frozenset[str]] = frozenset({sens!r})\n"
+        for m, py in mem:
+            ann = self.ann(m.get("type", ""), m["target"])
+            if not m.get("required"):
+                ann = f"typing.Optional[{ann}]"
+            base = _ERROR_BASE_ATTRS.get(py)
+            compatible = base == ann or (base, m.get("type")) in (("str", "enum"), ("int", "intEnum"))
+            ignore = "  # type: ignore[assignment]" if base is not None and not compatible else ""
+            out += f"    {py}: {ann}{ignore}\n"
+            if m.get("documentation"):
+                out += _doc(m["documentation"], "    ")
+        return out
+
+    # ---- client ----------------------------------------------------------
+
+    def method(self, info: Any, data: dict[str, Any]) -> str:
+        in_shape = self.shapes.get(info.input) if info.input != "smithy.api#Unit" else None
+        out_type = "None" if info.output == "smithy.api#Unit" else self.names[info.output]
+        params = ["self"]
+        mapping = []
+        args_doc = []
+        if in_shape:
+            mem = self.members(in_shape)
+            if mem:
+                params.append("*")
+            used = {"self"}
+            for m, py in sorted(mem, key=lambda x: not x[0].get("required")):
+                if py in used:
+                    py += "_"
+                used.add(py)
+                ann = self.ann(m.get("type", ""), m["target"])
+                if m.get("type") in ("structure", "union"):
+                    ann = f"{ann} | typing.Mapping[str, typing.Any]"
+                elif m.get("type") in ("enum", "intEnum"):
+                    ann = f"{ann} | {'int' if m.get('type') == 'intEnum' else 'str'}"
+                if m.get("required") and "default" not in m:
+                    params.append(f"{py}: {ann}")
+                else:
+                    params.append(f"{py}: typing.Optional[{ann}] = None")
+                mapping.append(f"{m['name']!r}: {py}")
+                d = (m.get("documentation") or "").strip().replace("\n", " ")
+                extra = " Required." if m.get("required") else ""
+                if "default" in m:
+                    extra += f" Default: {m['default']!r}."
+                args_doc.append(f"{py}: {d}{extra}".rstrip())
+        doc = (info.documentation or f"Calls {info.id}.").strip()
+        if args_doc:
+            doc += "\n\nArgs:\n" + "\n".join(
+                textwrap.fill(a, 88, initial_indent="    ", subsequent_indent="        ") for a in args_doc
+            )
+        if out_type != "None":
+            doc += f"\n\nReturns:\n    {out_type}"
+        errs = data.get("errors", [])
+        if errs:
+            doc += "\n\nRaises:\n" + "\n".join(
+                f"    {self.names[e]}: {(self.shapes[e].get('documentation') or 'a modeled error').strip().splitlines()[0]}"
+                for e in errs if e in self.names
+            )
+            doc += "\n    smithycurl.SmithycurlError: the other failures (ValidationError, TransportError, ...)."
+        sig = ", ".join(params)
+        out = f"    def {info.py_name}({sig}) -> {out_type}:\n"
+        out += _doc(doc, "        ")
+        call = f"self._call({info.name!r}, {{{', '.join(mapping)}}})"
+        if out_type == "None":
+            out += f"        {call}\n"
+        else:
+            out += f"        return typing.cast({out_type}, {call})\n"
+        return out
+
+    def module(self, module_name: str) -> str:
+        svc = self.service
+        parts: list[str] = []
+        kinds: dict[str, list[str]] = {"enum": [], "structure": [], "union": [], "error": []}
+        for sid in sorted(self.shapes):
+            shape = self.shapes[sid]
+            t = shape.get("type")
+            if t in ("enum", "intEnum"):
+                kinds["enum"].append(sid)
+            elif t == "union":
+                kinds["union"].append(sid)
+            elif t == "structure":
+                kinds["error" if shape.get("error") else "structure"].append(sid)
+        for sid in kinds["enum"]:
+            parts.append(self.enum(sid, self.shapes[sid]))
+        for sid in kinds["structure"]:
+            parts.append(self.structure(sid, self.shapes[sid]))
+        for sid in kinds["union"]:
+            parts.append(self.union(sid, self.shapes[sid]))
+        for sid in kinds["error"]:
+            parts.append(self.error(sid, self.shapes[sid]))
+        for k in ("enum", "structure", "union", "error"):
+            for sid in kinds[k]:
+                self.bindings.append((sid, self.names[sid]))
+                self.exports.append(self.names[sid])
+
+        client = f"class {self.client_name}(smithycurl.generated.GeneratedClient):\n"
+        client += _doc(
+            (svc.documentation or f"A client of {svc.id}.")
+            + f"\n\n{self.client_name}(endpoint, **options): options are those of smithycurl.Model.client"
+            " (timeout, retries, bearer_token, ...). Thread-safe; `with` closes it.",
+            "    ",
+        )
+        client += f"    _SERVICE = {svc.id!r}\n\n"
+        client += "    @classmethod\n    def _load_model(cls) -> smithycurl.Model:\n        return _model()\n"
+        for info, data in zip(svc.operations, self.ops):
+            client += "\n" + self.method(info, data)
+        self.exports.append(self.client_name)
+
+        binds = "".join(f"    {sid!r}: {name},\n" for sid, name in self.bindings)
+        header = (
+            f'"""Typed client of {svc.id}, generated by `python -m smithycurl gen`: do not edit.\n\n'
+            + (svc.documentation.strip().replace('"""', "'''") + "\n\n" if svc.documentation else "")
+            + f"    from {module_name} import {self.client_name}\n\n"
+            + f"    with {self.client_name}(\"http://...\") as client:\n        ...\n"
+            + '"""\n\n'
+            "from __future__ import annotations\n\n"
+            "import dataclasses\nimport datetime\nimport decimal\nimport os\nimport typing\n\n"
+            "import smithycurl\nimport smithycurl.generated\nimport smithycurl.types\n\n"
+            "__all__ = [\n" + "".join(f"    {n!r},\n" for n in sorted(self.exports)) + "]\n\n"
+            "# Keep the imports used whatever the model holds.\n"
+            "_unused = (dataclasses, datetime, decimal)\n\n\n"
+        )
+        footer = (
+            "\n\n_CLASSES: dict[str, typing.Any] = {\n" + binds + "}\n\n\n"
+            "def _model() -> smithycurl.Model:\n"
+            "    return smithycurl.generated.model_for(\n"
+            "        __name__, os.path.join(os.path.dirname(os.path.abspath(__file__)), \"model.json\"), _CLASSES\n"
+            "    )\n"
+        )
+        return header + "\n\n".join(parts) + "\n\n" + client + footer
+
+
+def generate(model: Model, service: Optional[str], out_dir: str, module_name: Optional[str] = None) -> list[str]:
+    """Writes the typed package for a service of the model into out_dir;
+    returns the paths written."""
+    info = model.service(service)
+    name = module_name or os.path.basename(os.path.normpath(out_dir))
+    if not name.isidentifier() or keyword.iskeyword(name):
+        raise ValueError(f"{name!r} is not a valid Python package name (the -o folder's name)")
+    gen = _Gen(model, info)
+    os.makedirs(out_dir, exist_ok=True)
+    written = []
+    path = os.path.join(out_dir, "__init__.py")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(gen.module(name))
+    written.append(path)
+    path = os.path.join(out_dir, "model.json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(model.ast(), f, indent=1, sort_keys=True)
+        f.write("\n")
+    written.append(path)
+    path = os.path.join(out_dir, "py.typed")
+    open(path, "w").close()
+    written.append(path)
+    return written
+
+
+__all__ = ["generate", "snake_case"]

@@ -1,0 +1,66 @@
+"""The run-time side of modules written by ``python -m smithycurl gen``.
+
+A generated module holds its model (model.json, a JSON AST) and its classes;
+it loads the model once, binds its classes to the shape ids, and its client
+class calls through the same core as ``model.client(...)``.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Any, ClassVar, Mapping, TypeVar
+
+from .client import Client
+from .model import Model, load_model
+
+_T = TypeVar("_T", bound="GeneratedClient")
+_models: dict[str, Model] = {}
+_lock = threading.Lock()
+
+
+def model_for(module: str, path: str, classes: Mapping[str, Any]) -> Model:
+    """The model of a generated module, loaded on first use, with the
+    module's classes bound to their shape ids."""
+    m = _models.get(module)
+    if m is not None:
+        return m
+    with _lock:
+        m = _models.get(module)
+        if m is None:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+            m = load_model(text=text, name=os.path.basename(path))
+            m.registry.bind(dict(classes))
+            _models[module] = m
+        return m
+
+
+class GeneratedClient:
+    """Base of generated client classes. ``options`` are those of
+    :meth:`smithycurl.Model.client` (timeout, retries, credentials, ...)."""
+
+    _SERVICE: ClassVar[str] = ""
+
+    @classmethod
+    def _load_model(cls) -> Model:
+        raise NotImplementedError
+
+    def __init__(self, endpoint: str, **options: Any) -> None:
+        self.client: Client = self._load_model().client(self._SERVICE, endpoint=endpoint, **options)
+
+    def _call(self, operation: str, members: Mapping[str, Any]) -> Any:
+        return self.client._operation(operation)._call_members(members)
+
+    def close(self) -> None:
+        """Closes the client's connections."""
+        self.client.close()
+
+    def __enter__(self: _T) -> _T:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self._SERVICE} at {self.client.endpoint}>"

@@ -1,0 +1,276 @@
+"""Loading models: load_model() and the Model class."""
+
+from __future__ import annotations
+
+import ctypes
+import dataclasses
+import json
+import os
+import threading
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Union as TUnion
+
+from . import _codec, _lib, errors
+from .types import snake_case
+
+if TYPE_CHECKING:
+    from .client import Client
+
+PathLike = TUnion[str, "os.PathLike[str]"]
+
+
+@dataclasses.dataclass(frozen=True)
+class OperationInfo:
+    """An operation of a service, as the model describes it."""
+
+    name: str  #: "GetIp"
+    id: str  #: "ns#GetIp"
+    py_name: str  #: "get_ip", the client's method
+    input: str  #: the input shape id, "smithy.api#Unit" for none
+    output: str  #: the output shape id
+    errors: tuple[str, ...] = ()
+    documentation: str = ""
+    http: Optional[Mapping[str, Any]] = None
+    readonly: bool = False
+    idempotent: bool = False
+    deprecated: bool = False
+
+
+@dataclasses.dataclass(frozen=True)
+class ServiceInfo:
+    """A service of a model and its operations (sorted by name)."""
+
+    id: str
+    name: str
+    version: str = ""
+    documentation: str = ""
+    protocols: tuple[str, ...] = ()
+    auth: tuple[str, ...] = ()
+    operations: tuple[OperationInfo, ...] = ()
+
+    def operation(self, name: str) -> OperationInfo:
+        """An operation by its name, id or Python name."""
+        for op in self.operations:
+            if name in (op.name, op.id, op.py_name):
+                return op
+        raise errors.NotFoundError(
+            f"{self.id} has no operation {name!r}; it has: {', '.join(o.name for o in self.operations)}"
+        )
+
+
+# Names the client itself uses; an operation whose Python name is one of
+# these gets a trailing underscore.
+CLIENT_NAMES = frozenset({"call", "close", "types", "errors", "service", "endpoint", "model", "operations"})
+
+
+def _service_info(d: Mapping[str, Any]) -> ServiceInfo:
+    ops = []
+    for o in d.get("operations", []):
+        py = snake_case(o["name"])
+        if py in CLIENT_NAMES or py.startswith("_"):
+            py += "_"
+        ops.append(
+            OperationInfo(
+                name=o["name"], id=o["id"], py_name=py,
+                input=o.get("input", "smithy.api#Unit"), output=o.get("output", "smithy.api#Unit"),
+                errors=tuple(o.get("errors", ())), documentation=o.get("documentation", ""),
+                http=o.get("http"), readonly=bool(o.get("readonly")),
+                idempotent=bool(o.get("idempotent")), deprecated=bool(o.get("deprecated")),
+            )
+        )
+    return ServiceInfo(
+        id=d["id"], name=d.get("name", d["id"].rsplit("#", 1)[-1]), version=d.get("version", ""),
+        documentation=d.get("documentation", ""), protocols=tuple(d.get("protocols", ())),
+        auth=tuple(d.get("auth", ())), operations=tuple(ops),
+    )
+
+
+class Model:
+    """A loaded Smithy model: immutable, shared freely between threads and
+    clients. Make clients with :meth:`client`."""
+
+    def __init__(self, handle: int, lib: _lib.Library, description: str = "") -> None:
+        self._handle: Optional[int] = handle
+        self._lib = lib
+        self._description = description
+        self._services: Optional[tuple[ServiceInfo, ...]] = None
+        self._op_json: dict[tuple[str, str], dict[str, Any]] = {}
+        self._lock = threading.Lock()
+        self.registry = _codec.Registry()
+
+    def _h(self) -> int:
+        if self._handle is None:
+            raise errors.UsageError("the model is closed")
+        return self._handle
+
+    @property
+    def services(self) -> tuple[ServiceInfo, ...]:
+        """The model's services, with their operations."""
+        if self._services is None:
+            p, n = ctypes.c_void_p(), ctypes.c_size_t()
+            self._lib.model_services_json(self._h(), ctypes.byref(p), ctypes.byref(n))
+            data = json.loads(_lib.take_string(self._lib, p, n.value))
+            self._services = tuple(_service_info(s) for s in data.get("services", []))
+        return self._services
+
+    def service(self, service_id: Optional[str] = None) -> ServiceInfo:
+        """A service by its id ("ns#Service") or name; None for the
+        model's only service."""
+        services = self.services
+        if service_id is None:
+            if len(services) == 1:
+                return services[0]
+            raise errors.NotFoundError(
+                f"the model has {len(services)} services; name one: {', '.join(s.id for s in services) or '(none)'}"
+            )
+        for s in services:
+            if service_id in (s.id, s.name):
+                return s
+        raise errors.NotFoundError(
+            f"no service {service_id!r} in the model; it has: {', '.join(s.id for s in services) or '(none)'}"
+        )
+
+    def operation_shapes(self, operation: str, service: Optional[str] = None) -> dict[str, Any]:
+        """The C API's description of an operation: input, output, errors
+        and every shape they reach (smithycurl_model_operation_json)."""
+        svc = self.service(service)
+        key = (svc.id, operation)
+        got = self._op_json.get(key)
+        if got is not None:
+            return got
+        p, n = ctypes.c_void_p(), ctypes.c_size_t()
+        rc = self._lib.model_operation_json(self._h(), svc.id.encode(), operation.encode(), ctypes.byref(p), ctypes.byref(n))
+        if rc != _lib.OK:
+            raise errors.from_code(rc, _lib.errmsg(self._lib, self._lib.model_errmsg, self._h()) or self._lib.strerror(rc).decode())
+        data: dict[str, Any] = json.loads(_lib.take_string(self._lib, p, n.value))
+        self.registry.add_shapes(data.get("shapes", {}))
+        with self._lock:
+            self._op_json[key] = data
+        return data
+
+    def ast(self) -> dict[str, Any]:
+        """The whole model (prelude excluded) as a Smithy JSON AST document."""
+        p, n = ctypes.c_void_p(), ctypes.c_size_t()
+        self._lib.model_ast_json(self._h(), ctypes.byref(p), ctypes.byref(n))
+        result: dict[str, Any] = json.loads(_lib.take_string(self._lib, p, n.value))
+        return result
+
+    def client(
+        self,
+        service: Optional[str] = None,
+        *,
+        endpoint: str,
+        timeout: Optional[float] = None,
+        connect_timeout: Optional[float] = None,
+        retries: TUnion[bool, int] = True,
+        headers: Optional[Mapping[str, str]] = None,
+        user_agent: Optional[str] = None,
+        bearer_token: Optional[str] = None,
+        basic_auth: Optional[tuple[str, str]] = None,
+        api_key: Optional[str] = None,
+        aws_credentials: Optional[Mapping[str, Optional[str]]] = None,
+        ca_file: Optional[str] = None,
+        cert_file: Optional[str] = None,
+        key_file: Optional[str] = None,
+        insecure: bool = False,
+        proxy: Optional[str] = None,
+        validation: bool = True,
+        max_response_bytes: Optional[int] = None,
+        trace: TUnion[bool, Callable[[dict[str, Any]], None], None] = None,
+    ) -> "Client":
+        """A client for a service of the model (its id; omit it when the
+        model has one service), calling ``endpoint``.
+
+        Options (all finite by default):
+
+        - ``timeout``: seconds a call may take, retries included (60);
+        - ``connect_timeout``: seconds to connect (10);
+        - ``retries``: True (3 attempts, only where safe), False (send
+          once), or the number of attempts;
+        - ``headers``: added to every request; ``user_agent``;
+        - credentials: ``bearer_token``, ``basic_auth=(user, password)``,
+          ``api_key``, ``aws_credentials={"access_key_id":..,
+          "secret_access_key":.., "session_token":.., "region":..}``;
+        - TLS: ``ca_file``, ``cert_file``, ``key_file``, ``insecure``
+          (tests only); ``proxy`` ("-" for none);
+        - ``validation``: check inputs against the model's constraints
+          before sending (True);
+        - ``max_response_bytes``: largest response body (64 MiB; -1 none);
+        - ``trace``: a function called with each request and response
+          event (a dict, credentials redacted), or True to log them to the
+          "smithycurl.trace" logger at DEBUG level.
+        """
+        from .client import Client, _make_options
+
+        info = self.service(service)
+        opts, keep = _make_options(
+            self._lib, timeout=timeout, connect_timeout=connect_timeout, retries=retries,
+            headers=headers, user_agent=user_agent, bearer_token=bearer_token,
+            basic_auth=basic_auth, api_key=api_key, aws_credentials=aws_credentials,
+            ca_file=ca_file, cert_file=cert_file, key_file=key_file, insecure=insecure,
+            proxy=proxy, validation=validation, max_response_bytes=max_response_bytes, trace=trace,
+        )
+        out = ctypes.c_void_p()
+        try:
+            rc = self._lib.client_new(self._h(), info.id.encode(), endpoint.encode(), opts, ctypes.byref(out))
+        finally:
+            self._lib.options_free(opts)
+        if rc != _lib.OK:
+            msg = _lib.errmsg(self._lib, self._lib.model_errmsg, self._h()) or self._lib.strerror(rc).decode()
+            raise errors.from_code(rc, msg)
+        assert out.value is not None
+        return Client(self, info, out.value, endpoint, keep)
+
+    def close(self) -> None:
+        """Frees the model handle (its clients stay usable)."""
+        h, self._handle = self._handle, None
+        if h is not None:
+            self._lib.model_free(h)
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def __repr__(self) -> str:
+        try:
+            names = ", ".join(s.id for s in self.services)
+        except errors.SmithycurlError:
+            names = "closed"
+        where = f" from {self._description}" if self._description else ""
+        return f"<smithycurl.Model{where}: {names}>"
+
+
+def load_model(*paths: PathLike, text: Optional[str] = None, name: str = "inline.smithy") -> Model:
+    """Loads a Smithy model: IDL (.smithy, 2.0 and 1.0) or JSON AST (.json)
+    files, directories (every such file under them), and/or ``text`` (model
+    source; read as a JSON AST when ``name`` ends in .json or it starts
+    with "{"). Everything is merged into one model.
+
+    Raises LoadError listing every problem as file:line:column, and
+    NotFoundError for a missing path.
+    """
+    lib = _lib.load()
+    if not paths and text is None:
+        raise TypeError("load_model() needs paths or text=")
+    ld = ctypes.c_void_p()
+    lib.loader_new(ctypes.byref(ld))
+    try:
+        for p in paths:
+            rc = lib.loader_add_path(ld, os.fsencode(p))
+            if rc != _lib.OK:
+                raise errors.from_code(rc, _lib.errmsg(lib, lib.loader_errmsg, ld) or f"{os.fspath(p)}: cannot read")
+        if text is not None:
+            src = text.encode()
+            rc = lib.loader_add_source(ld, name.encode(), src, len(src))
+            if rc != _lib.OK:
+                raise errors.from_code(rc, _lib.errmsg(lib, lib.loader_errmsg, ld))
+        out = ctypes.c_void_p()
+        rc = lib.loader_load(ld, ctypes.byref(out))
+        if rc != _lib.OK:
+            raise errors.from_code(rc, _lib.errmsg(lib, lib.loader_errmsg, ld))
+        assert out.value is not None
+        desc = ", ".join(os.fspath(p) for p in paths) + (f"{', ' if paths else ''}{name}" if text is not None else "")
+        return Model(out.value, lib, desc)
+    finally:
+        lib.loader_free(ld)
