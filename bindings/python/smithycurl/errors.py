@@ -59,7 +59,10 @@ class LoadError(SmithycurlError, ValueError):
 
     def __init__(self, message: str, *, code: int = 0) -> None:
         super().__init__(message, code=code)
-        self.errors = [line for line in message.splitlines() if line.strip()]
+        lines = [line for line in message.splitlines() if line.strip()]
+        if lines and lines[0].startswith("invalid model: "):
+            lines[0] = lines[0][len("invalid model: "):]
+        self.errors = lines
 
 
 class NotFoundError(SmithycurlError, LookupError):

@@ -1,0 +1,115 @@
+"""Fixtures: the package from this folder, the library built by make, and the
+local test services (build/testserver -pizza: go-httpbin, Todos and alloy's
+PizzaAdminService on 127.0.0.1), started once per session."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from typing import Iterator
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PKG = os.path.dirname(HERE)
+REPO = os.path.dirname(os.path.dirname(PKG))
+BUILD = os.environ.get("BUILD", os.path.join(REPO, "build"))
+
+sys.path.insert(0, PKG)
+os.environ.setdefault("SMITHYCURL_LIBRARY", os.path.join(BUILD, "libsmithycurl.so"))
+os.environ["SMITHYCURL_LIBRARY"] = os.path.abspath(os.environ["SMITHYCURL_LIBRARY"])
+
+import smithycurl  # noqa: E402
+
+HTTPBIN_MODEL = os.path.join(REPO, "examples", "httpbin")
+PIZZA_SERVICE = "alloy.test#PizzaAdminService"
+
+
+def shared_dir() -> str:
+    return os.path.abspath(os.environ.get("SMITHYCURL_SHARED") or os.path.join(REPO, "..", "shared"))
+
+
+def pizza_model_paths() -> list[str]:
+    """alloy's core and protocol-test models, and smithy.test, from the
+    shared folder; skips without it (fails in CI)."""
+    conf = os.path.join(shared_dir(), "conformance")
+    alloy = os.path.join(conf, "disneystreaming-alloy", "modules")
+    paths = [
+        os.path.join(alloy, "core", "resources", "META-INF", "smithy"),
+        os.path.join(alloy, "protocol-tests", "resources", "META-INF", "smithy"),
+        os.path.join(conf, "smithy-lang-smithy", "smithy-protocol-test-traits", "src", "main", "resources",
+                     "META-INF", "smithy", "smithy.test.smithy"),
+    ]
+    missing = [p for p in paths if not os.path.exists(p)]
+    if missing:
+        msg = f"the shared folder ($SMITHYCURL_SHARED, default ../shared) lacks {missing[0]}"
+        if os.environ.get("CI"):
+            pytest.fail(msg)
+        pytest.skip(msg)
+    return paths
+
+
+class Servers:
+    def __init__(self, urls: dict[str, str]) -> None:
+        self.httpbin = urls["httpbin"]
+        self.todo = urls["todo"]
+        self.pizza = urls["pizza"]
+
+
+@pytest.fixture(scope="session")
+def servers() -> Iterator[Servers]:
+    exe = os.path.join(BUILD, "testserver")
+    if not os.path.exists(exe):
+        pytest.fail(f"{exe} missing: run make build")
+    proc = subprocess.Popen([exe, "-pizza"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    urls = {}
+    assert proc.stdout is not None and proc.stdin is not None
+    for _ in range(3):
+        line = proc.stdout.readline()
+        if not line:
+            break
+        name, url = line.split()
+        urls[name] = url
+    if len(urls) != 3:
+        proc.kill()
+        pytest.fail(f"testserver did not start: {urls}")
+    try:
+        yield Servers(urls)
+    finally:
+        proc.stdin.close()  # testserver stops when its stdin closes
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@pytest.fixture(scope="session")
+def httpbin_model() -> smithycurl.Model:
+    return smithycurl.load_model(HTTPBIN_MODEL)
+
+
+@pytest.fixture(scope="session")
+def httpbin(servers: Servers, httpbin_model: smithycurl.Model) -> Iterator[smithycurl.Client]:
+    with httpbin_model.client(endpoint=servers.httpbin, timeout=20) as c:
+        yield c
+
+
+@pytest.fixture(scope="session")
+def pizza_model() -> smithycurl.Model:
+    return smithycurl.load_model(*pizza_model_paths())
+
+
+@pytest.fixture(scope="session")
+def pizza(servers: Servers, pizza_model: smithycurl.Model) -> Iterator[smithycurl.Client]:
+    # Quick retries: the @readonly Health error is retried (3 sends).
+    with pizza_model.client(PIZZA_SERVICE, endpoint=servers.pizza, timeout=20) as c:
+        yield c
+
+
+def run_python(code: str, *args: str, env: dict[str, str] | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """Runs code in a fresh interpreter with the package on its path."""
+    e = dict(os.environ)
+    e["PYTHONPATH"] = PKG + os.pathsep + e.get("PYTHONPATH", "")
+    e.update(env or {})
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=e, timeout=timeout)
