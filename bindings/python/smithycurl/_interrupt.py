@@ -13,23 +13,25 @@ installed:
   call returns SMITHYCURL_E_CANCELLED at once, and the pending
   KeyboardInterrupt is raised (PyErr_CheckSignals) instead of an error.
 
-The token is reused by every main-thread call until a SIGINT cancels it,
-and the wakeup fd is restored after each call, so a call costs two
-set_wakeup_fd calls more than a bare one. When the wakeup fd is already
-someone else's (an asyncio loop's), the call runs on a helper thread and the
-main thread waits on a lock, which Ctrl-C interrupts; the token is then
-cancelled. Calls from other threads run directly (Python delivers
+The token is reused by every main-thread call until a SIGINT cancels it.
+The wakeup fd is set at each call (one set_wakeup_fd, ~1.5 us) and left in
+place after it, which is harmless: Python's signal handlers run as before,
+and the watcher ignores bytes outside calls. When the wakeup fd is someone
+else's (an asyncio loop's), it is put back and the call runs on a helper
+thread while the main thread waits on a lock, which Ctrl-C interrupts; the
+token is then cancelled. Calls from other threads run directly (Python delivers
 KeyboardInterrupt to the main thread only).
 """
 
 from __future__ import annotations
 
 import ctypes
+import importlib
 import os
 import signal
 import socket
 import threading
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from . import _lib
 
@@ -38,6 +40,12 @@ _check_signals = ctypes.pythonapi.PyErr_CheckSignals
 _check_signals.argtypes = []
 _check_signals.restype = ctypes.c_int
 _default_int_handler = signal.default_int_handler
+# signal.getsignal wraps its result in an Enum (2 us a call); _signal's is not.
+try:
+    _getsignal: Callable[[int], Any] = importlib.import_module("_signal").getsignal
+except (ImportError, AttributeError):  # pragma: no cover
+    _getsignal = signal.getsignal
+_SIGINT = int(signal.SIGINT)
 
 
 class _Watcher:
@@ -69,7 +77,7 @@ class _Watcher:
             if (
                 signal.SIGINT in data
                 and self.active
-                and signal.getsignal(signal.SIGINT) is _default_int_handler
+                and _getsignal(_SIGINT) is _default_int_handler
             ):
                 tok = self.token
                 self.fired = tok
@@ -112,16 +120,18 @@ os.register_at_fork(after_in_child=_after_fork_in_child)
 def call(lib: _lib.Library, client: int, op: bytes, body: bytes, out: ctypes.c_void_p) -> int:
     """smithycurl_call, interruptible by Ctrl-C on the main thread. Returns
     the code; raises KeyboardInterrupt when Ctrl-C cancelled the call."""
-    if threading.get_ident() != _main_ident or signal.getsignal(signal.SIGINT) is not _default_int_handler:
+    if threading.get_ident() != _main_ident or _getsignal(_SIGINT) is not _default_int_handler:
         return lib.call(client, op, body, len(body), None, ctypes.byref(out))  # type: ignore[no-any-return]
     w = _watcher or _get_watcher(lib)
     try:
         old = signal.set_wakeup_fd(w.wfd, warn_on_full_buffer=False)
     except ValueError:  # not the main interpreter's main thread
         return lib.call(client, op, body, len(body), None, ctypes.byref(out))  # type: ignore[no-any-return]
-    if old != -1 and old != w.wfd:
+    if old != -1 and old != w.wfd:  # someone else's (an asyncio loop's)
         signal.set_wakeup_fd(old)
         return _call_on_thread(lib, client, op, body, out)
+    # Ours stays installed after the call (one set_wakeup_fd a call, not
+    # two); bytes that arrive between calls are read and ignored.
     tok = w.token
     w.active = True
     rc = -1
@@ -132,7 +142,6 @@ def call(lib: _lib.Library, client: int, op: bytes, body: bytes, out: ctypes.c_v
         # Python may raise the KeyboardInterrupt as soon as the C call
         # returns, before rc is even assigned: clean up here either way.
         w.active = False
-        signal.set_wakeup_fd(-1)
         fired = w.fired is not None
         if fired:
             w.renew()

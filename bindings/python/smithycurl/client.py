@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 trace_logger = logging.getLogger("smithycurl.trace")
 
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False).encode
-_loads = json.loads
+_loads = json.JSONDecoder().decode
 _exact_loads = json.JSONDecoder(parse_float=_codec.ExactFloat).decode
 _EMPTY = b"{}"
 
@@ -191,7 +191,7 @@ class Operation:
         out = self._out
         if out is None:
             return None
-        obj = _exact_loads(raw.decode()) if self._exact else _loads(raw)
+        obj = _exact_loads(raw.decode()) if self._exact else _loads(raw.decode())
         assert out.dec is not None
         return out.dec(obj)
 
@@ -226,7 +226,7 @@ class Operation:
             try:
                 if raw:
                     assert codec.dec is not None
-                    members = codec.dec(_exact_loads(raw.decode()) if self._exact else _loads(raw))
+                    members = codec.dec(_exact_loads(raw.decode()) if self._exact else _loads(raw.decode()))
             except (ValueError, TypeError):
                 members = {}
             cls = codec.cls

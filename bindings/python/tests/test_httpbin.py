@@ -8,7 +8,7 @@ import dataclasses
 import pytest
 
 import smithycurl
-from conftest import Servers
+from conftest import REPO, Servers
 
 
 def test_every_operation(httpbin: smithycurl.Client, servers: Servers) -> None:
@@ -114,3 +114,18 @@ def test_services_and_ast(httpbin_model: smithycurl.Model) -> None:
     assert "smithycurl.examples.httpbin#HttpBin" in httpbin_model.ast()["shapes"]
     with pytest.raises(smithycurl.NotFoundError, match="GetIp"):
         svc.operation("GetIpp")
+
+
+def test_example_script(servers: Servers) -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "bindings", "python"))
+    r = subprocess.run([sys.executable, os.path.join(REPO, "examples", "python", "httpbin.py"), servers.httpbin],
+                       capture_output=True, text=True, env=env, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == [
+        "GetIp: GetIpOutput(origin='127.0.0.1')",
+        "Anything: method=POST json={'id': 25, 'test': 'yo'} args={'query': ['hello']}",
+    ]
