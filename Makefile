@@ -3,7 +3,7 @@ GO        ?= go
 FUZZTIME  ?= 20s
 BUILD     := build
 
-.PHONY: all deps build demo test vet unit conformance fuzz bench clean bench-aws lib install examples ctest bench-c
+.PHONY: all deps build demo test vet unit conformance fuzz bench clean bench-aws lib install examples ctest bench-c pytest bench-python
 
 all: build
 
@@ -38,13 +38,14 @@ unit:
 	$(GO) test -count=1 ./...
 
 # Everything CI runs: build, vet, conformance, fuzzers, then the unit tests last.
-test: build vet conformance fuzz ctest examples unit
+test: build vet conformance fuzz ctest examples pytest unit
 
 bench:
 	$(GO) test ./model -run '^$$' -bench . -benchmem
 	$(GO) test ./client -run '^$$' -bench '^BenchmarkCall' -benchmem -benchtime 1s
 	$(MAKE) bench-aws
 	$(MAKE) bench-c
+	$(MAKE) bench-python
 
 # DynamoDB GetItem and PutItem against dynalite, BENCH_N sequential calls on one
 # client: smithycurl vs aws-sdk-go-v2 (wall and CPU time per call), then client
@@ -101,3 +102,14 @@ bench-c: lib build
 
 clean:
 	rm -rf $(BUILD)
+
+# The Python package (bindings/python): its pytest suite with Debian's pytest on
+# /usr/bin/python3, against build/testserver -pizza and build/libsmithycurl.so
+# (the pizza tests read $SMITHYCURL_SHARED, default ../shared). bench-python:
+# the package vs a hand-written http.client + json loop, and cold start.
+PYTHON ?= /usr/bin/python3
+pytest: lib build
+	SMITHYCURL_LIBRARY=$(CURDIR)/$(BUILD)/libsmithycurl.so $(PYTHON) -B -m pytest -q -p no:cacheprovider bindings/python/tests
+
+bench-python: lib build
+	SMITHYCURL_LIBRARY=$(CURDIR)/$(BUILD)/libsmithycurl.so $(PYTHON) -B bench/python/bench.py

@@ -2,7 +2,9 @@
 # Installs the Debian packages smithycurl needs to build and test, when missing.
 # Runs apt-get as root, or through sudo; prints the command otherwise.
 set -euo pipefail
-packages=(libcurl4-openssl-dev pkg-config gcc make valgrind)
+# python3-*: the Python package's tests (pytest, an offline pip install into a
+# venv) and mypy for the generated typed modules.
+packages=(libcurl4-openssl-dev pkg-config gcc make valgrind python3-pytest python3-setuptools python3-wheel python3-venv python3-pip mypy)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

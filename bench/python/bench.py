@@ -137,8 +137,8 @@ def main() -> int:
                 break
         print(f"python {sys.version.split()[0]}, {args.calls} sequential calls per run, {args.rounds} runs each "
               f"(medians), httpbin at {url}")
-        print(f"{'call':<34} {'CPU/call':>10} {'wall/call':>10}   CPU ratio")
-        for op, what in (("get_ip", "GET /ip"), ("anything", "POST /anything (query, JSON body)")):
+        print(f"{'call':<44} {'CPU/call':>10} {'wall/call':>10}   CPU ratio")
+        for op, what in (("get_ip", "GET /ip"), ("anything", "POST /anything (query, body)")):
             sc_cpu, sc_wall, hc_cpu, hc_wall = [], [], [], []
             for _ in range(args.rounds):
                 c, w = worker(WORKER_SMITHYCURL, url, args.calls, op)
@@ -148,8 +148,8 @@ def main() -> int:
                 hc_cpu.append(c)
                 hc_wall.append(w)
             s, h = statistics.median(sc_cpu), statistics.median(hc_cpu)
-            print(f"{what + ': http.client+json':<34} {h:8.1f}us {statistics.median(hc_wall):8.1f}us")
-            print(f"{what + ': smithycurl':<34} {s:8.1f}us {statistics.median(sc_wall):8.1f}us   {s / h:.2f}x")
+            print(f"{what + ': http.client+json':<44} {h:8.1f}us {statistics.median(hc_wall):8.1f}us")
+            print(f"{what + ': smithycurl':<44} {s:8.1f}us {statistics.median(sc_wall):8.1f}us   {s / h:.2f}x")
 
         sc, hc = [], []
         for _ in range(args.cold):
