@@ -64,8 +64,9 @@ func newErrorResult(code, kind, status, attempts int, fields [numFields]string) 
 }
 
 //export scx_call
-func scx_call(ch C.uintptr_t, op *C.char, in *C.char, n C.size_t, tok C.uintptr_t, out *C.uintptr_t) (rc C.int) {
+func scx_call(ch C.uintptr_t, op *C.char, in *C.char, n C.size_t, tok C.uintptr_t, hints, threads C.int, out *C.uintptr_t) (rc C.int) {
 	defer guard(&rc)
+	schedHints(int(hints), int(threads))
 	cl, ok := lookup[*clientH](ch, C.SCX_CLIENT)
 	if !ok {
 		return codeInvalidHandle

@@ -44,6 +44,9 @@ enum {
     SCX_RES_REQUEST_ID
 };
 
+// Scheduling hints of scx_call (sched.go).
+enum { SCX_HINT_NEW_THREAD = 1, SCX_HINT_YIELD = 2 };
+
 void scx_trace_invoke(uintptr_t fn, uintptr_t user, const char *ev, size_t len);
 
 // scx_alloc is malloc that returns NULL on failure (C.malloc aborts instead).

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "smithycurl.h"
@@ -37,6 +38,42 @@ __attribute__((constructor)) static void smithycurl_record_pid(void) {
     } while (0)
 
 #define H(x) ((uintptr_t)(void *)(x))
+
+// Scheduling hints passed to scx_call (see sched.go), kept in C where
+// thread-local storage is one load: whether this is the thread's first call,
+// or its first call SCX_YIELD_NS or more after its last yield, and how many
+// threads that have called smithycurl_call are alive (a pthread key's
+// destructor counts them out).
+#define SCX_YIELD_NS 5000000LL
+static __thread long long scx_thread_tick; // CLOCK_MONOTONIC ns; 0: never called
+static int scx_call_threads;
+static pthread_key_t scx_thread_key;
+static pthread_once_t scx_thread_once = PTHREAD_ONCE_INIT;
+
+static void scx_thread_exit(void *p) {
+    (void)p;
+    __atomic_sub_fetch(&scx_call_threads, 1, __ATOMIC_RELAXED);
+}
+
+static void scx_thread_key_init(void) { pthread_key_create(&scx_thread_key, scx_thread_exit); }
+
+static int sched_hints(int *threads) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    long long now = (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+    if (scx_thread_tick == 0) {
+        scx_thread_tick = now;
+        pthread_once(&scx_thread_once, scx_thread_key_init);
+        *threads = __atomic_add_fetch(&scx_call_threads, 1, __ATOMIC_RELAXED);
+        pthread_setspecific(scx_thread_key, (void *)1);
+        return SCX_HINT_NEW_THREAD;
+    }
+    if (now - scx_thread_tick >= SCX_YIELD_NS) {
+        scx_thread_tick = now;
+        return SCX_HINT_YIELD;
+    }
+    return 0;
+}
 
 // ---- version, codes, memory: pure C, usable anywhere ----
 
@@ -298,7 +335,9 @@ int smithycurl_call(smithycurl_client *client, const char *operation, const char
     FORK_CHECK();
     if (!out) return SMITHYCURL_E_INVALID_ARGUMENT;
     uintptr_t h = 0;
-    int rc = scx_call(H(client), (char *)operation, (char *)input, input_len, H(cancel), &h);
+    int threads = 0;
+    int hints = sched_hints(&threads);
+    int rc = scx_call(H(client), (char *)operation, (char *)input, input_len, H(cancel), hints, threads, &h);
     *out = (smithycurl_result *)h;
     return rc;
 }
