@@ -38,7 +38,7 @@ unit:
 	$(GO) test -count=1 ./...
 
 # Everything CI runs: build, vet, conformance, fuzzers, then the unit tests last.
-test: build vet conformance fuzz ctest examples pytest unit
+test: build vet conformance fuzz ctest examples pytest demo unit
 
 bench:
 	$(GO) test ./model -run '^$$' -bench . -benchmem

@@ -6,11 +6,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=build
 
-# testserver stops when its stdin closes: keep a pipe open to it, and close
-# it on exit so that the services always stop.
+# testserver stops when its stdin closes: the coprocess pipe is its stdin,
+# closed on exit so that the services always stop.
 coproc SERVER { exec "$bin/testserver"; }
 server_pid=$SERVER_PID
-exec {server_in}>&"${SERVER[1]}"
+server_in=${SERVER[1]}
 trap 'exec {server_in}>&-; wait "$server_pid" 2>/dev/null || true' EXIT
 read -r _ httpbin <&"${SERVER[0]}"
 read -r _ todo <&"${SERVER[0]}"
