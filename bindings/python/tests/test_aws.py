@@ -1,0 +1,90 @@
+"""DynamoDB and Kinesis through the Python package, against the npm
+emulators dynalite and kinesalite on 127.0.0.1 (scripts/emulators.sh)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from typing import Iterator
+
+import pytest
+
+import smithycurl
+from conftest import REPO, shared_dir
+
+CREDENTIALS = {"access_key_id": "AKIDEXAMPLE", "secret_access_key": "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY",
+               "region": "us-east-1"}
+
+
+@pytest.fixture(scope="session")
+def emulators() -> Iterator[dict[str, str]]:
+    urls = {k: os.environ[k] for k in ("SMITHYCURL_DYNALITE_URL", "SMITHYCURL_KINESALITE_URL") if k in os.environ}
+    if len(urls) == 2:
+        yield urls
+        return
+    script = os.path.join(REPO, "scripts", "emulators.sh")
+    try:
+        out = subprocess.run([script, "start"], check=True, capture_output=True, text=True, timeout=300).stdout
+    except (OSError, subprocess.SubprocessError) as e:
+        if os.environ.get("CI"):
+            pytest.fail(f"the AWS emulators did not start: {e}")
+        pytest.skip(f"the AWS emulators did not start: {e}")
+    for line in out.splitlines():
+        key, _, value = line.partition("=")
+        urls[key] = value.strip("'\"")
+    try:
+        yield urls
+    finally:
+        subprocess.run([script, "stop"], check=False, capture_output=True, timeout=60)
+
+
+def aws_model(name: str) -> smithycurl.Model:
+    path = os.path.join(shared_dir(), "models", "aws", name)
+    if not os.path.exists(path):
+        if os.environ.get("CI"):
+            pytest.fail(f"{path} is missing")
+        pytest.skip(f"{path} is missing")
+    return smithycurl.load_model(path)
+
+
+def test_dynamodb_flow(emulators: dict[str, str]) -> None:
+    model = aws_model("dynamodb.json")
+    with model.client(endpoint=emulators["SMITHYCURL_DYNALITE_URL"], aws_credentials=CREDENTIALS) as db:
+        db.create_table(table_name="py-flow", billing_mode="PAY_PER_REQUEST",
+                        attribute_definitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                               {"AttributeName": "sk", "AttributeType": "N"}],
+                        key_schema=[{"AttributeName": "pk", "KeyType": "HASH"},
+                                    {"AttributeName": "sk", "KeyType": "RANGE"}])
+        for i in range(3):
+            db.put_item(table_name="py-flow", item={"pk": {"S": "user#1"}, "sk": {"N": str(i)}, "v": {"S": f"v{i}"}})
+        got = db.get_item(table_name="py-flow", key={"pk": {"S": "user#1"}, "sk": {"N": "1"}})
+        assert got.item is not None and got.item["v"].value == "v1"
+        page = db.query(table_name="py-flow", key_condition_expression="pk = :pk AND sk >= :min",
+                        expression_attribute_values={":pk": {"S": "user#1"}, ":min": {"N": "1"}})
+        assert page.count == 2
+        updated = db.update_item(table_name="py-flow", key={"pk": {"S": "user#1"}, "sk": {"N": "2"}},
+                                 update_expression="SET v = :v", expression_attribute_values={":v": {"S": "new"}},
+                                 return_values="UPDATED_NEW")
+        assert updated.attributes is not None and updated.attributes["v"].value == "new"
+        with pytest.raises(smithycurl.ServiceError) as info:
+            db.put_item(table_name="py-flow", item={"pk": {"S": "user#1"}, "sk": {"N": "0"}},
+                        condition_expression="attribute_not_exists(pk)")
+        err = info.value
+        assert type(err).__name__ == "ConditionalCheckFailedException"
+        assert err.status == 400
+        db.delete_table(table_name="py-flow")
+
+
+def test_kinesis_blob_round_trip(emulators: dict[str, str]) -> None:
+    model = aws_model("kinesis.json")
+    data = bytes(range(256))
+    with model.client(endpoint=emulators["SMITHYCURL_KINESALITE_URL"], aws_credentials=CREDENTIALS) as k:
+        k.create_stream(stream_name="py-stream", shard_count=1)
+        for _ in range(100):
+            if k.describe_stream(stream_name="py-stream").stream_description.stream_status.value == "ACTIVE":
+                break
+        put = k.put_record(stream_name="py-stream", data=data, partition_key="p")
+        it = k.get_shard_iterator(stream_name="py-stream", shard_id=put.shard_id, shard_iterator_type="TRIM_HORIZON")
+        records = k.get_records(shard_iterator=it.shard_iterator).records
+        assert [r.data for r in records] == [data]
+        k.delete_stream(stream_name="py-stream")
