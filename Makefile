@@ -51,9 +51,13 @@ bench:
 # client: smithycurl vs aws-sdk-go-v2 (wall and CPU time per call), then client
 # creation with the model load. bench/ is a module of its own (the AWS SDK).
 BENCH_N ?= 2000
-bench-aws:
+bench-aws: lib
 	cd bench && $(GO) test -run '^$$' -bench 'DynamoDB' -benchtime $(BENCH_N)x -benchmem .
 	cd bench && $(GO) test -run '^$$' -bench 'NewClient' -benchtime 20x -benchmem .
+	@command -v $(PYTHON) >/dev/null && $(PYTHON) -c 'import boto3' 2>/dev/null || { echo "bench-aws: the Python comparison needs python3-boto3 (apt-get install python3-boto3)"; exit 1; }
+	set -a; eval "$$(scripts/emulators.sh start)"; set +a; \
+	SMITHYCURL_LIBRARY=$(CURDIR)/$(BUILD)/libsmithycurl.so $(PYTHON) -B bench/python/bench_dynamodb.py $(BENCH_N); \
+	rc=$$?; scripts/emulators.sh stop >/dev/null; exit $$rc
 
 # The C library: build/libsmithycurl.so from export/ (only the smithycurl_*
 # symbols of include/smithycurl.h are exported; the header cgo writes next to
