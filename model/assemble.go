@@ -337,6 +337,17 @@ func (a *assembler) namedRefs(f *draftFile, rs []draftNamedRef) []Ref {
 	return out
 }
 
+// duplicateMember reports whether name is among the earlier members, in any
+// letter case (member names must differ case-insensitively).
+func duplicateMember(earlier []*draftMember, name string) bool {
+	for _, e := range earlier {
+		if len(e.name) == len(name) && strings.EqualFold(e.name, name) {
+			return true
+		}
+	}
+	return false
+}
+
 // build makes the shape of a draft as its own definition declares it.
 func (a *assembler) build(f *draftFile, d *draftShape) *Shape {
 	s := &Shape{ID: d.id, Type: d.typ, Loc: d.loc}
@@ -344,14 +355,23 @@ func (a *assembler) build(f *draftFile, d *draftShape) *Shape {
 	if len(d.members) > 0 {
 		s.Members = make([]*Member, 0, len(d.members))
 	}
-	seen := make(map[string]bool, len(d.members))
-	for _, dm := range d.members {
+	var seen map[string]bool // only for many members: a scan is cheaper below that
+	if len(d.members) > 64 {
+		seen = make(map[string]bool, len(d.members))
+	}
+	for i, dm := range d.members {
 		mid := d.id.WithMember(dm.name)
-		if seen[strings.ToLower(dm.name)] {
+		dup := false
+		if seen != nil {
+			lower := strings.ToLower(dm.name)
+			dup, seen[lower] = seen[lower], true
+		} else {
+			dup = duplicateMember(d.members[:i], dm.name)
+		}
+		if dup {
 			a.errorf(mid, dm.loc, "Duplicate member of `%s`: `%s`", d.id, dm.name)
 			continue
 		}
-		seen[strings.ToLower(dm.name)] = true
 		m := &Member{ID: mid, Target: a.ref(f, dm.target), Traits: a.traits(f, mid, dm.traits), Loc: dm.loc}
 		if m.Target == "" && !dm.elided && (d.typ == EnumType || d.typ == IntEnumType) {
 			m.Target = unitID
