@@ -55,7 +55,9 @@ bench-aws: lib
 	cd bench && $(GO) test -run '^$$' -bench 'DynamoDB' -benchtime $(BENCH_N)x -benchmem .
 	cd bench && $(GO) test -run '^$$' -bench 'NewClient' -benchtime 20x -benchmem .
 	@command -v $(PYTHON) >/dev/null && $(PYTHON) -c 'import boto3' 2>/dev/null || { echo "bench-aws: the Python comparison needs python3-boto3 (apt-get install python3-boto3)"; exit 1; }
+	$(CC) $(CFLAGS_C) -Iinclude -o $(BUILD)/bench-c-dynamodb bench/c/dynamodb.c $$(pkg-config --cflags --libs libcurl) -ldl
 	set -a; eval "$$(scripts/emulators.sh start)"; set +a; \
+	$(BUILD)/bench-c-dynamodb "$$SMITHYCURL_DYNALITE_URL" "$${SMITHYCURL_SHARED:-../shared}/models/aws/dynamodb.json" $(CURDIR)/$(BUILD)/libsmithycurl.so $(BENCH_N) && \
 	SMITHYCURL_LIBRARY=$(CURDIR)/$(BUILD)/libsmithycurl.so $(PYTHON) -B bench/python/bench_dynamodb.py $(BENCH_N); \
 	rc=$$?; scripts/emulators.sh stop >/dev/null; exit $$rc
 
