@@ -98,7 +98,12 @@
  *     * the library cannot be unloaded: do not dlclose() it (the Go runtime
  *       does not support it); load it once per process;
  *     * it installs signal handlers for its own use (it chains to handlers
- *       installed before it); SIGPIPE from libcurl is ignored per transfer.
+ *       installed before it); SIGPIPE from libcurl is ignored per transfer;
+ *     * it raises the Go runtime's GOMAXPROCS to one more than the number of
+ *       live threads that have called smithycurl_call() (capped at the
+ *       larger of 64 and the number of CPUs, never lowered), so that threads
+ *       waiting in libcurl do not keep others out of Go; it does not when
+ *       the GOMAXPROCS environment variable is set.
  */
 #ifndef SMITHYCURL_H
 #define SMITHYCURL_H
