@@ -26,8 +26,6 @@ raises KeyboardInterrupt at once and cancels the request.
 
 from __future__ import annotations
 
-import logging
-
 from .errors import (
     CancelledError,
     DecodeError,
@@ -49,8 +47,6 @@ from .client import Client, Operation
 from .types import IntEnum, StrEnum, Structure, Union, UnknownUnionMember
 
 __version__ = "0.1.0"
-
-logging.getLogger("smithycurl").addHandler(logging.NullHandler())
 
 
 def library_version() -> str:

@@ -15,11 +15,11 @@ import base64
 import copy
 import dataclasses
 import datetime
-import decimal
 import enum
 import keyword
+import os
 import re
-import secrets
+import sys
 import threading
 from typing import Any, Callable, Optional
 
@@ -57,7 +57,7 @@ SIMPLE_TYPES = {
 
 # Decimals go into json.dumps as a marked string, replaced by the bare
 # number afterwards (json has no way to write a number literal as given).
-_DEC_MARK = "\x00sc-dec-" + secrets.token_hex(4) + ":"
+_DEC_MARK = "\x00sc-dec-" + os.urandom(4).hex() + ":"
 _DEC_MARK_JSON = "\\u0000" + _DEC_MARK[1:]
 _DEC_RE = re.compile('"' + re.escape(_DEC_MARK_JSON) + r'([^"]*)"')
 
@@ -108,7 +108,23 @@ def _dec_timestamp(v: Any) -> Any:
     return datetime.datetime.fromtimestamp(float(v), datetime.timezone.utc)
 
 
+# decimal (and the numbers ABCs it imports) is loaded when a model has a
+# bigDecimal, not at import: a value cannot be a Decimal before it is.
+
+
+def _decimal() -> Any:
+    import decimal
+
+    return decimal
+
+
+def _is_decimal(v: Any) -> bool:
+    d = sys.modules.get("decimal")
+    return d is not None and isinstance(v, d.Decimal)
+
+
 def _enc_decimal(v: Any) -> Any:
+    decimal = _decimal()
     if isinstance(v, float):
         return _enc_float(v)
     if isinstance(v, (decimal.Decimal, str)):
@@ -117,6 +133,7 @@ def _enc_decimal(v: Any) -> Any:
 
 
 def _dec_decimal(v: Any) -> Any:
+    decimal = _decimal()
     if type(v) is ExactFloat:
         return decimal.Decimal(v.text)
     if isinstance(v, float):
@@ -131,7 +148,7 @@ def _enc_float(v: Any) -> Any:
         if v in (float("inf"), float("-inf")):
             return "Infinity" if v > 0 else "-Infinity"
         return v
-    if isinstance(v, decimal.Decimal):
+    if _is_decimal(v):
         return _enc_float(float(v))
     return v
 

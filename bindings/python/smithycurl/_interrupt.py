@@ -5,7 +5,7 @@ SIGINT handler: the KeyboardInterrupt would wait for the call to end. So,
 for calls made on the main thread while Python's default SIGINT handler is
 installed:
 
-- a daemon "watcher" thread waits on a socket that is made the signal
+- a daemon "watcher" thread waits on a pipe whose write end is made the signal
   wakeup fd (signal.set_wakeup_fd) for the duration of the call: Python's C
   signal handler writes the signal number there, from whichever thread gets
   the signal;
@@ -29,7 +29,6 @@ import ctypes
 import importlib
 import os
 import signal
-import socket
 import threading
 from typing import Any, Callable, Optional
 
@@ -54,9 +53,10 @@ class _Watcher:
         self.token = self._new_token()
         self.fired: Optional[int] = None  # the token the watcher cancelled
         self.active = False
-        self.rsock, self.wsock = socket.socketpair()
-        self.wsock.setblocking(False)
-        self.wfd = self.wsock.fileno()
+        # A pipe, not a socketpair: the same for set_wakeup_fd on POSIX,
+        # without importing socket (and selectors) at every start.
+        self.rfd, self.wfd = os.pipe()
+        os.set_blocking(self.wfd, False)
         self.thread = threading.Thread(target=self._watch, name="smithycurl-sigint", daemon=True)
         self.thread.start()
 
@@ -69,7 +69,7 @@ class _Watcher:
     def _watch(self) -> None:
         while True:
             try:
-                data = self.rsock.recv(256)
+                data = os.read(self.rfd, 256)
             except OSError:
                 return
             if not data:
@@ -109,7 +109,8 @@ def _get_watcher(lib: _lib.Library) -> _Watcher:
 
 def _after_fork_in_child() -> None:
     # The watcher thread did not survive fork; any later call fails with
-    # ForkedError anyway. Forget it (its socket is closed with the parent's).
+    # ForkedError anyway. Forget it (its pipe stays open: the wakeup fd may
+    # still name it, and a closed number could be reused by another file).
     global _watcher
     _watcher = None
 

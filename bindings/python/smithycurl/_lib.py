@@ -17,15 +17,23 @@ Where the library is looked for, in order:
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
-import logging
 import os
+import sys
 import threading
 from typing import Any, Callable, Optional
 
 from . import errors
 
-logger = logging.getLogger("smithycurl")
+
+def logger() -> Any:
+    """The "smithycurl" logger. logging is imported on first need, not at
+    import (it costs a few ms of every process's start)."""
+    import logging
+
+    lg = logging.getLogger("smithycurl")
+    if not lg.handlers:
+        lg.addHandler(logging.NullHandler())
+    return lg
 
 #: The oldest library this package works with (0xXXYYZZ), and its major.
 REQUIRED_VERSION = 0x000100
@@ -177,6 +185,8 @@ def _candidates() -> list[tuple[str, str]]:
         path = os.path.join(env, LIBRARY_NAME) if os.path.isdir(env) else env
         return [("$SMITHYCURL_LIBRARY", path)]
     out = [("the package folder", os.path.join(os.path.dirname(os.path.abspath(__file__)), LIBRARY_NAME))]
+    import ctypes.util  # imports subprocess, shutil...: only when needed
+
     found = ctypes.util.find_library("smithycurl")
     if found:
         out.append(("ctypes.util.find_library", found))
@@ -222,7 +232,8 @@ def load() -> Library:
                 continue
             _lib = _declare(cdll)
             _lib.path = path
-            logger.debug("loaded %s %s from %s (%s)", LIBRARY_NAME, _lib.version, path, where)
+            if "logging" in sys.modules:  # else nobody can have configured it yet
+                logger().debug("loaded %s %s from %s (%s)", LIBRARY_NAME, _lib.version, path, where)
             return _lib
         raise errors.LibraryError(
             f"cannot load {LIBRARY_NAME}; tried:\n"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ctypes
 import json
-import logging
 import threading
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Union as TUnion
 
@@ -14,7 +13,15 @@ from .errors import ServiceError
 if TYPE_CHECKING:
     from .model import Model, OperationInfo, ServiceInfo
 
-trace_logger = logging.getLogger("smithycurl.trace")
+
+
+def trace_logger() -> Any:
+    """The "smithycurl.trace" logger (logging imported on first use)."""
+    _lib.logger()
+    import logging
+
+    return logging.getLogger("smithycurl.trace")
+
 
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False).encode
 _loads = json.JSONDecoder().decode
@@ -82,7 +89,7 @@ def _make_options(lib: _lib.Library, **o: Any) -> tuple[int, Any]:
             try:
                 fn(json.loads(ctypes.string_at(ptr, n)))
             except Exception:  # never let it unwind into C
-                trace_logger.exception("smithycurl trace callback failed")
+                trace_logger().exception("smithycurl trace callback failed")
 
         keep = _lib.TRACE_FN(on_event)
         check(lib.options_set_trace(h, keep, None), "trace")
@@ -92,9 +99,9 @@ def _make_options(lib: _lib.Library, **o: Any) -> tuple[int, Any]:
 
 def _log_trace(event: dict[str, Any]) -> None:
     if event.get("phase") == "request":
-        trace_logger.debug("> %s %s", event.get("method"), event.get("url"))
+        trace_logger().debug("> %s %s", event.get("method"), event.get("url"))
     else:
-        trace_logger.debug(
+        trace_logger().debug(
             "< %s %s %s %sus%s", event.get("status", "-"), event.get("method"), event.get("url"),
             event.get("took_us", "?"), f" error: {event['error']}" if event.get("error") else "",
         )
