@@ -21,7 +21,11 @@ import os
 import re
 import sys
 import threading
-from typing import Any, Callable, Optional
+
+# typing is for the type checker only: importing it costs every process a few ms.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable, Optional
 
 from . import errors
 from .types import (
@@ -35,7 +39,8 @@ from .types import (
     snake_case,
 )
 
-Conv = Optional[Callable[[Any], Any]]
+if TYPE_CHECKING:
+    Conv = Optional[Callable[[Any], Any]]
 
 # Python types for the simple Smithy types (annotations of made classes and
 # of generated code).

@@ -20,7 +20,11 @@ import ctypes
 import os
 import sys
 import threading
-from typing import Any, Callable, Optional
+
+# typing is for the type checker only: importing it costs every process a few ms.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable, Optional
 
 from . import errors
 

@@ -5,7 +5,11 @@ from __future__ import annotations
 import ctypes
 import json
 import threading
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Union as TUnion
+
+# typing is for the type checker only: importing it costs every process a few ms.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable, Mapping, Optional, Union as TUnion
 
 from . import _codec, _interrupt, _lib, errors
 from .errors import ServiceError

@@ -7,7 +7,11 @@ import dataclasses
 import json
 import os
 import threading
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Union as TUnion
+
+# typing is for the type checker only: importing it costs every process a few ms.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable, Mapping, Optional, Union as TUnion
 
 from . import _codec, _lib, errors
 from .types import snake_case
@@ -15,7 +19,8 @@ from .types import snake_case
 if TYPE_CHECKING:
     from .client import Client
 
-PathLike = TUnion[str, "os.PathLike[str]"]
+if TYPE_CHECKING:
+    PathLike = TUnion[str, "os.PathLike[str]"]
 
 
 @dataclasses.dataclass(frozen=True)

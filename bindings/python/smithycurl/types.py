@@ -12,7 +12,11 @@ from __future__ import annotations
 import datetime
 import enum
 import re
-from typing import Any, ClassVar, Optional
+
+# typing is for the type checker only: importing it costs every process a few ms.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ClassVar, Optional
 
 __all__ = [
     "Structure",
