@@ -793,17 +793,27 @@ func validText(v string) error {
 
 // parseHeader parses the last header block libcurl delivered.
 func parseHeader(p *C.char, n C.size_t) http.Header {
-	hdr := make(http.Header)
 	if n == 0 {
-		return hdr
+		return make(http.Header)
 	}
-	s := C.GoStringN(p, C.int(n))
+	return parseHeaderBlock(C.GoStringN(p, C.int(n)))
+}
+
+// parseHeaderBlock parses a response header block: the status line, then
+// one header per line up to the first empty line.
+func parseHeaderBlock(s string) http.Header {
 	// Skip the status line.
-	if i := strings.Index(s, "\n"); i >= 0 {
-		s = s[i+1:]
-	} else {
-		return hdr
+	i := strings.IndexByte(s, '\n')
+	if i < 0 {
+		return make(http.Header)
 	}
+	s = s[i+1:]
+	// One map sized for every line and one backing array for the values:
+	// each name's first value is a one-element slice of it (capacity one,
+	// so a second value of the same name moves that name to its own array).
+	n := strings.Count(s, "\n") + 1
+	hdr := make(http.Header, n)
+	vals := make([]string, 0, n)
 	var last string
 	for len(s) > 0 {
 		var line string
@@ -827,7 +837,12 @@ func parseHeader(p *C.char, n C.size_t) http.Header {
 		}
 		k := textproto.CanonicalMIMEHeaderKey(strings.TrimRight(line[:i], " \t"))
 		v := strings.Trim(line[i+1:], " \t")
-		hdr[k] = append(hdr[k], v)
+		if vs, ok := hdr[k]; ok {
+			hdr[k] = append(vs, v)
+		} else {
+			vals = append(vals, v)
+			hdr[k] = vals[len(vals)-1 : len(vals) : len(vals)]
+		}
 		last = k
 	}
 	return hdr

@@ -1,0 +1,73 @@
+package transport
+
+import (
+	"net/http"
+	"reflect"
+	"testing"
+)
+
+// httpbinHeader is the header block of go-httpbin's GET /ip, as libcurl
+// hands it over (the bench-c call).
+const httpbinHeader = "HTTP/1.1 200 OK\r\n" +
+	"Access-Control-Allow-Credentials: true\r\n" +
+	"Access-Control-Allow-Origin: *\r\n" +
+	"Content-Type: application/json; charset=utf-8\r\n" +
+	"Date: Mon, 30 Nov 2026 12:40:00 GMT\r\n" +
+	"Content-Length: 30\r\n" +
+	"\r\n"
+
+func TestParseHeaderBlock(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		want     http.Header
+	}{
+		{"empty", "", http.Header{}},
+		{"status only", "HTTP/1.1 204 No Content\r\n\r\n", http.Header{}},
+		{"no newline", "HTTP/1.1 200 OK", http.Header{}},
+		{"httpbin", httpbinHeader, http.Header{
+			"Access-Control-Allow-Credentials": {"true"},
+			"Access-Control-Allow-Origin":      {"*"},
+			"Content-Type":                     {"application/json; charset=utf-8"},
+			"Date":                             {"Mon, 30 Nov 2026 12:40:00 GMT"},
+			"Content-Length":                   {"30"},
+		}},
+		{"repeats, folding, case, junk", "HTTP/1.1 200 OK\r\n" +
+			"set-cookie: a=1\r\n" +
+			"X-Amzn-RequestId: r1\r\n" +
+			"Set-Cookie: b=2\r\n" +
+			"X-Long: one\r\n" +
+			" \ttwo \r\n" +
+			"no colon here\r\n" +
+			": empty name\r\n" +
+			"X-Pad \t:  \tv \t\r\n" +
+			"set-COOKIE: c=3\r\n" +
+			"\r\n" +
+			"After: the blank line\r\n",
+			http.Header{
+				"Set-Cookie":       {"a=1", "b=2", "c=3"},
+				"X-Amzn-Requestid": {"r1"},
+				"X-Long":           {"one two"},
+				"X-Pad":            {"v"},
+			}},
+		{"bare LF, no final blank line", "HTTP/1.1 200 OK\nA: 1\nB: 2", http.Header{"A": {"1"}, "B": {"2"}}},
+	} {
+		if got := parseHeaderBlock(tc.in); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: got %#v, want %#v", tc.name, got, tc.want)
+		}
+	}
+	// Values are independent slices: appending to one does not touch another.
+	h := parseHeaderBlock(httpbinHeader)
+	h["Date"] = append(h["Date"], "x")
+	if got := h.Values("Content-Type"); len(got) != 1 || got[0] != "application/json; charset=utf-8" {
+		t.Errorf("append to one value changed another: %q", got)
+	}
+}
+
+// BenchmarkParseHeader parses the response header of bench-c's call.
+func BenchmarkParseHeader(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		parseHeaderBlock(httpbinHeader)
+	}
+}
+
