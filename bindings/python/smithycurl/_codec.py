@@ -185,7 +185,8 @@ class _Member:
 
 
 class _Codec:
-    __slots__ = ("shape_id", "type", "enc", "dec", "members", "by_key", "cls", "exact", "member_classes", "unknown_cls")
+    __slots__ = ("shape_id", "type", "enc", "dec", "members", "by_key", "_cls", "_make_cls", "exact",
+                 "member_classes", "unknown_cls")
 
     def __init__(self, shape_id: str, type_: str) -> None:
         self.shape_id = shape_id
@@ -194,9 +195,24 @@ class _Codec:
         self.dec: Conv = None
         self.members: list[_Member] = []
         self.by_key: dict[str, _Member] = {}
-        self.cls: Any = None
+        self._cls: Any = None
+        # Makes the class on first use (structures): an operation's input
+        # class is never needed when it is called with keywords or dicts,
+        # nor an output member's that the response leaves out.
+        self._make_cls: Optional[Callable[[], Any]] = None
         self.member_classes: dict[str, type] = {}
         self.unknown_cls: Any = None
+
+    @property
+    def cls(self) -> Any:
+        c = self._cls
+        if c is None and self._make_cls is not None:
+            c = self._make_cls()
+        return c
+
+    @cls.setter
+    def cls(self, value: Any) -> None:
+        self._cls = value
 
 
 def class_name(shape_id: str) -> str:
@@ -310,7 +326,13 @@ class Registry:
             c.enc = _struct_enc(c)
             c.dec = _error_members_dec(c)
         else:
-            c.cls = self._struct_class(c, shape)
+            def make() -> Any:
+                with self.lock:  # one class per shape, whichever thread asks first
+                    if c._cls is None:
+                        c._cls = self._struct_class(c, shape)
+                    return c._cls
+
+            c._make_cls = make
             c.enc = _struct_enc(c)
             c.dec = _struct_dec(c)
 
@@ -533,7 +555,7 @@ def _struct_dec(c: _Codec) -> Callable[[Any], Any]:
     by_name = {m.name: m for m in members}
 
     def dec(v: Any) -> Any:
-        cls = c.cls
+        cls = c._cls or c.cls
         values = _defaults(c)
         for k, x in v.items():
             m = by_name.get(k)
@@ -550,7 +572,7 @@ def _struct_dec(c: _Codec) -> Callable[[Any], Any]:
 def _defaults(c: _Codec) -> dict[str, Any]:
     """Field values for members absent from a response: None, or the
     model's default."""
-    cls = c.cls
+    cls = c._cls or c.cls
     cached = cls.__dict__.get("_sc_absent")
     if cached is None:
         cached = {}
