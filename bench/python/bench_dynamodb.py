@@ -10,9 +10,11 @@ Prints per-call wall and CPU time (this process only), client creation time
 from __future__ import annotations
 
 import os
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -95,12 +97,29 @@ c = boto3.client("dynamodb", endpoint_url={ENDPOINT!r}, region_name={REGION!r},
 c.get_item(TableName={TABLE!r}, Key={{"pk": {{"S": "k1"}}}})
 """,
 }
-process = {name: [] for name in ONE_CALL}
+# Debian's boto3 comes with its bytecode (.pyc) files, and so does an
+# installed smithycurl (pip compiles them); the in-tree package under
+# PYTHONDONTWRITEBYTECODE=1 would be compiled from source in every process.
+# So smithycurl runs with its bytecode compiled once into a temporary
+# PYTHONPYCACHEPREFIX, and once more as in-tree source without bytecode.
+pycache = tempfile.mkdtemp(prefix="smithycurl-pyc-")
+with_pyc = dict(os.environ, PYTHONPYCACHEPREFIX=pycache)
+with_pyc.pop("PYTHONDONTWRITEBYTECODE", None)
+subprocess.run([sys.executable, "-m", "compileall", "-q", os.path.join(REPO, "bindings", "python", "smithycurl")],
+               env=with_pyc, check=True, stdout=subprocess.DEVNULL)
+no_pyc = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+# (the prefix holds every module's bytecode, the standard library's too: a
+# first, untimed run writes those)
+subprocess.run([sys.executable, "-c", ONE_CALL["smithycurl"]], check=True, env=with_pyc)
+RUNS = [("smithycurl", ONE_CALL["smithycurl"], with_pyc), ("boto3", ONE_CALL["boto3"], None),
+        ("smithycurl, no .pyc", ONE_CALL["smithycurl"], no_pyc)]
+process = {name: [] for name, _, _ in RUNS}
 for _ in range(11):  # interleaved runs
-    for name, script in ONE_CALL.items():
+    for name, script, env in RUNS:
         t0 = time.perf_counter()
-        subprocess.run([sys.executable, "-c", script], check=True)
+        subprocess.run([sys.executable, "-c", script], check=True, env=env)
         process[name].append((time.perf_counter() - t0) * 1e3)
+shutil.rmtree(pycache, ignore_errors=True)
 b3.delete_table(TableName=TABLE)
 
 print(f"DynamoDB on dynalite, {N} sequential calls per row (per-call figures: wall / this process's CPU)")
@@ -109,4 +128,6 @@ for op, sw, scpu, bw, bcpu in rows:
     print(f"{op:10} {sw:13.0f} µs {scpu:6.0f} µs {bw:8.0f} µs {bcpu:6.0f} µs {scpu / bcpu:9.2f}x")
 print(f"client creation (model load included), median of 5: smithycurl {sc_create:.1f} ms, boto3 {b3_create:.1f} ms")
 ps, pb = statistics.median(process["smithycurl"]), statistics.median(process["boto3"])
-print(f"one process doing one GetItem, median of 11: smithycurl {ps:.0f} ms, boto3 {pb:.0f} ms, ratio {ps / pb:.2f}x")
+pn = statistics.median(process["smithycurl, no .pyc"])
+print(f"one process doing one GetItem, median of 11: smithycurl {ps:.0f} ms, boto3 {pb:.0f} ms, ratio {ps / pb:.2f}x "
+      f"(both with bytecode files; smithycurl compiled from source in each process: {pn:.0f} ms, {pn / pb:.2f}x)")
