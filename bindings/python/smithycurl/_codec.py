@@ -11,10 +11,8 @@ integers, booleans...), which keeps the common path cheap.
 
 from __future__ import annotations
 
-import base64
 import copy
 import dataclasses
-import datetime
 import enum
 import keyword
 import os
@@ -89,15 +87,21 @@ def _enc_blob(v: Any) -> Any:
     if isinstance(v, str):
         v = v.encode()
     if isinstance(v, (bytes, bytearray, memoryview)):
+        import base64  # on the first blob, not at import
+
         return base64.b64encode(v).decode("ascii")
     raise TypeError(f"a blob must be bytes, not {type(v).__name__}")
 
 
 def _dec_blob(v: Any) -> Any:
+    import base64
+
     return base64.b64decode(v)
 
 
 def _enc_timestamp(v: Any) -> Any:
+    import datetime  # on the first timestamp, not at import
+
     if isinstance(v, datetime.datetime):
         return format_timestamp(v)
     if isinstance(v, (int, float, str)) and not isinstance(v, bool):
@@ -110,6 +114,8 @@ def _enc_timestamp(v: Any) -> Any:
 def _dec_timestamp(v: Any) -> Any:
     if isinstance(v, str):
         return parse_timestamp(v)
+    import datetime
+
     return datetime.datetime.fromtimestamp(float(v), datetime.timezone.utc)
 
 

@@ -9,13 +9,13 @@ same bases, so generated and run-time values behave alike.
 
 from __future__ import annotations
 
-import datetime
 import enum
 import re
 
 # typing is for the type checker only: importing it costs every process a few ms.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import datetime
     from typing import Any, ClassVar, Optional
 
 __all__ = [
@@ -141,22 +141,27 @@ class IntEnum(int, _OpenEnum):
         return int.__format__(int(self._value_), spec)
 
 
-_RFC3339 = re.compile(
-    r"(\d{4})-(\d\d)-(\d\d)[Tt ](\d\d):(\d\d):(\d\d)(?:\.(\d+))?(?:([Zz])|([+-])(\d\d):(\d\d))$"
-)
-_UTC = datetime.timezone.utc
+# datetime and this pattern are loaded on the first timestamp, not at import.
+_RFC3339: Optional[re.Pattern[str]] = None
 
 
 def parse_timestamp(text: str) -> datetime.datetime:
     """An RFC 3339 date-time as an aware datetime (digits past the
     microsecond are dropped)."""
+    import datetime
+
+    global _RFC3339
+    if _RFC3339 is None:
+        _RFC3339 = re.compile(
+            r"(\d{4})-(\d\d)-(\d\d)[Tt ](\d\d):(\d\d):(\d\d)(?:\.(\d+))?(?:([Zz])|([+-])(\d\d):(\d\d))$"
+        )
     m = _RFC3339.match(text)
     if m is None:
         raise ValueError(f"not an RFC 3339 date-time: {text!r}")
     y, mo, d, h, mi, s, frac, z, sign, oh, om = m.groups()
     us = int((frac + "000000")[:6]) if frac else 0
     if z or not sign:
-        tz: datetime.tzinfo = _UTC
+        tz: datetime.tzinfo = datetime.timezone.utc
     else:
         delta = datetime.timedelta(hours=int(oh), minutes=int(om))
         tz = datetime.timezone(-delta if sign == "-" else delta)
@@ -166,7 +171,9 @@ def parse_timestamp(text: str) -> datetime.datetime:
 def format_timestamp(value: datetime.datetime) -> str:
     """An RFC 3339 UTC string; a naive datetime is taken as UTC."""
     if value.tzinfo is not None:
-        value = value.astimezone(_UTC)
+        import datetime
+
+        value = value.astimezone(datetime.timezone.utc)
     text = value.strftime("%Y-%m-%dT%H:%M:%S")
     if value.microsecond:
         text += f".{value.microsecond:06d}".rstrip("0")
