@@ -1,8 +1,14 @@
 package transport
 
 import (
+	"compress/gzip"
+	"context"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"reflect"
+	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -71,3 +77,46 @@ func BenchmarkParseHeader(b *testing.B) {
 	}
 }
 
+// TestAcceptEncoding checks the Accept-Encoding line Do writes itself: the
+// value libcurl would send, once; none of ours when the caller or a default
+// header sets one, or when libcurl signs the request (SigV4).
+func TestAcceptEncoding(t *testing.T) {
+	var got atomic.Value
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got.Store(r.Header["Accept-Encoding"])
+		w.Header().Set("Content-Encoding", "gzip")
+		zw := gzip.NewWriter(w)
+		io.WriteString(zw, "decoded")
+		zw.Close()
+	}))
+	defer srv.Close()
+	if acceptEncoding == "" {
+		newT(t, Config{}) // runs globalInit
+	}
+	if !strings.HasPrefix(acceptEncoding, "Accept-Encoding: deflate, gzip") {
+		t.Fatalf("acceptEncoding = %q", acceptEncoding)
+	}
+	want := strings.TrimPrefix(acceptEncoding, "Accept-Encoding: ")
+	check := func(name string, tr *Curl, req *Request, want []string) {
+		t.Helper()
+		got.Store([]string(nil))
+		resp, err := tr.Do(context.Background(), req)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if string(resp.Body) != "decoded" {
+			t.Errorf("%s: body %q, want it decoded", name, resp.Body)
+		}
+		if g := got.Load().([]string); !reflect.DeepEqual(g, want) {
+			t.Errorf("%s: Accept-Encoding %q, want %q", name, g, want)
+		}
+	}
+	tr := newT(t, Config{})
+	check("plain", tr, &Request{URL: srv.URL}, []string{want})
+	check("POST", tr, &Request{Method: "POST", URL: srv.URL, Body: []byte("x")}, []string{want})
+	check("caller's", tr, &Request{URL: srv.URL, Header: http.Header{"accept-encoding": {"gzip"}}}, []string{"gzip"})
+	check("SigV4", tr, &Request{URL: srv.URL, AWSSigV4: &AWSSigV4{Provider: "aws:amz:us-east-1:s3", AccessKeyID: "AKID", SecretAccessKey: "secret"}}, []string{want})
+	trd := newT(t, Config{DefaultHeader: http.Header{"Accept-Encoding": {"gzip"}}})
+	check("default", trd, &Request{URL: srv.URL}, []string{"gzip"})
+	check("caller's over default", trd, &Request{URL: srv.URL, Header: http.Header{"Accept-Encoding": {"deflate"}}}, []string{"deflate"})
+}
