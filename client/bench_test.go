@@ -193,7 +193,7 @@ func benchTransport(b *testing.B, workers int) {
 		b.Fatal(err)
 	}
 	defer tr.Close()
-	hdr := http.Header{"Content-Type": {"application/json"}}
+	hdr := wire.Header{"Content-Type": {"application/json"}}
 	ctx := context.Background()
 	measure(b, workers, func() error {
 		r, err := tr.Do(ctx, &transport.Request{Method: "POST", URL: url, Header: hdr, Body: benchIn})
@@ -286,7 +286,7 @@ func BenchmarkCallConcurrent(b *testing.B) {
 type stubTransport struct{}
 
 func (stubTransport) Do(ctx context.Context, req *transport.Request) (*wire.Response, error) {
-	return &wire.Response{Status: 200, Header: http.Header{"Content-Type": {"application/json"}}, Body: benchOut}, nil
+	return &wire.Response{Status: 200, Header: wire.Header{"Content-Type": {"application/json"}}, Body: benchOut}, nil
 }
 
 // BenchmarkCallOverhead is client.Call's own cost with a transport that

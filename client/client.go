@@ -13,7 +13,6 @@ package client
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"net/url"
 	"strings"
 	"sync"
@@ -122,7 +121,7 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte) ([]by
 	req := &transport.Request{Method: wreq.Method, URL: c.url(wreq), Header: wreq.Header, Body: wreq.Body,
 		Idempotent: plan.idempotent, SecretHeaders: plan.secretHeaders}
 	if req.Header == nil {
-		req.Header = http.Header{}
+		req.Header = wire.Header{}
 	}
 	secret, err := c.authenticate(op, plan.auth, req)
 	if err != nil {
@@ -158,7 +157,7 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte) ([]by
 		if e == nil {
 			return out, nil
 		}
-		var header http.Header
+		var header wire.Header
 		if resp != nil {
 			header = resp.Header
 		}

@@ -1,7 +1,6 @@
 package client
 
 import (
-	"net/http"
 	"time"
 
 	"github.com/smithycurl/smithycurl/protocol"
@@ -53,7 +52,7 @@ func WithoutRetries() Option { return optionFunc(func(o *options) { o.retry.MaxA
 func WithHeader(name, value string) Option {
 	return optionFunc(func(o *options) {
 		if o.transport.DefaultHeader == nil {
-			o.transport.DefaultHeader = http.Header{}
+			o.transport.DefaultHeader = wire.Header{}
 		}
 		o.transport.DefaultHeader.Add(name, value)
 	})

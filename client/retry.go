@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
-	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/transport"
+	"github.com/smithycurl/smithycurl/wire"
 )
 
 // RetryPolicy is the standard retry strategy: up to MaxAttempts sends, with
@@ -50,7 +50,7 @@ func idempotent(m *model.Model, op *model.Shape, input *model.Shape) bool {
 
 // retryDecision says whether a failed attempt may be retried, and whether
 // the server asked for a wait.
-func (c *Client) retryDecision(e *Error, header http.Header, idem bool) (bool, time.Duration) {
+func (c *Client) retryDecision(e *Error, header wire.Header, idem bool) (bool, time.Duration) {
 	var te *transport.Error
 	switch e.Kind {
 	case KindTransport, KindTimeout:
@@ -63,7 +63,7 @@ func (c *Client) retryDecision(e *Error, header http.Header, idem bool) (bool, t
 		return false, 0
 	case KindService:
 		wait := retryAfter(header)
-		if e.Status == http.StatusTooManyRequests || c.throttling(e) {
+		if e.Status == 429 || c.throttling(e) {
 			return true, wait
 		}
 		if s, ok := c.model.Shape(e.Shape); ok && s.HasTrait("smithy.api#retryable") {
@@ -90,7 +90,7 @@ func (c *Client) throttling(e *Error) bool {
 }
 
 // retryAfter parses a Retry-After header (seconds or HTTP date).
-func retryAfter(h http.Header) time.Duration {
+func retryAfter(h wire.Header) time.Duration {
 	v := h.Get("Retry-After")
 	if v == "" {
 		return 0
@@ -98,10 +98,28 @@ func retryAfter(h http.Header) time.Duration {
 	if secs, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && secs >= 0 {
 		return time.Duration(secs) * time.Second
 	}
-	if t, err := http.ParseTime(v); err == nil {
+	if t, err := parseHTTPTime(v); err == nil {
 		return max(time.Until(t), 0)
 	}
 	return 0
+}
+
+// httpTimeFormats are the date forms HTTP/1.1 accepts (RFC 9110 5.6.7), as
+// in net/http's ParseTime: IMF-fixdate, then the obsolete RFC 850 and
+// asctime forms.
+var httpTimeFormats = [...]string{
+	"Mon, 02 Jan 2006 15:04:05 GMT",
+	time.RFC850,
+	time.ANSIC,
+}
+
+func parseHTTPTime(v string) (t time.Time, err error) {
+	for _, f := range httpTimeFormats {
+		if t, err = time.Parse(f, v); err == nil {
+			return t, nil
+		}
+	}
+	return t, err
 }
 
 // backoff returns the wait before attempt n+1 (n ≥ 1).

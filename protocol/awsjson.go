@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	"context"
 	"fmt"
-	"net/http"
 	"strconv"
 	"strings"
 	"sync"
@@ -202,7 +201,7 @@ func (c *awsJSONCodec) EncodeRequest(ctx context.Context, op *model.Operation, i
 	}
 	body = append(body, '}')
 
-	req := &wire.Request{Method: http.MethodPost, Path: "/", Header: make(http.Header, 6)}
+	req := &wire.Request{Method: "POST", Path: "/", Header: make(wire.Header, 6)}
 	req.Header.Set("Content-Type", c.contentType)
 	req.Header.Set("X-Amz-Target", p.target)
 	if c.queryCompat {

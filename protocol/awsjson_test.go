@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"net/http"
 	"testing"
 
 	"github.com/smithycurl/smithycurl/model"
@@ -172,7 +171,7 @@ func TestAWSJSON11QueryCompatible(t *testing.T) {
 	}
 	o, _ := svc.Operation("Ping")
 	_, err := c.DecodeResponse(context.Background(), o, &wire.Response{Status: 400,
-		Header: http.Header{"X-Amzn-Query-Error": {"AWS.SimpleQueueService.NonExistentQueue;Sender"}},
+		Header: wire.Header{"X-Amzn-Query-Error": {"AWS.SimpleQueueService.NonExistentQueue;Sender"}},
 		Body:   []byte(`{"__type": "com.amazonaws.sqs#QueueDoesNotExist", "message": "no"}`)})
 	var se *ServiceError
 	if !errors.As(err, &se) || se.Code != "AWS.SimpleQueueService.NonExistentQueue" || se.Message != "no" || se.Modeled() {
@@ -201,7 +200,7 @@ func TestAWSJSONResponse(t *testing.T) {
 	}{
 		{&wire.Response{Status: 400, Body: []byte(`{"__type": "example.aws#Conflict", "message": "taken", "Item": {"a": "x", "__type": "other#Thing"}}`)},
 			"example.aws#Conflict", "taken"},
-		{&wire.Response{Status: 500, Header: http.Header{"X-Amzn-Errortype": {"Throttled:http://internal/"}}, Body: []byte(`{"Message": "slow"}`)},
+		{&wire.Response{Status: 500, Header: wire.Header{"X-Amzn-Errortype": {"Throttled:http://internal/"}}, Body: []byte(`{"Message": "slow"}`)},
 			"example.aws#Throttled", "slow"},
 		{&wire.Response{Status: 500, Body: []byte(`{"code": "other.ns#Throttled"}`)}, "example.aws#Throttled", ""},
 		{&wire.Response{Status: 400, Body: []byte(`{"__type": "Unknown", "message": "m"}`)}, "", "m"},

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -112,7 +111,7 @@ func benchRoundTrip(b *testing.B, size int, opts ...Option) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		resp := wire.Response{Status: 200, Header: http.Header{"Content-Type": {"application/json"}}, Body: req.Body}
+		resp := wire.Response{Status: 200, Header: wire.Header{"Content-Type": {"application/json"}}, Body: req.Body}
 		if _, err := c.DecodeResponse(ctx, op, &resp); err != nil {
 			b.Fatal(err)
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/protocol"
@@ -76,7 +75,7 @@ func Example() {
 	fmt.Println(string(req.Body))
 
 	out, err := codec.DecodeResponse(context.Background(), op, &wire.Response{
-		Status: 200, Header: http.Header{}, Body: []byte(`{"created_at": 1714559445.5}`)})
+		Status: 200, Header: wire.Header{}, Body: []byte(`{"created_at": 1714559445.5}`)})
 	if err != nil {
 		panic(err)
 	}

@@ -6,7 +6,6 @@ import (
 	"crypto/md5"
 	"encoding/base64"
 	"fmt"
-	"net/http"
 	"sort"
 	"strconv"
 	"strings"
@@ -225,7 +224,7 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 		return nil, &InputError{Operation: p.op.Shape.ID, Err: err}
 	}
 	val := func(mc *memberCodec) []byte { return vals[memberIndex(in.sc, mc)] }
-	req := &wire.Request{Method: p.method, Header: http.Header{}}
+	req := &wire.Request{Method: p.method, Header: wire.Header{}}
 
 	// Path.
 	var path []byte
@@ -566,7 +565,7 @@ func validHostLabel(s string) bool {
 
 // setHeader sets a header bound to an input member. Control characters
 // (CR and LF above all) are refused: a value must not add headers.
-func setHeader(h http.Header, name, value string) error {
+func setHeader(h wire.Header, name, value string) error {
 	for i := 0; i < len(name); i++ {
 		if c := name[i]; c <= ' ' || c == ':' || c >= 0x7f {
 			return fmt.Errorf("header name %q is not a valid HTTP field name", name)
@@ -581,7 +580,7 @@ func setHeader(h http.Header, name, value string) error {
 	return nil
 }
 
-func setDefault(h http.Header, k, v string) {
+func setDefault(h wire.Header, k, v string) {
 	if h.Get(k) == "" {
 		h.Set(k, v)
 	}
@@ -679,8 +678,8 @@ func listTexts(raw []byte, elem *memberCodec, defFormat string) ([]string, error
 }
 
 // headerValues finds a header by name, any case.
-func headerValues(h http.Header, name string) ([]string, bool) {
-	if v, ok := h[http.CanonicalHeaderKey(name)]; ok {
+func headerValues(h wire.Header, name string) ([]string, bool) {
+	if v, ok := h[wire.CanonicalHeaderKey(name)]; ok {
 		return v, true
 	}
 	for k, v := range h {

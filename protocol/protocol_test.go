@@ -3,7 +3,6 @@ package protocol
 import (
 	"context"
 	"errors"
-	"net/http"
 	"strconv"
 	"strings"
 	"sync"
@@ -232,7 +231,7 @@ func TestInputErrors(t *testing.T) {
 func TestDecodeOutput(t *testing.T) {
 	c, svc := newTestCodec(t)
 	op, _ := svc.Operation("PutItem")
-	resp := &wire.Response{Status: 201, Header: http.Header{
+	resp := &wire.Response{Status: 201, Header: wire.Header{
 		"X-Names": {`a, "b,c", "say \"hi\""`},
 		"X-Dates": {"Mon, 16 Dec 2019 23:48:18 GMT, Tue, 17 Dec 2019 23:48:18 GMT"},
 	}, Body: []byte(`{"Stamp": 1576540098.123, "lines": [{"name": "x"}, null], "unknown": {"a": [1]}}`)}
@@ -262,7 +261,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"", `{"code": "Other"}`, 400, "", "Other"},
 	}
 	for _, tc := range cases {
-		resp := &wire.Response{Status: tc.status, Header: http.Header{}, Body: []byte(tc.body)}
+		resp := &wire.Response{Status: tc.status, Header: wire.Header{}, Body: []byte(tc.body)}
 		if tc.header != "" {
 			resp.Header.Set("X-Amzn-Errortype", tc.header)
 		}
@@ -276,7 +275,7 @@ func TestDecodeErrors(t *testing.T) {
 			t.Errorf("%s %s: got shape %q code %q status %d", tc.header, tc.body, se.Shape, se.Code, se.Status)
 		}
 	}
-	resp := &wire.Response{Status: 404, Header: http.Header{"X-Amzn-Errortype": {"NotFound"}, "X-Id": {"42"}}, Body: []byte(`{"message":"gone"}`)}
+	resp := &wire.Response{Status: 404, Header: wire.Header{"X-Amzn-Errortype": {"NotFound"}, "X-Id": {"42"}}, Body: []byte(`{"message":"gone"}`)}
 	_, err := c.DecodeResponse(context.Background(), op, resp)
 	se := err.(*ServiceError)
 	if string(se.Members) != `{"id":"42","message":"gone"}` || se.Error() != "example#NotFound (HTTP 404): gone" {
@@ -388,7 +387,7 @@ namespace alloy
 		`{"v": {"x": "1"}}`: `{"v":{"a":{"x":"1"}}}`,
 		`{"v": 3}`:          `{"v":{"n":3}}`,
 	} {
-		out, err := c.DecodeResponse(context.Background(), op, &wire.Response{Status: 200, Header: http.Header{}, Body: []byte(body)})
+		out, err := c.DecodeResponse(context.Background(), op, &wire.Response{Status: 200, Header: wire.Header{}, Body: []byte(body)})
 		if err != nil || string(out) != want {
 			t.Errorf("%s: got %s (%v), want %s", body, out, err, want)
 		}
@@ -408,7 +407,7 @@ func TestAppendCompact(t *testing.T) {
 }
 
 func TestHeaderValuesCannotAddHeaders(t *testing.T) {
-	h := http.Header{}
+	h := wire.Header{}
 	for _, bad := range []string{"a\r\nX-Evil: 1", "a\nb", "nul\x00"} {
 		if err := setHeader(h, "X-Custom", bad); err == nil {
 			t.Errorf("setHeader accepted %q", bad)

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	curl "github.com/andelf/go-curl"
+
+	"github.com/smithycurl/smithycurl/wire"
 )
 
 // The benchmark server runs in a child process (this test binary started
@@ -129,7 +131,7 @@ func benchCurl(b *testing.B, workers int) {
 		b.Fatal(err)
 	}
 	defer tr.Close()
-	hdr := http.Header{"Content-Type": {"application/json"}}
+	hdr := wire.Header{"Content-Type": {"application/json"}}
 	ctx := context.Background()
 	measure(b, workers, func() error {
 		r, err := tr.Do(ctx, &Request{Method: "POST", URL: url, Header: hdr, Body: benchBody})

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/smithycurl/smithycurl/wire"
 )
 
 // httpbinHeader is the header block of go-httpbin's GET /ip, as libcurl
@@ -25,12 +27,12 @@ const httpbinHeader = "HTTP/1.1 200 OK\r\n" +
 func TestParseHeaderBlock(t *testing.T) {
 	for _, tc := range []struct {
 		name, in string
-		want     http.Header
+		want     wire.Header
 	}{
-		{"empty", "", http.Header{}},
-		{"status only", "HTTP/1.1 204 No Content\r\n\r\n", http.Header{}},
-		{"no newline", "HTTP/1.1 200 OK", http.Header{}},
-		{"httpbin", httpbinHeader, http.Header{
+		{"empty", "", wire.Header{}},
+		{"status only", "HTTP/1.1 204 No Content\r\n\r\n", wire.Header{}},
+		{"no newline", "HTTP/1.1 200 OK", wire.Header{}},
+		{"httpbin", httpbinHeader, wire.Header{
 			"Access-Control-Allow-Credentials": {"true"},
 			"Access-Control-Allow-Origin":      {"*"},
 			"Content-Type":                     {"application/json; charset=utf-8"},
@@ -49,13 +51,13 @@ func TestParseHeaderBlock(t *testing.T) {
 			"set-COOKIE: c=3\r\n" +
 			"\r\n" +
 			"After: the blank line\r\n",
-			http.Header{
+			wire.Header{
 				"Set-Cookie":       {"a=1", "b=2", "c=3"},
 				"X-Amzn-Requestid": {"r1"},
 				"X-Long":           {"one two"},
 				"X-Pad":            {"v"},
 			}},
-		{"bare LF, no final blank line", "HTTP/1.1 200 OK\nA: 1\nB: 2", http.Header{"A": {"1"}, "B": {"2"}}},
+		{"bare LF, no final blank line", "HTTP/1.1 200 OK\nA: 1\nB: 2", wire.Header{"A": {"1"}, "B": {"2"}}},
 	} {
 		if got := parseHeaderBlock(tc.in); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s: got %#v, want %#v", tc.name, got, tc.want)
@@ -114,9 +116,9 @@ func TestAcceptEncoding(t *testing.T) {
 	tr := newT(t, Config{})
 	check("plain", tr, &Request{URL: srv.URL}, []string{want})
 	check("POST", tr, &Request{Method: "POST", URL: srv.URL, Body: []byte("x")}, []string{want})
-	check("caller's", tr, &Request{URL: srv.URL, Header: http.Header{"accept-encoding": {"gzip"}}}, []string{"gzip"})
+	check("caller's", tr, &Request{URL: srv.URL, Header: wire.Header{"accept-encoding": {"gzip"}}}, []string{"gzip"})
 	check("SigV4", tr, &Request{URL: srv.URL, AWSSigV4: &AWSSigV4{Provider: "aws:amz:us-east-1:s3", AccessKeyID: "AKID", SecretAccessKey: "secret"}}, []string{want})
-	trd := newT(t, Config{DefaultHeader: http.Header{"Accept-Encoding": {"gzip"}}})
+	trd := newT(t, Config{DefaultHeader: wire.Header{"Accept-Encoding": {"gzip"}}})
 	check("default", trd, &Request{URL: srv.URL}, []string{"gzip"})
-	check("caller's over default", trd, &Request{URL: srv.URL, Header: http.Header{"Accept-Encoding": {"deflate"}}}, []string{"deflate"})
+	check("caller's over default", trd, &Request{URL: srv.URL, Header: wire.Header{"Accept-Encoding": {"deflate"}}}, []string{"deflate"})
 }

@@ -22,7 +22,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"net/textproto"
 	"runtime"
 	"strings"
@@ -53,7 +52,7 @@ const (
 type Request struct {
 	Method string // "GET" when empty
 	URL    string // absolute, already percent-encoded: "https://host:port/path?query"
-	Header http.Header
+	Header wire.Header
 	// Body is sent as is (Content-Length set by libcurl). A nil Body with
 	// POST, PUT or PATCH sends an empty body; with other methods none.
 	// The slice is read during Do only and never retained.
@@ -124,7 +123,7 @@ type TraceEvent struct {
 	Phase  TracePhase
 	Method string
 	URL    string
-	Header http.Header // request headers as sent (TraceRequest) or response headers
+	Header wire.Header // request headers as sent (TraceRequest) or response headers
 	Status int         // TraceResponse only; 0 on error
 	Err    error       // TraceResponse only
 	Took   time.Duration
@@ -154,7 +153,7 @@ type Config struct {
 
 	// DefaultHeader is added to every request that does not set the same
 	// header itself.
-	DefaultHeader http.Header
+	DefaultHeader wire.Header
 	UserAgent     string // empty: DefaultUserAgent
 
 	// MaxIdleHandles bounds the pool of idle easy handles (each keeps its
@@ -533,7 +532,7 @@ func (t *Curl) Stats() Stats {
 func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 	method := req.Method
 	if method == "" {
-		method = http.MethodGet
+		method = "GET"
 	}
 	fail := func(kind Kind, msg string, cause error) (*wire.Response, error) {
 		return nil, &Error{Kind: kind, Message: msg, Method: method, URL: req.shownURL(), cause: cause}
@@ -563,16 +562,16 @@ func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 	kind := C.int(C.SC_GET)
 	custom := method
 	switch method {
-	case http.MethodGet:
+	case "GET":
 		custom = ""
 		if req.Body != nil {
 			kind, custom = C.SC_BODY, method
 		}
-	case http.MethodHead:
+	case "HEAD":
 		kind, custom = C.SC_HEAD, ""
-	case http.MethodPost:
+	case "POST":
 		kind, custom = C.SC_BODY, ""
-	case http.MethodPut, http.MethodPatch:
+	case "PUT", "PATCH":
 		kind = C.SC_BODY
 	default:
 		if req.Body != nil {
@@ -749,10 +748,10 @@ func ctxKind(err error) Kind {
 }
 
 // sentHeader is the header set as sent (request plus defaults), for Trace.
-func (t *Curl) sentHeader(req *Request) http.Header {
+func (t *Curl) sentHeader(req *Request) wire.Header {
 	out := req.Header.Clone()
 	if out == nil {
-		out = http.Header{}
+		out = wire.Header{}
 	}
 	for _, h := range req.SecretHeaders {
 		if out.Get(h) != "" {
@@ -772,7 +771,7 @@ func (t *Curl) sentHeader(req *Request) http.Header {
 }
 
 // hasHeader reports whether h has name (canonical), in any letter case.
-func hasHeader(h http.Header, name string) bool {
+func hasHeader(h wire.Header, name string) bool {
 	if h == nil {
 		return false
 	}
@@ -830,27 +829,27 @@ func validText(v string) error {
 }
 
 // parseHeader parses the last header block libcurl delivered.
-func parseHeader(p *C.char, n C.size_t) http.Header {
+func parseHeader(p *C.char, n C.size_t) wire.Header {
 	if n == 0 {
-		return make(http.Header)
+		return make(wire.Header)
 	}
 	return parseHeaderBlock(C.GoStringN(p, C.int(n)))
 }
 
 // parseHeaderBlock parses a response header block: the status line, then
 // one header per line up to the first empty line.
-func parseHeaderBlock(s string) http.Header {
+func parseHeaderBlock(s string) wire.Header {
 	// Skip the status line.
 	i := strings.IndexByte(s, '\n')
 	if i < 0 {
-		return make(http.Header)
+		return make(wire.Header)
 	}
 	s = s[i+1:]
 	// One map sized for every line and one backing array for the values:
 	// each name's first value is a one-element slice of it (capacity one,
 	// so a second value of the same name moves that name to its own array).
 	n := strings.Count(s, "\n") + 1
-	hdr := make(http.Header, n)
+	hdr := make(wire.Header, n)
 	vals := make([]string, 0, n)
 	var last string
 	for len(s) > 0 {

@@ -29,6 +29,8 @@ import (
 	"time"
 
 	"github.com/mccutchen/go-httpbin/v2/httpbin"
+
+	"github.com/smithycurl/smithycurl/wire"
 )
 
 // newT returns a transport closed at the end of the test.
@@ -67,7 +69,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func do(t testing.TB, tr Transport, method, url string, hdr http.Header, body []byte) (*wireResp, error) {
+func do(t testing.TB, tr Transport, method, url string, hdr wire.Header, body []byte) (*wireResp, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -80,11 +82,11 @@ func do(t testing.TB, tr Transport, method, url string, hdr http.Header, body []
 
 type wireResp struct {
 	Status int
-	Header http.Header
+	Header wire.Header
 	Body   []byte
 }
 
-func mustDo(t testing.TB, tr Transport, method, url string, hdr http.Header, body []byte) *wireResp {
+func mustDo(t testing.TB, tr Transport, method, url string, hdr wire.Header, body []byte) *wireResp {
 	t.Helper()
 	r, err := do(t, tr, method, url, hdr, body)
 	if err != nil {
@@ -103,8 +105,8 @@ func asErr(t *testing.T, err error) *Error {
 }
 
 func TestHTTPBinGetHeadersRoundTrip(t *testing.T) {
-	tr := newT(t, Config{DefaultHeader: http.Header{"X-Default": {"d"}, "X-Overridden": {"no"}}})
-	h := http.Header{"X-One": {"1"}, "X-Multi": {"a", "b"}, "X-Overridden": {"yes"}, "Accept": {"application/json"}}
+	tr := newT(t, Config{DefaultHeader: wire.Header{"X-Default": {"d"}, "X-Overridden": {"no"}}})
+	h := wire.Header{"X-One": {"1"}, "X-Multi": {"a", "b"}, "X-Overridden": {"yes"}, "Accept": {"application/json"}}
 	r := mustDo(t, tr, "GET", bin(t)+"/get?q=1&r=two", h, nil)
 	if r.Status != 200 {
 		t.Fatalf("status %d", r.Status)
@@ -141,7 +143,7 @@ func TestHTTPBinMethodsWithBodies(t *testing.T) {
 	tr := newT(t, Config{})
 	body := []byte(`{"name":"pizza","size":12}`)
 	for _, m := range []string{"POST", "PUT", "PATCH", "DELETE"} {
-		r := mustDo(t, tr, m, bin(t)+"/anything/x", http.Header{"Content-Type": {"application/json"}}, body)
+		r := mustDo(t, tr, m, bin(t)+"/anything/x", wire.Header{"Content-Type": {"application/json"}}, body)
 		var got struct {
 			Method  string              `json:"method"`
 			Data    string              `json:"data"`
@@ -372,7 +374,7 @@ func TestConcurrency(t *testing.T) {
 				id := fmt.Sprintf("%d-%d", w, i)
 				body := fmt.Appendf(nil, `{"id":%q}`, id)
 				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-				r, err := tr.Do(ctx, &Request{Method: "POST", URL: srv.URL, Header: http.Header{"X-Id": {id}}, Body: body})
+				r, err := tr.Do(ctx, &Request{Method: "POST", URL: srv.URL, Header: wire.Header{"X-Id": {id}}, Body: body})
 				cancel()
 				if err != nil || r.Status != 200 || !bytes.Equal(r.Body, body) || r.Header.Get("X-Id") != id {
 					if fails.Add(1) < 5 {
@@ -560,8 +562,8 @@ func TestResetMidBody(t *testing.T) {
 func TestInvalidRequests(t *testing.T) {
 	tr := newT(t, Config{})
 	for _, req := range []*Request{
-		{URL: bin(t), Header: http.Header{"X-Bad": {"a\r\nInjected: 1"}}},
-		{URL: bin(t), Header: http.Header{"Bad Name": {"a"}}},
+		{URL: bin(t), Header: wire.Header{"X-Bad": {"a\r\nInjected: 1"}}},
+		{URL: bin(t), Header: wire.Header{"Bad Name": {"a"}}},
 		{URL: bin(t), Method: "GE T"},
 		{URL: "not a url"},
 		{URL: "ftp2://x/"},
@@ -574,7 +576,7 @@ func TestInvalidRequests(t *testing.T) {
 	if _, err := New(Config{ClientCertFile: "x"}); err == nil {
 		t.Error("cert without key accepted")
 	}
-	if _, err := New(Config{DefaultHeader: http.Header{"X": {"a\nb"}}}); err == nil {
+	if _, err := New(Config{DefaultHeader: wire.Header{"X": {"a\nb"}}}); err == nil {
 		t.Error("bad default header accepted")
 	}
 }
@@ -582,7 +584,7 @@ func TestInvalidRequests(t *testing.T) {
 func TestTraceAndUserAgent(t *testing.T) {
 	var events []TraceEvent
 	var mu sync.Mutex
-	tr := newT(t, Config{UserAgent: "custom/1", DefaultHeader: http.Header{"Authorization": {"Bearer s3cret"}},
+	tr := newT(t, Config{UserAgent: "custom/1", DefaultHeader: wire.Header{"Authorization": {"Bearer s3cret"}},
 		Trace: func(ev TraceEvent) {
 			if a := ev.Header.Get("Authorization"); a != "" {
 				ev.Header.Set("Authorization", "REDACTED")

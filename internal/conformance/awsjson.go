@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/protocol"
@@ -98,7 +97,7 @@ func checkErrorCode(codec protocol.Codec, c protocolCase) error {
 	if want == "" {
 		return nil
 	}
-	resp := &wire.Response{Header: http.Header{}, Body: []byte(field(c.tc, "body"))}
+	resp := &wire.Response{Header: wire.Header{}, Body: []byte(field(c.tc, "body"))}
 	if v, ok := c.tc.Get("code"); ok {
 		n, _ := v.Int64()
 		resp.Status = int(n)

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"net/http"
 	"net/url"
 	"path/filepath"
 	"sort"
@@ -325,7 +324,7 @@ func checkRequest(m *model.Model, codec protocol.Codec, c protocolCase) error {
 	return nil
 }
 
-func checkHeaders(tc model.Node, h http.Header) []string {
+func checkHeaders(tc model.Node, h wire.Header) []string {
 	var diffs []string
 	get := func(name string) ([]string, bool) {
 		for k, v := range h {
@@ -418,7 +417,7 @@ func compareBody(got []byte, want, mediaType string) string {
 }
 
 func checkResponse(m *model.Model, codec protocol.Codec, c protocolCase) error {
-	resp := &wire.Response{Header: http.Header{}}
+	resp := &wire.Response{Header: wire.Header{}}
 	if v, ok := c.tc.Get("code"); ok {
 		n, _ := v.Int64()
 		resp.Status = int(n)
