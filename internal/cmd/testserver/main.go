@@ -3,7 +3,7 @@
 // Todos service, and with -pizza alloy's PizzaAdminService (model in the
 // shared conformance folder, namespace alloy.test; see internal/pizzaserver
 // for the inputs that produce its errors). It prints one line per service,
-// "<name> <base URL>", then serves until stdin reaches EOF or it gets SIGINT
+// "<name> <base URL>", then serves until stdin (a pipe) reaches EOF or it gets SIGINT
 // or SIGTERM.
 package main
 
@@ -25,7 +25,7 @@ import (
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:0", "listen address of each service (port 0: any free port)")
-	watchStdin := flag.Bool("stdin", true, "stop when stdin is closed")
+	watchStdin := flag.Bool("stdin", true, "stop when stdin, if it is a pipe, is closed")
 	pizza := flag.Bool("pizza", false, "also serve alloy's PizzaAdminService (line \"pizza <URL>\")")
 	flag.Parse()
 
@@ -53,7 +53,9 @@ func main() {
 	}
 
 	done := make(chan struct{}, 1)
-	if *watchStdin {
+	// Only a pipe is watched: its writer closing it is the stop signal.
+	// A terminal or a device such as /dev/zero or /dev/null is not one.
+	if info, err := os.Stdin.Stat(); *watchStdin && err == nil && info.Mode()&os.ModeNamedPipe != 0 {
 		go func() {
 			io.Copy(io.Discard, os.Stdin)
 			done <- struct{}{}
