@@ -191,6 +191,7 @@ void sc_free(sc_handle *h) {
 	curl_easy_setopt(h->easy, CURLOPT_SHARE, NULL);
 	free(h->body.p);
 	free(h->hdr.p);
+	free(h->hnodes);
 	free(h);
 }
 
@@ -218,15 +219,24 @@ void sc_perform(sc_handle *h, const char *strs, int nhdrs, int method_kind,
 	const char *url = strs;
 	const char *method = url + strlen(url) + 1;
 	const char *p = method + strlen(method) + 1;
-	struct curl_slist *hl = NULL;
-	for (int i = 0; i < nhdrs; i++) {
-		struct curl_slist *n = curl_slist_append(hl, p);
-		if (!n) {
-			curl_slist_free_all(hl);
+	/* The header list is built in place, not with curl_slist_append (a
+	   malloc and a strdup per line, freed again after the call): libcurl
+	   only reads the list, and CURLOPT_HTTPHEADER is cleared before this
+	   function returns, so no pointer into strs outlives the call. */
+	if (nhdrs > h->hnodes_cap) {
+		int cap = nhdrs < 16 ? 16 : nhdrs;
+		struct curl_slist *nodes = realloc(h->hnodes, (size_t)cap * sizeof *nodes);
+		if (!nodes) {
 			out->code = CURLE_OUT_OF_MEMORY;
 			return;
 		}
-		hl = n;
+		h->hnodes = nodes;
+		h->hnodes_cap = cap;
+	}
+	struct curl_slist *hl = nhdrs > 0 ? h->hnodes : NULL;
+	for (int i = 0; i < nhdrs; i++) {
+		h->hnodes[i].data = (char *)p;
+		h->hnodes[i].next = i + 1 < nhdrs ? &h->hnodes[i + 1] : NULL;
 		p += strlen(p) + 1;
 	}
 
@@ -305,7 +315,6 @@ void sc_perform(sc_handle *h, const char *strs, int nhdrs, int method_kind,
 	curl_easy_setopt(e, CURLOPT_POSTFIELDS, NULL);
 	curl_easy_setopt(e, CURLOPT_HTTPHEADER, NULL);
 	curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, NULL);
-	curl_slist_free_all(hl);
 }
 
 void sc_trim(sc_handle *h) {

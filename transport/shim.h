@@ -40,6 +40,10 @@ typedef struct sc_handle {
 	int resend_blocked;
 	char errbuf[CURL_ERROR_SIZE];
 	struct sc_result res;
+	/* The request's header list: nodes owned by the handle, reused by every
+	   call, whose data point into the call's strings (no copies). */
+	struct curl_slist *hnodes;
+	int hnodes_cap;
 } sc_handle;
 
 
