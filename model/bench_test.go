@@ -18,15 +18,13 @@ func readShared(b *testing.B, parts ...string) []byte {
 	return data
 }
 
-// BenchmarkLoadSagemakerAST loads the 3.3 MB sagemaker JSON AST, assembly and
-// validation included.
+// BenchmarkLoadSagemakerAST loads the 3.3 MB sagemaker JSON AST from its
+// file, as LoadPaths does: reading, assembly and validation included.
 func BenchmarkLoadSagemakerAST(b *testing.B) {
-	src := readShared(b, "models", "aws-large", "sagemaker.json")
-	b.SetBytes(int64(len(src)))
+	path := filepath.Join(sharedDir(b), "models", "aws-large", "sagemaker.json")
+	b.SetBytes(int64(len(readShared(b, "models", "aws-large", "sagemaker.json"))))
 	for b.Loop() {
-		l := model.NewLoader()
-		l.AddSource("sagemaker.json", src)
-		if _, _, err := l.Load(context.Background()); err != nil {
+		if _, err := model.LoadPaths(context.Background(), path); err != nil {
 			b.Fatal(err)
 		}
 	}

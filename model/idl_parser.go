@@ -79,7 +79,10 @@ const (
 
 // parseIDL parses one Smithy IDL file into its draft form. Syntax errors and
 // warnings are recorded as events of the returned file.
-func parseIDL(path string, src []byte) (f *draftFile) {
+func parseIDL(path string, src []byte) *draftFile { return parseIDLText(path, string(src)) }
+
+// parseIDLText is parseIDL over text the caller will not change, without a copy.
+func parseIDLText(path string, src string) (f *draftFile) {
 	f = &draftFile{path: path, version: "1.0"}
 	p := &idlParser{f: f, inSuffix: "Input", outSuffix: "Output"}
 	defer func() {
@@ -89,7 +92,7 @@ func parseIDL(path string, src []byte) (f *draftFile) {
 			}
 		}
 	}()
-	p.init(string(src))
+	p.init(src)
 	p.parseFile()
 	return f
 }

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io/fs"
@@ -9,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unsafe"
 )
 
 // Loader collects model files (IDL and JSON AST) and assembles them into a
@@ -56,19 +56,24 @@ func (l *Loader) addFile(path string) error {
 	if err != nil {
 		return fmt.Errorf("model file: %w", err)
 	}
-	l.AddSource(path, src)
+	// The buffer is ours alone and never written again: the model's strings
+	// may point into it instead of into a copy.
+	l.add(path, unsafe.String(unsafe.SliceData(src), len(src)))
 	return nil
 }
 
 // AddSource adds model text under a name used in error locations. The text is
 // read as a JSON AST when name ends in .json or the text starts with '{',
-// else as Smithy IDL.
-func (l *Loader) AddSource(name string, src []byte) {
-	if strings.HasSuffix(name, ".json") || bytes.HasPrefix(bytes.TrimLeft(src, " \t\r\n"), []byte("{")) {
-		l.files = append(l.files, parseAST(name, string(src)))
+// else as Smithy IDL. src is copied: the caller may reuse it.
+func (l *Loader) AddSource(name string, src []byte) { l.add(name, string(src)) }
+
+// add reads one source, whose text nobody changes afterwards.
+func (l *Loader) add(name string, text string) {
+	if strings.HasSuffix(name, ".json") || strings.HasPrefix(strings.TrimLeft(text, " \t\r\n"), "{") {
+		l.files = append(l.files, parseAST(name, text))
 		return
 	}
-	l.files = append(l.files, parseIDL(name, src))
+	l.files = append(l.files, parseIDLText(name, text))
 }
 
 // Load assembles and validates the files added so far. It returns the model
