@@ -1,26 +1,20 @@
 package client_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
-	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
 	curl "github.com/andelf/go-curl"
 
 	"github.com/smithycurl/smithycurl/client"
+	"github.com/smithycurl/smithycurl/internal/benchserver"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/transport"
 	"github.com/smithycurl/smithycurl/wire"
@@ -30,121 +24,14 @@ import (
 // response, one keep-alive connection per worker): client.Call against the
 // raw transport, a hand-written go-curl loop and net/http sending the same
 // bytes. The server runs in a child process (this test binary, started with
-// benchServerEnv set), so cpu-µs/op is the client's alone (getrusage
+// the bench server of internal/benchserver), so cpu-µs/op is the client's alone (getrusage
 // RUSAGE_SELF around the loop: every thread of this process).
 //
 //	go test ./client -run '^$' -bench . -benchmem
 
-const benchServerEnv = "SMITHYCURL_CLIENT_BENCH_SERVER"
-
 const benchService = "smithycurl.test.bench#Bench"
 
-var benchIn = []byte(`{"name":"margherita","size":12,"crust":"thin","toppings":["basil","mozzarella","tomato"],"notes":"extra basil please, and cut in eight slices","customer":{"id":"c-0042","tier":"gold"},"requestId":"7f9c2ba4e88f827d"}`)
-
-var benchOut = []byte(`{"id":"a1b2c3d4","name":"margherita","size":12,"toppings":["basil","mozzarella","tomato"],"price":9.5}`)
-
-func init() {
-	if os.Getenv(benchServerEnv) != "" {
-		runBenchServer()
-		os.Exit(0)
-	}
-}
-
-func runBenchServer() {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		fmt.Println("ERR", err)
-		os.Exit(1)
-	}
-	fmt.Println(ln.Addr().String())
-	go func() { io.Copy(io.Discard, os.Stdin); os.Exit(0) }() // exit with the parent
-	http.Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		if r.URL.Path != "/orders" || !bytes.Equal(body, benchIn) {
-			http.Error(w, "unexpected request "+r.URL.Path+" "+string(body), 400)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.Write(benchOut)
-	}))
-}
-
-var (
-	benchOnce sync.Once
-	benchBase string
-	benchErr  error
-	// benchStdin is kept referenced: the child exits when it closes.
-	benchStdin io.WriteCloser
-)
-
-// benchServer starts the child process once per test binary and returns
-// its base URL. The child exits when this process's stdin pipe to it closes.
-func benchServer(b *testing.B) string {
-	benchOnce.Do(func() {
-		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), benchServerEnv+"=1")
-		if benchStdin, benchErr = cmd.StdinPipe(); benchErr != nil {
-			return
-		}
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			benchErr = err
-			return
-		}
-		if benchErr = cmd.Start(); benchErr != nil {
-			return
-		}
-		line, err := bufio.NewReader(out).ReadString('\n')
-		if err != nil || strings.HasPrefix(line, "ERR") {
-			benchErr = fmt.Errorf("bench server: %q %v", line, err)
-			return
-		}
-		benchBase = "http://" + strings.TrimSpace(line)
-	})
-	if benchErr != nil {
-		b.Fatal(benchErr)
-	}
-	return benchBase
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// measure runs fn b.N times over workers goroutines and reports client CPU
-// per call and calls per second next to wall time and allocations.
-func measure(b *testing.B, workers int, fn func() error) {
-	b.ReportAllocs()
-	b.ResetTimer()
-	c0 := cpuTime()
-	var wg sync.WaitGroup
-	var n atomic.Int64
-	errs := make(chan error, workers)
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for n.Add(1) <= int64(b.N) {
-				if err := fn(); err != nil {
-					errs <- err
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	b.StopTimer()
-	cpu := cpuTime() - c0
-	select {
-	case err := <-errs:
-		b.Fatal(err)
-	default:
-	}
-	b.ReportMetric(float64(cpu.Nanoseconds())/1e3/float64(b.N), "cpu-µs/op")
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
-}
+func init() { benchserver.ServeIfChild() }
 
 var (
 	benchModelOnce sync.Once
@@ -153,7 +40,7 @@ var (
 )
 
 func benchClient(b *testing.B) *client.Client {
-	base := benchServer(b)
+	base := benchserver.Start(b)
 	benchModelOnce.Do(func() {
 		benchModelVal, benchModelErr = model.LoadPaths(context.Background(), filepath.Join("testdata", "bench.smithy"))
 	})
@@ -171,8 +58,8 @@ func benchCall(b *testing.B, workers int) {
 	c := benchClient(b)
 	defer c.Close()
 	ctx := context.Background()
-	measure(b, workers, func() error {
-		out, err := c.Call(ctx, "CreateOrder", benchIn)
+	benchserver.Measure(b, workers, func() error {
+		out, err := c.Call(ctx, "CreateOrder", benchserver.Request)
 		if err != nil {
 			return err
 		}
@@ -187,7 +74,7 @@ func benchCall(b *testing.B, workers int) {
 // transport: the difference to benchCall is the client's own cost (codec,
 // plan, auth, retry bookkeeping).
 func benchTransport(b *testing.B, workers int) {
-	url := benchServer(b) + "/orders"
+	url := benchserver.Start(b) + "/orders"
 	tr, err := transport.New(transport.Config{})
 	if err != nil {
 		b.Fatal(err)
@@ -195,12 +82,12 @@ func benchTransport(b *testing.B, workers int) {
 	defer tr.Close()
 	hdr := wire.Header{"Content-Type": {"application/json"}}
 	ctx := context.Background()
-	measure(b, workers, func() error {
-		r, err := tr.Do(ctx, &transport.Request{Method: "POST", URL: url, Header: hdr, Body: benchIn})
+	benchserver.Measure(b, workers, func() error {
+		r, err := tr.Do(ctx, &transport.Request{Method: "POST", URL: url, Header: hdr, Body: benchserver.Request})
 		if err != nil {
 			return err
 		}
-		if r.Status != 200 || !bytes.Equal(r.Body, benchOut) {
+		if r.Status != 200 || !bytes.Equal(r.Body, benchserver.Response) {
 			return fmt.Errorf("status %d: %s", r.Status, r.Body)
 		}
 		return nil
@@ -211,7 +98,7 @@ func benchTransport(b *testing.B, workers int) {
 // worker, Go write callback through go-curl's handle map, POSTFIELDS per
 // call, curl_easy_perform.
 func benchGoCurl(b *testing.B, workers int) {
-	url := benchServer(b) + "/orders"
+	url := benchserver.Start(b) + "/orders"
 	if err := curl.GlobalInit(curl.GLOBAL_ALL); err != nil {
 		b.Fatal(err)
 	}
@@ -224,8 +111,8 @@ func benchGoCurl(b *testing.B, workers int) {
 		pool <- e
 		defer e.Cleanup()
 	}
-	body := string(benchIn)
-	measure(b, workers, func() error {
+	body := string(benchserver.Request)
+	benchserver.Measure(b, workers, func() error {
 		e := <-pool
 		defer func() { pool <- e }()
 		var got []byte
@@ -238,7 +125,7 @@ func benchGoCurl(b *testing.B, workers int) {
 		if err != nil {
 			return err
 		}
-		if !bytes.Equal(got, benchOut) {
+		if !bytes.Equal(got, benchserver.Response) {
 			return fmt.Errorf("got %s", got)
 		}
 		return nil
@@ -246,12 +133,12 @@ func benchGoCurl(b *testing.B, workers int) {
 }
 
 func benchNetHTTP(b *testing.B, workers int) {
-	url := benchServer(b) + "/orders"
+	url := benchserver.Start(b) + "/orders"
 	tr := &http.Transport{MaxIdleConnsPerHost: 64}
 	defer tr.CloseIdleConnections()
 	c := &http.Client{Transport: tr, Timeout: 60 * time.Second}
-	measure(b, workers, func() error {
-		req, _ := http.NewRequest("POST", url, bytes.NewReader(benchIn))
+	benchserver.Measure(b, workers, func() error {
+		req, _ := http.NewRequest("POST", url, bytes.NewReader(benchserver.Request))
 		req.Header.Set("Content-Type", "application/json")
 		resp, err := c.Do(req)
 		if err != nil {
@@ -259,7 +146,7 @@ func benchNetHTTP(b *testing.B, workers int) {
 		}
 		body, err := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		if err != nil || resp.StatusCode != 200 || !bytes.Equal(body, benchOut) {
+		if err != nil || resp.StatusCode != 200 || !bytes.Equal(body, benchserver.Response) {
 			return fmt.Errorf("status %d: %s %v", resp.StatusCode, body, err)
 		}
 		return nil
@@ -282,11 +169,11 @@ func BenchmarkCallConcurrent(b *testing.B) {
 	}
 }
 
-// stubTransport answers every request at once with benchOut.
+// stubTransport answers every request at once with benchserver.Response.
 type stubTransport struct{}
 
 func (stubTransport) Do(ctx context.Context, req *transport.Request) (*wire.Response, error) {
-	return &wire.Response{Status: 200, Header: wire.Header{"Content-Type": {"application/json"}}, Body: benchOut}, nil
+	return &wire.Response{Status: 200, Header: wire.Header{"Content-Type": {"application/json"}}, Body: benchserver.Response}, nil
 }
 
 // BenchmarkCallOverhead is client.Call's own cost with a transport that
@@ -305,7 +192,7 @@ func BenchmarkCallOverhead(b *testing.B) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := c.Call(ctx, "CreateOrder", benchIn); err != nil {
+		if _, err := c.Call(ctx, "CreateOrder", benchserver.Request); err != nil {
 			b.Fatal(err)
 		}
 	}

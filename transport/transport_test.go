@@ -30,6 +30,7 @@ import (
 
 	"github.com/mccutchen/go-httpbin/v2/httpbin"
 
+	"github.com/smithycurl/smithycurl/internal/benchserver"
 	"github.com/smithycurl/smithycurl/wire"
 )
 
@@ -58,10 +59,7 @@ func bin(t testing.TB) string {
 }
 
 func TestMain(m *testing.M) {
-	if os.Getenv(benchServerEnv) == "1" {
-		runBenchServer()
-		return
-	}
+	benchserver.ServeIfChild()
 	code := m.Run()
 	if binSrv != nil {
 		binSrv.Close()
