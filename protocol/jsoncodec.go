@@ -14,31 +14,43 @@ type jsonOptions struct {
 	epochOutput bool
 }
 
-// encodeValue transcodes one value from the document form (s) to the wire
-// JSON of the protocol, appending to dst.
-func (o *jsonOptions) encodeValue(dst []byte, s *scanner, mc *memberCodec) ([]byte, error) {
-	sc := mc.target
-	switch sc.kind {
+// copyScalar copies the values that read the same in the document form and
+// on the wire (strings, enums, blobs, booleans, integers, big numbers);
+// done is false for the other kinds.
+func copyScalar(dst []byte, s *scanner, mc *memberCodec) (out []byte, done bool, err error) {
+	switch mc.target.kind {
 	case kString, kEnum, kBlob:
 		raw, _, err := s.rawString()
 		if err != nil {
-			return dst, typeError(mc, "a string")
+			return dst, true, typeError(mc, "a string")
 		}
-		return append(dst, raw...), nil
+		return append(dst, raw...), true, nil
 	case kBool:
 		switch {
 		case s.peek() == 't' && s.literal("true"):
-			return append(dst, "true"...), nil
+			return append(dst, "true"...), true, nil
 		case s.peek() == 'f' && s.literal("false"):
-			return append(dst, "false"...), nil
+			return append(dst, "false"...), true, nil
 		}
-		return dst, typeError(mc, "a boolean")
+		return dst, true, typeError(mc, "a boolean")
 	case kInt, kBigInt, kBigDec, kIntEnum:
 		lit, err := s.number()
 		if err != nil {
-			return dst, typeError(mc, "a number")
+			return dst, true, typeError(mc, "a number")
 		}
-		return append(dst, lit...), nil
+		return append(dst, lit...), true, nil
+	}
+	return dst, false, nil
+}
+
+// encodeValue transcodes one value from the document form (s) to the wire
+// JSON of the protocol, appending to dst.
+func (o *jsonOptions) encodeValue(dst []byte, s *scanner, mc *memberCodec) ([]byte, error) {
+	if out, done, err := copyScalar(dst, s, mc); done {
+		return out, err
+	}
+	sc := mc.target
+	switch sc.kind {
 	case kFloat:
 		if s.peek() == '"' {
 			v, err := s.str()
@@ -274,28 +286,11 @@ func (o *jsonOptions) encodeUnion(dst []byte, s *scanner, sc *shapeCodec) ([]byt
 // decodeValue transcodes one value from the protocol's wire JSON to the
 // document form.
 func (o *jsonOptions) decodeValue(dst []byte, s *scanner, mc *memberCodec) ([]byte, error) {
+	if out, done, err := copyScalar(dst, s, mc); done {
+		return out, err
+	}
 	sc := mc.target
 	switch sc.kind {
-	case kString, kEnum, kBlob:
-		raw, _, err := s.rawString()
-		if err != nil {
-			return dst, typeError(mc, "a string")
-		}
-		return append(dst, raw...), nil
-	case kBool:
-		switch {
-		case s.peek() == 't' && s.literal("true"):
-			return append(dst, "true"...), nil
-		case s.peek() == 'f' && s.literal("false"):
-			return append(dst, "false"...), nil
-		}
-		return dst, typeError(mc, "a boolean")
-	case kInt, kBigInt, kBigDec, kIntEnum:
-		lit, err := s.number()
-		if err != nil {
-			return dst, typeError(mc, "a number")
-		}
-		return append(dst, lit...), nil
 	case kFloat:
 		if s.peek() == '"' {
 			raw, _, err := s.rawString()
