@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	curl "github.com/andelf/go-curl"
-
 	"github.com/smithycurl/smithycurl/client"
 	"github.com/smithycurl/smithycurl/internal/benchserver"
 	"github.com/smithycurl/smithycurl/model"
@@ -94,44 +92,6 @@ func benchTransport(b *testing.B, workers int) {
 	})
 }
 
-// benchGoCurl is the straightforward go-curl loop: one easy handle per
-// worker, Go write callback through go-curl's handle map, POSTFIELDS per
-// call, curl_easy_perform.
-func benchGoCurl(b *testing.B, workers int) {
-	url := benchserver.Start(b) + "/orders"
-	if err := curl.GlobalInit(curl.GLOBAL_ALL); err != nil {
-		b.Fatal(err)
-	}
-	pool := make(chan *curl.CURL, workers)
-	for range workers {
-		e := curl.EasyInit()
-		e.Setopt(curl.OPT_NOSIGNAL, 1)
-		e.Setopt(curl.OPT_URL, url)
-		e.Setopt(curl.OPT_HTTPHEADER, []string{"Content-Type: application/json", "Expect:"})
-		pool <- e
-		defer e.Cleanup()
-	}
-	body := string(benchserver.Request)
-	benchserver.Measure(b, workers, func() error {
-		e := <-pool
-		defer func() { pool <- e }()
-		var got []byte
-		e.Setopt(curl.OPT_WRITEFUNCTION, func(p []byte, _ any) bool { got = append(got, p...); return true })
-		e.Setopt(curl.OPT_POSTFIELDSIZE, len(body))
-		cs := curl.NewCurlString(body)
-		e.Setopt(curl.OPT_POSTFIELDS, cs)
-		err := e.Perform()
-		curl.FreeCurlString(cs)
-		if err != nil {
-			return err
-		}
-		if !bytes.Equal(got, benchserver.Response) {
-			return fmt.Errorf("got %s", got)
-		}
-		return nil
-	})
-}
-
 func benchNetHTTP(b *testing.B, workers int) {
 	url := benchserver.Start(b) + "/orders"
 	tr := &http.Transport{MaxIdleConnsPerHost: 64}
@@ -155,8 +115,10 @@ func benchNetHTTP(b *testing.B, workers int) {
 
 func BenchmarkCall(b *testing.B)             { benchCall(b, 1) }
 func BenchmarkCallRawTransport(b *testing.B) { benchTransport(b, 1) }
-func BenchmarkCallGoCurlLoop(b *testing.B)   { benchGoCurl(b, 1) }
-func BenchmarkCallNetHTTP(b *testing.B)      { benchNetHTTP(b, 1) }
+func BenchmarkCallGoCurlLoop(b *testing.B) {
+	benchserver.GoCurlLoop(b, benchserver.Start(b)+"/orders", 1)
+}
+func BenchmarkCallNetHTTP(b *testing.B) { benchNetHTTP(b, 1) }
 
 // Concurrency: workers goroutines sharing one client (or one transport,
 // go-curl handle pool, net/http client).
@@ -164,7 +126,7 @@ func BenchmarkCallConcurrent(b *testing.B) {
 	for _, w := range []int{1, 2, 8, 64} {
 		b.Run(fmt.Sprintf("client/workers=%d", w), func(b *testing.B) { benchCall(b, w) })
 		b.Run(fmt.Sprintf("transport/workers=%d", w), func(b *testing.B) { benchTransport(b, w) })
-		b.Run(fmt.Sprintf("gocurl/workers=%d", w), func(b *testing.B) { benchGoCurl(b, w) })
+		b.Run(fmt.Sprintf("gocurl/workers=%d", w), func(b *testing.B) { benchserver.GoCurlLoop(b, benchserver.Start(b)+"/orders", w) })
 		b.Run(fmt.Sprintf("nethttp/workers=%d", w), func(b *testing.B) { benchNetHTTP(b, w) })
 	}
 }

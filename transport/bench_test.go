@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	curl "github.com/andelf/go-curl"
-
 	"github.com/smithycurl/smithycurl/internal/benchserver"
 	"github.com/smithycurl/smithycurl/wire"
 )
@@ -57,50 +55,18 @@ func benchNetHTTP(b *testing.B, workers int) {
 	})
 }
 
-// benchGoCurlPlain is the straightforward go-curl loop (Go write callback
-// through go-curl's handle map, Setopt per call, curl_easy_perform): the
-// baseline the shim is measured against.
-func benchGoCurlPlain(b *testing.B, workers int) {
-	url := benchserver.Start(b) + "/op"
-	if err := globalInit(); err != nil {
-		b.Fatal(err)
-	}
-	pool := make(chan *curl.CURL, workers)
-	for i := 0; i < workers; i++ {
-		e := curl.EasyInit()
-		e.Setopt(curl.OPT_NOSIGNAL, 1)
-		e.Setopt(curl.OPT_URL, url)
-		e.Setopt(curl.OPT_HTTPHEADER, []string{"Content-Type: application/json", "Expect:"})
-		pool <- e
-		defer e.Cleanup()
-	}
-	body := string(benchserver.Request)
-	benchserver.Measure(b, workers, func() error {
-		e := <-pool
-		defer func() { pool <- e }()
-		var got []byte
-		e.Setopt(curl.OPT_WRITEFUNCTION, func(p []byte, _ any) bool { got = append(got, p...); return true })
-		e.Setopt(curl.OPT_POSTFIELDSIZE, len(body))
-		cs := curl.NewCurlString(body)
-		e.Setopt(curl.OPT_POSTFIELDS, cs)
-		err := e.Perform()
-		curl.FreeCurlString(cs)
-		if err != nil {
-			return err
-		}
-		if len(got) != len(benchserver.Response) {
-			return fmt.Errorf("%d bytes", len(got))
-		}
-		return nil
-	})
+func BenchmarkTransportSmallPOST(b *testing.B) { benchCurl(b, 1) }
+func BenchmarkNetHTTPSmallPOST(b *testing.B)   { benchNetHTTP(b, 1) }
+func BenchmarkGoCurlPlainSmallPOST(b *testing.B) {
+	benchserver.GoCurlLoop(b, benchserver.Start(b)+"/op", 1)
 }
-
-func BenchmarkTransportSmallPOST(b *testing.B)    { benchCurl(b, 1) }
-func BenchmarkNetHTTPSmallPOST(b *testing.B)      { benchNetHTTP(b, 1) }
-func BenchmarkGoCurlPlainSmallPOST(b *testing.B)  { benchGoCurlPlain(b, 1) }
-func BenchmarkTransportSmallPOST2(b *testing.B)   { benchCurl(b, 2) }
-func BenchmarkNetHTTPSmallPOST2(b *testing.B)     { benchNetHTTP(b, 2) }
-func BenchmarkGoCurlPlainSmallPOST2(b *testing.B) { benchGoCurlPlain(b, 2) }
-func BenchmarkTransportSmallPOST8(b *testing.B)   { benchCurl(b, 8) }
-func BenchmarkNetHTTPSmallPOST8(b *testing.B)     { benchNetHTTP(b, 8) }
-func BenchmarkGoCurlPlainSmallPOST8(b *testing.B) { benchGoCurlPlain(b, 8) }
+func BenchmarkTransportSmallPOST2(b *testing.B) { benchCurl(b, 2) }
+func BenchmarkNetHTTPSmallPOST2(b *testing.B)   { benchNetHTTP(b, 2) }
+func BenchmarkGoCurlPlainSmallPOST2(b *testing.B) {
+	benchserver.GoCurlLoop(b, benchserver.Start(b)+"/op", 2)
+}
+func BenchmarkTransportSmallPOST8(b *testing.B) { benchCurl(b, 8) }
+func BenchmarkNetHTTPSmallPOST8(b *testing.B)   { benchNetHTTP(b, 8) }
+func BenchmarkGoCurlPlainSmallPOST8(b *testing.B) {
+	benchserver.GoCurlLoop(b, benchserver.Start(b)+"/op", 8)
+}

@@ -19,6 +19,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	curl "github.com/andelf/go-curl"
 )
 
 // Request is a ~210-byte JSON request body; Response the server's answer.
@@ -130,4 +132,41 @@ func Measure(b *testing.B, workers int, fn func() error) {
 	}
 	b.ReportMetric(float64(cpu.Nanoseconds())/1e3/float64(b.N), "cpu-µs/op")
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
+}
+
+// GoCurlLoop measures the straightforward go-curl loop against url (Go write
+// callback through go-curl's handle map, Setopt per call, curl_easy_perform
+// on one handle per worker): the baseline smithycurl is measured against.
+func GoCurlLoop(b *testing.B, url string, workers int) {
+	if err := curl.GlobalInit(curl.GLOBAL_ALL); err != nil {
+		b.Fatal(err)
+	}
+	pool := make(chan *curl.CURL, workers)
+	for range workers {
+		e := curl.EasyInit()
+		e.Setopt(curl.OPT_NOSIGNAL, 1)
+		e.Setopt(curl.OPT_URL, url)
+		e.Setopt(curl.OPT_HTTPHEADER, []string{"Content-Type: application/json", "Expect:"})
+		pool <- e
+		defer e.Cleanup()
+	}
+	body := string(Request)
+	Measure(b, workers, func() error {
+		e := <-pool
+		defer func() { pool <- e }()
+		var got []byte
+		e.Setopt(curl.OPT_WRITEFUNCTION, func(p []byte, _ any) bool { got = append(got, p...); return true })
+		e.Setopt(curl.OPT_POSTFIELDSIZE, len(body))
+		cs := curl.NewCurlString(body)
+		e.Setopt(curl.OPT_POSTFIELDS, cs)
+		err := e.Perform()
+		curl.FreeCurlString(cs)
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(got, Response) {
+			return fmt.Errorf("got %s", got)
+		}
+		return nil
+	})
 }
