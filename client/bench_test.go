@@ -4,12 +4,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
-	"net/http"
 	"path/filepath"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/smithycurl/smithycurl/client"
 	"github.com/smithycurl/smithycurl/internal/benchserver"
@@ -92,33 +89,14 @@ func benchTransport(b *testing.B, workers int) {
 	})
 }
 
-func benchNetHTTP(b *testing.B, workers int) {
-	url := benchserver.Start(b) + "/orders"
-	tr := &http.Transport{MaxIdleConnsPerHost: 64}
-	defer tr.CloseIdleConnections()
-	c := &http.Client{Transport: tr, Timeout: 60 * time.Second}
-	benchserver.Measure(b, workers, func() error {
-		req, _ := http.NewRequest("POST", url, bytes.NewReader(benchserver.Request))
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := c.Do(req)
-		if err != nil {
-			return err
-		}
-		body, err := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if err != nil || resp.StatusCode != 200 || !bytes.Equal(body, benchserver.Response) {
-			return fmt.Errorf("status %d: %s %v", resp.StatusCode, body, err)
-		}
-		return nil
-	})
-}
-
 func BenchmarkCall(b *testing.B)             { benchCall(b, 1) }
 func BenchmarkCallRawTransport(b *testing.B) { benchTransport(b, 1) }
 func BenchmarkCallGoCurlLoop(b *testing.B) {
 	benchserver.GoCurlLoop(b, benchserver.Start(b)+"/orders", 1)
 }
-func BenchmarkCallNetHTTP(b *testing.B) { benchNetHTTP(b, 1) }
+func BenchmarkCallNetHTTP(b *testing.B) {
+	benchserver.NetHTTPLoop(b, benchserver.Start(b)+"/orders", 1)
+}
 
 // Concurrency: workers goroutines sharing one client (or one transport,
 // go-curl handle pool, net/http client).
@@ -127,7 +105,7 @@ func BenchmarkCallConcurrent(b *testing.B) {
 		b.Run(fmt.Sprintf("client/workers=%d", w), func(b *testing.B) { benchCall(b, w) })
 		b.Run(fmt.Sprintf("transport/workers=%d", w), func(b *testing.B) { benchTransport(b, w) })
 		b.Run(fmt.Sprintf("gocurl/workers=%d", w), func(b *testing.B) { benchserver.GoCurlLoop(b, benchserver.Start(b)+"/orders", w) })
-		b.Run(fmt.Sprintf("nethttp/workers=%d", w), func(b *testing.B) { benchNetHTTP(b, w) })
+		b.Run(fmt.Sprintf("nethttp/workers=%d", w), func(b *testing.B) { benchserver.NetHTTPLoop(b, benchserver.Start(b)+"/orders", w) })
 	}
 }
 

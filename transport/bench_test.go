@@ -1,13 +1,9 @@
 package transport
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"io"
-	"net/http"
 	"testing"
-	"time"
 
 	"github.com/smithycurl/smithycurl/internal/benchserver"
 	"github.com/smithycurl/smithycurl/wire"
@@ -34,39 +30,24 @@ func benchCurl(b *testing.B, workers int) {
 	})
 }
 
-func benchNetHTTP(b *testing.B, workers int) {
-	url := benchserver.Start(b) + "/op"
-	tr := &http.Transport{MaxIdleConnsPerHost: 64}
-	defer tr.CloseIdleConnections()
-	c := &http.Client{Transport: tr, Timeout: 60 * time.Second}
-	benchserver.Measure(b, workers, func() error {
-		req, _ := http.NewRequest("POST", url, bytes.NewReader(benchserver.Request))
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := c.Do(req)
-		if err != nil {
-			return err
-		}
-		body, err := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if err != nil || resp.StatusCode != 200 || len(body) != len(benchserver.Response) {
-			return fmt.Errorf("status %d, %d bytes, %v", resp.StatusCode, len(body), err)
-		}
-		return nil
-	})
-}
-
 func BenchmarkTransportSmallPOST(b *testing.B) { benchCurl(b, 1) }
-func BenchmarkNetHTTPSmallPOST(b *testing.B)   { benchNetHTTP(b, 1) }
+func BenchmarkNetHTTPSmallPOST(b *testing.B) {
+	benchserver.NetHTTPLoop(b, benchserver.Start(b)+"/op", 1)
+}
 func BenchmarkGoCurlPlainSmallPOST(b *testing.B) {
 	benchserver.GoCurlLoop(b, benchserver.Start(b)+"/op", 1)
 }
 func BenchmarkTransportSmallPOST2(b *testing.B) { benchCurl(b, 2) }
-func BenchmarkNetHTTPSmallPOST2(b *testing.B)   { benchNetHTTP(b, 2) }
+func BenchmarkNetHTTPSmallPOST2(b *testing.B) {
+	benchserver.NetHTTPLoop(b, benchserver.Start(b)+"/op", 2)
+}
 func BenchmarkGoCurlPlainSmallPOST2(b *testing.B) {
 	benchserver.GoCurlLoop(b, benchserver.Start(b)+"/op", 2)
 }
 func BenchmarkTransportSmallPOST8(b *testing.B) { benchCurl(b, 8) }
-func BenchmarkNetHTTPSmallPOST8(b *testing.B)   { benchNetHTTP(b, 8) }
+func BenchmarkNetHTTPSmallPOST8(b *testing.B) {
+	benchserver.NetHTTPLoop(b, benchserver.Start(b)+"/op", 8)
+}
 func BenchmarkGoCurlPlainSmallPOST8(b *testing.B) {
 	benchserver.GoCurlLoop(b, benchserver.Start(b)+"/op", 8)
 }

@@ -170,3 +170,25 @@ func GoCurlLoop(b *testing.B, url string, workers int) {
 		return nil
 	})
 }
+
+// NetHTTPLoop measures net/http sending the same request to url, one
+// keep-alive connection per worker.
+func NetHTTPLoop(b *testing.B, url string, workers int) {
+	tr := &http.Transport{MaxIdleConnsPerHost: 64}
+	defer tr.CloseIdleConnections()
+	c := &http.Client{Transport: tr, Timeout: 60 * time.Second}
+	Measure(b, workers, func() error {
+		req, _ := http.NewRequest("POST", url, bytes.NewReader(Request))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := c.Do(req)
+		if err != nil {
+			return err
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != 200 || !bytes.Equal(body, Response) {
+			return fmt.Errorf("status %d: %s %v", resp.StatusCode, body, err)
+		}
+		return nil
+	})
+}
