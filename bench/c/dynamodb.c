@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "smithycurl.h"
 
 #define KEY "AKIDEXAMPLE"
@@ -26,18 +27,6 @@ static const char *inputs[2] = {
     "{\"TableName\": \"" TABLE "\", \"Key\": {\"pk\": {\"S\": \"k1\"}}}",
     "{\"TableName\": \"" TABLE "\", \"Item\": {\"pk\": {\"S\": \"k1\"}, \"name\": {\"S\": \"a name\"}, \"n\": {\"N\": \"42\"}}}",
 };
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static double cpu_s(void) {
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-}
 
 static size_t collect(char *p, size_t size, size_t n, void *buf) {
     (void)p;
