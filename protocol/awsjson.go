@@ -53,7 +53,7 @@ type awsJSONCodec struct {
 func newAWSJSONCodec(m *model.Model, svc *model.Service, proto model.ShapeID, contentType string, opts []Option) *awsJSONCodec {
 	c := &awsJSONCodec{m: m, svc: svc, protocol: proto, contentType: contentType}
 	c.queryCompat = svc.Shape.HasTrait(tQueryCompatible)
-	c.cfg = config{validate: true, newToken: uuidV4}
+	c.cfg = config{newToken: uuidV4}
 	for _, o := range opts {
 		o.apply(&c.cfg)
 	}
@@ -176,10 +176,8 @@ func (c *awsJSONCodec) EncodeRequest(ctx context.Context, op *model.Operation, i
 	if p.idemToken != nil && vals[p.idemToken.index] == nil {
 		vals[p.idemToken.index] = appendString(nil, c.cfg.newToken())
 	}
-	if c.cfg.validate {
-		if vs := validateInput(in, vals); len(vs) > 0 {
-			return nil, &ValidationError{Operation: op.Shape.ID, Violations: vs}
-		}
+	if vs := validateInput(in, vals, c.cfg.validate); len(vs) > 0 {
+		return nil, &ValidationError{Operation: op.Shape.ID, Violations: vs}
 	}
 	body := make([]byte, 1, len(input)+len(input)/4+16)
 	body[0] = '{'
@@ -196,7 +194,7 @@ func (c *awsJSONCodec) EncodeRequest(ctx context.Context, op *model.Operation, i
 		body = append(body, mc.wireKey...)
 		s := scanner{data: raw}
 		if body, err = c.json.encodeValue(body, &s, mc); err != nil {
-			return fail(err)
+			return fail(inMember(err, mc.name))
 		}
 	}
 	body = append(body, '}')

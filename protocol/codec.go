@@ -54,9 +54,17 @@ type config struct {
 	epochOutput      bool
 }
 
-// WithoutValidation turns off the client-side check of the input against
-// the model's constraints (required, length, range, pattern, enum,
-// uniqueItems). Type errors are still reported.
+// WithValidation turns on the check of the input against the model's
+// constraint traits (@length, @range, @pattern, enum and intEnum values,
+// @uniqueItems) before anything is sent. It is off by default, as the Smithy
+// specification says for clients: the service has the last word, and a
+// model older than the service would refuse values the service accepts.
+// @required and the type checks (numbers in their type's range, valid
+// base64 blobs, timestamps in years 0001 to 9999) are always on.
+func WithValidation() Option { return optionFunc(func(c *config) { c.validate = true }) }
+
+// WithoutValidation turns the constraint checks of WithValidation off
+// again (the default). @required and the type checks stay on.
 func WithoutValidation() Option { return optionFunc(func(c *config) { c.validate = false }) }
 
 // WithIdempotencyTokens sets the function that fills idempotency tokens the
@@ -123,7 +131,7 @@ type restCodec struct {
 
 func newRestCodec(m *model.Model, d dialect, opts []Option) *restCodec {
 	c := &restCodec{m: m, d: d}
-	c.cfg = config{validate: true, newToken: uuidV4}
+	c.cfg = config{newToken: uuidV4}
 	for _, o := range opts {
 		o.apply(&c.cfg)
 	}
