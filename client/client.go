@@ -17,6 +17,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/protocol"
@@ -46,6 +47,8 @@ type callPlan struct {
 	sensitiveURL string
 	// secretHeaders are the headers bound to @sensitive members.
 	secretHeaders []string
+	// unsupported is why the operation cannot be called ("" when it can).
+	unsupported string
 }
 
 // New returns a client for service serviceID of m, sending requests to
@@ -114,6 +117,12 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte) ([]by
 		return nil, &Error{Kind: KindUsage, err: err}
 	}
 	plan := c.plan(op)
+	if plan.unsupported != "" {
+		return nil, usageError(op.Shape.ID, "%s", plan.unsupported)
+	}
+	if !utf8.Valid(input) {
+		return nil, usageError(op.Shape.ID, "the input is not valid UTF-8 (at byte %d)", invalidUTF8At(input))
+	}
 	wreq, err := c.codec.EncodeRequest(ctx, op, input)
 	if err != nil {
 		return nil, classify(op.Shape.ID, err)
@@ -230,9 +239,37 @@ func (c *Client) plan(op *model.Operation) *callPlan {
 		return p.(*callPlan)
 	}
 	p := &callPlan{auth: planAuth(c.svc.Shape, op.Shape), idempotent: idempotent(c.model, op.Shape, op.Input),
-		sensitiveURL: sensitiveURL(c.model, op), secretHeaders: sensitiveHeaders(c.model, op)}
+		sensitiveURL: sensitiveURL(c.model, op), secretHeaders: sensitiveHeaders(c.model, op),
+		unsupported: streamingMember(c.model, op)}
 	c.plans.Store(op, p)
 	return p
+}
+
+// streamingMember says why op cannot be called when its input or output
+// has a @streaming member (a streaming blob or an event stream): streaming
+// is not supported yet, and a plain request would not do what the caller
+// means. "" when there is none.
+func streamingMember(m *model.Model, op *model.Operation) string {
+	for _, s := range []*model.Shape{op.Input, op.Output} {
+		for _, mem := range s.Members {
+			if _, ok := m.MemberTrait(mem, "smithy.api#streaming"); ok {
+				return fmt.Sprintf("operation %s: streaming member %s is not supported yet", op.Name, mem.Name())
+			}
+		}
+	}
+	return ""
+}
+
+// invalidUTF8At returns the offset of the first byte of b that is not valid UTF-8.
+func invalidUTF8At(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return len(b)
 }
 
 // sensitiveURL returns the operation's @http URI template when a @sensitive

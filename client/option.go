@@ -108,8 +108,19 @@ func WithHTTPVersion(v transport.HTTPVersion) Option {
 	return optionFunc(func(o *options) { o.transport.HTTPVersion = v })
 }
 
-// WithoutValidation skips the client-side check of inputs against the
-// model's constraints.
+// WithValidation checks inputs against the model's constraint traits
+// (@length, @range, @pattern, enum and intEnum values, @uniqueItems) before
+// sending; a violation is a KindValidation error listing each one with its
+// member path. Off by default, as the Smithy specification says for
+// clients. @required members and the types of values (numbers in their
+// type's range, base64 blobs, timestamps in years 0001 to 9999) are
+// always checked.
+func WithValidation() Option {
+	return optionFunc(func(o *options) { o.codec = append(o.codec, protocol.WithValidation()) })
+}
+
+// WithoutValidation turns the constraint checks of WithValidation off (the
+// default); @required and the type checks stay on.
 func WithoutValidation() Option {
 	return optionFunc(func(o *options) { o.codec = append(o.codec, protocol.WithoutValidation()) })
 }

@@ -101,6 +101,16 @@ func (o *jsonOptions) encodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 	if out, done, err := copyScalar(dst, s, mc); done {
 		return out, err
 	}
+	switch c := s.peek(); sc.kind {
+	case kList:
+		if c != '[' {
+			return dst, typeError("an array")
+		}
+	case kMap, kStruct, kUnit, kUnion:
+		if c != '{' {
+			return dst, typeError("an object")
+		}
+	}
 	switch sc.kind {
 	case kDocument:
 		raw, err := s.skip()

@@ -53,15 +53,29 @@ func (e *valueError) Error() string {
 func badValue(msg string) error { return &valueError{msg: msg} }
 
 // within adds a path part to a *valueError; other errors pass unchanged.
+// (The test for nil comes first: errors.As makes its target escape, and
+// the path of every member of every value goes through here.)
 func within(err error, part string) error {
+	if err == nil {
+		return nil
+	}
+	if ve, ok := err.(*valueError); ok {
+		ve.rev = append(ve.rev, part)
+		return err
+	}
 	var ve *valueError
-	if err != nil && errors.As(err, &ve) {
+	if errors.As(err, &ve) {
 		ve.rev = append(ve.rev, part)
 	}
 	return err
 }
 
-func inMember(err error, name string) error { return within(err, name) }
+func inMember(err error, name string) error {
+	if err == nil {
+		return nil
+	}
+	return within(err, name)
+}
 
 func inIndex(err error, i int) error {
 	if err == nil {

@@ -128,6 +128,8 @@ func TestTypeChecks(t *testing.T) {
 		{`"nested": {"items": [{"at": 1e20}]}`, "member nested.items[0].at: timestamp 1e20 is out of range"},
 		{`"nested": {"items": [{"raw": "@@@@"}]}`, "member nested.items[0].raw: invalid base64"},
 		{`"nested": {"byKey": {"k x": 9223372036854775808}}`, `member nested.byKey["k x"]: 9223372036854775808 is out of range (long:`},
+		{`"nested": {"items": 1}`, "member nested.items: expected an array"},
+		{`"nested": {"byKey": []}`, "member nested.byKey: expected an object"},
 		{`"nested": {"items": [{"nope": 1}]}`, `member nested.items[0]: types#Item has no member "nope"`},
 	}
 	httpCases := []struct{ member, want string }{
