@@ -39,14 +39,15 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 
 type callFlags struct {
 	modelFlags
-	endpoint, input                    string
-	headers                            multiFlag
-	bearer, basic, apiKey              string
-	awsKey, awsSecret, awsToken, reg   string
-	timeout                            time.Duration
-	retries                            int
-	validate, noValidate, noHostPrefix bool
-	trace, raw                         bool
+	endpoint, input                  string
+	headers                          multiFlag
+	bearer, basic, apiKey            string
+	awsKey, awsSecret, awsToken, reg string
+	timeout                          time.Duration
+	retries                          int
+	noValidate, noHostPrefix         bool
+	validate                         bool
+	trace, raw                       bool
 }
 
 func call(ctx context.Context, args []string, stdout, stderr io.Writer) int {
