@@ -238,7 +238,7 @@ type optionsH struct {
 	errBox
 	timeout, connectTimeout time.Duration
 	retries                 *client.RetryPolicy
-	noValidation            bool
+	validation              bool // constraint checks (off by default)
 	maxResponse             int64
 	headers                 [][2]string
 	userAgent               string
@@ -287,7 +287,7 @@ func scx_options_set_int(h C.uintptr_t, which C.int, a, b C.longlong) (rc C.int)
 		}
 		o.retries = &p
 	case C.SCX_OPT_VALIDATION:
-		o.noValidation = a == 0
+		o.validation = a != 0
 	case C.SCX_OPT_MAX_RESPONSE:
 		if a < -1 {
 			return fail(&o.errBox, codeInvalidArgument, "max_bytes must be -1 (unlimited), 0 (default) or positive")
@@ -407,8 +407,8 @@ func (o *optionsH) clientOptions() []client.Option {
 	if o.retries != nil {
 		opts = append(opts, client.WithRetryPolicy(*o.retries))
 	}
-	if o.noValidation {
-		opts = append(opts, client.WithoutValidation())
+	if o.validation {
+		opts = append(opts, client.WithValidation())
 	}
 	if o.maxResponse != 0 {
 		opts = append(opts, client.WithMaxResponseBytes(o.maxResponse))

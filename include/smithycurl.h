@@ -475,8 +475,13 @@ int smithycurl_options_set_tls(smithycurl_options *options, const char *ca_file,
  * Copied. */
 int smithycurl_options_set_proxy(smithycurl_options *options, const char *proxy_url);
 
-/** enabled 0 skips the client-side check of inputs against the model's
- * constraints (types are always checked). Default on. */
+/** enabled 1 checks inputs against the model's constraint traits (@length,
+ * @range, @pattern, enum and intEnum values, @uniqueItems) before sending:
+ * a call that breaks one fails with SMITHYCURL_KIND_VALIDATION listing every
+ * violation with its member path, and nothing is sent. Default off (0), as
+ * the Smithy specification says for clients: the service has the last word.
+ * @required members and the types of values (numbers in their type's range,
+ * base64 blobs, timestamps in years 0001 to 9999) are always checked. */
 int smithycurl_options_set_validation(smithycurl_options *options, int enabled);
 
 /** Largest response body accepted (0: the default 64 MiB; -1: unlimited).
