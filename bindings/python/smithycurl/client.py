@@ -113,8 +113,8 @@ def _make_options(lib: _lib.Library, **o: Any) -> tuple[int, Any]:
         check(lib.options_set_tls(h, s(o["ca_file"]), s(o["cert_file"]), s(o["key_file"]), int(bool(o["insecure"]))), "tls")
     if o["proxy"] is not None:
         check(lib.options_set_proxy(h, s(o["proxy"])), "proxy")
-    if not o["validation"]:
-        check(lib.options_set_validation(h, 0), "validation")
+    if o["validate"]:
+        check(lib.options_set_validation(h, 1), "validate")
     if o["max_response_bytes"] is not None:
         check(lib.options_set_max_response_bytes(h, int(o["max_response_bytes"])), "max_response_bytes")
     trace = o["trace"]

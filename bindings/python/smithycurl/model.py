@@ -178,7 +178,8 @@ class Model:
         key_file: Optional[str] = None,
         insecure: bool = False,
         proxy: Optional[str] = None,
-        validation: bool = True,
+        validate: bool = False,
+        validation: Optional[bool] = None,
         max_response_bytes: Optional[int] = None,
         trace: TUnion[bool, Callable[[dict[str, Any]], None], None] = None,
     ) -> "Client":
@@ -197,8 +198,15 @@ class Model:
           "secret_access_key":.., "session_token":.., "region":..}``;
         - TLS: ``ca_file``, ``cert_file``, ``key_file``, ``insecure``
           (tests only); ``proxy`` ("-" for none);
-        - ``validation``: check inputs against the model's constraints
-          before sending (True);
+        - ``validate``: check inputs against the model's constraint traits
+          (``@length``, ``@range``, ``@pattern``, enum values,
+          ``@uniqueItems``) before sending, raising ``ValidationError``
+          (False: the service has the last word, as the Smithy
+          specification says for clients). ``@required`` members and the
+          types of values (numbers in their type's range, base64 blobs,
+          timestamps in years 0001 to 9999) are always checked;
+          ``validation`` is the older name of the same option and wins
+          when given;
         - ``max_response_bytes``: largest response body (64 MiB; -1 none);
         - ``trace``: a function called with each request and response
           event (a dict, credentials redacted), or True to log them to the
@@ -212,7 +220,8 @@ class Model:
             headers=headers, user_agent=user_agent, bearer_token=bearer_token,
             basic_auth=basic_auth, api_key=api_key, aws_credentials=aws_credentials,
             ca_file=ca_file, cert_file=cert_file, key_file=key_file, insecure=insecure,
-            proxy=proxy, validation=validation, max_response_bytes=max_response_bytes, trace=trace,
+            proxy=proxy, validate=validate if validation is None else validation,
+            max_response_bytes=max_response_bytes, trace=trace,
         )
         out = ctypes.c_void_p()
         try:
