@@ -18,7 +18,8 @@ const (
 	// KindUsage: the call itself is wrong (unknown operation, malformed
 	// input JSON, a value of the wrong type, missing credentials).
 	KindUsage Kind = iota + 1
-	// KindValidation: the input breaks the model's constraints; nothing was sent.
+	// KindValidation: a @required member is missing, or (WithValidation) the
+	// input breaks the model's constraints; nothing was sent.
 	KindValidation
 	// KindService: the service answered with an error response.
 	KindService
