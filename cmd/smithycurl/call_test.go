@@ -188,3 +188,57 @@ func TestCallStreamingAndEmptyPayload(t *testing.T) {
 		t.Errorf("Invoke with an empty body: exit %d: %s %s", code, out, errOut)
 	}
 }
+
+// An API Gateway service (by its shape id) on go-httpbin: its Accept header,
+// type checks of timestamps, numbers and blobs, an empty blob payload.
+const exactModel = `$version: "2"
+namespace com.amazonaws.apigateway
+@aws.protocols#restJson1
+service BackplaneControlService { operations: [GetHeaders, GetEmpty, Put] }
+@readonly @http(method: "GET", uri: "/headers")
+operation GetHeaders { output := { headers: Document } }
+@readonly @http(method: "GET", uri: "/status/200")
+operation GetEmpty { output := { @httpPayload data: Blob } }
+@http(method: "POST", uri: "/anything/{label}")
+operation Put {
+    input := { @required @httpLabel label: Timestamp, @httpHeader("X-B") hb: Byte, f: Float, t: Timestamp, blob: Blob }
+    output := { json: Document }
+}
+`
+
+func TestCallExact(t *testing.T) {
+	bin := smithycurl(t)
+	srv := httptest.NewServer(httpbin.New().Handler())
+	defer srv.Close()
+	model := filepath.Join(t.TempDir(), "exact.smithy")
+	os.WriteFile(model, []byte(exactModel), 0o644)
+	run := func(args ...string) (string, string, int) {
+		return runCmd(t, bin, append([]string{"call", "--model", model, "--endpoint", srv.URL, "--retries", "0"}, args...)...)
+	}
+	if out, errOut, code := run("GetHeaders"); code != 0 || !strings.Contains(out, `"Accept":["application/json"]`) {
+		t.Errorf("API Gateway's Accept header: exit %d: %s %s", code, out, errOut)
+	}
+	if out, errOut, code := run("GetEmpty"); code != 0 || strings.TrimSpace(out) != `{"data":""}` {
+		t.Errorf("empty blob payload: exit %d: %s %s", code, out, errOut)
+	}
+	if out, errOut, code := run("Put", "--input", `{"label": 0, "t": 253402300799, "blob": "aGk="}`); code != 0 || !strings.Contains(out, `"t":253402300799`) {
+		t.Errorf("edge values: exit %d: %s %s", code, out, errOut)
+	}
+	for _, tc := range []struct{ input, want string }{
+		{`{"label": 0, "t": 1e20}`, "member t: timestamp 1e20 is out of range: years 0001 to 9999"},
+		{`{"label": 0, "t": -1e20}`, "member t: timestamp -1e20 is out of range"},
+		{`{"label": 0, "t": 1e308}`, "member t: timestamp 1e308 is out of range"},
+		{`{"label": 0, "t": "NaN"}`, `member t: invalid date-time "NaN"`},
+		{`{"label": 0, "t": "Infinity"}`, `member t: invalid date-time "Infinity"`},
+		{`{"label": 1e20}`, "member label: timestamp 1e20 is out of range"},
+		{`{"label": 0, "hb": 128}`, "member hb: 128 is out of range (byte: -128 to 127)"},
+		{`{"label": 0, "f": 1e39}`, "member f: 1e39 is out of range (float: "},
+		{`{"label": 0, "blob": "!!!notbase64"}`, "member blob: invalid base64: illegal character '!' at offset 0"},
+	} {
+		for _, flags := range [][]string{nil, {"--validate"}, {"--no-validate"}} {
+			if _, errOut, code := run(append([]string{"Put", "--input", tc.input}, flags...)...); code != 2 || !strings.Contains(errOut, tc.want) {
+				t.Errorf("%s %v: exit %d: %s, want %q", tc.input, flags, code, errOut, tc.want)
+			}
+		}
+	}
+}
