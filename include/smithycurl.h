@@ -192,8 +192,9 @@ typedef enum smithycurl_error_kind {
      * of the wrong type, an unknown member, missing credentials. Nothing
      * was sent. */
     SMITHYCURL_KIND_USAGE = 1,
-    /** The input breaks the model's constraints (required, length, range,
-     * pattern, enum). Nothing was sent. */
+    /** A @required member is missing or, with validation on
+     * (smithycurl_options_set_validation), the input breaks the model's
+     * constraints (length, range, pattern, enum). Nothing was sent. */
     SMITHYCURL_KIND_VALIDATION = 2,
     /** The service answered with an error response (modeled or not). */
     SMITHYCURL_KIND_SERVICE = 3,

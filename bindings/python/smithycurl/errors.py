@@ -7,7 +7,7 @@
     ├── LoadError (ValueError)        the model has errors (.errors: file:line:col lines)
     ├── NotFoundError (LookupError)   no such service or operation
     ├── UsageError                    the call is wrong; nothing was sent
-    ├── ValidationError (ValueError)  the input breaks the model's constraints (.violations)
+    ├── ValidationError (ValueError)  a required member missing, or constraints broken (.violations)
     ├── ServiceError                  the service answered with an error (.status, ...)
     │   └── one class per modeled error shape, members as attributes
     ├── TransportError                no complete response (DNS, connect, TLS, reset, too large)
@@ -81,9 +81,9 @@ class UsageError(SmithycurlError):
 
 
 class ValidationError(SmithycurlError, ValueError):
-    """The input breaks the model's constraints (required, length, range,
-    pattern, enum). Nothing was sent. ``violations`` lists every one, each
-    with its member path."""
+    """A required member is missing or, with ``validate=True``, the input
+    breaks the model's constraints (length, range, pattern, enum). Nothing
+    was sent. ``violations`` lists every one, each with its member path."""
 
     kind = "validation"
 
