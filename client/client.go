@@ -19,6 +19,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/smithycurl/smithycurl/internal/jsonstr"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/protocol"
 	"github.com/smithycurl/smithycurl/transport"
@@ -121,7 +122,7 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte) ([]by
 		return nil, usageError(op.Shape.ID, "%s", plan.unsupported)
 	}
 	if !utf8.Valid(input) {
-		return nil, usageError(op.Shape.ID, "the input is not valid UTF-8 (at byte %d)", invalidUTF8At(input))
+		return nil, usageError(op.Shape.ID, "the input is not valid UTF-8 (at byte %d)", jsonstr.InvalidUTF8At(input))
 	}
 	wreq, err := c.codec.EncodeRequest(ctx, op, input)
 	if err != nil {
@@ -258,18 +259,6 @@ func streamingMember(m *model.Model, op *model.Operation) string {
 		}
 	}
 	return ""
-}
-
-// invalidUTF8At returns the offset of the first byte of b that is not valid UTF-8.
-func invalidUTF8At(b []byte) int {
-	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && n == 1 {
-			return i
-		}
-		i += n
-	}
-	return len(b)
 }
 
 // sensitiveURL returns the operation's @http URI template when a @sensitive

@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/smithycurl/smithycurl/internal/jsonstr"
 	"github.com/smithycurl/smithycurl/client"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/transport"
@@ -143,22 +144,11 @@ func scx_loader_add_source(h C.uintptr_t, name *C.char, src *C.char, n C.size_t)
 	}
 	text := C.GoBytes(unsafe.Pointer(src), C.int(n))
 	if !utf8.Valid(text) {
-		return fail(&ld.errBox, codeInvalidUTF8, "%s: the model text is not valid UTF-8 (at byte %d)", goName, invalidUTF8At(text))
+		return fail(&ld.errBox, codeInvalidUTF8, "%s: the model text is not valid UTF-8 (at byte %d)", goName, jsonstr.InvalidUTF8At(text))
 	}
 	ld.l.AddSource(goName, text)
 	ld.set("")
 	return codeOK
-}
-
-func invalidUTF8At(b []byte) int {
-	for i := 0; i < len(b); {
-		r, size := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && size <= 1 {
-			return i
-		}
-		i += size
-	}
-	return len(b)
 }
 
 //export scx_loader_load
