@@ -13,8 +13,8 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	"github.com/smithycurl/smithycurl/internal/jsonstr"
 	"github.com/smithycurl/smithycurl/client"
+	"github.com/smithycurl/smithycurl/internal/jsonstr"
 )
 
 // result is a call's outcome. Its strings live in one C buffer: the output

@@ -15,8 +15,8 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	"github.com/smithycurl/smithycurl/internal/jsonstr"
 	"github.com/smithycurl/smithycurl/client"
+	"github.com/smithycurl/smithycurl/internal/jsonstr"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/transport"
 )
