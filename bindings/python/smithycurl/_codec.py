@@ -95,6 +95,9 @@ class ExactFloat(float):
 # Integer) are the library's check.
 
 
+_E_USAGE = 8  # SMITHYCURL_E_USAGE, the rc of the library's usage errors
+
+
 def _type_name(v: Any) -> str:
     return type(v).__name__
 
@@ -224,7 +227,7 @@ def _enc_decimal(v: Any) -> Any:
         d = v
     elif isinstance(v, float):
         if v != v or v in (float("inf"), float("-inf")):
-            raise errors.UsageError(f"expected a finite number for a bigDecimal, not {v!r}")
+            raise errors.UsageError(f"expected a finite number for a bigDecimal, not {v!r}", rc=_E_USAGE)
         return v
     elif isinstance(v, int) and not isinstance(v, bool):
         return int(v)
@@ -232,11 +235,11 @@ def _enc_decimal(v: Any) -> Any:
         try:
             d = decimal.Decimal(v.strip())
         except decimal.InvalidOperation:
-            raise errors.UsageError("expected a decimal number for a bigDecimal, got a str that is not one") from None
+            raise errors.UsageError("expected a decimal number for a bigDecimal, got a str that is not one", rc=_E_USAGE) from None
     else:
         raise type_error("decimal.Decimal, int or float", v)
     if not d.is_finite():
-        raise errors.UsageError(f"expected a finite number for a bigDecimal, not Decimal({str(d)!r})")
+        raise errors.UsageError(f"expected a finite number for a bigDecimal, not Decimal({str(d)!r})", rc=_E_USAGE)
     return _DEC_MARK + str(d)
 
 

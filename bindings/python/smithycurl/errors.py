@@ -90,7 +90,11 @@ class InputTypeError(UsageError, TypeError):
     anything is sent: a str, a dict or a set where the model has a list,
     a bool or a float for an integer, a list for a map... The message names
     the member path and the types expected, as boto3's parameter check
-    does; ``member`` holds the path."""
+    does; ``member`` holds the path. ``rc`` is 8 (SMITHYCURL_E_USAGE), as for
+    the library's own usage errors."""
+
+    def __init__(self, message: str = "", *, rc: int = 8, attempts: int = 0) -> None:
+        super().__init__(message, rc=rc, attempts=attempts)
 
 
 class ValidationError(SmithycurlError, ValueError):

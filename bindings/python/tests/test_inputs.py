@@ -102,7 +102,8 @@ def test_a_list_member_takes_a_list_or_tuple(echo: smithycurl.Client, value: Any
     with pytest.raises(TypeError) as e:
         echo.echo(names=value)
     assert str(e.value) == f"input for Echo: member names: expected a list or tuple, not {type_name}"
-    assert isinstance(e.value, smithycurl.UsageError) and e.value.member == "names"
+    assert isinstance(e.value, smithycurl.InputTypeError) and isinstance(e.value, smithycurl.UsageError)
+    assert e.value.member == "names" and e.value.rc == 8
     assert json.loads(sent(echo, names=("a", "b"))) == {"names": ["a", "b"]}
     assert json.loads(sent(echo, names=[])) == {"names": []}
 
@@ -174,8 +175,9 @@ def test_big_decimal_and_big_integer_keep_every_digit(echo: smithycurl.Client) -
     assert sent(echo, bd=decimal.Decimal("1.5"), nested={"names": ["a"]}) == '{"bd":1.5,"nested":{"names":["a"]}}'
     # No NaN nor Infinity in a bigDecimal's document form: an error, not a string.
     for bad in (decimal.Decimal("NaN"), decimal.Decimal("-Infinity"), float("nan"), float("inf"), "abc", "NaN"):
-        with pytest.raises(smithycurl.UsageError, match=r"^input for Echo: member bd: expected a (finite|decimal) number"):
+        with pytest.raises(smithycurl.UsageError, match=r"^input for Echo: member bd: expected a (finite|decimal) number") as e:
             echo.echo(bd=bad)
+        assert e.value.rc == 8 and e.value.member == "bd"
 
 
 def test_big_decimal_output_keeps_every_digit(canned: CannedServer) -> None:
