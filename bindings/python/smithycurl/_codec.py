@@ -5,8 +5,11 @@ JSON of that model, the class of each (a generated module binds its own
 classes; others are made here on first use), and one _Codec per shape: enc
 turns a Python value into the document-form JSON value the C API takes, dec
 turns the document-form value the C API returns into the Python value. A
-codec whose enc or dec is None passes values through unchanged (strings,
-integers, booleans...), which keeps the common path cheap.
+codec whose enc or dec is None passes values through unchanged (documents;
+the strings, integers and booleans of outputs), which keeps the common path
+cheap. Every encoder checks the type of the Python value it gets (the simple
+types' encoders are in _scalars); the aggregates' add the member path to
+the InputTypeError it raises.
 """
 
 from __future__ import annotations
@@ -15,9 +18,7 @@ import copy
 import dataclasses
 import enum
 import keyword
-import os
 import re
-import sys
 import threading
 import weakref
 
@@ -26,15 +27,13 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable, Optional
 
-from . import errors
+from . import _scalars, errors
 from .types import (
     IntEnum,
     StrEnum,
     Structure,
     Union,
     UnknownUnionMember,
-    format_timestamp,
-    parse_timestamp,
     snake_case,
 )
 
@@ -58,242 +57,6 @@ SIMPLE_TYPES = {
     "timestamp": "datetime.datetime",
     "document": "typing.Any",
 }
-
-# Decimals go into json.dumps as a marked string, replaced by the bare
-# number afterwards (json has no way to write a number literal as given).
-_DEC_MARK = "\x00sc-dec-" + os.urandom(4).hex() + ":"
-_DEC_MARK_JSON = "\\u0000" + _DEC_MARK[1:]
-_DEC_RE = re.compile('"' + re.escape(_DEC_MARK_JSON) + r'([^"]*)"')
-
-
-def fix_decimals(text: str) -> str:
-    """Replaces the marked Decimal strings of a JSON text by numbers."""
-    return _DEC_RE.sub(r"\1", text) if _DEC_MARK_JSON in text else text
-
-
-class ExactFloat(float):
-    """A JSON number read where a bigDecimal may appear: a float that keeps
-    its text, so that bigDecimal members get every digit."""
-
-    __slots__ = ("text",)
-    text: str
-
-    def __new__(cls, text: str) -> "ExactFloat":
-        obj = float.__new__(cls, text)
-        obj.text = text
-        return obj
-
-
-# ---- type checks of input values ------------------------------------------
-#
-# Every encoder checks the Python type of its value, as boto3's parameter
-# check does, and raises InputTypeError ("expected a list or tuple, not
-# str"); the encoders of structures, unions, lists and maps add their part
-# of the member path as the error passes (at_member), and the operation
-# prefixes "input for Op: " (for_input). Values themselves never appear in
-# these messages (they may be secrets). Ranges (an int too large for an
-# Integer) are the library's check.
-
-
-_E_USAGE = 8  # SMITHYCURL_E_USAGE, the rc of the library's usage errors
-
-
-def _type_name(v: Any) -> str:
-    return type(v).__name__
-
-
-def type_error(expected: str, v: Any) -> errors.InputTypeError:
-    return errors.InputTypeError(f"expected {expected}, not {_type_name(v)}")
-
-
-def at_member(e: errors.UsageError, segment: str) -> errors.UsageError:
-    """Adds a member name ("name") or an index or key ("[2]") in front of
-    the path of an input error raised below it; returns the error."""
-    what = e.__dict__.get("_sc_what")
-    if what is None:
-        e.__dict__["_sc_what"] = what = e.message
-        path = segment
-    else:
-        path = segment + ("" if e.member.startswith("[") else ".") + e.member
-    e.member = path
-    e.message = f"member {path}: {what}"
-    e.args = (e.message,)
-    return e
-
-
-def for_input(e: errors.UsageError, operation: str) -> errors.UsageError:
-    """Prefixes an input error with the operation ("input for Op: ..."),
-    as the library's own messages are."""
-    e.message = f"input for {operation}: {e.message}"
-    e.args = (e.message,)
-    return e
-
-
-def _enc_str(v: Any) -> Any:
-    if type(v) is str or isinstance(v, str):
-        return v
-    raise type_error("str", v)
-
-
-def _enc_bool(v: Any) -> Any:
-    if v is True or v is False:
-        return v
-    raise type_error("bool", v)
-
-
-def _enc_int(v: Any) -> Any:
-    if type(v) is int:
-        return v
-    if isinstance(v, int) and not isinstance(v, bool):
-        return int(v)  # an IntEnum member, an int subclass
-    raise type_error("int", v)
-
-
-def _enc_str_enum(v: Any) -> Any:
-    if isinstance(v, enum.Enum):
-        v = v._value_
-    if isinstance(v, str):
-        return v
-    raise type_error("str or an enum member", v)
-
-
-def _enc_int_enum(v: Any) -> Any:
-    if isinstance(v, enum.Enum):
-        v = v._value_
-    if isinstance(v, int) and not isinstance(v, bool):
-        return int(v)
-    raise type_error("int or an enum member", v)
-
-
-def _enc_blob(v: Any) -> Any:
-    if isinstance(v, str):
-        v = v.encode()  # as boto3: a str is sent as its UTF-8 bytes
-    if isinstance(v, (bytes, bytearray, memoryview)):
-        import base64  # on the first blob, not at import
-
-        return base64.b64encode(v).decode("ascii")
-    raise type_error("bytes, bytearray, memoryview or str", v)
-
-
-def _dec_blob(v: Any) -> Any:
-    import base64
-
-    return base64.b64decode(v)
-
-
-def _enc_timestamp(v: Any) -> Any:
-    import datetime  # on the first timestamp, not at import
-
-    if isinstance(v, datetime.datetime):
-        return format_timestamp(v)
-    if isinstance(v, (int, float, str)) and not isinstance(v, bool):
-        return v
-    if isinstance(v, datetime.date):
-        return format_timestamp(datetime.datetime(v.year, v.month, v.day, tzinfo=datetime.timezone.utc))
-    raise type_error("a datetime, epoch seconds (int or float) or an RFC 3339 str", v)
-
-
-def _dec_timestamp(v: Any) -> Any:
-    if isinstance(v, str):
-        return parse_timestamp(v)
-    import datetime
-
-    return datetime.datetime.fromtimestamp(float(v), datetime.timezone.utc)
-
-
-# decimal (and the numbers ABCs it imports) is loaded when a model has a
-# bigDecimal, not at import: a value cannot be a Decimal before it is.
-
-
-def _decimal() -> Any:
-    import decimal
-
-    return decimal
-
-
-def _is_decimal(v: Any) -> bool:
-    d = sys.modules.get("decimal")
-    return d is not None and isinstance(v, d.Decimal)
-
-
-def _enc_decimal(v: Any) -> Any:
-    """A bigDecimal: a Decimal (every digit sent), an int (every digit), a
-    float (its shortest repr) or a str holding a decimal number. NaN and
-    the infinities have no place in the document form of a bigDecimal."""
-    if type(v) is int:
-        return v
-    decimal = _decimal()
-    if isinstance(v, decimal.Decimal):
-        d = v
-    elif isinstance(v, float):
-        if v != v or v in (float("inf"), float("-inf")):
-            raise errors.UsageError(f"expected a finite number for a bigDecimal, not {v!r}", rc=_E_USAGE)
-        return v
-    elif isinstance(v, int) and not isinstance(v, bool):
-        return int(v)
-    elif isinstance(v, str):
-        try:
-            d = decimal.Decimal(v.strip())
-        except decimal.InvalidOperation:
-            raise errors.UsageError("expected a decimal number for a bigDecimal, got a str that is not one", rc=_E_USAGE) from None
-    else:
-        raise type_error("decimal.Decimal, int or float", v)
-    if not d.is_finite():
-        raise errors.UsageError(f"expected a finite number for a bigDecimal, not Decimal({str(d)!r})", rc=_E_USAGE)
-    return _DEC_MARK + str(d)
-
-
-def _dec_decimal(v: Any) -> Any:
-    decimal = _decimal()
-    if type(v) is ExactFloat:
-        return decimal.Decimal(v.text)
-    if isinstance(v, float):
-        return decimal.Decimal(repr(v))
-    return decimal.Decimal(v)
-
-
-def _enc_float(v: Any) -> Any:
-    if type(v) is float:
-        if v != v:
-            return "NaN"
-        if v in (float("inf"), float("-inf")):
-            return "Infinity" if v > 0 else "-Infinity"
-        return v
-    if type(v) is int or (isinstance(v, int) and not isinstance(v, bool)):
-        return int(v)
-    if isinstance(v, float) or _is_decimal(v):
-        return _enc_float(float(v))
-    raise type_error("float or int", v)
-
-
-def _dec_float(v: Any) -> Any:
-    return v if type(v) is float else float(v)
-
-
-# The encoder and decoder of each simple type (documents, strings, numbers
-# and booleans decode as json gives them; documents encode as they are).
-_SIMPLE_ENC: dict[str, Callable[[Any], Any]] = {
-    "string": _enc_str,
-    "boolean": _enc_bool,
-    "byte": _enc_int,
-    "short": _enc_int,
-    "integer": _enc_int,
-    "long": _enc_int,
-    "bigInteger": _enc_int,
-    "float": _enc_float,
-    "double": _enc_float,
-    "bigDecimal": _enc_decimal,
-    "blob": _enc_blob,
-    "timestamp": _enc_timestamp,
-}
-_SIMPLE_DEC: dict[str, Callable[[Any], Any]] = {
-    "float": _dec_float,
-    "double": _dec_float,
-    "bigDecimal": _dec_decimal,
-    "blob": _dec_blob,
-    "timestamp": _dec_timestamp,
-}
-
 
 class _Member:
     """A member of a structure, union, list or map. (A plain class: making
@@ -503,11 +266,11 @@ class Registry:
             c.dec = _map_dec(val.codec) if val and val.codec.dec else None
         elif t in ("enum", "intEnum"):
             c.cls = self._enum_class(sid, t, shape)
-            c.enc = _enc_int_enum if t == "intEnum" else _enc_str_enum
+            c.enc = _scalars.enc_int_enum if t == "intEnum" else _scalars.enc_str_enum
             c.dec = c.cls
         else:
-            c.enc = _SIMPLE_ENC.get(t)
-            c.dec = _SIMPLE_DEC.get(t)
+            c.enc = _scalars.SIMPLE_ENC.get(t)
+            c.dec = _scalars.SIMPLE_DEC.get(t)
         return c
 
     def _sub(self, ref: Optional[dict[str, Any]]) -> Optional[_Member]:
@@ -701,7 +464,7 @@ def _list_enc(elem: Optional[_Codec]) -> Callable[[Any], Any]:
 
     def enc(v: Any) -> Any:
         if type(v) is not list and not isinstance(v, (list, tuple)):
-            raise type_error("a list or tuple", v)
+            raise _scalars.type_error("a list or tuple", v)
         e = elem.enc if elem is not None else None
         if e is None:
             return v if type(v) is list else list(v)
@@ -711,7 +474,7 @@ def _list_enc(elem: Optional[_Codec]) -> Callable[[Any], Any]:
             for i, x in enumerate(v):
                 out.append(None if x is None else e(x))
         except errors.UsageError as err:
-            raise at_member(err, f"[{i}]")
+            raise _scalars.at_member(err, f"[{i}]")
         return out
 
     return enc
@@ -739,7 +502,7 @@ def _map_key(k: Any) -> str:
         k = k._value_
     if isinstance(k, str):
         return str(k)
-    raise errors.InputTypeError(f"expected str keys, not {_type_name(k)}")
+    raise errors.InputTypeError(f"expected str keys, not {_scalars.type_name(k)}")
 
 
 def _map_enc(val: Optional[_Codec]) -> Callable[[Any], Any]:
@@ -747,7 +510,7 @@ def _map_enc(val: Optional[_Codec]) -> Callable[[Any], Any]:
 
     def enc(v: Any) -> Any:
         if not _is_mapping(v):
-            raise type_error("a dict", v)
+            raise _scalars.type_error("a dict", v)
         e = val.enc if val is not None else None
         out = {}
         k: Any = None
@@ -756,7 +519,7 @@ def _map_enc(val: Optional[_Codec]) -> Callable[[Any], Any]:
                 key = k if type(k) is str else _map_key(k)
                 out[key] = None if x is None or e is None else e(x)
         except errors.UsageError as err:
-            raise at_member(err, f"[{k!r}]")
+            raise _scalars.at_member(err, f"[{k!r}]")
         return out
 
     return enc
@@ -786,7 +549,7 @@ def _struct_enc(c: _Codec) -> Callable[[Any], Any]:
         m: Optional[_Member]
         if isinstance(v, (Structure, errors.ServiceError)):
             if type(v).shape_id != c.shape_id:
-                raise type_error(f"a {name} or a dict", v)
+                raise _scalars.type_error(f"a {name} or a dict", v)
             d = v.__dict__
             mem: Optional[_Member] = None
             try:
@@ -796,7 +559,7 @@ def _struct_enc(c: _Codec) -> Callable[[Any], Any]:
                         e = mem.codec.enc
                         out[mem.name] = e(x) if e is not None else x
             except errors.UsageError as err:
-                raise at_member(err, mem.py if mem is not None else "?")
+                raise _scalars.at_member(err, mem.py if mem is not None else "?")
             return out
         if isinstance(v, dict) or hasattr(v, "items"):
             k: Any = None
@@ -812,9 +575,9 @@ def _struct_enc(c: _Codec) -> Callable[[Any], Any]:
             except errors.UsageError as err:
                 if m is None:  # the unknown key itself
                     raise
-                raise at_member(err, str(k))
+                raise _scalars.at_member(err, str(k))
             return out
-        raise type_error(f"a {name} or a dict", v)
+        raise _scalars.type_error(f"a {name} or a dict", v)
 
     return enc
 
@@ -882,7 +645,7 @@ def _union_enc(c: _Codec) -> Callable[[Any], Any]:
         elif _is_mapping(v) and len(v) == 1:
             ((k, x),) = v.items()
         else:
-            raise type_error(f"a {class_name(c.shape_id)} member class or a dict with one key", v)
+            raise _scalars.type_error(f"a {class_name(c.shape_id)} member class or a dict with one key", v)
         m = by_key.get(k)
         if m is None:
             raise _unknown_key(c, k)
@@ -890,7 +653,7 @@ def _union_enc(c: _Codec) -> Callable[[Any], Any]:
         try:
             return {m.name: e(x) if e is not None and x is not None else x}
         except errors.UsageError as err:
-            raise at_member(err, str(k))
+            raise _scalars.at_member(err, str(k))
 
     return enc
 

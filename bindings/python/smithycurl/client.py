@@ -11,7 +11,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable, Mapping, Optional, Union as TUnion
 
-from . import _codec, _interrupt, _lib, errors
+from . import _codec, _interrupt, _lib, _scalars, errors
 from .errors import ServiceError
 
 if TYPE_CHECKING:
@@ -61,7 +61,7 @@ def _scanner_loads(decoder: json.JSONDecoder) -> Callable[[str], Any]:
 
 
 _loads = _scanner_loads(json.JSONDecoder())
-_exact_loads = _scanner_loads(json.JSONDecoder(parse_float=_codec.ExactFloat))
+_exact_loads = _scanner_loads(json.JSONDecoder(parse_float=_scalars.ExactFloat))
 _EMPTY = b"{}"
 
 
@@ -205,7 +205,7 @@ class Operation:
                         e = m.codec.enc
                         body_obj[m.name] = e(v) if e is not None else v
             except errors.UsageError as err:
-                raise _codec.for_input(_codec.at_member(err, k), self.info.name)
+                raise _scalars.for_input(_scalars.at_member(err, k), self.info.name)
             body = _dumps(body_obj)
         elif input is not None:
             if self._in is None:
@@ -214,11 +214,11 @@ class Operation:
             try:
                 body = _dumps(self._in.enc(input))
             except errors.UsageError as err:
-                raise _codec.for_input(err, self.info.name)
+                raise _scalars.for_input(err, self.info.name)
         else:
             return self._client._call(self, _EMPTY)
         if self._in_decimal:
-            body = _codec.fix_decimals(body)
+            body = _scalars.fix_decimals(body)
         return self._client._call(self, body.encode())
 
     def _call_members(self, args: Mapping[str, Any]) -> Any:
@@ -235,10 +235,10 @@ class Operation:
                     e = by_key[k].codec.enc
                     body_obj[k] = e(v) if e is not None else v
         except errors.UsageError as err:
-            raise _codec.for_input(_codec.at_member(err, by_key[k].py), self.info.name)
+            raise _scalars.for_input(_scalars.at_member(err, by_key[k].py), self.info.name)
         body = _dumps(body_obj)
         if self._in_decimal:
-            body = _codec.fix_decimals(body)
+            body = _scalars.fix_decimals(body)
         return self._client._call(self, body.encode())
 
     def _decode(self, raw: bytes) -> Any:
