@@ -77,9 +77,12 @@ def test_rc_is_the_smithycurl_code(httpbin: smithycurl.Client) -> None:
     with pytest.raises(smithycurl.ValidationError) as v:
         httpbin.status(code=1000)
     assert v.value.rc == 9 and not hasattr(v.value, "code")
+    with pytest.raises(smithycurl.UsageError) as u:
+        httpbin.bearer()  # no credentials: the library's usage error
+    assert u.value.rc == 8 and not hasattr(u.value, "code")
     with pytest.raises(smithycurl.NotFoundError) as nf:
-        httpbin.call("Nope")
-    assert nf.value.rc == 0 or nf.value.rc == 5
+        smithycurl.load_model("/nonexistent/model.smithy")
+    assert nf.value.rc == 5
 
 
 def test_code_beside_members_named_like_it(pizza: smithycurl.Client) -> None:
