@@ -73,9 +73,11 @@ def test_code_is_the_services_error_code(canned: CannedServer) -> None:
         assert len(canned.requests) == n
 
 
-def test_rc_is_the_smithycurl_code(httpbin: smithycurl.Client) -> None:
-    with pytest.raises(smithycurl.ValidationError) as v:
-        httpbin.status(code=1000)
+def test_rc_is_the_smithycurl_code(httpbin: smithycurl.Client, httpbin_model: smithycurl.Model,
+                                   servers: Servers) -> None:
+    with httpbin_model.client(endpoint=servers.httpbin, validate=True) as checked:
+        with pytest.raises(smithycurl.ValidationError) as v:
+            checked.status(code=1000)
     assert v.value.rc == 9 and not hasattr(v.value, "code")
     with pytest.raises(smithycurl.UsageError) as u:
         httpbin.bearer()  # no credentials: the library's usage error
