@@ -14,15 +14,15 @@ import (
 // applied where they do not belong, bad defaults and enum values.
 func validate(m *Model, a *assembler) {
 	v := validator{m: m, a: a, namespaces: map[string]bool{}, patterns: map[string]*regexp.Regexp{}}
-	for id := range m.shapes {
-		v.namespaces[id.Namespace()] = true
-	}
 	ids := make([]ShapeID, 0, len(a.drafts))
-	for id := range m.shapes {
-		if id.Namespace() != PreludeNamespace {
+	for id, s := range m.shapes {
+		// The prelude and the bundled shapes were checked when written.
+		if id.Namespace() != PreludeNamespace && !s.bundled {
+			v.namespaces[id.Namespace()] = true
 			ids = append(ids, id)
 		}
 	}
+	v.namespaces[PreludeNamespace] = true
 	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
 	for _, id := range ids {
 		v.shape(m.shapes[id])
@@ -42,6 +42,8 @@ type validator struct {
 	patterns   map[string]*regexp.Regexp
 	// noConstraints is set while checking @default values.
 	noConstraints bool
+	// lenientEnums is set while checking the value of a bundled trait.
+	lenientEnums bool
 }
 
 // constraints checks a node value against the @length, @range and @pattern
@@ -288,8 +290,12 @@ func (v *validator) traits(id ShapeID, typ ShapeType, ts Traits, loc SourceLocat
 	for _, t := range ts {
 		def, ok := v.m.shapes[t.ID]
 		if !ok {
-			if v.namespaces[t.ID.Namespace()] {
+			switch {
+			case v.namespaces[t.ID.Namespace()]:
 				v.errorf("Model", id, loc, "Unable to resolve trait `%s`. If this is a custom trait, then it must be defined before it can be used in a model.", t.ID)
+			case bundled[t.ID.Namespace()] != nil:
+				// Perhaps a trait newer than the bundled definitions: kept opaque.
+				v.a.event(SeverityWarning, "Model", id, loc, "Unable to resolve trait `%s`: the bundled `%s` definitions have no such trait; its value is not checked", t.ID, t.ID.Namespace())
 			}
 			// Traits from namespaces that are not loaded stay opaque.
 			continue
@@ -301,9 +307,13 @@ func (v *validator) traits(id ShapeID, typ ShapeType, ts Traits, loc SourceLocat
 		warn := func(msg string) {
 			v.a.event(SeverityWarning, "TraitValue", id, loc, "Error validating trait `%s`: %s", t.ID, msg)
 		}
+		// A bundled definition may be older than the model's: an enum value
+		// it does not list is a warning, not an error.
+		v.lenientEnums = def.bundled
 		if problem := v.node(t.Value, def, 0, warn); problem != "" {
 			v.errorf("TraitValue", id, loc, "Error validating trait `%s`: %s", t.ID, problem)
 		}
+		v.lenientEnums = false
 		if allowed, ok := traitTargets[t.ID]; ok && !allowed(typ, id, v.m) {
 			v.errorf("TraitTarget", id, loc, "Trait `%s` cannot be applied to `%s`. This trait may only be applied to shapes that match the following selector: %s",
 				relativeTrait(t.ID), id, selectorOf(def))
@@ -360,7 +370,7 @@ func (v *validator) node(n Node, t *Shape, depth int, warn func(string)) string 
 					return ""
 				}
 			}
-			return sprintf("String value provided for `%s` must be one of the following values: %s", t.ID, enumValues(t))
+			return v.notInEnum(n, sprintf("String value provided for `%s` must be one of the following values: %s", t.ID, enumValues(t)), warn)
 		}
 	case EnumType:
 		if n.Kind() != StringNode {
@@ -371,7 +381,7 @@ func (v *validator) node(n Node, t *Shape, depth int, warn func(string)) string 
 				return ""
 			}
 		}
-		return sprintf("String value provided for `%s` must be one of the following values: %s", t.ID, enumValues(t))
+		return v.notInEnum(n, sprintf("String value provided for `%s` must be one of the following values: %s", t.ID, enumValues(t)), warn)
 	case BooleanType:
 		if n.Kind() != BoolNode {
 			return expect("boolean")
@@ -399,7 +409,7 @@ func (v *validator) node(n Node, t *Shape, depth int, warn func(string)) string 
 					return ""
 				}
 			}
-			return sprintf("Integer value provided for `%s` must be one of the following values: %s", t.ID, enumValues(t))
+			return v.notInEnum(n, sprintf("Integer value provided for `%s` must be one of the following values: %s", t.ID, enumValues(t)), warn)
 		}
 	case FloatType, DoubleType, BigDecimalType:
 		if n.Kind() == StringNode && t.Type != BigDecimalType {
@@ -463,6 +473,16 @@ func (v *validator) node(n Node, t *Shape, depth int, warn func(string)) string 
 		}
 	}
 	return ""
+}
+
+// notInEnum returns the problem of value n that its enum does not list, or
+// warns and returns "" for the value of a bundled trait.
+func (v *validator) notInEnum(n Node, problem string, warn func(string)) string {
+	if v.lenientEnums {
+		warn(sprintf("`%s` is not a value the bundled definition knows: %s", strings.Trim(n.JSON(), `"`), problem))
+		return ""
+	}
+	return problem
 }
 
 func (v *validator) items(items []Node, mem *Member, container *Shape, depth int, warn func(string)) string {
