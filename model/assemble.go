@@ -87,11 +87,11 @@ func assemble(files []*draftFile) (*Model, []Event) {
 	a := newAssembler(loadPrelude())
 	a.pulled = map[string]bool{}
 	m := a.run(files)
-	// Like the reference tools, validate only a model that assembled cleanly:
-	// shapes that failed to assemble would only add confusing follow-on errors.
-	if !hasErrors(a.events) {
-		validate(m, a)
-	}
+	// Like the reference tools, fully validate only a model that assembled
+	// cleanly: shapes that failed to assemble would only add confusing
+	// follow-on errors. References to undefined shapes are reported anyway,
+	// so that one load lists every one of them.
+	validate(m, a, hasErrors(a.events))
 	applySuppressions(m, a)
 	sortEvents(a.events)
 	return m, a.events

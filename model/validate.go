@@ -11,9 +11,11 @@ import (
 
 // validate reports the model's semantic errors: unresolved or wrongly typed
 // references, trait values that do not match their definitions, traits
-// applied where they do not belong, bad defaults and enum values.
-func validate(m *Model, a *assembler) {
-	v := validator{m: m, a: a, namespaces: map[string]bool{}, patterns: map[string]*regexp.Regexp{}}
+// applied where they do not belong, bad defaults and enum values. With
+// refsOnly (a model that did not assemble cleanly) it reports only the
+// references to shapes that are not defined or not of the right type.
+func validate(m *Model, a *assembler, refsOnly bool) {
+	v := validator{m: m, a: a, namespaces: map[string]bool{}, patterns: map[string]*regexp.Regexp{}, refsOnly: refsOnly}
 	ids := make([]ShapeID, 0, len(a.drafts))
 	for id, s := range m.shapes {
 		// The prelude and the bundled shapes were checked when written.
@@ -26,6 +28,9 @@ func validate(m *Model, a *assembler) {
 	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
 	for _, id := range ids {
 		v.shape(m.shapes[id])
+	}
+	if refsOnly {
+		return
 	}
 	if md, ok := m.metadata.Get("validators"); ok && md.Kind() != ArrayNode {
 		a.errorf("", SourceLocation{}, "validators must be an array. Found %s.", md.Kind())
@@ -44,6 +49,8 @@ type validator struct {
 	noConstraints bool
 	// lenientEnums is set while checking the value of a bundled trait.
 	lenientEnums bool
+	// refsOnly limits the checks to references (see validate).
+	refsOnly bool
 }
 
 // constraints checks a node value against the @length, @range and @pattern
@@ -93,19 +100,26 @@ func (v *validator) errorf(id string, shape ShapeID, loc SourceLocation, format 
 }
 
 func (v *validator) shape(s *Shape) {
-	v.traits(s.ID, s.Type, s.Traits, s.Loc)
+	if !v.refsOnly {
+		v.traits(s.ID, s.Type, s.Traits, s.Loc)
+	}
 	for _, m := range s.Members {
 		v.member(s, m)
 	}
 	switch s.Type {
 	case MapType:
+		if v.refsOnly {
+			break
+		}
 		if km, ok := s.Member("key"); ok {
 			if t, ok := v.m.shapes[km.Target]; ok && t.Type != StringType && t.Type != EnumType {
 				v.errorf("Target", km.ID, km.Loc, "Map key member targets %s `%s`, but map keys must target a string or enum shape", t.Type, t.ID)
 			}
 		}
 	case EnumType, IntEnumType:
-		v.enum(s)
+		if !v.refsOnly {
+			v.enum(s)
+		}
 	case OperationType:
 		v.target(s, "input", s.Input, StructureType)
 		v.target(s, "output", s.Output, StructureType)
@@ -136,7 +150,7 @@ func (v *validator) shape(s *Shape) {
 			v.target(s, "property", r.Target, "")
 		}
 	}
-	if d, ok := s.Trait(traitDefault); ok && s.Type != MemberType {
+	if d, ok := s.Trait(traitDefault); ok && s.Type != MemberType && !v.refsOnly {
 		v.defaultValue(s.ID, s.Loc, d, s)
 	}
 }
@@ -206,7 +220,9 @@ func (v *validator) errorTarget(s *Shape, id ShapeID) {
 }
 
 func (v *validator) member(s *Shape, m *Member) {
-	v.traits(m.ID, MemberType, m.Traits, m.Loc)
+	if !v.refsOnly {
+		v.traits(m.ID, MemberType, m.Traits, m.Loc)
+	}
 	if s.Type == EnumType || s.Type == IntEnumType {
 		return
 	}
@@ -220,7 +236,7 @@ func (v *validator) member(s *Shape, m *Member) {
 		v.errorf("Target", m.ID, m.Loc, "member `%s` cannot target %s shape `%s`", m.ID, t.Type, t.ID)
 		return
 	}
-	if d, ok := m.Traits.Get(traitDefault); ok {
+	if d, ok := m.Traits.Get(traitDefault); ok && !v.refsOnly {
 		v.defaultValue(m.ID, m.Loc, d, t)
 	}
 }
