@@ -138,15 +138,30 @@ func (l *Loader) read(path string) (string, error) {
 	}
 	defer f.Close()
 	tooLarge := func() error { return fmt.Errorf("model file %s: %w (%d MiB)", path, ErrTooLarge, l.maxBytes>>20) }
-	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() && info.Size() > l.maxBytes {
-		return "", tooLarge()
+	size := int64(512)
+	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
+		if info.Size() > l.maxBytes {
+			return "", tooLarge()
+		}
+		size = info.Size() + 1 // one more byte sees the end without growing
 	}
-	src, err := io.ReadAll(io.LimitReader(f, l.maxBytes+1))
-	if err != nil {
-		return "", fmt.Errorf("model file: %w", err)
-	}
-	if int64(len(src)) > l.maxBytes {
-		return "", tooLarge()
+	// Like os.ReadFile, sized for a regular file, but bounded.
+	src := make([]byte, 0, size)
+	for {
+		if len(src) == cap(src) {
+			src = append(src, 0)[:len(src)]
+		}
+		n, err := f.Read(src[len(src):cap(src)])
+		src = src[:len(src)+n]
+		if int64(len(src)) > l.maxBytes {
+			return "", tooLarge()
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return "", fmt.Errorf("model file: %w", err)
+		}
 	}
 	// The buffer is ours alone and never written again: the model's strings
 	// may point into it instead of into a copy.
