@@ -280,3 +280,30 @@ func TestAWSModelsLoadQuietly(t *testing.T) {
 		}
 	}
 }
+
+// TestBundledConcurrentLoads: loads share the bundled shapes; run with -race,
+// concurrent loads (some applying traits to bundled shapes) do not race.
+func TestBundledConcurrentLoads(t *testing.T) {
+	withApply := usesBundled + "\napply aws.protocols#restJson1 @since(\"mine\")\n"
+	errs := make(chan error, 8)
+	for i := 0; i < 8; i++ {
+		src := usesBundled
+		if i%2 == 0 {
+			src = withApply
+		}
+		go func() {
+			l := model.NewLoader()
+			l.AddSource("c.smithy", []byte(src))
+			m, _, err := l.Load(context.Background())
+			if err == nil {
+				_ = m.MarshalAST()
+			}
+			errs <- err
+		}()
+	}
+	for i := 0; i < 8; i++ {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
