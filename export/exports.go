@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -122,7 +123,14 @@ func scx_loader_add_path(h C.uintptr_t, path *C.char) (rc C.int) {
 		return fail(&ld.errBox, codeInvalidArgument, "path is NULL")
 	}
 	if err := ld.l.AddPath(C.GoString(path)); err != nil {
-		return fail(&ld.errBox, codeNotFound, "%v", err)
+		switch {
+		case errors.Is(err, model.ErrTooLarge):
+			return fail(&ld.errBox, codeInvalidArgument, "%v", err)
+		case errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrPermission):
+			return fail(&ld.errBox, codeNotFound, "%v", err)
+		default: // a smithy-build.json that cannot be used, or a read error
+			return fail(&ld.errBox, codeLoad, "%v", err)
+		}
 	}
 	ld.set("")
 	return codeOK
@@ -141,6 +149,9 @@ func scx_loader_add_source(h C.uintptr_t, name *C.char, src *C.char, n C.size_t)
 	goName, ok := goString(name)
 	if !ok {
 		return fail(&ld.errBox, codeInvalidUTF8, "the source name is not valid UTF-8")
+	}
+	if uint64(n) > model.MaxFileBytes {
+		return fail(&ld.errBox, codeInvalidArgument, "%s: the model text is %d bytes, over the limit of %d MiB", goName, uint64(n), model.MaxFileBytes>>20)
 	}
 	text := C.GoBytes(unsafe.Pointer(src), C.int(n))
 	if !utf8.Valid(text) {

@@ -243,13 +243,18 @@ typedef struct smithycurl_cancel_token smithycurl_cancel_token;
  */
 int smithycurl_loader_new(smithycurl_loader **out);
 
-/** Adds a model file, or every .smithy and .json file under a directory
- * (recursively, in name order). Files are read now.
+/** Adds a model file, a smithy-build.json (its sources and imports), or a
+ * directory: every .smithy file and JSON AST under it (recursively, in name
+ * order; other JSON files, FIFOs and devices are skipped), or the sources and
+ * imports of the smithy-build.json at its top. Files are read now, each up
+ * to 256 MiB.
  *
  * @param path a NUL-terminated path; copied.
  * @return SMITHYCURL_OK, SMITHYCURL_E_NOT_FOUND (no such file or directory,
  *   or unreadable: see smithycurl_loader_errmsg()),
- *   SMITHYCURL_E_INVALID_ARGUMENT (path NULL), SMITHYCURL_E_INVALID_HANDLE.
+ *   SMITHYCURL_E_INVALID_ARGUMENT (path NULL, or a file over 256 MiB),
+ *   SMITHYCURL_E_LOAD (a smithy-build.json that cannot be used),
+ *   SMITHYCURL_E_INVALID_HANDLE.
  * Thread-safety: one thread at a time per loader.
  */
 int smithycurl_loader_add_path(smithycurl_loader *loader, const char *path);
@@ -261,8 +266,8 @@ int smithycurl_loader_add_path(smithycurl_loader *loader, const char *path);
  * @param source model text, source_len bytes, UTF-8, need not be
  *   NUL-terminated; copied.
  * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_UTF8,
- *   SMITHYCURL_E_INVALID_ARGUMENT (name NULL, or source NULL with a
- *   non-zero length), SMITHYCURL_E_INVALID_HANDLE.
+ *   SMITHYCURL_E_INVALID_ARGUMENT (name NULL, source NULL with a non-zero
+ *   length, or source_len over 256 MiB), SMITHYCURL_E_INVALID_HANDLE.
  * Thread-safety: one thread at a time per loader.
  */
 int smithycurl_loader_add_source(smithycurl_loader *loader, const char *name,

@@ -291,6 +291,12 @@ static void test_load_errors(void) {
     CHECK_RC(smithycurl_loader_add_source(ld, NULL, "x", 1), SMITHYCURL_E_INVALID_ARGUMENT);
     CHECK_RC(smithycurl_loader_add_source(ld, "x", NULL, 1), SMITHYCURL_E_INVALID_ARGUMENT);
     CHECK_RC(smithycurl_loader_add_path(ld, NULL), SMITHYCURL_E_INVALID_ARGUMENT);
+    // Text over the 256 MiB limit is refused before it is read.
+    CHECK_RC(smithycurl_loader_add_source(ld, "huge.smithy", "x", (size_t)300 << 20), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_loader_errmsg(ld, &msg), SMITHYCURL_OK);
+    CHECK_CONTAINS(msg, "huge.smithy");
+    CHECK_CONTAINS(msg, "256 MiB");
+    smithycurl_free(msg);
     CHECK_RC(smithycurl_loader_load(ld, NULL), SMITHYCURL_E_INVALID_ARGUMENT);
     CHECK_RC(smithycurl_loader_free(ld), SMITHYCURL_OK);
 }
