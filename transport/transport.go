@@ -631,9 +631,13 @@ func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 		b = append(b, 0)
 		nh++
 	}
-	if kind == C.SC_BODY {
+	if kind == C.SC_BODY && req.AWSSigV4 == nil {
 		// libcurl would add "Content-Type: application/x-www-form-urlencoded"
-		// and, for large bodies, "Expect: 100-continue"; "Name:" removes them.
+		// and, for bodies over 1 MiB, "Expect: 100-continue"; "Name:" removes
+		// them. Not with SigV4: libcurl 7.88 signs a "Name:" line as a header
+		// with an empty value although it never sends it, and the service
+		// then rejects the signature. Signed, libcurl's own Expect goes out
+		// unsigned over 1 MiB, as the AWS SDKs send it.
 		if !hasCT {
 			b = append(b, "Content-Type:\x00"...)
 			nh++
