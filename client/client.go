@@ -118,7 +118,11 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte) ([]by
 	if err != nil {
 		return nil, classify(op.Shape.ID, err)
 	}
-	req := &transport.Request{Method: wreq.Method, URL: c.url(wreq), Header: wreq.Header, Body: wreq.Body,
+	target, err := c.url(wreq)
+	if err != nil {
+		return nil, usageError(op.Shape.ID, "%v", err)
+	}
+	req := &transport.Request{Method: wreq.Method, URL: target, Header: wreq.Header, Body: wreq.Body,
 		Idempotent: plan.idempotent, SecretHeaders: plan.secretHeaders}
 	if req.Header == nil {
 		req.Header = wire.Header{}
@@ -266,13 +270,17 @@ func sensitiveHeaders(m *model.Model, op *model.Operation) []string {
 }
 
 // url joins the endpoint (with its path prefix) and the request's path,
-// and applies the endpoint trait's host prefix unless turned off.
-func (c *Client) url(r *wire.Request) string {
+// and applies the endpoint trait's host prefix unless turned off (then the
+// prefix and its host labels are not looked at).
+func (c *Client) url(r *wire.Request) (string, error) {
 	host := c.endpoint.Host
 	if r.HostPrefix != "" && !c.opts.noHostPrefix {
-		host = r.HostPrefix + host
+		var err error
+		if host, err = protocol.JoinHost(r.HostPrefix, host); err != nil {
+			return "", err
+		}
 	}
-	return c.endpoint.Scheme + "://" + host + c.endpoint.EscapedPath() + r.Path
+	return c.endpoint.Scheme + "://" + host + c.endpoint.EscapedPath() + r.Path, nil
 }
 
 // redactingTrace hides credentials from a trace hook.

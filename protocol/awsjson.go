@@ -133,30 +133,6 @@ func (c *awsJSONCodec) compile(op *model.Operation) (*awsPlan, error) {
 	return p, nil
 }
 
-// parseHostPrefix splits an endpoint trait's hostPrefix into literals and
-// host labels (input members).
-func parseHostPrefix(op *model.Operation, in *shapeCodec, tpl string) ([]hostSegment, error) {
-	var out []hostSegment
-	for tpl != "" {
-		i := strings.IndexByte(tpl, '{')
-		j := strings.IndexByte(tpl, '}')
-		if i < 0 || j < i {
-			out = append(out, hostSegment{literal: tpl})
-			break
-		}
-		if i > 0 {
-			out = append(out, hostSegment{literal: tpl[:i]})
-		}
-		mc := in.byName[tpl[i+1:j]]
-		if mc == nil {
-			return nil, fmt.Errorf("operation %s: host label {%s} has no input member", op.Shape.ID, tpl[i+1:j])
-		}
-		out = append(out, hostSegment{label: mc})
-		tpl = tpl[j+1:]
-	}
-	return out, nil
-}
-
 func (c *awsJSONCodec) EncodeRequest(ctx context.Context, op *model.Operation, input []byte) (*wire.Request, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
