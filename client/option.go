@@ -63,6 +63,12 @@ func WithUserAgent(ua string) Option {
 	return optionFunc(func(o *options) { o.transport.UserAgent = ua })
 }
 
+// Credentials (WithBearerToken, WithBasicAuth, WithAPIKey,
+// WithAWSCredentials and the AWS_* variables) lose one trailing newline
+// ("\n" or "\r\n", how a token file read whole ends); any other control
+// character makes New fail with an error that names the credential and
+// never shows it (see CheckCredential).
+
 // WithBearerToken authenticates with @httpBearerAuth.
 func WithBearerToken(token string) Option {
 	return optionFunc(func(o *options) { o.creds.bearer = token })

@@ -825,9 +825,11 @@ func validName(k string) error {
 	return nil
 }
 
+// validText refuses CR, LF and NUL in a header value. The error never shows
+// the value: it may be a credential.
 func validText(v string) error {
-	if strings.ContainsAny(v, "\r\n\x00") {
-		return fmt.Errorf("invalid header value %q", v)
+	if i := strings.IndexAny(v, "\r\n\x00"); i >= 0 {
+		return fmt.Errorf("invalid header value: control character at byte %d", i)
 	}
 	return nil
 }
