@@ -315,6 +315,15 @@ func scx_options_set_str(h C.uintptr_t, which C.int, p1, p2, p3, p4 *C.char, fla
 			}
 		}
 	}
+	// Credentials are checked here, so that a bad one fails where it is
+	// set, without its value; the client trims one trailing newline.
+	credential := func(what string, v string) bool {
+		if _, err := client.CheckCredential(what, v); err != nil {
+			fail(&o.errBox, codeInvalidArgument, "%v", err)
+			return false
+		}
+		return true
+	}
 	need := func(ps ...*C.char) bool {
 		for _, p := range ps {
 			if p == nil {
@@ -344,20 +353,33 @@ func scx_options_set_str(h C.uintptr_t, which C.int, p1, p2, p3, p4 *C.char, fla
 		if !need(p1) {
 			return fail(&o.errBox, codeInvalidArgument, "token is NULL")
 		}
+		if !credential("bearer token", s[0]) {
+			return codeInvalidArgument
+		}
 		o.bearer = s[0]
 	case C.SCX_OPT_BASIC:
 		if !need(p1, p2) {
 			return fail(&o.errBox, codeInvalidArgument, "user and password must not be NULL")
+		}
+		if !credential("basic auth user", s[0]) || !credential("basic auth password", s[1]) {
+			return codeInvalidArgument
 		}
 		o.basic = &[2]string{s[0], s[1]}
 	case C.SCX_OPT_API_KEY:
 		if !need(p1) {
 			return fail(&o.errBox, codeInvalidArgument, "key is NULL")
 		}
+		if !credential("API key", s[0]) {
+			return codeInvalidArgument
+		}
 		o.apiKey = s[0]
 	case C.SCX_OPT_AWS:
 		if !need(p1, p2) {
 			return fail(&o.errBox, codeInvalidArgument, "access key id and secret access key must not be NULL")
+		}
+		if !credential("AWS access key id", s[0]) || !credential("AWS secret access key", s[1]) ||
+			!credential("AWS session token", s[2]) || !credential("AWS region", s[3]) {
+			return codeInvalidArgument
 		}
 		o.aws = &client.AWSCredentials{AccessKeyID: s[0], SecretAccessKey: s[1], SessionToken: s[2], Region: s[3]}
 	case C.SCX_OPT_TLS:

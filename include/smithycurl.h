@@ -452,8 +452,14 @@ int smithycurl_options_set_user_agent(smithycurl_options *options, const char *u
  *   api key: smithy.api#httpApiKeyAuth (header or query, as the model says)
  *   aws:     aws.auth#sigv4; session_token may be NULL; region may be NULL
  *            to use AWS_REGION / AWS_DEFAULT_REGION.
+ * One trailing newline ("\n" or "\r\n", as a token file read whole ends)
+ * is removed from each string; any other control character is refused here,
+ * with a message (smithycurl_options_errmsg) that names the credential and
+ * never shows it (smithycurl_client_new refuses a basic auth user with a
+ * colon).
  * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_ARGUMENT (a required string
- *   NULL), SMITHYCURL_E_INVALID_UTF8, SMITHYCURL_E_INVALID_HANDLE. */
+ *   NULL, a control character), SMITHYCURL_E_INVALID_UTF8,
+ *   SMITHYCURL_E_INVALID_HANDLE. */
 int smithycurl_options_set_bearer_token(smithycurl_options *options, const char *token);
 int smithycurl_options_set_basic_auth(smithycurl_options *options, const char *user, const char *password);
 int smithycurl_options_set_api_key(smithycurl_options *options, const char *key);

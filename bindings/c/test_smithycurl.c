@@ -618,6 +618,56 @@ static void test_options(void) {
     CHECK_RC(smithycurl_model_free(m), SMITHYCURL_OK);
 }
 
+// Credentials: one trailing newline (a token file read whole) is removed;
+// other control characters are refused where they are set, and no message
+// shows the value. An endpoint with a password is refused without it.
+static void test_credentials(void) {
+    smithycurl_model *m = load_httpbin();
+    smithycurl_options *o = NULL;
+    char *msg = NULL;
+    CHECK_RC(smithycurl_options_new(&o), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_bearer_token(o, "SECRET-TOK\x01x"), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_options_errmsg(o, &msg), SMITHYCURL_OK);
+    CHECK_CONTAINS(msg, "bearer token contains a control character");
+    CHECK(msg && !strstr(msg, "SECRET-TOK"));
+    smithycurl_free(msg);
+    CHECK_RC(smithycurl_options_set_basic_auth(o, "ann", "SECRET-PW\n\n"), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_options_errmsg(o, &msg), SMITHYCURL_OK);
+    CHECK_CONTAINS(msg, "basic auth password");
+    CHECK(msg && !strstr(msg, "SECRET-PW"));
+    smithycurl_free(msg);
+    CHECK_RC(smithycurl_options_set_api_key(o, "SECRET-KEY\r"), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_options_set_aws_sigv4(o, "AKID", "SECRET-AWS\x1b", NULL, NULL), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_options_errmsg(o, &msg), SMITHYCURL_OK);
+    CHECK_CONTAINS(msg, "AWS secret access key");
+    CHECK(msg && !strstr(msg, "SECRET-AWS"));
+    smithycurl_free(msg);
+
+    CHECK_RC(smithycurl_options_set_bearer_token(o, "file-token\r\n"), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_basic_auth(o, "ann", "pw\n"), SMITHYCURL_OK);
+    smithycurl_client *c = new_client(m, NULL, o);
+    char *out = call_ok(c, "Bearer", NULL);
+    CHECK_CONTAINS(out, "\"token\":\"file-token\"}");
+    free(out);
+    out = call_ok(c, "BasicAuth", "{\"user\": \"ann\", \"passwd\": \"pw\"}");
+    CHECK_CONTAINS(out, "\"authenticated\":true");
+    free(out);
+    CHECK_RC(smithycurl_client_free(c), SMITHYCURL_OK);
+
+    smithycurl_client *bad = NULL;
+    CHECK_RC(smithycurl_client_new(m, NULL, "http://ann:SECRET-PW@127.0.0.1:8080", o, &bad), SMITHYCURL_E_USAGE);
+    CHECK_RC(smithycurl_model_errmsg(m, &msg), SMITHYCURL_OK);
+    CHECK_CONTAINS(msg, "must not hold a user or password");
+    CHECK(msg && !strstr(msg, "SECRET-PW"));
+    smithycurl_free(msg);
+    CHECK_RC(smithycurl_client_new(m, NULL, "http://127.0.0.1:65536", o, &bad), SMITHYCURL_E_USAGE);
+    CHECK_RC(smithycurl_model_errmsg(m, &msg), SMITHYCURL_OK);
+    CHECK_CONTAINS(msg, "port 65536 is not in 1..65535");
+    smithycurl_free(msg);
+    CHECK_RC(smithycurl_options_free(o), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_model_free(m), SMITHYCURL_OK);
+}
+
 static void test_bad_handles(void) {
     smithycurl_result *r = (smithycurl_result *)1;
     char *s = NULL;
@@ -920,6 +970,7 @@ static const struct test tests[] = {
     {"cancel", test_cancel},
     {"free_in_flight", test_free_in_flight},
     {"options", test_options},
+    {"credentials", test_credentials},
     {"bad_handles", test_bad_handles},
     {"threads", test_threads},
     {"fork", test_fork},
