@@ -194,7 +194,10 @@ class Model:
         - ``headers``: added to every request; ``user_agent``;
         - credentials: ``bearer_token``, ``basic_auth=(user, password)``,
           ``api_key``, ``aws_credentials={"access_key_id":..,
-          "secret_access_key":.., "session_token":.., "region":..}``;
+          "secret_access_key":.., "session_token":.., "region":..}``; one
+          trailing newline (a token file read whole) is removed from each,
+          any other control character raises UsageError naming the option,
+          never showing the value;
         - TLS: ``ca_file``, ``cert_file``, ``key_file``, ``insecure``
           (tests only); ``proxy`` ("-" for none);
         - ``validation``: check inputs against the model's constraints
