@@ -120,8 +120,14 @@ func WithoutValidation() Option {
 	return optionFunc(func(o *options) { o.codec = append(o.codec, protocol.WithoutValidation()) })
 }
 
-// WithoutHostPrefix ignores the endpoint trait's hostPrefix.
-func WithoutHostPrefix() Option { return optionFunc(func(o *options) { o.noHostPrefix = true }) }
+// WithoutHostPrefix ignores the endpoint trait's hostPrefix: neither the
+// prefix nor its host labels are looked at.
+func WithoutHostPrefix() Option {
+	return optionFunc(func(o *options) {
+		o.noHostPrefix = true
+		o.codec = append(o.codec, protocol.WithoutHostPrefix())
+	})
+}
 
 // WithCodecOptions passes options to the protocol codec.
 func WithCodecOptions(opts ...protocol.Option) Option {

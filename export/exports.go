@@ -16,6 +16,7 @@ import (
 	"unsafe"
 
 	"github.com/smithycurl/smithycurl/client"
+	"github.com/smithycurl/smithycurl/describe"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/transport"
 )
@@ -193,7 +194,7 @@ func scx_model_json(h C.uintptr_t, which C.int, svc, op *C.char, out **C.char, n
 	var b []byte
 	switch which {
 	case C.SCX_JSON_SERVICES:
-		b = describeServices(mh.m)
+		b = describe.Services(mh.m)
 	case C.SCX_JSON_AST:
 		b = mh.m.MarshalAST()
 	case C.SCX_JSON_OPERATION:
@@ -205,7 +206,7 @@ func scx_model_json(h C.uintptr_t, which C.int, svc, op *C.char, out **C.char, n
 		if err != nil {
 			return fail(&mh.errBox, codeNotFound, "%v", err)
 		}
-		b = describeOperation(mh.m, s, o)
+		b = describe.Operation(mh.m, s, o)
 	default:
 		return codeInvalidArgument
 	}

@@ -332,6 +332,8 @@ int smithycurl_model_services_json(smithycurl_model *model, char **json, size_t 
  *
  *     {"service": "ns#Svc", "operation": "ns#Op", "name": "Op",
  *      "documentation": "...",
+ *      "streaming": true,               // a member of the input or output
+ *                                       // streams (not supported yet)
  *      "input": "ns#OpInput", "output": "ns#OpOutput",  // or "smithy.api#Unit"
  *      "errors": ["ns#Err"],
  *      "shapes": {                      // every reachable shape outside the
@@ -342,6 +344,7 @@ int smithycurl_model_services_json(smithycurl_model *model, char **json, size_t 
  *                                       // AST type names)
  *          "documentation": "...",
  *          "sensitive": true, "deprecated": true,
+ *          "streaming": true,           // @streaming blob or union
  *          "error": "client",           // error structures: "client"|"server"
  *          "http_error": 401,           // error structures with @httpError
  *          "members": [{                // structure and union, in order
@@ -352,6 +355,8 @@ int smithycurl_model_services_json(smithycurl_model *model, char **json, size_t 
  *            "default": 0,              // present when the member has a
  *                                       // default (may be null)
  *            "sensitive": true,         // member or target is @sensitive
+ *            "streaming": "blob",       // target is @streaming: "blob", or
+ *                                       // "events" (an event stream union)
  *            "documentation": "...",    // member's, else target's
  *            "http": {"location": "query", "name": "q"},  // label, query,
  *                                       // queryParams, header,

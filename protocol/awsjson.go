@@ -183,7 +183,7 @@ func (c *awsJSONCodec) EncodeRequest(ctx context.Context, op *model.Operation, i
 	if c.queryCompat {
 		req.Header.Set("X-Amzn-Query-Mode", "true")
 	}
-	if req.HostPrefix, err = hostPrefix(p.host, func(mc *memberCodec) []byte { return vals[mc.index] }); err != nil {
+	if req.HostPrefix, err = c.cfg.hostPrefix(p.host, func(mc *memberCodec) []byte { return vals[mc.index] }); err != nil {
 		return fail(err)
 	}
 	if p.gzip {

@@ -40,10 +40,12 @@ func parseHostPrefix(op *model.Operation, in *shapeCodec, tpl string) ([]hostSeg
 }
 
 // hostPrefix resolves an endpoint trait's host prefix with the input's
-// host labels. The prefix is checked where it joins the endpoint's host
-// (JoinHost): "sync-" is a valid prefix of "sync-states.example.com".
-func hostPrefix(segs []hostSegment, val func(*memberCodec) []byte) (string, error) {
-	if len(segs) == 0 {
+// host labels, unless host prefixes are off. The prefix must read as the
+// start of a host name: whole labels up to its last dot, then the start of
+// the endpoint's first label ("sync-" in "sync-states.example.com");
+// JoinHost checks the host that results.
+func (cfg *config) hostPrefix(segs []hostSegment, val func(*memberCodec) []byte) (string, error) {
+	if len(segs) == 0 || cfg.noHostPrefix {
 		return "", nil
 	}
 	var hb strings.Builder
@@ -65,18 +67,44 @@ func hostPrefix(segs []hostSegment, val func(*memberCodec) []byte) (string, erro
 		}
 		hb.WriteString(text)
 	}
-	return hb.String(), nil
+	prefix := hb.String()
+	if err := checkHostPrefix(prefix); err != nil {
+		return "", err
+	}
+	return prefix, nil
+}
+
+// checkHostPrefix checks that prefix can start a host name: every label
+// before its last dot valid, and what follows it letters, digits and '-',
+// not starting with '-'.
+func checkHostPrefix(prefix string) error {
+	labels := strings.Split(prefix, ".")
+	for i, label := range labels {
+		if i == len(labels)-1 {
+			if label != "" && !validHostLabel(label+"x") {
+				return fmt.Errorf("host prefix %q: %q cannot start a host name label (letters, digits and '-')", prefix, label)
+			}
+			continue
+		}
+		if !validHostLabel(label) {
+			return fmt.Errorf("host prefix %q: %q is not a valid host name label (letters, digits and '-', 1 to 63)", prefix, label)
+		}
+	}
+	return nil
 }
 
 // JoinHost puts a request's host prefix (wire.Request.HostPrefix) before
 // the endpoint's host ("host" or "host:port") and checks the host name that
-// results: every label the prefix makes or extends must be 1 to 63 letters,
-// digits and '-', neither starting nor ending with '-', so that no input
-// value can move the request to another host ("evil.com/x."). A prefix
-// cannot apply to an IP address.
+// results, so that no input value can move the request to another host
+// ("evil.com/x."): the prefix's labels, and the endpoint's first label it
+// extends, must be 1 to 63 letters, digits and '-', neither starting nor
+// ending with '-'. A prefix cannot apply to an IP address.
 func JoinHost(prefix, hostport string) (string, error) {
 	if prefix == "" {
 		return hostport, nil
+	}
+	if err := checkHostPrefix(prefix); err != nil {
+		return "", err
 	}
 	host, port := hostport, ""
 	if i := strings.LastIndexByte(host, ':'); i >= 0 && !strings.HasSuffix(host, "]") {
@@ -86,16 +114,12 @@ func JoinHost(prefix, hostport string) (string, error) {
 		return "", fmt.Errorf("host prefix %q cannot apply to the IP address endpoint %s: use a host name or turn host prefixes off", prefix, hostport)
 	}
 	joined := prefix + host
-	// The labels the prefix makes, and the endpoint's first label when the
-	// prefix does not end with a dot.
-	n := strings.Count(prefix, ".")
 	if !strings.HasSuffix(prefix, ".") {
-		n++
-	}
-	labels := strings.SplitN(joined, ".", n+1)
-	for _, label := range labels[:min(n, len(labels))] {
-		if !validHostLabel(label) {
-			return "", fmt.Errorf("host prefix %q makes the host %q: %q is not a valid host name label (letters, digits and '-', 1 to 63)", prefix, joined, label)
+		// The prefix ends inside the endpoint's first label.
+		first := joined[strings.LastIndexByte(prefix, '.')+1:]
+		first, _, _ = strings.Cut(first, ".")
+		if !validHostLabel(first) {
+			return "", fmt.Errorf("host prefix %q makes the host %q: %q is not a valid host name label (letters, digits and '-', 1 to 63)", prefix, joined, first)
 		}
 	}
 	return joined + port, nil

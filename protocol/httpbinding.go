@@ -468,7 +468,7 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 	}
 
 	// Host prefix.
-	if req.HostPrefix, err = hostPrefix(p.host, val); err != nil {
+	if req.HostPrefix, err = c.cfg.hostPrefix(p.host, val); err != nil {
 		return fail(err)
 	}
 

@@ -12,9 +12,11 @@ package transport
 /*
 #cgo pkg-config: libcurl
 #cgo LDFLAGS: -lpthread
+#cgo CFLAGS: -I${SRCDIR}/../include
 #include <stdlib.h>
 #include <string.h>
 #include "shim.h"
+#include "smithycurl.h"
 */
 import "C"
 
@@ -35,8 +37,10 @@ import (
 	"github.com/smithycurl/smithycurl/wire"
 )
 
-// Version is the smithycurl version named in the default User-Agent.
-const Version = "0.1.0"
+// Version is the smithycurl version, named in the default User-Agent and
+// printed by the command line: SMITHYCURL_VERSION of include/smithycurl.h,
+// where it is defined.
+const Version = C.SMITHYCURL_VERSION
 
 // DefaultUserAgent is sent when Config.UserAgent is empty.
 const DefaultUserAgent = "smithycurl/" + Version
