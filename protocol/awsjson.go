@@ -103,7 +103,7 @@ func (c *awsJSONCodec) plan(op *model.Operation) (*awsPlan, error) {
 }
 
 func (c *awsJSONCodec) compile(op *model.Operation) (*awsPlan, error) {
-	p := &awsPlan{op: op, target: c.svc.Shape.ID.Name() + "." + op.Name}
+	p := &awsPlan{op: op, target: amzTarget(c.svc, op)}
 	p.in = c.comp.shape(op.Input.ID)
 	p.out = c.comp.shape(op.Output.ID)
 	for _, mc := range p.in.members {

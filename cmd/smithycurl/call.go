@@ -81,6 +81,10 @@ func call(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "smithycurl: --endpoint is required")
 		return exitUsage
 	}
+	if isSet(fs, "timeout") && f.timeout <= 0 {
+		fmt.Fprintf(stderr, "smithycurl: --timeout %v: give a positive duration, e.g. 30s\n", f.timeout)
+		return exitUsage
+	}
 	m, svc, ok := f.load(ctx, stderr)
 	if !ok {
 		return exitUsage
@@ -194,6 +198,13 @@ func (f *callFlags) options(stderr io.Writer) ([]client.Option, error) {
 		opts = append(opts, client.WithTrace(func(ev transport.TraceEvent) { writeTrace(stderr, ev) }))
 	}
 	return opts, nil
+}
+
+// isSet reports whether flag name was given on the command line.
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 func orEnv(v, env string) string {
