@@ -240,6 +240,7 @@ type optionsH struct {
 	timeout, connectTimeout time.Duration
 	retries                 *client.RetryPolicy
 	noValidation            bool
+	noHostPrefix            bool
 	maxResponse             int64
 	headers                 [][2]string
 	userAgent               string
@@ -289,6 +290,8 @@ func scx_options_set_int(h C.uintptr_t, which C.int, a, b C.longlong) (rc C.int)
 		o.retries = &p
 	case C.SCX_OPT_VALIDATION:
 		o.noValidation = a == 0
+	case C.SCX_OPT_HOST_PREFIX:
+		o.noHostPrefix = a == 0
 	case C.SCX_OPT_MAX_RESPONSE:
 		if a < -1 {
 			return fail(&o.errBox, codeInvalidArgument, "max_bytes must be -1 (unlimited), 0 (default) or positive")
@@ -432,6 +435,9 @@ func (o *optionsH) clientOptions() []client.Option {
 	}
 	if o.noValidation {
 		opts = append(opts, client.WithoutValidation())
+	}
+	if o.noHostPrefix {
+		opts = append(opts, client.WithoutHostPrefix())
 	}
 	if o.maxResponse != 0 {
 		opts = append(opts, client.WithMaxResponseBytes(o.maxResponse))

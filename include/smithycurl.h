@@ -490,6 +490,13 @@ int smithycurl_options_set_proxy(smithycurl_options *options, const char *proxy_
  * constraints (types are always checked). Default on. */
 int smithycurl_options_set_validation(smithycurl_options *options, int enabled);
 
+/** enabled 0 ignores the endpoint trait's hostPrefix: neither the prefix nor
+ * its @hostLabel members are looked at (the command line's
+ * --no-host-prefix). Default on: the prefix joins the endpoint's host name
+ * ("sync-" + "states.example.com") and the host that results must be a
+ * valid host name, else the call fails with SMITHYCURL_KIND_USAGE. */
+int smithycurl_options_set_host_prefix(smithycurl_options *options, int enabled);
+
 /** Largest response body accepted (0: the default 64 MiB; -1: unlimited).
  * Larger responses fail with SMITHYCURL_KIND_TRANSPORT. */
 int smithycurl_options_set_max_response_bytes(smithycurl_options *options, long long max_bytes);

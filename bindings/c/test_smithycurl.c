@@ -668,6 +668,50 @@ static void test_credentials(void) {
     CHECK_RC(smithycurl_model_free(m), SMITHYCURL_OK);
 }
 
+// A service on httpbin whose operation has a host prefix with a host label.
+static const char prefix_model[] =
+    "$version: \"2\"\n"
+    "namespace test.prefix\n"
+    "@alloy#simpleRestJson\n"
+    "service Zoned { operations: [Get] }\n"
+    "@readonly @endpoint(hostPrefix: \"{zone}.\") @http(method: \"GET\", uri: \"/get\")\n"
+    "operation Get { input := { @required @hostLabel zone: String } output := { url: String } }\n";
+
+// Host prefixes: on, the label joins the host; off
+// (smithycurl_options_set_host_prefix(o, 0)), neither the prefix nor its
+// label is looked at.
+static void test_host_prefix(void) {
+    smithycurl_loader *ld = NULL;
+    smithycurl_model *m = NULL;
+    CHECK_RC(smithycurl_loader_new(&ld), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_add_source(ld, "prefix.smithy", prefix_model, sizeof prefix_model - 1), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_load(ld, &m), SMITHYCURL_OK);
+    smithycurl_loader_free(ld);
+    // libcurl resolves every *.localhost name to the loopback address.
+    char endpoint[256];
+    const char *port = strrchr(httpbin_url, ':');
+    snprintf(endpoint, sizeof endpoint, "http://localhost%s", port ? port : "");
+    smithycurl_client *on = NULL, *off = NULL;
+    smithycurl_options *o = NULL;
+    CHECK_RC(smithycurl_client_new(m, NULL, endpoint, NULL, &on), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_new(&o), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_host_prefix(o, 0), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_client_new(m, NULL, endpoint, o, &off), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_free(o), SMITHYCURL_OK);
+
+    char *out = call_ok(on, "Get", "{\"zone\": \"eu1\"}");
+    CHECK_CONTAINS(out, "//eu1.localhost:");
+    free(out);
+    smithycurl_result *r = call_err(on, "Get", "{\"zone\": \"evil.com/x\"}", NULL, SMITHYCURL_E_USAGE, SMITHYCURL_KIND_USAGE);
+    smithycurl_result_free(r);
+    out = call_ok(off, "Get", "{\"zone\": \"evil.com/x\"}");
+    CHECK_CONTAINS(out, "//localhost:");
+    free(out);
+    CHECK_RC(smithycurl_client_free(on), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_client_free(off), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_model_free(m), SMITHYCURL_OK);
+}
+
 static void test_bad_handles(void) {
     smithycurl_result *r = (smithycurl_result *)1;
     char *s = NULL;
@@ -971,6 +1015,7 @@ static const struct test tests[] = {
     {"free_in_flight", test_free_in_flight},
     {"options", test_options},
     {"credentials", test_credentials},
+    {"host_prefix", test_host_prefix},
     {"bad_handles", test_bad_handles},
     {"threads", test_threads},
     {"fork", test_fork},

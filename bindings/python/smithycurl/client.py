@@ -119,6 +119,8 @@ def _make_options(lib: _lib.Library, **o: Any) -> tuple[int, Any]:
         check(lib.options_set_proxy(h, s(o["proxy"])), "proxy")
     if not o["validation"]:
         check(lib.options_set_validation(h, 0), "validation")
+    if not o["host_prefix"]:
+        check(lib.options_set_host_prefix(h, 0), "host_prefix")
     if o["max_response_bytes"] is not None:
         check(lib.options_set_max_response_bytes(h, int(o["max_response_bytes"])), "max_response_bytes")
     trace = o["trace"]

@@ -180,6 +180,7 @@ class Model:
         proxy: Optional[str] = None,
         validation: bool = True,
         max_response_bytes: Optional[int] = None,
+        host_prefix: bool = True,
         trace: TUnion[bool, Callable[[dict[str, Any]], None], None] = None,
     ) -> "Client":
         """A client for a service of the model (its id; omit it when the
@@ -203,6 +204,8 @@ class Model:
         - ``validation``: check inputs against the model's constraints
           before sending (True);
         - ``max_response_bytes``: largest response body (64 MiB; -1 none);
+        - ``host_prefix``: False ignores the endpoint trait's hostPrefix and
+          its host labels (the command line's ``--no-host-prefix``);
         - ``trace``: a function called with each request and response
           event (a dict, credentials redacted), or True to log them to the
           "smithycurl.trace" logger at DEBUG level.
@@ -216,6 +219,7 @@ class Model:
             basic_auth=basic_auth, api_key=api_key, aws_credentials=aws_credentials,
             ca_file=ca_file, cert_file=cert_file, key_file=key_file, insecure=insecure,
             proxy=proxy, validation=validation, max_response_bytes=max_response_bytes, trace=trace,
+            host_prefix=host_prefix,
         )
         out = ctypes.c_void_p()
         try:

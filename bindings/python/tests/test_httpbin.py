@@ -66,6 +66,28 @@ def test_credentials_read_from_files(httpbin_model: smithycurl.Model, servers: S
         httpbin_model.client(endpoint="http://127.0.0.1:70000")
 
 
+PREFIX_MODEL = """
+$version: "2"
+namespace test.prefix
+@alloy#simpleRestJson
+service Zoned { operations: [Get] }
+@readonly @endpoint(hostPrefix: "{zone}.") @http(method: "GET", uri: "/get")
+operation Get { input := { @required @hostLabel zone: String } output := { url: String } }
+"""
+
+
+def test_host_prefix_option(servers: Servers) -> None:
+    model = smithycurl.load_model(text=PREFIX_MODEL)
+    # libcurl resolves every *.localhost name to the loopback address.
+    endpoint = servers.httpbin.replace("127.0.0.1", "localhost")
+    with model.client(endpoint=endpoint) as on, model.client(endpoint=endpoint, host_prefix=False) as off:
+        assert "//eu1.localhost:" in on.get(zone="eu1").url
+        with pytest.raises(smithycurl.UsageError, match="host"):
+            on.get(zone="evil.com/x")
+        # Off: neither the prefix nor its label is looked at.
+        assert "//localhost:" in off.get(zone="evil.com/x").url
+
+
 def test_missing_credentials_is_a_usage_error(httpbin: smithycurl.Client) -> None:
     with pytest.raises(smithycurl.UsageError, match="httpBearerAuth"):
         httpbin.bearer()
