@@ -144,6 +144,25 @@ func TestSigV4SignsWhatIsSent(t *testing.T) {
 	}
 }
 
+// TestSigV4EmptyPOST signs a POST without a body nor a Content-Type
+// (Lambda Invoke without a payload): libcurl adds its own Content-Type to
+// such a request, and it must be signed only if it is sent.
+func TestSigV4EmptyPOST(t *testing.T) {
+	creds := Credentials
+	creds.Region = "us-west-2"
+	srv, last := recordingServer(t, `{}`)
+	c := newClientWith(t, "lambda.json", lambdaService, srv.URL, client.WithAWSCredentials(creds))
+	if _, err := c.Call(context.Background(), "Invoke", []byte(`{"FunctionName": "f"}`)); err != nil {
+		t.Fatal(err)
+	}
+	req := last()
+	if req.method != "POST" || len(req.body) != 0 {
+		t.Fatalf("got %s with a body of %d bytes", req.method, len(req.body))
+	}
+	t.Logf("Content-Type %q, Authorization %s", req.header.Values("Content-Type"), req.header.Get("Authorization"))
+	checkSignature(t, req, creds, "us-west-2", "lambda")
+}
+
 // checkSignature recomputes the Authorization header of req from what
 // arrived: each signed header must have been received (a header signed but
 // not sent makes AWS reject the request), with the value it was signed with.
