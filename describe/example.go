@@ -132,8 +132,12 @@ func (e exampler) member(mem *model.Member, i int) model.Node {
 	v := e.shape(t, mem)
 	if i > 0 && v.Kind() == model.StringNode && t != nil && t.Type == model.StringType {
 		if s := v.Str(); len(s) > 0 {
-			// Different elements: change the last character within its class.
-			return model.String(s[:len(s)-1] + string(rune('a'+i%26)))
+			// Different elements: another last letter, if the pattern allows.
+			other := s[:len(s)-1] + string(rune('a'+i%26))
+			p, ok := e.m.MemberTrait(mem, "smithy.api#pattern")
+			if re, err := regexp.Compile(p.Str()); !ok || (err == nil && re.MatchString(other)) {
+				return model.String(other)
+			}
 		}
 	}
 	return v
