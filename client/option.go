@@ -63,6 +63,12 @@ func WithUserAgent(ua string) Option {
 	return optionFunc(func(o *options) { o.transport.UserAgent = ua })
 }
 
+// Credentials (WithBearerToken, WithBasicAuth, WithAPIKey,
+// WithAWSCredentials and the AWS_* variables) lose one trailing newline
+// ("\n" or "\r\n", how a token file read whole ends); any other control
+// character makes New fail with an error that names the credential and
+// never shows it (see CheckCredential).
+
 // WithBearerToken authenticates with @httpBearerAuth.
 func WithBearerToken(token string) Option {
 	return optionFunc(func(o *options) { o.creds.bearer = token })
@@ -125,8 +131,14 @@ func WithoutValidation() Option {
 	return optionFunc(func(o *options) { o.codec = append(o.codec, protocol.WithoutValidation()) })
 }
 
-// WithoutHostPrefix ignores the endpoint trait's hostPrefix.
-func WithoutHostPrefix() Option { return optionFunc(func(o *options) { o.noHostPrefix = true }) }
+// WithoutHostPrefix ignores the endpoint trait's hostPrefix: neither the
+// prefix nor its host labels are looked at.
+func WithoutHostPrefix() Option {
+	return optionFunc(func(o *options) {
+		o.noHostPrefix = true
+		o.codec = append(o.codec, protocol.WithoutHostPrefix())
+	})
+}
 
 // WithCodecOptions passes options to the protocol codec.
 func WithCodecOptions(opts ...protocol.Option) Option {

@@ -17,6 +17,7 @@ import (
 	"unsafe"
 
 	"github.com/smithycurl/smithycurl/client"
+	"github.com/smithycurl/smithycurl/describe"
 	"github.com/smithycurl/smithycurl/internal/jsonstr"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/transport"
@@ -194,7 +195,7 @@ func scx_model_json(h C.uintptr_t, which C.int, svc, op *C.char, out **C.char, n
 	var b []byte
 	switch which {
 	case C.SCX_JSON_SERVICES:
-		b = describeServices(mh.m)
+		b = describe.Services(mh.m)
 	case C.SCX_JSON_AST:
 		b = mh.m.MarshalAST()
 	case C.SCX_JSON_OPERATION:
@@ -206,7 +207,7 @@ func scx_model_json(h C.uintptr_t, which C.int, svc, op *C.char, out **C.char, n
 		if err != nil {
 			return fail(&mh.errBox, codeNotFound, "%v", err)
 		}
-		b = describeOperation(mh.m, s, o)
+		b = describe.Operation(mh.m, s, o)
 	default:
 		return codeInvalidArgument
 	}
@@ -240,6 +241,7 @@ type optionsH struct {
 	timeout, connectTimeout time.Duration
 	retries                 *client.RetryPolicy
 	validation              bool // constraint checks (off by default)
+	noHostPrefix            bool
 	maxResponse             int64
 	headers                 [][2]string
 	userAgent               string
@@ -289,6 +291,8 @@ func scx_options_set_int(h C.uintptr_t, which C.int, a, b C.longlong) (rc C.int)
 		o.retries = &p
 	case C.SCX_OPT_VALIDATION:
 		o.validation = a != 0
+	case C.SCX_OPT_HOST_PREFIX:
+		o.noHostPrefix = a == 0
 	case C.SCX_OPT_MAX_RESPONSE:
 		if a < -1 {
 			return fail(&o.errBox, codeInvalidArgument, "max_bytes must be -1 (unlimited), 0 (default) or positive")
@@ -315,6 +319,15 @@ func scx_options_set_str(h C.uintptr_t, which C.int, p1, p2, p3, p4 *C.char, fla
 				return fail(&o.errBox, codeInvalidUTF8, "argument %d is not valid UTF-8", i+1)
 			}
 		}
+	}
+	// Credentials are checked here, so that a bad one fails where it is
+	// set, without its value; the client trims one trailing newline.
+	credential := func(what string, v string) bool {
+		if _, err := client.CheckCredential(what, v); err != nil {
+			fail(&o.errBox, codeInvalidArgument, "%v", err)
+			return false
+		}
+		return true
 	}
 	need := func(ps ...*C.char) bool {
 		for _, p := range ps {
@@ -345,20 +358,33 @@ func scx_options_set_str(h C.uintptr_t, which C.int, p1, p2, p3, p4 *C.char, fla
 		if !need(p1) {
 			return fail(&o.errBox, codeInvalidArgument, "token is NULL")
 		}
+		if !credential("bearer token", s[0]) {
+			return codeInvalidArgument
+		}
 		o.bearer = s[0]
 	case C.SCX_OPT_BASIC:
 		if !need(p1, p2) {
 			return fail(&o.errBox, codeInvalidArgument, "user and password must not be NULL")
+		}
+		if !credential("basic auth user", s[0]) || !credential("basic auth password", s[1]) {
+			return codeInvalidArgument
 		}
 		o.basic = &[2]string{s[0], s[1]}
 	case C.SCX_OPT_API_KEY:
 		if !need(p1) {
 			return fail(&o.errBox, codeInvalidArgument, "key is NULL")
 		}
+		if !credential("API key", s[0]) {
+			return codeInvalidArgument
+		}
 		o.apiKey = s[0]
 	case C.SCX_OPT_AWS:
 		if !need(p1, p2) {
 			return fail(&o.errBox, codeInvalidArgument, "access key id and secret access key must not be NULL")
+		}
+		if !credential("AWS access key id", s[0]) || !credential("AWS secret access key", s[1]) ||
+			!credential("AWS session token", s[2]) || !credential("AWS region", s[3]) {
+			return codeInvalidArgument
 		}
 		o.aws = &client.AWSCredentials{AccessKeyID: s[0], SecretAccessKey: s[1], SessionToken: s[2], Region: s[3]}
 	case C.SCX_OPT_TLS:
@@ -410,6 +436,9 @@ func (o *optionsH) clientOptions() []client.Option {
 	}
 	if o.validation {
 		opts = append(opts, client.WithValidation())
+	}
+	if o.noHostPrefix {
+		opts = append(opts, client.WithoutHostPrefix())
 	}
 	if o.maxResponse != 0 {
 		opts = append(opts, client.WithMaxResponseBytes(o.maxResponse))

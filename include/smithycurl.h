@@ -338,6 +338,8 @@ int smithycurl_model_services_json(smithycurl_model *model, char **json, size_t 
  *
  *     {"service": "ns#Svc", "operation": "ns#Op", "name": "Op",
  *      "documentation": "...",
+ *      "streaming": true,               // a member of the input or output
+ *                                       // streams (not supported yet)
  *      "input": "ns#OpInput", "output": "ns#OpOutput",  // or "smithy.api#Unit"
  *      "errors": ["ns#Err"],
  *      "shapes": {                      // every reachable shape outside the
@@ -348,6 +350,7 @@ int smithycurl_model_services_json(smithycurl_model *model, char **json, size_t 
  *                                       // AST type names)
  *          "documentation": "...",
  *          "sensitive": true, "deprecated": true,
+ *          "streaming": true,           // @streaming blob or union
  *          "error": "client",           // error structures: "client"|"server"
  *          "http_error": 401,           // error structures with @httpError
  *          "members": [{                // structure and union, in order
@@ -358,6 +361,8 @@ int smithycurl_model_services_json(smithycurl_model *model, char **json, size_t 
  *            "default": 0,              // present when the member has a
  *                                       // default (may be null)
  *            "sensitive": true,         // member or target is @sensitive
+ *            "streaming": "blob",       // target is @streaming: "blob", or
+ *                                       // "events" (an event stream union)
  *            "documentation": "...",    // member's, else target's
  *            "http": {"location": "query", "name": "q"},  // label, query,
  *                                       // queryParams, header,
@@ -458,8 +463,14 @@ int smithycurl_options_set_user_agent(smithycurl_options *options, const char *u
  *   api key: smithy.api#httpApiKeyAuth (header or query, as the model says)
  *   aws:     aws.auth#sigv4; session_token may be NULL; region may be NULL
  *            to use AWS_REGION / AWS_DEFAULT_REGION.
+ * One trailing newline ("\n" or "\r\n", as a token file read whole ends)
+ * is removed from each string; any other control character is refused here,
+ * with a message (smithycurl_options_errmsg) that names the credential and
+ * never shows it (smithycurl_client_new refuses a basic auth user with a
+ * colon).
  * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_ARGUMENT (a required string
- *   NULL), SMITHYCURL_E_INVALID_UTF8, SMITHYCURL_E_INVALID_HANDLE. */
+ *   NULL, a control character), SMITHYCURL_E_INVALID_UTF8,
+ *   SMITHYCURL_E_INVALID_HANDLE. */
 int smithycurl_options_set_bearer_token(smithycurl_options *options, const char *token);
 int smithycurl_options_set_basic_auth(smithycurl_options *options, const char *user, const char *password);
 int smithycurl_options_set_api_key(smithycurl_options *options, const char *key);
@@ -489,6 +500,13 @@ int smithycurl_options_set_proxy(smithycurl_options *options, const char *proxy_
  * @required members and the types of values (numbers in their type's range,
  * base64 blobs, timestamps in years 0001 to 9999) are always checked. */
 int smithycurl_options_set_validation(smithycurl_options *options, int enabled);
+
+/** enabled 0 ignores the endpoint trait's hostPrefix: neither the prefix nor
+ * its @hostLabel members are looked at (the command line's
+ * --no-host-prefix). Default on: the prefix joins the endpoint's host name
+ * ("sync-" + "states.example.com") and the host that results must be a
+ * valid host name, else the call fails with SMITHYCURL_KIND_USAGE. */
+int smithycurl_options_set_host_prefix(smithycurl_options *options, int enabled);
 
 /** Largest response body accepted (0: the default 64 MiB; -1: unlimited).
  * Larger responses fail with SMITHYCURL_KIND_TRANSPORT. */

@@ -103,7 +103,7 @@ func (c *awsJSONCodec) plan(op *model.Operation) (*awsPlan, error) {
 }
 
 func (c *awsJSONCodec) compile(op *model.Operation) (*awsPlan, error) {
-	p := &awsPlan{op: op, target: c.svc.Shape.ID.Name() + "." + op.Name}
+	p := &awsPlan{op: op, target: amzTarget(c.svc, op)}
 	p.in = c.comp.shape(op.Input.ID)
 	p.out = c.comp.shape(op.Output.ID)
 	for _, mc := range p.in.members {
@@ -131,30 +131,6 @@ func (c *awsJSONCodec) compile(op *model.Operation) (*awsPlan, error) {
 		p.errors = append(p.errors, awsErrorPlan{shape: es, sc: c.comp.shape(es.ID)})
 	}
 	return p, nil
-}
-
-// parseHostPrefix splits an endpoint trait's hostPrefix into literals and
-// host labels (input members).
-func parseHostPrefix(op *model.Operation, in *shapeCodec, tpl string) ([]hostSegment, error) {
-	var out []hostSegment
-	for tpl != "" {
-		i := strings.IndexByte(tpl, '{')
-		j := strings.IndexByte(tpl, '}')
-		if i < 0 || j < i {
-			out = append(out, hostSegment{literal: tpl})
-			break
-		}
-		if i > 0 {
-			out = append(out, hostSegment{literal: tpl[:i]})
-		}
-		mc := in.byName[tpl[i+1:j]]
-		if mc == nil {
-			return nil, fmt.Errorf("operation %s: host label {%s} has no input member", op.Shape.ID, tpl[i+1:j])
-		}
-		out = append(out, hostSegment{label: mc})
-		tpl = tpl[j+1:]
-	}
-	return out, nil
 }
 
 func (c *awsJSONCodec) EncodeRequest(ctx context.Context, op *model.Operation, input []byte) (*wire.Request, error) {
@@ -205,7 +181,7 @@ func (c *awsJSONCodec) EncodeRequest(ctx context.Context, op *model.Operation, i
 	if c.queryCompat {
 		req.Header.Set("X-Amzn-Query-Mode", "true")
 	}
-	if req.HostPrefix, err = hostPrefix(p.host, func(mc *memberCodec) []byte { return vals[mc.index] }); err != nil {
+	if req.HostPrefix, err = c.cfg.hostPrefix(p.host, func(mc *memberCodec) []byte { return vals[mc.index] }); err != nil {
 		return fail(err)
 	}
 	if p.gzip {

@@ -52,6 +52,7 @@ type config struct {
 	newToken         func() string
 	explicitDefaults *bool
 	epochOutput      bool
+	noHostPrefix     bool
 }
 
 // WithValidation turns on the check of the input against the model's
@@ -83,6 +84,10 @@ func WithExplicitDefaults(on bool) Option {
 // WithEpochTimestamps makes decoded timestamps epoch seconds (numbers)
 // instead of RFC 3339 strings.
 func WithEpochTimestamps() Option { return optionFunc(func(c *config) { c.epochOutput = true }) }
+
+// WithoutHostPrefix leaves wire.Request.HostPrefix empty: the endpoint
+// trait's hostPrefix and its host labels are not looked at.
+func WithoutHostPrefix() Option { return optionFunc(func(c *config) { c.noHostPrefix = true }) }
 
 // New returns the codec for the protocol trait of service svc.
 func New(m *model.Model, svc *model.Service, opts ...Option) (Codec, error) {

@@ -72,11 +72,6 @@ type uriSegment struct {
 	greedy  bool
 }
 
-type hostSegment struct {
-	literal string
-	label   *memberCodec
-}
-
 type errorPlan struct {
 	shape  *model.Shape
 	b      *binding
@@ -138,24 +133,11 @@ func compileOperation(c *compiler, op *model.Operation) (*opPlan, error) {
 		}
 	}
 	if e, ok := op.Shape.Trait(tEndpoint); ok {
-		tpl := strField(e, "hostPrefix")
-		for tpl != "" {
-			i := strings.IndexByte(tpl, '{')
-			j := strings.IndexByte(tpl, '}')
-			if i < 0 || j < i {
-				p.host = append(p.host, hostSegment{literal: tpl})
-				break
-			}
-			if i > 0 {
-				p.host = append(p.host, hostSegment{literal: tpl[:i]})
-			}
-			mc := p.in.sc.byName[tpl[i+1:j]]
-			if mc == nil {
-				return nil, fmt.Errorf("operation %s: host label {%s} has no input member", op.Shape.ID, tpl[i+1:j])
-			}
-			p.host = append(p.host, hostSegment{label: mc})
-			tpl = tpl[j+1:]
+		host, err := parseHostPrefix(op, p.in.sc, strField(e, "hostPrefix"))
+		if err != nil {
+			return nil, err
 		}
+		p.host = host
 	}
 	p.checksum = op.Shape.HasTrait(tChecksumRequired)
 	p.acceptJSON = inAPIGateway(c.m, op)
@@ -492,7 +474,7 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 	}
 
 	// Host prefix.
-	if req.HostPrefix, err = hostPrefix(p.host, val); err != nil {
+	if req.HostPrefix, err = c.cfg.hostPrefix(p.host, val); err != nil {
 		return fail(err)
 	}
 
@@ -519,54 +501,6 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 		req.Header.Set("Content-Length", strconv.Itoa(len(req.Body)))
 	}
 	return req, nil
-}
-
-// hostPrefix resolves an endpoint trait's host prefix with the input's
-// host labels. The result must read as host name labels, so that no value
-// can move the request to another host ("evil.com/x.").
-func hostPrefix(segs []hostSegment, val func(*memberCodec) []byte) (string, error) {
-	if len(segs) == 0 {
-		return "", nil
-	}
-	var hb strings.Builder
-	for _, hs := range segs {
-		if hs.label == nil {
-			hb.WriteString(hs.literal)
-			continue
-		}
-		raw := val(hs.label)
-		if raw == nil {
-			return "", fmt.Errorf("host label member %s is required", hs.label.name)
-		}
-		text, err := memberText(raw, hs.label, formatDateTime)
-		if err != nil {
-			return "", err
-		}
-		if text == "" {
-			return "", fmt.Errorf("host label member %s must not be empty", hs.label.name)
-		}
-		hb.WriteString(text)
-	}
-	prefix := hb.String()
-	for _, label := range strings.Split(strings.TrimSuffix(prefix, "."), ".") {
-		if !validHostLabel(label) {
-			return "", fmt.Errorf("host prefix %q: %q is not a valid host name label (letters, digits and '-', 1 to 63)", prefix, label)
-		}
-	}
-	return prefix, nil
-}
-
-func validHostLabel(s string) bool {
-	if len(s) == 0 || len(s) > 63 || s[0] == '-' || s[len(s)-1] == '-' {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-') {
-			return false
-		}
-	}
-	return true
 }
 
 // setHeader sets a header bound to an input member. Control characters

@@ -645,6 +645,100 @@ static void test_options(void) {
     CHECK_RC(smithycurl_model_free(m), SMITHYCURL_OK);
 }
 
+// Credentials: one trailing newline (a token file read whole) is removed;
+// other control characters are refused where they are set, and no message
+// shows the value. An endpoint with a password is refused without it.
+static void test_credentials(void) {
+    smithycurl_model *m = load_httpbin();
+    smithycurl_options *o = NULL;
+    char *msg = NULL;
+    CHECK_RC(smithycurl_options_new(&o), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_bearer_token(o, "SECRET-TOK\x01x"), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_options_errmsg(o, &msg), SMITHYCURL_OK);
+    CHECK_CONTAINS(msg, "bearer token contains a control character");
+    CHECK(msg && !strstr(msg, "SECRET-TOK"));
+    smithycurl_free(msg);
+    CHECK_RC(smithycurl_options_set_basic_auth(o, "ann", "SECRET-PW\n\n"), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_options_errmsg(o, &msg), SMITHYCURL_OK);
+    CHECK_CONTAINS(msg, "basic auth password");
+    CHECK(msg && !strstr(msg, "SECRET-PW"));
+    smithycurl_free(msg);
+    CHECK_RC(smithycurl_options_set_api_key(o, "SECRET-KEY\r"), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_options_set_aws_sigv4(o, "AKID", "SECRET-AWS\x1b", NULL, NULL), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_options_errmsg(o, &msg), SMITHYCURL_OK);
+    CHECK_CONTAINS(msg, "AWS secret access key");
+    CHECK(msg && !strstr(msg, "SECRET-AWS"));
+    smithycurl_free(msg);
+
+    CHECK_RC(smithycurl_options_set_bearer_token(o, "file-token\r\n"), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_basic_auth(o, "ann", "pw\n"), SMITHYCURL_OK);
+    smithycurl_client *c = new_client(m, NULL, o);
+    char *out = call_ok(c, "Bearer", NULL);
+    CHECK_CONTAINS(out, "\"token\":\"file-token\"}");
+    free(out);
+    out = call_ok(c, "BasicAuth", "{\"user\": \"ann\", \"passwd\": \"pw\"}");
+    CHECK_CONTAINS(out, "\"authenticated\":true");
+    free(out);
+    CHECK_RC(smithycurl_client_free(c), SMITHYCURL_OK);
+
+    smithycurl_client *bad = NULL;
+    CHECK_RC(smithycurl_client_new(m, NULL, "http://ann:SECRET-PW@127.0.0.1:8080", o, &bad), SMITHYCURL_E_USAGE);
+    CHECK_RC(smithycurl_model_errmsg(m, &msg), SMITHYCURL_OK);
+    CHECK_CONTAINS(msg, "must not hold a user or password");
+    CHECK(msg && !strstr(msg, "SECRET-PW"));
+    smithycurl_free(msg);
+    CHECK_RC(smithycurl_client_new(m, NULL, "http://127.0.0.1:65536", o, &bad), SMITHYCURL_E_USAGE);
+    CHECK_RC(smithycurl_model_errmsg(m, &msg), SMITHYCURL_OK);
+    CHECK_CONTAINS(msg, "port 65536 is not in 1..65535");
+    smithycurl_free(msg);
+    CHECK_RC(smithycurl_options_free(o), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_model_free(m), SMITHYCURL_OK);
+}
+
+// A service on httpbin whose operation has a host prefix with a host label.
+static const char prefix_model[] =
+    "$version: \"2\"\n"
+    "namespace test.prefix\n"
+    "@alloy#simpleRestJson\n"
+    "service Zoned { operations: [Get] }\n"
+    "@readonly @endpoint(hostPrefix: \"{zone}.\") @http(method: \"GET\", uri: \"/get\")\n"
+    "operation Get { input := { @required @hostLabel zone: String } output := { url: String } }\n";
+
+// Host prefixes: on, the label joins the host; off
+// (smithycurl_options_set_host_prefix(o, 0)), neither the prefix nor its
+// label is looked at.
+static void test_host_prefix(void) {
+    smithycurl_loader *ld = NULL;
+    smithycurl_model *m = NULL;
+    CHECK_RC(smithycurl_loader_new(&ld), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_add_source(ld, "prefix.smithy", prefix_model, sizeof prefix_model - 1), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_load(ld, &m), SMITHYCURL_OK);
+    smithycurl_loader_free(ld);
+    // libcurl resolves every *.localhost name to the loopback address.
+    char endpoint[256];
+    const char *port = strrchr(httpbin_url, ':');
+    snprintf(endpoint, sizeof endpoint, "http://localhost%s", port ? port : "");
+    smithycurl_client *on = NULL, *off = NULL;
+    smithycurl_options *o = NULL;
+    CHECK_RC(smithycurl_client_new(m, NULL, endpoint, NULL, &on), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_new(&o), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_host_prefix(o, 0), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_client_new(m, NULL, endpoint, o, &off), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_free(o), SMITHYCURL_OK);
+
+    char *out = call_ok(on, "Get", "{\"zone\": \"eu1\"}");
+    CHECK_CONTAINS(out, "//eu1.localhost:");
+    free(out);
+    smithycurl_result *r = call_err(on, "Get", "{\"zone\": \"evil.com/x\"}", NULL, SMITHYCURL_E_USAGE, SMITHYCURL_KIND_USAGE);
+    smithycurl_result_free(r);
+    out = call_ok(off, "Get", "{\"zone\": \"evil.com/x\"}");
+    CHECK_CONTAINS(out, "//localhost:");
+    free(out);
+    CHECK_RC(smithycurl_client_free(on), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_client_free(off), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_model_free(m), SMITHYCURL_OK);
+}
+
 static void test_bad_handles(void) {
     smithycurl_result *r = (smithycurl_result *)1;
     char *s = NULL;
@@ -1043,6 +1137,8 @@ static const struct test tests[] = {
     {"cancel", test_cancel},
     {"free_in_flight", test_free_in_flight},
     {"options", test_options},
+    {"credentials", test_credentials},
+    {"host_prefix", test_host_prefix},
     {"bad_handles", test_bad_handles},
     {"threads", test_threads},
     {"fork", test_fork},

@@ -76,11 +76,15 @@ func call(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if len(pos) != 1 {
-		fmt.Fprintln(stderr, "smithycurl call: give exactly one OPERATION (see 'smithycurl ops')")
+		fmt.Fprintln(stderr, "smithycurl: give exactly one OPERATION (see 'smithycurl ops')")
 		return exitUsage
 	}
 	if f.endpoint == "" {
-		fmt.Fprintln(stderr, "smithycurl call: --endpoint is required")
+		fmt.Fprintln(stderr, "smithycurl: --endpoint is required")
+		return exitUsage
+	}
+	if isSet(fs, "timeout") && f.timeout <= 0 {
+		fmt.Fprintf(stderr, "smithycurl: --timeout %v: give a positive duration, e.g. 30s\n", f.timeout)
 		return exitUsage
 	}
 	m, svc, ok := f.load(ctx, stderr)
@@ -89,27 +93,27 @@ func call(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	opts, err := f.options(stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "smithycurl call: %v\n", err)
+		fmt.Fprintf(stderr, "smithycurl: %v\n", err)
 		return exitUsage
 	}
 	var last *client.Attempt
 	opts = append(opts, client.WithObserver(func(a client.Attempt) { last = &a }))
 	c, err := client.New(m, svc.Shape.ID, f.endpoint, opts...)
 	if err != nil {
-		fmt.Fprintf(stderr, "smithycurl call: %v\n", err)
+		fmt.Fprintf(stderr, "smithycurl: %v\n", err)
 		return exitUsage
 	}
 	defer c.Close()
 	op, err := svc.Operation(pos[0])
 	if err != nil {
-		fmt.Fprintf(stderr, "smithycurl call: %v\n", err)
+		fmt.Fprintf(stderr, "smithycurl: %v\n", err)
 		return exitUsage
 	}
 	// An operation without input members reads no stdin, so that a script
 	// with an open stdin does not wait for it.
 	input, err := readInput(f.input, len(op.Input.Members) > 0)
 	if err != nil {
-		fmt.Fprintf(stderr, "smithycurl call: %v\n", err)
+		fmt.Fprintf(stderr, "smithycurl: %v\n", err)
 		return exitUsage
 	}
 	if f.trace {
@@ -196,6 +200,13 @@ func (f *callFlags) options(stderr io.Writer) ([]client.Option, error) {
 		opts = append(opts, client.WithTrace(func(ev transport.TraceEvent) { writeTrace(stderr, ev) }))
 	}
 	return opts, nil
+}
+
+// isSet reports whether flag name was given on the command line.
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 func orEnv(v, env string) string {

@@ -143,7 +143,7 @@ func TestDescribeAndExample(t *testing.T) {
 		}
 	}
 	out, _, code = runCmd(t, bin, "example", "--model", model, "Anything")
-	if code != 0 || strings.Join(strings.Fields(out), "") != `{"id":0,"test":"","queryParam":""}` {
+	if code != 0 || strings.Join(strings.Fields(out), "") != `{"id":0,"test":"string","queryParam":"string"}` {
 		t.Errorf("example: exit %d: %s", code, out)
 	}
 }

@@ -7,6 +7,7 @@
 //	smithycurl validate FILE...
 //	smithycurl ast      FILE...
 //	smithycurl completion bash|zsh
+//	smithycurl version
 //
 // Exit codes: 0 success; 1 the service answered with an error; 2 usage,
 // model or input error; 3 transport error or timeout.
@@ -22,6 +23,8 @@ import (
 	"strings"
 
 	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/protocol"
+	"github.com/smithycurl/smithycurl/transport"
 )
 
 const usage = `smithycurl calls Smithy services and works with their models.
@@ -29,11 +32,12 @@ const usage = `smithycurl calls Smithy services and works with their models.
 Usage:
   smithycurl call     --model PATH --endpoint URL OPERATION [--input JSON|@FILE]
   smithycurl ops      --model PATH [--service ID]   list operations and their HTTP routes
-  smithycurl describe --model PATH OPERATION        show input, output and errors
+  smithycurl describe --model PATH OPERATION        show input, output and errors (--json)
   smithycurl example  --model PATH OPERATION        print an input JSON to fill in
   smithycurl validate PATH...                       load and check a model
   smithycurl ast      PATH...                       print the model as a JSON AST
   smithycurl completion bash|zsh                    print a shell completion script
+  smithycurl version                                print the version (also --version)
 
 PATH is a .smithy or .json file, a directory of them, or a smithy-build.json;
 --model repeats. Model warnings are printed with -v (--verbose), errors always.
@@ -53,6 +57,10 @@ func main() {
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && (args[0] == "--version" || args[0] == "-version" || args[0] == "version") {
+		fmt.Fprintf(stdout, "smithycurl %s\n", transport.Version)
+		return 0
+	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		fmt.Fprint(stderr, usage)
 		if len(args) == 0 {
@@ -195,22 +203,11 @@ func ops(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			if *names {
 				fmt.Fprintln(stdout, op.Name)
 			} else {
-				fmt.Fprintf(stdout, "  %-28s %s\n", op.Name, httpRoute(op.Shape))
+				fmt.Fprintf(stdout, "  %-28s %s\n", op.Name, protocol.Route(svc, op))
 			}
 		}
 	}
 	return 0
-}
-
-// httpRoute returns "METHOD /uri" from an operation's @http trait, if any.
-func httpRoute(op *model.Shape) string {
-	h, ok := op.Trait("smithy.api#http")
-	if !ok {
-		return ""
-	}
-	method, _ := h.Get("method")
-	uri, _ := h.Get("uri")
-	return method.Str() + " " + uri.Str()
 }
 
 func validate(ctx context.Context, args []string, stdout, stderr io.Writer) int {

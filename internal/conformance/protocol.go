@@ -295,8 +295,10 @@ func checkRequest(m *model.Model, codec protocol.Codec, c protocolCase) error {
 	diffs = append(diffs, checkHeaders(c.tc, req.Header)...)
 	if v, ok := c.tc.Get("resolvedHost"); ok {
 		host, _, _ := strings.Cut(field(c.tc, "host"), "/")
-		got := req.HostPrefix + host
-		if got != v.Str() {
+		got, err := protocol.JoinHost(req.HostPrefix, host)
+		if err != nil {
+			diffs = append(diffs, err.Error())
+		} else if got != v.Str() {
 			diffs = append(diffs, fmt.Sprintf("host %q, want %q", got, v.Str()))
 		}
 	}

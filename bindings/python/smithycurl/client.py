@@ -78,7 +78,11 @@ def _make_options(lib: _lib.Library, **o: Any) -> tuple[int, Any]:
             lib.options_free(h)
             raise errors.UsageError(f"option {what}: {msg}", rc=rc)
 
-    def s(v: Optional[str]) -> Optional[bytes]:
+    def s(v: Optional[str], what: str = "") -> Optional[bytes]:
+        # C strings end at NUL: a value holding one would be cut silently.
+        if v is not None and "\x00" in v:
+            lib.options_free(h)
+            raise errors.UsageError(f"option {what}: the value contains a control character (NUL; the value is not shown)")
         return None if v is None else v.encode()
 
     def ms(v: float) -> int:
@@ -98,23 +102,25 @@ def _make_options(lib: _lib.Library, **o: Any) -> tuple[int, Any]:
     if o["user_agent"] is not None:
         check(lib.options_set_user_agent(h, s(o["user_agent"])), "user_agent")
     if o["bearer_token"] is not None:
-        check(lib.options_set_bearer_token(h, s(o["bearer_token"])), "bearer_token")
+        check(lib.options_set_bearer_token(h, s(o["bearer_token"], "bearer_token")), "bearer_token")
     if o["basic_auth"] is not None:
         user, password = o["basic_auth"]
-        check(lib.options_set_basic_auth(h, s(user), s(password)), "basic_auth")
+        check(lib.options_set_basic_auth(h, s(user, "basic_auth"), s(password, "basic_auth")), "basic_auth")
     if o["api_key"] is not None:
-        check(lib.options_set_api_key(h, s(o["api_key"])), "api_key")
+        check(lib.options_set_api_key(h, s(o["api_key"], "api_key")), "api_key")
     aws = o["aws_credentials"]
     if aws is not None:
         check(lib.options_set_aws_sigv4(
-            h, s(aws.get("access_key_id")), s(aws.get("secret_access_key")),
-            s(aws.get("session_token")), s(aws.get("region"))), "aws_credentials")
+            h, s(aws.get("access_key_id"), "aws_credentials"), s(aws.get("secret_access_key"), "aws_credentials"),
+            s(aws.get("session_token"), "aws_credentials"), s(aws.get("region"), "aws_credentials")), "aws_credentials")
     if o["ca_file"] or o["cert_file"] or o["key_file"] or o["insecure"]:
         check(lib.options_set_tls(h, s(o["ca_file"]), s(o["cert_file"]), s(o["key_file"]), int(bool(o["insecure"]))), "tls")
     if o["proxy"] is not None:
         check(lib.options_set_proxy(h, s(o["proxy"])), "proxy")
     if o["validate"]:
         check(lib.options_set_validation(h, 1), "validate")
+    if not o["host_prefix"]:
+        check(lib.options_set_host_prefix(h, 0), "host_prefix")
     if o["max_response_bytes"] is not None:
         check(lib.options_set_max_response_bytes(h, int(o["max_response_bytes"])), "max_response_bytes")
     trace = o["trace"]

@@ -181,6 +181,7 @@ class Model:
         validate: bool = False,
         validation: Optional[bool] = None,
         max_response_bytes: Optional[int] = None,
+        host_prefix: bool = True,
         trace: TUnion[bool, Callable[[dict[str, Any]], None], None] = None,
     ) -> "Client":
         """A client for a service of the model (its id; omit it when the
@@ -195,7 +196,10 @@ class Model:
         - ``headers``: added to every request; ``user_agent``;
         - credentials: ``bearer_token``, ``basic_auth=(user, password)``,
           ``api_key``, ``aws_credentials={"access_key_id":..,
-          "secret_access_key":.., "session_token":.., "region":..}``;
+          "secret_access_key":.., "session_token":.., "region":..}``; one
+          trailing newline (a token file read whole) is removed from each,
+          any other control character raises UsageError naming the option,
+          never showing the value;
         - TLS: ``ca_file``, ``cert_file``, ``key_file``, ``insecure``
           (tests only); ``proxy`` ("-" for none);
         - ``validate``: check inputs against the model's constraint traits
@@ -208,6 +212,8 @@ class Model:
           ``validation`` is the older name of the same option and wins
           when given;
         - ``max_response_bytes``: largest response body (64 MiB; -1 none);
+        - ``host_prefix``: False ignores the endpoint trait's hostPrefix and
+          its host labels (the command line's ``--no-host-prefix``);
         - ``trace``: a function called with each request and response
           event (a dict, credentials redacted), or True to log them to the
           "smithycurl.trace" logger at DEBUG level.
@@ -221,7 +227,7 @@ class Model:
             basic_auth=basic_auth, api_key=api_key, aws_credentials=aws_credentials,
             ca_file=ca_file, cert_file=cert_file, key_file=key_file, insecure=insecure,
             proxy=proxy, validate=validate if validation is None else validation,
-            max_response_bytes=max_response_bytes, trace=trace,
+            max_response_bytes=max_response_bytes, trace=trace, host_prefix=host_prefix,
         )
         out = ctypes.c_void_p()
         try:
