@@ -263,9 +263,15 @@ class Model:
 
 def load_model(*paths: PathLike, text: Optional[str] = None, name: str = "inline.smithy") -> Model:
     """Loads a Smithy model: IDL (.smithy, 2.0 and 1.0) or JSON AST (.json)
-    files, directories (every such file under them), and/or ``text`` (model
-    source; read as a JSON AST when ``name`` ends in .json or it starts
-    with "{"). Everything is merged into one model.
+    files, directories (every .smithy file under them and every .json file
+    with a top-level "smithy" key; other files, FIFOs and devices are
+    skipped), a ``smithy-build.json`` (or a directory holding one: its
+    ``sources`` and ``imports`` are loaded), and/or ``text`` (model source;
+    read as a JSON AST when ``name`` ends in .json or it starts with "{").
+    Everything is merged into one model; a file may hold at most 256 MiB.
+    The trait definitions of the protocols and auth schemes smithycurl
+    knows (aws.*, alloy, smithy.protocols, smithy.rules, smithy.waiters)
+    are bundled, so models that ``use`` them need not include them.
 
     Raises LoadError listing every problem as file:line:column, and
     NotFoundError for a missing path.
