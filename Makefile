@@ -3,7 +3,7 @@ GO        ?= go
 FUZZTIME  ?= 20s
 BUILD     := build
 
-.PHONY: all deps build demo test vet unit conformance fuzz bench clean bench-aws lib install examples ctest bench-c pytest bench-python
+.PHONY: all deps build demo test vet unit conformance fuzz bench clean contract bench-aws lib install examples ctest bench-c pytest bench-python
 
 all: build
 
@@ -21,6 +21,12 @@ build: deps
 # the shell, C, Python and Go (scripts/demo.sh).
 demo: build examples
 	scripts/demo.sh
+
+# The version, return codes and error kinds shared by C, Go and Python come
+# from one table (internal/contract); this renders the header regions and
+# files made from it (a unit test fails when one is stale).
+contract:
+	$(GO) run ./internal/cmd/contract
 
 vet:
 	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }

@@ -121,11 +121,13 @@ extern "C" {
 /** The version of this header, as a string and as 0xXXYYZZ (major, minor,
  * patch), like LIBCURL_VERSION_NUM. Compare with smithycurl_version_number()
  * to check that the library loaded at run time is at least as new. */
+/* contract:version - generated from internal/contract by `make contract`; do not edit */
 #define SMITHYCURL_VERSION "0.1.0"
 #define SMITHYCURL_VERSION_MAJOR 0
 #define SMITHYCURL_VERSION_MINOR 1
 #define SMITHYCURL_VERSION_PATCH 0
 #define SMITHYCURL_VERSION_NUMBER 0x000100
+/* end contract:version */
 
 /** The version of the loaded library ("0.1.0"); a static string, never
  * freed. Thread-safe; works in a forked child. */
@@ -142,6 +144,7 @@ int smithycurl_version_number(void);
  * Return codes and error kinds
  * ====================================================================== */
 
+/* contract:codes - generated from internal/contract by `make contract`; do not edit */
 /** What a function did. Stable numbers: codes are only ever added. */
 typedef enum smithycurl_code {
     SMITHYCURL_OK = 0,
@@ -161,52 +164,60 @@ typedef enum smithycurl_code {
     SMITHYCURL_E_LOAD = 6,
     /** The result holds an error, not an output. */
     SMITHYCURL_E_NO_OUTPUT = 7,
-    /* Call failures: one per smithycurl_error_kind, same meaning. */
+    /** A call failed: SMITHYCURL_KIND_USAGE. */
     SMITHYCURL_E_USAGE = 8,
+    /** A call failed: SMITHYCURL_KIND_VALIDATION. */
     SMITHYCURL_E_VALIDATION = 9,
+    /** A call failed: SMITHYCURL_KIND_SERVICE. */
     SMITHYCURL_E_SERVICE = 10,
+    /** A call failed: SMITHYCURL_KIND_TRANSPORT. */
     SMITHYCURL_E_TRANSPORT = 11,
+    /** A call failed: SMITHYCURL_KIND_TIMEOUT. */
     SMITHYCURL_E_TIMEOUT = 12,
+    /** A call failed: SMITHYCURL_KIND_CANCELLED. */
     SMITHYCURL_E_CANCELLED = 13,
+    /** A call failed: SMITHYCURL_KIND_DECODE. */
     SMITHYCURL_E_DECODE = 14,
     /** Called from a child process after fork(); see THREADS above. */
     SMITHYCURL_E_FORKED = 15,
     /** Out of memory. */
     SMITHYCURL_E_NOMEM = 16,
-    /** A bug in the library (an internal panic was caught); please report
-     * it with the errmsg. The handle stays usable. */
+    /** A bug in the library (an internal panic was caught); please report it
+     * with the errmsg. The handle stays usable. */
     SMITHYCURL_E_INTERNAL = 17
 } smithycurl_code;
-
-/** A short English description of code ("invalid handle"); a static
- * string, never freed; "unknown code" for numbers not listed above.
- * Thread-safe; works in a forked child. */
-const char *smithycurl_strerror(smithycurl_code code);
 
 /** Why a call failed: a small closed set, the same as the Go client's and
  * the Python package's error kinds. */
 typedef enum smithycurl_error_kind {
     /** The call succeeded. */
     SMITHYCURL_KIND_NONE = 0,
-    /** The call itself is wrong: unknown operation, malformed JSON, a value
-     * of the wrong type, an unknown member, missing credentials. Nothing
-     * was sent. */
+    /** The call itself is wrong: unknown operation, malformed JSON, a value of
+     * the wrong type, an unknown member, missing credentials. Nothing was
+     * sent. */
     SMITHYCURL_KIND_USAGE = 1,
-    /** A @required member is missing or, with validation on
-     * (smithycurl_options_set_validation), the input breaks the model's
-     * constraints (length, range, pattern, enum). Nothing was sent. */
+    /** A @required member is missing or, with validation on, the input breaks
+     * the model's constraints (length, range, pattern, enum). Nothing was
+     * sent. */
     SMITHYCURL_KIND_VALIDATION = 2,
     /** The service answered with an error response (modeled or not). */
     SMITHYCURL_KIND_SERVICE = 3,
     /** No complete response: DNS, connect, TLS, reset, response too large. */
     SMITHYCURL_KIND_TRANSPORT = 4,
-    /** A connect or total timeout expired. */
+    /** A connect or total timeout expired, or the caller's deadline. */
     SMITHYCURL_KIND_TIMEOUT = 5,
-    /** The call's cancel token was cancelled, or its client freed. */
+    /** The call was cancelled (its cancel token or context), or its client
+     * closed. */
     SMITHYCURL_KIND_CANCELLED = 6,
     /** The response could not be decoded. */
     SMITHYCURL_KIND_DECODE = 7
 } smithycurl_error_kind;
+/* end contract:codes */
+
+/** A short English description of code ("invalid handle"); a static
+ * string, never freed; "unknown code" for numbers not listed above.
+ * Thread-safe; works in a forked child. */
+const char *smithycurl_strerror(smithycurl_code code);
 
 /** The kind's name: "none", "usage", "validation", "service", "transport",
  * "timeout", "cancelled", "decode", or "unknown". A static string.
