@@ -43,12 +43,22 @@ static void print_err(smithycurl_result *err) {
         fprintf(stderr, "     error: %s\n", msg);
 }
 
+/* Loads the model files and directories of path, a ':'-separated list. */
 static smithycurl_model *load_model(const char *path) {
     smithycurl_loader *ld;
     smithycurl_model *m = NULL;
-    char *msg;
+    char *msg, one[4096];
+    const char *p = path, *end;
     if (smithycurl_loader_new(&ld) != SMITHYCURL_OK) return NULL;
-    smithycurl_loader_add_path(ld, path);
+    for (; *p; p = *end ? end + 1 : end) {
+        size_t n;
+        end = strchr(p, ':');
+        if (!end) end = p + strlen(p);
+        n = (size_t)(end - p) < sizeof one - 1 ? (size_t)(end - p) : sizeof one - 1;
+        memcpy(one, p, n);
+        one[n] = 0;
+        if (n) smithycurl_loader_add_path(ld, one);
+    }
     if (smithycurl_loader_load(ld, &m) != SMITHYCURL_OK) {
         smithycurl_loader_errmsg(ld, &msg);
         fprintf(stderr, "load %s: %s\n", path, msg);

@@ -182,7 +182,9 @@ func (p *plan) sourceUnion(b *strings.Builder, t *typ) {
 		fmt.Fprintf(b, "    case %s:\n        smithycurl_json_begin_object(w);\n        smithycurl_json_key(w, %s);\n        %s\n        smithycurl_json_end_object(w);\n        break;\n",
 			f.constant, cString(f.mem.Name()), val)
 	}
-	b.WriteString("    default: smithycurl_json_null(w); break; /* no member set: the library names it */\n    }\n}\n\n")
+	// No member set (or an unknown one, which cannot be sent back): an empty
+	// object, which the library rejects naming the member path.
+	b.WriteString("    default:\n        smithycurl_json_begin_object(w);\n        smithycurl_json_end_object(w);\n        break;\n    }\n}\n\n")
 
 	fmt.Fprintf(b, "static int %s__r(smithycurl_json_reader *r, %s *v) {\n", t.name, t.name)
 	b.WriteString("    const char *k;\n    size_t n;\n    int more, rc;\n")
