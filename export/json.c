@@ -46,12 +46,18 @@ static void w_fail(smithycurl_json_writer *w, int code) {
     if (w->status == SMITHYCURL_OK) w->status = code;
 }
 
-// w_reserve makes room for n more bytes and one NUL.
+// The library reads the input in place, and Go's string hashing and byte
+// search read whole 16-byte blocks that may pass the end of the text: the
+// buffer always has this many initialized bytes after it (the inline buffer
+// is zeroed by init, grown parts here), so those reads stay inside the block.
+#define SCJ_SLACK 32
+
+// w_reserve makes room for n more bytes and the NUL, plus the slack.
 static int w_reserve(smithycurl_json_writer *w, size_t n) {
     if (w->status) return 0;
-    if (w->len + n + 1 <= w->cap) return 1;
+    if (w->len + n + 1 + SCJ_SLACK <= w->cap) return 1;
     size_t cap = w->cap ? w->cap : 256;
-    while (cap < w->len + n + 1) {
+    while (cap < w->len + n + 1 + SCJ_SLACK) {
         if (cap > SIZE_MAX / 2) {
             w_fail(w, SMITHYCURL_E_NOMEM);
             return 0;
@@ -69,6 +75,7 @@ static int w_reserve(smithycurl_json_writer *w, size_t n) {
         w_fail(w, SMITHYCURL_E_NOMEM);
         return 0;
     }
+    memset(p + w->len, 0, cap - w->len);
     w->buf = p;
     w->cap = cap;
     return 1;

@@ -105,9 +105,10 @@ func cc(t testing.TB, args ...string) {
 var summaryRE = regexp.MustCompile(`(?m)^(\d+) passed, (\d+) failed$`)
 
 // runC builds prog (bindings/c/typed/<prog>.c) with the generated client of
-// prefix in gen and runs it with env: natively, and in a full run with
-// ASan+UBSan and under valgrind.
-func runC(t *testing.T, gen, prefix, prog string, env []string) {
+// prefix in gen and runs it with the environment envFor returns (it starts a
+// fresh server for each run): natively, and in a full run with ASan+UBSan
+// and under valgrind.
+func runC(t *testing.T, gen, prefix, prog string, envFor func(t *testing.T) []string) {
 	lib := libDir(t)
 	r := root(t)
 	src := []string{filepath.Join(r, "bindings", "c", "typed", prog+".c"), filepath.Join(gen, prefix+".c")}
@@ -140,10 +141,10 @@ func runC(t *testing.T, gen, prefix, prog string, env []string) {
 			args := append(append(append(append(append([]string{}, strictFlags...), v.cflags...), inc...), "-o", bin), src...)
 			cc(t, append(args, link...)...)
 			if v.name == "valgrind" {
-				runValgrind(t, bin, lib, env)
+				runValgrind(t, bin, lib, envFor)
 				return
 			}
-			out := runProgram(t, env, bin)
+			out := runProgram(t, envFor(t), bin)
 			checkSummary(t, out)
 		})
 	}
@@ -175,23 +176,23 @@ func checkSummary(t *testing.T, out string) {
 // for the same reasons: for errors with the library built with -tags
 // valgrind (build/valgrind, made by make ctest and make gentest-c), and for
 // definite leaks with the plain library.
-func runValgrind(t *testing.T, bin, lib string, env []string) {
+func runValgrind(t *testing.T, bin, lib string, envFor func(t *testing.T) []string) {
 	r := root(t)
 	vlib := filepath.Join(lib, "valgrind")
 	if _, err := os.Stat(filepath.Join(vlib, "libsmithycurl.so")); err != nil {
 		t.Fatalf("%s/libsmithycurl.so missing (make gentest-c builds it)", vlib)
 	}
-	base := append(append([]string{}, env...), "GODEBUG=cgocheck=1,asyncpreemptoff=1,cpu.rdtscp=off", "GOMAXPROCS=2")
+	base := []string{"GODEBUG=cgocheck=1,asyncpreemptoff=1,cpu.rdtscp=off", "GOMAXPROCS=2"}
 	supp := "--suppressions=" + filepath.Join(r, "bindings", "c", "valgrind.supp")
 	errLog := bin + ".valgrind.log"
-	out := runProgram(t, append(base, "LD_LIBRARY_PATH="+vlib),
+	out := runProgram(t, append(append(envFor(t), base...), "LD_LIBRARY_PATH="+vlib),
 		"valgrind", "--tool=memcheck", supp, "--num-callers=30", "--leak-check=no", "--error-exitcode=99", "--log-file="+errLog, bin)
 	checkSummary(t, out)
 	if b, _ := os.ReadFile(errLog); !strings.Contains(string(b), "ERROR SUMMARY: 0 errors") {
 		t.Errorf("valgrind errors:\n%s", b)
 	}
 	leakLog := bin + ".valgrind-leaks.log"
-	runProgram(t, base, "valgrind", "--tool=memcheck", supp, "--num-callers=30", "--leak-check=full",
+	runProgram(t, append(envFor(t), base...), "valgrind", "--tool=memcheck", supp, "--num-callers=30", "--leak-check=full",
 		"--show-leak-kinds=definite", "--log-file="+leakLog, bin)
 	b, _ := os.ReadFile(leakLog)
 	if !strings.Contains(string(b), "definitely lost: 0 bytes") && !strings.Contains(string(b), "no leaks are possible") {
@@ -202,12 +203,14 @@ func runValgrind(t *testing.T, bin, lib string, env []string) {
 func TestTypedCTodo(t *testing.T) {
 	needCC(t)
 	libDir(t)
-	srv := httptest.NewServer(todoserver.New().Handler())
-	defer srv.Close()
 	gen := t.TempDir()
 	dir := filepath.Join(root(t), "examples", "todo")
 	generate(t, gen, "todo", "", dir)
-	runC(t, gen, "todo", "todo_typed", []string{"SMITHYCURL_TODO_URL=" + srv.URL, "SMITHYCURL_TODO_MODEL=" + dir})
+	runC(t, gen, "todo", "todo_typed", func(t *testing.T) []string {
+		srv := httptest.NewServer(todoserver.New().Handler())
+		t.Cleanup(srv.Close)
+		return []string{"SMITHYCURL_TODO_URL=" + srv.URL, "SMITHYCURL_TODO_MODEL=" + dir}
+	})
 }
 
 // kindsServer echoes Echo and Ping, and answers Fail with KindsError.
@@ -233,12 +236,14 @@ func kindsServer() http.Handler {
 func TestTypedCKinds(t *testing.T) {
 	needCC(t)
 	libDir(t)
-	srv := httptest.NewServer(kindsServer())
-	defer srv.Close()
 	gen := t.TempDir()
 	dir, _ := filepath.Abs(filepath.Join("testdata", "kinds"))
 	generate(t, gen, "kinds", "", dir)
-	runC(t, gen, "kinds", "kinds_typed", []string{"SMITHYCURL_KINDS_URL=" + srv.URL, "SMITHYCURL_KINDS_MODEL=" + dir})
+	runC(t, gen, "kinds", "kinds_typed", func(t *testing.T) []string {
+		srv := httptest.NewServer(kindsServer())
+		t.Cleanup(srv.Close)
+		return []string{"SMITHYCURL_KINDS_URL=" + srv.URL, "SMITHYCURL_KINDS_MODEL=" + dir}
+	})
 }
 
 // pizzaModel is alloy's PizzaAdminService in the shared conformance data
@@ -262,10 +267,11 @@ func TestTypedCPizza(t *testing.T) {
 	needCC(t)
 	libDir(t)
 	paths := pizzaModel(t)
-	srv := httptest.NewServer(pizzaserver.New().Handler())
-	defer srv.Close()
 	gen := t.TempDir()
 	generate(t, gen, "pizza", "alloy.test#PizzaAdminService", paths...)
-	runC(t, gen, "pizza", "pizza_typed", []string{"SMITHYCURL_PIZZA_URL=" + srv.URL,
-		"SMITHYCURL_PIZZA_MODEL=" + strings.Join(paths, ":")})
+	runC(t, gen, "pizza", "pizza_typed", func(t *testing.T) []string {
+		srv := httptest.NewServer(pizzaserver.New().Handler())
+		t.Cleanup(srv.Close)
+		return []string{"SMITHYCURL_PIZZA_URL=" + srv.URL, "SMITHYCURL_PIZZA_MODEL=" + strings.Join(paths, ":")}
+	})
 }
