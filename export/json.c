@@ -473,27 +473,28 @@ static int r_next(smithycurl_json_reader *r, char close) {
 int smithycurl_json_next_item(smithycurl_json_reader *r) { return r_next(r, ']'); }
 
 // r_string_span finds the string at r->p: its contents [s, s+n), whether it
-// has escapes, and moves past it.
+// has escapes, and moves past it. One pass: strings are mostly short.
 static int r_string_span(smithycurl_json_reader *r, const char **s, size_t *n, int *escaped) {
     r_ws(r);
     if (r->p >= r->end || *r->p != '"') return r_fail(r);
-    const char *p = r->p + 1;
+    const char *p = r->p + 1, *end = r->end;
     *escaped = 0;
-    for (;;) {
-        const char *q = memchr(p, '"', (size_t)(r->end - p));
-        if (!q) return r_fail(r);
-        // Count the backslashes before the quote: odd means it is escaped.
-        const char *b = q;
-        while (b > r->p + 1 && b[-1] == '\\') b--;
-        if (memchr(r->p + 1, '\\', (size_t)(q - r->p - 1))) *escaped = 1;
-        if ((q - b) % 2 == 0) {
+    while (p < end) {
+        char c = *p;
+        if (c == '"') {
             *s = r->p + 1;
-            *n = (size_t)(q - r->p - 1);
-            r->p = q + 1;
+            *n = (size_t)(p - r->p - 1);
+            r->p = p + 1;
             return SMITHYCURL_OK;
         }
-        p = q + 1;
+        if (c == '\\') {
+            *escaped = 1;
+            p += 2;
+            continue;
+        }
+        p++;
     }
+    return r_fail(r);
 }
 
 static int hexval(char c) {

@@ -217,9 +217,8 @@ func (p *plan) sourceList(b *strings.Builder, t *typ) {
 	fmt.Fprintf(b, "static void %s__w(smithycurl_json_writer *w, const %s *v) {\n    size_t i;\n    if (w->status) { return; }\n", t.name, t.name)
 	fmt.Fprintf(b, "    smithycurl_json_begin_array(w);\n    for (i = 0; v->items && i < v->count; i++) { %s }\n    smithycurl_json_end_array(w);\n}\n\n", wr(e, "v->items[i]"))
 
-	fmt.Fprintf(b, "static int %s__r(smithycurl_json_reader *r, %s *v) {\n    size_t cap = 1;\n    int more, rc;\n", t.name, t.name)
+	fmt.Fprintf(b, "static int %s__r(smithycurl_json_reader *r, %s *v) {\n    size_t cap = 0;\n    int more, rc;\n", t.name, t.name)
 	fmt.Fprintf(b, "    %s_clear(v);\n    if ((rc = smithycurl_json_enter_array(r))) { return rc; }\n", t.name)
-	b.WriteString("    v->items = calloc(1, sizeof *v->items);\n    if (!v->items) { return SMITHYCURL_E_NOMEM; }\n")
 	b.WriteString("    while ((more = smithycurl_json_next_item(r)) == 1) {\n")
 	b.WriteString("        if (v->count == cap) {\n            void *p_ = smithycurl_json_grow(v->items, &cap, sizeof *v->items);\n            if (!p_) { return SMITHYCURL_E_NOMEM; }\n            v->items = p_;\n        }\n")
 	if s := embeddedInit(e, "v->items[v->count]"); s != "" {
@@ -229,7 +228,10 @@ func (p *plan) sourceList(b *strings.Builder, t *typ) {
 	if t.sparse {
 		b.WriteString("        if (smithycurl_json_read_null(r)) { continue; }\n")
 	}
-	fmt.Fprintf(b, "        %s\n        if (rc) { return rc; }\n    }\n    return more < 0 ? SMITHYCURL_E_DECODE : SMITHYCURL_OK;\n}\n\n", rd(e, "v->items[v->count - 1]"))
+	fmt.Fprintf(b, "        %s\n        if (rc) { return rc; }\n    }\n", rd(e, "v->items[v->count - 1]"))
+	// An empty list is present: items is not NULL.
+	b.WriteString("    if (more == 0 && !v->items && !(v->items = calloc(1, sizeof *v->items))) { return SMITHYCURL_E_NOMEM; }\n")
+	b.WriteString("    return more < 0 ? SMITHYCURL_E_DECODE : SMITHYCURL_OK;\n}\n\n")
 }
 
 func (p *plan) sourceMap(b *strings.Builder, t *typ) {
@@ -238,9 +240,8 @@ func (p *plan) sourceMap(b *strings.Builder, t *typ) {
 	fmt.Fprintf(b, "static void %s__w(smithycurl_json_writer *w, const %s *v) {\n    size_t i;\n    if (w->status) { return; }\n", t.name, t.name)
 	fmt.Fprintf(b, "    smithycurl_json_begin_object(w);\n    for (i = 0; v->keys && v->values && i < v->count; i++) {\n        smithycurl_json_key(w, v->keys[i]);\n        %s\n    }\n    smithycurl_json_end_object(w);\n}\n\n", wr(e, "v->values[i]"))
 
-	fmt.Fprintf(b, "static int %s__r(smithycurl_json_reader *r, %s *v) {\n    size_t cap = 1;\n    char *k;\n    int more, rc;\n", t.name, t.name)
+	fmt.Fprintf(b, "static int %s__r(smithycurl_json_reader *r, %s *v) {\n    size_t cap = 0;\n    char *k;\n    int more, rc;\n", t.name, t.name)
 	fmt.Fprintf(b, "    %s_clear(v);\n    if ((rc = smithycurl_json_enter_object(r))) { return rc; }\n", t.name)
-	b.WriteString("    v->keys = calloc(1, sizeof *v->keys);\n    v->values = calloc(1, sizeof *v->values);\n    if (!v->keys || !v->values) { return SMITHYCURL_E_NOMEM; }\n")
 	b.WriteString("    while ((more = smithycurl_json_next_key_dup(r, &k)) == 1) {\n")
 	b.WriteString("        if (v->count == cap) {\n            size_t kcap = cap;\n            void *p_ = smithycurl_json_grow(v->keys, &kcap, sizeof *v->keys);\n")
 	b.WriteString("            if (p_) {\n                v->keys = p_;\n                p_ = smithycurl_json_grow(v->values, &cap, sizeof *v->values);\n            }\n")
@@ -252,7 +253,10 @@ func (p *plan) sourceMap(b *strings.Builder, t *typ) {
 	if t.sparse {
 		b.WriteString("        if (smithycurl_json_read_null(r)) { continue; }\n")
 	}
-	fmt.Fprintf(b, "        %s\n        if (rc) { return rc; }\n    }\n    return more < 0 ? SMITHYCURL_E_DECODE : SMITHYCURL_OK;\n}\n\n", rd(e, "v->values[v->count - 1]"))
+	fmt.Fprintf(b, "        %s\n        if (rc) { return rc; }\n    }\n", rd(e, "v->values[v->count - 1]"))
+	// An empty map is present: keys and values are not NULL.
+	b.WriteString("    if (more == 0 && !v->keys) {\n        v->keys = calloc(1, sizeof *v->keys);\n        v->values = calloc(1, sizeof *v->values);\n        if (!v->keys || !v->values) { return SMITHYCURL_E_NOMEM; }\n    }\n")
+	b.WriteString("    return more < 0 ? SMITHYCURL_E_DECODE : SMITHYCURL_OK;\n}\n\n")
 }
 
 // sourceCollection writes _init, _clear and _alloc of a list (items) or a
