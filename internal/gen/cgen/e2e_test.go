@@ -111,7 +111,10 @@ var summaryRE = regexp.MustCompile(`(?m)^(\d+) passed, (\d+) failed$`)
 func runC(t *testing.T, gen, prefix, prog string, envFor func(t *testing.T) []string) {
 	lib := libDir(t)
 	r := root(t)
-	src := []string{filepath.Join(r, "bindings", "c", "typed", prog+".c"), filepath.Join(gen, prefix+".c")}
+	src := []string{filepath.Join(r, "bindings", "c", "typed", prog+".c")}
+	if prefix != "" {
+		src = append(src, filepath.Join(gen, prefix+".c"))
+	}
 	inc := []string{"-I" + filepath.Join(r, "include"), "-I" + gen, "-I" + filepath.Join(r, "bindings", "c", "typed")}
 	link := []string{"-L" + lib, "-lsmithycurl", "-lm", "-Wl,-rpath," + lib}
 	variants := []struct {
@@ -274,4 +277,12 @@ func TestTypedCPizza(t *testing.T) {
 		t.Cleanup(srv.Close)
 		return []string{"SMITHYCURL_PIZZA_URL=" + srv.URL, "SMITHYCURL_PIZZA_MODEL=" + strings.Join(paths, ":")}
 	})
+}
+
+// TestJSONRuntime runs bindings/c/typed/json_runtime.c: the smithycurl_json_*
+// writer and reader on their own, edge cases and malformed text.
+func TestJSONRuntime(t *testing.T) {
+	needCC(t)
+	libDir(t)
+	runC(t, t.TempDir(), "", "json_runtime", func(t *testing.T) []string { return nil })
 }
