@@ -131,9 +131,15 @@ gentest-c: lib
 	SMITHYCURL_GENTEST=full $(GO) test -count=1 -v ./internal/gen/cgen/ > $(BUILD)/gentest-c.log 2>&1; rc=$$?; \
 	grep -v -e '^=== ' -e ' warning: ' $(BUILD)/gentest-c.log; exit $$rc
 
-# Typed C client vs the JSON C path: CPU per call on the Todos service.
+# Typed C client vs the JSON C path: CPU per call on the Todos service, then
+# DynamoDB GetItem and PutItem on dynalite.
 bench-typed-c: lib build
-	mkdir -p $(BUILD)/gen/todo
+	mkdir -p $(BUILD)/gen/todo $(BUILD)/gen/ddb
 	$(BUILD)/smithycurl gen c --model examples/todo -o $(BUILD)/gen/todo --prefix todo > /dev/null
+	$(BUILD)/smithycurl gen c --model $${SMITHYCURL_SHARED:-../shared}/models/aws/dynamodb.json -o $(BUILD)/gen/ddb --prefix ddb > /dev/null
 	$(CC) $(CFLAGS_C) -Iinclude -I$(BUILD)/gen/todo -o $(BUILD)/bench-c-typed bench/c/typed.c $(BUILD)/gen/todo/todo.c -L$(BUILD) -lsmithycurl -Wl,-rpath,$(CURDIR)/$(BUILD)
+	$(CC) $(CFLAGS_C) -Iinclude -I$(BUILD)/gen/ddb -o $(BUILD)/bench-c-typed-dynamodb bench/c/typed_dynamodb.c $(BUILD)/gen/ddb/ddb.c -L$(BUILD) -lsmithycurl -Wl,-rpath,$(CURDIR)/$(BUILD)
 	bench/c/typed.sh
+	set -a; eval "$$(scripts/emulators.sh start)"; set +a; \
+	$(BUILD)/bench-c-typed-dynamodb "$$SMITHYCURL_DYNALITE_URL" "$${SMITHYCURL_SHARED:-../shared}/models/aws/dynamodb.json" $(BENCH_N); \
+	rc=$$?; scripts/emulators.sh stop >/dev/null; exit $$rc
