@@ -34,7 +34,23 @@ func docText(s string) string {
 	s = strings.ReplaceAll(s, "??", "? ?")
 	s = paraRE.ReplaceAllString(s, "\n\n")
 	s = spaceRE.ReplaceAllString(s, " ")
-	return strings.TrimSpace(s)
+	// Lines within a paragraph are one text (comment re-wraps it); list
+	// items keep their line.
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	var b strings.Builder
+	for i, l := range lines {
+		l = strings.TrimSpace(l)
+		if i > 0 {
+			prev := strings.TrimSpace(lines[i-1])
+			if l == "" || prev == "" || strings.HasPrefix(l, "- ") || strings.HasPrefix(l, "* ") {
+				b.WriteByte('\n')
+			} else {
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteString(l)
+	}
+	return b.String()
 }
 
 // comment writes a /** */ block of text wrapped at about 96 columns, or
