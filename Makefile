@@ -137,7 +137,7 @@ bench-typed-c: lib build
 	mkdir -p $(BUILD)/gen/todo $(BUILD)/gen/ddb
 	$(BUILD)/smithycurl gen c --model examples/todo -o $(BUILD)/gen/todo --prefix todo > /dev/null
 	$(BUILD)/smithycurl gen c --model $${SMITHYCURL_SHARED:-../shared}/models/aws/dynamodb.json -o $(BUILD)/gen/ddb --prefix ddb > /dev/null
-	$(CC) $(CFLAGS_C) -Iinclude -I$(BUILD)/gen/todo -o $(BUILD)/bench-c-typed bench/c/typed.c $(BUILD)/gen/todo/todo.c -L$(BUILD) -lsmithycurl -Wl,-rpath,$(CURDIR)/$(BUILD)
+	$(CC) $(CFLAGS_C) -Iinclude -I$(BUILD)/gen/todo -o $(BUILD)/bench-c-typed bench/c/typed.c -L$(BUILD) -lsmithycurl -Wl,-rpath,$(CURDIR)/$(BUILD)
 	$(CC) $(CFLAGS_C) -Iinclude -I$(BUILD)/gen/ddb -o $(BUILD)/bench-c-typed-dynamodb bench/c/typed_dynamodb.c $(BUILD)/gen/ddb/ddb.c -L$(BUILD) -lsmithycurl -Wl,-rpath,$(CURDIR)/$(BUILD)
 	bench/c/typed.sh
 	set -a; eval "$$(scripts/emulators.sh start)"; set +a; \

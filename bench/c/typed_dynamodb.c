@@ -1,7 +1,7 @@
 // DynamoDB GetItem and PutItem on dynalite: the typed C client (smithycurl
 // gen c --prefix ddb of models/aws/dynamodb.json) against the JSON C path,
 // the same requests as bench/c/dynamodb.c, on one client in one process,
-// alternating, three rounds; medians of this process's CPU per call.
+// alternating in short rounds; medians of this process's CPU per call.
 //
 //   bench-c-typed-dynamodb <dynalite-url> <dynamodb-model.json> <calls>
 #include <stdio.h>
@@ -13,7 +13,7 @@
 #include "smithycurl.h"
 
 #define TABLE "bench-c"
-#define ROUNDS 3
+#define ROUNDS 7
 
 static int failures;
 
@@ -88,14 +88,15 @@ static void compare(smithycurl_client *c, const char *name, void (*json)(smithyc
     double cj[ROUNDS], ct[ROUNDS];
     json(c, 50);
     typed(c, 50);
-    for (int r = 0; r < ROUNDS; r++) {
-        double c0 = cpu_s();
-        json(c, calls);
-        double c1 = cpu_s();
-        typed(c, calls);
-        double c2 = cpu_s();
-        cj[r] = (c1 - c0) / calls * 1e6;
-        ct[r] = (c2 - c1) / calls * 1e6;
+    for (int r = 0; r < ROUNDS; r++) { // short rounds, the order swapped every round
+        for (int side = 0; side < 2; side++) {
+            int typed_side = (r + side) % 2;
+            double c0 = cpu_s();
+            (typed_side ? typed : json)(c, calls);
+            double cpu = (cpu_s() - c0) / calls * 1e6;
+            if (typed_side) ct[r] = cpu;
+            else cj[r] = cpu;
+        }
     }
     qsort(cj, ROUNDS, sizeof *cj, cmp_double);
     qsort(ct, ROUNDS, sizeof *ct, cmp_double);
@@ -133,9 +134,9 @@ int main(int argc, char **argv) {
     smithycurl_call(c, "CreateTable", create, sizeof create - 1, NULL, &r); // fails harmlessly when it exists
     smithycurl_result_free(r);
     json_put(c, 1);
-    printf("typed C client vs JSON C path, DynamoDB on dynalite, %d calls x %d rounds (medians)\n", calls, ROUNDS);
-    compare(c, "GetItem", json_get, typed_get, calls);
-    compare(c, "PutItem", json_put, typed_put, calls);
+    printf("typed C client vs JSON C path, DynamoDB on dynalite, %d calls x %d rounds (medians)\n", calls / ROUNDS, ROUNDS);
+    compare(c, "GetItem", json_get, typed_get, calls / ROUNDS + 1);
+    compare(c, "PutItem", json_put, typed_put, calls / ROUNDS + 1);
     smithycurl_client_free(c);
     if (failures) fprintf(stderr, "%d calls failed\n", failures);
     return failures != 0;
