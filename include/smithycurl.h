@@ -33,7 +33,9 @@
  *
  * Return codes. Every function returns a smithycurl_code, except
  * smithycurl_version(), smithycurl_version_number(), smithycurl_strerror(),
- * smithycurl_error_kind_name() and smithycurl_free(). SMITHYCURL_OK is 0.
+ * smithycurl_error_kind_name(), smithycurl_free(), and those of the JSON
+ * runtime of typed clients (smithycurl_json_*, which say what they return).
+ * SMITHYCURL_OK is 0.
  * Codes are stable: new ones are only ever added at the end.
  * smithycurl_strerror() turns a code into a short text; the detail of a
  * failure (which file, which line, which member) is kept by the handle the
