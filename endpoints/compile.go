@@ -40,6 +40,12 @@ type expr struct {
 	t typ
 	// konst is the value when the expression is a literal.
 	konst *Value
+	// test, when set, is e's truthiness computed without building a Value
+	// (the comparisons and isSet that make up most conditions).
+	test func(*frame) bool
+	// slot is the parameter or variable slot + 1 when the expression is a
+	// plain reference (0 otherwise).
+	slot int
 }
 
 type compiler struct {
@@ -98,7 +104,11 @@ func (c *compiler) rule(rn model.Node, at string, depth int) (*rule, error) {
 			return nil, err
 		}
 		cd := cond{e: x.e, slot: -1}
-		if name := str(cn, "assign"); name != "" {
+		name := str(cn, "assign")
+		if name == "" {
+			cd.test = x.test
+		}
+		if name != "" {
 			if _, taken := c.scope[name]; taken {
 				return nil, fmt.Errorf("endpoint rule set: %s: assign %q shadows a parameter or variable in scope", cat, name)
 			}
@@ -266,14 +276,14 @@ func valueNode(v Value) model.Node {
 	case IntKind:
 		return model.Int(int64(v.n))
 	case ArrayKind:
-		out := make([]model.Node, len(v.a))
-		for i, e := range v.a {
+		out := make([]model.Node, len(v.arr()))
+		for i, e := range v.arr() {
 			out[i] = valueNode(e)
 		}
 		return model.Array(out...)
 	case ObjectKind:
 		var b model.ObjectBuilder
-		for k, e := range v.o {
+		for k, e := range v.obj() {
 			b.Set(k, valueNode(e))
 		}
 		return b.Build()
@@ -344,7 +354,7 @@ func (c *compiler) ref(name, at string) (expr, error) {
 		return expr{}, fmt.Errorf("endpoint rule set: %s: reference to %q, which is neither a parameter nor a variable in scope", at, name)
 	}
 	slot := v.slot
-	return expr{t: v.t, e: func(f *frame) Value { return f.slots[slot] }}, nil
+	return expr{t: v.t, slot: slot + 1, e: func(f *frame) Value { return f.slots[slot] }}, nil
 }
 
 // template compiles a template string: "{name}" and "{name#path}" insert
@@ -477,19 +487,19 @@ func walk(v Value, steps []pathStep) Value {
 			if v.kind != ObjectKind {
 				return Null
 			}
-			v = v.o[s.key]
+			v = v.obj()[s.key]
 		default:
 			if v.kind != ArrayKind {
 				return Null
 			}
 			i := s.index
 			if i < 0 {
-				i += len(v.a)
+				i += len(v.arr())
 			}
-			if i < 0 || i >= len(v.a) {
+			if i < 0 || i >= len(v.arr()) {
 				return Null
 			}
-			v = v.a[i]
+			v = v.arr()[i]
 		}
 	}
 	return v

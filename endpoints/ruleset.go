@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/smithycurl/smithycurl/model"
 )
@@ -32,6 +33,7 @@ type RuleSet struct {
 	byBuiltIn map[string]int
 	rules     []*rule
 	nslots    int // parameters then variables
+	frames    sync.Pool
 }
 
 // Endpoint is a resolved endpoint.
@@ -130,7 +132,7 @@ func fitsParam(typ string, v Value) bool {
 		if v.kind != ArrayKind {
 			return false
 		}
-		for _, e := range v.a {
+		for _, e := range v.arr() {
 			if e.kind != StringKind {
 				return false
 			}
@@ -154,17 +156,16 @@ type frame struct{ slots []Value }
 // Resolve evaluates the rules with p (nil for no parameters). Rule errors
 // and missing required parameters are *RuleError.
 func (rs *RuleSet) Resolve(p *Params) (*Endpoint, error) {
-	var buf [32]Value
-	var slots []Value
-	if rs.nslots <= len(buf) {
-		slots = buf[:rs.nslots]
-	} else {
-		slots = make([]Value, rs.nslots)
+	if p != nil && p.rs != rs {
+		return nil, fmt.Errorf("endpoint rules: parameters of another rule set")
 	}
+	f, _ := rs.frames.Get().(*frame)
+	if f == nil {
+		f = &frame{slots: make([]Value, rs.nslots)}
+	}
+	defer rs.putFrame(f)
+	slots := f.slots
 	if p != nil {
-		if p.rs != rs {
-			return nil, fmt.Errorf("endpoint rules: parameters of another rule set")
-		}
 		copy(slots, p.vals)
 	}
 	for i := range rs.params {
@@ -176,7 +177,6 @@ func (rs *RuleSet) Resolve(p *Params) (*Endpoint, error) {
 			}
 		}
 	}
-	f := &frame{slots: slots}
 	ep, err, ok := evalRules(rs.rules, f)
 	if err != nil {
 		return nil, err
@@ -185,6 +185,13 @@ func (rs *RuleSet) Resolve(p *Params) (*Endpoint, error) {
 		return nil, &RuleError{Message: "no rule matched the parameters"}
 	}
 	return ep, nil
+}
+
+// putFrame clears a frame (no value outlives its resolution) and keeps it
+// for the next one.
+func (rs *RuleSet) putFrame(f *frame) {
+	clear(f.slots)
+	rs.frames.Put(f)
 }
 
 type ruleKind uint8
@@ -197,6 +204,7 @@ const (
 
 type cond struct {
 	e    evalFunc
+	test func(*frame) bool // replaces e when the value is not assigned
 	slot int // where the value is assigned; -1 for none
 }
 
@@ -212,6 +220,12 @@ func evalRules(rules []*rule, f *frame) (*Endpoint, error, bool) {
 next:
 	for _, r := range rules {
 		for _, c := range r.conds {
+			if c.test != nil {
+				if !c.test(f) {
+					continue next
+				}
+				continue
+			}
 			v := c.e(f)
 			if !v.truthy() {
 				continue next

@@ -63,6 +63,10 @@ func (c *compiler) call(name string, args []expr, at string) (expr, error) {
 		return expr{}, err
 	}
 	t := fn.result
+	test := predicate(name, args)
+	if test != nil {
+		e = func(f *frame) Value { return Bool(test(f)) }
+	}
 	switch name {
 	case "coalesce":
 		t = args[0].t
@@ -76,7 +80,46 @@ func (c *compiler) call(name string, args []expr, at string) (expr, error) {
 			t = tAny
 		}
 	}
-	return expr{e: e, t: t}, nil
+	return expr{e: e, t: t, test: test}, nil
+}
+
+// predicate returns a boolean evaluator for the functions conditions use
+// most, specialised for a reference compared with a literal; nil for others.
+func predicate(name string, args []expr) func(*frame) bool {
+	switch name {
+	case "isSet":
+		if s := args[0].slot - 1; s >= 0 {
+			return func(f *frame) bool { return f.slots[s].kind != NullKind }
+		}
+		a := args[0].e
+		return func(f *frame) bool { return a(f).kind != NullKind }
+	case "not":
+		if inner := args[0].test; inner != nil {
+			return func(f *frame) bool { return !inner(f) }
+		}
+	case "booleanEquals", "stringEquals":
+		kind := BoolKind
+		if name == "stringEquals" {
+			kind = StringKind
+		}
+		ref, lit := args[0], args[1]
+		if lit.slot > 0 {
+			ref, lit = lit, ref
+		}
+		if s := ref.slot - 1; s >= 0 && lit.konst != nil {
+			k := *lit.konst
+			if kind == BoolKind {
+				return func(f *frame) bool { v := &f.slots[s]; return v.kind == BoolKind && v.b == k.b }
+			}
+			return func(f *frame) bool { v := &f.slots[s]; return v.kind == StringKind && v.s == k.s }
+		}
+		a, b := args[0].e, args[1].e
+		return func(f *frame) bool {
+			x, y := a(f), b(f)
+			return x.kind == kind && y.kind == kind && x.b == y.b && x.s == y.s
+		}
+	}
+	return nil
 }
 
 func fixed1(f func(Value) Value) func([]expr, string) (evalFunc, error) {
@@ -133,7 +176,7 @@ func substring(s, start, stop, rev Value) Value {
 			return Null
 		}
 	}
-	a, b := start.n, stop.n
+	a, b := int(start.n), int(stop.n)
 	if a < 0 || a >= b || b > len(in) {
 		return Null
 	}
@@ -176,7 +219,7 @@ func buildSplit(args []expr, at string) (evalFunc, error) {
 		if sv.kind != StringKind || dv.kind != StringKind || dv.s == "" || lv.kind != IntKind {
 			return Null
 		}
-		n := lv.n
+		n := int(lv.n)
 		if n <= 0 {
 			n = -1
 		}

@@ -36,12 +36,32 @@ func (k Kind) String() string {
 // integer, an array or a record (parseURL's URL, aws.partition's partition,
 // aws.parseArn's ARN). The zero Value is null.
 type Value struct {
+	s    string
+	c    *composite // array items or record fields
+	n    int32
 	kind Kind
 	b    bool
-	n    int
-	s    string
-	a    []Value
-	o    map[string]Value
+}
+
+// composite holds what only arrays and records need, keeping Value small
+// (it is copied at every step of a resolution).
+type composite struct {
+	a []Value
+	o map[string]Value
+}
+
+func (v Value) arr() []Value {
+	if v.c == nil {
+		return nil
+	}
+	return v.c.a
+}
+
+func (v Value) obj() map[string]Value {
+	if v.c == nil {
+		return nil
+	}
+	return v.c.o
 }
 
 // Null is the unset value.
@@ -54,7 +74,7 @@ func String(s string) Value { return Value{kind: StringKind, s: s} }
 func Bool(b bool) Value { return Value{kind: BoolKind, b: b} }
 
 // Int returns an integer value.
-func Int(n int) Value { return Value{kind: IntKind, n: n} }
+func Int(n int) Value { return Value{kind: IntKind, n: int32(n)} }
 
 // StringArray returns an array of strings.
 func StringArray(items []string) Value {
@@ -62,7 +82,7 @@ func StringArray(items []string) Value {
 	for i, s := range items {
 		a[i] = String(s)
 	}
-	return Value{kind: ArrayKind, a: a}
+	return Value{kind: ArrayKind, c: &composite{a: a}}
 }
 
 // Array returns an array value.
@@ -70,20 +90,20 @@ func Array(items []Value) Value {
 	if items == nil {
 		items = []Value{}
 	}
-	return Value{kind: ArrayKind, a: items}
+	return Value{kind: ArrayKind, c: &composite{a: items}}
 }
 
 // Record returns an object value.
-func Record(fields map[string]Value) Value { return Value{kind: ObjectKind, o: fields} }
+func Record(fields map[string]Value) Value { return Value{kind: ObjectKind, c: &composite{o: fields}} }
 
 func (v Value) Kind() Kind     { return v.kind }
 func (v Value) IsSet() bool    { return v.kind != NullKind }
 func (v Value) Str() string    { return v.s }
 func (v Value) AsBool() bool   { return v.b }
-func (v Value) Items() []Value { return v.a }
+func (v Value) Items() []Value { return v.arr() }
 
 // Field returns a record's field (null when absent).
-func (v Value) Field(name string) Value { return v.o[name] }
+func (v Value) Field(name string) Value { return v.obj()[name] }
 
 // truthy is a condition's verdict: unset and false fail, anything else holds.
 func (v Value) truthy() bool {
@@ -98,7 +118,7 @@ func (v Value) text() string {
 	case BoolKind:
 		return strconv.FormatBool(v.b)
 	case IntKind:
-		return strconv.Itoa(v.n)
+		return strconv.Itoa(int(v.n))
 	case NullKind:
 		return ""
 	}
@@ -119,12 +139,12 @@ func (v Value) appendJSON(b *strings.Builder) {
 	case BoolKind:
 		b.WriteString(strconv.FormatBool(v.b))
 	case IntKind:
-		b.WriteString(strconv.Itoa(v.n))
+		b.WriteString(strconv.Itoa(int(v.n)))
 	case StringKind:
 		b.WriteString(strconv.Quote(v.s))
 	case ArrayKind:
 		b.WriteByte('[')
-		for i, e := range v.a {
+		for i, e := range v.arr() {
 			if i > 0 {
 				b.WriteByte(',')
 			}
@@ -134,7 +154,7 @@ func (v Value) appendJSON(b *strings.Builder) {
 	case ObjectKind:
 		b.WriteByte('{')
 		first := true
-		for k, e := range v.o {
+		for k, e := range v.obj() {
 			if !first {
 				b.WriteByte(',')
 			}
