@@ -205,7 +205,7 @@ const (
 type cond struct {
 	e    evalFunc
 	test func(*frame) bool // replaces e when the value is not assigned
-	slot int // where the value is assigned; -1 for none
+	slot int               // where the value is assigned; -1 for none
 }
 
 type rule struct {
