@@ -1,6 +1,9 @@
 package endpoints
 
-import "regexp"
+import (
+	"fmt"
+	"regexp"
+)
 
 // Partition is an AWS partition: a group of regions sharing DNS suffixes.
 // The table below is this project's own statement of the public AWS
@@ -123,4 +126,15 @@ func awsPartition(region Value) Value {
 		}
 	}
 	return partIndex.values[0]
+}
+
+// CheckRegion refuses a region that cannot be part of a host name: each
+// dot-separated part must be a host label (letters, digits, hyphens), so
+// "us-east-1/../evil" or a region with CR or LF never reaches a URL, even
+// for rule sets that put the region in the host without checking it.
+func CheckRegion(region string) error {
+	if !isValidHostLabel(region, true) {
+		return fmt.Errorf("region %q is not a valid region name (letters, digits and hyphens, dot-separated)", region)
+	}
+	return nil
 }
