@@ -171,3 +171,6 @@ func (p *Params) setFromInput(idx int, n model.Node, what string) error {
 	p.vals[idx] = v
 	return nil
 }
+
+// HasStatic reports whether the operation has staticContextParams.
+func (b *Binding) HasStatic() bool { return len(b.static) > 0 }
