@@ -43,8 +43,9 @@ func WithDualStack(on bool) Option {
 
 // WithEndpointParams sets endpoint rule-set parameters by name (the
 // service's clientContextParams, or any parameter such as ForcePathStyle
-// or AccountId): values are string, bool or []string. An unknown name or a
-// value of the wrong type makes New fail.
+// or AccountId): values are string, bool or []string ("true" and "false"
+// for a boolean parameter too). An unknown name or a value of the wrong
+// type makes New fail.
 func WithEndpointParams(params map[string]any) Option {
 	return optionFunc(func(o *options) {
 		if o.endpoint.params == nil {
@@ -161,6 +162,13 @@ func setupEndpoint(m *model.Model, svc *model.Service, endpoint string, o *endpo
 		if err != nil {
 			return nil, nil, fmt.Errorf("endpoint parameter %s: %w", name, err)
 		}
+		// "true" and "false" stand for booleans (from the command line).
+		if prm, ok := rs.Param(name); ok && prm.Type == "boolean" && v.Kind() == endpoints.StringKind {
+			switch v.Str() {
+			case "true", "false":
+				v = endpoints.Bool(v.Str() == "true")
+			}
+		}
 		if err := p.Set(name, v); err != nil {
 			return nil, nil, err
 		}
@@ -214,19 +222,9 @@ type signingOverride struct {
 
 // resolveEndpoint runs the rules for one call of op with its input.
 func (c *Client) resolveEndpoint(op *model.Operation, input []byte) (*resolved, error) {
-	p := c.rules.base
-	if b := c.rules.svc.Operation(op); b.UsesInput() || b.HasStatic() {
-		p = p.Clone()
-		doc := model.Null()
-		if b.UsesInput() && len(strings.TrimSpace(string(input))) > 0 {
-			var err error
-			if doc, err = model.ParseJSONNode(string(input)); err != nil {
-				return nil, fmt.Errorf("endpoint parameters from the input: %v", err)
-			}
-		}
-		if err := b.Apply(p, doc); err != nil {
-			return nil, err
-		}
+	p, err := c.endpointParams(op, input)
+	if err != nil {
+		return nil, err
 	}
 	ep, err := c.rules.svc.RuleSet.Resolve(p)
 	if err != nil {
@@ -239,6 +237,27 @@ func (c *Client) resolveEndpoint(op *model.Operation, input []byte) (*resolved, 
 	u.Path = strings.TrimRight(u.Path, "/")
 	u.RawPath = ""
 	return &resolved{base: u, headers: ep.Headers, signing: sigV4Override(ep.Properties)}, nil
+}
+
+// endpointParams are the client's parameters with op's bindings applied.
+func (c *Client) endpointParams(op *model.Operation, input []byte) (*endpoints.Params, error) {
+	p := c.rules.base
+	b := c.rules.svc.Operation(op)
+	if !b.UsesInput() && !b.HasStatic() {
+		return p, nil
+	}
+	p = p.Clone()
+	doc := model.Null()
+	if b.UsesInput() && len(strings.TrimSpace(string(input))) > 0 {
+		var err error
+		if doc, err = model.ParseJSONNode(string(input)); err != nil {
+			return nil, fmt.Errorf("endpoint parameters from the input: %v", err)
+		}
+	}
+	if err := b.Apply(p, doc); err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // sigV4Override reads the endpoint's authSchemes: the first sigv4 entry's
@@ -273,4 +292,26 @@ func applyEndpointHeaders(req *transport.Request, h map[string][]string) {
 			req.Header.Add(k, v)
 		}
 	}
+}
+
+// ResolveEndpoint returns the endpoint a call of operation with input
+// would go to: the rules' URL, headers and properties (authSchemes), or
+// the fixed endpoint of a client without rules. Errors are *Error.
+func (c *Client) ResolveEndpoint(operation string, input []byte) (*endpoints.Endpoint, error) {
+	op, err := c.svc.Operation(operation)
+	if err != nil {
+		return nil, &Error{Kind: KindUsage, err: err}
+	}
+	if c.rules == nil {
+		return &endpoints.Endpoint{URL: c.endpoint.String(), Properties: model.Object()}, nil
+	}
+	p, err := c.endpointParams(op, input)
+	if err != nil {
+		return nil, usageError(op.Shape.ID, "%v", err)
+	}
+	ep, err := c.rules.svc.RuleSet.Resolve(p)
+	if err != nil {
+		return nil, usageError(op.Shape.ID, "%v", err)
+	}
+	return ep, nil
 }
