@@ -3,7 +3,6 @@ package conformance
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -25,7 +24,7 @@ func EndpointRules(shared string) Result {
 		r.fail("load", "no rules-engine test models in %s", dir)
 		return r
 	}
-	runEndpointFiles(&r, files, readExclusions("endpoint-rules.tsv"))
+	runEndpointFiles(&r, files, readExclusions("endpoint-rules.tsv"), false)
 	return r
 }
 
@@ -42,11 +41,13 @@ func EndpointTestsAWS(shared string) Result {
 		r.fail("load", "no AWS models under %s", filepath.Join(shared, "models"))
 		return r
 	}
-	runEndpointFiles(&r, files, readExclusions("endpoint-tests-aws.tsv"))
+	runEndpointFiles(&r, files, readExclusions("endpoint-tests-aws.tsv"), true)
 	return r
 }
 
-func runEndpointFiles(r *Result, files []string, skip map[string]string) {
+// runEndpointFiles runs the endpointTests of every service in files; with
+// counts, a note gives the number of cases per model.
+func runEndpointFiles(r *Result, files []string, skip map[string]string, counts bool) {
 	sort.Strings(files)
 	perModel := map[string]int{}
 	for _, f := range files {
@@ -91,12 +92,14 @@ func runEndpointFiles(r *Result, files []string, skip map[string]string) {
 			perModel[base] += len(results)
 		}
 	}
-	if os.Getenv("SMITHYCURL_CONFORMANCE_VERBOSE") != "" {
+	if counts {
 		var parts []string
+		total := 0
 		for k, v := range perModel {
-			parts = append(parts, fmt.Sprintf("%s %d", k, v))
+			parts = append(parts, fmt.Sprintf("%s %d", strings.TrimSuffix(k, ".json"), v))
+			total += v
 		}
 		sort.Strings(parts)
-		r.Notes = append(r.Notes, r.Suite+" cases per model: "+strings.Join(parts, ", "))
+		r.Notes = append(r.Notes, fmt.Sprintf("%s: %d cases in %d models (%s)", r.Suite, total, len(perModel), strings.Join(parts, ", ")))
 	}
 }
