@@ -101,7 +101,7 @@ func setupEndpoint(m *model.Model, svc *model.Service, endpoint string, o *endpo
 		u.RawPath = ""
 		fixed = u
 	}
-	if !svc.Shape.HasTrait(endpoints.TraitRuleSet) {
+	if !endpoints.HasRules(svc.Shape) {
 		if fixed == nil {
 			return nil, nil, fmt.Errorf("no endpoint given, and service %s has no endpoint rules (smithy.rules#endpointRuleSet) to find one: give the endpoint URL", svc.Shape.ID)
 		}

@@ -27,14 +27,19 @@ type Service struct {
 	ops          map[*model.Operation]*Binding
 }
 
-// ForService compiles the rule set of svc and the bindings of every
-// operation. It returns nil and no error when the service has no rule set.
+// ForService compiles the rule set of svc (its endpointBdd, else its
+// endpointRuleSet) and the bindings of every operation. It returns nil and
+// no error when the service has neither.
 func ForService(m *model.Model, svc *model.Service) (*Service, error) {
-	node, ok := svc.Shape.Trait(TraitRuleSet)
-	if !ok {
+	var rs *RuleSet
+	var err error
+	if node, ok := svc.Shape.Trait(TraitBDD); ok {
+		rs, err = CompileBDD(node) // the compact form, preferred when both are given
+	} else if node, ok := svc.Shape.Trait(TraitRuleSet); ok {
+		rs, err = Compile(node)
+	} else {
 		return nil, nil
 	}
-	rs, err := Compile(node)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", svc.Shape.ID, err)
 	}
@@ -174,3 +179,9 @@ func (p *Params) setFromInput(idx int, n model.Node, what string) error {
 
 // HasStatic reports whether the operation has staticContextParams.
 func (b *Binding) HasStatic() bool { return len(b.static) > 0 }
+
+// HasRules reports whether a service shape carries endpoint rules
+// (smithy.rules#endpointBdd or smithy.rules#endpointRuleSet).
+func HasRules(svc *model.Shape) bool {
+	return svc.HasTrait(TraitBDD) || svc.HasTrait(TraitRuleSet)
+}

@@ -32,7 +32,8 @@ type RuleSet struct {
 	byName    map[string]int
 	byBuiltIn map[string]int
 	rules     []*rule
-	nslots    int // parameters then variables
+	bdd       *bdd // the BDD form, used instead of rules when set
+	nslots    int  // parameters then variables
 	frames    sync.Pool
 }
 
@@ -177,7 +178,14 @@ func (rs *RuleSet) Resolve(p *Params) (*Endpoint, error) {
 			}
 		}
 	}
-	ep, err, ok := evalRules(rs.rules, f)
+	var ep *Endpoint
+	var err error
+	var ok bool
+	if rs.bdd != nil {
+		ep, err, ok = rs.bdd.eval(f)
+	} else {
+		ep, err, ok = evalRules(rs.rules, f)
+	}
 	if err != nil {
 		return nil, err
 	}

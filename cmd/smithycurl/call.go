@@ -124,7 +124,7 @@ func call(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitUsage
 	}
-	if f.endpoint == "" && !svc.Shape.HasTrait(endpoints.TraitRuleSet) {
+	if f.endpoint == "" && !endpoints.HasRules(svc.Shape) {
 		fmt.Fprintln(stderr, "smithycurl: --endpoint is required (the service has no endpoint rules to find it from a --region)")
 		return exitUsage
 	}

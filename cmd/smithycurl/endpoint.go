@@ -35,7 +35,7 @@ func endpointCmd(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if !ok {
 		return exitUsage
 	}
-	if !svc.Shape.HasTrait(endpoints.TraitRuleSet) {
+	if !endpoints.HasRules(svc.Shape) {
 		fmt.Fprintf(stderr, "smithycurl: service %s has no endpoint rules (smithy.rules#endpointRuleSet)\n", svc.Shape.ID)
 		return exitUsage
 	}
