@@ -283,8 +283,8 @@ func valueNode(v Value) model.Node {
 		return model.Array(out...)
 	case ObjectKind:
 		var b model.ObjectBuilder
-		for k, e := range v.obj() {
-			b.Set(k, valueNode(e))
+		for _, k := range sortedFields(v.obj()) {
+			b.Set(k, valueNode(v.obj()[k]))
 		}
 		return b.Build()
 	}

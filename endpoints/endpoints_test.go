@@ -220,7 +220,8 @@ func TestPaths(t *testing.T) {
 			t.Errorf("%s: %s, want %s", src, got, want)
 		}
 	}
-	for _, bad := range []string{"", "a.", "a[", "length(a)", "a[0", "[a,"} {
+	deep := strings.Repeat("keys(", 40) + "a" + strings.Repeat(")", 40)
+	for _, bad := range []string{"", "a.", "a[", "length(a)", "a[0", "[a,", deep} {
 		if _, err := endpoints.CompilePath(bad); err == nil {
 			t.Errorf("%q: no error", bad)
 		}

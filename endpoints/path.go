@@ -56,11 +56,19 @@ func (p *Path) String() string { return p.src }
 func (p *Path) Eval(doc model.Node) model.Node { return evalPath(p.steps, doc) }
 
 type pathParser struct {
-	s string
-	i int
+	s     string
+	i     int
+	depth int
 }
 
+// maxPathDepth bounds the nesting of multi-select lists and keys().
+const maxPathDepth = 32
+
 func (p *pathParser) expr() ([]pathNode, error) {
+	if p.depth++; p.depth > maxPathDepth {
+		return nil, fmt.Errorf("nested deeper than %d", maxPathDepth)
+	}
+	defer func() { p.depth-- }()
 	var steps []pathNode
 	first := true
 	for p.i < len(p.s) {

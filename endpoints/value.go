@@ -12,6 +12,7 @@
 package endpoints
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -153,16 +154,25 @@ func (v Value) appendJSON(b *strings.Builder) {
 		b.WriteByte(']')
 	case ObjectKind:
 		b.WriteByte('{')
-		first := true
-		for k, e := range v.obj() {
-			if !first {
+		for i, k := range sortedFields(v.obj()) {
+			if i > 0 {
 				b.WriteByte(',')
 			}
-			first = false
 			b.WriteString(strconv.Quote(k))
 			b.WriteByte(':')
-			e.appendJSON(b)
+			v.obj()[k].appendJSON(b)
 		}
 		b.WriteByte('}')
 	}
+}
+
+// sortedFields returns a record's field names in order, so that output is
+// the same from run to run.
+func sortedFields(o map[string]Value) []string {
+	keys := make([]string, 0, len(o))
+	for k := range o {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
