@@ -5,7 +5,7 @@ import "strings"
 // parseArn splits arn:partition:service:region:account:resource; the
 // resource is split on ':' and '/' into resourceId. Anything else is null.
 func parseArn(v Value) Value {
-	if v.kind != StringKind {
+	if v.kind != StringKind || !strings.HasPrefix(v.s, "arn:") {
 		return Null
 	}
 	parts := strings.SplitN(v.s, ":", 6)

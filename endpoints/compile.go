@@ -256,7 +256,7 @@ func (c *compiler) props(n model.Node, at string, depth int) (func(*frame) model
 			keys[i], fs[i], dynamic = k, f, dynamic || d
 		}
 		return func(f *frame) model.Node {
-			var b model.ObjectBuilder
+			b := model.NewObjectBuilder(len(fs))
 			for i, g := range fs {
 				b.Set(keys[i], g(f))
 			}
@@ -420,8 +420,10 @@ func (c *compiler) template(s, at string) (expr, error) {
 	if len(parts) == 0 {
 		return konst(String(""), tString), nil
 	}
+	size := len(s) + 16*len(parts)
 	return expr{t: tString, e: func(f *frame) Value {
 		var b strings.Builder
+		b.Grow(size)
 		for _, p := range parts {
 			b.WriteString(p(f).text())
 		}
