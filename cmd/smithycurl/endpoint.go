@@ -94,3 +94,20 @@ func endpointCmd(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fmt.Fprintln(stdout, b.Build().JSONIndent("  "))
 	return 0
 }
+
+// validEndpointRules compiles the endpoint rules of every service, as a
+// client would, and prints each error at the service's location.
+func validEndpointRules(m *model.Model, stderr io.Writer) bool {
+	ok := true
+	for _, id := range m.Services() {
+		svc, err := m.Service(id)
+		if err != nil {
+			continue
+		}
+		if _, err := endpoints.ForService(m, svc); err != nil {
+			fmt.Fprintf(stderr, "%s: error: %v [EndpointRules]\n", svc.Shape.Loc, err)
+			ok = false
+		}
+	}
+	return ok
+}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -77,5 +78,26 @@ func TestEndpointAndRegion(t *testing.T) {
 	_, errOut, code = runCmd(t, bin, append([]string{"call", "--model", ddb, "ListTables", "--input", "{}"}, keys...)...)
 	if code != 2 || !strings.Contains(errOut, "give a region") {
 		t.Errorf("call without endpoint or region: exit %d: %s", code, errOut)
+	}
+}
+
+// TestValidateEndpointRules: `validate` compiles the endpoint rules and
+// names the rule at fault.
+func TestValidateEndpointRules(t *testing.T) {
+	bin := smithycurl(t)
+	dir := t.TempDir()
+	src := `$version: "2"
+namespace test.bad
+@smithy.rules#endpointRuleSet({version: "1.0", parameters: {Region: {type: "String", builtIn: "AWS::Region", documentation: "r"}},
+ rules: [{documentation: "the bad one", conditions: [{fn: "frobnicate", argv: [{ref: "Region"}]}], type: "error", error: "x"}]})
+service Bad { operations: [] }
+`
+	path := filepath.Join(dir, "bad.smithy")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code := runCmd(t, bin, "validate", path)
+	if code != 2 || !strings.Contains(errOut, `bad.smithy:5:1: error: test.bad#Bad: endpoint rule set: rules[0] (the bad one): condition 0: unknown function "frobnicate"`) {
+		t.Errorf("exit %d: %s", code, errOut)
 	}
 }

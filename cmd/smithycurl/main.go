@@ -224,6 +224,9 @@ func validate(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if !ok {
 		return exitUsage
 	}
+	if !validEndpointRules(m, stderr) {
+		return exitUsage
+	}
 	fmt.Fprintf(stdout, "ok: %d shapes, %d services\n", m.NumShapes(), len(m.Services()))
 	return 0
 }
