@@ -97,3 +97,15 @@ func BenchmarkResolveS3(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCompileS3: what a client pays once, at New.
+func BenchmarkCompileS3(b *testing.B) {
+	svc, _ := awsService(b, "aws-large/s3.json")
+	m, _ := awsModels.Load("aws-large/s3.json")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := endpoints.ForService(m.(*model.Model), svc); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
