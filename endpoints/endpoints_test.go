@@ -3,10 +3,12 @@ package endpoints_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/smithycurl/smithycurl/endpoints"
@@ -225,5 +227,35 @@ func TestPaths(t *testing.T) {
 		if _, err := endpoints.CompilePath(bad); err == nil {
 			t.Errorf("%q: no error", bad)
 		}
+	}
+}
+
+// TestConcurrentResolve: one compiled rule set serves many goroutines
+// (run with -race).
+func TestConcurrentResolve(t *testing.T) {
+	_, es := awsService(t, "aws-large/s3.json")
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 100 {
+				bucket := fmt.Sprintf("bucket-%d-%d", g, i)
+				p := es.RuleSet.NewParams()
+				_ = p.Set("Region", endpoints.String("eu-west-1"))
+				_ = p.Set("Bucket", endpoints.String(bucket))
+				ep, err := es.RuleSet.Resolve(p)
+				if err != nil || ep.URL != "https://"+bucket+".s3.eu-west-1.amazonaws.com" {
+					errs <- fmt.Errorf("%s: %v %v", bucket, ep, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }
