@@ -39,6 +39,8 @@ conformance:
 fuzz:
 	$(GO) test ./model -run '^$$' -fuzz '^FuzzParseIDL$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./model -run '^$$' -fuzz '^FuzzParseAST$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./endpoints -run '^$$' -fuzz '^FuzzRuleSet$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./endpoints -run '^$$' -fuzz '^FuzzPath$$' -fuzztime $(FUZZTIME)
 
 unit:
 	$(GO) test -count=1 ./...

@@ -150,7 +150,8 @@ func planAuth(svc, op *model.Shape) authPlan {
 
 // authenticate applies the first scheme of the plan the caller has
 // credentials for. It returns the query parameter value to redact, if any.
-func (c *Client) authenticate(op *model.Operation, plan authPlan, req *transport.Request) (secret string, err error) {
+// sig is what the resolved endpoint's authSchemes say about SigV4.
+func (c *Client) authenticate(op *model.Operation, plan authPlan, req *transport.Request, sig signingOverride) (secret string, err error) {
 	for _, scheme := range plan.schemes {
 		if !c.creds.has(scheme) {
 			continue
@@ -163,14 +164,27 @@ func (c *Client) authenticate(op *model.Operation, plan authPlan, req *transport
 		case authAPIKey:
 			return c.applyAPIKey(req)
 		case authSigV4:
+			if sig.unsupported != "" {
+				return "", usageError(op.Shape.ID, "the endpoint needs an auth scheme smithycurl cannot sign with (%s)", sig.unsupported)
+			}
 			signing, _ := c.svc.Shape.Trait(authSigV4)
-			name, _ := signing.Get("name")
-			region := c.creds.aws.Region
+			nameNode, _ := signing.Get("name")
+			name := nameNode.Str()
+			if sig.name != "" {
+				name = sig.name
+			}
+			region := sig.region
+			if region == "" {
+				region = c.creds.aws.Region
+			}
+			if region == "" {
+				region = c.region
+			}
 			if region == "" {
 				return "", usageError(op.Shape.ID, "aws.auth#sigv4 needs a region: set AWS_REGION or give one with the credentials")
 			}
 			req.AWSSigV4 = &transport.AWSSigV4{
-				Provider: "aws:amz:" + region + ":" + name.Str(), AccessKeyID: c.creds.aws.AccessKeyID,
+				Provider: "aws:amz:" + region + ":" + name, AccessKeyID: c.creds.aws.AccessKeyID,
 				SecretAccessKey: c.creds.aws.SecretAccessKey,
 			}
 			if c.creds.aws.SessionToken != "" {

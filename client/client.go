@@ -34,7 +34,9 @@ type Client struct {
 	codec     protocol.Codec
 	transport transport.Transport
 	owned     *transport.Curl // closed by Close when the client made it
-	endpoint  *url.URL
+	endpoint  *url.URL        // nil when every call's endpoint comes from the rules
+	rules     *endpointRules  // nil when the service has no rules, or the endpoint is used as is
+	region    string          // the configured region (signing region fallback)
 	opts      options
 	creds     credentials
 	plans     sync.Map // *model.Operation -> *callPlan
@@ -54,21 +56,23 @@ type callPlan struct {
 }
 
 // New returns a client for service serviceID of m, sending requests to
-// endpoint ("https://host:port/optional/prefix").
+// endpoint ("https://host:port/optional/prefix"). When the service has
+// endpoint rules (smithy.rules#endpointRuleSet), endpoint may be "" with a
+// region (WithRegion, AWS_REGION): each call's endpoint is then resolved
+// from the rules; an endpoint given goes through the rules as their
+// SDK::Endpoint built-in, as the AWS SDKs do, when they have one.
 func New(m *model.Model, serviceID model.ShapeID, endpoint string, opts ...Option) (*Client, error) {
 	svc, err := m.Service(serviceID)
 	if err != nil {
 		return nil, &Error{Kind: KindUsage, err: err}
 	}
-	u, err := parseEndpoint(endpoint)
-	if err != nil {
-		return nil, &Error{Kind: KindUsage, err: err}
-	}
-	u.Path = strings.TrimRight(u.Path, "/")
-	u.RawPath = ""
 	o := options{retry: DefaultRetryPolicy}
 	for _, opt := range opts {
 		opt.apply(&o)
+	}
+	u, rules, err := setupEndpoint(m, svc, endpoint, &o.endpoint)
+	if err != nil {
+		return nil, &Error{Kind: KindUsage, err: err}
 	}
 	if o.retry.MaxAttempts < 1 {
 		o.retry.MaxAttempts = 1
@@ -77,7 +81,8 @@ func New(m *model.Model, serviceID model.ShapeID, endpoint string, opts ...Optio
 	if err != nil {
 		return nil, &Error{Kind: KindUsage, err: err}
 	}
-	c := &Client{model: m, svc: svc, codec: codec, endpoint: u, opts: o, creds: o.creds}
+	c := &Client{model: m, svc: svc, codec: codec, endpoint: u, rules: rules, opts: o, creds: o.creds,
+		region: o.endpoint.regionOrEnv()}
 	if c.creds.aws == nil && svc.Shape.HasTrait(authSigV4) {
 		c.creds.aws = awsFromEnv()
 	}
@@ -157,7 +162,14 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte) ([]by
 	if err != nil {
 		return nil, classify(op.Shape.ID, err)
 	}
-	target, err := c.url(wreq)
+	base, ep := c.endpoint, &resolved{}
+	if c.rules != nil {
+		if ep, err = c.resolveEndpoint(op, input); err != nil {
+			return nil, usageError(op.Shape.ID, "%v", err)
+		}
+		base = ep.base
+	}
+	target, err := c.url(base, wreq)
 	if err != nil {
 		return nil, usageError(op.Shape.ID, "%v", err)
 	}
@@ -166,7 +178,8 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte) ([]by
 	if req.Header == nil {
 		req.Header = wire.Header{}
 	}
-	secret, err := c.authenticate(op, plan.auth, req)
+	applyEndpointHeaders(req, ep.headers)
+	secret, err := c.authenticate(op, plan.auth, req, ep.signing)
 	if err != nil {
 		return nil, err
 	}
@@ -174,7 +187,7 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte) ([]by
 	// a @sensitive member is in the URL, and no API key.
 	shown := req.URL
 	if plan.sensitiveURL != "" {
-		shown = c.endpoint.Scheme + "://" + c.endpoint.Host + c.endpoint.EscapedPath() + plan.sensitiveURL
+		shown = base.Scheme + "://" + base.Host + base.EscapedPath() + plan.sensitiveURL
 	}
 	if secret != "" {
 		shown = strings.ReplaceAll(shown, secret, "REDACTED")
@@ -327,15 +340,15 @@ func sensitiveHeaders(m *model.Model, op *model.Operation) []string {
 // url joins the endpoint (with its path prefix) and the request's path,
 // and applies the endpoint trait's host prefix unless turned off (then the
 // prefix and its host labels are not looked at).
-func (c *Client) url(r *wire.Request) (string, error) {
-	host := c.endpoint.Host
+func (c *Client) url(base *url.URL, r *wire.Request) (string, error) {
+	host := base.Host
 	if r.HostPrefix != "" && !c.opts.noHostPrefix {
 		var err error
 		if host, err = protocol.JoinHost(r.HostPrefix, host); err != nil {
 			return "", err
 		}
 	}
-	return c.endpoint.Scheme + "://" + host + c.endpoint.EscapedPath() + r.Path, nil
+	return base.Scheme + "://" + host + base.EscapedPath() + r.Path, nil
 }
 
 // redactingTrace hides credentials from a trace hook.
@@ -358,5 +371,8 @@ func (c *Client) redactingTrace(f func(transport.TraceEvent)) func(transport.Tra
 
 // String describes the client without its credentials.
 func (c *Client) String() string {
+	if c.endpoint == nil {
+		return fmt.Sprintf("client.Client{service: %s, endpoint: from the rules, region %q}", c.svc.Shape.ID, c.region)
+	}
 	return fmt.Sprintf("client.Client{service: %s, endpoint: %s}", c.svc.Shape.ID, c.endpoint)
 }

@@ -24,6 +24,7 @@ type options struct {
 	noHostPrefix bool
 	observer     func(Attempt)
 	trace        func(transport.TraceEvent)
+	endpoint     endpointOptions
 }
 
 // WithTimeout bounds each call, retries included (default 60 s). A ctx

@@ -18,6 +18,7 @@ import (
 
 	"github.com/smithycurl/smithycurl/client"
 	"github.com/smithycurl/smithycurl/describe"
+	"github.com/smithycurl/smithycurl/endpoints"
 	"github.com/smithycurl/smithycurl/internal/jsonstr"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/transport"
@@ -251,6 +252,8 @@ type optionsH struct {
 	aws                     *client.AWSCredentials
 	tls                     *client.TLSConfig
 	proxy                   string
+	region                  string
+	endpointParams          map[string]any
 	traceFn, traceUser      uintptr
 }
 
@@ -391,6 +394,25 @@ func scx_options_set_str(h C.uintptr_t, which C.int, p1, p2, p3, p4 *C.char, fla
 		o.tls = &client.TLSConfig{CAFile: s[0], CertFile: s[1], KeyFile: s[2], InsecureSkipVerify: flag != 0}
 	case C.SCX_OPT_PROXY:
 		o.proxy = s[0]
+	case C.SCX_OPT_REGION:
+		if p1 != nil {
+			if err := endpoints.CheckRegion(s[0]); err != nil {
+				return fail(&o.errBox, codeInvalidArgument, "%v", err)
+			}
+		}
+		o.region = s[0]
+	case C.SCX_OPT_ENDPOINT_PARAM:
+		if !need(p1) || s[0] == "" {
+			return fail(&o.errBox, codeInvalidArgument, "the endpoint parameter name must not be NULL or empty")
+		}
+		if o.endpointParams == nil {
+			o.endpointParams = map[string]any{}
+		}
+		if p2 == nil {
+			delete(o.endpointParams, s[0])
+		} else {
+			o.endpointParams[s[0]] = s[1]
+		}
 	default:
 		return codeInvalidArgument
 	}
@@ -467,6 +489,12 @@ func (o *optionsH) clientOptions() []client.Option {
 	if o.proxy != "" {
 		opts = append(opts, client.WithProxy(o.proxy))
 	}
+	if o.region != "" {
+		opts = append(opts, client.WithRegion(o.region))
+	}
+	if len(o.endpointParams) > 0 {
+		opts = append(opts, client.WithEndpointParams(o.endpointParams))
+	}
 	if o.traceFn != 0 {
 		opts = append(opts, client.WithTrace(traceTo(o.traceFn, o.traceUser)))
 	}
@@ -520,8 +548,8 @@ func scx_client_new(mh C.uintptr_t, svc, endpoint *C.char, oh C.uintptr_t, hasOu
 			return fail(&m.errBox, codeInvalidHandle, "the options handle is invalid (freed, or of another type)")
 		}
 	}
-	if endpoint == nil || hasOut == 0 {
-		return fail(&m.errBox, codeInvalidArgument, "endpoint and out must not be NULL")
+	if hasOut == 0 {
+		return fail(&m.errBox, codeInvalidArgument, "out must not be NULL")
 	}
 	s, err := findService(m.m, svc)
 	if err != nil {
@@ -531,7 +559,14 @@ func scx_client_new(mh C.uintptr_t, svc, endpoint *C.char, oh C.uintptr_t, hasOu
 	if o != nil {
 		opts = o.clientOptions()
 	}
-	c, err := client.New(m.m, s.Shape.ID, C.GoString(endpoint), opts...)
+	ep := ""
+	if endpoint != nil {
+		var ok bool
+		if ep, ok = goString(endpoint); !ok {
+			return fail(&m.errBox, codeInvalidUTF8, "the endpoint is not valid UTF-8")
+		}
+	}
+	c, err := client.New(m.m, s.Shape.ID, ep, opts...)
 	if err != nil {
 		var ce *client.Error
 		if errors.As(err, &ce) {

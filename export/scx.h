@@ -28,7 +28,9 @@ enum {
     SCX_OPT_AWS,
     SCX_OPT_TLS,
     SCX_OPT_PROXY,
-    SCX_OPT_HOST_PREFIX
+    SCX_OPT_HOST_PREFIX,
+    SCX_OPT_REGION,
+    SCX_OPT_ENDPOINT_PARAM
 };
 
 // Result fields read by scx_result_get.

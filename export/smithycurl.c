@@ -247,6 +247,16 @@ smithycurl_code smithycurl_options_set_proxy(smithycurl_options *o, const char *
     return scx_options_set_str(H(o), SCX_OPT_PROXY, (char *)proxy_url, NULL, NULL, NULL, 0);
 }
 
+smithycurl_code smithycurl_options_set_region(smithycurl_options *o, const char *region) {
+    FORK_CHECK();
+    return scx_options_set_str(H(o), SCX_OPT_REGION, (char *)region, NULL, NULL, NULL, 0);
+}
+
+smithycurl_code smithycurl_options_set_endpoint_param(smithycurl_options *o, const char *name, const char *value) {
+    FORK_CHECK();
+    return scx_options_set_str(H(o), SCX_OPT_ENDPOINT_PARAM, (char *)name, (char *)value, NULL, NULL, 0);
+}
+
 smithycurl_code smithycurl_options_set_trace(smithycurl_options *o, smithycurl_trace_fn fn, void *user_data) {
     FORK_CHECK();
     return scx_options_set_trace(H(o), (uintptr_t)fn, (uintptr_t)user_data);

@@ -505,6 +505,28 @@ smithycurl_code smithycurl_options_set_tls(smithycurl_options *options, const ch
  * Copied. */
 smithycurl_code smithycurl_options_set_proxy(smithycurl_options *options, const char *proxy_url);
 
+/** The AWS region (NULL or "": AWS_REGION, then AWS_DEFAULT_REGION). For a
+ * service with endpoint rules (smithy.rules#endpointRuleSet, every AWS
+ * model), a region lets smithycurl_client_new take a NULL endpoint: each
+ * call's endpoint, signing name and signing region then come from the
+ * rules. It is also the SigV4 signing region when neither the rules nor
+ * smithycurl_options_set_aws_sigv4 give one. Copied.
+ * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_ARGUMENT (not a region name:
+ *   letters, digits, hyphens and dots only), SMITHYCURL_E_INVALID_UTF8,
+ *   SMITHYCURL_E_INVALID_HANDLE. Thread-safety: not with other uses of the
+ *   same options handle. */
+smithycurl_code smithycurl_options_set_region(smithycurl_options *options, const char *region);
+
+/** Sets an endpoint rule-set parameter by name: a clientContextParams
+ * parameter or any other ("UseFIPS" = "true", "UseDualStack" = "true",
+ * "AccountIdEndpointMode" = "preferred", "ForcePathStyle" = "true"); "true"
+ * and "false" stand for booleans. value NULL removes the setting. Both
+ * copied. An unknown name or a value of the wrong type makes
+ * smithycurl_client_new fail with SMITHYCURL_E_USAGE.
+ * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_ARGUMENT (name NULL or ""),
+ *   SMITHYCURL_E_INVALID_UTF8, SMITHYCURL_E_INVALID_HANDLE. */
+smithycurl_code smithycurl_options_set_endpoint_param(smithycurl_options *options, const char *name, const char *value);
+
 /** enabled 1 checks inputs against the model's constraint traits (@length,
  * @range, @pattern, enum and intEnum values, @uniqueItems) before sending:
  * a call that breaks one fails with SMITHYCURL_KIND_VALIDATION listing every
@@ -562,11 +584,17 @@ smithycurl_code smithycurl_options_free(smithycurl_options *options);
  *   may be freed after).
  * @param service_id the service's absolute id ("ns#Service"), or NULL for
  *   the model's only service.
- * @param endpoint "http(s)://host[:port][/path/prefix]"; copied.
+ * @param endpoint "http(s)://host[:port][/path/prefix]"; copied. NULL (or "")
+ *   when the service has endpoint rules and a region is set
+ *   (smithycurl_options_set_region, AWS_REGION): the rules resolve each
+ *   call's endpoint. An endpoint given to a service with rules goes through
+ *   them as their SDK::Endpoint built-in, as the AWS SDKs do; a rule's
+ *   error then fails the call with SMITHYCURL_E_USAGE and its message.
  * @param options NULL for the defaults; copied.
  * @param out receives the client; free with smithycurl_client_free().
  * @return SMITHYCURL_OK; SMITHYCURL_E_NOT_FOUND (no such service);
- *   SMITHYCURL_E_USAGE (bad endpoint, unsupported protocol, bad options);
+ *   SMITHYCURL_E_USAGE (bad endpoint, no endpoint and no rules or region,
+ *   unsupported protocol, bad options);
  *   SMITHYCURL_E_TRANSPORT (libcurl could not be set up);
  *   SMITHYCURL_E_INVALID_ARGUMENT; SMITHYCURL_E_INVALID_HANDLE.
  *   The detail goes to smithycurl_model_errmsg(model).

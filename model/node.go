@@ -83,6 +83,9 @@ func Array(items ...Node) Node {
 // ObjectBuilder builds an object node keeping key order; a repeated key replaces the value.
 type ObjectBuilder struct{ list []Node }
 
+// NewObjectBuilder returns a builder with room for n entries.
+func NewObjectBuilder(n int) ObjectBuilder { return ObjectBuilder{list: make([]Node, 0, 2*n)} }
+
 // Set sets key to value.
 func (b *ObjectBuilder) Set(key string, value Node) {
 	for i := 0; i < len(b.list); i += 2 {

@@ -638,7 +638,11 @@ static void test_options(void) {
     CHECK_CONTAINS(msg, "ftp://example.com");
     smithycurl_free(msg);
     CHECK_RC(smithycurl_client_new(m, "no.such#Service", httpbin_url, NULL, &bad), SMITHYCURL_E_NOT_FOUND);
-    CHECK_RC(smithycurl_client_new(m, NULL, NULL, NULL, &bad), SMITHYCURL_E_INVALID_ARGUMENT);
+    // No endpoint: only a service with endpoint rules and a region can do without.
+    CHECK_RC(smithycurl_client_new(m, NULL, NULL, NULL, &bad), SMITHYCURL_E_USAGE);
+    CHECK_RC(smithycurl_model_errmsg(m, &msg), SMITHYCURL_OK);
+    CHECK_CONTAINS(msg, "no endpoint rules");
+    smithycurl_free(msg);
     CHECK_RC(smithycurl_client_new(m, NULL, httpbin_url, NULL, NULL), SMITHYCURL_E_INVALID_ARGUMENT);
     CHECK_RC(smithycurl_options_free(o), SMITHYCURL_OK);
     CHECK_RC(smithycurl_client_new(m, NULL, httpbin_url, o, &bad), SMITHYCURL_E_INVALID_HANDLE); // freed options
@@ -736,6 +740,82 @@ static void test_host_prefix(void) {
     free(out);
     CHECK_RC(smithycurl_client_free(on), SMITHYCURL_OK);
     CHECK_RC(smithycurl_client_free(off), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_model_free(m), SMITHYCURL_OK);
+}
+
+// A service whose endpoint rules put the region into the host name:
+// libcurl resolves every *.localhost name to the loopback address.
+static const char rules_model[] =
+    "$version: \"2\"\n"
+    "namespace test.rules\n"
+    "@alloy#simpleRestJson\n"
+    "@smithy.rules#clientContextParams(Port: {type: \"string\", documentation: \"port\"})\n"
+    "@smithy.rules#endpointRuleSet({version: \"1.0\", parameters: {\n"
+    "  Region: {type: \"String\", builtIn: \"AWS::Region\", documentation: \"r\"},\n"
+    "  UseFIPS: {type: \"Boolean\", builtIn: \"AWS::UseFIPS\", required: true, default: false, documentation: \"f\"},\n"
+    "  Endpoint: {type: \"String\", builtIn: \"SDK::Endpoint\", documentation: \"e\"},\n"
+    "  Port: {type: \"String\", required: true, default: \"80\", documentation: \"p\"}},\n"
+    " rules: [\n"
+    "  {conditions: [{fn: \"booleanEquals\", argv: [{ref: \"UseFIPS\"}, true]}], type: \"error\", error: \"FIPS is not offered in {Region}\"},\n"
+    "  {conditions: [{fn: \"isSet\", argv: [{ref: \"Endpoint\"}]}], type: \"endpoint\", endpoint: {url: {ref: \"Endpoint\"}}},\n"
+    "  {conditions: [{fn: \"isSet\", argv: [{ref: \"Region\"}]}], type: \"endpoint\", endpoint: {url: \"http://{Region}.localhost:{Port}\"}},\n"
+    "  {conditions: [], type: \"error\", error: \"Invalid Configuration: Missing Region\"}]})\n"
+    "service Regional { operations: [Anything] }\n"
+    "@readonly @http(method: \"GET\", uri: \"/anything\")\n"
+    "operation Anything { input := {} output := { url: String } }\n";
+
+// A region and a NULL endpoint: the rules resolve the endpoint
+// (smithycurl_options_set_region, smithycurl_options_set_endpoint_param);
+// a rule's error is SMITHYCURL_E_USAGE with its message.
+static void test_endpoint_rules(void) {
+    smithycurl_loader *ld = NULL;
+    smithycurl_model *m = NULL;
+    CHECK_RC(smithycurl_loader_new(&ld), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_add_source(ld, "rules.smithy", rules_model, sizeof rules_model - 1), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_load(ld, &m), SMITHYCURL_OK);
+    smithycurl_loader_free(ld);
+    const char *port = strrchr(httpbin_url, ':');
+    port = port ? port + 1 : "80";
+    smithycurl_options *o = NULL;
+    smithycurl_client *c = NULL;
+    char *msg = NULL;
+    CHECK_RC(smithycurl_options_new(&o), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_endpoint_param(o, "Port", port), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_region(o, "us-east-1/../evil"), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_options_set_region(o, "eu-west-1\r\n"), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_options_set_endpoint_param(o, NULL, "x"), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_options_set_region(o, "eu-west-1"), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_client_new(m, NULL, NULL, o, &c), SMITHYCURL_OK);
+    char *out = call_ok(c, "Anything", NULL);
+    CHECK_CONTAINS(out, "//eu-west-1.localhost:");
+    free(out);
+    CHECK_RC(smithycurl_client_free(c), SMITHYCURL_OK);
+
+    // The explicit endpoint goes through the rules as SDK::Endpoint.
+    CHECK_RC(smithycurl_client_new(m, NULL, httpbin_url, o, &c), SMITHYCURL_OK);
+    out = call_ok(c, "Anything", NULL);
+    CHECK_CONTAINS(out, httpbin_url);
+    free(out);
+    CHECK_RC(smithycurl_client_free(c), SMITHYCURL_OK);
+
+    CHECK_RC(smithycurl_options_set_endpoint_param(o, "UseFIPS", "true"), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_client_new(m, NULL, NULL, o, &c), SMITHYCURL_OK);
+    smithycurl_result *r = call_err(c, "Anything", NULL, NULL, SMITHYCURL_E_USAGE, SMITHYCURL_KIND_USAGE);
+    const char *emsg = NULL;
+    CHECK_RC(smithycurl_result_error_message(r, &emsg), SMITHYCURL_OK);
+    CHECK_CONTAINS(emsg, "endpoint rules: FIPS is not offered in eu-west-1");
+    smithycurl_result_free(r);
+    CHECK_RC(smithycurl_client_free(c), SMITHYCURL_OK);
+
+    // No endpoint and no region: a usage error saying what to give.
+    CHECK_RC(smithycurl_options_set_endpoint_param(o, "UseFIPS", NULL), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_region(o, NULL), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_endpoint_param(o, "Nope", "1"), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_client_new(m, NULL, NULL, o, &c), SMITHYCURL_E_USAGE);
+    CHECK_RC(smithycurl_model_errmsg(m, &msg), SMITHYCURL_OK);
+    CHECK_CONTAINS(msg, "Nope");
+    smithycurl_free(msg);
+    CHECK_RC(smithycurl_options_free(o), SMITHYCURL_OK);
     CHECK_RC(smithycurl_model_free(m), SMITHYCURL_OK);
 }
 
@@ -1139,6 +1219,7 @@ static const struct test tests[] = {
     {"options", test_options},
     {"credentials", test_credentials},
     {"host_prefix", test_host_prefix},
+    {"endpoint_rules", test_endpoint_rules},
     {"bad_handles", test_bad_handles},
     {"threads", test_threads},
     {"fork", test_fork},

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/smithycurl/smithycurl/client"
+	"github.com/smithycurl/smithycurl/endpoints"
 	"github.com/smithycurl/smithycurl/transport"
 )
 
@@ -48,12 +49,48 @@ type callFlags struct {
 	noValidate, noHostPrefix         bool
 	validate                         bool
 	trace, raw                       bool
+	endpointFlags
+}
+
+// endpointFlags select the endpoint from the service's endpoint rules.
+type endpointFlags struct {
+	fips, dualStack bool
+	params          multiFlag
+}
+
+func (e *endpointFlags) register(fs *flag.FlagSet) {
+	fs.BoolVar(&e.fips, "fips", false, "ask the endpoint rules for a FIPS endpoint")
+	fs.BoolVar(&e.dualStack, "dual-stack", false, "ask the endpoint rules for a dual-stack endpoint")
+	fs.Var(&e.params, "endpoint-param", "endpoint rule-set parameter NAME=VALUE (repeatable; e.g. AccountIdEndpointMode=preferred)")
+}
+
+func (e *endpointFlags) options() ([]client.Option, error) {
+	var opts []client.Option
+	if e.fips {
+		opts = append(opts, client.WithFIPS(true))
+	}
+	if e.dualStack {
+		opts = append(opts, client.WithDualStack(true))
+	}
+	if len(e.params) > 0 {
+		params := map[string]any{}
+		for _, kv := range e.params {
+			k, v, ok := strings.Cut(kv, "=")
+			if !ok || k == "" {
+				return nil, fmt.Errorf("--endpoint-param %q: want NAME=VALUE", kv)
+			}
+			params[k] = v
+		}
+		opts = append(opts, client.WithEndpointParams(params))
+	}
+	return opts, nil
 }
 
 func call(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("call", "call --model PATH... [--service ID] --endpoint URL OPERATION [--input JSON|@FILE]\n(input from stdin when --input is absent and stdin is not a terminal)", stderr)
+	fs := newFlags("call", "call --model PATH... [--service ID] (--endpoint URL | --region REGION) OPERATION [--input JSON|@FILE]\n(input from stdin when --input is absent and stdin is not a terminal; --region is enough for a service with endpoint rules, such as the AWS ones)", stderr)
 	var f callFlags
-	f.register(fs)
+	f.modelFlags.register(fs)
+	f.endpointFlags.register(fs)
 	fs.StringVar(&f.endpoint, "endpoint", os.Getenv("SMITHYCURL_ENDPOINT"), "service URL, e.g. http://127.0.0.1:8080 (env SMITHYCURL_ENDPOINT)")
 	fs.StringVar(&f.input, "input", "", "input JSON in the document form, or @FILE, or - for stdin")
 	fs.Var(&f.headers, "H", "extra header 'Name: value' (repeatable)")
@@ -63,7 +100,7 @@ func call(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.awsKey, "aws-access-key-id", "", "AWS access key id (default: $AWS_ACCESS_KEY_ID)")
 	fs.StringVar(&f.awsSecret, "aws-secret-access-key", "", "AWS secret access key (default: $AWS_SECRET_ACCESS_KEY)")
 	fs.StringVar(&f.awsToken, "aws-session-token", "", "AWS session token (default: $AWS_SESSION_TOKEN)")
-	fs.StringVar(&f.reg, "region", "", "AWS region (default: $AWS_REGION)")
+	fs.StringVar(&f.reg, "region", "", "AWS region: picks the endpoint from the service's endpoint rules and signs for it (default: $AWS_REGION)")
 	fs.DurationVar(&f.timeout, "timeout", 0, "whole-call timeout, e.g. 5s (default 60s)")
 	fs.IntVar(&f.retries, "retries", -1, "retries after the first attempt (default 2; 0 turns them off)")
 	fs.BoolVar(&f.validate, "validate", false, "check the input against the model's constraints (@length, @range, @pattern, enum values, @uniqueItems) before sending; @required and value types are always checked")
@@ -79,16 +116,16 @@ func call(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "smithycurl: give exactly one OPERATION (see 'smithycurl ops')")
 		return exitUsage
 	}
-	if f.endpoint == "" {
-		fmt.Fprintln(stderr, "smithycurl: --endpoint is required")
-		return exitUsage
-	}
 	if isSet(fs, "timeout") && f.timeout <= 0 {
 		fmt.Fprintf(stderr, "smithycurl: --timeout %v: give a positive duration, e.g. 30s\n", f.timeout)
 		return exitUsage
 	}
 	m, svc, ok := f.load(ctx, stderr)
 	if !ok {
+		return exitUsage
+	}
+	if f.endpoint == "" && !endpoints.HasRules(svc.Shape) {
+		fmt.Fprintln(stderr, "smithycurl: --endpoint is required (the service has no endpoint rules to find it from a --region)")
 		return exitUsage
 	}
 	opts, err := f.options(stderr)
@@ -182,6 +219,14 @@ func (f *callFlags) options(stderr io.Writer) ([]client.Option, error) {
 		}
 		opts = append(opts, client.WithAWSCredentials(aws))
 	}
+	if f.reg != "" {
+		opts = append(opts, client.WithRegion(f.reg))
+	}
+	eopts, err := f.endpointFlags.options()
+	if err != nil {
+		return nil, err
+	}
+	opts = append(opts, eopts...)
 	if f.timeout > 0 {
 		opts = append(opts, client.WithTimeout(f.timeout))
 	}

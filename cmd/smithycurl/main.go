@@ -31,6 +31,9 @@ const usage = `smithycurl calls Smithy services and works with their models.
 
 Usage:
   smithycurl call     --model PATH --endpoint URL OPERATION [--input JSON|@FILE]
+                      (--region REGION instead of --endpoint for AWS models)
+  smithycurl endpoint --model PATH --region REGION [OPERATION [--input JSON]]
+                                                    print the endpoint the rules resolve
   smithycurl ops      --model PATH [--service ID]   list operations and their HTTP routes
   smithycurl describe --model PATH OPERATION        show input, output and errors (--json)
   smithycurl example  --model PATH OPERATION        print an input JSON to fill in
@@ -70,7 +73,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	cmds := map[string]func(context.Context, []string, io.Writer, io.Writer) int{
-		"call": call, "ops": ops, "describe": describe, "example": example,
+		"call": call, "endpoint": endpointCmd, "ops": ops, "describe": describe, "example": example,
 		"validate": validate, "ast": ast, "completion": completion, "gen": gen,
 	}
 	cmd, ok := cmds[args[0]]
@@ -220,6 +223,9 @@ func validate(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	m, ok := loadModel(ctx, fs.Args(), verbose, stderr)
 	if !ok {
+		return exitUsage
+	}
+	if !validEndpointRules(m, stderr) {
 		return exitUsage
 	}
 	fmt.Fprintf(stdout, "ok: %d shapes, %d services\n", m.NumShapes(), len(m.Services()))

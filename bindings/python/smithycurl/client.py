@@ -123,6 +123,15 @@ def _make_options(lib: _lib.Library, **o: Any) -> tuple[int, Any]:
         check(lib.options_set_host_prefix(h, 0), "host_prefix")
     if o["max_response_bytes"] is not None:
         check(lib.options_set_max_response_bytes(h, int(o["max_response_bytes"])), "max_response_bytes")
+    if o["region"] is not None:
+        check(lib.options_set_region(h, s(o["region"], "region")), "region")
+    for k, v in (o["endpoint_params"] or {}).items():
+        if isinstance(v, bool):
+            v = "true" if v else "false"
+        if not isinstance(v, str):
+            lib.options_free(h)
+            raise errors.UsageError(f"option endpoint_params[{k!r}]: {type(v).__name__} is not a str or bool")
+        check(lib.options_set_endpoint_param(h, s(k, "endpoint_params"), s(v, "endpoint_params")), f"endpoint_params[{k!r}]")
     trace = o["trace"]
     if trace:
         fn: Callable[[dict[str, Any]], None] = trace if callable(trace) else _log_trace
@@ -351,7 +360,7 @@ class Client:
     ``client.types.<Name>``.
     """
 
-    def __init__(self, model: "Model", service: "ServiceInfo", handle: int, endpoint: str, keep: Any) -> None:
+    def __init__(self, model: "Model", service: "ServiceInfo", handle: int, endpoint: Optional[str], keep: Any) -> None:
         self.model = model
         self.service = service
         self.endpoint = endpoint
@@ -443,4 +452,5 @@ class Client:
 
     def __repr__(self) -> str:
         state = "" if self._handle is not None else " (closed)"
-        return f"<smithycurl.Client {self.service.id} at {self.endpoint}{state}>"
+        at = self.endpoint if self.endpoint is not None else "the endpoint its rules resolve"
+        return f"<smithycurl.Client {self.service.id} at {at}{state}>"

@@ -163,7 +163,9 @@ class Model:
         self,
         service: Optional[str] = None,
         *,
-        endpoint: str,
+        endpoint: Optional[str] = None,
+        region: Optional[str] = None,
+        endpoint_params: Optional[Mapping[str, TUnion[str, bool]]] = None,
         timeout: Optional[float] = None,
         connect_timeout: Optional[float] = None,
         retries: TUnion[bool, int] = True,
@@ -186,6 +188,15 @@ class Model:
     ) -> "Client":
         """A client for a service of the model (its id; omit it when the
         model has one service), calling ``endpoint``.
+
+        For a service with endpoint rules (``smithy.rules#endpointRuleSet``,
+        as every AWS model has), ``region`` (default: ``AWS_REGION``) is
+        enough: each call's endpoint and signing name and region come from
+        the rules, and an ``endpoint`` given goes through them as their
+        ``SDK::Endpoint``. ``endpoint_params`` sets rule-set parameters by
+        name (``{"UseFIPS": True, "UseDualStack": True,
+        "AccountIdEndpointMode": "preferred"}``); a rule's error raises
+        UsageError with its message.
 
         Options (all finite by default):
 
@@ -228,10 +239,14 @@ class Model:
             ca_file=ca_file, cert_file=cert_file, key_file=key_file, insecure=insecure,
             proxy=proxy, validate=validate if validation is None else validation,
             max_response_bytes=max_response_bytes, trace=trace, host_prefix=host_prefix,
+            region=region, endpoint_params=endpoint_params,
         )
         out = ctypes.c_void_p()
         try:
-            rc = self._lib.client_new(self._h(), info.id.encode(), endpoint.encode(), opts, ctypes.byref(out))
+            if endpoint is not None and "\x00" in endpoint:
+                raise errors.UsageError("the endpoint contains a NUL character")
+            ep = None if endpoint is None else endpoint.encode()
+            rc = self._lib.client_new(self._h(), info.id.encode(), ep, opts, ctypes.byref(out))
         finally:
             self._lib.options_free(opts)
         if rc != _lib.OK:

@@ -1,0 +1,317 @@
+package client
+
+import (
+	"fmt"
+	"net/url"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/smithycurl/smithycurl/endpoints"
+	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/transport"
+)
+
+// endpointOptions are the settings the endpoint rules read.
+type endpointOptions struct {
+	region    string
+	fips      *bool
+	dualStack *bool
+	params    map[string]any // by parameter name
+	builtIns  map[string]any // by built-in name
+}
+
+// WithRegion sets the AWS region (the AWS::Region built-in of the
+// service's endpoint rules, and the SigV4 signing region unless the rules
+// or the credentials say otherwise). Without it, AWS_REGION then
+// AWS_DEFAULT_REGION apply. With a region, New's endpoint may be "": the
+// service's smithy.rules#endpointRuleSet resolves it for every call.
+func WithRegion(region string) Option {
+	return optionFunc(func(o *options) { o.endpoint.region = region })
+}
+
+// WithFIPS asks the endpoint rules for a FIPS endpoint (AWS::UseFIPS).
+func WithFIPS(on bool) Option {
+	return optionFunc(func(o *options) { o.endpoint.fips = &on })
+}
+
+// WithDualStack asks the endpoint rules for a dual-stack (IPv4 and IPv6)
+// endpoint (AWS::UseDualStack).
+func WithDualStack(on bool) Option {
+	return optionFunc(func(o *options) { o.endpoint.dualStack = &on })
+}
+
+// WithEndpointParams sets endpoint rule-set parameters by name (the
+// service's clientContextParams, or any parameter such as ForcePathStyle
+// or AccountId): values are string, bool or []string ("true" and "false"
+// for a boolean parameter too). An unknown name or a value of the wrong
+// type makes New fail.
+func WithEndpointParams(params map[string]any) Option {
+	return optionFunc(func(o *options) {
+		if o.endpoint.params == nil {
+			o.endpoint.params = map[string]any{}
+		}
+		for k, v := range params {
+			o.endpoint.params[k] = v
+		}
+	})
+}
+
+// WithBuiltIn sets an endpoint rules built-in by its name
+// ("AWS::S3::ForcePathStyle", "AWS::Auth::AccountId", ...); a built-in the
+// service's rules do not use is ignored.
+func WithBuiltIn(name string, value any) Option {
+	return optionFunc(func(o *options) {
+		if o.endpoint.builtIns == nil {
+			o.endpoint.builtIns = map[string]any{}
+		}
+		o.endpoint.builtIns[name] = value
+	})
+}
+
+// endpointRules is what a client keeps to resolve endpoints per call.
+type endpointRules struct {
+	svc  *endpoints.Service
+	base *endpoints.Params // built-ins and client parameters
+}
+
+// region returns the configured region: the option, then AWS_REGION, then
+// AWS_DEFAULT_REGION.
+func (o *endpointOptions) regionOrEnv() string {
+	if o.region != "" {
+		return o.region
+	}
+	if r := os.Getenv("AWS_REGION"); r != "" {
+		return r
+	}
+	return os.Getenv("AWS_DEFAULT_REGION")
+}
+
+// setupEndpoint decides how the client finds its endpoint: the rules when
+// the service has them (the explicit endpoint, if any, is their
+// SDK::Endpoint), else the explicit endpoint.
+func setupEndpoint(m *model.Model, svc *model.Service, endpoint string, o *endpointOptions) (*url.URL, *endpointRules, error) {
+	var fixed *url.URL
+	if endpoint != "" {
+		u, err := parseEndpoint(endpoint)
+		if err != nil {
+			return nil, nil, err
+		}
+		u.Path = strings.TrimRight(u.Path, "/")
+		u.RawPath = ""
+		fixed = u
+	}
+	if !endpoints.HasRules(svc.Shape) {
+		if fixed == nil {
+			return nil, nil, fmt.Errorf("no endpoint given, and service %s has no endpoint rules (smithy.rules#endpointRuleSet) to find one: give the endpoint URL", svc.Shape.ID)
+		}
+		return fixed, nil, nil
+	}
+	es, err := endpoints.ForService(m, svc)
+	if err != nil {
+		if fixed != nil {
+			return fixed, nil, nil // the explicit endpoint does without the broken rules
+		}
+		return nil, nil, err
+	}
+	rs := es.RuleSet
+	if fixed != nil {
+		if _, ok := rs.ParamForBuiltIn("SDK::Endpoint"); !ok {
+			return fixed, nil, nil
+		}
+	}
+	p := rs.NewParams()
+	setBuiltIn := func(name string, v endpoints.Value) error {
+		_, err := p.SetBuiltIn(name, v)
+		return err
+	}
+	if region := o.regionOrEnv(); region != "" {
+		if err := endpoints.CheckRegion(region); err != nil {
+			return nil, nil, err
+		}
+		if err := setBuiltIn("AWS::Region", endpoints.String(region)); err != nil {
+			return nil, nil, err
+		}
+	}
+	if fixed != nil {
+		if err := setBuiltIn("SDK::Endpoint", endpoints.String(endpoint)); err != nil {
+			return nil, nil, err
+		}
+	}
+	if o.fips != nil {
+		if err := setBuiltIn("AWS::UseFIPS", endpoints.Bool(*o.fips)); err != nil {
+			return nil, nil, err
+		}
+	}
+	if o.dualStack != nil {
+		if err := setBuiltIn("AWS::UseDualStack", endpoints.Bool(*o.dualStack)); err != nil {
+			return nil, nil, err
+		}
+	}
+	for _, name := range sortedKeys(o.builtIns) {
+		v, err := endpointValue(o.builtIns[name])
+		if err != nil {
+			return nil, nil, fmt.Errorf("built-in %s: %w", name, err)
+		}
+		if err := setBuiltIn(name, v); err != nil {
+			return nil, nil, err
+		}
+	}
+	for _, name := range sortedKeys(o.params) {
+		v, err := endpointValue(o.params[name])
+		if err != nil {
+			return nil, nil, fmt.Errorf("endpoint parameter %s: %w", name, err)
+		}
+		// "true" and "false" stand for booleans (from the command line).
+		if prm, ok := rs.Param(name); ok && prm.Type == "boolean" && v.Kind() == endpoints.StringKind {
+			switch v.Str() {
+			case "true", "false":
+				v = endpoints.Bool(v.Str() == "true")
+			}
+		}
+		if err := p.Set(name, v); err != nil {
+			return nil, nil, err
+		}
+	}
+	if fixed == nil && !p.Get("Region").IsSet() && !p.Get("Endpoint").IsSet() {
+		if _, ok := rs.ParamForBuiltIn("AWS::Region"); ok {
+			return nil, nil, fmt.Errorf("service %s: give a region (WithRegion, AWS_REGION) or an endpoint URL", svc.Shape.ID)
+		}
+	}
+	return fixed, &endpointRules{svc: es, base: p}, nil
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// endpointValue converts an option value to a rules value.
+func endpointValue(v any) (endpoints.Value, error) {
+	switch x := v.(type) {
+	case string:
+		return endpoints.String(x), nil
+	case bool:
+		return endpoints.Bool(x), nil
+	case []string:
+		return endpoints.StringArray(x), nil
+	case nil:
+		return endpoints.Null, nil
+	}
+	return endpoints.Null, fmt.Errorf("%T is not a string, bool or []string", v)
+}
+
+// resolved is one call's endpoint.
+type resolved struct {
+	base    *url.URL
+	headers map[string][]string
+	signing signingOverride
+}
+
+// signingOverride is what the endpoint's authSchemes say about SigV4.
+type signingOverride struct {
+	name, region string
+	// unsupported names the auth schemes offered when none can be used
+	// (sigv4a alone).
+	unsupported string
+}
+
+// resolveEndpoint runs the rules for one call of op with its input.
+func (c *Client) resolveEndpoint(op *model.Operation, input []byte) (*resolved, error) {
+	p, err := c.endpointParams(op, input)
+	if err != nil {
+		return nil, err
+	}
+	ep, err := c.rules.svc.RuleSet.Resolve(p)
+	if err != nil {
+		return nil, err
+	}
+	u, err := parseEndpoint(ep.URL)
+	if err != nil {
+		return nil, fmt.Errorf("endpoint rules: resolved %w", err)
+	}
+	u.Path = strings.TrimRight(u.Path, "/")
+	u.RawPath = ""
+	return &resolved{base: u, headers: ep.Headers, signing: sigV4Override(ep.Properties)}, nil
+}
+
+// endpointParams are the client's parameters with op's bindings applied.
+func (c *Client) endpointParams(op *model.Operation, input []byte) (*endpoints.Params, error) {
+	p := c.rules.base
+	b := c.rules.svc.Operation(op)
+	if !b.UsesInput() && !b.HasStatic() {
+		return p, nil
+	}
+	p = p.Clone()
+	doc := model.Null()
+	if b.UsesInput() && len(strings.TrimSpace(string(input))) > 0 {
+		var err error
+		if doc, err = model.ParseJSONNode(string(input)); err != nil {
+			return nil, fmt.Errorf("endpoint parameters from the input: %v", err)
+		}
+	}
+	if err := b.Apply(p, doc); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// sigV4Override reads the endpoint's authSchemes: the first sigv4 entry's
+// signingName and signingRegion.
+func sigV4Override(props model.Node) signingOverride {
+	schemes, ok := props.Get("authSchemes")
+	if !ok {
+		return signingOverride{}
+	}
+	var names []string
+	for _, s := range schemes.Items() {
+		name, _ := s.Get("name")
+		names = append(names, name.Str())
+		if name.Str() != "sigv4" && name.Str() != "sigv4-s3express" {
+			continue
+		}
+		sn, _ := s.Get("signingName")
+		sr, _ := s.Get("signingRegion")
+		return signingOverride{name: sn.Str(), region: sr.Str()}
+	}
+	if len(names) > 0 {
+		return signingOverride{unsupported: strings.Join(names, ", ")}
+	}
+	return signingOverride{}
+}
+
+// applyEndpointHeaders adds the headers the rules gave.
+func applyEndpointHeaders(req *transport.Request, h map[string][]string) {
+	for k, vals := range h {
+		req.Header.Del(k)
+		for _, v := range vals {
+			req.Header.Add(k, v)
+		}
+	}
+}
+
+// ResolveEndpoint returns the endpoint a call of operation with input
+// would go to: the rules' URL, headers and properties (authSchemes), or
+// the fixed endpoint of a client without rules. Errors are *Error.
+func (c *Client) ResolveEndpoint(operation string, input []byte) (*endpoints.Endpoint, error) {
+	op, err := c.svc.Operation(operation)
+	if err != nil {
+		return nil, &Error{Kind: KindUsage, err: err}
+	}
+	if c.rules == nil {
+		return &endpoints.Endpoint{URL: c.endpoint.String(), Properties: model.Object()}, nil
+	}
+	p, err := c.endpointParams(op, input)
+	if err != nil {
+		return nil, usageError(op.Shape.ID, "%v", err)
+	}
+	ep, err := c.rules.svc.RuleSet.Resolve(p)
+	if err != nil {
+		return nil, usageError(op.Shape.ID, "%v", err)
+	}
+	return ep, nil
+}
