@@ -251,10 +251,10 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 				if i > 0 {
 					path = append(path, '/')
 				}
-				path = appendEscaped(path, part)
+				path = appendSegment(path, part)
 			}
 		} else {
-			path = appendEscaped(path, text)
+			path = appendSegment(path, text)
 		}
 	}
 	if len(path) == 0 {
@@ -381,7 +381,7 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 			quote := mc.target.elem.target.kind == kString || mc.target.elem.target.kind == kEnum
 			for i, it := range items {
 				if quote && strings.ContainsAny(it, `,"`) {
-					items[i] = strconv.Quote(it)
+					items[i] = quoteHeaderItem(it)
 				}
 			}
 			if err := setHeader(req.Header, mc.locName, strings.Join(items, ", ")); err != nil {
@@ -542,7 +542,16 @@ func hostPrefix(segs []hostSegment, val func(*memberCodec) []byte) (string, erro
 		hb.WriteString(text)
 	}
 	prefix := hb.String()
-	for _, label := range strings.Split(strings.TrimSuffix(prefix, "."), ".") {
+	labels := strings.Split(prefix, ".")
+	for i, label := range labels {
+		if i == len(labels)-1 {
+			// What follows the last dot ("sync-" in "sync-") starts the
+			// endpoint's first label: letters, digits and '-' only.
+			if label != "" && !validHostLabel(label+"x") {
+				return "", fmt.Errorf("host prefix %q: %q cannot start a host name label (letters, digits and '-')", prefix, label)
+			}
+			continue
+		}
 		if !validHostLabel(label) {
 			return "", fmt.Errorf("host prefix %q: %q is not a valid host name label (letters, digits and '-', 1 to 63)", prefix, label)
 		}
@@ -591,6 +600,33 @@ func orDefault(s, def string) string {
 		return def
 	}
 	return s
+}
+
+// appendSegment writes a label's path segment. The dot segments "." and
+// ".." are percent-encoded as well: sent as is, libcurl and servers remove
+// them (RFC 3986 5.2.4) and the request goes to another path.
+func appendSegment(dst []byte, s string) []byte {
+	if s == "." || s == ".." {
+		return append(dst, strings.Repeat("%2E", len(s))...)
+	}
+	return appendEscaped(dst, s)
+}
+
+// quoteHeaderItem writes a list item as an RFC 9110 quoted-string: only
+// backslash and double quote are escaped (strconv.Quote's \u escapes
+// read back as other text).
+func quoteHeaderItem(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		if s[i] == '"' || s[i] == '\\' {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(s[i])
+	}
+	b.WriteByte('"')
+	return b.String()
 }
 
 // appendEscaped percent-encodes everything but RFC 3986 unreserved characters.

@@ -1,0 +1,92 @@
+package protocol
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/smithycurl/smithycurl/model"
+)
+
+// Regression tests of defects found by the property tests of
+// internal/proptest.
+
+// A label "." or ".." sent as is is removed by libcurl and servers
+// (dot-segment removal), sending the request to another path.
+func TestLabelDotSegments(t *testing.T) {
+	c, svc := newTestCodec(t)
+	req := encode(t, c, svc, "PutItem", `{"id": "..", "path": "a/./../b"}`)
+	want := "/items/%2E%2E/files/a/%2E/%2E%2E/b?mode=fast"
+	if req.Path != want {
+		t.Errorf("path %q, want %q", req.Path, want)
+	}
+	req = encode(t, c, svc, "PutItem", `{"id": ".", "path": "..."}`)
+	if want := "/items/%2E/files/...?mode=fast"; req.Path != want {
+		t.Errorf("path %q, want %q", req.Path, want)
+	}
+}
+
+// A list header item needing quotes is an RFC 9110 quoted-string: only "
+// and \ escaped. strconv.Quote wrote \u0600 for U+0600, read back as
+// "u0600".
+func TestHeaderListQuoting(t *testing.T) {
+	c, svc := newTestCodec(t)
+	req := encode(t, c, svc, "PutItem", `{"id": "a", "path": "b", "names": ["x,\u0600\"\\", "é"]}`)
+	if got, want := req.Header.Get("X-Names"), "\"x,\u0600\\\"\\\\\", é"; got != want {
+		t.Errorf("X-Names %q, want %q", got, want)
+	}
+	if got := splitHeaderList(req.Header.Get("X-Names")); len(got) != 2 || got[0] != "x,\u0600\"\\" || got[1] != "é" {
+		t.Errorf("read back as %q", got)
+	}
+}
+
+// A host prefix that does not end with a dot ("sync-") starts the
+// endpoint's first label: it was refused as an invalid label, so such
+// operations (Step Functions StartSyncExecution, CloudWatch Logs
+// StartLiveTail) could not be called.
+func TestHostPrefixWithoutDot(t *testing.T) {
+	l := model.NewLoader()
+	l.AddSource("hp.smithy", []byte(`$version: "2"
+namespace example.hp
+use aws.protocols#awsJson1_0
+@awsJson1_0
+service Svc { version: "1", operations: [Sync, Shard] }
+@endpoint(hostPrefix: "sync-")
+operation Sync { input := { name: String } }
+@endpoint(hostPrefix: "{shard}-x")
+operation Shard { input := { @required @hostLabel shard: String } }
+`))
+	l.AddSource("aws.protocols.smithy", []byte(`$version: "2"
+namespace aws.protocols
+@trait(selector: "service") @protocolDefinition structure awsJson1_0 {}
+`))
+	m, _, err := l.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := m.Service("example.hp#Svc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := NewAWSJSON1_0(m, svc)
+	for _, tc := range []struct{ op, in, want, err string }{
+		{"Sync", `{}`, "sync-", ""},
+		{"Shard", `{"shard": "a1"}`, "a1-x", ""},
+		{"Shard", `{"shard": "-a"}`, "", "cannot start a host name label"},
+		{"Shard", `{"shard": "a.evil.com/"}`, "", "host"},
+		{"Shard", `{"shard": "a:80"}`, "", "host"},
+	} {
+		op, _ := svc.Operation(tc.op)
+		req, err := c.EncodeRequest(context.Background(), op, []byte(tc.in))
+		switch {
+		case tc.err != "":
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%s %s: error %v, want one saying %q", tc.op, tc.in, err, tc.err)
+			}
+		case err != nil:
+			t.Errorf("%s %s: %v", tc.op, tc.in, err)
+		case req.HostPrefix != tc.want:
+			t.Errorf("%s %s: host prefix %q, want %q", tc.op, tc.in, req.HostPrefix, tc.want)
+		}
+	}
+}
