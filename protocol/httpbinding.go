@@ -759,7 +759,7 @@ func (c *restCodec) decodeBound(b *binding, resp *wire.Response) ([]byte, error)
 		if mc.target.kind == kList {
 			doc, err = c.headerList(joined, mc.target.elem)
 		} else {
-			doc, err = c.headerScalar(strings.TrimSpace(joined), mc)
+			doc, err = c.headerScalar(trimOWS(joined), mc)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("header %s: %w", mc.locName, err)
@@ -892,7 +892,7 @@ func (c *restCodec) headerList(v string, elem *memberCodec) ([]byte, error) {
 	if elem.target.kind == kTimestamp && orDefault(elem.tsFormat, formatHTTPDate) == formatHTTPDate {
 		parts := strings.Split(v, ",")
 		for i := 0; i+1 < len(parts); i += 2 {
-			items = append(items, strings.TrimSpace(parts[i]+","+parts[i+1]))
+			items = append(items, trimOWS(parts[i]+","+parts[i+1]))
 		}
 	} else {
 		items = splitHeaderList(v)
@@ -910,6 +910,10 @@ func (c *restCodec) headerList(v string, elem *memberCodec) ([]byte, error) {
 	}
 	return append(out, ']'), nil
 }
+
+// trimOWS trims HTTP optional white space (space and tab, RFC 9110 5.6.3)
+// and only that: U+00A0 or U+2028 at either end is part of the value.
+func trimOWS(s string) string { return strings.Trim(s, " \t") }
 
 func splitHeaderList(v string) []string {
 	var items []string
@@ -937,10 +941,10 @@ func splitHeaderList(v string) []string {
 		}
 		j := strings.IndexByte(v[i:], ',')
 		if j < 0 {
-			items = append(items, strings.TrimSpace(v[i:]))
+			items = append(items, trimOWS(v[i:]))
 			break
 		}
-		items = append(items, strings.TrimSpace(v[i:i+j]))
+		items = append(items, trimOWS(v[i:i+j]))
 		i += j + 1
 	}
 	return items

@@ -2,10 +2,12 @@ package protocol
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
 	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/wire"
 )
 
 // Regression tests of defects found by the property tests of
@@ -88,5 +90,27 @@ namespace aws.protocols
 		case req.HostPrefix != tc.want:
 			t.Errorf("%s %s: host prefix %q, want %q", tc.op, tc.in, req.HostPrefix, tc.want)
 		}
+	}
+}
+
+// Header values lost Unicode white space at their ends (strings.TrimSpace):
+// HTTP trims only spaces and tabs.
+func TestHeaderTrimsOnlyOWS(t *testing.T) {
+	c, svc := newTestCodec(t)
+	op, _ := svc.Operation("PutItem")
+	resp := &wire.Response{Status: 200, Header: wire.Header{"X-Names": {" \u00a0a\u2028, b\t"}}}
+	out, err := c.DecodeResponse(context.Background(), op, resp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "\"names\":[\"\u00a0a\u2028\",\"b\"]"; !strings.Contains(string(out), want) {
+		t.Errorf("output %s, want it to hold %s", out, want)
+	}
+	op, _ = svc.Operation("GetItem")
+	resp = &wire.Response{Status: 404, Header: wire.Header{"X-Id": {"\u2028 x \u00a0"}, "X-Amzn-Errortype": {"NotFound"}}}
+	_, err = c.DecodeResponse(context.Background(), op, resp)
+	var se *ServiceError
+	if !errors.As(err, &se) || !strings.Contains(string(se.Members), "\"id\":\"\u2028 x \u00a0\"") {
+		t.Errorf("error %v, want members with the id kept whole", err)
 	}
 }

@@ -591,7 +591,7 @@ func (p restProto) render(v view, s *model.Shape, out map[string]any, code int, 
 	}
 	if hasBody && resp.Body == nil {
 		resp.Body = Encode(body)
-		h.Set("Content-Type", "application/json")
+		setDefault(h, "Content-Type", "application/json")
 	}
 	return resp, nil
 }
@@ -605,14 +605,14 @@ func (p restProto) renderPayload(v view, mem *model.Member, val any, resp *wire.
 			return err
 		}
 		resp.Body = b
-		resp.Header.Set("Content-Type", orDefault(mt, "application/octet-stream"))
+		setDefault(resp.Header, "Content-Type", orDefault(mt, "application/octet-stream"))
 	case model.StringType, model.EnumType:
 		if p.simple && mt == "" {
 			resp.Body = Encode(val)
-			resp.Header.Set("Content-Type", "application/json")
+			setDefault(resp.Header, "Content-Type", "application/json")
 		} else {
 			resp.Body = []byte(val.(string))
-			resp.Header.Set("Content-Type", orDefault(mt, "text/plain"))
+			setDefault(resp.Header, "Content-Type", orDefault(mt, "text/plain"))
 		}
 	default:
 		w, err := p.rules().toWire(v, mem, val)
@@ -620,7 +620,7 @@ func (p restProto) renderPayload(v view, mem *model.Member, val any, resp *wire.
 			return err
 		}
 		resp.Body = Encode(w)
-		resp.Header.Set("Content-Type", orDefault(mt, "application/json"))
+		setDefault(resp.Header, "Content-Type", orDefault(mt, "application/json"))
 	}
 	return nil
 }
@@ -693,4 +693,10 @@ func sortedKeys(m map[string]any) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+func setDefault(h wire.Header, k, v string) {
+	if h.Get(k) == "" {
+		h.Set(k, v)
+	}
 }

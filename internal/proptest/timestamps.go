@@ -67,7 +67,8 @@ func formatInstant(format string, t instant) string {
 		s := strconv.FormatInt(t.sec, 10)
 		if t.nsec != 0 {
 			// Exact decimal of sec + nsec/1e9.
-			r := new(big.Rat).SetFrac(big.NewInt(t.sec*1e9+t.nsec), big.NewInt(1e9))
+			n := new(big.Int).Mul(big.NewInt(t.sec), big.NewInt(1e9))
+			r := new(big.Rat).SetFrac(n.Add(n, big.NewInt(t.nsec)), big.NewInt(1e9))
 			s = strings.TrimRight(r.FloatString(9), "0")
 		}
 		return s
