@@ -491,7 +491,7 @@ func (g *Gen) enum(mem *model.Member, s *model.Shape, intEnum bool) any {
 
 func (g *Gen) blob(mem *model.Member, c ctx) string {
 	n := g.length(mem, c.depth)
-	if g.chance(0.3) {
+	if g.chance(0.3) && !g.Constrained {
 		n = g.R.Intn(4)
 	}
 	if g.chance(0.02) && c.depth < 2 && !g.Constrained {

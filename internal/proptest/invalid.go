@@ -90,7 +90,12 @@ func (g *Gen) Invalidate(op *model.Operation, in map[string]any) (mu Mutation, o
 		name string
 	}
 	var cands []cand
-	add := func(kind string, st site, val any) { cands = append(cands, cand{kind, st, val, st.name}) }
+	add := func(kind string, st site, val any) {
+		if kind == "wrong-type" && (st.mem.Name() == "member" || st.mem.Name() == "value") && st.mem.ID.Member() != "" && st.key != st.mem.Name() {
+			kind = "wrong-type-item" // an item of a list or map
+		}
+		cands = append(cands, cand{kind, st, val, st.name})
+	}
 	for _, st := range sites {
 		s := g.v.target(st.mem)
 		switch t := typeOf(s); t {
@@ -127,11 +132,11 @@ func (g *Gen) Invalidate(op *model.Operation, in map[string]any) (mu Mutation, o
 			add("timestamp-range", st, json.Number("1e20"))
 			add("wrong-type", st, "not a date")
 		case model.ListType:
-			add("wrong-type", st, map[string]any{})
+			add("wrong-type-aggregate", st, map[string]any{})
 		case model.MapType:
-			add("wrong-type", st, []any{})
+			add("wrong-type-aggregate", st, []any{})
 		case model.StructureType:
-			add("wrong-type", st, []any{json.Number("1")})
+			add("wrong-type-aggregate", st, []any{json.Number("1")})
 			if unknownMember(s) == nil {
 				add("unknown-member", st, nil) // built below
 			}
@@ -141,7 +146,7 @@ func (g *Gen) Invalidate(op *model.Operation, in map[string]any) (mu Mutation, o
 				}
 			}
 		case model.UnionType:
-			add("wrong-type", st, "x")
+			add("wrong-type-aggregate", st, "x")
 			add("union-none", st, map[string]any{})
 		}
 	}

@@ -34,6 +34,20 @@ var knownDefects = map[string]string{
 	"float-range":     "issue 11: numbers are not checked against their Smithy type",
 	"bad-base64":      "issue 11: bad base64 is sent as is",
 	"timestamp-range": "issue 11: out-of-range timestamps are encoded as garbage",
+	// Found by TestInvalidInput, not fixed yet (reported to the lead):
+	"invalid-utf8":         "found here: strings with invalid UTF-8 are sent as is (invalid JSON on the wire)",
+	"wrong-type-item":      "found here: a list or map item of the wrong type fails with \"member member: expected ...\", naming no member of the input",
+	"wrong-type-aggregate": "found here: a structure, union, list or map of the wrong JSON type fails with \"invalid JSON at offset N\" that names no member",
+}
+
+// propertyTests skips the property tests in plain `go test ./...` runs:
+// `make proptest` runs them (SMITHYCURL_PROPTEST=1), with a bounded
+// budget, and so does any run given -seed, -n, -models or -op.
+func propertyTests(t *testing.T) {
+	t.Helper()
+	if os.Getenv("SMITHYCURL_PROPTEST") == "" && *modelFlag == "" && *opFlag == "" && *seedFlag == 1 && *nFlag == 3 {
+		t.Skip("property tests run by make proptest (SMITHYCURL_PROPTEST=1) or with -seed/-n/-models/-op")
+	}
 }
 
 func sharedDir(t testing.TB) string {
@@ -203,6 +217,9 @@ func checkRequest(tg target, codec protocol.Codec, in map[string]any) error {
 			if want[mem.Name()] == nil {
 				delete(got, mem.Name()) // the header the codec sets itself
 			} else if s, ok := got[mem.Name()].(string); ok && wire.CanonicalHeaderKey(h.Str()) == "Content-Encoding" {
+				if want[mem.Name()] == "" && s == "gzip" {
+					s = ""
+				}
 				got[mem.Name()] = strings.TrimSuffix(s, ", gzip") // @requestCompression adds its coding
 			}
 		}
@@ -248,6 +265,7 @@ func dumpRequest(req *wire.Request) string {
 // with any values (validation off) and once with values that meet the
 // constraint traits (validation on).
 func TestRequestRoundTrip(t *testing.T) {
+	propertyTests(t)
 	tgs := targets(t)
 	ran, unsat := 0, 0
 	for _, constrained := range []bool{false, true} {
@@ -280,7 +298,7 @@ func TestRequestRoundTrip(t *testing.T) {
 				}
 				kind := errKind(err)
 				min := Shrink(in, func(c map[string]any) bool { e := checkRequest(tg, codec, c); return e != nil && errKind(e) == kind }, 300)
-				report(t, tg, fmt.Sprintf("request round trip (constrained %v)", constrained), *seedFlag, min, "%v", checkRequest(tg, codec, min))
+				report(t, tg, fmt.Sprintf("request round trip (constrained %v)", constrained), *seedFlag, min, "%v\n  (first failure: %v)", checkRequest(tg, codec, min), firstLine(err))
 			}
 		}
 	}
@@ -292,10 +310,14 @@ func TestRequestRoundTrip(t *testing.T) {
 // back: member ..."), so that shrinking keeps the same failure.
 func errKind(err error) string {
 	s, _, _ := strings.Cut(err.Error(), "\n")
-	if i := strings.Index(s, ": "); i >= 0 {
-		if j := strings.Index(s[i+2:], ": "); j >= 0 {
-			return s[:i+2+j]
-		}
+	parts := strings.SplitN(s, ": ", 4)
+	if len(parts) > 3 {
+		parts = parts[:3]
 	}
+	return strings.Join(parts, ": ")
+}
+
+func firstLine(err error) string {
+	s, _, _ := strings.Cut(err.Error(), "\n")
 	return s
 }

@@ -130,6 +130,7 @@ func sortedKeysH(h wire.Header) []string {
 // independently of the codec) from a valid output decodes to that output;
 // an error response of each modeled error decodes to that error.
 func TestResponseRoundTrip(t *testing.T) {
+	propertyTests(t)
 	tgs := targets(t)
 	ran := 0
 	codecs := map[*model.Service]protocol.Codec{}
@@ -147,7 +148,7 @@ func TestResponseRoundTrip(t *testing.T) {
 			if err := checkResponse(tg, codec, out); err != nil {
 				kind := errKind(err)
 				min := Shrink(out, func(c map[string]any) bool { e := checkResponse(tg, codec, c); return e != nil && errKind(e) == kind }, 300)
-				report(t, tg, "response round trip", *seedFlag, min, "%v", checkResponse(tg, codec, min))
+				report(t, tg, "response round trip", *seedFlag, min, "%v\n  (first failure: %v)", checkResponse(tg, codec, min), firstLine(err))
 			}
 			if len(tg.op.Errors) == 0 {
 				continue
@@ -158,7 +159,7 @@ func TestResponseRoundTrip(t *testing.T) {
 			if err := checkError(tg, codec, e, members); err != nil {
 				kind := errKind(err)
 				min := Shrink(members, func(c map[string]any) bool { x := checkError(tg, codec, e, c); return x != nil && errKind(x) == kind }, 300)
-				report(t, tg, "error response "+string(e.ID), *seedFlag, min, "%v", checkError(tg, codec, e, min))
+				report(t, tg, "error response "+string(e.ID), *seedFlag, min, "%v\n  (first failure: %v)", checkError(tg, codec, e, min), firstLine(err))
 			}
 		}
 	}

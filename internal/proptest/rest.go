@@ -465,7 +465,7 @@ func headerValue(v view, mem *model.Member, text string) (any, error) {
 // strings (where a backslash escapes the next character).
 func splitHeaderItems(text string) ([]string, error) {
 	var items []string
-	if strings.TrimSpace(text) == "" {
+	if strings.Trim(text, " \t") == "" {
 		return items, nil
 	}
 	var cur strings.Builder
@@ -473,7 +473,7 @@ func splitHeaderItems(text string) ([]string, error) {
 	flush := func() {
 		s := cur.String()
 		if !quoted {
-			s = strings.TrimSpace(s)
+			s = strings.Trim(s, " \t")
 		}
 		items = append(items, s)
 		cur.Reset()
@@ -491,7 +491,7 @@ func splitHeaderItems(text string) ([]string, error) {
 			inQuote = false
 		case inQuote:
 			cur.WriteByte(c)
-		case c == '"' && strings.TrimSpace(cur.String()) == "":
+		case c == '"' && strings.Trim(cur.String(), " \t") == "":
 			cur.Reset()
 			inQuote, quoted = true, true
 		case c == ',':
@@ -696,7 +696,7 @@ func sortedKeys(m map[string]any) []string {
 }
 
 func setDefault(h wire.Header, k, v string) {
-	if h.Get(k) == "" {
+	if _, ok := h[wire.CanonicalHeaderKey(k)]; !ok {
 		h.Set(k, v)
 	}
 }
