@@ -2,6 +2,8 @@ package client
 
 import (
 	"encoding/base64"
+	"errors"
+	"fmt"
 	"net/url"
 	"os"
 	"sort"
@@ -51,6 +53,53 @@ func awsFromEnv() *AWSCredentials {
 		return nil
 	}
 	return c
+}
+
+// CheckCredential returns a credential as the client uses it: with one
+// trailing newline ("\n" or "\r\n", how a token file read whole ends)
+// removed. Any other control character is an error that says which
+// credential (what, e.g. "bearer token") and where, never the value.
+func CheckCredential(what, v string) (string, error) {
+	if strings.HasSuffix(v, "\r\n") {
+		v = v[:len(v)-2]
+	} else if strings.HasSuffix(v, "\n") {
+		v = v[:len(v)-1]
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c < ' ' || c == 0x7f {
+			return "", fmt.Errorf("the %s contains a control character (byte %d of %d; the value is not shown)", what, i+1, len(v))
+		}
+	}
+	return v, nil
+}
+
+// clean applies CheckCredential to every credential given.
+func (c *credentials) clean() error {
+	type field struct {
+		what string
+		v    *string
+	}
+	fields := []field{{"bearer token", &c.bearer}, {"API key", &c.apiKey}}
+	if c.hasBasic {
+		fields = append(fields, field{"basic auth user", &c.user}, field{"basic auth password", &c.password})
+	}
+	if c.aws != nil {
+		aws := *c.aws // the caller's copy stays as it was
+		c.aws = &aws
+		fields = append(fields, field{"AWS access key id", &aws.AccessKeyID}, field{"AWS secret access key", &aws.SecretAccessKey},
+			field{"AWS session token", &aws.SessionToken}, field{"AWS region", &aws.Region})
+	}
+	for _, f := range fields {
+		v, err := CheckCredential(f.what, *f.v)
+		if err != nil {
+			return err
+		}
+		*f.v = v
+	}
+	if strings.Contains(c.user, ":") {
+		return errors.New("the basic auth user must not contain ':'")
+	}
+	return nil
 }
 
 func (c *credentials) has(scheme model.ShapeID) bool {

@@ -49,7 +49,7 @@ const authModel = `$version: "2"
 namespace t
 @alloy#simpleRestJson
 @httpApiKeyAuth(name: "%NAME%", in: "%IN%"%SCHEME%)
-service S { operations: [Op, Open, Prefixed] }
+service S { operations: [Op, Open, Prefixed, Sync] }
 
 @http(method: "GET", uri: "/op")
 operation Op {}
@@ -67,6 +67,10 @@ operation Prefixed {
         region: String
     }
 }
+
+@endpoint(hostPrefix: "sync-")
+@http(method: "POST", uri: "/sync")
+operation Sync {}
 `
 
 func authClient(t *testing.T, name, in, scheme string, endpoint string, opts ...client.Option) *client.Client {
@@ -146,6 +150,12 @@ func TestHostPrefix(t *testing.T) {
 	if got := rec.last().Host; got != "localhost"+port {
 		t.Errorf("with WithoutHostPrefix, Host = %q", got)
 	}
+	// Turned off, the prefix and its labels are not looked at at all.
+	if _, err := c.Call(context.Background(), "Prefixed", []byte(`{"region": "evil.com/x"}`)); err != nil {
+		t.Errorf("with WithoutHostPrefix, a label that is no host name: %v", err)
+	} else if got := rec.last().Host; got != "localhost"+port {
+		t.Errorf("with WithoutHostPrefix, Host = %q", got)
+	}
 	// A label that would move the request to another host is refused
 	// before anything is sent.
 	c = authClient(t, "k", "header", "", endpoint, client.WithAPIKey("x"))
@@ -155,6 +165,36 @@ func TestHostPrefix(t *testing.T) {
 		if !errors.As(err, &e) || e.Kind != client.KindUsage || !strings.Contains(err.Error(), "host") {
 			t.Errorf("host label %q: %v", bad, err)
 		}
+	}
+}
+
+// TestHostPrefixPartOfALabel calls an operation whose prefix is not a whole
+// label (StepFunctions' StartSyncExecution: "sync-"): it joins the
+// endpoint's first label, and the resulting host is what is checked.
+func TestHostPrefixPartOfALabel(t *testing.T) {
+	rec := &recorder{}
+	srv := httptest.NewServer(rec)
+	defer srv.Close()
+	endpoint := strings.Replace(srv.URL, "127.0.0.1", "states.localhost", 1)
+	port := endpoint[strings.LastIndex(endpoint, ":"):]
+	c := authClient(t, "k", "header", "", endpoint, client.WithAPIKey("x"))
+	if _, err := c.Call(context.Background(), "Sync", nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := rec.last().Host; got != "sync-states.localhost"+port {
+		t.Errorf("Host = %q, want sync-states.localhost%s", got, port)
+	}
+	c = authClient(t, "k", "header", "", endpoint, client.WithAPIKey("x"), client.WithoutHostPrefix())
+	if _, err := c.Call(context.Background(), "Sync", nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := rec.last().Host; got != "states.localhost"+port {
+		t.Errorf("with WithoutHostPrefix, Host = %q", got)
+	}
+	// On an IP address endpoint a prefix makes no host: refused, with the way out.
+	c = authClient(t, "k", "header", "", srv.URL, client.WithAPIKey("x"))
+	if _, err := c.Call(context.Background(), "Sync", nil); err == nil || !strings.Contains(err.Error(), "turn host prefixes off") {
+		t.Errorf("prefix on an IP endpoint: %v", err)
 	}
 }
 

@@ -14,10 +14,13 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
+	"github.com/smithycurl/smithycurl/internal/jsonstr"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/protocol"
 	"github.com/smithycurl/smithycurl/transport"
@@ -46,6 +49,8 @@ type callPlan struct {
 	sensitiveURL string
 	// secretHeaders are the headers bound to @sensitive members.
 	secretHeaders []string
+	// unsupported is why the operation cannot be called ("" when it can).
+	unsupported string
 }
 
 // New returns a client for service serviceID of m, sending requests to
@@ -55,12 +60,9 @@ func New(m *model.Model, serviceID model.ShapeID, endpoint string, opts ...Optio
 	if err != nil {
 		return nil, &Error{Kind: KindUsage, err: err}
 	}
-	u, err := url.Parse(endpoint)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, usageError("", "endpoint %q must be an absolute http:// or https:// URL", endpoint)
-	}
-	if u.RawQuery != "" || u.Fragment != "" {
-		return nil, usageError("", "endpoint %q must not have a query or fragment", endpoint)
+	u, err := parseEndpoint(endpoint)
+	if err != nil {
+		return nil, &Error{Kind: KindUsage, err: err}
 	}
 	u.Path = strings.TrimRight(u.Path, "/")
 	u.RawPath = ""
@@ -79,6 +81,9 @@ func New(m *model.Model, serviceID model.ShapeID, endpoint string, opts ...Optio
 	if c.creds.aws == nil && svc.Shape.HasTrait(authSigV4) {
 		c.creds.aws = awsFromEnv()
 	}
+	if err := c.creds.clean(); err != nil {
+		return nil, &Error{Kind: KindUsage, err: err}
+	}
 	c.transport = o.custom
 	if c.transport == nil {
 		cfg := o.transport
@@ -92,6 +97,34 @@ func New(m *model.Model, serviceID model.ShapeID, endpoint string, opts ...Optio
 		c.transport, c.owned = t, t
 	}
 	return c, nil
+}
+
+// parseEndpoint checks an endpoint URL. Its errors never show a password
+// the URL carries.
+func parseEndpoint(endpoint string) (*url.URL, error) {
+	shown := endpoint
+	if scheme, rest, ok := strings.Cut(endpoint, "://"); ok {
+		authority, _, _ := strings.Cut(rest, "/")
+		if i := strings.LastIndexByte(authority, '@'); i >= 0 {
+			shown = scheme + "://REDACTED@" + rest[i+1:]
+		}
+	}
+	u, err := url.Parse(endpoint)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("endpoint %q must be an absolute http:// or https:// URL", shown)
+	}
+	if u.User != nil {
+		return nil, fmt.Errorf("endpoint %q must not hold a user or password: give credentials with the auth options", shown)
+	}
+	if u.RawQuery != "" || u.Fragment != "" {
+		return nil, fmt.Errorf("endpoint %q must not have a query or fragment", shown)
+	}
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return nil, fmt.Errorf("endpoint %q: port %s is not in 1..65535", shown, p)
+		}
+	}
+	return u, nil
 }
 
 // Close releases the client's connections. Calls in flight are cancelled.
@@ -114,11 +147,21 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte) ([]by
 		return nil, &Error{Kind: KindUsage, err: err}
 	}
 	plan := c.plan(op)
+	if plan.unsupported != "" {
+		return nil, usageError(op.Shape.ID, "%s", plan.unsupported)
+	}
+	if !utf8.Valid(input) {
+		return nil, usageError(op.Shape.ID, "the input is not valid UTF-8 (at byte %d)", jsonstr.InvalidUTF8At(input))
+	}
 	wreq, err := c.codec.EncodeRequest(ctx, op, input)
 	if err != nil {
 		return nil, classify(op.Shape.ID, err)
 	}
-	req := &transport.Request{Method: wreq.Method, URL: c.url(wreq), Header: wreq.Header, Body: wreq.Body,
+	target, err := c.url(wreq)
+	if err != nil {
+		return nil, usageError(op.Shape.ID, "%v", err)
+	}
+	req := &transport.Request{Method: wreq.Method, URL: target, Header: wreq.Header, Body: wreq.Body,
 		Idempotent: plan.idempotent, SecretHeaders: plan.secretHeaders}
 	if req.Header == nil {
 		req.Header = wire.Header{}
@@ -230,9 +273,25 @@ func (c *Client) plan(op *model.Operation) *callPlan {
 		return p.(*callPlan)
 	}
 	p := &callPlan{auth: planAuth(c.svc.Shape, op.Shape), idempotent: idempotent(c.model, op.Shape, op.Input),
-		sensitiveURL: sensitiveURL(c.model, op), secretHeaders: sensitiveHeaders(c.model, op)}
+		sensitiveURL: sensitiveURL(c.model, op), secretHeaders: sensitiveHeaders(c.model, op),
+		unsupported: streamingMember(c.model, op)}
 	c.plans.Store(op, p)
 	return p
+}
+
+// streamingMember says why op cannot be called when its input or output
+// has a @streaming member (a streaming blob or an event stream): streaming
+// is not supported yet, and a plain request would not do what the caller
+// means. "" when there is none.
+func streamingMember(m *model.Model, op *model.Operation) string {
+	for _, s := range []*model.Shape{op.Input, op.Output} {
+		for _, mem := range s.Members {
+			if _, ok := m.MemberTrait(mem, "smithy.api#streaming"); ok {
+				return fmt.Sprintf("operation %s: streaming member %s is not supported yet", op.Name, mem.Name())
+			}
+		}
+	}
+	return ""
 }
 
 // sensitiveURL returns the operation's @http URI template when a @sensitive
@@ -266,13 +325,17 @@ func sensitiveHeaders(m *model.Model, op *model.Operation) []string {
 }
 
 // url joins the endpoint (with its path prefix) and the request's path,
-// and applies the endpoint trait's host prefix unless turned off.
-func (c *Client) url(r *wire.Request) string {
+// and applies the endpoint trait's host prefix unless turned off (then the
+// prefix and its host labels are not looked at).
+func (c *Client) url(r *wire.Request) (string, error) {
 	host := c.endpoint.Host
 	if r.HostPrefix != "" && !c.opts.noHostPrefix {
-		host = r.HostPrefix + host
+		var err error
+		if host, err = protocol.JoinHost(r.HostPrefix, host); err != nil {
+			return "", err
+		}
 	}
-	return c.endpoint.Scheme + "://" + host + c.endpoint.EscapedPath() + r.Path
+	return c.endpoint.Scheme + "://" + host + c.endpoint.EscapedPath() + r.Path, nil
 }
 
 // redactingTrace hides credentials from a trace hook.

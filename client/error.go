@@ -18,7 +18,8 @@ const (
 	// KindUsage: the call itself is wrong (unknown operation, malformed
 	// input JSON, a value of the wrong type, missing credentials).
 	KindUsage Kind = iota + 1
-	// KindValidation: the input breaks the model's constraints; nothing was sent.
+	// KindValidation: a @required member is missing, or (WithValidation) the
+	// input breaks the model's constraints; nothing was sent.
 	KindValidation
 	// KindService: the service answered with an error response.
 	KindService
@@ -74,15 +75,18 @@ type Error struct {
 	err error
 }
 
+// Error reads "Operation: kind error: cause", or "kind error: cause" when
+// the error is about no operation (e.g. from New); programs add their own
+// prefix.
 func (e *Error) Error() string {
-	op := "smithycurl"
+	op := ""
 	if e.Operation != "" {
-		op = e.Operation.Name()
+		op = e.Operation.Name() + ": "
 	}
 	if e.RequestID != "" {
-		return fmt.Sprintf("%s: %s error: %v (request id %s)", op, e.Kind, e.err, e.RequestID)
+		return fmt.Sprintf("%s%s error: %v (request id %s)", op, e.Kind, e.err, e.RequestID)
 	}
-	return fmt.Sprintf("%s: %s error: %v", op, e.Kind, e.err)
+	return fmt.Sprintf("%s%s error: %v", op, e.Kind, e.err)
 }
 
 func (e *Error) Unwrap() error { return e.err }

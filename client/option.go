@@ -63,6 +63,12 @@ func WithUserAgent(ua string) Option {
 	return optionFunc(func(o *options) { o.transport.UserAgent = ua })
 }
 
+// Credentials (WithBearerToken, WithBasicAuth, WithAPIKey,
+// WithAWSCredentials and the AWS_* variables) lose one trailing newline
+// ("\n" or "\r\n", how a token file read whole ends); any other control
+// character makes New fail with an error that names the credential and
+// never shows it (see CheckCredential).
+
 // WithBearerToken authenticates with @httpBearerAuth.
 func WithBearerToken(token string) Option {
 	return optionFunc(func(o *options) { o.creds.bearer = token })
@@ -108,14 +114,31 @@ func WithHTTPVersion(v transport.HTTPVersion) Option {
 	return optionFunc(func(o *options) { o.transport.HTTPVersion = v })
 }
 
-// WithoutValidation skips the client-side check of inputs against the
-// model's constraints.
+// WithValidation checks inputs against the model's constraint traits
+// (@length, @range, @pattern, enum and intEnum values, @uniqueItems) before
+// sending; a violation is a KindValidation error listing each one with its
+// member path. Off by default, as the Smithy specification says for
+// clients. @required members and the types of values (numbers in their
+// type's range, base64 blobs, timestamps in years 0001 to 9999) are
+// always checked.
+func WithValidation() Option {
+	return optionFunc(func(o *options) { o.codec = append(o.codec, protocol.WithValidation()) })
+}
+
+// WithoutValidation turns the constraint checks of WithValidation off (the
+// default); @required and the type checks stay on.
 func WithoutValidation() Option {
 	return optionFunc(func(o *options) { o.codec = append(o.codec, protocol.WithoutValidation()) })
 }
 
-// WithoutHostPrefix ignores the endpoint trait's hostPrefix.
-func WithoutHostPrefix() Option { return optionFunc(func(o *options) { o.noHostPrefix = true }) }
+// WithoutHostPrefix ignores the endpoint trait's hostPrefix: neither the
+// prefix nor its host labels are looked at.
+func WithoutHostPrefix() Option {
+	return optionFunc(func(o *options) {
+		o.noHostPrefix = true
+		o.codec = append(o.codec, protocol.WithoutHostPrefix())
+	})
+}
 
 // WithCodecOptions passes options to the protocol codec.
 func WithCodecOptions(opts ...protocol.Option) Option {

@@ -102,6 +102,12 @@ func TestPizzaAdminService(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
+	// The constraint traits are checked only when asked.
+	cv, err := client.New(m, pizzaService, srv.URL, quickRetries, client.WithValidation())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cv.Close() })
 
 	svc, _ := m.Service(pizzaService)
 	called := map[string]bool{}
@@ -141,17 +147,19 @@ func TestPizzaAdminService(t *testing.T) {
 		if e.Attempts != 1 {
 			t.Errorf("GenericServerError on AddMenuItem sent %d times, want 1", e.Attempts)
 		}
-		// The server rejects what the client lets through without validation.
+		// A @required member missing is refused before sending, even
+		// without validation (which turns off only the constraint traits).
 		raw, err := client.New(m, pizzaService, srv.URL, client.WithoutValidation(), client.WithoutRetries())
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer raw.Close()
-		pizzaErr(t, raw, "AddMenuItem", `{"restaurant": "bobs", "menuItem": {"food": {"pizza": {"name": "x", "base": "T"}}, "price": 1}}`,
-			"alloy.test#GenericClientError", 418, `{"message": "Pizza: name, base and toppings are required"}`)
-		// And the client's own validation stops it before sending.
-		_, err = c.Call(context.Background(), "AddMenuItem", []byte(`{"restaurant": "bobs", "menuItem": {"food": {"pizza": {"name": "x", "base": "T"}}, "price": 1}}`))
-		wantErr(t, err, client.KindValidation, 0, -1)
+		for _, cl := range []*client.Client{raw, c, cv} {
+			_, err = cl.Call(context.Background(), "AddMenuItem", []byte(`{"restaurant": "bobs", "menuItem": {"food": {"pizza": {"name": "x", "base": "T"}}, "price": 1}}`))
+			if e := wantErr(t, err, client.KindValidation, 0, -1); !strings.Contains(e.Error(), "menuItem.food.pizza.toppings: is required") {
+				t.Errorf("missing toppings: %v", e)
+			}
+		}
 	})
 
 	t.Run("version and health", func(t *testing.T) {
@@ -165,8 +173,12 @@ func TestPizzaAdminService(t *testing.T) {
 		if e.Attempts != 3 {
 			t.Errorf("UnknownServerError on @readonly Health sent %d times, want 3", e.Attempts)
 		}
-		_, err := c.Call(context.Background(), "Health", []byte(`{"query": "too long"}`))
-		wantErr(t, err, client.KindValidation, 0, -1)
+		// @length is not enforced by default: the server has the last word.
+		pizzaErr(t, c, "Health", `{"query": "too long"}`, "alloy.test#GenericClientError", 418, `{"message": "query longer than 5"}`)
+		_, err := cv.Call(context.Background(), "Health", []byte(`{"query": "too long"}`))
+		if e := wantErr(t, err, client.KindValidation, 0, -1); !strings.Contains(e.Error(), "query: length 8 is above the maximum 5") {
+			t.Errorf("with validation: %v", e)
+		}
 	})
 
 	t.Run("bindings", func(t *testing.T) {
@@ -182,7 +194,9 @@ func TestPizzaAdminService(t *testing.T) {
 		mark("GetEnum", "GetIntEnum", "CustomCode")
 		pizzaCall(t, c, "GetEnum", `{"aa": "v2"}`, `{"result": "v2"}`)
 		pizzaCall(t, c, "GetIntEnum", `{"aa": 1}`, `{"result": 1}`)
-		_, err := c.Call(context.Background(), "GetEnum", []byte(`{"aa": "v3"}`))
+		// An enum value newer than the model goes out by default.
+		pizzaErr(t, c, "GetEnum", `{"aa": "v3"}`, "alloy.test#GenericClientError", 418, `{"message": "TheEnum has no value \"v3\""}`)
+		_, err := cv.Call(context.Background(), "GetEnum", []byte(`{"aa": "v3"}`))
 		wantErr(t, err, client.KindValidation, 0, -1)
 		for _, code := range []string{"200", "201", "299"} {
 			pizzaCall(t, c, "CustomCode", `{"code": `+code+`}`, `{"code": `+code+`}`)

@@ -14,6 +14,7 @@ import (
 	"unsafe"
 
 	"github.com/smithycurl/smithycurl/client"
+	"github.com/smithycurl/smithycurl/internal/jsonstr"
 )
 
 // result is a call's outcome. Its strings live in one C buffer: the output
@@ -102,7 +103,7 @@ func call(ctx context.Context, c *client.Client, op string, input []byte) *resul
 		return usage(codeNotFound, "%v", err)
 	}
 	if !utf8.Valid(input) {
-		return usage(codeInvalidUTF8, "%s: the input is not valid UTF-8 (at byte %d)", op, invalidUTF8At(input))
+		return usage(codeInvalidUTF8, "%s: the input is not valid UTF-8 (at byte %d)", op, jsonstr.InvalidUTF8At(input))
 	}
 	if len(input) > 0 && !json.Valid(input) {
 		var v any

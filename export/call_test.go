@@ -68,7 +68,8 @@ func TestCallErrors(t *testing.T) {
 		{"Anything", `{"id": 1,`, codeInvalidJSON},
 		{"Anything", "{\"test\": \"\xff\"}", codeInvalidUTF8},
 		{"Anything", `{"id": "x"}`, codeUsage},
-		{"Status", `{"code": 1}`, codeUsage + int(client.KindValidation) - 1},
+		{"Anything", `{"id": 1.5}`, codeUsage},
+		{"Anything", `{"test": "no id"}`, codeUsage + int(client.KindValidation) - 1},
 	} {
 		r := call(context.Background(), c, tc.op, []byte(tc.input))
 		if r.code != tc.code || r.kind != int(client.KindUsage) && r.kind != int(client.KindValidation) {

@@ -10,12 +10,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 	"time"
 	"unicode/utf8"
 	"unsafe"
 
 	"github.com/smithycurl/smithycurl/client"
+	"github.com/smithycurl/smithycurl/describe"
+	"github.com/smithycurl/smithycurl/internal/jsonstr"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/transport"
 )
@@ -121,7 +124,14 @@ func scx_loader_add_path(h C.uintptr_t, path *C.char) (rc C.int) {
 		return fail(&ld.errBox, codeInvalidArgument, "path is NULL")
 	}
 	if err := ld.l.AddPath(C.GoString(path)); err != nil {
-		return fail(&ld.errBox, codeNotFound, "%v", err)
+		switch {
+		case errors.Is(err, model.ErrTooLarge):
+			return fail(&ld.errBox, codeInvalidArgument, "%v", err)
+		case errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrPermission):
+			return fail(&ld.errBox, codeNotFound, "%v", err)
+		default: // a smithy-build.json that cannot be used, or a read error
+			return fail(&ld.errBox, codeLoad, "%v", err)
+		}
 	}
 	ld.set("")
 	return codeOK
@@ -141,24 +151,16 @@ func scx_loader_add_source(h C.uintptr_t, name *C.char, src *C.char, n C.size_t)
 	if !ok {
 		return fail(&ld.errBox, codeInvalidUTF8, "the source name is not valid UTF-8")
 	}
+	if uint64(n) > model.MaxFileBytes {
+		return fail(&ld.errBox, codeInvalidArgument, "%s: the model text is %d bytes, over the limit of %d MiB", goName, uint64(n), model.MaxFileBytes>>20)
+	}
 	text := C.GoBytes(unsafe.Pointer(src), C.int(n))
 	if !utf8.Valid(text) {
-		return fail(&ld.errBox, codeInvalidUTF8, "%s: the model text is not valid UTF-8 (at byte %d)", goName, invalidUTF8At(text))
+		return fail(&ld.errBox, codeInvalidUTF8, "%s: the model text is not valid UTF-8 (at byte %d)", goName, jsonstr.InvalidUTF8At(text))
 	}
 	ld.l.AddSource(goName, text)
 	ld.set("")
 	return codeOK
-}
-
-func invalidUTF8At(b []byte) int {
-	for i := 0; i < len(b); {
-		r, size := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && size <= 1 {
-			return i
-		}
-		i += size
-	}
-	return len(b)
 }
 
 //export scx_loader_load
@@ -193,7 +195,7 @@ func scx_model_json(h C.uintptr_t, which C.int, svc, op *C.char, out **C.char, n
 	var b []byte
 	switch which {
 	case C.SCX_JSON_SERVICES:
-		b = describeServices(mh.m)
+		b = describe.Services(mh.m)
 	case C.SCX_JSON_AST:
 		b = mh.m.MarshalAST()
 	case C.SCX_JSON_OPERATION:
@@ -205,7 +207,7 @@ func scx_model_json(h C.uintptr_t, which C.int, svc, op *C.char, out **C.char, n
 		if err != nil {
 			return fail(&mh.errBox, codeNotFound, "%v", err)
 		}
-		b = describeOperation(mh.m, s, o)
+		b = describe.Operation(mh.m, s, o)
 	default:
 		return codeInvalidArgument
 	}
@@ -238,7 +240,8 @@ type optionsH struct {
 	errBox
 	timeout, connectTimeout time.Duration
 	retries                 *client.RetryPolicy
-	noValidation            bool
+	validation              bool // constraint checks (off by default)
+	noHostPrefix            bool
 	maxResponse             int64
 	headers                 [][2]string
 	userAgent               string
@@ -287,7 +290,9 @@ func scx_options_set_int(h C.uintptr_t, which C.int, a, b C.longlong) (rc C.int)
 		}
 		o.retries = &p
 	case C.SCX_OPT_VALIDATION:
-		o.noValidation = a == 0
+		o.validation = a != 0
+	case C.SCX_OPT_HOST_PREFIX:
+		o.noHostPrefix = a == 0
 	case C.SCX_OPT_MAX_RESPONSE:
 		if a < -1 {
 			return fail(&o.errBox, codeInvalidArgument, "max_bytes must be -1 (unlimited), 0 (default) or positive")
@@ -314,6 +319,15 @@ func scx_options_set_str(h C.uintptr_t, which C.int, p1, p2, p3, p4 *C.char, fla
 				return fail(&o.errBox, codeInvalidUTF8, "argument %d is not valid UTF-8", i+1)
 			}
 		}
+	}
+	// Credentials are checked here, so that a bad one fails where it is
+	// set, without its value; the client trims one trailing newline.
+	credential := func(what string, v string) bool {
+		if _, err := client.CheckCredential(what, v); err != nil {
+			fail(&o.errBox, codeInvalidArgument, "%v", err)
+			return false
+		}
+		return true
 	}
 	need := func(ps ...*C.char) bool {
 		for _, p := range ps {
@@ -344,20 +358,33 @@ func scx_options_set_str(h C.uintptr_t, which C.int, p1, p2, p3, p4 *C.char, fla
 		if !need(p1) {
 			return fail(&o.errBox, codeInvalidArgument, "token is NULL")
 		}
+		if !credential("bearer token", s[0]) {
+			return codeInvalidArgument
+		}
 		o.bearer = s[0]
 	case C.SCX_OPT_BASIC:
 		if !need(p1, p2) {
 			return fail(&o.errBox, codeInvalidArgument, "user and password must not be NULL")
+		}
+		if !credential("basic auth user", s[0]) || !credential("basic auth password", s[1]) {
+			return codeInvalidArgument
 		}
 		o.basic = &[2]string{s[0], s[1]}
 	case C.SCX_OPT_API_KEY:
 		if !need(p1) {
 			return fail(&o.errBox, codeInvalidArgument, "key is NULL")
 		}
+		if !credential("API key", s[0]) {
+			return codeInvalidArgument
+		}
 		o.apiKey = s[0]
 	case C.SCX_OPT_AWS:
 		if !need(p1, p2) {
 			return fail(&o.errBox, codeInvalidArgument, "access key id and secret access key must not be NULL")
+		}
+		if !credential("AWS access key id", s[0]) || !credential("AWS secret access key", s[1]) ||
+			!credential("AWS session token", s[2]) || !credential("AWS region", s[3]) {
+			return codeInvalidArgument
 		}
 		o.aws = &client.AWSCredentials{AccessKeyID: s[0], SecretAccessKey: s[1], SessionToken: s[2], Region: s[3]}
 	case C.SCX_OPT_TLS:
@@ -407,8 +434,11 @@ func (o *optionsH) clientOptions() []client.Option {
 	if o.retries != nil {
 		opts = append(opts, client.WithRetryPolicy(*o.retries))
 	}
-	if o.noValidation {
-		opts = append(opts, client.WithoutValidation())
+	if o.validation {
+		opts = append(opts, client.WithValidation())
+	}
+	if o.noHostPrefix {
+		opts = append(opts, client.WithoutHostPrefix())
 	}
 	if o.maxResponse != 0 {
 		opts = append(opts, client.WithMaxResponseBytes(o.maxResponse))

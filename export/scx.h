@@ -27,7 +27,8 @@ enum {
     SCX_OPT_API_KEY,
     SCX_OPT_AWS,
     SCX_OPT_TLS,
-    SCX_OPT_PROXY
+    SCX_OPT_PROXY,
+    SCX_OPT_HOST_PREFIX
 };
 
 // Result fields read by scx_result_get.

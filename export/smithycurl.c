@@ -228,6 +228,11 @@ int smithycurl_options_set_validation(smithycurl_options *o, int enabled) {
     return scx_options_set_int(H(o), SCX_OPT_VALIDATION, enabled, 0);
 }
 
+int smithycurl_options_set_host_prefix(smithycurl_options *o, int enabled) {
+    FORK_CHECK();
+    return scx_options_set_int(H(o), SCX_OPT_HOST_PREFIX, enabled, 0);
+}
+
 int smithycurl_options_set_max_response_bytes(smithycurl_options *o, long long max_bytes) {
     FORK_CHECK();
     return scx_options_set_int(H(o), SCX_OPT_MAX_RESPONSE, max_bytes, 0);

@@ -192,8 +192,9 @@ typedef enum smithycurl_error_kind {
      * of the wrong type, an unknown member, missing credentials. Nothing
      * was sent. */
     SMITHYCURL_KIND_USAGE = 1,
-    /** The input breaks the model's constraints (required, length, range,
-     * pattern, enum). Nothing was sent. */
+    /** A @required member is missing or, with validation on
+     * (smithycurl_options_set_validation), the input breaks the model's
+     * constraints (length, range, pattern, enum). Nothing was sent. */
     SMITHYCURL_KIND_VALIDATION = 2,
     /** The service answered with an error response (modeled or not). */
     SMITHYCURL_KIND_SERVICE = 3,
@@ -242,13 +243,18 @@ typedef struct smithycurl_cancel_token smithycurl_cancel_token;
  */
 int smithycurl_loader_new(smithycurl_loader **out);
 
-/** Adds a model file, or every .smithy and .json file under a directory
- * (recursively, in name order). Files are read now.
+/** Adds a model file, a smithy-build.json (its sources and imports), or a
+ * directory: every .smithy file and JSON AST under it (recursively, in name
+ * order; other JSON files, FIFOs and devices are skipped), or the sources and
+ * imports of the smithy-build.json at its top. Files are read now, each up
+ * to 256 MiB.
  *
  * @param path a NUL-terminated path; copied.
  * @return SMITHYCURL_OK, SMITHYCURL_E_NOT_FOUND (no such file or directory,
  *   or unreadable: see smithycurl_loader_errmsg()),
- *   SMITHYCURL_E_INVALID_ARGUMENT (path NULL), SMITHYCURL_E_INVALID_HANDLE.
+ *   SMITHYCURL_E_INVALID_ARGUMENT (path NULL, or a file over 256 MiB),
+ *   SMITHYCURL_E_LOAD (a smithy-build.json that cannot be used),
+ *   SMITHYCURL_E_INVALID_HANDLE.
  * Thread-safety: one thread at a time per loader.
  */
 int smithycurl_loader_add_path(smithycurl_loader *loader, const char *path);
@@ -260,8 +266,8 @@ int smithycurl_loader_add_path(smithycurl_loader *loader, const char *path);
  * @param source model text, source_len bytes, UTF-8, need not be
  *   NUL-terminated; copied.
  * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_UTF8,
- *   SMITHYCURL_E_INVALID_ARGUMENT (name NULL, or source NULL with a
- *   non-zero length), SMITHYCURL_E_INVALID_HANDLE.
+ *   SMITHYCURL_E_INVALID_ARGUMENT (name NULL, source NULL with a non-zero
+ *   length, or source_len over 256 MiB), SMITHYCURL_E_INVALID_HANDLE.
  * Thread-safety: one thread at a time per loader.
  */
 int smithycurl_loader_add_source(smithycurl_loader *loader, const char *name,
@@ -332,6 +338,8 @@ int smithycurl_model_services_json(smithycurl_model *model, char **json, size_t 
  *
  *     {"service": "ns#Svc", "operation": "ns#Op", "name": "Op",
  *      "documentation": "...",
+ *      "streaming": true,               // a member of the input or output
+ *                                       // streams (not supported yet)
  *      "input": "ns#OpInput", "output": "ns#OpOutput",  // or "smithy.api#Unit"
  *      "errors": ["ns#Err"],
  *      "shapes": {                      // every reachable shape outside the
@@ -342,6 +350,7 @@ int smithycurl_model_services_json(smithycurl_model *model, char **json, size_t 
  *                                       // AST type names)
  *          "documentation": "...",
  *          "sensitive": true, "deprecated": true,
+ *          "streaming": true,           // @streaming blob or union
  *          "error": "client",           // error structures: "client"|"server"
  *          "http_error": 401,           // error structures with @httpError
  *          "members": [{                // structure and union, in order
@@ -352,6 +361,8 @@ int smithycurl_model_services_json(smithycurl_model *model, char **json, size_t 
  *            "default": 0,              // present when the member has a
  *                                       // default (may be null)
  *            "sensitive": true,         // member or target is @sensitive
+ *            "streaming": "blob",       // target is @streaming: "blob", or
+ *                                       // "events" (an event stream union)
  *            "documentation": "...",    // member's, else target's
  *            "http": {"location": "query", "name": "q"},  // label, query,
  *                                       // queryParams, header,
@@ -452,8 +463,14 @@ int smithycurl_options_set_user_agent(smithycurl_options *options, const char *u
  *   api key: smithy.api#httpApiKeyAuth (header or query, as the model says)
  *   aws:     aws.auth#sigv4; session_token may be NULL; region may be NULL
  *            to use AWS_REGION / AWS_DEFAULT_REGION.
+ * One trailing newline ("\n" or "\r\n", as a token file read whole ends)
+ * is removed from each string; any other control character is refused here,
+ * with a message (smithycurl_options_errmsg) that names the credential and
+ * never shows it (smithycurl_client_new refuses a basic auth user with a
+ * colon).
  * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_ARGUMENT (a required string
- *   NULL), SMITHYCURL_E_INVALID_UTF8, SMITHYCURL_E_INVALID_HANDLE. */
+ *   NULL, a control character), SMITHYCURL_E_INVALID_UTF8,
+ *   SMITHYCURL_E_INVALID_HANDLE. */
 int smithycurl_options_set_bearer_token(smithycurl_options *options, const char *token);
 int smithycurl_options_set_basic_auth(smithycurl_options *options, const char *user, const char *password);
 int smithycurl_options_set_api_key(smithycurl_options *options, const char *key);
@@ -475,9 +492,21 @@ int smithycurl_options_set_tls(smithycurl_options *options, const char *ca_file,
  * Copied. */
 int smithycurl_options_set_proxy(smithycurl_options *options, const char *proxy_url);
 
-/** enabled 0 skips the client-side check of inputs against the model's
- * constraints (types are always checked). Default on. */
+/** enabled 1 checks inputs against the model's constraint traits (@length,
+ * @range, @pattern, enum and intEnum values, @uniqueItems) before sending:
+ * a call that breaks one fails with SMITHYCURL_KIND_VALIDATION listing every
+ * violation with its member path, and nothing is sent. Default off (0), as
+ * the Smithy specification says for clients: the service has the last word.
+ * @required members and the types of values (numbers in their type's range,
+ * base64 blobs, timestamps in years 0001 to 9999) are always checked. */
 int smithycurl_options_set_validation(smithycurl_options *options, int enabled);
+
+/** enabled 0 ignores the endpoint trait's hostPrefix: neither the prefix nor
+ * its @hostLabel members are looked at (the command line's
+ * --no-host-prefix). Default on: the prefix joins the endpoint's host name
+ * ("sync-" + "states.example.com") and the host that results must be a
+ * valid host name, else the call fails with SMITHYCURL_KIND_USAGE. */
+int smithycurl_options_set_host_prefix(smithycurl_options *options, int enabled);
 
 /** Largest response body accepted (0: the default 64 MiB; -1: unlimited).
  * Larger responses fail with SMITHYCURL_KIND_TRANSPORT. */

@@ -20,6 +20,9 @@ type assembler struct {
 	state   map[ShapeID]uint8 // mixin expansion: 1 in progress, 2 done, 3 failed
 	prelude *preludeModel
 	merges  []draftMerge
+	// pulled holds the bundled namespaces copied into the model (bundle.go);
+	// nil while the prelude or a bundled namespace is itself assembled.
+	pulled map[string]bool
 }
 
 // draftMerge is a second definition of a shape that differs only in traits.
@@ -51,13 +54,18 @@ func (a *assembler) errorf(shape ShapeID, loc SourceLocation, format string, arg
 }
 
 func newAssembler(p *preludeModel) *assembler {
+	// Sized for the prelude and a small model: growing a map rehashes it.
+	size := 64
+	if p != nil {
+		size += len(p.drafts)
+	}
 	a := &assembler{
-		drafts:  map[ShapeID]*draftShape{},
-		owner:   map[ShapeID]*draftFile{},
-		shapes:  map[ShapeID]*Shape{},
+		drafts:  make(map[ShapeID]*draftShape, size),
+		owner:   make(map[ShapeID]*draftFile, size),
+		shapes:  make(map[ShapeID]*Shape, size),
 		uses:    map[*draftFile]map[string]ShapeID{},
 		pending: map[ShapeID][]pendingTrait{},
-		state:   map[ShapeID]uint8{},
+		state:   make(map[ShapeID]uint8, size),
 		prelude: p,
 	}
 	if p != nil {
@@ -77,12 +85,13 @@ func newAssembler(p *preludeModel) *assembler {
 // assemble builds a model from files, on top of the prelude.
 func assemble(files []*draftFile) (*Model, []Event) {
 	a := newAssembler(loadPrelude())
+	a.pulled = map[string]bool{}
 	m := a.run(files)
-	// Like the reference tools, validate only a model that assembled cleanly:
-	// shapes that failed to assemble would only add confusing follow-on errors.
-	if !hasErrors(a.events) {
-		validate(m, a)
-	}
+	// Like the reference tools, fully validate only a model that assembled
+	// cleanly: shapes that failed to assemble would only add confusing
+	// follow-on errors. References to undefined shapes are reported anyway,
+	// so that one load lists every one of them.
+	validate(m, a, hasErrors(a.events))
 	applySuppressions(m, a)
 	sortEvents(a.events)
 	return m, a.events
@@ -174,7 +183,7 @@ func (a *assembler) register(files []*draftFile) {
 			a.checkVersion(f, d)
 		}
 		for _, u := range f.uses {
-			if _, ok := a.drafts[u.id]; !ok {
+			if !a.defined(u.id) {
 				a.event(SeverityWarning, "Model", "", u.loc, "Use statement refers to undefined shape: %s", u.id)
 			}
 		}
@@ -278,8 +287,7 @@ func equalDraftTraits(x, y []draftTrait) bool {
 func (a *assembler) resolve(f *draftFile, name string) (ShapeID, bool) {
 	if strings.IndexByte(name, '#') >= 0 {
 		id := ShapeID(name)
-		_, ok := a.drafts[id.Root()]
-		return id, ok
+		return id, a.defined(id.Root())
 	}
 	root, member, hasMember := strings.Cut(name, "$")
 	suffix := ""
@@ -291,7 +299,7 @@ func (a *assembler) resolve(f *draftFile, name string) (ShapeID, bool) {
 	}
 	if f.namespace != "" {
 		id := ShapeID(f.namespace + "#" + root)
-		if _, ok := a.drafts[id]; ok {
+		if a.defined(id) {
 			return id + ShapeID(suffix), true
 		}
 	}
@@ -518,7 +526,7 @@ func (a *assembler) apply(f *draftFile, ap draftApply) {
 			a.errorf(id, dt.loc, "Cannot apply `%s` to an immutable prelude shape defined in `smithy.api`.", t.ID)
 			continue
 		}
-		s, ok := a.shapes[id.Root()]
+		s, ok := a.own(id.Root())
 		if !ok {
 			a.errorf("", dt.loc, "Trait `%s` applied to unknown shape `%s`", t.ID.Name(), id)
 			continue

@@ -13,8 +13,13 @@ type astReader struct {
 
 // parseAST reads one Smithy JSON AST file.
 func parseAST(path string, src string) *draftFile {
-	f := &draftFile{path: path, version: "2.0", json: true}
 	root, err := ParseJSONNode(src)
+	return readAST(path, src, root, err)
+}
+
+// readAST reads the JSON AST src, already parsed into root (or err).
+func readAST(path string, src string, root Node, err error) *draftFile {
+	f := &draftFile{path: path, version: "2.0", json: true}
 	r := astReader{f: f, lines: newLineIndex(src)}
 	if err != nil {
 		off := 0

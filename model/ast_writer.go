@@ -5,10 +5,10 @@ import (
 	"strings"
 )
 
-// MarshalAST writes the model, prelude excluded, as a Smithy JSON AST 2.0
-// document in the reference tools' layout: shapes sorted by id, each shape
-// as its own definition declares it (members and traits from mixins are not
-// repeated), traits sorted by id.
+// MarshalAST writes the model, prelude and bundled shapes excluded, as a
+// Smithy JSON AST 2.0 document in the reference tools' layout: shapes sorted
+// by id, each shape as its own definition declares it (members and traits
+// from mixins are not repeated), traits sorted by id.
 func (m *Model) MarshalAST() []byte {
 	var root ObjectBuilder
 	root.Set("smithy", String("2.0"))
@@ -17,7 +17,7 @@ func (m *Model) MarshalAST() []byte {
 	}
 	var shapes ObjectBuilder
 	for _, id := range m.ShapeIDs() {
-		if id.Namespace() == PreludeNamespace {
+		if id.Namespace() == PreludeNamespace || m.shapes[id].bundled {
 			continue
 		}
 		shapes.list = append(shapes.list, String(string(id)), m.shapes[id].astNode())

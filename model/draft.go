@@ -84,6 +84,8 @@ type draftFile struct {
 	events    []Event // syntax errors and warnings found while reading
 	// json is true for JSON AST files: every id in them is absolute.
 	json bool
+	// bundled is true for the files of bundled namespaces (bundle.go).
+	bundled bool
 }
 
 func (f *draftFile) errorf(loc SourceLocation, shape ShapeID, id, format string, args ...any) {

@@ -2,70 +2,190 @@ package model
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"unsafe"
 )
 
+// MaxFileBytes is the largest model file or source the loader reads: 256 MiB,
+// far above the largest real models (the AWS S3 and SageMaker JSON ASTs are
+// 2 to 4 MB). A larger file, or an endless one such as /dev/zero, is an
+// error naming it (errors.Is(err, ErrTooLarge)).
+const MaxFileBytes = 256 << 20
+
+// ErrTooLarge is wrapped by the errors of files over MaxFileBytes.
+var ErrTooLarge = errors.New("over the size limit of a model file")
+
 // Loader collects model files (IDL and JSON AST) and assembles them into a
 // Model. A Loader may be loaded, given more files, and loaded again.
 type Loader struct {
 	files []*draftFile
+	// maxBytes is MaxFileBytes unless a test sets it lower.
+	maxBytes int64
 }
 
 // NewLoader returns an empty loader.
-func NewLoader() *Loader { return &Loader{} }
+func NewLoader() *Loader { return &Loader{maxBytes: MaxFileBytes} }
 
-// AddPath adds a model file, or every .smithy and .json file under a directory.
+// AddPath adds a model file or a directory.
+//
+// A file named here is always read as a model (IDL, or a JSON AST when it
+// ends in .json), except a smithy-build.json (by that name, or a .json with
+// "sources" or "imports" and no "smithy" key), which adds its sources and
+// imports (see addBuildFile). A directory that holds a smithy-build.json at
+// its top is read through it; any other directory adds every .smithy file
+// and every .json file that is a JSON AST (an object with a top-level
+// "smithy" key) under it, in name order, and skips other files: other
+// JSON files (package.json, tsconfig.json), FIFOs, devices and sockets.
 func (l *Loader) AddPath(path string) error {
 	info, err := os.Stat(path)
 	if err != nil {
 		return fmt.Errorf("model path: %w", err)
 	}
-	if !info.IsDir() {
-		return l.addFile(path)
+	if info.IsDir() {
+		cfg := filepath.Join(path, buildFileName)
+		if ci, err := os.Stat(cfg); err == nil && ci.Mode().IsRegular() {
+			return l.addBuildFile(cfg)
+		}
+		return l.addDir(path)
 	}
+	text, err := l.read(path)
+	if err != nil {
+		return err
+	}
+	if strings.HasSuffix(path, ".json") && isBuildFile(path, text) {
+		return l.addBuildFile(path)
+	}
+	l.add(path, text)
+	return nil
+}
+
+// addDir adds the model files under dir (see AddPath).
+func (l *Loader) addDir(dir string) error {
 	var files []string
-	err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if !d.IsDir() && (strings.HasSuffix(p, ".smithy") || strings.HasSuffix(p, ".json")) {
+		if d.IsDir() || !(strings.HasSuffix(p, ".smithy") || strings.HasSuffix(p, ".json")) {
+			return nil
+		}
+		mode := d.Type()
+		if mode&fs.ModeSymlink != 0 {
+			info, err := os.Stat(p)
+			if err != nil {
+				return err
+			}
+			mode = info.Mode().Type()
+		}
+		if mode.IsRegular() {
 			files = append(files, p)
+		} else {
+			l.note(SeverityNote, p, "Skipped `%s`: not a regular file", p)
 		}
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("model directory %s: %w", path, err)
+		return fmt.Errorf("model directory %s: %w", dir, err)
 	}
 	sort.Strings(files)
 	for _, f := range files {
-		if err := l.addFile(f); err != nil {
+		text, err := l.read(f)
+		if err != nil {
 			return err
+		}
+		if !strings.HasSuffix(f, ".json") {
+			l.add(f, text)
+			continue
+		}
+		root, perr := ParseJSONNode(text)
+		switch {
+		case perr != nil && !smithyKey.MatchString(text):
+			l.note(SeverityWarning, f, "Skipped `%s`: not valid JSON and not a Smithy JSON AST (%v)", f, perr)
+		case perr == nil && !isASTRoot(root):
+			l.note(SeverityNote, f, "Skipped `%s`: a JSON file without a top-level `smithy` key is not a Smithy model", f)
+		default:
+			l.files = append(l.files, readAST(f, text, root, perr))
 		}
 	}
 	return nil
 }
 
-func (l *Loader) addFile(path string) error {
-	src, err := os.ReadFile(path)
+// smithyKey finds a "smithy" key in JSON text that does not parse: a broken
+// JSON AST is reported, not skipped.
+var smithyKey = regexp.MustCompile(`"smithy"\s*:`)
+
+func isASTRoot(root Node) bool {
+	if root.Kind() != ObjectNode {
+		return false
+	}
+	_, ok := root.Get("smithy")
+	return ok
+}
+
+// read reads a model file, at most l.maxBytes of it.
+func (l *Loader) read(path string) (string, error) {
+	f, err := os.Open(path)
 	if err != nil {
-		return fmt.Errorf("model file: %w", err)
+		return "", fmt.Errorf("model file: %w", err)
+	}
+	defer f.Close()
+	tooLarge := func() error { return fmt.Errorf("model file %s: %w (%d MiB)", path, ErrTooLarge, l.maxBytes>>20) }
+	size := int64(512)
+	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
+		if info.Size() > l.maxBytes {
+			return "", tooLarge()
+		}
+		size = info.Size() + 1 // one more byte sees the end without growing
+	}
+	// Like os.ReadFile, sized for a regular file, but bounded.
+	src := make([]byte, 0, size)
+	for {
+		if len(src) == cap(src) {
+			src = append(src, 0)[:len(src)]
+		}
+		n, err := f.Read(src[len(src):cap(src)])
+		src = src[:len(src)+n]
+		if int64(len(src)) > l.maxBytes {
+			return "", tooLarge()
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return "", fmt.Errorf("model file: %w", err)
+		}
 	}
 	// The buffer is ours alone and never written again: the model's strings
 	// may point into it instead of into a copy.
-	l.add(path, unsafe.String(unsafe.SliceData(src), len(src)))
-	return nil
+	return unsafe.String(unsafe.SliceData(src), len(src)), nil
+}
+
+// note records an event of the loader itself (a skipped file, a build file
+// setting that is not supported), reported by the next Load.
+func (l *Loader) note(sev Severity, path string, format string, args ...any) {
+	l.files = append(l.files, &draftFile{path: path, version: "2.0",
+		events: []Event{{Severity: sev, ID: "Model", Loc: SourceLocation{File: path}, Message: sprintf(format, args...)}}})
 }
 
 // AddSource adds model text under a name used in error locations. The text is
 // read as a JSON AST when name ends in .json or the text starts with '{',
-// else as Smithy IDL. src is copied: the caller may reuse it.
-func (l *Loader) AddSource(name string, src []byte) { l.add(name, string(src)) }
+// else as Smithy IDL. src is copied: the caller may reuse it. Text over
+// MaxFileBytes is not read: the next Load reports it as an error.
+func (l *Loader) AddSource(name string, src []byte) {
+	if int64(len(src)) > l.maxBytes {
+		l.note(SeverityError, name, "Model source `%s` is %d bytes, over the limit of %d MiB", name, len(src), l.maxBytes>>20)
+		return
+	}
+	l.add(name, string(src))
+}
 
 // add reads one source, whose text nobody changes afterwards.
 func (l *Loader) add(name string, text string) {

@@ -241,3 +241,74 @@ func TestAWSModelIndex(t *testing.T) {
 		t.Errorf("GetItem errors %d, operations %d", len(op.Errors), len(svc.Operations))
 	}
 }
+
+// TestUnresolvedReferencesReportedTogether: an undefined `for` resource is
+// reported as undefined, once, and every other reference to an undefined
+// shape is reported in the same load, each with its location.
+func TestUnresolvedReferencesReportedTogether(t *testing.T) {
+	const src = `$version: "2"
+namespace ex
+
+service S {
+    operations: [GetThing, MissingOp]
+    resources: [MissingRes]
+}
+
+operation GetThing {
+    input := for Thing {
+        @required
+        $id
+    }
+    output: MissingOut
+    errors: [MissingErr]
+}
+
+structure Other for AlsoMissing {
+    $name
+    a: MissingTarget
+}
+
+@mixin
+structure NotAResource {}
+
+structure Wrong for NotAResource {}
+`
+	_, events, err := loadSource(t, "refs.smithy", src)
+	if err == nil {
+		t.Fatal("loaded without error")
+	}
+	want := map[string]string{
+		"ex#Thing":         "refs.smithy:10:18",
+		"ex#AlsoMissing":   "refs.smithy:18:21",
+		"ex#MissingOp":     "refs.smithy:4:1",
+		"ex#MissingRes":    "refs.smithy:4:1",
+		"ex#MissingOut":    "refs.smithy:9:1",
+		"ex#MissingErr":    "refs.smithy:9:1",
+		"ex#MissingTarget": "refs.smithy:20:5",
+	}
+	var errs []string
+	for _, e := range events {
+		if e.Severity != model.SeverityError {
+			continue
+		}
+		errs = append(errs, e.String())
+		for id, loc := range want {
+			if strings.Contains(e.Message, "unresolved") && strings.Contains(e.Message, "`"+id+"`") && e.Loc.String() == loc {
+				delete(want, id)
+			}
+		}
+	}
+	all := strings.Join(errs, "\n")
+	for id, loc := range want {
+		t.Errorf("no error at %s saying %s is unresolved in:\n%s", loc, id, all)
+	}
+	if strings.Contains(all, "elided member") {
+		t.Errorf("follow-on errors for the members of a missing `for` resource:\n%s", all)
+	}
+	if !strings.Contains(all, "refs.smithy:26:21: error: ex#Wrong: The target of the `for` production must be a resource shape, but found a structure shape: ex#NotAResource") {
+		t.Errorf("no error for a `for` that names a structure:\n%s", all)
+	}
+	if len(errs) != 8 {
+		t.Errorf("%d errors, want 8:\n%s", len(errs), all)
+	}
+}

@@ -62,7 +62,7 @@ func (a *assembler) expand(id ShapeID, stack []ShapeID) bool {
 	a.checkMixinShape(s)
 	// Elided members take their target from the `for` resource first, so
 	// that a conflicting mixin member is reported.
-	a.resolveElided(s)
+	forOK := a.resolveElided(s)
 	if len(mixins) > 0 {
 		a.applyMixins(s, mixins)
 	}
@@ -75,7 +75,9 @@ func (a *assembler) expand(id ShapeID, stack []ShapeID) bool {
 	}
 	for _, m := range s.Members {
 		if m.Target == "" {
-			a.errorf(m.ID, m.Loc, "Unable to resolve the target of elided member `%s`: no `for` resource identifier or property and no mixin member has that name", m.Name())
+			if forOK { // else the missing resource is the one error
+				a.errorf(m.ID, m.Loc, "Unable to resolve the target of elided member `%s`: no `for` resource identifier or property and no mixin member has that name", m.Name())
+			}
 			m.Target = unitID
 		}
 	}
@@ -304,19 +306,26 @@ func appendNewRefs(dst, src []Ref) []Ref {
 }
 
 // resolveElided gives elided members ($name) their target from the shape's
-// `for` resource (identifiers, then properties) or its mixins.
-func (a *assembler) resolveElided(s *Shape) {
+// `for` resource (identifiers, then properties); mixins give the others
+// later. It returns false when the `for` resource was reported as missing or
+// not a resource.
+func (a *assembler) resolveElided(s *Shape) bool {
 	d := a.drafts[s.ID]
 	if d == nil {
-		return
+		return true
 	}
 	var resource *Shape
 	if d.forResource.set() {
 		rid, _ := a.resolve(a.owner[s.ID], d.forResource.name)
 		resource = a.shapes[rid]
+		switch {
+		case resource == nil:
+			a.event(SeverityError, "Target", s.ID, d.forResource.loc, "%s shape `%s` refers to an unresolved resource shape `%s` in its `for` clause", s.Type, s.ID, rid)
+		case resource.Type != ResourceType:
+			a.event(SeverityError, "Target", s.ID, d.forResource.loc, "The target of the `for` production must be a resource shape, but found a %s shape: %s", resource.Type, rid)
+		}
 		if resource == nil || resource.Type != ResourceType {
-			a.event(SeverityError, "Target", s.ID, d.forResource.loc, "Target elision resource `%s` is not a resource shape", rid)
-			resource = nil
+			return false
 		}
 	}
 	for _, m := range s.Members {
@@ -332,6 +341,7 @@ func (a *assembler) resolveElided(s *Shape) {
 			}
 		}
 	}
+	return true
 }
 
 // upgradeV1 gives IDL/AST 1.0 members the 2.0 meaning of their 1.0 semantics:

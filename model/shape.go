@@ -169,6 +169,9 @@ type Shape struct {
 	// local holds what the shape's own definition declared, before mixins were
 	// applied; nil when the shape has no mixins. The JSON AST writer uses it.
 	local *Shape
+	// bundled marks a shape of a bundled namespace, shared by every model
+	// (bundle.go): it is neither validated again nor written to a JSON AST.
+	bundled bool
 }
 
 // Member returns the member called name.

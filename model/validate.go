@@ -11,21 +11,26 @@ import (
 
 // validate reports the model's semantic errors: unresolved or wrongly typed
 // references, trait values that do not match their definitions, traits
-// applied where they do not belong, bad defaults and enum values.
-func validate(m *Model, a *assembler) {
-	v := validator{m: m, a: a, namespaces: map[string]bool{}, patterns: map[string]*regexp.Regexp{}}
-	for id := range m.shapes {
-		v.namespaces[id.Namespace()] = true
-	}
+// applied where they do not belong, bad defaults and enum values. With
+// refsOnly (a model that did not assemble cleanly) it reports only the
+// references to shapes that are not defined or not of the right type.
+func validate(m *Model, a *assembler, refsOnly bool) {
+	v := validator{m: m, a: a, namespaces: map[string]bool{}, patterns: map[string]*regexp.Regexp{}, refsOnly: refsOnly}
 	ids := make([]ShapeID, 0, len(a.drafts))
-	for id := range m.shapes {
-		if id.Namespace() != PreludeNamespace {
+	for id, s := range m.shapes {
+		// The prelude and the bundled shapes were checked when written.
+		if id.Namespace() != PreludeNamespace && !s.bundled {
+			v.namespaces[id.Namespace()] = true
 			ids = append(ids, id)
 		}
 	}
+	v.namespaces[PreludeNamespace] = true
 	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
 	for _, id := range ids {
 		v.shape(m.shapes[id])
+	}
+	if refsOnly {
+		return
 	}
 	if md, ok := m.metadata.Get("validators"); ok && md.Kind() != ArrayNode {
 		a.errorf("", SourceLocation{}, "validators must be an array. Found %s.", md.Kind())
@@ -42,6 +47,10 @@ type validator struct {
 	patterns   map[string]*regexp.Regexp
 	// noConstraints is set while checking @default values.
 	noConstraints bool
+	// lenientEnums is set while checking the value of a bundled trait.
+	lenientEnums bool
+	// refsOnly limits the checks to references (see validate).
+	refsOnly bool
 }
 
 // constraints checks a node value against the @length, @range and @pattern
@@ -91,19 +100,26 @@ func (v *validator) errorf(id string, shape ShapeID, loc SourceLocation, format 
 }
 
 func (v *validator) shape(s *Shape) {
-	v.traits(s.ID, s.Type, s.Traits, s.Loc)
+	if !v.refsOnly {
+		v.traits(s.ID, s.Type, s.Traits, s.Loc)
+	}
 	for _, m := range s.Members {
 		v.member(s, m)
 	}
 	switch s.Type {
 	case MapType:
+		if v.refsOnly {
+			break
+		}
 		if km, ok := s.Member("key"); ok {
 			if t, ok := v.m.shapes[km.Target]; ok && t.Type != StringType && t.Type != EnumType {
 				v.errorf("Target", km.ID, km.Loc, "Map key member targets %s `%s`, but map keys must target a string or enum shape", t.Type, t.ID)
 			}
 		}
 	case EnumType, IntEnumType:
-		v.enum(s)
+		if !v.refsOnly {
+			v.enum(s)
+		}
 	case OperationType:
 		v.target(s, "input", s.Input, StructureType)
 		v.target(s, "output", s.Output, StructureType)
@@ -134,7 +150,7 @@ func (v *validator) shape(s *Shape) {
 			v.target(s, "property", r.Target, "")
 		}
 	}
-	if d, ok := s.Trait(traitDefault); ok && s.Type != MemberType {
+	if d, ok := s.Trait(traitDefault); ok && s.Type != MemberType && !v.refsOnly {
 		v.defaultValue(s.ID, s.Loc, d, s)
 	}
 }
@@ -204,7 +220,9 @@ func (v *validator) errorTarget(s *Shape, id ShapeID) {
 }
 
 func (v *validator) member(s *Shape, m *Member) {
-	v.traits(m.ID, MemberType, m.Traits, m.Loc)
+	if !v.refsOnly {
+		v.traits(m.ID, MemberType, m.Traits, m.Loc)
+	}
 	if s.Type == EnumType || s.Type == IntEnumType {
 		return
 	}
@@ -218,7 +236,7 @@ func (v *validator) member(s *Shape, m *Member) {
 		v.errorf("Target", m.ID, m.Loc, "member `%s` cannot target %s shape `%s`", m.ID, t.Type, t.ID)
 		return
 	}
-	if d, ok := m.Traits.Get(traitDefault); ok {
+	if d, ok := m.Traits.Get(traitDefault); ok && !v.refsOnly {
 		v.defaultValue(m.ID, m.Loc, d, t)
 	}
 }
@@ -288,8 +306,12 @@ func (v *validator) traits(id ShapeID, typ ShapeType, ts Traits, loc SourceLocat
 	for _, t := range ts {
 		def, ok := v.m.shapes[t.ID]
 		if !ok {
-			if v.namespaces[t.ID.Namespace()] {
+			switch {
+			case v.namespaces[t.ID.Namespace()]:
 				v.errorf("Model", id, loc, "Unable to resolve trait `%s`. If this is a custom trait, then it must be defined before it can be used in a model.", t.ID)
+			case bundled[t.ID.Namespace()] != nil:
+				// Perhaps a trait newer than the bundled definitions: kept opaque.
+				v.a.event(SeverityWarning, "Model", id, loc, "Unable to resolve trait `%s`: the bundled `%s` definitions have no such trait; its value is not checked", t.ID, t.ID.Namespace())
 			}
 			// Traits from namespaces that are not loaded stay opaque.
 			continue
@@ -301,9 +323,13 @@ func (v *validator) traits(id ShapeID, typ ShapeType, ts Traits, loc SourceLocat
 		warn := func(msg string) {
 			v.a.event(SeverityWarning, "TraitValue", id, loc, "Error validating trait `%s`: %s", t.ID, msg)
 		}
+		// A bundled definition may be older than the model's: an enum value
+		// it does not list is a warning, not an error.
+		v.lenientEnums = def.bundled
 		if problem := v.node(t.Value, def, 0, warn); problem != "" {
 			v.errorf("TraitValue", id, loc, "Error validating trait `%s`: %s", t.ID, problem)
 		}
+		v.lenientEnums = false
 		if allowed, ok := traitTargets[t.ID]; ok && !allowed(typ, id, v.m) {
 			v.errorf("TraitTarget", id, loc, "Trait `%s` cannot be applied to `%s`. This trait may only be applied to shapes that match the following selector: %s",
 				relativeTrait(t.ID), id, selectorOf(def))
@@ -360,7 +386,7 @@ func (v *validator) node(n Node, t *Shape, depth int, warn func(string)) string 
 					return ""
 				}
 			}
-			return sprintf("String value provided for `%s` must be one of the following values: %s", t.ID, enumValues(t))
+			return v.notInEnum(n, sprintf("String value provided for `%s` must be one of the following values: %s", t.ID, enumValues(t)), warn)
 		}
 	case EnumType:
 		if n.Kind() != StringNode {
@@ -371,7 +397,7 @@ func (v *validator) node(n Node, t *Shape, depth int, warn func(string)) string 
 				return ""
 			}
 		}
-		return sprintf("String value provided for `%s` must be one of the following values: %s", t.ID, enumValues(t))
+		return v.notInEnum(n, sprintf("String value provided for `%s` must be one of the following values: %s", t.ID, enumValues(t)), warn)
 	case BooleanType:
 		if n.Kind() != BoolNode {
 			return expect("boolean")
@@ -399,7 +425,7 @@ func (v *validator) node(n Node, t *Shape, depth int, warn func(string)) string 
 					return ""
 				}
 			}
-			return sprintf("Integer value provided for `%s` must be one of the following values: %s", t.ID, enumValues(t))
+			return v.notInEnum(n, sprintf("Integer value provided for `%s` must be one of the following values: %s", t.ID, enumValues(t)), warn)
 		}
 	case FloatType, DoubleType, BigDecimalType:
 		if n.Kind() == StringNode && t.Type != BigDecimalType {
@@ -463,6 +489,16 @@ func (v *validator) node(n Node, t *Shape, depth int, warn func(string)) string 
 		}
 	}
 	return ""
+}
+
+// notInEnum returns the problem of value n that its enum does not list, or
+// warns and returns "" for the value of a bundled trait.
+func (v *validator) notInEnum(n Node, problem string, warn func(string)) string {
+	if v.lenientEnums {
+		warn(sprintf("`%s` is not a value the bundled definition knows: %s", strings.Trim(n.JSON(), `"`), problem))
+		return ""
+	}
+	return problem
 }
 
 func (v *validator) items(items []Node, mem *Member, container *Shape, depth int, warn func(string)) string {

@@ -53,7 +53,7 @@ type awsJSONCodec struct {
 func newAWSJSONCodec(m *model.Model, svc *model.Service, proto model.ShapeID, contentType string, opts []Option) *awsJSONCodec {
 	c := &awsJSONCodec{m: m, svc: svc, protocol: proto, contentType: contentType}
 	c.queryCompat = svc.Shape.HasTrait(tQueryCompatible)
-	c.cfg = config{validate: true, newToken: uuidV4}
+	c.cfg = config{newToken: uuidV4}
 	for _, o := range opts {
 		o.apply(&c.cfg)
 	}
@@ -103,7 +103,7 @@ func (c *awsJSONCodec) plan(op *model.Operation) (*awsPlan, error) {
 }
 
 func (c *awsJSONCodec) compile(op *model.Operation) (*awsPlan, error) {
-	p := &awsPlan{op: op, target: c.svc.Shape.ID.Name() + "." + op.Name}
+	p := &awsPlan{op: op, target: amzTarget(c.svc, op)}
 	p.in = c.comp.shape(op.Input.ID)
 	p.out = c.comp.shape(op.Output.ID)
 	for _, mc := range p.in.members {
@@ -133,30 +133,6 @@ func (c *awsJSONCodec) compile(op *model.Operation) (*awsPlan, error) {
 	return p, nil
 }
 
-// parseHostPrefix splits an endpoint trait's hostPrefix into literals and
-// host labels (input members).
-func parseHostPrefix(op *model.Operation, in *shapeCodec, tpl string) ([]hostSegment, error) {
-	var out []hostSegment
-	for tpl != "" {
-		i := strings.IndexByte(tpl, '{')
-		j := strings.IndexByte(tpl, '}')
-		if i < 0 || j < i {
-			out = append(out, hostSegment{literal: tpl})
-			break
-		}
-		if i > 0 {
-			out = append(out, hostSegment{literal: tpl[:i]})
-		}
-		mc := in.byName[tpl[i+1:j]]
-		if mc == nil {
-			return nil, fmt.Errorf("operation %s: host label {%s} has no input member", op.Shape.ID, tpl[i+1:j])
-		}
-		out = append(out, hostSegment{label: mc})
-		tpl = tpl[j+1:]
-	}
-	return out, nil
-}
-
 func (c *awsJSONCodec) EncodeRequest(ctx context.Context, op *model.Operation, input []byte) (*wire.Request, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -176,10 +152,8 @@ func (c *awsJSONCodec) EncodeRequest(ctx context.Context, op *model.Operation, i
 	if p.idemToken != nil && vals[p.idemToken.index] == nil {
 		vals[p.idemToken.index] = appendString(nil, c.cfg.newToken())
 	}
-	if c.cfg.validate {
-		if vs := validateInput(in, vals); len(vs) > 0 {
-			return nil, &ValidationError{Operation: op.Shape.ID, Violations: vs}
-		}
+	if vs := validateInput(in, vals, c.cfg.validate); len(vs) > 0 {
+		return nil, &ValidationError{Operation: op.Shape.ID, Violations: vs}
 	}
 	body := make([]byte, 1, len(input)+len(input)/4+16)
 	body[0] = '{'
@@ -196,7 +170,7 @@ func (c *awsJSONCodec) EncodeRequest(ctx context.Context, op *model.Operation, i
 		body = append(body, mc.wireKey...)
 		s := scanner{data: raw}
 		if body, err = c.json.encodeValue(body, &s, mc); err != nil {
-			return fail(err)
+			return fail(inMember(err, mc.name))
 		}
 	}
 	body = append(body, '}')
@@ -207,7 +181,7 @@ func (c *awsJSONCodec) EncodeRequest(ctx context.Context, op *model.Operation, i
 	if c.queryCompat {
 		req.Header.Set("X-Amzn-Query-Mode", "true")
 	}
-	if req.HostPrefix, err = hostPrefix(p.host, func(mc *memberCodec) []byte { return vals[mc.index] }); err != nil {
+	if req.HostPrefix, err = c.cfg.hostPrefix(p.host, func(mc *memberCodec) []byte { return vals[mc.index] }); err != nil {
 		return fail(err)
 	}
 	if p.gzip {

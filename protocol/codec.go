@@ -52,11 +52,20 @@ type config struct {
 	newToken         func() string
 	explicitDefaults *bool
 	epochOutput      bool
+	noHostPrefix     bool
 }
 
-// WithoutValidation turns off the client-side check of the input against
-// the model's constraints (required, length, range, pattern, enum,
-// uniqueItems). Type errors are still reported.
+// WithValidation turns on the check of the input against the model's
+// constraint traits (@length, @range, @pattern, enum and intEnum values,
+// @uniqueItems) before anything is sent. It is off by default, as the Smithy
+// specification says for clients: the service has the last word, and a
+// model older than the service would refuse values the service accepts.
+// @required and the type checks (numbers in their type's range, valid
+// base64 blobs, timestamps in years 0001 to 9999) are always on.
+func WithValidation() Option { return optionFunc(func(c *config) { c.validate = true }) }
+
+// WithoutValidation turns the constraint checks of WithValidation off
+// again (the default). @required and the type checks stay on.
 func WithoutValidation() Option { return optionFunc(func(c *config) { c.validate = false }) }
 
 // WithIdempotencyTokens sets the function that fills idempotency tokens the
@@ -75,6 +84,10 @@ func WithExplicitDefaults(on bool) Option {
 // WithEpochTimestamps makes decoded timestamps epoch seconds (numbers)
 // instead of RFC 3339 strings.
 func WithEpochTimestamps() Option { return optionFunc(func(c *config) { c.epochOutput = true }) }
+
+// WithoutHostPrefix leaves wire.Request.HostPrefix empty: the endpoint
+// trait's hostPrefix and its host labels are not looked at.
+func WithoutHostPrefix() Option { return optionFunc(func(c *config) { c.noHostPrefix = true }) }
 
 // New returns the codec for the protocol trait of service svc.
 func New(m *model.Model, svc *model.Service, opts ...Option) (Codec, error) {
@@ -123,7 +136,7 @@ type restCodec struct {
 
 func newRestCodec(m *model.Model, d dialect, opts []Option) *restCodec {
 	c := &restCodec{m: m, d: d}
-	c.cfg = config{validate: true, newToken: uuidV4}
+	c.cfg = config{newToken: uuidV4}
 	for _, o := range opts {
 		o.apply(&c.cfg)
 	}

@@ -87,10 +87,12 @@ func Example() {
 	// {"createdAt":"2024-05-01T10:30:45.5Z","version":1}
 }
 
-// Every violation is listed with its member path before anything is sent.
+// With WithValidation, every violation of the model's constraints is listed
+// with its member path before anything is sent (by default only @required
+// members and the types of values are checked).
 func Example_validation() {
 	m, op := loadExample()
-	codec := protocol.NewSimpleRestJSON(m)
+	codec := protocol.NewSimpleRestJSON(m, protocol.WithValidation())
 	_, err := codec.EncodeRequest(context.Background(), op, []byte(`{"lines": [{"name": "a"}, {"name": ""}, {}]}`))
 	var ve *protocol.ValidationError
 	if errors.As(err, &ve) {

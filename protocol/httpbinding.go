@@ -72,11 +72,6 @@ type uriSegment struct {
 	greedy  bool
 }
 
-type hostSegment struct {
-	literal string
-	label   *memberCodec
-}
-
 type errorPlan struct {
 	shape  *model.Shape
 	b      *binding
@@ -95,6 +90,7 @@ type opPlan struct {
 	host        []hostSegment
 	checksum    bool
 	compression []string
+	acceptJSON  bool // API Gateway's Accept header (customizations.go)
 }
 
 func compileOperation(c *compiler, op *model.Operation) (*opPlan, error) {
@@ -137,26 +133,14 @@ func compileOperation(c *compiler, op *model.Operation) (*opPlan, error) {
 		}
 	}
 	if e, ok := op.Shape.Trait(tEndpoint); ok {
-		tpl := strField(e, "hostPrefix")
-		for tpl != "" {
-			i := strings.IndexByte(tpl, '{')
-			j := strings.IndexByte(tpl, '}')
-			if i < 0 || j < i {
-				p.host = append(p.host, hostSegment{literal: tpl})
-				break
-			}
-			if i > 0 {
-				p.host = append(p.host, hostSegment{literal: tpl[:i]})
-			}
-			mc := p.in.sc.byName[tpl[i+1:j]]
-			if mc == nil {
-				return nil, fmt.Errorf("operation %s: host label {%s} has no input member", op.Shape.ID, tpl[i+1:j])
-			}
-			p.host = append(p.host, hostSegment{label: mc})
-			tpl = tpl[j+1:]
+		host, err := parseHostPrefix(op, p.in.sc, strField(e, "hostPrefix"))
+		if err != nil {
+			return nil, err
 		}
+		p.host = host
 	}
 	p.checksum = op.Shape.HasTrait(tChecksumRequired)
+	p.acceptJSON = inAPIGateway(c.m, op)
 	if rc, ok := op.Shape.Trait(tCompression); ok {
 		if enc, ok := rc.Get("encodings"); ok {
 			for _, e := range enc.Items() {
@@ -189,7 +173,7 @@ func topLevel(sc *shapeCodec, input []byte) ([][]byte, error) {
 		}
 		raw, err := s.skip()
 		if err != nil {
-			return err
+			return fmt.Errorf("member %s: %w", mc.name, err)
 		}
 		if string(raw) != "null" {
 			vals[memberIndex(sc, mc)] = raw
@@ -215,16 +199,17 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 			vals[i] = appendString(nil, c.cfg.newToken())
 		}
 	}
-	if c.cfg.validate {
-		if vs := validateInput(in.sc, vals); len(vs) > 0 {
-			return nil, &ValidationError{Operation: p.op.Shape.ID, Violations: vs}
-		}
+	if vs := validateInput(in.sc, vals, c.cfg.validate); len(vs) > 0 {
+		return nil, &ValidationError{Operation: p.op.Shape.ID, Violations: vs}
 	}
 	fail := func(err error) (*wire.Request, error) {
 		return nil, &InputError{Operation: p.op.Shape.ID, Err: err}
 	}
 	val := func(mc *memberCodec) []byte { return vals[memberIndex(in.sc, mc)] }
 	req := &wire.Request{Method: p.method, Header: wire.Header{}}
+	if p.acceptJSON {
+		req.Header.Set("Accept", "application/json")
+	}
 
 	// Path.
 	var path []byte
@@ -238,7 +223,7 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 		if raw == nil {
 			return fail(fmt.Errorf("label member %s is required", seg.label.name))
 		}
-		text, err := scalarText(raw, seg.label, formatDateTime)
+		text, err := memberText(raw, seg.label, formatDateTime)
 		if err != nil {
 			return fail(err)
 		}
@@ -289,7 +274,7 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 		}
 		setByQuery[mc.locName] = true
 		if mc.target.kind == kList {
-			items, err := listTexts(raw, mc.target.elem, formatDateTime)
+			items, err := listTexts(raw, mc, formatDateTime)
 			if err != nil {
 				return fail(err)
 			}
@@ -298,7 +283,7 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 			}
 			continue
 		}
-		text, err := scalarText(raw, mc, formatDateTime)
+		text, err := memberText(raw, mc, formatDateTime)
 		if err != nil {
 			return fail(err)
 		}
@@ -320,9 +305,9 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 				return err
 			}
 			if qp.target.elem.target.kind == kList {
-				items, err := listTexts(raw, qp.target.elem.target.elem, formatDateTime)
+				items, err := listTexts(raw, qp.target.elem, formatDateTime)
 				if err != nil {
-					return err
+					return inKey(err, key)
 				}
 				for _, it := range items {
 					addQuery(k, it)
@@ -331,13 +316,13 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 			}
 			text, err := scalarText(raw, qp.target.elem, formatDateTime)
 			if err != nil {
-				return err
+				return inKey(err, key)
 			}
 			addQuery(k, text)
 			return nil
 		})
 		if err != nil {
-			return fail(err)
+			return fail(inMember(err, qp.name))
 		}
 	}
 	if len(qry) > 0 {
@@ -374,7 +359,7 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 			continue
 		}
 		if mc.target.kind == kList {
-			items, err := listTexts(raw, mc.target.elem, formatHTTPDate)
+			items, err := listTexts(raw, mc, formatHTTPDate)
 			if err != nil {
 				return fail(err)
 			}
@@ -389,7 +374,7 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 			}
 			continue
 		}
-		text, err := scalarText(raw, mc, formatHTTPDate)
+		text, err := memberText(raw, mc, formatHTTPDate)
 		if err != nil {
 			return fail(err)
 		}
@@ -409,11 +394,14 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 				s := scanner{data: raw}
 				b64, err := s.strBytes()
 				if err != nil {
-					return fail(typeError(pm, "a base64 string"))
+					return fail(inMember(typeError("a base64 string"), pm.name))
+				}
+				if err := checkBase64(b64); err != nil {
+					return fail(inMember(err, pm.name))
 				}
 				body, err := base64.StdEncoding.DecodeString(string(b64))
 				if err != nil {
-					return fail(fmt.Errorf("member %s: invalid base64: %v", pm.name, err))
+					return fail(inMember(badValue("invalid base64: "+err.Error()), pm.name))
 				}
 				req.Body = body
 			}
@@ -425,7 +413,7 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 				s := scanner{data: raw}
 				v, err := s.str()
 				if err != nil {
-					return fail(typeError(pm, "a string"))
+					return fail(inMember(typeError("a string"), pm.name))
 				}
 				if c.d.jsonStringPayload && pm.mediaType == "" {
 					req.Body = appendString(nil, v)
@@ -440,7 +428,7 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 				s := scanner{data: raw}
 				body, err := c.json.encodeValue(nil, &s, pm)
 				if err != nil {
-					return fail(err)
+					return fail(inMember(err, pm.name))
 				}
 				req.Body = body
 				setDefault(req.Header, "Content-Type", orDefault(pm.mediaType, "application/json"))
@@ -478,7 +466,7 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 			s := scanner{data: raw}
 			var err error
 			if body, err = c.json.encodeValue(body, &s, mc); err != nil {
-				return fail(err)
+				return fail(inMember(err, mc.name))
 			}
 		}
 		req.Body = append(body, '}')
@@ -486,7 +474,7 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 	}
 
 	// Host prefix.
-	if req.HostPrefix, err = hostPrefix(p.host, val); err != nil {
+	if req.HostPrefix, err = c.cfg.hostPrefix(p.host, val); err != nil {
 		return fail(err)
 	}
 
@@ -513,63 +501,6 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 		req.Header.Set("Content-Length", strconv.Itoa(len(req.Body)))
 	}
 	return req, nil
-}
-
-// hostPrefix resolves an endpoint trait's host prefix with the input's
-// host labels. The result must read as host name labels, so that no value
-// can move the request to another host ("evil.com/x.").
-func hostPrefix(segs []hostSegment, val func(*memberCodec) []byte) (string, error) {
-	if len(segs) == 0 {
-		return "", nil
-	}
-	var hb strings.Builder
-	for _, hs := range segs {
-		if hs.label == nil {
-			hb.WriteString(hs.literal)
-			continue
-		}
-		raw := val(hs.label)
-		if raw == nil {
-			return "", fmt.Errorf("host label member %s is required", hs.label.name)
-		}
-		text, err := scalarText(raw, hs.label, formatDateTime)
-		if err != nil {
-			return "", err
-		}
-		if text == "" {
-			return "", fmt.Errorf("host label member %s must not be empty", hs.label.name)
-		}
-		hb.WriteString(text)
-	}
-	prefix := hb.String()
-	labels := strings.Split(prefix, ".")
-	for i, label := range labels {
-		if i == len(labels)-1 {
-			// What follows the last dot ("sync-" in "sync-") starts the
-			// endpoint's first label: letters, digits and '-' only.
-			if label != "" && !validHostLabel(label+"x") {
-				return "", fmt.Errorf("host prefix %q: %q cannot start a host name label (letters, digits and '-')", prefix, label)
-			}
-			continue
-		}
-		if !validHostLabel(label) {
-			return "", fmt.Errorf("host prefix %q: %q is not a valid host name label (letters, digits and '-', 1 to 63)", prefix, label)
-		}
-	}
-	return prefix, nil
-}
-
-func validHostLabel(s string) bool {
-	if len(s) == 0 || len(s) > 63 || s[0] == '-' || s[len(s)-1] == '-' {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-') {
-			return false
-		}
-	}
-	return true
 }
 
 // setHeader sets a header bound to an input member. Control characters
@@ -643,29 +574,23 @@ func appendEscaped(dst []byte, s string) []byte {
 }
 
 // scalarText renders a document-form scalar as text for a label, query
-// value or header; defFormat is the timestamp format of the location.
+// value or header; defFormat is the timestamp format of the location. Errors
+// name the member (memberText) or leave the path to the caller.
 func scalarText(raw []byte, mc *memberCodec, defFormat string) (string, error) {
 	s := scanner{data: raw}
 	switch mc.target.kind {
-	case kString, kEnum, kBlob:
+	case kString, kEnum:
 		v, err := s.str()
 		if err != nil {
-			return "", typeError(mc, "a string")
+			return "", typeError("a string")
 		}
 		return v, nil
 	case kTimestamp:
 		t, err := readDocTimestamp(&s)
 		if err != nil {
-			return "", fmt.Errorf("member %s: %w", mc.name, err)
+			return "", err
 		}
 		return string(appendTimestampText(nil, orDefault(mc.tsFormat, defFormat), t)), nil
-	case kFloat:
-		if s.peek() == '"' {
-			v, err := s.str()
-			return v, err
-		}
-		lit, err := s.number()
-		return string(lit), err
 	case kBool:
 		if s.literal("true") {
 			return "true", nil
@@ -673,15 +598,27 @@ func scalarText(raw []byte, mc *memberCodec, defFormat string) (string, error) {
 		if s.literal("false") {
 			return "false", nil
 		}
-		return "", typeError(mc, "a boolean")
-	case kInt, kBigInt, kBigDec, kIntEnum:
-		lit, err := s.number()
+		return "", typeError("a boolean")
+	case kBlob, kFloat, kInt, kBigInt, kBigDec, kIntEnum:
+		// Checked and written as in a JSON body, without the quotes.
+		var o jsonOptions
+		out, err := o.encodeValue(nil, &s, mc)
 		if err != nil {
-			return "", typeError(mc, "a number")
+			return "", err
 		}
-		return string(lit), nil
+		if len(out) > 0 && out[0] == '"' {
+			v := scanner{data: out}
+			return v.str()
+		}
+		return string(out), nil
 	}
-	return "", fmt.Errorf("member %s: a %s cannot be sent in a label, query or header", mc.name, kindName(mc.target))
+	return "", badValue(fmt.Sprintf("a %s cannot be sent in a label, query or header", kindName(mc.target)))
+}
+
+// memberText is scalarText for a member of the input structure.
+func memberText(raw []byte, mc *memberCodec, defFormat string) (string, error) {
+	text, err := scalarText(raw, mc, defFormat)
+	return text, inMember(err, mc.name)
 }
 
 func kindName(sc *shapeCodec) string {
@@ -691,11 +628,11 @@ func kindName(sc *shapeCodec) string {
 	return "value"
 }
 
-// listTexts renders a list of scalars.
-func listTexts(raw []byte, elem *memberCodec, defFormat string) ([]string, error) {
+// listTexts renders the list of scalars of member mc.
+func listTexts(raw []byte, mc *memberCodec, defFormat string) ([]string, error) {
 	var out []string
 	s := scanner{data: raw}
-	err := s.array(func(int) error {
+	err := s.array(func(i int) error {
 		v, err := s.skip()
 		if err != nil {
 			return err
@@ -703,14 +640,14 @@ func listTexts(raw []byte, elem *memberCodec, defFormat string) ([]string, error
 		if string(v) == "null" {
 			return nil
 		}
-		t, err := scalarText(v, elem, defFormat)
+		t, err := scalarText(v, mc.target.elem, defFormat)
 		out = append(out, t)
-		return err
+		return inIndex(err, i)
 	})
 	if out == nil {
 		out = []string{}
 	}
-	return out, err
+	return out, inMember(err, mc.name)
 }
 
 // headerValues finds a header by name, any case.
@@ -795,13 +732,13 @@ func (c *restCodec) decodeBound(b *binding, resp *wire.Response) ([]byte, error)
 	if pm := b.payload; pm != nil {
 		switch pm.target.kind {
 		case kBlob:
-			if len(resp.Body) > 0 {
-				mark(pm)
-				w.key(pm.name)
-				w.dst = append(w.dst, '"')
-				w.dst = base64.StdEncoding.AppendEncode(w.dst, resp.Body)
-				w.dst = append(w.dst, '"')
-			}
+			// An empty body is an empty blob, not an absent one (Lambda's
+			// Invoke returns an empty Payload; boto3 gives b"").
+			mark(pm)
+			w.key(pm.name)
+			w.dst = append(w.dst, '"')
+			w.dst = base64.StdEncoding.AppendEncode(w.dst, resp.Body)
+			w.dst = append(w.dst, '"')
 		case kString, kEnum:
 			if len(resp.Body) > 0 && c.d.jsonStringPayload && pm.mediaType == "" {
 				s := scanner{data: resp.Body}

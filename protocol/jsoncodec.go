@@ -22,7 +22,7 @@ func copyScalar(dst []byte, s *scanner, mc *memberCodec) (out []byte, done bool,
 	case kString, kEnum, kBlob:
 		raw, _, err := s.rawString()
 		if err != nil {
-			return dst, true, typeError(mc, "a string")
+			return dst, true, typeError("a string")
 		}
 		return append(dst, raw...), true, nil
 	case kBool:
@@ -32,11 +32,11 @@ func copyScalar(dst []byte, s *scanner, mc *memberCodec) (out []byte, done bool,
 		case s.peek() == 'f' && s.literal("false"):
 			return append(dst, "false"...), true, nil
 		}
-		return dst, true, typeError(mc, "a boolean")
+		return dst, true, typeError("a boolean")
 	case kInt, kBigInt, kBigDec, kIntEnum:
 		lit, err := s.number()
 		if err != nil {
-			return dst, true, typeError(mc, "a number")
+			return dst, true, typeError("a number")
 		}
 		return append(dst, lit...), true, nil
 	}
@@ -44,39 +44,81 @@ func copyScalar(dst []byte, s *scanner, mc *memberCodec) (out []byte, done bool,
 }
 
 // encodeValue transcodes one value from the document form (s) to the wire
-// JSON of the protocol, appending to dst.
+// JSON of the protocol, appending to dst. Values are checked against their
+// type (typecheck.go); errors carry the member path.
 func (o *jsonOptions) encodeValue(dst []byte, s *scanner, mc *memberCodec) ([]byte, error) {
-	if out, done, err := copyScalar(dst, s, mc); done {
-		return out, err
-	}
 	sc := mc.target
 	switch sc.kind {
+	case kInt, kBigInt, kBigDec, kIntEnum:
+		lit, err := readNumber(s)
+		if err != nil {
+			return dst, err
+		}
+		if lit, err = checkNumber(lit, sc); err != nil {
+			return dst, err
+		}
+		return append(dst, lit...), nil
 	case kFloat:
 		if s.peek() == '"' {
 			v, err := s.str()
 			if err != nil || (v != "NaN" && v != "Infinity" && v != "-Infinity") {
-				return dst, typeError(mc, `a number, "NaN", "Infinity" or "-Infinity"`)
+				return dst, typeError(`a number, "NaN", "Infinity" or "-Infinity"`)
 			}
 			return appendString(dst, v), nil
 		}
-		lit, err := s.number()
+		lit, err := readNumber(s)
 		if err != nil {
-			return dst, typeError(mc, "a number")
+			return dst, err
+		}
+		if lit, err = checkNumber(lit, sc); err != nil {
+			return dst, err
 		}
 		return append(dst, lit...), nil
+	case kBlob:
+		raw, esc, err := s.rawString()
+		if err != nil {
+			return dst, typeError("a base64 string")
+		}
+		b64 := raw[1 : len(raw)-1]
+		if esc {
+			v, err := unescape(b64)
+			if err != nil {
+				return dst, err
+			}
+			b64 = []byte(v)
+		}
+		if err := checkBase64(b64); err != nil {
+			return dst, err
+		}
+		return append(dst, raw...), nil
 	case kTimestamp:
 		t, err := readDocTimestamp(s)
 		if err != nil {
-			return dst, fmt.Errorf("member %s: %w", mc.name, err)
+			return dst, err
 		}
 		return appendBodyTimestamp(dst, mc.tsFormat, t), nil
+	}
+	if out, done, err := copyScalar(dst, s, mc); done {
+		return out, err
+	}
+	switch c := s.peek(); sc.kind {
+	case kList:
+		if c != '[' {
+			return dst, typeError("an array")
+		}
+	case kMap, kStruct, kUnit, kUnion:
+		if c != '{' {
+			return dst, typeError("an object")
+		}
+	}
+	switch sc.kind {
 	case kDocument:
 		raw, err := s.skip()
 		return appendCompact(dst, raw), err
 	case kList:
 		dst = append(dst, '[')
 		n := 0
-		err := s.array(func(int) error {
+		err := s.array(func(i int) error {
 			null := s.isNull()
 			if null && !sc.sparse {
 				return nil
@@ -91,7 +133,7 @@ func (o *jsonOptions) encodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 			}
 			var err error
 			dst, err = o.encodeValue(dst, s, sc.elem)
-			return err
+			return inIndex(err, i)
 		})
 		return append(dst, ']'), err
 	case kMap:
@@ -114,7 +156,7 @@ func (o *jsonOptions) encodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 			}
 			var err error
 			dst, err = o.encodeValue(dst, s, sc.elem)
-			return err
+			return inKey(err, key)
 		})
 		return append(dst, '}'), err
 	case kStruct, kUnit:
@@ -122,11 +164,7 @@ func (o *jsonOptions) encodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 	case kUnion:
 		return o.encodeUnion(dst, s, sc)
 	}
-	return dst, fmt.Errorf("member %s: unsupported shape", mc.name)
-}
-
-func typeError(mc *memberCodec, want string) error {
-	return fmt.Errorf("member %s: expected %s", mc.name, want)
+	return dst, badValue("unsupported shape")
 }
 
 func appendBodyTimestamp(dst []byte, format string, t timestamp) []byte {
@@ -147,7 +185,7 @@ func (o *jsonOptions) encodeStruct(dst []byte, s *scanner, sc *shapeCodec, neste
 	err := s.object(func(key []byte) error {
 		mc, ok := sc.byName[string(key)]
 		if !ok {
-			return fmt.Errorf("%s has no member %q", sc.shape.ID, key)
+			return badValue(fmt.Sprintf("%s has no member %q", sc.shape.ID, key))
 		}
 		if s.isNull() {
 			if mc.nullable {
@@ -192,7 +230,7 @@ func (o *jsonOptions) encodeStruct(dst []byte, s *scanner, sc *shapeCodec, neste
 		dst = append(dst, mc.wireKey...)
 		var err error
 		dst, err = o.encodeValue(dst, s, mc)
-		return err
+		return inMember(err, mc.name)
 	})
 	if err != nil {
 		return dst, err
@@ -212,7 +250,7 @@ func (o *jsonOptions) encodeStruct(dst []byte, s *scanner, sc *shapeCodec, neste
 			dst = append(dst, mc.wireKey...)
 			ds := scanner{data: mc.defaultDoc}
 			if dst, err = o.encodeValue(dst, &ds, mc); err != nil {
-				return dst, err
+				return dst, inMember(err, mc.name)
 			}
 		}
 	}
@@ -229,7 +267,7 @@ func (o *jsonOptions) encodeUnion(dst []byte, s *scanner, sc *shapeCodec) ([]byt
 	err := s.object(func(key []byte) error {
 		mc, ok := sc.byName[string(key)]
 		if !ok {
-			return fmt.Errorf("union %s has no member %q", sc.shape.ID, key)
+			return badValue(fmt.Sprintf("union %s has no member %q", sc.shape.ID, key))
 		}
 		if s.isNull() {
 			return nil
@@ -247,7 +285,7 @@ func (o *jsonOptions) encodeUnion(dst []byte, s *scanner, sc *shapeCodec) ([]byt
 		case sc.untagged:
 			var err error
 			dst, err = o.encodeValue(dst, s, mc)
-			return err
+			return inMember(err, mc.name)
 		case sc.discriminator != "":
 			dst = append(dst, '{')
 			dst = appendString(dst, sc.discriminator)
@@ -257,7 +295,7 @@ func (o *jsonOptions) encodeUnion(dst []byte, s *scanner, sc *shapeCodec) ([]byt
 			var err error
 			dst, err = o.encodeValue(dst, s, mc)
 			if err != nil {
-				return err
+				return inMember(err, mc.name)
 			}
 			body := dst[mark:]
 			if len(body) > 2 {
@@ -274,7 +312,7 @@ func (o *jsonOptions) encodeUnion(dst []byte, s *scanner, sc *shapeCodec) ([]byt
 			var err error
 			dst, err = o.encodeValue(dst, s, mc)
 			dst = append(dst, '}')
-			return err
+			return inMember(err, mc.name)
 		}
 	})
 	if err == nil && count == 0 {
@@ -301,7 +339,7 @@ func (o *jsonOptions) decodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 		}
 		lit, err := s.number()
 		if err != nil {
-			return dst, typeError(mc, "a number")
+			return dst, typeError("a number")
 		}
 		return append(dst, lit...), nil
 	case kTimestamp:
@@ -319,15 +357,15 @@ func (o *jsonOptions) decodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 				}
 			}
 			if err != nil {
-				return dst, fmt.Errorf("member %s: %w", mc.name, err)
+				return dst, badValue(err.Error())
 			}
 		} else {
 			lit, err := s.number()
 			if err != nil {
-				return dst, typeError(mc, "a timestamp")
+				return dst, typeError("a timestamp")
 			}
 			if t, err = parseEpoch(string(lit)); err != nil {
-				return dst, err
+				return dst, badValue(err.Error())
 			}
 		}
 		return o.appendDocTimestamp(dst, t), nil
@@ -337,7 +375,7 @@ func (o *jsonOptions) decodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 	case kList:
 		dst = append(dst, '[')
 		n := 0
-		err := s.array(func(int) error {
+		err := s.array(func(i int) error {
 			if s.isNull() {
 				if sc.sparse {
 					if n > 0 {
@@ -354,7 +392,7 @@ func (o *jsonOptions) decodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 			n++
 			var err error
 			dst, err = o.decodeValue(dst, s, sc.elem)
-			return err
+			return inIndex(err, i)
 		})
 		return append(dst, ']'), err
 	case kMap:
@@ -380,7 +418,7 @@ func (o *jsonOptions) decodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 			dst = append(dst, ':')
 			var err error
 			dst, err = o.decodeValue(dst, s, sc.elem)
-			return err
+			return inKey(err, key)
 		})
 		return append(dst, '}'), err
 	case kStruct, kUnit:
@@ -388,7 +426,7 @@ func (o *jsonOptions) decodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 	case kUnion:
 		return o.decodeUnion(dst, s, sc)
 	}
-	return dst, fmt.Errorf("member %s: unsupported shape", mc.name)
+	return dst, badValue("unsupported shape")
 }
 
 func (o *jsonOptions) appendDocTimestamp(dst []byte, t timestamp) []byte {
@@ -490,7 +528,7 @@ func (o *jsonOptions) decodeFields(w *objectWriter, s *scanner, sc *shapeCodec) 
 		w.member(mc)
 		var err error
 		w.dst, err = o.decodeValue(w.dst, s, mc)
-		return err
+		return inMember(err, mc.name)
 	})
 	if err != nil {
 		return err
@@ -576,7 +614,7 @@ func (o *jsonOptions) decodeUnion(dst []byte, s *scanner, sc *shapeCodec) ([]byt
 		dst = append(dst, ':')
 		sub = scanner{data: raw}
 		dst, err = o.decodeValue(dst, &sub, mc)
-		return append(dst, '}'), err
+		return append(dst, '}'), inMember(err, mc.name)
 	}
 	start := s.pos
 	dst = append(dst, '{')
@@ -598,7 +636,7 @@ func (o *jsonOptions) decodeUnion(dst []byte, s *scanner, sc *shapeCodec) ([]byt
 		dst = append(dst, ':')
 		var err error
 		dst, err = o.decodeValue(dst, s, mc)
-		return err
+		return inMember(err, mc.name)
 	})
 	if err != nil {
 		return dst, err

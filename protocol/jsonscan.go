@@ -129,28 +129,55 @@ func unescape(b []byte) (string, error) {
 	return string(out), err
 }
 
-// number consumes a JSON number and returns its literal.
+// number consumes a JSON number and returns its literal. The JSON grammar
+// is enforced: 01, 1., .5, +1 and 1e are not numbers.
 func (s *scanner) number() ([]byte, error) {
 	s.ws()
-	start := s.pos
-	if s.pos < len(s.data) && s.data[s.pos] == '-' {
-		s.pos++
-	}
-	digits := 0
-	for s.pos < len(s.data) {
-		c := s.data[s.pos]
-		if c >= '0' && c <= '9' {
-			digits++
-		} else if c != '.' && c != 'e' && c != 'E' && c != '+' && c != '-' {
-			break
+	d, start := s.data, s.pos
+	i := start
+	digits := func() int {
+		j := i
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
 		}
-		s.pos++
+		return i - j
 	}
-	if digits == 0 {
-		s.pos = start
-		return nil, s.errorf("expected a number")
+	if i < len(d) && d[i] == '-' {
+		i++
 	}
-	return s.data[start:s.pos], nil
+	ok := true
+	switch {
+	case i < len(d) && d[i] == '0':
+		i++
+	case digits() == 0:
+		if i == start && (i >= len(d) || (d[i] != '+' && d[i] != '.')) {
+			return nil, s.errorf("expected a number")
+		}
+		ok = false
+	}
+	if ok && i < len(d) && d[i] == '.' {
+		i++
+		ok = digits() > 0
+	}
+	if ok && i < len(d) && (d[i] == 'e' || d[i] == 'E') {
+		i++
+		if i < len(d) && (d[i] == '+' || d[i] == '-') {
+			i++
+		}
+		ok = digits() > 0
+	}
+	if !ok || (i < len(d) && isNumberByte(d[i])) {
+		for i < len(d) && isNumberByte(d[i]) {
+			i++
+		}
+		return nil, s.errorf("%s is not a JSON number", d[start:i])
+	}
+	s.pos = i
+	return d[start:i], nil
+}
+
+func isNumberByte(c byte) bool {
+	return c >= '0' && c <= '9' || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-'
 }
 
 // skip consumes one value of any kind and returns its text.

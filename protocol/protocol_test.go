@@ -179,7 +179,7 @@ func TestBody(t *testing.T) {
 }
 
 func TestValidationMessages(t *testing.T) {
-	c, svc := newTestCodec(t)
+	c, svc := newTestCodec(t, WithValidation())
 	op, _ := svc.Operation("PutItem")
 	_, err := c.EncodeRequest(context.Background(), op, []byte(`{"path": "p",
 		"lines": [{"name": "a"}, {"name": "b"}, {"name": "c"}, {"name": ""}, {"qty": 1}],
@@ -210,9 +210,32 @@ func TestValidationMessages(t *testing.T) {
 	}
 
 	// Turned off, the same input is sent (the label is still needed).
-	c2, _ := newTestCodec(t, WithoutValidation())
+	c2, _ := newTestCodec(t, WithValidation(), WithoutValidation())
 	if _, err := c2.EncodeRequest(context.Background(), op, []byte(`{"id": "1", "path": "p", "note": "long"}`)); err != nil {
 		t.Errorf("without validation: %v", err)
+	}
+}
+
+// By default (the Smithy specification's rule for clients) the constraint
+// traits are not enforced, but @required is, with the same messages.
+func TestValidationDefault(t *testing.T) {
+	for _, opts := range [][]Option{nil, {WithoutValidation()}} {
+		c, svc := newTestCodec(t, opts...)
+		op, _ := svc.Operation("PutItem")
+		req, err := c.EncodeRequest(context.Background(), op, []byte(`{"id": "1", "path": "p",
+			"lines": [{"name": ""}], "note": "long", "count": 11, "color": "BLUE", "code": "ABC", "ids": [1, 1]}`))
+		if err != nil {
+			t.Fatalf("a constraint violation is refused by default: %v", err)
+		}
+		want := `{"lines":[{"name":""}],"note":"long","count":11,"color":"BLUE","code":"ABC","ids":[1,1],"token":"tok"}`
+		if string(req.Body) != want {
+			t.Errorf("body\n %s, want\n %s", req.Body, want)
+		}
+		_, err = c.EncodeRequest(context.Background(), op, []byte(`{"path": "p", "lines": [{"name": "a"}, {"qty": 1}], "note": "long"}`))
+		var ve *ValidationError
+		if !errors.As(err, &ve) || err.Error() != "invalid input for PutItem: id: is required; lines[1].name: is required" {
+			t.Errorf("@required by default: %v", err)
+		}
 	}
 }
 
@@ -418,5 +441,18 @@ func TestHeaderValuesCannotAddHeaders(t *testing.T) {
 	}
 	if err := setHeader(h, "X-Ok", "tab\tand ünïcode"); err != nil || h.Get("X-Ok") != "tab\tand ünïcode" {
 		t.Errorf("setHeader refused a valid value: %v", err)
+	}
+}
+
+// A blob @httpPayload with an empty body is an empty blob, not an absent
+// member (Lambda's Invoke with an empty Payload).
+func TestEmptyBlobPayload(t *testing.T) {
+	c, svc := newTestCodec(t)
+	op, _ := svc.Operation("GetItem")
+	for body, want := range map[string]string{"": `{"body":""}`, "hi": `{"body":"aGk="}`} {
+		out, err := c.DecodeResponse(context.Background(), op, &wire.Response{Status: 200, Header: wire.Header{}, Body: []byte(body)})
+		if err != nil || string(out) != want {
+			t.Errorf("body %q: got %s (%v), want %s", body, out, err, want)
+		}
 	}
 }

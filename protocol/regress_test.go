@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/wire"
 )
 
@@ -39,57 +38,6 @@ func TestHeaderListQuoting(t *testing.T) {
 	}
 	if got := splitHeaderList(req.Header.Get("X-Names")); len(got) != 2 || got[0] != "x,\u0600\"\\" || got[1] != "é" {
 		t.Errorf("read back as %q", got)
-	}
-}
-
-// A host prefix that does not end with a dot ("sync-") starts the
-// endpoint's first label: it was refused as an invalid label, so such
-// operations (Step Functions StartSyncExecution, CloudWatch Logs
-// StartLiveTail) could not be called.
-func TestHostPrefixWithoutDot(t *testing.T) {
-	l := model.NewLoader()
-	l.AddSource("hp.smithy", []byte(`$version: "2"
-namespace example.hp
-use aws.protocols#awsJson1_0
-@awsJson1_0
-service Svc { version: "1", operations: [Sync, Shard] }
-@endpoint(hostPrefix: "sync-")
-operation Sync { input := { name: String } }
-@endpoint(hostPrefix: "{shard}-x")
-operation Shard { input := { @required @hostLabel shard: String } }
-`))
-	l.AddSource("aws.protocols.smithy", []byte(`$version: "2"
-namespace aws.protocols
-@trait(selector: "service") @protocolDefinition structure awsJson1_0 {}
-`))
-	m, _, err := l.Load(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc, err := m.Service("example.hp#Svc")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := NewAWSJSON1_0(m, svc)
-	for _, tc := range []struct{ op, in, want, err string }{
-		{"Sync", `{}`, "sync-", ""},
-		{"Shard", `{"shard": "a1"}`, "a1-x", ""},
-		{"Shard", `{"shard": "-a"}`, "", "cannot start a host name label"},
-		{"Shard", `{"shard": "a.evil.com/"}`, "", "host"},
-		{"Shard", `{"shard": "a:80"}`, "", "host"},
-	} {
-		op, _ := svc.Operation(tc.op)
-		req, err := c.EncodeRequest(context.Background(), op, []byte(tc.in))
-		switch {
-		case tc.err != "":
-			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Errorf("%s %s: error %v, want one saying %q", tc.op, tc.in, err, tc.err)
-			}
-		case err != nil:
-			t.Errorf("%s %s: %v", tc.op, tc.in, err)
-		case req.HostPrefix != tc.want:
-			t.Errorf("%s %s: host prefix %q, want %q", tc.op, tc.in, req.HostPrefix, tc.want)
-		}
 	}
 }
 

@@ -72,7 +72,7 @@ const (
 type shapeCodec struct {
 	shape *model.Shape
 	kind  kind
-	bits  int // integer width for range checks of kInt
+	bits  int // width of kInt (8 to 64) and kFloat (32 or 64)
 
 	members []*memberCodec          // structure and union members, in order
 	byName  map[string]*memberCodec // by member name (document form)
@@ -86,7 +86,9 @@ type shapeCodec struct {
 
 	// check is set when the shape or anything it contains has a constraint
 	// the validator enforces; values of other shapes are not walked.
-	check bool
+	// checkRequired is the same for @required members alone (the check
+	// that is always on).
+	check, checkRequired bool
 
 	discriminator string       // alloy#discriminated property
 	untagged      bool         // alloy#untagged
@@ -215,8 +217,10 @@ func (c *compiler) shape(id model.ShapeID) *shapeCodec {
 		sc.kind, sc.bits = kInt, 64
 	case model.BigIntegerType:
 		sc.kind = kBigInt
-	case model.FloatType, model.DoubleType:
-		sc.kind = kFloat
+	case model.FloatType:
+		sc.kind, sc.bits = kFloat, 32
+	case model.DoubleType:
+		sc.kind, sc.bits = kFloat, 64
 	case model.BigDecimalType:
 		sc.kind = kBigDec
 	case model.TimestampType:
@@ -377,6 +381,9 @@ func (c *compiler) finish() {
 			if mc.required || mc.constrained() {
 				sc.check = true
 			}
+			if mc.required {
+				sc.checkRequired = true
+			}
 		}
 	}
 	// Propagate through containment until nothing changes (shapes may be
@@ -384,13 +391,12 @@ func (c *compiler) finish() {
 	for changed := true; changed; {
 		changed = false
 		for _, sc := range c.fresh {
-			if sc.check {
-				continue
-			}
 			for _, mc := range sc.allMembers() {
-				if mc.target.check {
+				if mc.target.check && !sc.check {
 					sc.check, changed = true, true
-					break
+				}
+				if mc.target.checkRequired && !sc.checkRequired {
+					sc.checkRequired, changed = true, true
 				}
 			}
 		}

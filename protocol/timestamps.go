@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -26,13 +27,28 @@ func fromTime(tt time.Time) timestamp {
 	return timestamp{sec: tt.Unix(), nsec: int32(tt.Nanosecond())}
 }
 
+// The range of timestamps: the years 0001 to 9999, what every timestamp
+// format can write (date-time and http-date have four-digit years). Values
+// outside it, in any form, are errors.
+const (
+	minEpoch = -62135596800 // 0001-01-01T00:00:00Z
+	maxEpoch = 253402300799 // 9999-12-31T23:59:59Z (fractions up to .999999999)
+)
+
+func rangeError(what string) error {
+	return fmt.Errorf("timestamp %s is out of range: years 0001 to 9999 (epoch seconds %d to %d.999999999)", what, int64(minEpoch), int64(maxEpoch))
+}
+
 // parseEpoch reads epoch seconds written as a decimal number (fractions and
 // exponents allowed) without going through float64 for the common forms.
 func parseEpoch(lit string) (timestamp, error) {
 	if strings.ContainsAny(lit, "eE") {
 		f, err := strconv.ParseFloat(lit, 64)
-		if err != nil {
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
 			return timestamp{}, fmt.Errorf("invalid epoch seconds %q", lit)
+		}
+		if !(f >= minEpoch && f < maxEpoch+1) { // NaN too
+			return timestamp{}, rangeError(lit)
 		}
 		sec := int64(f)
 		if f < 0 && float64(sec) != f {
@@ -43,6 +59,9 @@ func parseEpoch(lit string) (timestamp, error) {
 	whole, frac, _ := strings.Cut(lit, ".")
 	sec, err := strconv.ParseInt(whole, 10, 64)
 	if err != nil {
+		if errors.Is(err, strconv.ErrRange) {
+			return timestamp{}, rangeError(lit)
+		}
 		return timestamp{}, fmt.Errorf("invalid epoch seconds %q", lit)
 	}
 	var nsec int64
@@ -63,7 +82,18 @@ func parseEpoch(lit string) (timestamp, error) {
 		sec--
 		nsec = 1e9 - nsec
 	}
+	if sec < minEpoch || sec > maxEpoch {
+		return timestamp{}, rangeError(lit)
+	}
 	return timestamp{sec: sec, nsec: int32(nsec)}, nil
+}
+
+// checkRange refuses a parsed text timestamp outside the years 0001 to 9999.
+func checkRange(t timestamp, text string) (timestamp, error) {
+	if t.sec < minEpoch || t.sec > maxEpoch {
+		return timestamp{}, rangeError(strconv.Quote(text))
+	}
+	return t, nil
 }
 
 // appendEpoch writes epoch seconds, with the fraction only when there is one.
@@ -117,18 +147,18 @@ func parseDateTime(s string) (timestamp, error) {
 	if err != nil {
 		// time.Parse rejects lower-case t and z; RFC 3339 allows them.
 		if tt2, err2 := time.Parse(time.RFC3339Nano, strings.ToUpper(s)); err2 == nil {
-			return fromTime(tt2), nil
+			return checkRange(fromTime(tt2), s)
 		}
 		return timestamp{}, fmt.Errorf("invalid date-time %q", s)
 	}
-	return fromTime(tt), nil
+	return checkRange(fromTime(tt), s)
 }
 
 // parseHTTPDate reads an IMF-fixdate (fractional seconds tolerated).
 func parseHTTPDate(s string) (timestamp, error) {
 	for _, layout := range []string{"Mon, 02 Jan 2006 15:04:05 GMT", "Mon, 02 Jan 2006 15:04:05.999999999 GMT", time.RFC850, time.ANSIC} {
 		if tt, err := time.Parse(layout, s); err == nil {
-			return fromTime(tt), nil
+			return checkRange(fromTime(tt), s)
 		}
 	}
 	return timestamp{}, fmt.Errorf("invalid http-date %q", s)
@@ -159,18 +189,28 @@ func appendTimestampText(dst []byte, format string, t timestamp) []byte {
 }
 
 // readDocTimestamp reads a timestamp in the document form: epoch seconds as a
-// number, or an RFC 3339 string.
+// number, or an RFC 3339 string. Errors are *valueError.
 func readDocTimestamp(s *scanner) (timestamp, error) {
+	var t timestamp
+	var err error
 	if s.peek() == '"' {
-		v, err := s.str()
-		if err != nil {
-			return timestamp{}, err
+		var v string
+		if v, err = s.str(); err != nil {
+			return t, err
 		}
-		return parseDateTime(v)
+		t, err = parseDateTime(v)
+	} else {
+		lit, err2 := readNumber(s)
+		if err2 != nil {
+			if ve, ok := err2.(*valueError); ok && ve.msg == "expected a number" {
+				return t, typeError("epoch seconds or an RFC 3339 string")
+			}
+			return t, err2
+		}
+		t, err = parseEpoch(string(lit))
 	}
-	lit, err := s.number()
 	if err != nil {
-		return timestamp{}, fmt.Errorf("a timestamp must be epoch seconds or an RFC 3339 string")
+		return t, badValue(err.Error())
 	}
-	return parseEpoch(string(lit))
+	return t, nil
 }

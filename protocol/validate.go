@@ -9,12 +9,23 @@ import (
 	"unicode/utf8"
 )
 
-// validator checks a document-form value against the constraint traits of
-// the model (required, length, range, pattern, enum, intEnum, uniqueItems)
-// and collects every violation with its member path.
+// validator checks a document-form value against @required, always, and,
+// when constraints is set, against the constraint traits of the model
+// (length, range, pattern, enum, intEnum, uniqueItems; the Smithy
+// specification says clients should not enforce them by default), and
+// collects every violation with its member path.
 type validator struct {
-	path []pathElem
-	out  []Violation
+	path        []pathElem
+	out         []Violation
+	constraints bool
+}
+
+// walks reports whether a value of mc needs to be read.
+func (v *validator) walks(mc *memberCodec) bool {
+	if v.constraints {
+		return mc.target.check || mc.constrained()
+	}
+	return mc.target.checkRequired
 }
 
 type pathElem struct {
@@ -48,9 +59,10 @@ func (v *validator) add(format string, args ...any) {
 }
 
 // validateInput checks the top-level members of an input (raw values
-// indexed like sc.members).
-func validateInput(sc *shapeCodec, vals [][]byte) []Violation {
-	var v validator
+// indexed like sc.members): @required always, the constraint traits when
+// constraints is set.
+func validateInput(sc *shapeCodec, vals [][]byte, constraints bool) []Violation {
+	v := validator{constraints: constraints}
 	for i, mc := range sc.members {
 		v.path = append(v.path[:0], pathElem{name: mc.name})
 		if vals[i] == nil {
@@ -59,7 +71,7 @@ func validateInput(sc *shapeCodec, vals [][]byte) []Violation {
 			}
 			continue
 		}
-		if !mc.target.check && !mc.constrained() {
+		if !v.walks(mc) {
 			continue
 		}
 		s := scanner{data: vals[i]}
@@ -71,12 +83,20 @@ func validateInput(sc *shapeCodec, vals [][]byte) []Violation {
 // value checks one value and consumes it from s.
 func (v *validator) value(s *scanner, mc *memberCodec) {
 	sc := mc.target
-	if !sc.check && !mc.constrained() {
+	if !v.walks(mc) {
 		s.skip()
 		return
 	}
 	if s.peek() == 'n' && s.literal("null") {
 		return
+	}
+	if !v.constraints {
+		switch sc.kind {
+		case kList, kMap, kStruct, kUnion:
+		default:
+			s.skip()
+			return
+		}
 	}
 	switch sc.kind {
 	case kString, kEnum:
@@ -138,11 +158,6 @@ func (v *validator) value(s *scanner, mc *memberCodec) {
 				v.add("value %s is not one of %s", lit, setList(sc.intValues, false))
 			}
 		}
-		if sc.kind == kInt && sc.bits < 64 {
-			if _, err := strconv.ParseInt(string(lit), 10, sc.bits); err != nil {
-				v.add("value %s does not fit in a %s", lit, sc.shape.Type)
-			}
-		}
 	case kList:
 		if s.peek() != '[' {
 			s.skip()
@@ -156,7 +171,7 @@ func (v *validator) value(s *scanner, mc *memberCodec) {
 			start := s.pos
 			v.path = append(v.path[:depth], pathElem{index: i})
 			if s.peek() == 'n' && s.literal("null") {
-				if !sc.sparse {
+				if !sc.sparse && v.constraints {
 					v.add("null is not allowed in a list that is not @sparse")
 				}
 			} else {
@@ -169,7 +184,7 @@ func (v *validator) value(s *scanner, mc *memberCodec) {
 		})
 		v.path = v.path[:depth]
 		v.length(mc, int64(n))
-		if len(items) > 1 {
+		if len(items) > 1 && v.constraints {
 			seen := make(map[string]int, len(items))
 			for i, it := range items {
 				if j, ok := seen[it]; ok {
@@ -189,12 +204,12 @@ func (v *validator) value(s *scanner, mc *memberCodec) {
 		s.object(func(key []byte) error {
 			n++
 			v.path = append(v.path[:depth], pathElem{name: string(key), isKey: true})
-			if sc.key != nil {
+			if sc.key != nil && v.constraints {
 				ks := scanner{data: appendString(nil, string(key))}
 				v.value(&ks, sc.key)
 			}
 			if s.peek() == 'n' && s.literal("null") {
-				if !sc.sparse {
+				if !sc.sparse && v.constraints {
 					v.add("null is not allowed in a map that is not @sparse")
 				}
 				return nil
@@ -229,7 +244,7 @@ func (v *validator) value(s *scanner, mc *memberCodec) {
 		})
 		v.path = v.path[:depth]
 		if sc.kind == kUnion {
-			if set != 1 {
+			if set != 1 && v.constraints {
 				v.add("a union must have exactly one member set, found %d", set)
 			}
 			return
@@ -247,6 +262,9 @@ func (v *validator) value(s *scanner, mc *memberCodec) {
 }
 
 func (v *validator) length(mc *memberCodec, n int64) {
+	if !v.constraints {
+		return
+	}
 	if mc.minLen != nil && n < *mc.minLen {
 		v.add("length %d is below the minimum %d", n, *mc.minLen)
 	}

@@ -31,7 +31,7 @@ show "$bin/smithycurl" describe --model examples/todo CreateTodo
 show "$bin/smithycurl" call --model examples/todo --endpoint "$todo" CreateTodo --input '{"title": "read the README"}'
 show "$bin/smithycurl" call --model examples/todo --endpoint "$todo" GetTodo \
     --input '{"id": "00000000-0000-4000-8000-000000000000"}'
-show "$bin/smithycurl" call --model examples/todo --endpoint "$todo" CreateTodo --input '{"title": ""}'
+show "$bin/smithycurl" call --model examples/todo --endpoint "$todo" CreateTodo --input '{"title": ""}' --validate
 
 if [ -x "$bin/examples/httpbin" ]; then
     step "C: examples/c/httpbin.c through libsmithycurl.so"

@@ -4,7 +4,7 @@
 set -euo pipefail
 # python3-*: the Python package's tests (pytest, an offline pip install into a
 # venv) and mypy for the generated typed modules.
-packages=(libcurl4-openssl-dev pkg-config gcc make valgrind python3-pytest python3-setuptools python3-wheel python3-venv python3-pip mypy)
+packages=(libcurl4-openssl-dev pkg-config gcc make valgrind python3-pytest python3-venv python3-pip mypy)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -12,9 +12,11 @@ package transport
 /*
 #cgo pkg-config: libcurl
 #cgo LDFLAGS: -lpthread
+#cgo CFLAGS: -I${SRCDIR}/../include
 #include <stdlib.h>
 #include <string.h>
 #include "shim.h"
+#include "smithycurl.h"
 */
 import "C"
 
@@ -35,8 +37,10 @@ import (
 	"github.com/smithycurl/smithycurl/wire"
 )
 
-// Version is the smithycurl version named in the default User-Agent.
-const Version = "0.1.0"
+// Version is the smithycurl version, named in the default User-Agent and
+// printed by the command line: SMITHYCURL_VERSION of include/smithycurl.h,
+// where it is defined.
+const Version = C.SMITHYCURL_VERSION
 
 // DefaultUserAgent is sent when Config.UserAgent is empty.
 const DefaultUserAgent = "smithycurl/" + Version
@@ -631,9 +635,13 @@ func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 		b = append(b, 0)
 		nh++
 	}
-	if kind == C.SC_BODY {
+	if kind == C.SC_BODY && req.AWSSigV4 == nil {
 		// libcurl would add "Content-Type: application/x-www-form-urlencoded"
-		// and, for large bodies, "Expect: 100-continue"; "Name:" removes them.
+		// and, for bodies over 1 MiB, "Expect: 100-continue"; "Name:" removes
+		// them. Not with SigV4: libcurl 7.88 signs a "Name:" line as a header
+		// with an empty value although it never sends it, and the service
+		// then rejects the signature. Signed, libcurl's own Expect goes out
+		// unsigned over 1 MiB, as the AWS SDKs send it.
 		if !hasCT {
 			b = append(b, "Content-Type:\x00"...)
 			nh++
@@ -821,9 +829,11 @@ func validName(k string) error {
 	return nil
 }
 
+// validText refuses CR, LF and NUL in a header value. The error never shows
+// the value: it may be a credential.
 func validText(v string) error {
-	if strings.ContainsAny(v, "\r\n\x00") {
-		return fmt.Errorf("invalid header value %q", v)
+	if i := strings.IndexAny(v, "\r\n\x00"); i >= 0 {
+		return fmt.Errorf("invalid header value: control character at byte %d", i)
 	}
 	return nil
 }

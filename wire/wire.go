@@ -13,6 +13,7 @@ type Request struct {
 	// to the client's endpoint (whose own path is prepended by the client).
 	Path string
 	// HostPrefix is prepended to the endpoint's host (endpoint trait); "" for none.
+	// protocol.JoinHost joins and checks the host name that results.
 	HostPrefix string
 	Header     Header
 	Body       []byte

@@ -291,6 +291,12 @@ static void test_load_errors(void) {
     CHECK_RC(smithycurl_loader_add_source(ld, NULL, "x", 1), SMITHYCURL_E_INVALID_ARGUMENT);
     CHECK_RC(smithycurl_loader_add_source(ld, "x", NULL, 1), SMITHYCURL_E_INVALID_ARGUMENT);
     CHECK_RC(smithycurl_loader_add_path(ld, NULL), SMITHYCURL_E_INVALID_ARGUMENT);
+    // Text over the 256 MiB limit is refused before it is read.
+    CHECK_RC(smithycurl_loader_add_source(ld, "huge.smithy", "x", (size_t)300 << 20), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_loader_errmsg(ld, &msg), SMITHYCURL_OK);
+    CHECK_CONTAINS(msg, "huge.smithy");
+    CHECK_CONTAINS(msg, "256 MiB");
+    smithycurl_free(msg);
     CHECK_RC(smithycurl_loader_load(ld, NULL), SMITHYCURL_E_INVALID_ARGUMENT);
     CHECK_RC(smithycurl_loader_free(ld), SMITHYCURL_OK);
 }
@@ -386,12 +392,33 @@ static void test_error_kinds(void) {
     r = call_err(c, "Get\xff", NULL, NULL, SMITHYCURL_E_INVALID_UTF8, SMITHYCURL_KIND_USAGE);
     smithycurl_result_free(r);
 
-    // validation: nothing is sent
-    r = call_err(c, "Status", "{\"code\": 99}", NULL, SMITHYCURL_E_VALIDATION, SMITHYCURL_KIND_VALIDATION);
-    CHECK_CONTAINS(message_of(r), "code");
+    // a value that does not fit its type: a usage error naming the member
+    r = call_err(c, "Anything", "{\"id\": 1.5}", NULL, SMITHYCURL_E_USAGE, SMITHYCURL_KIND_USAGE);
+    CHECK_CONTAINS(message_of(r), "member id: 1.5 is not a whole number (integer: -2147483648 to 2147483647)");
+    smithycurl_result_free(r);
+    r = call_err(c, "Anything", "{\"id\": 2147483648}", NULL, SMITHYCURL_E_USAGE, SMITHYCURL_KIND_USAGE);
+    CHECK_CONTAINS(message_of(r), "member id: 2147483648 is out of range (integer: -2147483648 to 2147483647)");
+    smithycurl_result_free(r);
+
+    // validation (asked for): nothing is sent
+    smithycurl_options *ov = NULL;
+    CHECK_RC(smithycurl_options_new(&ov), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_validation(ov, 1), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_retries(ov, 0, 0), SMITHYCURL_OK);
+    smithycurl_client *cv = new_client(m, NULL, ov);
+    r = call_err(cv, "Status", "{\"code\": 99}", NULL, SMITHYCURL_E_VALIDATION, SMITHYCURL_KIND_VALIDATION);
+    CHECK_CONTAINS(message_of(r), "code: value 99 is below the minimum 100");
     smithycurl_result_attempts(r, &status);
     CHECK(status == 0);
     smithycurl_result_free(r);
+    smithycurl_client_free(cv);
+    smithycurl_options_free(ov);
+    // by default the constraints are not checked: the server refuses it
+    r = call_err(c, "Status", "{\"code\": 99}", NULL, SMITHYCURL_E_SERVICE, SMITHYCURL_KIND_SERVICE);
+    smithycurl_result_http_status(r, &status);
+    CHECK(status == 400);
+    smithycurl_result_free(r);
+    // @required is always checked
     r = call_err(c, "Anything", "{\"test\": \"no id\"}", NULL, SMITHYCURL_E_VALIDATION, SMITHYCURL_KIND_VALIDATION);
     CHECK_CONTAINS(message_of(r), "id");
     smithycurl_result_free(r);
@@ -618,6 +645,100 @@ static void test_options(void) {
     CHECK_RC(smithycurl_model_free(m), SMITHYCURL_OK);
 }
 
+// Credentials: one trailing newline (a token file read whole) is removed;
+// other control characters are refused where they are set, and no message
+// shows the value. An endpoint with a password is refused without it.
+static void test_credentials(void) {
+    smithycurl_model *m = load_httpbin();
+    smithycurl_options *o = NULL;
+    char *msg = NULL;
+    CHECK_RC(smithycurl_options_new(&o), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_bearer_token(o, "SECRET-TOK\x01x"), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_options_errmsg(o, &msg), SMITHYCURL_OK);
+    CHECK_CONTAINS(msg, "bearer token contains a control character");
+    CHECK(msg && !strstr(msg, "SECRET-TOK"));
+    smithycurl_free(msg);
+    CHECK_RC(smithycurl_options_set_basic_auth(o, "ann", "SECRET-PW\n\n"), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_options_errmsg(o, &msg), SMITHYCURL_OK);
+    CHECK_CONTAINS(msg, "basic auth password");
+    CHECK(msg && !strstr(msg, "SECRET-PW"));
+    smithycurl_free(msg);
+    CHECK_RC(smithycurl_options_set_api_key(o, "SECRET-KEY\r"), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_options_set_aws_sigv4(o, "AKID", "SECRET-AWS\x1b", NULL, NULL), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_options_errmsg(o, &msg), SMITHYCURL_OK);
+    CHECK_CONTAINS(msg, "AWS secret access key");
+    CHECK(msg && !strstr(msg, "SECRET-AWS"));
+    smithycurl_free(msg);
+
+    CHECK_RC(smithycurl_options_set_bearer_token(o, "file-token\r\n"), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_basic_auth(o, "ann", "pw\n"), SMITHYCURL_OK);
+    smithycurl_client *c = new_client(m, NULL, o);
+    char *out = call_ok(c, "Bearer", NULL);
+    CHECK_CONTAINS(out, "\"token\":\"file-token\"}");
+    free(out);
+    out = call_ok(c, "BasicAuth", "{\"user\": \"ann\", \"passwd\": \"pw\"}");
+    CHECK_CONTAINS(out, "\"authenticated\":true");
+    free(out);
+    CHECK_RC(smithycurl_client_free(c), SMITHYCURL_OK);
+
+    smithycurl_client *bad = NULL;
+    CHECK_RC(smithycurl_client_new(m, NULL, "http://ann:SECRET-PW@127.0.0.1:8080", o, &bad), SMITHYCURL_E_USAGE);
+    CHECK_RC(smithycurl_model_errmsg(m, &msg), SMITHYCURL_OK);
+    CHECK_CONTAINS(msg, "must not hold a user or password");
+    CHECK(msg && !strstr(msg, "SECRET-PW"));
+    smithycurl_free(msg);
+    CHECK_RC(smithycurl_client_new(m, NULL, "http://127.0.0.1:65536", o, &bad), SMITHYCURL_E_USAGE);
+    CHECK_RC(smithycurl_model_errmsg(m, &msg), SMITHYCURL_OK);
+    CHECK_CONTAINS(msg, "port 65536 is not in 1..65535");
+    smithycurl_free(msg);
+    CHECK_RC(smithycurl_options_free(o), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_model_free(m), SMITHYCURL_OK);
+}
+
+// A service on httpbin whose operation has a host prefix with a host label.
+static const char prefix_model[] =
+    "$version: \"2\"\n"
+    "namespace test.prefix\n"
+    "@alloy#simpleRestJson\n"
+    "service Zoned { operations: [Get] }\n"
+    "@readonly @endpoint(hostPrefix: \"{zone}.\") @http(method: \"GET\", uri: \"/get\")\n"
+    "operation Get { input := { @required @hostLabel zone: String } output := { url: String } }\n";
+
+// Host prefixes: on, the label joins the host; off
+// (smithycurl_options_set_host_prefix(o, 0)), neither the prefix nor its
+// label is looked at.
+static void test_host_prefix(void) {
+    smithycurl_loader *ld = NULL;
+    smithycurl_model *m = NULL;
+    CHECK_RC(smithycurl_loader_new(&ld), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_add_source(ld, "prefix.smithy", prefix_model, sizeof prefix_model - 1), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_load(ld, &m), SMITHYCURL_OK);
+    smithycurl_loader_free(ld);
+    // libcurl resolves every *.localhost name to the loopback address.
+    char endpoint[256];
+    const char *port = strrchr(httpbin_url, ':');
+    snprintf(endpoint, sizeof endpoint, "http://localhost%s", port ? port : "");
+    smithycurl_client *on = NULL, *off = NULL;
+    smithycurl_options *o = NULL;
+    CHECK_RC(smithycurl_client_new(m, NULL, endpoint, NULL, &on), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_new(&o), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_host_prefix(o, 0), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_client_new(m, NULL, endpoint, o, &off), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_free(o), SMITHYCURL_OK);
+
+    char *out = call_ok(on, "Get", "{\"zone\": \"eu1\"}");
+    CHECK_CONTAINS(out, "//eu1.localhost:");
+    free(out);
+    smithycurl_result *r = call_err(on, "Get", "{\"zone\": \"evil.com/x\"}", NULL, SMITHYCURL_E_USAGE, SMITHYCURL_KIND_USAGE);
+    smithycurl_result_free(r);
+    out = call_ok(off, "Get", "{\"zone\": \"evil.com/x\"}");
+    CHECK_CONTAINS(out, "//localhost:");
+    free(out);
+    CHECK_RC(smithycurl_client_free(on), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_client_free(off), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_model_free(m), SMITHYCURL_OK);
+}
+
 static void test_bad_handles(void) {
     smithycurl_result *r = (smithycurl_result *)1;
     char *s = NULL;
@@ -813,14 +934,15 @@ static const struct pizza_case pizza_cases[] = {
     {"Version", NULL, SMITHYCURL_OK, NULL, 0, "\"version\":\"1.0.0\""},
     {"Health", "{\"query\": \"hello\"}", SMITHYCURL_OK, NULL, 0, "\"status\":\"ok\""},
     {"Health", "{\"query\": \"fail\"}", SMITHYCURL_E_SERVICE, "alloy.test#UnknownServerError", 500, "\"errorCode\":\"server.error\""},
-    {"Health", "{\"query\": \"too long\"}", SMITHYCURL_E_VALIDATION, NULL, 0, NULL},
+    // @length and enum values are not checked by default: the server has the last word
+    {"Health", "{\"query\": \"too long\"}", SMITHYCURL_E_SERVICE, "alloy.test#GenericClientError", 418, "query longer than 5"},
     {"HeaderEndpoint", "{\"uppercaseHeader\": \"UP\", \"capitalizedHeader\": \"Cap\", \"lowercaseHeader\": \"low\", \"mixedHeader\": \"mIx\"}",
      SMITHYCURL_OK, NULL, 0, "\"mixedHeader\":\"mIx\""},
     {"RoundTrip", "{\"label\": \"the label/\xc3\xbc\", \"header\": \"h\", \"query\": \"q&x=1\", \"body\": \"b\"}",
      SMITHYCURL_OK, NULL, 0, "\"label\":\"the label/\xc3\xbc\""},
     {"GetEnum", "{\"aa\": \"v2\"}", SMITHYCURL_OK, NULL, 0, "\"result\":\"v2\""},
     {"GetIntEnum", "{\"aa\": 1}", SMITHYCURL_OK, NULL, 0, "\"result\":1"},
-    {"GetEnum", "{\"aa\": \"v3\"}", SMITHYCURL_E_VALIDATION, NULL, 0, NULL},
+    {"GetEnum", "{\"aa\": \"v3\"}", SMITHYCURL_E_SERVICE, "alloy.test#GenericClientError", 418, "TheEnum has no value"},
     {"CustomCode", "{\"code\": 201}", SMITHYCURL_OK, NULL, 0, "\"code\":201"},
     {"CustomCode", "{\"code\": 600}", SMITHYCURL_E_SERVICE, "alloy.test#GenericClientError", 418, "want 200 to 399"},
     {"HttpPayloadWithDefault", "{}", SMITHYCURL_OK, NULL, 0, "\"body\":\"default value\""},
@@ -906,6 +1028,101 @@ static void test_pizza(void) {
     CHECK_RC(smithycurl_model_free(m), SMITHYCURL_OK);
 }
 
+// An API Gateway service (by its shape id) on httpbin: the Accept header
+// API Gateway needs, type checks, an empty blob payload, streaming members.
+static const char exact_model[] =
+    "$version: \"2\"\n"
+    "namespace com.amazonaws.apigateway\n"
+    "@aws.protocols#restJson1\n"
+    "service BackplaneControlService { operations: [GetHeaders, GetEmpty, Put, Upload, Subscribe] }\n"
+    "@readonly @http(method: \"GET\", uri: \"/headers\")\n"
+    "operation GetHeaders { output := { headers: Document } }\n"
+    "@readonly @http(method: \"GET\", uri: \"/status/200\")\n"
+    "operation GetEmpty { output := { @httpPayload data: Blob } }\n"
+    "@http(method: \"POST\", uri: \"/anything\")\n"
+    "operation Put {\n"
+    "    input := { @required name: String, @pattern(\"^[a-z]+$\") code: String, b: Byte, l: Long, f: Float,\n"
+    "               t: Timestamp, blob: Blob }\n"
+    "    output := { json: Document }\n"
+    "}\n"
+    "@http(method: \"POST\", uri: \"/anything/upload\")\n"
+    "operation Upload { input := { @httpPayload data: StreamingBlob } }\n"
+    "@streaming blob StreamingBlob\n"
+    "@http(method: \"POST\", uri: \"/anything/events\")\n"
+    "operation Subscribe { output := { @httpPayload events: Events } }\n"
+    "@streaming union Events { a: Ev }\n"
+    "structure Ev { x: String }\n";
+
+static void test_exact(void) {
+    smithycurl_loader *ld = NULL;
+    smithycurl_model *m = NULL;
+    smithycurl_options *o = NULL;
+    smithycurl_client *c = NULL, *cv = NULL;
+    smithycurl_result *r;
+    CHECK_RC(smithycurl_loader_new(&ld), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_add_source(ld, "exact.smithy", exact_model, sizeof exact_model - 1), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_load(ld, &m), SMITHYCURL_OK);
+    smithycurl_loader_free(ld);
+    CHECK_RC(smithycurl_options_new(&o), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_retries(o, 0, 0), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_client_new(m, NULL, httpbin_url, o, &c), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_validation(o, 1), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_client_new(m, NULL, httpbin_url, o, &cv), SMITHYCURL_OK);
+    smithycurl_options_free(o);
+
+    // API Gateway: Accept: application/json on every request (httpbin echoes it)
+    char *out = squash(call_ok(c, "GetHeaders", NULL));
+    CHECK_CONTAINS(out, "\"Accept\":[\"application/json\"]");
+    free(out);
+    // an empty blob payload is an empty blob
+    out = call_ok(c, "GetEmpty", NULL);
+    CHECK(strcmp(out, "{\"data\":\"\"}") == 0);
+    free(out);
+
+    // type errors, with or without validation: usage errors naming the member
+    static const struct { const char *in, *want; } bad[] = {
+        {"{\"name\": \"x\", \"b\": 128}", "member b: 128 is out of range (byte: -128 to 127)"},
+        {"{\"name\": \"x\", \"l\": 9223372036854775808}", "member l: 9223372036854775808 is out of range (long: -9223372036854775808 to 9223372036854775807)"},
+        {"{\"name\": \"x\", \"f\": 1e39}", "member f: 1e39 is out of range (float: "},
+        {"{\"name\": \"x\", \"t\": 1e20}", "member t: timestamp 1e20 is out of range: years 0001 to 9999"},
+        {"{\"name\": \"x\", \"t\": -1e20}", "member t: timestamp -1e20 is out of range"},
+        {"{\"name\": \"x\", \"blob\": \"!!!notbase64\"}", "member blob: invalid base64: illegal character '!' at offset 0"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        r = call_err(c, "Put", bad[i].in, NULL, SMITHYCURL_E_USAGE, SMITHYCURL_KIND_USAGE);
+        CHECK_CONTAINS(message_of(r), bad[i].want);
+        smithycurl_result_free(r);
+        r = call_err(cv, "Put", bad[i].in, NULL, SMITHYCURL_E_USAGE, SMITHYCURL_KIND_USAGE);
+        CHECK_CONTAINS(message_of(r), bad[i].want);
+        smithycurl_result_free(r);
+    }
+    // @pattern: sent by default, refused with validation; @required always refused
+    out = squash(call_ok(c, "Put", "{\"name\": \"x\", \"code\": \"ABC\"}"));
+    CHECK_CONTAINS(out, "\"code\":\"ABC\"");
+    free(out);
+    r = call_err(cv, "Put", "{\"name\": \"x\", \"code\": \"ABC\"}", NULL, SMITHYCURL_E_VALIDATION, SMITHYCURL_KIND_VALIDATION);
+    CHECK_CONTAINS(message_of(r), "code: value \"ABC\" does not match the pattern ^[a-z]+$");
+    smithycurl_result_free(r);
+    r = call_err(c, "Put", "{\"code\": \"ABC\"}", NULL, SMITHYCURL_E_VALIDATION, SMITHYCURL_KIND_VALIDATION);
+    CHECK_CONTAINS(message_of(r), "name: is required");
+    smithycurl_result_free(r);
+
+    // streaming members: refused before sending
+    r = call_err(c, "Upload", "{\"data\": \"aGk=\"}", NULL, SMITHYCURL_E_USAGE, SMITHYCURL_KIND_USAGE);
+    CHECK_CONTAINS(message_of(r), "operation Upload: streaming member data is not supported yet");
+    int attempts = -1;
+    smithycurl_result_attempts(r, &attempts);
+    CHECK(attempts == 0);
+    smithycurl_result_free(r);
+    r = call_err(c, "Subscribe", NULL, NULL, SMITHYCURL_E_USAGE, SMITHYCURL_KIND_USAGE);
+    CHECK_CONTAINS(message_of(r), "operation Subscribe: streaming member events is not supported yet");
+    smithycurl_result_free(r);
+
+    CHECK_RC(smithycurl_client_free(c), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_client_free(cv), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_model_free(m), SMITHYCURL_OK);
+}
+
 struct test {
     const char *name;
     void (*fn)(void);
@@ -920,10 +1137,13 @@ static const struct test tests[] = {
     {"cancel", test_cancel},
     {"free_in_flight", test_free_in_flight},
     {"options", test_options},
+    {"credentials", test_credentials},
+    {"host_prefix", test_host_prefix},
     {"bad_handles", test_bad_handles},
     {"threads", test_threads},
     {"fork", test_fork},
     {"pizza", test_pizza},
+    {"exact", test_exact},
 };
 
 int main(int argc, char **argv) {

@@ -46,6 +46,7 @@ type callFlags struct {
 	timeout                          time.Duration
 	retries                          int
 	noValidate, noHostPrefix         bool
+	validate                         bool
 	trace, raw                       bool
 }
 
@@ -65,7 +66,8 @@ func call(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.reg, "region", "", "AWS region (default: $AWS_REGION)")
 	fs.DurationVar(&f.timeout, "timeout", 0, "whole-call timeout, e.g. 5s (default 60s)")
 	fs.IntVar(&f.retries, "retries", -1, "retries after the first attempt (default 2; 0 turns them off)")
-	fs.BoolVar(&f.noValidate, "no-validate", false, "send the input without checking the model's constraints")
+	fs.BoolVar(&f.validate, "validate", false, "check the input against the model's constraints (@length, @range, @pattern, enum values, @uniqueItems) before sending; @required and value types are always checked")
+	fs.BoolVar(&f.noValidate, "no-validate", false, "do not check the model's constraints (the default; overrides --validate)")
 	fs.BoolVar(&f.noHostPrefix, "no-host-prefix", false, "ignore the endpoint trait's host prefix")
 	fs.BoolVar(&f.trace, "trace", false, "print the wire trace on stderr (credentials and @sensitive values redacted)")
 	fs.BoolVar(&f.raw, "raw", false, "print the raw HTTP response instead of the decoded output")
@@ -74,11 +76,15 @@ func call(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if len(pos) != 1 {
-		fmt.Fprintln(stderr, "smithycurl call: give exactly one OPERATION (see 'smithycurl ops')")
+		fmt.Fprintln(stderr, "smithycurl: give exactly one OPERATION (see 'smithycurl ops')")
 		return exitUsage
 	}
 	if f.endpoint == "" {
-		fmt.Fprintln(stderr, "smithycurl call: --endpoint is required")
+		fmt.Fprintln(stderr, "smithycurl: --endpoint is required")
+		return exitUsage
+	}
+	if isSet(fs, "timeout") && f.timeout <= 0 {
+		fmt.Fprintf(stderr, "smithycurl: --timeout %v: give a positive duration, e.g. 30s\n", f.timeout)
 		return exitUsage
 	}
 	m, svc, ok := f.load(ctx, stderr)
@@ -87,27 +93,27 @@ func call(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	opts, err := f.options(stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "smithycurl call: %v\n", err)
+		fmt.Fprintf(stderr, "smithycurl: %v\n", err)
 		return exitUsage
 	}
 	var last *client.Attempt
 	opts = append(opts, client.WithObserver(func(a client.Attempt) { last = &a }))
 	c, err := client.New(m, svc.Shape.ID, f.endpoint, opts...)
 	if err != nil {
-		fmt.Fprintf(stderr, "smithycurl call: %v\n", err)
+		fmt.Fprintf(stderr, "smithycurl: %v\n", err)
 		return exitUsage
 	}
 	defer c.Close()
 	op, err := svc.Operation(pos[0])
 	if err != nil {
-		fmt.Fprintf(stderr, "smithycurl call: %v\n", err)
+		fmt.Fprintf(stderr, "smithycurl: %v\n", err)
 		return exitUsage
 	}
 	// An operation without input members reads no stdin, so that a script
 	// with an open stdin does not wait for it.
 	input, err := readInput(f.input, len(op.Input.Members) > 0)
 	if err != nil {
-		fmt.Fprintf(stderr, "smithycurl call: %v\n", err)
+		fmt.Fprintf(stderr, "smithycurl: %v\n", err)
 		return exitUsage
 	}
 	if f.trace {
@@ -184,8 +190,8 @@ func (f *callFlags) options(stderr io.Writer) ([]client.Option, error) {
 		p.MaxAttempts = f.retries + 1
 		opts = append(opts, client.WithRetryPolicy(p))
 	}
-	if f.noValidate {
-		opts = append(opts, client.WithoutValidation())
+	if f.validate && !f.noValidate {
+		opts = append(opts, client.WithValidation())
 	}
 	if f.noHostPrefix {
 		opts = append(opts, client.WithoutHostPrefix())
@@ -196,6 +202,13 @@ func (f *callFlags) options(stderr io.Writer) ([]client.Option, error) {
 	return opts, nil
 }
 
+// isSet reports whether flag name was given on the command line.
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
 func orEnv(v, env string) string {
 	if v != "" {
 		return v
@@ -203,24 +216,45 @@ func orEnv(v, env string) string {
 	return os.Getenv(env)
 }
 
+// maxInput bounds the input read from a file or stdin: the same 64 MiB
+// as the default limit of a response body.
+const maxInput = transport.DefaultMaxResponseBytes
+
 // readInput reads --input: JSON text, @FILE, "-" for stdin, or, when absent
-// and the operation takes input, stdin if it is not a terminal.
+// and the operation takes input, stdin if it is not a terminal. Input larger
+// than maxInput is refused (and input that is not UTF-8 by the client).
 func readInput(arg string, takesInput bool) ([]byte, error) {
+	var data []byte
 	switch {
 	case strings.HasPrefix(arg, "@"):
-		data, err := os.ReadFile(arg[1:])
+		f, err := os.Open(arg[1:])
 		if err != nil {
 			return nil, fmt.Errorf("--input: %w", err)
 		}
-		return data, nil
+		defer f.Close()
+		if data, err = readBounded(f); err != nil {
+			return nil, fmt.Errorf("--input %s: %w", arg, err)
+		}
 	case arg == "-" || (arg == "" && takesInput && !isTerminal(os.Stdin)):
-		data, err := io.ReadAll(os.Stdin)
-		if err != nil {
+		var err error
+		if data, err = readBounded(os.Stdin); err != nil {
 			return nil, fmt.Errorf("reading the input from stdin: %w", err)
 		}
-		return data, nil
+	default:
+		data = []byte(arg)
 	}
-	return []byte(arg), nil
+	return data, nil
+}
+
+func readBounded(r io.Reader) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxInput+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxInput {
+		return nil, fmt.Errorf("the input is larger than %d MiB", maxInput>>20)
+	}
+	return data, nil
 }
 
 func isTerminal(f *os.File) bool {

@@ -2,11 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mccutchen/go-httpbin/v2/httpbin"
@@ -48,14 +50,36 @@ func TestCall(t *testing.T) {
 	if code != 1 || strings.TrimSpace(out) != `{"error":"smithycurl.examples.httpbin#ServerFailure","status":500,"data":{}}` {
 		t.Errorf("service error: exit %d: %s", code, out)
 	}
-	// Exit 2: input validation, with the member path.
-	_, errOut, code = run("Status", "--input", `{"code": 42}`)
-	if code != 2 || !strings.Contains(errOut, "code") {
+	// Exit 2: input validation with --validate, with the member path.
+	_, errOut, code = run("Status", "--input", `{"code": 42}`, "--validate")
+	if code != 2 || !strings.Contains(errOut, "code: value 42 is below the minimum") {
 		t.Errorf("validation: exit %d: %s", code, errOut)
 	}
-	// --no-validate sends it anyway: go-httpbin rejects status 42 itself.
-	if _, _, code = run("Status", "--input", `{"code": 42}`, "--no-validate", "--retries", "0"); code != 1 {
-		t.Errorf("--no-validate: exit %d", code)
+	// By default (and with --no-validate) it is sent: go-httpbin rejects status 42 itself.
+	for _, flags := range [][]string{nil, {"--no-validate"}, {"--validate", "--no-validate"}} {
+		if _, _, code = run(append([]string{"Status", "--input", `{"code": 42}`, "--retries", "0"}, flags...)...); code != 1 {
+			t.Errorf("%v: exit %d", flags, code)
+		}
+	}
+	// Exit 2 whatever the flags: a missing @required member, a value that
+	// does not fit its type, input that is not UTF-8.
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	os.WriteFile(bad, []byte("{\"id\": 1, \"test\": \"\xff\"}"), 0o644)
+	for _, tc := range []struct{ input, want string }{
+		{`{"test": "x"}`, "id: is required"},
+		{`{"id": 1.5}`, "member id: 1.5 is not a whole number (integer: -2147483648 to 2147483647)"},
+		{`{"id": 2147483648}`, "member id: 2147483648 is out of range (integer:"},
+		{`{"id": 01}`, "01 is not a JSON number"},
+		{"@" + bad, "the input is not valid UTF-8 (at byte 19)"},
+	} {
+		_, errOut, code = run("Anything", "--input", tc.input, "--no-validate")
+		if code != 2 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%s: exit %d: %s, want %q", tc.input, code, errOut, tc.want)
+		}
+	}
+	// The input read is bounded.
+	if _, errOut, code = run("Anything", "--input", "@/dev/zero"); code != 2 || !strings.Contains(errOut, "the input is larger than 64 MiB") {
+		t.Errorf("--input @/dev/zero: exit %d: %s", code, errOut)
 	}
 	// Exit 2: unknown operation, with a suggestion.
 	if _, errOut, code = run("Anythin"); code != 2 || !strings.Contains(errOut, "did you mean Anything") {
@@ -119,7 +143,102 @@ func TestDescribeAndExample(t *testing.T) {
 		}
 	}
 	out, _, code = runCmd(t, bin, "example", "--model", model, "Anything")
-	if code != 0 || strings.Join(strings.Fields(out), "") != `{"id":0,"test":"","queryParam":""}` {
+	if code != 0 || strings.Join(strings.Fields(out), "") != `{"id":0,"test":"string","queryParam":"string"}` {
 		t.Errorf("example: exit %d: %s", code, out)
+	}
+}
+
+// Operations with a @streaming member are refused before sending (exit 2);
+// a blob payload with an empty body is printed as an empty blob.
+func TestCallStreamingAndEmptyPayload(t *testing.T) {
+	dir := os.Getenv("SMITHYCURL_SHARED")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "..", "shared")
+	}
+	lambda := filepath.Join(dir, "models", "aws", "lambda.json")
+	if _, err := os.Stat(lambda); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("shared test data missing: %v", err)
+		}
+		t.Skipf("shared test data missing: %v", err)
+	}
+	bin := smithycurl(t)
+	var mu sync.Mutex
+	hits := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		hits++
+		mu.Unlock()
+		w.WriteHeader(200) // no body
+	}))
+	defer srv.Close()
+	base := []string{"call", "--model", lambda, "--endpoint", srv.URL, "--retries", "0",
+		"--aws-access-key-id", "AKIDEXAMPLE", "--aws-secret-access-key", "fake", "--region", "us-east-1"}
+	_, errOut, code := runCmd(t, bin, append(base, "InvokeWithResponseStream", "--input", `{"FunctionName": "f"}`)...)
+	if code != 2 || !strings.Contains(errOut, "operation InvokeWithResponseStream: streaming member EventStream is not supported yet") {
+		t.Errorf("event stream: exit %d: %s", code, errOut)
+	}
+	mu.Lock()
+	if hits != 0 {
+		t.Errorf("%d requests sent, want none", hits)
+	}
+	mu.Unlock()
+	out, errOut, code := runCmd(t, bin, append(base, "Invoke", "--input", `{"FunctionName": "f"}`)...)
+	if code != 0 || strings.TrimSpace(out) != `{"StatusCode":200,"Payload":""}` {
+		t.Errorf("Invoke with an empty body: exit %d: %s %s", code, out, errOut)
+	}
+}
+
+// An API Gateway service (by its shape id) on go-httpbin: its Accept header,
+// type checks of timestamps, numbers and blobs, an empty blob payload.
+const exactModel = `$version: "2"
+namespace com.amazonaws.apigateway
+@aws.protocols#restJson1
+service BackplaneControlService { operations: [GetHeaders, GetEmpty, Put] }
+@readonly @http(method: "GET", uri: "/headers")
+operation GetHeaders { output := { headers: Document } }
+@readonly @http(method: "GET", uri: "/status/200")
+operation GetEmpty { output := { @httpPayload data: Blob } }
+@http(method: "POST", uri: "/anything/{label}")
+operation Put {
+    input := { @required @httpLabel label: Timestamp, @httpHeader("X-B") hb: Byte, f: Float, t: Timestamp, blob: Blob }
+    output := { json: Document }
+}
+`
+
+func TestCallExact(t *testing.T) {
+	bin := smithycurl(t)
+	srv := httptest.NewServer(httpbin.New().Handler())
+	defer srv.Close()
+	model := filepath.Join(t.TempDir(), "exact.smithy")
+	os.WriteFile(model, []byte(exactModel), 0o644)
+	run := func(args ...string) (string, string, int) {
+		return runCmd(t, bin, append([]string{"call", "--model", model, "--endpoint", srv.URL, "--retries", "0"}, args...)...)
+	}
+	if out, errOut, code := run("GetHeaders"); code != 0 || !strings.Contains(out, `"Accept":["application/json"]`) {
+		t.Errorf("API Gateway's Accept header: exit %d: %s %s", code, out, errOut)
+	}
+	if out, errOut, code := run("GetEmpty"); code != 0 || strings.TrimSpace(out) != `{"data":""}` {
+		t.Errorf("empty blob payload: exit %d: %s %s", code, out, errOut)
+	}
+	if out, errOut, code := run("Put", "--input", `{"label": 0, "t": 253402300799, "blob": "aGk="}`); code != 0 || !strings.Contains(out, `"t":253402300799`) {
+		t.Errorf("edge values: exit %d: %s %s", code, out, errOut)
+	}
+	for _, tc := range []struct{ input, want string }{
+		{`{"label": 0, "t": 1e20}`, "member t: timestamp 1e20 is out of range: years 0001 to 9999"},
+		{`{"label": 0, "t": -1e20}`, "member t: timestamp -1e20 is out of range"},
+		{`{"label": 0, "t": 1e308}`, "member t: timestamp 1e308 is out of range"},
+		{`{"label": 0, "t": "NaN"}`, `member t: invalid date-time "NaN"`},
+		{`{"label": 0, "t": "Infinity"}`, `member t: invalid date-time "Infinity"`},
+		{`{"label": 1e20}`, "member label: timestamp 1e20 is out of range"},
+		{`{"label": 0, "hb": 128}`, "member hb: 128 is out of range (byte: -128 to 127)"},
+		{`{"label": 0, "f": 1e39}`, "member f: 1e39 is out of range (float: "},
+		{`{"label": 0, "blob": "!!!notbase64"}`, "member blob: invalid base64: illegal character '!' at offset 0"},
+	} {
+		for _, flags := range [][]string{nil, {"--validate"}, {"--no-validate"}} {
+			if _, errOut, code := run(append([]string{"Put", "--input", tc.input}, flags...)...); code != 2 || !strings.Contains(errOut, tc.want) {
+				t.Errorf("%s %v: exit %d: %s, want %q", tc.input, flags, code, errOut, tc.want)
+			}
+		}
 	}
 }

@@ -2,35 +2,55 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
 
+	describepkg "github.com/smithycurl/smithycurl/describe"
 	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/protocol"
 )
 
 // parseOperation parses the flags of a command about one operation and
-// finds it in the model.
-func parseOperation(ctx context.Context, name string, args []string, stderr io.Writer) (*model.Model, *model.Operation, bool) {
+// finds it in the model; extra registers the command's own flags.
+func parseOperation(ctx context.Context, name string, args []string, stderr io.Writer, extra func(*flag.FlagSet)) (*model.Model, *model.Service, *model.Operation, bool) {
 	fs := newFlags(name, name+" --model PATH... [--service ID] OPERATION", stderr)
 	var mf modelFlags
 	mf.register(fs)
+	if extra != nil {
+		extra(fs)
+	}
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
 	return mf.operation(ctx, pos, stderr)
 }
 
 func describe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	m, op, ok := parseOperation(ctx, "describe", args, stderr)
+	var asJSON bool
+	m, svc, op, ok := parseOperation(ctx, "describe", args, stderr, func(fs *flag.FlagSet) {
+		fs.BoolVar(&asJSON, "json", false, "print the operation and every shape it uses as JSON (the schema of the C API's smithycurl_model_operation_json)")
+	})
 	if !ok {
 		return exitUsage
 	}
+	if asJSON {
+		writeJSON(stdout, describepkg.Operation(m, svc, op))
+		return 0
+	}
 	d := describer{m: m, w: stdout}
-	fmt.Fprintf(stdout, "%s  %s\n", op.Shape.ID, httpRoute(op.Shape))
+	fmt.Fprintf(stdout, "%s  %s\n", op.Shape.ID, protocol.Route(svc, op))
 	if doc := firstDocLine(op.Shape.Traits); doc != "" {
 		fmt.Fprintf(stdout, "  %s\n", doc)
+	}
+	for _, io := range []*model.Shape{op.Input, op.Output} {
+		for _, mem := range io.Members {
+			if kind := describepkg.Streaming(m, mem); kind != "" {
+				fmt.Fprintf(stdout, "  streaming (%s %s): smithycurl cannot call this operation yet\n", mem.Name(), streamingNote(kind))
+			}
+		}
 	}
 	fmt.Fprintf(stdout, "\ninput %s\n", op.Input.ID)
 	d.members(op.Input, "  ", map[model.ShapeID]bool{})
@@ -49,22 +69,30 @@ func describe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	return 0
 }
 
+// streamingNote names a kind of describe.Streaming.
+func streamingNote(kind string) string {
+	if kind == "events" {
+		return "event stream"
+	}
+	return "streaming blob"
+}
+
 // operation loads the model and finds the one operation named in pos.
-func (mf *modelFlags) operation(ctx context.Context, pos []string, stderr io.Writer) (*model.Model, *model.Operation, bool) {
+func (mf *modelFlags) operation(ctx context.Context, pos []string, stderr io.Writer) (*model.Model, *model.Service, *model.Operation, bool) {
 	if len(pos) != 1 {
 		fmt.Fprintln(stderr, "smithycurl: give exactly one OPERATION (see 'smithycurl ops')")
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
 	m, svc, ok := mf.load(ctx, stderr)
 	if !ok {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
 	op, err := svc.Operation(pos[0])
 	if err != nil {
 		fmt.Fprintf(stderr, "smithycurl: %v\n", err)
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
-	return m, op, true
+	return m, svc, op, true
 }
 
 type describer struct {
@@ -96,6 +124,9 @@ func (d describer) members(s *model.Shape, indent string, seen map[model.ShapeID
 		}
 		if _, ok := d.m.MemberTrait(mem, "smithy.api#sensitive"); ok {
 			notes = append(notes, "sensitive")
+		}
+		if kind := describepkg.Streaming(d.m, mem); kind != "" {
+			notes = append(notes, streamingNote(kind)+": not supported yet")
 		}
 		for _, b := range []string{"httpLabel", "httpQuery", "httpHeader", "httpPayload", "httpPrefixHeaders", "httpQueryParams"} {
 			if v, ok := mem.Traits.Get(model.ShapeID("smithy.api#" + b)); ok {
@@ -175,61 +206,10 @@ func firstDocLine(ts model.Traits) string {
 }
 
 func example(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	m, op, ok := parseOperation(ctx, "example", args, stderr)
+	m, _, op, ok := parseOperation(ctx, "example", args, stderr, nil)
 	if !ok {
 		return exitUsage
 	}
-	fmt.Fprintln(stdout, skeleton(m, op.Input, map[model.ShapeID]bool{}).JSONIndent("  "))
+	fmt.Fprintln(stdout, describepkg.Example(m, op).JSONIndent("  "))
 	return 0
-}
-
-// skeleton is an example value of s, members in model order: defaults where
-// the model has them, else a placeholder of the member's type.
-func skeleton(m *model.Model, s *model.Shape, seen map[model.ShapeID]bool) model.Node {
-	if s == nil {
-		return model.Null()
-	}
-	switch s.Type {
-	case model.StructureType, model.UnionType:
-		var obj model.ObjectBuilder
-		if seen[s.ID] {
-			return obj.Build()
-		}
-		seen[s.ID] = true
-		defer delete(seen, s.ID)
-		for _, mem := range s.Members {
-			if v, ok := mem.Traits.Get("smithy.api#default"); ok {
-				obj.Set(mem.Name(), v)
-			} else {
-				t, _ := m.Target(mem)
-				obj.Set(mem.Name(), skeleton(m, t, seen))
-			}
-			if s.Type == model.UnionType {
-				break // a union value has one member
-			}
-		}
-		return obj.Build()
-	case model.ListType, model.SetType:
-		return model.Array(skeleton(m, elementShape(m, s), seen))
-	case model.MapType:
-		return model.Object("key", skeleton(m, elementShape(m, s), seen))
-	case model.EnumType, model.IntEnumType:
-		if len(s.Members) > 0 {
-			v, _ := s.Members[0].Traits.Get("smithy.api#enumValue")
-			return v
-		}
-	case model.BooleanType:
-		return model.Bool(false)
-	case model.ByteType, model.ShortType, model.IntegerType, model.LongType, model.BigIntegerType:
-		return model.Int(0)
-	case model.FloatType, model.DoubleType, model.BigDecimalType:
-		return model.Number("0.0")
-	case model.TimestampType:
-		return model.String("1970-01-01T00:00:00Z")
-	case model.BlobType:
-		return model.String("base64")
-	case model.DocumentType:
-		return model.Object()
-	}
-	return model.String("")
 }

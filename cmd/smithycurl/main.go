@@ -7,6 +7,7 @@
 //	smithycurl validate FILE...
 //	smithycurl ast      FILE...
 //	smithycurl completion bash|zsh
+//	smithycurl version
 //
 // Exit codes: 0 success; 1 the service answered with an error; 2 usage,
 // model or input error; 3 transport error or timeout.
@@ -22,6 +23,8 @@ import (
 	"strings"
 
 	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/protocol"
+	"github.com/smithycurl/smithycurl/transport"
 )
 
 const usage = `smithycurl calls Smithy services and works with their models.
@@ -29,13 +32,15 @@ const usage = `smithycurl calls Smithy services and works with their models.
 Usage:
   smithycurl call     --model PATH --endpoint URL OPERATION [--input JSON|@FILE]
   smithycurl ops      --model PATH [--service ID]   list operations and their HTTP routes
-  smithycurl describe --model PATH OPERATION        show input, output and errors
+  smithycurl describe --model PATH OPERATION        show input, output and errors (--json)
   smithycurl example  --model PATH OPERATION        print an input JSON to fill in
   smithycurl validate PATH...                       load and check a model
   smithycurl ast      PATH...                       print the model as a JSON AST
   smithycurl completion bash|zsh                    print a shell completion script
+  smithycurl version                                print the version (also --version)
 
-PATH is a .smithy or .json file or a directory of them; --model repeats.
+PATH is a .smithy or .json file, a directory of them, or a smithy-build.json;
+--model repeats. Model warnings are printed with -v (--verbose), errors always.
 Exit codes: 0 ok, 1 service error, 2 usage/model/input error, 3 transport error or timeout.
 Run 'smithycurl COMMAND -h' for a command's options.
 `
@@ -52,6 +57,10 @@ func main() {
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && (args[0] == "--version" || args[0] == "-version" || args[0] == "version") {
+		fmt.Fprintf(stdout, "smithycurl %s\n", transport.Version)
+		return 0
+	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		fmt.Fprint(stderr, usage)
 		if len(args) == 0 {
@@ -87,8 +96,15 @@ func newFlags(name, synopsis string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// loadModel loads paths and prints every error and warning as file:line:col.
-func loadModel(ctx context.Context, paths []string, stderr io.Writer) (*model.Model, bool) {
+// verboseFlag registers -v and --verbose on fs.
+func verboseFlag(fs *flag.FlagSet, verbose *bool) {
+	fs.BoolVar(verbose, "v", false, "also print the model's warnings (errors are always printed)")
+	fs.BoolVar(verbose, "verbose", false, "same as -v")
+}
+
+// loadModel loads paths and prints every error, and with verbose every
+// warning, as file:line:col.
+func loadModel(ctx context.Context, paths []string, verbose bool, stderr io.Writer) (*model.Model, bool) {
 	if len(paths) == 0 {
 		fmt.Fprintln(stderr, "smithycurl: no model given")
 		return nil, false
@@ -102,7 +118,7 @@ func loadModel(ctx context.Context, paths []string, stderr io.Writer) (*model.Mo
 	}
 	m, events, err := l.Load(ctx)
 	for _, e := range events {
-		if e.Severity >= model.SeverityWarning {
+		if e.Severity >= model.SeverityDanger || (verbose && e.Severity == model.SeverityWarning) {
 			fmt.Fprintln(stderr, e.String())
 		}
 	}
@@ -121,16 +137,18 @@ func loadModel(ctx context.Context, paths []string, stderr io.Writer) (*model.Mo
 type modelFlags struct {
 	models  multiFlag
 	service string
+	verbose bool
 }
 
 func (mf *modelFlags) register(fs *flag.FlagSet) {
 	fs.Var(&mf.models, "model", "model file or directory (repeatable)")
 	fs.StringVar(&mf.service, "service", "", "service shape id (may be left out when the model has one service)")
+	verboseFlag(fs, &mf.verbose)
 }
 
 // load loads the model and picks the service.
 func (mf *modelFlags) load(ctx context.Context, stderr io.Writer) (*model.Model, *model.Service, bool) {
-	m, ok := loadModel(ctx, mf.models, stderr)
+	m, ok := loadModel(ctx, mf.models, mf.verbose, stderr)
 	if !ok {
 		return nil, nil, false
 	}
@@ -164,7 +182,7 @@ func ops(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	mf.models = append(mf.models, fs.Args()...)
-	m, ok := loadModel(ctx, mf.models, stderr)
+	m, ok := loadModel(ctx, mf.models, mf.verbose, stderr)
 	if !ok {
 		return exitUsage
 	}
@@ -185,30 +203,21 @@ func ops(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			if *names {
 				fmt.Fprintln(stdout, op.Name)
 			} else {
-				fmt.Fprintf(stdout, "  %-28s %s\n", op.Name, httpRoute(op.Shape))
+				fmt.Fprintf(stdout, "  %-28s %s\n", op.Name, protocol.Route(svc, op))
 			}
 		}
 	}
 	return 0
 }
 
-// httpRoute returns "METHOD /uri" from an operation's @http trait, if any.
-func httpRoute(op *model.Shape) string {
-	h, ok := op.Trait("smithy.api#http")
-	if !ok {
-		return ""
-	}
-	method, _ := h.Get("method")
-	uri, _ := h.Get("uri")
-	return method.Str() + " " + uri.Str()
-}
-
 func validate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("validate", "validate FILE...", stderr)
+	fs := newFlags("validate", "validate [-v] PATH...", stderr)
+	var verbose bool
+	verboseFlag(fs, &verbose)
 	if fs.Parse(args) != nil {
 		return exitUsage
 	}
-	m, ok := loadModel(ctx, fs.Args(), stderr)
+	m, ok := loadModel(ctx, fs.Args(), verbose, stderr)
 	if !ok {
 		return exitUsage
 	}
@@ -217,11 +226,13 @@ func validate(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 }
 
 func ast(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("ast", "ast FILE...", stderr)
+	fs := newFlags("ast", "ast [-v] PATH...", stderr)
+	var verbose bool
+	verboseFlag(fs, &verbose)
 	if fs.Parse(args) != nil {
 		return exitUsage
 	}
-	m, ok := loadModel(ctx, fs.Args(), stderr)
+	m, ok := loadModel(ctx, fs.Args(), verbose, stderr)
 	if !ok {
 		return exitUsage
 	}

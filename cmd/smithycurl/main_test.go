@@ -95,3 +95,94 @@ func TestCommands(t *testing.T) {
 		t.Errorf("--help: exit %d", code)
 	}
 }
+
+// TestWarningsOnlyWithVerbose: model warnings are printed with -v or
+// --verbose only; errors always.
+func TestWarningsOnlyWithVerbose(t *testing.T) {
+	bin := smithycurl(t)
+	dir := t.TempDir()
+	warn := filepath.Join(dir, "warn.smithy")
+	os.WriteFile(warn, []byte("$version: \"2\"\nnamespace a.b\n\nuse other.ns#Thing\n\nservice S {}\n"), 0o644)
+	const msg = "warn.smithy:4:5: warning: Use statement refers to undefined shape: other.ns#Thing"
+	for _, args := range [][]string{
+		{"validate", warn}, {"ops", "--model", warn}, {"ast", warn},
+	} {
+		_, errOut, code := runCmd(t, bin, args...)
+		if code != 0 || errOut != "" {
+			t.Errorf("%v: exit %d, stderr %q; want 0 and nothing", args, code, errOut)
+		}
+		for _, v := range []string{"-v", "--verbose"} {
+			withV := append([]string{args[0], v}, args[1:]...)
+			_, errOut, code = runCmd(t, bin, withV...)
+			if code != 0 || !strings.Contains(errOut, msg) {
+				t.Errorf("%v: exit %d, stderr %q; want the warning", withV, code, errOut)
+			}
+		}
+	}
+	bad := filepath.Join(dir, "bad.smithy")
+	os.WriteFile(bad, []byte("$version: \"2\"\nnamespace a.b\n\nuse other.ns#Thing\n\nstructure S {\n    m: Nope\n}\n"), 0o644)
+	_, errOut, code := runCmd(t, bin, "validate", bad)
+	if code != 2 || !strings.Contains(errOut, "bad.smithy:7:5: error:") || strings.Contains(errOut, "warning") {
+		t.Errorf("errors without -v: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestSmithyBuildJSON: a smithy-build.json, named or at the top of a
+// directory, loads its sources and imports; files that are not models are
+// skipped in directories.
+func TestSmithyBuildJSON(t *testing.T) {
+	bin := smithycurl(t)
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"smithy-build.json": `// the build
+{
+    "version": "1.0",
+    "sources": ["model"], // the service
+    "imports": ["shared/names.smithy"],
+    "outputDirectory": "build/smithy"
+}`,
+		"model/main.smithy":   "$version: \"2\"\nnamespace a.b\n\nuse a.shared#Name\nuse aws.protocols#restJson1\n\n@restJson1\nservice S { operations: [Hello] }\n\n@http(method: \"GET\", uri: \"/hello\")\noperation Hello { input := { name: Name } }\n",
+		"model/package.json":  `{"name": "my-model", "version": "1.0.0"}`,
+		"model/tsconfig.json": "{\n  // comments are allowed here\n  \"compilerOptions\": {}\n}\n",
+		"shared/names.smithy": "$version: \"2\"\nnamespace a.shared\nstring Name\n",
+		// A build output the build file keeps out: loading it would redefine a.b#S.
+		"build/smithy/source/model/model.json": `{"smithy": "2.0", "shapes": {"a.b#S": {"type": "string"}}}`,
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, m := range []string{filepath.Join(dir, "smithy-build.json"), dir} {
+		out, errOut, code := runCmd(t, bin, "ops", "--model", m)
+		if code != 0 || !strings.Contains(out, "Hello") || errOut != "" {
+			t.Errorf("ops --model %s: exit %d\n%s%s", m, code, out, errOut)
+		}
+	}
+	// A directory without a build file skips what is not a model.
+	out, errOut, code := runCmd(t, bin, "validate", filepath.Join(dir, "model"), filepath.Join(dir, "shared"))
+	if code != 0 || !strings.HasPrefix(out, "ok: ") {
+		t.Errorf("validate the model directory: exit %d\n%s%s", code, out, errOut)
+	}
+	// A file named explicitly is read as a model.
+	_, errOut, code = runCmd(t, bin, "validate", filepath.Join(dir, "model", "package.json"))
+	if code != 2 || !strings.Contains(errOut, "package.json") {
+		t.Errorf("validate package.json: exit %d\n%s", code, errOut)
+	}
+}
+
+// TestValidateEndlessFile: reading stops at the model file limit.
+func TestValidateEndlessFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads 256 MiB")
+	}
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip(err)
+	}
+	bin := smithycurl(t)
+	_, errOut, code := runCmd(t, bin, "validate", "/dev/zero")
+	if code != 2 || !strings.Contains(errOut, "/dev/zero") || !strings.Contains(errOut, "256 MiB") {
+		t.Errorf("validate /dev/zero: exit %d: %s", code, errOut)
+	}
+}

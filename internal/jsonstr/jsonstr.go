@@ -91,3 +91,17 @@ func hex4(s string, i int) (rune, bool) {
 	}
 	return r, true
 }
+
+// InvalidUTF8At returns the offset of the first byte of b that is not valid
+// UTF-8, or len(b) when all of it is. The client and the C API name it in
+// their input errors.
+func InvalidUTF8At(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return len(b)
+}

@@ -88,8 +88,18 @@ func TestTodoService(t *testing.T) {
 	if json.Unmarshal(ce.Members, &members) != nil || members.ID != a.ID || members.Message == "" {
 		t.Errorf("TodoNotFound members = %s", ce.Members)
 	}
-	if err := call("CreateTodo", `{"title": ""}`, nil); !errors.As(err, &ce) || ce.Kind != client.KindValidation {
+	// The constraint traits are checked by the client only when asked; the
+	// server checks them anyway.
+	if err := call("CreateTodo", `{"title": ""}`, nil); !errors.As(err, &ce) || ce.Kind != client.KindService || ce.Status != 400 {
 		t.Errorf("empty title: %v", err)
+	}
+	cv, err := client.New(m, "smithycurl.examples.todo#Todos", srv.URL, client.WithValidation())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cv.Close()
+	if _, err := cv.Call(ctx, "CreateTodo", []byte(`{"title": ""}`)); !errors.As(err, &ce) || ce.Kind != client.KindValidation {
+		t.Errorf("empty title with validation: %v", err)
 	}
 	for i := 3; i < todoserver.MaxTodos; i++ {
 		if err := call("CreateTodo", `{"title": "filler"}`, nil); err != nil {

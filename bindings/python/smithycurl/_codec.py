@@ -5,8 +5,11 @@ JSON of that model, the class of each (a generated module binds its own
 classes; others are made here on first use), and one _Codec per shape: enc
 turns a Python value into the document-form JSON value the C API takes, dec
 turns the document-form value the C API returns into the Python value. A
-codec whose enc or dec is None passes values through unchanged (strings,
-integers, booleans...), which keeps the common path cheap.
+codec whose enc or dec is None passes values through unchanged (documents;
+the strings, integers and booleans of outputs), which keeps the common path
+cheap. Every encoder checks the type of the Python value it gets (the simple
+types' encoders are in _scalars); the aggregates' add the member path to
+the InputTypeError it raises.
 """
 
 from __future__ import annotations
@@ -15,25 +18,22 @@ import copy
 import dataclasses
 import enum
 import keyword
-import os
 import re
-import sys
 import threading
+import weakref
 
 # typing is for the type checker only: importing it costs every process a few ms.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable, Optional
 
-from . import errors
+from . import _scalars, errors
 from .types import (
     IntEnum,
     StrEnum,
     Structure,
     Union,
     UnknownUnionMember,
-    format_timestamp,
-    parse_timestamp,
     snake_case,
 )
 
@@ -57,124 +57,6 @@ SIMPLE_TYPES = {
     "timestamp": "datetime.datetime",
     "document": "typing.Any",
 }
-
-# Decimals go into json.dumps as a marked string, replaced by the bare
-# number afterwards (json has no way to write a number literal as given).
-_DEC_MARK = "\x00sc-dec-" + os.urandom(4).hex() + ":"
-_DEC_MARK_JSON = "\\u0000" + _DEC_MARK[1:]
-_DEC_RE = re.compile('"' + re.escape(_DEC_MARK_JSON) + r'([^"]*)"')
-
-
-def fix_decimals(text: str) -> str:
-    """Replaces the marked Decimal strings of a JSON text by numbers."""
-    return _DEC_RE.sub(r"\1", text) if _DEC_MARK_JSON in text else text
-
-
-class ExactFloat(float):
-    """A JSON number read where a bigDecimal may appear: a float that keeps
-    its text, so that bigDecimal members get every digit."""
-
-    __slots__ = ("text",)
-    text: str
-
-    def __new__(cls, text: str) -> "ExactFloat":
-        obj = float.__new__(cls, text)
-        obj.text = text
-        return obj
-
-
-def _enc_blob(v: Any) -> Any:
-    if isinstance(v, str):
-        v = v.encode()
-    if isinstance(v, (bytes, bytearray, memoryview)):
-        import base64  # on the first blob, not at import
-
-        return base64.b64encode(v).decode("ascii")
-    raise TypeError(f"a blob must be bytes, not {type(v).__name__}")
-
-
-def _dec_blob(v: Any) -> Any:
-    import base64
-
-    return base64.b64decode(v)
-
-
-def _enc_timestamp(v: Any) -> Any:
-    import datetime  # on the first timestamp, not at import
-
-    if isinstance(v, datetime.datetime):
-        return format_timestamp(v)
-    if isinstance(v, (int, float, str)) and not isinstance(v, bool):
-        return v
-    if isinstance(v, datetime.date):
-        return format_timestamp(datetime.datetime(v.year, v.month, v.day, tzinfo=datetime.timezone.utc))
-    raise TypeError(f"a timestamp must be a datetime, epoch seconds or an RFC 3339 string, not {type(v).__name__}")
-
-
-def _dec_timestamp(v: Any) -> Any:
-    if isinstance(v, str):
-        return parse_timestamp(v)
-    import datetime
-
-    return datetime.datetime.fromtimestamp(float(v), datetime.timezone.utc)
-
-
-# decimal (and the numbers ABCs it imports) is loaded when a model has a
-# bigDecimal, not at import: a value cannot be a Decimal before it is.
-
-
-def _decimal() -> Any:
-    import decimal
-
-    return decimal
-
-
-def _is_decimal(v: Any) -> bool:
-    d = sys.modules.get("decimal")
-    return d is not None and isinstance(v, d.Decimal)
-
-
-def _enc_decimal(v: Any) -> Any:
-    decimal = _decimal()
-    if isinstance(v, float):
-        return _enc_float(v)
-    if isinstance(v, (decimal.Decimal, str)):
-        return _DEC_MARK + str(decimal.Decimal(v))
-    return v
-
-
-def _dec_decimal(v: Any) -> Any:
-    decimal = _decimal()
-    if type(v) is ExactFloat:
-        return decimal.Decimal(v.text)
-    if isinstance(v, float):
-        return decimal.Decimal(repr(v))
-    return decimal.Decimal(v)
-
-
-def _enc_float(v: Any) -> Any:
-    if type(v) is float:
-        if v != v:
-            return "NaN"
-        if v in (float("inf"), float("-inf")):
-            return "Infinity" if v > 0 else "-Infinity"
-        return v
-    if _is_decimal(v):
-        return _enc_float(float(v))
-    return v
-
-
-def _dec_float(v: Any) -> Any:
-    return v if type(v) is float else float(v)
-
-
-def _enc_enum(v: Any) -> Any:
-    return v._value_ if isinstance(v, enum.Enum) else v
-
-
-def _enc_document(v: Any) -> Any:
-    return v
-
 
 class _Member:
     """A member of a structure, union, list or map. (A plain class: making
@@ -251,6 +133,43 @@ def py_names(members: list[dict[str, Any]]) -> list[str]:
     return out
 
 
+def reaches_big_decimal(shapes: dict[str, Any]) -> bool:
+    """Whether an operation's shapes (smithycurl_model_operation_json)
+    hold a bigDecimal: a shape of that type, or a member targeting one
+    (the prelude's BigDecimal is not listed among the shapes)."""
+    for s in shapes.values():
+        if s.get("type") == "bigDecimal":
+            return True
+        for ref in (s.get("member"), s.get("key"), s.get("value"), *s.get("members", ())):
+            if ref and ref.get("type") == "bigDecimal":
+                return True
+    return False
+
+
+# The classes made for shapes, shared by every Registry (every load of a
+# model) in the process: a shape gets one class per definition, so that
+# ``except c1.errors.QueueDoesNotExist`` catches the error raised by a client
+# of a second load of the same model, and c1.types.X is c2.types.X. The key
+# is the shape id and a digest of the definition of the shape and of every
+# shape it reaches (a default or an annotation may depend on them): models
+# that define a shape differently never share its class. Values are held
+# weakly: a class lives as long as a model (or a value) uses it. Reads and
+# writes hold _shared_lock; classes are made outside it (two threads may
+# make one each; the first stored is used by both).
+_shared_classes: weakref.WeakValueDictionary[tuple[str, str], Any] = weakref.WeakValueDictionary()
+_shared_lock = threading.Lock()
+
+
+def _refs(shape: dict[str, Any]) -> list[str]:
+    """The shape ids a shape's members target."""
+    out = [m["target"] for m in shape.get("members", ())]
+    for k in ("member", "key", "value"):
+        ref = shape.get(k)
+        if ref:
+            out.append(ref["target"])
+    return out
+
+
 class Registry:
     """The shapes, classes and codecs of one model."""
 
@@ -259,6 +178,51 @@ class Registry:
         self.bound: dict[str, Any] = {}
         self.codecs: dict[str, _Codec] = {}
         self.lock = threading.RLock()
+        self._digests: dict[str, bytes] = {}
+
+    def _digest(self, sid: str) -> bytes:
+        """A digest of a shape's definition (b"" for the prelude's)."""
+        d = self._digests.get(sid)
+        if d is None:
+            import hashlib  # on the first class made, not at import
+            import json
+
+            shape = self.shapes.get(sid)
+            text = "" if shape is None else json.dumps(shape, sort_keys=True, separators=(",", ":"))
+            d = hashlib.sha256(text.encode()).digest() if text else b""
+            self._digests[sid] = d
+        return d
+
+    def definition_key(self, sid: str) -> tuple[str, str]:
+        """The key of a shape's class among every load's: its id and a
+        digest of its definition and of every shape it reaches."""
+        import hashlib
+
+        seen = {sid}
+        todo = [sid]
+        while todo:
+            shape = self.shapes.get(todo.pop())
+            if shape is not None:
+                for t in _refs(shape):
+                    if t not in seen:
+                        seen.add(t)
+                        todo.append(t)
+        h = hashlib.sha256()
+        for x in sorted(seen):
+            h.update(x.encode() + b"\0" + self._digest(x))
+        return sid, h.hexdigest()
+
+    def shared_class(self, sid: str, make: Callable[[], Any]) -> Any:
+        """The class of a shape defined as this model defines it, made by
+        make() the first time any load asks for it."""
+        key = self.definition_key(sid)
+        with _shared_lock:
+            cls = _shared_classes.get(key)
+        if cls is None:
+            made = make()
+            with _shared_lock:
+                cls = _shared_classes.setdefault(key, made)
+        return cls
 
     def add_shapes(self, shapes: dict[str, dict[str, Any]]) -> None:
         with self.lock:
@@ -302,16 +266,11 @@ class Registry:
             c.dec = _map_dec(val.codec) if val and val.codec.dec else None
         elif t in ("enum", "intEnum"):
             c.cls = self._enum_class(sid, t, shape)
-            c.enc = _enc_enum
+            c.enc = _scalars.enc_int_enum if t == "intEnum" else _scalars.enc_str_enum
             c.dec = c.cls
-        elif t == "blob":
-            c.enc, c.dec = _enc_blob, _dec_blob
-        elif t == "timestamp":
-            c.enc, c.dec = _enc_timestamp, _dec_timestamp
-        elif t == "bigDecimal":
-            c.enc, c.dec = _enc_decimal, _dec_decimal
-        elif t in ("float", "double"):
-            c.enc, c.dec = _enc_float, _dec_float
+        else:
+            c.enc = _scalars.SIMPLE_ENC.get(t)
+            c.dec = _scalars.SIMPLE_DEC.get(t)
         return c
 
     def _sub(self, ref: Optional[dict[str, Any]]) -> Optional[_Member]:
@@ -357,19 +316,26 @@ class Registry:
         bound = self.bound.get(sid)
         if bound is not None:
             return bound
-        base = IntEnum if t == "intEnum" else StrEnum
-        values = [(v["name"], v["value"]) for v in shape.get("values", [])]
-        make: Any = base
-        cls = make(class_name(sid), values, module=__name__)
-        cls.shape_id = sid
-        if shape.get("documentation"):
-            cls.__doc__ = shape["documentation"]
-        return cls
+
+        def make() -> Any:
+            base = IntEnum if t == "intEnum" else StrEnum
+            values = [(v["name"], v["value"]) for v in shape.get("values", [])]
+            functional: Any = base
+            cls = functional(class_name(sid), values, module=__name__)
+            cls.shape_id = sid
+            if shape.get("documentation"):
+                cls.__doc__ = shape["documentation"]
+            return cls
+
+        return self.shared_class(sid, make)
 
     def _struct_class(self, c: _Codec, shape: dict[str, Any]) -> Any:
         bound = self.bound.get(c.shape_id)
         if bound is not None:
             return bound
+        return self.shared_class(c.shape_id, lambda: self._make_struct_class(c, shape))
+
+    def _make_struct_class(self, c: _Codec, shape: dict[str, Any]) -> Any:
         fields: list[Any] = []
         required_first = sorted(c.members, key=lambda m: not (m.required and not m.has_default))
         for m in required_first:
@@ -408,32 +374,44 @@ class Registry:
             "__doc__": shape.get("documentation") or f"The error {c.shape_id}.",
             "__module__": __name__,
         }
-        return type(class_name(c.shape_id), (errors.ServiceError,), ns)
+        return self.shared_class(c.shape_id, lambda: type(class_name(c.shape_id), (errors.ServiceError,), ns))
 
     def _union_classes(self, c: _Codec, shape: dict[str, Any]) -> Any:
+        """The union's base class; c gets its member classes and its
+        class for unknown members (held by the base class, _sc_classes,
+        when made here)."""
         bound = self.bound.get(c.shape_id)
-        sensitive = bool(shape.get("sensitive"))
         if bound is not None:
-            base = bound
-        else:
-            base = type(class_name(c.shape_id), (Union,), {
-                "shape_id": c.shape_id, "_sc_sensitive_shape": sensitive, "__module__": __name__,
+            for m in c.members:
+                cls = self.bound.get(f"{c.shape_id}${m.name}")
+                c.member_classes[m.name] = cls if cls is not None else self._union_member_class(c, m, bound)
+            unknown = self.bound.get(f"{c.shape_id}$")
+            c.unknown_cls = unknown if unknown is not None else self._union_unknown_class(c, bound)
+            return bound
+
+        def make() -> Any:
+            base: Any = type(class_name(c.shape_id), (Union,), {
+                "shape_id": c.shape_id, "_sc_sensitive_shape": bool(shape.get("sensitive")), "__module__": __name__,
                 "__doc__": shape.get("documentation") or f"The union {c.shape_id}: one of its member classes.",
             })
-        for m in c.members:
-            name = union_member_class_name(c.shape_id, m.name)
-            cls = self.bound.get(f"{c.shape_id}${m.name}")
-            if cls is None:
-                cls = type(name, (base,), {
-                    "member_name": m.name, "__module__": __name__,
-                    "__doc__": m.doc or f"The member {m.name} of the union {c.shape_id}.",
-                })
-            c.member_classes[m.name] = cls
-        unknown = self.bound.get(f"{c.shape_id}$")
-        if unknown is None:
-            unknown = type(class_name(c.shape_id) + "Unknown", (base, UnknownUnionMember), {"__module__": __name__})
-        c.unknown_cls = unknown
+            members = {m.name: self._union_member_class(c, m, base) for m in c.members}
+            base._sc_classes = (members, self._union_unknown_class(c, base))
+            return base
+
+        base = self.shared_class(c.shape_id, make)
+        c.member_classes, c.unknown_cls = dict(base._sc_classes[0]), base._sc_classes[1]
         return base
+
+    @staticmethod
+    def _union_member_class(c: _Codec, m: _Member, base: Any) -> Any:
+        return type(union_member_class_name(c.shape_id, m.name), (base,), {
+            "member_name": m.name, "__module__": __name__,
+            "__doc__": m.doc or f"The member {m.name} of the union {c.shape_id}.",
+        })
+
+    @staticmethod
+    def _union_unknown_class(c: _Codec, base: Any) -> Any:
+        return type(class_name(c.shape_id) + "Unknown", (base, UnknownUnionMember), {"__module__": __name__})
 
     def class_for(self, sid: str) -> Any:
         shape = self.shapes.get(sid)
@@ -479,23 +457,25 @@ def annotation(type_: str, target: str, shapes: dict[str, Any], optional: bool =
 # ---- converters ----------------------------------------------------------
 
 
-def _as_list(v: Any) -> Any:
-    return v if type(v) is list else list(v)
-
-
-def _as_dict(v: Any) -> Any:
-    return v if type(v) is dict else dict(v)
-
-
 def _list_enc(elem: Optional[_Codec]) -> Callable[[Any], Any]:
-    if elem is None or elem.enc is None:
-        return _as_list
-    codec = elem
+    """A list or a tuple, as boto3 takes them; a str, bytes, a dict or a
+    set is refused rather than sent as its characters, keys or in no
+    particular order."""
 
     def enc(v: Any) -> Any:
-        e = codec.enc
-        assert e is not None
-        return [None if x is None else e(x) for x in v]
+        if type(v) is not list and not isinstance(v, (list, tuple)):
+            raise _scalars.type_error("a list or tuple", v)
+        e = elem.enc if elem is not None else None
+        if e is None:
+            return v if type(v) is list else list(v)
+        out = []
+        i = 0
+        try:
+            for i, x in enumerate(v):
+                out.append(None if x is None else e(x))
+        except errors.UsageError as err:
+            raise _scalars.at_member(err, f"[{i}]")
+        return out
 
     return enc
 
@@ -509,15 +489,38 @@ def _list_dec(elem: _Codec) -> Callable[[Any], Any]:
     return dec
 
 
+def _is_mapping(v: Any) -> bool:
+    if isinstance(v, dict):
+        return True
+    import collections.abc
+
+    return isinstance(v, collections.abc.Mapping)
+
+
+def _map_key(k: Any) -> str:
+    if isinstance(k, enum.Enum):
+        k = k._value_
+    if isinstance(k, str):
+        return str(k)
+    raise errors.InputTypeError(f"expected str keys, not {_scalars.type_name(k)}")
+
+
 def _map_enc(val: Optional[_Codec]) -> Callable[[Any], Any]:
-    if val is None or val.enc is None:
-        return _as_dict
-    codec = val
+    """A dict (or another Mapping) with str keys."""
 
     def enc(v: Any) -> Any:
-        e = codec.enc
-        assert e is not None
-        return {str(k._value_ if isinstance(k, enum.Enum) else k): None if x is None else e(x) for k, x in v.items()}
+        if not _is_mapping(v):
+            raise _scalars.type_error("a dict", v)
+        e = val.enc if val is not None else None
+        out = {}
+        k: Any = None
+        try:
+            for k, x in v.items():
+                key = k if type(k) is str else _map_key(k)
+                out[key] = None if x is None or e is None else e(x)
+        except errors.UsageError as err:
+            raise _scalars.at_member(err, f"[{k!r}]")
+        return out
 
     return enc
 
@@ -531,36 +534,50 @@ def _map_dec(val: _Codec) -> Callable[[Any], Any]:
     return dec
 
 
-def _unknown_key(c: _Codec, key: Any) -> TypeError:
+def _unknown_key(c: _Codec, key: Any) -> errors.InputTypeError:
     names = ", ".join(m.py for m in c.members) or "(none)"
-    return TypeError(f"{class_name(c.shape_id)} has no member {key!r}; valid: {names}")
+    return errors.InputTypeError(f"{class_name(c.shape_id)} has no member {key!r}; valid: {names}")
 
 
 def _struct_enc(c: _Codec) -> Callable[[Any], Any]:
     members = c.members
     by_key = c.by_key
+    name = class_name(c.shape_id)
 
     def enc(v: Any) -> Any:
         out: dict[str, Any] = {}
         m: Optional[_Member]
         if isinstance(v, (Structure, errors.ServiceError)):
+            if type(v).shape_id != c.shape_id:
+                raise _scalars.type_error(f"a {name} or a dict", v)
             d = v.__dict__
-            for mem in members:
-                x = d.get(mem.py)
-                if x is not None:
-                    e = mem.codec.enc
-                    out[mem.name] = e(x) if e is not None else x
+            mem: Optional[_Member] = None
+            try:
+                for mem in members:
+                    x = d.get(mem.py)
+                    if x is not None:
+                        e = mem.codec.enc
+                        out[mem.name] = e(x) if e is not None else x
+            except errors.UsageError as err:
+                raise _scalars.at_member(err, mem.py if mem is not None else "?")
             return out
         if isinstance(v, dict) or hasattr(v, "items"):
-            for k, x in v.items():
-                m = by_key.get(k)
-                if m is None:
-                    raise _unknown_key(c, k)
-                if x is not None:
-                    e = m.codec.enc
-                    out[m.name] = e(x) if e is not None else x
+            k: Any = None
+            m = None
+            try:
+                for k, x in v.items():
+                    m = by_key.get(k)
+                    if m is None:
+                        raise _unknown_key(c, k)
+                    if x is not None:
+                        e = m.codec.enc
+                        out[m.name] = e(x) if e is not None else x
+            except errors.UsageError as err:
+                if m is None:  # the unknown key itself
+                    raise
+                raise _scalars.at_member(err, str(k))
             return out
-        raise TypeError(f"{class_name(c.shape_id)}: expected a {class_name(c.shape_id)} or a dict, not {type(v).__name__}")
+        raise _scalars.type_error(f"a {name} or a dict", v)
 
     return enc
 
@@ -621,24 +638,22 @@ def _union_enc(c: _Codec) -> Callable[[Any], Any]:
     by_key = c.by_key
 
     def enc(v: Any) -> Any:
-        if isinstance(v, UnknownUnionMember):
-            return {v.tag: v.value}
-        if isinstance(v, Union):
-            m = by_key.get(v.member_name)
-            if m is None:
-                raise _unknown_key(c, v.member_name)
-            e = m.codec.enc
-            return {m.name: e(v.value) if e is not None and v.value is not None else v.value}
-        if isinstance(v, dict) and len(v) == 1:
+        if isinstance(v, Union) and type(v).shape_id == c.shape_id:
+            if isinstance(v, UnknownUnionMember):
+                return {v.tag: v.value}
+            k, x = v.member_name, v.value
+        elif _is_mapping(v) and len(v) == 1:
             ((k, x),) = v.items()
-            m = by_key.get(k)
-            if m is None:
-                raise _unknown_key(c, k)
-            e = m.codec.enc
+        else:
+            raise _scalars.type_error(f"a {class_name(c.shape_id)} member class or a dict with one key", v)
+        m = by_key.get(k)
+        if m is None:
+            raise _unknown_key(c, k)
+        e = m.codec.enc
+        try:
             return {m.name: e(x) if e is not None and x is not None else x}
-        raise TypeError(
-            f"{class_name(c.shape_id)}: expected one of its member classes or a dict with one key, not {v!r}"
-        )
+        except errors.UsageError as err:
+            raise _scalars.at_member(err, str(k))
 
     return enc
 

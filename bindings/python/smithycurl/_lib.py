@@ -144,6 +144,7 @@ _FUNCTIONS: dict[str, tuple[Any, list[Any], bool]] = {
     "options_set_proxy": (c_int, [c_void_p, c_char_p], False),
     "options_set_validation": (c_int, [c_void_p, c_int], False),
     "options_set_max_response_bytes": (c_int, [c_void_p, ctypes.c_longlong], False),
+    "options_set_host_prefix": (c_int, [c_void_p, c_int], False),
     "options_set_trace": (c_int, [c_void_p, TRACE_FN, c_void_p], False),
     "options_errmsg": (c_int, [c_void_p, P(c_void_p)], True),
     "options_free": (c_int, [c_void_p], False),

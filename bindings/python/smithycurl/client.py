@@ -11,7 +11,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable, Mapping, Optional, Union as TUnion
 
-from . import _codec, _interrupt, _lib, errors
+from . import _codec, _interrupt, _lib, _scalars, errors
 from .errors import ServiceError
 
 if TYPE_CHECKING:
@@ -61,7 +61,7 @@ def _scanner_loads(decoder: json.JSONDecoder) -> Callable[[str], Any]:
 
 
 _loads = _scanner_loads(json.JSONDecoder())
-_exact_loads = _scanner_loads(json.JSONDecoder(parse_float=_codec.ExactFloat))
+_exact_loads = _scanner_loads(json.JSONDecoder(parse_float=_scalars.ExactFloat))
 _EMPTY = b"{}"
 
 
@@ -76,9 +76,13 @@ def _make_options(lib: _lib.Library, **o: Any) -> tuple[int, Any]:
         if rc != _lib.OK:
             msg = _lib.errmsg(lib, lib.options_errmsg, h) or lib.strerror(rc).decode()
             lib.options_free(h)
-            raise errors.UsageError(f"option {what}: {msg}", code=rc)
+            raise errors.UsageError(f"option {what}: {msg}", rc=rc)
 
-    def s(v: Optional[str]) -> Optional[bytes]:
+    def s(v: Optional[str], what: str = "") -> Optional[bytes]:
+        # C strings end at NUL: a value holding one would be cut silently.
+        if v is not None and "\x00" in v:
+            lib.options_free(h)
+            raise errors.UsageError(f"option {what}: the value contains a control character (NUL; the value is not shown)")
         return None if v is None else v.encode()
 
     def ms(v: float) -> int:
@@ -98,23 +102,25 @@ def _make_options(lib: _lib.Library, **o: Any) -> tuple[int, Any]:
     if o["user_agent"] is not None:
         check(lib.options_set_user_agent(h, s(o["user_agent"])), "user_agent")
     if o["bearer_token"] is not None:
-        check(lib.options_set_bearer_token(h, s(o["bearer_token"])), "bearer_token")
+        check(lib.options_set_bearer_token(h, s(o["bearer_token"], "bearer_token")), "bearer_token")
     if o["basic_auth"] is not None:
         user, password = o["basic_auth"]
-        check(lib.options_set_basic_auth(h, s(user), s(password)), "basic_auth")
+        check(lib.options_set_basic_auth(h, s(user, "basic_auth"), s(password, "basic_auth")), "basic_auth")
     if o["api_key"] is not None:
-        check(lib.options_set_api_key(h, s(o["api_key"])), "api_key")
+        check(lib.options_set_api_key(h, s(o["api_key"], "api_key")), "api_key")
     aws = o["aws_credentials"]
     if aws is not None:
         check(lib.options_set_aws_sigv4(
-            h, s(aws.get("access_key_id")), s(aws.get("secret_access_key")),
-            s(aws.get("session_token")), s(aws.get("region"))), "aws_credentials")
+            h, s(aws.get("access_key_id"), "aws_credentials"), s(aws.get("secret_access_key"), "aws_credentials"),
+            s(aws.get("session_token"), "aws_credentials"), s(aws.get("region"), "aws_credentials")), "aws_credentials")
     if o["ca_file"] or o["cert_file"] or o["key_file"] or o["insecure"]:
         check(lib.options_set_tls(h, s(o["ca_file"]), s(o["cert_file"]), s(o["key_file"]), int(bool(o["insecure"]))), "tls")
     if o["proxy"] is not None:
         check(lib.options_set_proxy(h, s(o["proxy"])), "proxy")
-    if not o["validation"]:
-        check(lib.options_set_validation(h, 0), "validation")
+    if o["validate"]:
+        check(lib.options_set_validation(h, 1), "validate")
+    if not o["host_prefix"]:
+        check(lib.options_set_host_prefix(h, 0), "host_prefix")
     if o["max_response_bytes"] is not None:
         check(lib.options_set_max_response_bytes(h, int(o["max_response_bytes"])), "max_response_bytes")
     trace = o["trace"]
@@ -162,7 +168,7 @@ class Operation:
         self._out = None if info.output == "smithy.api#Unit" else reg.codec(info.output, "structure")
         self._kw: dict[str, _codec._Member] = {m.py: m for m in self._in.members} if self._in else {}
         self._errors = tuple(data.get("errors", ()))
-        self._exact = any(s.get("type") == "bigDecimal" for s in shapes.values())
+        self._exact = _codec.reaches_big_decimal(shapes)
         self._in_decimal = self._exact
         self.__doc__ = self._doc()
 
@@ -192,26 +198,33 @@ class Operation:
                 raise TypeError(f"{self.info.py_name}() takes an input or keyword arguments, not both")
             body_obj: dict[str, Any] = {}
             kw = self._kw
-            for k, v in kwargs.items():
-                m = kw.get(k)
-                if m is None:
-                    raise TypeError(
-                        f"{self.info.py_name}() got an unexpected keyword argument {k!r}; "
-                        f"valid: {', '.join(kw) or '(none)'}"
-                    )
-                if v is not None:
-                    e = m.codec.enc
-                    body_obj[m.name] = e(v) if e is not None else v
+            k = ""
+            try:
+                for k, v in kwargs.items():
+                    m = kw.get(k)
+                    if m is None:
+                        raise TypeError(
+                            f"{self.info.py_name}() got an unexpected keyword argument {k!r}; "
+                            f"valid: {', '.join(kw) or '(none)'}"
+                        )
+                    if v is not None:
+                        e = m.codec.enc
+                        body_obj[m.name] = e(v) if e is not None else v
+            except errors.UsageError as err:
+                raise _scalars.for_input(_scalars.at_member(err, k), self.info.name)
             body = _dumps(body_obj)
         elif input is not None:
             if self._in is None:
                 raise TypeError(f"{self.info.py_name}() takes no input")
             assert self._in.enc is not None
-            body = _dumps(self._in.enc(input))
+            try:
+                body = _dumps(self._in.enc(input))
+            except errors.UsageError as err:
+                raise _scalars.for_input(err, self.info.name)
         else:
             return self._client._call(self, _EMPTY)
         if self._in_decimal:
-            body = _codec.fix_decimals(body)
+            body = _scalars.fix_decimals(body)
         return self._client._call(self, body.encode())
 
     def _call_members(self, args: Mapping[str, Any]) -> Any:
@@ -221,13 +234,17 @@ class Operation:
             return self._client._call(self, _EMPTY)
         by_key = self._in.by_key
         body_obj: dict[str, Any] = {}
-        for k, v in args.items():
-            if v is not None:
-                e = by_key[k].codec.enc
-                body_obj[k] = e(v) if e is not None else v
+        k = ""
+        try:
+            for k, v in args.items():
+                if v is not None:
+                    e = by_key[k].codec.enc
+                    body_obj[k] = e(v) if e is not None else v
+        except errors.UsageError as err:
+            raise _scalars.for_input(_scalars.at_member(err, by_key[k].py), self.info.name)
         body = _dumps(body_obj)
         if self._in_decimal:
-            body = _codec.fix_decimals(body)
+            body = _scalars.fix_decimals(body)
         return self._client._call(self, body.encode())
 
     def _decode(self, raw: bytes) -> Any:
@@ -248,8 +265,8 @@ class Operation:
         message = (s.value or b"").decode("utf-8", "replace")
         if kind.value != _lib.KIND_SERVICE:
             if rc == _lib.E_NOT_FOUND:
-                return errors.NotFoundError(message, code=rc)
-            return errors.for_kind(kind.value)(message, code=rc, attempts=attempts.value)
+                return errors.NotFoundError(message, rc=rc)
+            return errors.for_kind(kind.value)(message, rc=rc, attempts=attempts.value)
         lib.result_error_shape(r, ctypes.byref(s))
         shape = (s.value or b"").decode()
         lib.result_error_code(r, ctypes.byref(s))
@@ -397,7 +414,7 @@ class Client:
             if rc == _lib.E_FORKED:
                 raise errors.ForkedError()
             if rc == _lib.E_INVALID_HANDLE:
-                raise errors.UsageError(f"the client of {self.service.id} is closed", code=rc)
+                raise errors.UsageError(f"the client of {self.service.id} is closed", rc=rc)
             raise errors.from_code(rc, lib.strerror(rc).decode(), op.info.name)
         try:
             exc = op._error(lib, rc, r)

@@ -7,7 +7,8 @@
     ├── LoadError (ValueError)        the model has errors (.errors: file:line:col lines)
     ├── NotFoundError (LookupError)   no such service or operation
     ├── UsageError                    the call is wrong; nothing was sent
-    ├── ValidationError (ValueError)  the input breaks the model's constraints (.violations)
+    │   └── InputTypeError (TypeError) a Python value of the wrong type for its member
+    ├── ValidationError (ValueError)  a required member missing, or constraints broken (.violations)
     ├── ServiceError                  the service answered with an error (.status, ...)
     │   └── one class per modeled error shape, members as attributes
     ├── TransportError                no complete response (DNS, connect, TLS, reset, too large)
@@ -32,17 +33,18 @@ if TYPE_CHECKING:
 class SmithycurlError(Exception):
     """Base of every smithycurl exception.
 
-    ``code`` is the C API's smithycurl_code, ``kind`` the error kind's name
-    ("usage", "validation", "service", "transport", "timeout", "cancelled",
-    "decode") or "" for failures outside calls, ``message`` the detail.
+    ``rc`` is the C API's smithycurl_code (a number), ``kind`` the error
+    kind's name ("usage", "validation", "service", "transport", "timeout",
+    "cancelled", "decode") or "" for failures outside calls, ``message`` the
+    detail. (A ServiceError's ``code`` is the service's error code, a str.)
     """
 
     kind: ClassVar[str] = ""
 
-    def __init__(self, message: str = "", *, code: int = 0, attempts: int = 0) -> None:
+    def __init__(self, message: str = "", *, rc: int = 0, attempts: int = 0) -> None:
         super().__init__(message)
         self.message = message
-        self.code = code
+        self.rc = rc
         self.attempts = attempts
 
     def __str__(self) -> str:
@@ -61,8 +63,8 @@ class LoadError(SmithycurlError, ValueError):
     """The model has errors. ``errors`` holds one line per problem, as
     ``file:line:column: error: shape: message [EventId]``."""
 
-    def __init__(self, message: str, *, code: int = 0) -> None:
-        super().__init__(message, code=code)
+    def __init__(self, message: str, *, rc: int = 0) -> None:
+        super().__init__(message, rc=rc)
         lines = [line for line in message.splitlines() if line.strip()]
         if lines and lines[0].startswith("invalid model: "):
             lines[0] = lines[0][len("invalid model: "):]
@@ -75,20 +77,35 @@ class NotFoundError(SmithycurlError, LookupError):
 
 class UsageError(SmithycurlError):
     """The call itself is wrong (a value of the wrong type, malformed input,
-    missing credentials, a bad endpoint or option). Nothing was sent."""
+    missing credentials, a bad endpoint or option). Nothing was sent.
+    ``member`` is the member path of the value at fault when the Python
+    side found it (``tags[2].name``), else ""."""
 
     kind = "usage"
+    member: str = ""
+
+
+class InputTypeError(UsageError, TypeError):
+    """A Python value of the wrong type for its member, found before
+    anything is sent: a str, a dict or a set where the model has a list,
+    a bool or a float for an integer, a list for a map... The message names
+    the member path and the types expected, as boto3's parameter check
+    does; ``member`` holds the path. ``rc`` is 8 (SMITHYCURL_E_USAGE), as for
+    the library's own usage errors."""
+
+    def __init__(self, message: str = "", *, rc: int = 8, attempts: int = 0) -> None:
+        super().__init__(message, rc=rc, attempts=attempts)
 
 
 class ValidationError(SmithycurlError, ValueError):
-    """The input breaks the model's constraints (required, length, range,
-    pattern, enum). Nothing was sent. ``violations`` lists every one, each
-    with its member path."""
+    """A required member is missing or, with ``validate=True``, the input
+    breaks the model's constraints (length, range, pattern, enum). Nothing
+    was sent. ``violations`` lists every one, each with its member path."""
 
     kind = "validation"
 
-    def __init__(self, message: str = "", *, code: int = 0, attempts: int = 0) -> None:
-        super().__init__(message, code=code, attempts=attempts)
+    def __init__(self, message: str = "", *, rc: int = 0, attempts: int = 0) -> None:
+        super().__init__(message, rc=rc, attempts=attempts)
         self.violations = _violations(message)
 
 
@@ -116,10 +133,17 @@ class ServiceError(SmithycurlError):
 
     A modeled error is an instance of its own subclass (one per error shape,
     ``except client.errors.NotFoundError``), with the shape's members as
-    snake_case attributes. Every service error also has ``status`` (HTTP),
-    ``shape_id``, ``error_code``, ``request_id``, ``attempts`` and ``body``
-    (unmodeled errors: the raw response), and ``meta``, an ErrorMeta with
-    the same (a member of the same name wins on the error itself).
+    snake_case attributes. Every service error also has ``code``, the error
+    code the service named as boto3 reports it
+    (``e.response["Error"]["Code"]`` there: "ConditionalCheckFailedException",
+    or the awsQuery code of an awsQueryCompatible service such as
+    "AWS.SimpleQueueService.NonExistentQueue"; "" when none), ``status``
+    (HTTP), ``shape_id``, ``error_code`` (the same as ``code``),
+    ``request_id``, ``attempts``, ``body`` (unmodeled errors: the raw
+    response) and ``rc`` (10, SMITHYCURL_E_SERVICE), and ``meta``, an
+    ErrorMeta with the same. A member of the same name wins on the error
+    itself (an error with a ``code`` member); ``error_code`` and ``meta``
+    keep the service's.
     """
 
     kind = "service"
@@ -132,9 +156,10 @@ class ServiceError(SmithycurlError):
         meta = _meta if _meta is not None else ErrorMeta(shape_id=type(self).shape_id)
         if not message and isinstance(members.get("message"), str):
             message = members["message"]
-        super().__init__(message, code=10, attempts=meta.attempts)
+        super().__init__(message, rc=10, attempts=meta.attempts)
         self.meta = meta
         self.status = meta.status
+        self.code: str = meta.error_code
         self.error_code = meta.error_code
         self.request_id = meta.request_id
         self.body = meta.body
@@ -219,8 +244,8 @@ class ForkedError(SmithycurlError, RuntimeError):
     """smithycurl was used in a child process after os.fork(); use the
     multiprocessing 'spawn' or 'forkserver' start method."""
 
-    def __init__(self, message: str = FORK_MESSAGE, *, code: int = 15) -> None:
-        super().__init__(message, code=code)
+    def __init__(self, message: str = FORK_MESSAGE, *, rc: int = 15) -> None:
+        super().__init__(message, rc=rc)
 
 
 class InternalError(SmithycurlError):
@@ -261,7 +286,7 @@ def from_code(code: int, message: str, where: Optional[str] = None) -> Smithycur
         message = f"{where}: {message}"
     if cls is ServiceError:
         return ServiceError(message, _meta=ErrorMeta())
-    return cls(message, code=code)
+    return cls(message, rc=code)
 
 
 def for_kind(kind: int) -> type[SmithycurlError]:

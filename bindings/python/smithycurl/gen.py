@@ -21,7 +21,7 @@ from .model import Model, ServiceInfo
 from .types import snake_case
 
 _ERROR_BASE_ATTRS = {
-    "message": "str", "code": "int", "attempts": "int", "status": "int", "error_code": "str",
+    "message": "str", "code": "str", "rc": "int", "attempts": "int", "status": "int", "error_code": "str",
     "request_id": "str", "body": "str", "shape_id": "str", "meta": "smithycurl.ErrorMeta",
     "kind": "str", "args": "tuple[typing.Any, ...]",
 }

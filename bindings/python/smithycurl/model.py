@@ -178,8 +178,10 @@ class Model:
         key_file: Optional[str] = None,
         insecure: bool = False,
         proxy: Optional[str] = None,
-        validation: bool = True,
+        validate: bool = False,
+        validation: Optional[bool] = None,
         max_response_bytes: Optional[int] = None,
+        host_prefix: bool = True,
         trace: TUnion[bool, Callable[[dict[str, Any]], None], None] = None,
     ) -> "Client":
         """A client for a service of the model (its id; omit it when the
@@ -194,12 +196,24 @@ class Model:
         - ``headers``: added to every request; ``user_agent``;
         - credentials: ``bearer_token``, ``basic_auth=(user, password)``,
           ``api_key``, ``aws_credentials={"access_key_id":..,
-          "secret_access_key":.., "session_token":.., "region":..}``;
+          "secret_access_key":.., "session_token":.., "region":..}``; one
+          trailing newline (a token file read whole) is removed from each,
+          any other control character raises UsageError naming the option,
+          never showing the value;
         - TLS: ``ca_file``, ``cert_file``, ``key_file``, ``insecure``
           (tests only); ``proxy`` ("-" for none);
-        - ``validation``: check inputs against the model's constraints
-          before sending (True);
+        - ``validate``: check inputs against the model's constraint traits
+          (``@length``, ``@range``, ``@pattern``, enum values,
+          ``@uniqueItems``) before sending, raising ``ValidationError``
+          (False: the service has the last word, as the Smithy
+          specification says for clients). ``@required`` members and the
+          types of values (numbers in their type's range, base64 blobs,
+          timestamps in years 0001 to 9999) are always checked;
+          ``validation`` is the older name of the same option and wins
+          when given;
         - ``max_response_bytes``: largest response body (64 MiB; -1 none);
+        - ``host_prefix``: False ignores the endpoint trait's hostPrefix and
+          its host labels (the command line's ``--no-host-prefix``);
         - ``trace``: a function called with each request and response
           event (a dict, credentials redacted), or True to log them to the
           "smithycurl.trace" logger at DEBUG level.
@@ -212,7 +226,8 @@ class Model:
             headers=headers, user_agent=user_agent, bearer_token=bearer_token,
             basic_auth=basic_auth, api_key=api_key, aws_credentials=aws_credentials,
             ca_file=ca_file, cert_file=cert_file, key_file=key_file, insecure=insecure,
-            proxy=proxy, validation=validation, max_response_bytes=max_response_bytes, trace=trace,
+            proxy=proxy, validate=validate if validation is None else validation,
+            max_response_bytes=max_response_bytes, trace=trace, host_prefix=host_prefix,
         )
         out = ctypes.c_void_p()
         try:
@@ -248,9 +263,15 @@ class Model:
 
 def load_model(*paths: PathLike, text: Optional[str] = None, name: str = "inline.smithy") -> Model:
     """Loads a Smithy model: IDL (.smithy, 2.0 and 1.0) or JSON AST (.json)
-    files, directories (every such file under them), and/or ``text`` (model
-    source; read as a JSON AST when ``name`` ends in .json or it starts
-    with "{"). Everything is merged into one model.
+    files, directories (every .smithy file under them and every .json file
+    with a top-level "smithy" key; other files, FIFOs and devices are
+    skipped), a ``smithy-build.json`` (or a directory holding one: its
+    ``sources`` and ``imports`` are loaded), and/or ``text`` (model source;
+    read as a JSON AST when ``name`` ends in .json or it starts with "{").
+    Everything is merged into one model; a file may hold at most 256 MiB.
+    The trait definitions of the protocols and auth schemes smithycurl
+    knows (aws.*, alloy, smithy.protocols, smithy.rules, smithy.waiters)
+    are bundled, so models that ``use`` them need not include them.
 
     Raises LoadError listing every problem as file:line:column, and
     NotFoundError for a missing path.

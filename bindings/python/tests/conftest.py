@@ -113,3 +113,60 @@ def run_python(code: str, *args: str, env: dict[str, str] | None = None, timeout
     e["PYTHONPATH"] = PKG + os.pathsep + e.get("PYTHONPATH", "")
     e.update(env or {})
     return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=e, timeout=timeout)
+
+
+class CannedServer:
+    """A real HTTP server on 127.0.0.1 (a free port) that answers every
+    request with one response, set by the test, and keeps the requests it
+    got (method, path, headers, body). For responses the in-repo test
+    services do not give (an AWS service's error, exact numbers)."""
+
+    def __init__(self) -> None:
+        import http.server
+        import threading
+
+        self.status = 200
+        self.headers: dict[str, str] = {"Content-Type": "application/json"}
+        self.body = b"{}"
+        self.requests: list[tuple[str, str, dict[str, str], bytes]] = []
+        canned = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                n = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(n)
+                canned.requests.append((self.command, self.path, dict(self.headers), body))
+                self.send_response(canned.status)
+                for k, v in canned.headers.items():
+                    self.send_header(k, v)
+                self.send_header("Content-Length", str(len(canned.body)))
+                self.end_headers()
+                self.wfile.write(canned.body)
+
+            do_GET = do_PUT = do_DELETE = do_POST
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self._server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+
+    def respond(self, status: int, body: bytes, **headers: str) -> None:
+        self.status, self.body = status, body
+        self.headers = {"Content-Type": "application/json", **{k.replace("_", "-"): v for k, v in headers.items()}}
+
+    def close(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(10)
+
+
+@pytest.fixture()
+def canned() -> Iterator[CannedServer]:
+    s = CannedServer()
+    try:
+        yield s
+    finally:
+        s.close()

@@ -72,6 +72,7 @@ def test_dynamodb_flow(emulators: dict[str, str]) -> None:
         err = info.value
         assert type(err).__name__ == "ConditionalCheckFailedException"
         assert err.status == 400
+        assert err.code == "ConditionalCheckFailedException" and err.rc == 10  # as boto3 users expect
         db.delete_table(table_name="py-flow")
 
 

@@ -38,9 +38,10 @@ def test_usage_error(httpbin: smithycurl.Client) -> None:
     assert e.value.kind == "usage" and e.value.attempts == 0
 
 
-def test_validation_error(httpbin: smithycurl.Client) -> None:
-    with pytest.raises(smithycurl.ValidationError) as e:
-        httpbin.status(code=1000)
+def test_validation_error(httpbin_model: smithycurl.Model, servers) -> None:  # type: ignore[no-untyped-def]
+    with httpbin_model.client(endpoint=servers.httpbin, validate=True) as c:
+        with pytest.raises(smithycurl.ValidationError) as e:
+            c.status(code=1000)
     assert isinstance(e.value, ValueError)
     assert e.value.violations == ["code: value 1000 is above the maximum 599"]
 

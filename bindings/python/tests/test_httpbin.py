@@ -39,6 +39,55 @@ def test_every_operation(httpbin: smithycurl.Client, servers: Servers) -> None:
         assert e.value.status == 401 and isinstance(e.value, smithycurl.ServiceError)
 
 
+def test_credentials_read_from_files(httpbin_model: smithycurl.Model, servers: Servers) -> None:
+    # A token read from a file ends with a newline: one is removed.
+    with httpbin_model.client(endpoint=servers.httpbin, bearer_token="file-token\r\n",
+                              basic_auth=("alice", "pw\n")) as auth:
+        assert auth.bearer().token == "file-token"
+        assert auth.basic_auth(user="alice", passwd="pw").user == "alice"
+    # Any other control character is refused at construction; the message
+    # names the option and never shows the value.
+    bad: list[dict[str, object]] = [
+        {"bearer_token": "SECRET-TOK\x00"},
+        {"bearer_token": "SECRET-TOK\n\n"},
+        {"basic_auth": ("alice", "SECRET-PW\r")},
+        {"api_key": "SECRET-KEY\x1b"},
+        {"aws_credentials": {"access_key_id": "AKID", "secret_access_key": "SECRET-AWS\t", "region": "r"}},
+    ]
+    for kwargs in bad:
+        with pytest.raises(smithycurl.UsageError, match="control character") as e:
+            httpbin_model.client(endpoint=servers.httpbin, **kwargs)  # type: ignore[arg-type]
+        assert "SECRET" not in str(e.value) and "SECRET" not in repr(e.value), e.value
+        assert str(e.value).startswith("option " + next(iter(kwargs)))
+    with pytest.raises(smithycurl.UsageError, match="must not hold a user or password") as e:
+        httpbin_model.client(endpoint="http://alice:SECRET-PW@127.0.0.1:8080")
+    assert "SECRET" not in str(e.value)
+    with pytest.raises(smithycurl.UsageError, match="port 70000"):
+        httpbin_model.client(endpoint="http://127.0.0.1:70000")
+
+
+PREFIX_MODEL = """
+$version: "2"
+namespace test.prefix
+@alloy#simpleRestJson
+service Zoned { operations: [Get] }
+@readonly @endpoint(hostPrefix: "{zone}.") @http(method: "GET", uri: "/get")
+operation Get { input := { @required @hostLabel zone: String } output := { url: String } }
+"""
+
+
+def test_host_prefix_option(servers: Servers) -> None:
+    model = smithycurl.load_model(text=PREFIX_MODEL)
+    # libcurl resolves every *.localhost name to the loopback address.
+    endpoint = servers.httpbin.replace("127.0.0.1", "localhost")
+    with model.client(endpoint=endpoint) as on, model.client(endpoint=endpoint, host_prefix=False) as off:
+        assert "//eu1.localhost:" in on.get(zone="eu1").url
+        with pytest.raises(smithycurl.UsageError, match="host"):
+            on.get(zone="evil.com/x")
+        # Off: neither the prefix nor its label is looked at.
+        assert "//localhost:" in off.get(zone="evil.com/x").url
+
+
 def test_missing_credentials_is_a_usage_error(httpbin: smithycurl.Client) -> None:
     with pytest.raises(smithycurl.UsageError, match="httpBearerAuth"):
         httpbin.bearer()

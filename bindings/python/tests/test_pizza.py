@@ -129,17 +129,28 @@ def test_validation_lists_every_violation(pizza: smithycurl.Client) -> None:
     assert isinstance(e.value, ValueError) and e.value.attempts == 0
     assert len(e.value.violations) == 2, e.value.violations
     assert any("base" in v for v in e.value.violations) and any("toppings" in v for v in e.value.violations)
-    with pytest.raises(smithycurl.ValidationError, match="above the maximum 5"):
-        pizza.health(query="too long")
-    with pytest.raises(smithycurl.ValidationError, match='"v3"'):
-        pizza.get_enum(aa="v3")
 
 
-def test_without_validation_the_server_rejects(pizza_model: smithycurl.Model, servers) -> None:  # type: ignore[no-untyped-def]
+def test_validate_checks_constraints(pizza_model: smithycurl.Model, servers) -> None:  # type: ignore[no-untyped-def]
+    with pizza_model.client("alloy.test#PizzaAdminService", endpoint=servers.pizza, validate=True, retries=False) as c:
+        with pytest.raises(smithycurl.ValidationError, match="above the maximum 5"):
+            c.health(query="too long")
+        with pytest.raises(smithycurl.ValidationError, match='"v3"'):
+            c.get_enum(aa="v3")
+
+
+def test_by_default_the_server_rejects(pizza: smithycurl.Client, pizza_model: smithycurl.Model, servers) -> None:  # type: ignore[no-untyped-def]
+    # The constraint traits are not checked by default (nor with validation=False).
     with pizza_model.client("alloy.test#PizzaAdminService", endpoint=servers.pizza, validation=False, retries=False) as raw:
-        with pytest.raises(raw.errors.GenericClientError, match="required") as e:
+        for c in (pizza, raw):
+            with pytest.raises(c.errors.GenericClientError, match="query longer than 5") as e:
+                c.health(query="too long")
+            assert e.value.status == 418
+            with pytest.raises(c.errors.GenericClientError, match="v3"):
+                c.get_enum(aa="v3")
+        # @required is always checked.
+        with pytest.raises(smithycurl.ValidationError, match="toppings: is required"):
             raw.add_menu_item(restaurant="bobs", menu_item={"food": {"pizza": {"name": "x", "base": "T"}}, "price": 1})
-        assert e.value.status == 418
 
 
 def test_unknown_values_from_a_newer_server(pizza: smithycurl.Client) -> None:

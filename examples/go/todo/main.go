@@ -56,8 +56,16 @@ func main() {
 		fmt.Printf("%-10s error %s (HTTP %d): %s\n", "GetTodo", e.Shape, e.Status, e.Members)
 	}
 
-	// Bad input never leaves the process: every violation is listed.
-	_, err = c.Call(ctx, "CreateTodo", []byte(`{"title": "", "priority": "URGENT"}`))
+	// With WithValidation, input that breaks the model's constraints never
+	// leaves the process: every violation is listed. (By default only
+	// @required members and value types are checked, and the service has
+	// the last word.)
+	strict, err := client.New(m, "smithycurl.examples.todo#Todos", *endpoint, client.WithValidation())
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer strict.Close()
+	_, err = strict.Call(ctx, "CreateTodo", []byte(`{"title": "", "priority": "URGENT"}`))
 	if errors.As(err, &e) && e.Kind == client.KindValidation {
 		fmt.Printf("%-10s rejected before sending: %s\n", "CreateTodo", e.Message())
 	}

@@ -1,4 +1,8 @@
-package main
+// Package describe writes the JSON descriptions of a model's services and
+// operations: the schemas smithycurl_model_services_json and
+// smithycurl_model_operation_json return (documented in
+// include/smithycurl.h), and `smithycurl describe --json` prints.
+package describe
 
 import (
 	"bytes"
@@ -8,9 +12,6 @@ import (
 
 	"github.com/smithycurl/smithycurl/model"
 )
-
-// The JSON schemas written here are documented in include/smithycurl.h
-// (smithycurl_model_services_json and smithycurl_model_operation_json).
 
 const (
 	tDocumentation = "smithy.api#documentation"
@@ -23,6 +24,7 @@ const (
 	tError         = "smithy.api#error"
 	tHTTPError     = "smithy.api#httpError"
 	tAuth          = "smithy.api#auth"
+	tStreaming     = "smithy.api#streaming"
 	unitID         = "smithy.api#Unit"
 )
 
@@ -59,7 +61,8 @@ type operationJSON struct {
 	Errors        []model.ShapeID `json:"errors,omitempty"`
 }
 
-func describeServices(m *model.Model) []byte {
+// Services describes every service of m with its operations.
+func Services(m *model.Model) []byte {
 	out := struct {
 		Services []serviceJSON `json:"services"`
 	}{Services: []serviceJSON{}}
@@ -126,6 +129,7 @@ type shapeJSON struct {
 	Documentation string          `json:"documentation,omitempty"`
 	Sensitive     bool            `json:"sensitive,omitempty"`
 	Deprecated    bool            `json:"deprecated,omitempty"`
+	Streaming     bool            `json:"streaming,omitempty"`
 	Error         string          `json:"error,omitempty"`
 	HTTPError     int64           `json:"http_error,omitempty"`
 	Members       []memberJSON    `json:"members,omitempty"`
@@ -145,6 +149,7 @@ type memberJSON struct {
 	Default       json.RawMessage  `json:"default,omitempty"`
 	Sensitive     bool             `json:"sensitive,omitempty"`
 	Deprecated    bool             `json:"deprecated,omitempty"`
+	Streaming     string           `json:"streaming,omitempty"`
 	Documentation string           `json:"documentation,omitempty"`
 	HTTP          *httpBindingJSON `json:"http,omitempty"`
 	Constraints   json.RawMessage  `json:"constraints,omitempty"`
@@ -162,18 +167,28 @@ type enumValueJSON struct {
 	Documentation string          `json:"documentation,omitempty"`
 }
 
-func describeOperation(m *model.Model, svc *model.Service, op *model.Operation) []byte {
+// Operation describes op of svc: its input, output and errors, and every
+// shape they use (the prelude's excepted).
+func Operation(m *model.Model, svc *model.Service, op *model.Operation) []byte {
 	out := struct {
 		Service       model.ShapeID               `json:"service"`
 		Operation     model.ShapeID               `json:"operation"`
 		Name          string                      `json:"name"`
 		Documentation string                      `json:"documentation,omitempty"`
+		Streaming     bool                        `json:"streaming,omitempty"`
 		Input         model.ShapeID               `json:"input"`
 		Output        model.ShapeID               `json:"output"`
 		Errors        []model.ShapeID             `json:"errors,omitempty"`
 		Shapes        map[model.ShapeID]shapeJSON `json:"shapes"`
 	}{Service: svc.Shape.ID, Operation: op.Shape.ID, Name: op.Name, Documentation: doc(op.Shape.Traits),
 		Input: op.Input.ID, Output: op.Output.ID, Shapes: map[model.ShapeID]shapeJSON{}}
+	for _, io := range []*model.Shape{op.Input, op.Output} {
+		for _, mem := range io.Members {
+			if Streaming(m, mem) != "" {
+				out.Streaming = true
+			}
+		}
+	}
 	queue := []*model.Shape{op.Input, op.Output}
 	for _, e := range op.Errors {
 		out.Errors = append(out.Errors, e.ID)
@@ -202,7 +217,8 @@ func describeOperation(m *model.Model, svc *model.Service, op *model.Operation) 
 
 func describeShape(m *model.Model, sh *model.Shape) shapeJSON {
 	s := shapeJSON{Type: sh.Type, Documentation: doc(sh.Traits), Sensitive: sh.HasTrait(tSensitive),
-		Deprecated: sh.HasTrait(tDeprecated), Constraints: constraints(sh.Traits, nil), Traits: traitsJSON(sh.Traits)}
+		Deprecated: sh.HasTrait(tDeprecated), Streaming: sh.HasTrait(tStreaming),
+		Constraints: constraints(sh.Traits, nil), Traits: traitsJSON(sh.Traits)}
 	if v, ok := sh.Trait(tError); ok {
 		s.Error = v.Str()
 	}
@@ -259,6 +275,7 @@ func describeMember(m *model.Model, mem *model.Member, named bool) memberJSON {
 		d.Default = json.RawMessage(v.JSON())
 	}
 	d.Sensitive = mem.Traits.Has(tSensitive) || targetTraits.Has(tSensitive)
+	d.Streaming = Streaming(m, mem)
 	d.Documentation = doc(mem.Traits)
 	if d.Documentation == "" {
 		d.Documentation = doc(targetTraits)
@@ -266,6 +283,19 @@ func describeMember(m *model.Model, mem *model.Member, named bool) memberJSON {
 	d.HTTP = httpBinding(mem)
 	d.Constraints = constraints(mem.Traits, targetTraits)
 	return d
+}
+
+// Streaming tells whether mem targets a @streaming shape: "blob" for a
+// streaming blob, "events" for an event stream (a @streaming union), else "".
+func Streaming(m *model.Model, mem *model.Member) string {
+	t, ok := m.Target(mem)
+	if !ok || !t.HasTrait(tStreaming) {
+		return ""
+	}
+	if t.Type == model.UnionType {
+		return "events"
+	}
+	return "blob"
 }
 
 func httpBinding(mem *model.Member) *httpBindingJSON {

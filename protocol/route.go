@@ -1,0 +1,24 @@
+package protocol
+
+import "github.com/smithycurl/smithycurl/model"
+
+// Route is how an operation of svc reads on the wire: "GET /todos/{id}"
+// from its @http trait for the REST protocols, "POST /  (X-Amz-Target:
+// Service.Operation)" for the AWS JSON protocols, "" when neither applies.
+func Route(svc *model.Service, op *model.Operation) string {
+	if svc.Shape.HasTrait(AWSJSON1_0) || svc.Shape.HasTrait(AWSJSON1_1) {
+		return "POST /  (X-Amz-Target: " + amzTarget(svc, op) + ")"
+	}
+	h, ok := op.Shape.Trait(tHTTP)
+	if !ok {
+		return ""
+	}
+	method, _ := h.Get("method")
+	uri, _ := h.Get("uri")
+	return method.Str() + " " + uri.Str()
+}
+
+// amzTarget is the X-Amz-Target header of an AWS JSON operation.
+func amzTarget(svc *model.Service, op *model.Operation) string {
+	return svc.Shape.ID.Name() + "." + op.Name
+}

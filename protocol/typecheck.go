@@ -1,0 +1,309 @@
+package protocol
+
+import (
+	"errors"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Type checks of input values. They are not constraint validation: they
+// always run, because a value that does not fit its Smithy type cannot be
+// written correctly on the wire (WithoutValidation does not turn them off).
+//
+//   - byte, short, integer, long and intEnum (an integer): a whole number in
+//     the type's range. A whole number written with a fraction or an
+//     exponent (1.0, 1e2) is the integer it equals, and is sent as plain
+//     digits (1, 100); 1.5 is refused.
+//   - bigInteger: a whole number (same rule), at most maxBigDigits digits.
+//   - float, double: a finite number in the type's range (a value too small
+//     to represent rounds to zero), or "NaN", "Infinity", "-Infinity".
+//   - bigDecimal: any JSON number.
+//   - every number: the JSON grammar (01, 1., .5 and +1 are refused).
+//   - blob: standard base64 with padding (RFC 4648 section 4); the URL-safe
+//     alphabet and unpadded text are refused.
+//   - timestamp: see minEpoch and maxEpoch.
+
+// valueError is an input or output value that does not fit its type, with
+// the member path to it. Containers add their part of the path as the error
+// goes up, so the leaf only says what is wrong.
+type valueError struct {
+	rev []string // path parts, innermost first: "name", "[3]", `["key"]`
+	msg string
+}
+
+func (e *valueError) Error() string {
+	if len(e.rev) == 0 {
+		return e.msg
+	}
+	var b strings.Builder
+	b.WriteString("member ")
+	for i := len(e.rev) - 1; i >= 0; i-- {
+		p := e.rev[i]
+		if i < len(e.rev)-1 && p[0] != '[' {
+			b.WriteByte('.')
+		}
+		b.WriteString(p)
+	}
+	b.WriteString(": ")
+	b.WriteString(e.msg)
+	return b.String()
+}
+
+func badValue(msg string) error { return &valueError{msg: msg} }
+
+// within adds a path part to a *valueError; other errors pass unchanged.
+// (The test for nil comes first: errors.As makes its target escape, and
+// the path of every member of every value goes through here.)
+func within(err error, part string) error {
+	if err == nil {
+		return nil
+	}
+	if ve, ok := err.(*valueError); ok {
+		ve.rev = append(ve.rev, part)
+		return err
+	}
+	var ve *valueError
+	if errors.As(err, &ve) {
+		ve.rev = append(ve.rev, part)
+	}
+	return err
+}
+
+func inMember(err error, name string) error {
+	if err == nil {
+		return nil
+	}
+	return within(err, name)
+}
+
+func inIndex(err error, i int) error {
+	if err == nil {
+		return nil
+	}
+	return within(err, "["+strconv.Itoa(i)+"]")
+}
+
+func inKey(err error, key []byte) error {
+	if err == nil {
+		return nil
+	}
+	return within(err, "["+strconv.Quote(string(key))+"]")
+}
+
+// typeError says which kind of JSON value a member needs.
+func typeError(want string) error { return badValue("expected " + want) }
+
+// readNumber reads a JSON number, saying why when it is not one.
+func readNumber(s *scanner) ([]byte, error) {
+	lit, err := s.number()
+	if err == nil {
+		return lit, nil
+	}
+	if c := s.peek(); c == '-' || c == '+' || c == '.' || (c >= '0' && c <= '9') {
+		return nil, badValue(err.(*syntaxError).msg)
+	}
+	return nil, typeError("a number")
+}
+
+// maxBigDigits bounds the digits of a bigInteger written with an exponent
+// (1e100000 would otherwise be a 100 kB number).
+const maxBigDigits = 10000
+
+// checkNumber checks a JSON number literal against the numeric type of sc
+// and returns the literal to send (lit itself, or the plain digits of a
+// whole number written with a fraction or an exponent).
+func checkNumber(lit []byte, sc *shapeCodec) ([]byte, error) {
+	switch sc.kind {
+	case kInt, kIntEnum:
+		return checkInt(lit, sc)
+	case kBigInt:
+		if plainInt(lit) {
+			return lit, nil
+		}
+		neg, digits, zeros, ok := wholeNumber(lit)
+		if !ok {
+			return nil, badValue(string(lit) + " is not a whole number (bigInteger)")
+		}
+		if len(digits)+zeros > maxBigDigits {
+			return nil, badValue(string(lit) + " has more than " + strconv.Itoa(maxBigDigits) + " digits (bigInteger)")
+		}
+		return appendDigits(nil, neg, digits, zeros), nil
+	case kFloat:
+		if sc.bits == 32 {
+			return checkFloat(lit, 32, "float", "±3.4028234663852886e38")
+		}
+		return checkFloat(lit, 64, "double", "±1.7976931348623157e308")
+	}
+	return lit, nil
+}
+
+// plainInt reports whether lit has neither a fraction nor an exponent.
+func plainInt(lit []byte) bool {
+	for _, c := range lit {
+		if c == '.' || c == 'e' || c == 'E' {
+			return false
+		}
+	}
+	return true
+}
+
+func checkInt(lit []byte, sc *shapeCodec) ([]byte, error) {
+	bits := sc.bits
+	if bits == 0 {
+		bits = 32 // intEnum
+	}
+	typ := "integer"
+	if sc.shape != nil {
+		typ = string(sc.shape.Type)
+	}
+	lo, hi := -(int64(1) << (bits - 1)), int64(1)<<(bits-1)-1
+	if bits == 64 {
+		lo, hi = math.MinInt64, math.MaxInt64
+	}
+	rangeText := func() string {
+		return " (" + typ + ": " + strconv.FormatInt(lo, 10) + " to " + strconv.FormatInt(hi, 10) + ")"
+	}
+	var neg bool
+	var digits []byte
+	zeros := 0
+	plain := plainInt(lit)
+	if plain {
+		neg = lit[0] == '-'
+		digits = lit
+		if neg {
+			digits = lit[1:]
+		}
+	} else {
+		var ok bool
+		if neg, digits, zeros, ok = wholeNumber(lit); !ok {
+			return nil, badValue(string(lit) + " is not a whole number" + rangeText())
+		}
+	}
+	if len(digits)+zeros > 19 {
+		return nil, badValue(string(lit) + " is out of range" + rangeText())
+	}
+	var u uint64
+	for _, c := range digits {
+		u = u*10 + uint64(c-'0')
+	}
+	for i := 0; i < zeros; i++ {
+		u *= 10
+	}
+	if (!neg && u > uint64(hi)) || (neg && u > uint64(-(lo+1))+1) {
+		return nil, badValue(string(lit) + " is out of range" + rangeText())
+	}
+	if plain {
+		return lit, nil
+	}
+	return appendDigits(nil, neg, digits, zeros), nil
+}
+
+func appendDigits(dst []byte, neg bool, digits []byte, zeros int) []byte {
+	if len(digits) == 0 {
+		return append(dst, '0')
+	}
+	if neg {
+		dst = append(dst, '-')
+	}
+	dst = append(dst, digits...)
+	for i := 0; i < zeros; i++ {
+		dst = append(dst, '0')
+	}
+	return dst
+}
+
+// wholeNumber reads a JSON number literal as a whole number: its sign, its
+// significant digits without leading zeros (empty for zero) and the count of
+// zeros that follow them; ok is false when the value has a fraction.
+func wholeNumber(lit []byte) (neg bool, digits []byte, zeros int, ok bool) {
+	s := string(lit)
+	if strings.HasPrefix(s, "-") {
+		neg, s = true, s[1:]
+	}
+	mant, exp := s, 0
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		mant = s[:i]
+		e, err := strconv.Atoi(s[i+1:])
+		if err != nil || e > 1<<20 || e < -(1<<20) {
+			// An absurd exponent: zero stays zero; otherwise a value
+			// beyond any range, or a fraction when it is negative.
+			if strings.Trim(mant, "0.") == "" {
+				return false, nil, 0, true
+			}
+			if strings.HasPrefix(s[i+1:], "-") {
+				return neg, nil, 0, false
+			}
+			return neg, []byte(strings.Trim(mant, "0.")), math.MaxInt32, true
+		}
+		exp = e
+	}
+	whole, frac, _ := strings.Cut(mant, ".")
+	all := []byte(whole + frac)
+	point := len(whole) + exp // digits before the decimal point
+	for len(all) > 0 && all[0] == '0' {
+		all = all[1:]
+		point--
+	}
+	for len(all) > 0 && all[len(all)-1] == '0' {
+		all = all[:len(all)-1]
+	}
+	if len(all) == 0 {
+		return false, nil, 0, true
+	}
+	if point < len(all) {
+		return neg, nil, 0, false
+	}
+	return neg, all, point - len(all), true
+}
+
+// checkFloat checks that a number fits a float (bits 32) or a double.
+func checkFloat(lit []byte, bits int, typ, max string) ([]byte, error) {
+	// Fast path: without an exponent, fewer than 39 digits before the
+	// point always fit.
+	intDigits := 0
+	for _, c := range lit {
+		if c == 'e' || c == 'E' {
+			intDigits = 99
+			break
+		}
+		if c == '.' {
+			break
+		}
+		if c != '-' {
+			intDigits++
+		}
+	}
+	if intDigits <= 38 {
+		return lit, nil
+	}
+	f, err := strconv.ParseFloat(string(lit), bits)
+	if err != nil && (math.IsInf(f, 0) || math.IsNaN(f)) {
+		return nil, badValue(string(lit) + " is out of range (" + typ + ": " + max + ")")
+	}
+	return lit, nil
+}
+
+// checkBase64 checks standard base64 with padding.
+func checkBase64(b []byte) error {
+	if len(b)%4 != 0 {
+		return badValue("invalid base64: the length is not a multiple of 4 (standard base64 with padding)")
+	}
+	for i, c := range b {
+		if base64Alphabet[c] {
+			continue
+		}
+		if c == '=' && i >= len(b)-2 && (i == len(b)-1 || b[len(b)-1] == '=') {
+			continue
+		}
+		return badValue("invalid base64: illegal character " + strconv.QuoteRune(rune(c)) + " at offset " + strconv.Itoa(i) + " (standard base64 with padding)")
+	}
+	return nil
+}
+
+var base64Alphabet = func() (t [256]bool) {
+	for _, c := range "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/" {
+		t[c] = true
+	}
+	return t
+}()
