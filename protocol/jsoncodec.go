@@ -113,7 +113,7 @@ func (o *jsonOptions) encodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 	}
 	switch sc.kind {
 	case kDocument:
-		raw, err := s.skip()
+		raw, err := s.document()
 		return appendCompact(dst, raw), err
 	case kList:
 		dst = append(dst, '[')
@@ -370,7 +370,7 @@ func (o *jsonOptions) decodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 		}
 		return o.appendDocTimestamp(dst, t), nil
 	case kDocument:
-		raw, err := s.skip()
+		raw, err := s.document()
 		return appendCompact(dst, raw), err
 	case kList:
 		dst = append(dst, '[')

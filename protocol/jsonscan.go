@@ -230,6 +230,33 @@ func (s *scanner) skip() ([]byte, error) {
 	return nil, s.errorf("unexpected %q", c)
 }
 
+// document consumes one JSON value, checking the whole of it (skip only
+// matches brackets inside objects and arrays), and returns its text: a
+// document member is copied as is, so it must be valid JSON.
+func (s *scanner) document() ([]byte, error) {
+	s.ws()
+	start := s.pos
+	var err error
+	switch s.peek() {
+	case '{':
+		err = s.object(func([]byte) error {
+			_, err := s.document()
+			return err
+		})
+	case '[':
+		err = s.array(func(int) error {
+			_, err := s.document()
+			return err
+		})
+	default:
+		_, err = s.skip()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s.data[start:s.pos], nil
+}
+
 // objectKeys iterates over the members of an object; f reads the value.
 func (s *scanner) object(f func(key []byte) error) error {
 	if err := s.expect('{'); err != nil {

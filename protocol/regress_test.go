@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/wire"
 )
 
@@ -60,5 +61,48 @@ func TestHeaderTrimsOnlyOWS(t *testing.T) {
 	var se *ServiceError
 	if !errors.As(err, &se) || !strings.Contains(string(se.Members), "\"id\":\"\u2028 x \u00a0\"") {
 		t.Errorf("error %v, want members with the id kept whole", err)
+	}
+}
+
+// A document member was copied after matching brackets only, so a body
+// such as {"doc":{""}} came out as invalid JSON (found by
+// FuzzDecodeResponse); an input document the same way went out invalid.
+func TestDocumentsAreValidJSON(t *testing.T) {
+	l := model.NewLoader()
+	l.AddSource("doc.smithy", []byte(`$version: "2"
+namespace example.doc
+use aws.protocols#restJson1
+@restJson1
+service Svc { version: "1", operations: [Put] }
+@http(method: "POST", uri: "/put")
+operation Put { input := { doc: Document }, output := { doc: Document } }
+`))
+	l.AddSource("aws.protocols.smithy", []byte(`$version: "2"
+namespace aws.protocols
+@trait(selector: "service") @protocolDefinition structure restJson1 {}
+`))
+	m, _, err := l.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := m.Service("example.doc#Svc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := NewRestJSON1(m)
+	op, _ := svc.Operation("Put")
+	for _, body := range []string{`{"doc":{""}}`, `{"doc":[1,}]}`, `{"doc":{"a":tru}}`, `{"doc":[01]}`} {
+		out, err := c.DecodeResponse(context.Background(), op, &wire.Response{Status: 200, Body: []byte(body)})
+		if err == nil {
+			t.Errorf("response %s decoded to %s, want an error", body, out)
+		}
+		req, err := c.EncodeRequest(context.Background(), op, []byte(body))
+		if err == nil {
+			t.Errorf("input %s encoded to %s, want an error", body, req.Body)
+		}
+	}
+	out, err := c.DecodeResponse(context.Background(), op, &wire.Response{Status: 200, Body: []byte(`{"doc": {"a": [1, "x", null, {"b": {}}]}}`)})
+	if err != nil || string(out) != `{"doc":{"a":[1,"x",null,{"b":{}}]}}` {
+		t.Errorf("valid document: %s, %v", out, err)
 	}
 }
