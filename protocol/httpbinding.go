@@ -291,6 +291,9 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 	}
 	if qp := in.queryParams; qp != nil && val(qp) != nil {
 		s := scanner{data: val(qp)}
+		if s.peek() != '{' {
+			return fail(inMember(typeError("a map"), qp.name))
+		}
 		err := s.object(func(key []byte) error {
 			k := string(key)
 			if setByQuery[k] || s.isNull() {
@@ -338,9 +341,15 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 			continue
 		}
 		s := scanner{data: raw}
+		if s.peek() != '{' {
+			return fail(inMember(typeError("a map"), mc.name))
+		}
 		err := s.object(func(key []byte) error {
 			if s.isNull() {
 				return nil
+			}
+			if s.peek() != '"' {
+				return inKey(typeError("a string"), key)
 			}
 			v, err := s.str()
 			if err != nil {
@@ -349,7 +358,7 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 			return setHeader(req.Header, mc.locName+string(key), v)
 		})
 		if err != nil {
-			return fail(err)
+			return fail(inMember(err, mc.name))
 		}
 	}
 
@@ -632,6 +641,9 @@ func kindName(sc *shapeCodec) string {
 func listTexts(raw []byte, mc *memberCodec, defFormat string) ([]string, error) {
 	var out []string
 	s := scanner{data: raw}
+	if s.peek() != '[' {
+		return nil, inMember(typeError("a list"), mc.name)
+	}
 	err := s.array(func(i int) error {
 		v, err := s.skip()
 		if err != nil {

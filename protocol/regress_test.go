@@ -68,27 +68,7 @@ func TestHeaderTrimsOnlyOWS(t *testing.T) {
 // such as {"doc":{""}} came out as invalid JSON (found by
 // FuzzDecodeResponse); an input document the same way went out invalid.
 func TestDocumentsAreValidJSON(t *testing.T) {
-	l := model.NewLoader()
-	l.AddSource("doc.smithy", []byte(`$version: "2"
-namespace example.doc
-use aws.protocols#restJson1
-@restJson1
-service Svc { version: "1", operations: [Put] }
-@http(method: "POST", uri: "/put")
-operation Put { input := { doc: Document }, output := { doc: Document } }
-`))
-	l.AddSource("aws.protocols.smithy", []byte(`$version: "2"
-namespace aws.protocols
-@trait(selector: "service") @protocolDefinition structure restJson1 {}
-`))
-	m, _, err := l.Load(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc, err := m.Service("example.doc#Svc")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, svc := loadDocModel(t)
 	c := NewRestJSON1(m)
 	op, _ := svc.Operation("Put")
 	for _, body := range []string{`{"doc":{""}}`, `{"doc":[1,}]}`, `{"doc":{"a":tru}}`, `{"doc":[01]}`} {
@@ -104,5 +84,78 @@ namespace aws.protocols
 	out, err := c.DecodeResponse(context.Background(), op, &wire.Response{Status: 200, Body: []byte(`{"doc": {"a": [1, "x", null, {"b": {}}]}}`)})
 	if err != nil || string(out) != `{"doc":{"a":[1,"x",null,{"b":{}}]}}` {
 		t.Errorf("valid document: %s, %v", out, err)
+	}
+}
+
+// An empty union, or one with two members, was refused with an error that
+// named the union's shape but not the member holding it.
+func TestUnionCountErrorsNameTheMember(t *testing.T) {
+	m, svc := loadDocModel(t)
+	c := NewRestJSON1(m)
+	op, _ := svc.Operation("Put")
+	for in, want := range map[string]string{
+		`{"u": {}}`:                 "member u: union example.doc#U: no member is set",
+		`{"us": [{"a": "x"}, {}]}`:  "member us[1]: union example.doc#U: no member is set",
+		`{"u": {"a": "x", "b": 1}}`: "member u: union example.doc#U: more than one member is set",
+	} {
+		_, err := c.EncodeRequest(context.Background(), op, []byte(in))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want one saying %q", in, err, want)
+		}
+	}
+}
+
+func loadDocModel(t *testing.T) (*model.Model, *model.Service) {
+	t.Helper()
+	l := model.NewLoader()
+	l.AddSource("doc.smithy", []byte(`$version: "2"
+namespace example.doc
+use aws.protocols#restJson1
+@restJson1
+service Svc { version: "1", operations: [Put] }
+@http(method: "POST", uri: "/put")
+operation Put { input := { doc: Document, u: U, us: Us }, output := { doc: Document } }
+union U { a: String, b: Integer }
+list Us { member: U }
+`))
+	l.AddSource("aws.protocols.smithy", []byte(`$version: "2"
+namespace aws.protocols
+@trait(selector: "service") @protocolDefinition structure restJson1 {}
+`))
+	m, _, err := l.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := m.Service("example.doc#Svc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, svc
+}
+
+// Invalid UTF-8 in an input string went out as is (invalid JSON, or bytes
+// in a header); a list, map or map item of the wrong type in a query,
+// header or prefix-header binding failed with "invalid JSON at offset N"
+// naming no member.
+func TestInputErrorsNameTheMember(t *testing.T) {
+	c, svc := newTestCodec(t)
+	op, _ := svc.Operation("PutItem")
+	for in, want := range map[string]string{
+		"{\"id\": \"a\", \"path\": \"b\", \"note\": \"x\xffy\"}":              "member note: ",
+		"{\"id\": \"a\", \"path\": \"b\", \"lines\": [{\"name\": \"\xc3\"}]}": "member lines[0].name: ",
+		"{\"id\": \"a\xff\", \"path\": \"b\"}":                                "member id: ",
+		`{"id": "a", "path": "b", "tags": {}}`:                                "member tags: expected a list",
+		`{"id": "a", "path": "b", "names": "x"}`:                              "member names: expected a list",
+		`{"id": "a", "path": "b", "extra": []}`:                               "member extra: expected a map",
+	} {
+		req, err := c.EncodeRequest(context.Background(), op, []byte(in))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: error %v (request %v), want one saying %q", in, err, req, want)
+		}
+	}
+	// A response with invalid UTF-8 in a string is refused, not passed on.
+	op, _ = svc.Operation("PutItem")
+	if out, err := c.DecodeResponse(context.Background(), op, &wire.Response{Status: 200, Body: []byte("{\"lines\": [{\"name\": \"\xff\"}]}")}); err == nil {
+		t.Errorf("invalid UTF-8 decoded to %q", out)
 	}
 }

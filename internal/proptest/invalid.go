@@ -91,8 +91,8 @@ func (g *Gen) Invalidate(op *model.Operation, in map[string]any) (mu Mutation, o
 	}
 	var cands []cand
 	add := func(kind string, st site, val any) {
-		if kind == "wrong-type" && (st.mem.Name() == "member" || st.mem.Name() == "value") && st.mem.ID.Member() != "" && st.key != st.mem.Name() {
-			kind = "wrong-type-item" // an item of a list or map
+		if (kind == "wrong-type" || kind == "union-none") && (st.mem.Name() == "member" || st.mem.Name() == "value") && st.mem.ID.Member() != "" && st.key != st.mem.Name() {
+			kind += "-item" // an item of a list or map
 		}
 		cands = append(cands, cand{kind, st, val, st.name})
 	}

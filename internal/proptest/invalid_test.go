@@ -47,7 +47,7 @@ func TestInvalidInput(t *testing.T) {
 	for _, tg := range tgs {
 		codec := codecs[tg.svc]
 		if codec == nil {
-			codec = tg.p.NewCodec(tg.m, tg.svc, protocol.WithIdempotencyTokens(func() string { return fixedToken }))
+			codec = tg.p.NewCodec(tg.m, tg.svc, protocol.WithValidation(), protocol.WithIdempotencyTokens(func() string { return fixedToken }))
 			codecs[tg.svc] = codec
 		}
 		for i := 0; i < *nFlag; i++ {

@@ -288,7 +288,7 @@ func (p restProto) ReadRequest(m *model.Model, svc *model.Service, op *model.Ope
 // protocolHeader reports the headers the codec sets itself.
 func protocolHeader(k string) bool {
 	switch k {
-	case "Content-Type", "Content-Length", "Content-Md5", "Content-Encoding":
+	case "Content-Type", "Content-Length", "Content-Md5", "Content-Encoding", "Accept":
 		return true
 	}
 	return false
