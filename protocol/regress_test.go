@@ -114,7 +114,8 @@ use aws.protocols#restJson1
 @restJson1
 service Svc { version: "1", operations: [Put] }
 @http(method: "POST", uri: "/put")
-operation Put { input := { doc: Document, u: U, us: Us }, output := { doc: Document } }
+operation Put { input := { doc: Document, u: U, us: Us, p: P }, output := { doc: Document } }
+structure P { @length(max: 5) a: String, @required b: String }
 union U { a: String, b: Integer }
 list Us { member: U }
 `))
@@ -157,5 +158,20 @@ func TestInputErrorsNameTheMember(t *testing.T) {
 	op, _ = svc.Operation("PutItem")
 	if out, err := c.DecodeResponse(context.Background(), op, &wire.Response{Status: 200, Body: []byte("{\"lines\": [{\"name\": \"\xff\"}]}")}); err == nil {
 		t.Errorf("invalid UTF-8 decoded to %q", out)
+	}
+}
+
+// A string the validator could not read (invalid UTF-8) left it reading
+// from the middle of the value: it reported the members that follow as
+// missing ("p.b: is required") instead of the bad string.
+func TestValidatorStopsAtUnreadableValues(t *testing.T) {
+	m, svc := loadDocModel(t)
+	op, _ := svc.Operation("Put")
+	for _, c := range []Codec{NewRestJSON1(m), NewRestJSON1(m, WithValidation())} {
+		_, err := c.EncodeRequest(context.Background(), op, []byte("{\"p\": {\"a\": \"\xff\", \"b\": \"x\"}}"))
+		if err == nil || !strings.Contains(err.Error(), "member p.a: ") || strings.Contains(err.Error(), "required") {
+			t.Errorf("error %v, want one about p.a only", err)
+
+		}
 	}
 }
