@@ -353,7 +353,7 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 			}
 			v, err := s.str()
 			if err != nil {
-				return err
+				return inKey(badValue(err.Error()), key)
 			}
 			return setHeader(req.Header, mc.locName+string(key), v)
 		})

@@ -88,15 +88,18 @@ func TestDocumentsAreValidJSON(t *testing.T) {
 }
 
 // An empty union, or one with two members, was refused with an error that
-// named the union's shape but not the member holding it.
-func TestUnionCountErrorsNameTheMember(t *testing.T) {
+// named the union's shape but not the member holding it; a prefix-header
+// value that is not a string (or not UTF-8) named no member either.
+func TestBindingAndUnionErrorsNameTheMember(t *testing.T) {
 	m, svc := loadDocModel(t)
 	c := NewRestJSON1(m)
 	op, _ := svc.Operation("Put")
 	for in, want := range map[string]string{
-		`{"u": {}}`:                 "member u: union example.doc#U: no member is set",
-		`{"us": [{"a": "x"}, {}]}`:  "member us[1]: union example.doc#U: no member is set",
-		`{"u": {"a": "x", "b": 1}}`: "member u: union example.doc#U: more than one member is set",
+		`{"u": {}}`:                    "member u: union example.doc#U: no member is set",
+		`{"us": [{"a": "x"}, {}]}`:     "member us[1]: union example.doc#U: no member is set",
+		"{\"pre\": {\"k\": \"\xff\"}}": `member pre["k"]: `,
+		`{"pre": {"k": 1}}`:            `member pre["k"]: expected a string`,
+		`{"u": {"a": "x", "b": 1}}`:    "member u: union example.doc#U: more than one member is set",
 	} {
 		_, err := c.EncodeRequest(context.Background(), op, []byte(in))
 		if err == nil || !strings.Contains(err.Error(), want) {
@@ -114,7 +117,8 @@ use aws.protocols#restJson1
 @restJson1
 service Svc { version: "1", operations: [Put] }
 @http(method: "POST", uri: "/put")
-operation Put { input := { doc: Document, u: U, us: Us, p: P }, output := { doc: Document } }
+operation Put { input := { doc: Document, u: U, us: Us, p: P, @httpPrefixHeaders("X-P-") pre: M }, output := { doc: Document } }
+map M { key: String, value: String }
 structure P { @length(max: 5) a: String, @required b: String }
 union U { a: String, b: Integer }
 list Us { member: U }
