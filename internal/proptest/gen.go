@@ -156,7 +156,11 @@ func (g *Gen) member(mem *model.Member, c ctx) any {
 	case model.TimestampType:
 		return g.timestamp(c)
 	case model.DocumentType:
-		return g.document(c.depth)
+		if d := g.document(c.depth); d != nil {
+			return d
+		}
+		return map[string]any{} // a null document is an absent member
+
 	case model.ListType:
 		return g.list(mem, s, c)
 	case model.MapType:
