@@ -3,7 +3,7 @@ GO        ?= go
 FUZZTIME  ?= 20s
 BUILD     := build
 
-.PHONY: all deps build demo test vet unit conformance fuzz bench clean bench-aws lib install examples ctest bench-c pytest bench-python proptest fuzz-long
+.PHONY: all deps build demo test vet unit conformance fuzz bench clean contract bench-aws lib install examples ctest bench-c pytest bench-python gentest-c bench-typed-c proptest fuzz-long
 
 all: build
 
@@ -21,6 +21,12 @@ build: deps
 # the shell, C, Python and Go (scripts/demo.sh).
 demo: build examples
 	scripts/demo.sh
+
+# The version, return codes and error kinds shared by C, Go and Python come
+# from one table (internal/contract); this renders the header regions and
+# files made from it (a unit test fails when one is stale).
+contract:
+	$(GO) run ./internal/cmd/contract
 
 vet:
 	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
@@ -60,13 +66,14 @@ unit:
 	$(GO) test -count=1 ./...
 
 # Everything CI runs: build, vet, conformance, fuzzers, then the unit tests last.
-test: build vet conformance proptest fuzz ctest examples pytest demo unit
+test: build vet conformance proptest fuzz ctest gentest-c examples pytest demo unit
 
 bench:
 	$(GO) test ./model -run '^$$' -bench . -benchmem
 	$(GO) test ./client -run '^$$' -bench '^BenchmarkCall' -benchmem -benchtime 1s
 	$(MAKE) bench-aws
 	$(MAKE) bench-c
+	$(MAKE) bench-typed-c
 	$(MAKE) bench-python
 
 # DynamoDB GetItem and PutItem against dynalite, BENCH_N sequential calls on one
@@ -141,3 +148,26 @@ pytest: lib build
 
 bench-python: lib build
 	SMITHYCURL_LIBRARY=$(CURDIR)/$(BUILD)/libsmithycurl.so $(PYTHON) -B bench/python/bench.py
+
+# Typed C clients (smithycurl gen c, internal/gen/cgen): the C of every model
+# under $(SMITHYCURL_SHARED)/models/aws and aws-large compiles with -std=c99
+# -Wall -Wextra -Werror -pedantic; colliding names; and the Todos,
+# PizzaAdminService and every-kind programs of bindings/c/typed, natively,
+# with ASan+UBSan and under valgrind (the -tags valgrind library as in ctest).
+gentest-c: lib
+	$(GO) build -tags valgrind -buildmode=c-shared -ldflags='-extldflags=-Wl,--version-script=$(CURDIR)/export/smithycurl.map' -o $(BUILD)/valgrind/libsmithycurl.so ./export
+	SMITHYCURL_GENTEST=full $(GO) test -count=1 -v ./internal/gen/cgen/ > $(BUILD)/gentest-c.log 2>&1; rc=$$?; \
+	grep -v -e '^=== ' -e ' warning: ' $(BUILD)/gentest-c.log; exit $$rc
+
+# Typed C client vs the JSON C path: CPU per call on the Todos service, then
+# DynamoDB GetItem and PutItem on dynalite.
+bench-typed-c: lib build
+	mkdir -p $(BUILD)/gen/todo $(BUILD)/gen/ddb
+	$(BUILD)/smithycurl gen c --model examples/todo -o $(BUILD)/gen/todo --prefix todo > /dev/null
+	$(BUILD)/smithycurl gen c --model $${SMITHYCURL_SHARED:-../shared}/models/aws/dynamodb.json -o $(BUILD)/gen/ddb --prefix ddb > /dev/null
+	$(CC) $(CFLAGS_C) -Iinclude -I$(BUILD)/gen/todo -o $(BUILD)/bench-c-typed bench/c/typed.c -L$(BUILD) -lsmithycurl -Wl,-rpath,$(CURDIR)/$(BUILD)
+	$(CC) $(CFLAGS_C) -Iinclude -I$(BUILD)/gen/ddb -o $(BUILD)/bench-c-typed-dynamodb bench/c/typed_dynamodb.c $(BUILD)/gen/ddb/ddb.c -L$(BUILD) -lsmithycurl -Wl,-rpath,$(CURDIR)/$(BUILD)
+	bench/c/typed.sh
+	set -a; eval "$$(scripts/emulators.sh start)"; set +a; \
+	$(BUILD)/bench-c-typed-dynamodb "$$SMITHYCURL_DYNALITE_URL" "$${SMITHYCURL_SHARED:-../shared}/models/aws/dynamodb.json" $(BENCH_N); \
+	rc=$$?; scripts/emulators.sh stop >/dev/null; exit $$rc

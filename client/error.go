@@ -10,48 +10,7 @@ import (
 	"github.com/smithycurl/smithycurl/transport"
 )
 
-// Kind classifies an error of Call. The set is closed and stable: the C API
-// and the Python package expose the same kinds.
-type Kind int
-
-const (
-	// KindUsage: the call itself is wrong (unknown operation, malformed
-	// input JSON, a value of the wrong type, missing credentials).
-	KindUsage Kind = iota + 1
-	// KindValidation: a @required member is missing, or (WithValidation) the
-	// input breaks the model's constraints; nothing was sent.
-	KindValidation
-	// KindService: the service answered with an error response.
-	KindService
-	// KindTransport: no complete response (DNS, connect, TLS, reset, too large).
-	KindTransport
-	// KindTimeout: a timeout or the ctx deadline expired.
-	KindTimeout
-	// KindCancelled: the ctx was cancelled or the client closed.
-	KindCancelled
-	// KindDecode: the response could not be decoded.
-	KindDecode
-)
-
-func (k Kind) String() string {
-	switch k {
-	case KindUsage:
-		return "usage"
-	case KindValidation:
-		return "validation"
-	case KindService:
-		return "service"
-	case KindTransport:
-		return "transport"
-	case KindTimeout:
-		return "timeout"
-	case KindCancelled:
-		return "cancelled"
-	case KindDecode:
-		return "decode"
-	}
-	return "unknown"
-}
+// Kind and its values are in kind.go, rendered from internal/contract.
 
 // Error is the error returned by Call. It wraps the cause, so errors.As
 // also finds *protocol.ValidationError, *transport.Error and the like.

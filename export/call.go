@@ -134,7 +134,7 @@ func call(ctx context.Context, c *client.Client, op string, input []byte) *resul
 	if !errors.As(err, &ce) {
 		return usage(codeUsage, "%v", err)
 	}
-	return newErrorResult(codeUsage+int(ce.Kind)-1, int(ce.Kind), ce.Status, ce.Attempts, [numFields]string{
+	return newErrorResult(codeOfKind(ce.Kind), int(ce.Kind), ce.Status, ce.Attempts, [numFields]string{
 		fShape:     string(ce.Shape),
 		fMessage:   ce.Message(),
 		fMembers:   string(ce.Members),

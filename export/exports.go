@@ -535,7 +535,7 @@ func scx_client_new(mh C.uintptr_t, svc, endpoint *C.char, oh C.uintptr_t, hasOu
 	if err != nil {
 		var ce *client.Error
 		if errors.As(err, &ce) {
-			return fail(&m.errBox, codeUsage+C.int(ce.Kind)-1, "%v", ce.Message())
+			return fail(&m.errBox, C.int(codeOfKind(ce.Kind)), "%v", ce.Message())
 		}
 		return fail(&m.errBox, codeUsage, "%v", err)
 	}

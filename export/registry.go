@@ -13,21 +13,8 @@ import (
 	"sync/atomic"
 )
 
-// Return codes of include/smithycurl.h (smithycurl_code).
-const (
-	codeOK              = 0
-	codeInvalidArgument = 1
-	codeInvalidHandle   = 2
-	codeInvalidUTF8     = 3
-	codeInvalidJSON     = 4
-	codeNotFound        = 5
-	codeLoad            = 6
-	codeNoOutput        = 7
-	codeUsage           = 8 // codeUsage + kind - 1 for each call failure kind
-	codeTransport       = 11
-	codeNoMem           = 16
-	codeInternal        = 17
-)
+// The return codes (codeOK, ...) are in contract.go, rendered from
+// internal/contract.
 
 // Handles are registry keys, never addresses: serial<<4 | type<<1 | 1.
 // Serials are never reused, so a freed handle stays invalid forever, and

@@ -33,7 +33,9 @@
  *
  * Return codes. Every function returns a smithycurl_code, except
  * smithycurl_version(), smithycurl_version_number(), smithycurl_strerror(),
- * smithycurl_error_kind_name() and smithycurl_free(). SMITHYCURL_OK is 0.
+ * smithycurl_error_kind_name(), smithycurl_free(), and those of the JSON
+ * runtime of typed clients (smithycurl_json_*, which say what they return).
+ * SMITHYCURL_OK is 0.
  * Codes are stable: new ones are only ever added at the end.
  * smithycurl_strerror() turns a code into a short text; the detail of a
  * failure (which file, which line, which member) is kept by the handle the
@@ -121,11 +123,13 @@ extern "C" {
 /** The version of this header, as a string and as 0xXXYYZZ (major, minor,
  * patch), like LIBCURL_VERSION_NUM. Compare with smithycurl_version_number()
  * to check that the library loaded at run time is at least as new. */
+/* contract:version - generated from internal/contract by `make contract`; do not edit */
 #define SMITHYCURL_VERSION "0.1.0"
 #define SMITHYCURL_VERSION_MAJOR 0
 #define SMITHYCURL_VERSION_MINOR 1
 #define SMITHYCURL_VERSION_PATCH 0
 #define SMITHYCURL_VERSION_NUMBER 0x000100
+/* end contract:version */
 
 /** The version of the loaded library ("0.1.0"); a static string, never
  * freed. Thread-safe; works in a forked child. */
@@ -142,6 +146,7 @@ int smithycurl_version_number(void);
  * Return codes and error kinds
  * ====================================================================== */
 
+/* contract:codes - generated from internal/contract by `make contract`; do not edit */
 /** What a function did. Stable numbers: codes are only ever added. */
 typedef enum smithycurl_code {
     SMITHYCURL_OK = 0,
@@ -161,52 +166,60 @@ typedef enum smithycurl_code {
     SMITHYCURL_E_LOAD = 6,
     /** The result holds an error, not an output. */
     SMITHYCURL_E_NO_OUTPUT = 7,
-    /* Call failures: one per smithycurl_error_kind, same meaning. */
+    /** A call failed: SMITHYCURL_KIND_USAGE. */
     SMITHYCURL_E_USAGE = 8,
+    /** A call failed: SMITHYCURL_KIND_VALIDATION. */
     SMITHYCURL_E_VALIDATION = 9,
+    /** A call failed: SMITHYCURL_KIND_SERVICE. */
     SMITHYCURL_E_SERVICE = 10,
+    /** A call failed: SMITHYCURL_KIND_TRANSPORT. */
     SMITHYCURL_E_TRANSPORT = 11,
+    /** A call failed: SMITHYCURL_KIND_TIMEOUT. */
     SMITHYCURL_E_TIMEOUT = 12,
+    /** A call failed: SMITHYCURL_KIND_CANCELLED. */
     SMITHYCURL_E_CANCELLED = 13,
+    /** A call failed: SMITHYCURL_KIND_DECODE. */
     SMITHYCURL_E_DECODE = 14,
     /** Called from a child process after fork(); see THREADS above. */
     SMITHYCURL_E_FORKED = 15,
     /** Out of memory. */
     SMITHYCURL_E_NOMEM = 16,
-    /** A bug in the library (an internal panic was caught); please report
-     * it with the errmsg. The handle stays usable. */
+    /** A bug in the library (an internal panic was caught); please report it
+     * with the errmsg. The handle stays usable. */
     SMITHYCURL_E_INTERNAL = 17
 } smithycurl_code;
-
-/** A short English description of code ("invalid handle"); a static
- * string, never freed; "unknown code" for numbers not listed above.
- * Thread-safe; works in a forked child. */
-const char *smithycurl_strerror(smithycurl_code code);
 
 /** Why a call failed: a small closed set, the same as the Go client's and
  * the Python package's error kinds. */
 typedef enum smithycurl_error_kind {
     /** The call succeeded. */
     SMITHYCURL_KIND_NONE = 0,
-    /** The call itself is wrong: unknown operation, malformed JSON, a value
-     * of the wrong type, an unknown member, missing credentials. Nothing
-     * was sent. */
+    /** The call itself is wrong: unknown operation, malformed JSON, a value of
+     * the wrong type, an unknown member, missing credentials. Nothing was
+     * sent. */
     SMITHYCURL_KIND_USAGE = 1,
-    /** A @required member is missing or, with validation on
-     * (smithycurl_options_set_validation), the input breaks the model's
-     * constraints (length, range, pattern, enum). Nothing was sent. */
+    /** A @required member is missing or, with validation on, the input breaks
+     * the model's constraints (length, range, pattern, enum). Nothing was
+     * sent. */
     SMITHYCURL_KIND_VALIDATION = 2,
     /** The service answered with an error response (modeled or not). */
     SMITHYCURL_KIND_SERVICE = 3,
     /** No complete response: DNS, connect, TLS, reset, response too large. */
     SMITHYCURL_KIND_TRANSPORT = 4,
-    /** A connect or total timeout expired. */
+    /** A connect or total timeout expired, or the caller's deadline. */
     SMITHYCURL_KIND_TIMEOUT = 5,
-    /** The call's cancel token was cancelled, or its client freed. */
+    /** The call was cancelled (its cancel token or context), or its client
+     * closed. */
     SMITHYCURL_KIND_CANCELLED = 6,
     /** The response could not be decoded. */
     SMITHYCURL_KIND_DECODE = 7
 } smithycurl_error_kind;
+/* end contract:codes */
+
+/** A short English description of code ("invalid handle"); a static
+ * string, never freed; "unknown code" for numbers not listed above.
+ * Thread-safe; works in a forked child. */
+const char *smithycurl_strerror(smithycurl_code code);
 
 /** The kind's name: "none", "usage", "validation", "service", "transport",
  * "timeout", "cancelled", "decode", or "unknown". A static string.
@@ -673,6 +686,188 @@ int smithycurl_result_attempts(smithycurl_result *result, int *attempts);
  * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_HANDLE (NULL or freed).
  * Thread-safety: once, from any thread, when no thread reads it. */
 int smithycurl_result_free(smithycurl_result *result);
+
+/* ======================================================================
+ * Typed clients: the runtime of generated code
+ *
+ * `smithycurl gen c` writes NAME.h and NAME.c, a typed C client of one
+ * service (structs, enums, unions, one function per operation). The code
+ * it generates exchanges values with the library through the functions
+ * below: a writer of the document-form JSON that smithycurl_call() takes,
+ * and a pull reader of the output JSON a result holds. They are plain C:
+ * they never enter the Go runtime, need no handle, work in a forked child,
+ * and are safe on any thread as long as each writer and reader is used by
+ * one thread at a time. Programs may use them directly too, e.g. to read
+ * an output without a JSON library.
+ *
+ * Memory: strings, blobs and copies the reader returns are allocated with
+ * malloc(); free them with free() (or smithycurl_free()). A function that
+ * stores into a `char **` or a blob first frees what it held, so the
+ * target must be NULL or a malloc'ed buffer.
+ * ====================================================================== */
+
+
+/** A blob: data NULL means absent (an empty blob read from JSON has a
+ * non-NULL data and len 0). */
+typedef struct smithycurl_blob {
+    unsigned char *data;
+    size_t len;
+} smithycurl_blob;
+
+/** An instant: seconds since 1970-01-01T00:00:00Z (negative before) and
+ * nanoseconds, 0..999999999, added to them. */
+typedef struct smithycurl_timestamp {
+    long long seconds;
+    int nanos;
+} smithycurl_timestamp;
+
+/** Writes one JSON value. Set up with smithycurl_json_writer_init(); the
+ * text is at buf (NUL-terminated), len bytes, after the last call; release
+ * it with smithycurl_json_writer_reset(). Errors are sticky: once a call
+ * fails, the others do nothing and smithycurl_json_writer_status() says
+ * why. The fields are read-only for callers; small values are written
+ * into inline_buf without allocating. */
+typedef struct smithycurl_json_writer {
+    char *buf;
+    size_t len;
+    size_t cap;
+    int status;     /* a smithycurl_code: SMITHYCURL_OK until a call fails */
+    int need_comma; /* private */
+    int depth;      /* private */
+    char inline_buf[512];
+} smithycurl_json_writer;
+
+void smithycurl_json_writer_init(smithycurl_json_writer *w);
+/** Frees the buffer and starts over (init again). NULL is ignored. */
+void smithycurl_json_writer_reset(smithycurl_json_writer *w);
+/** SMITHYCURL_OK; SMITHYCURL_E_NOMEM; SMITHYCURL_E_INVALID_ARGUMENT (a
+ * NULL key, a blob with NULL data and a length, a timestamp outside years
+ * 1..9999 or with nanos out of range, a number text that is not a JSON
+ * number, nesting deeper than 1000 - a cycle of pointers);
+ * SMITHYCURL_E_INVALID_JSON (smithycurl_json_raw() of malformed text). */
+int smithycurl_json_writer_status(const smithycurl_json_writer *w);
+void smithycurl_json_begin_object(smithycurl_json_writer *w);
+void smithycurl_json_end_object(smithycurl_json_writer *w);
+void smithycurl_json_begin_array(smithycurl_json_writer *w);
+void smithycurl_json_end_array(smithycurl_json_writer *w);
+/** An object key (escaped as needed); the value follows. */
+void smithycurl_json_key(smithycurl_json_writer *w, const char *name);
+/** A NUL-terminated UTF-8 string (NULL writes null). The bytes are copied
+ * as they are: the library checks UTF-8 when it reads the input. */
+void smithycurl_json_string(smithycurl_json_writer *w, const char *s);
+void smithycurl_json_null(smithycurl_json_writer *w);
+void smithycurl_json_bool(smithycurl_json_writer *w, int v);
+void smithycurl_json_int(smithycurl_json_writer *w, long long v);
+/** The shortest decimal that reads back as v; NaN and infinities as the
+ * strings "NaN", "Infinity", "-Infinity". Independent of the locale. */
+void smithycurl_json_double(smithycurl_json_writer *w, double v);
+void smithycurl_json_float(smithycurl_json_writer *w, float v);
+/** Base64 (standard alphabet, padded). */
+void smithycurl_json_blob(smithycurl_json_writer *w, const smithycurl_blob *b);
+/** An RFC 3339 UTC string with every nanosecond kept. */
+void smithycurl_json_timestamp(smithycurl_json_writer *w, smithycurl_timestamp t);
+/** A number given as its decimal text ("-12.5e3"), every digit kept: for
+ * bigInteger and bigDecimal (NULL writes null). */
+void smithycurl_json_number_text(smithycurl_json_writer *w, const char *s);
+/** One JSON value given as text, e.g. a document (NULL writes null); it is
+ * checked to be exactly one well-formed value. */
+void smithycurl_json_raw(smithycurl_json_writer *w, const char *json);
+/** An enum's value: values[value-1] when 1 <= value <= count, else
+ * unknown (NULL writes null). */
+void smithycurl_json_enum(smithycurl_json_writer *w, const char *const *values, int count, int value,
+                          const char *unknown);
+/** An intEnum's value: values[value-1] when 1 <= value <= count, else
+ * unknown. */
+void smithycurl_json_int_enum(smithycurl_json_writer *w, const long long *values, int count, int value,
+                              long long unknown);
+
+/** The type of the next value (SMITHYCURL_JSON_NONE: end of input or an
+ * error). */
+typedef enum smithycurl_json_type {
+    SMITHYCURL_JSON_NONE = 0,
+    SMITHYCURL_JSON_NULL,
+    SMITHYCURL_JSON_BOOL,
+    SMITHYCURL_JSON_NUMBER,
+    SMITHYCURL_JSON_STRING,
+    SMITHYCURL_JSON_ARRAY,
+    SMITHYCURL_JSON_OBJECT
+} smithycurl_json_type;
+
+/** Reads JSON text one value at a time, without copying it: the text must
+ * outlive the reader (e.g. a result's output). Errors are sticky: once a
+ * read fails, the others fail too. The fields are private. No cleanup is
+ * needed.
+ *
+ *     smithycurl_json_reader r; const char *k; size_t n; int more;
+ *     smithycurl_json_reader_init(&r, json, len);
+ *     if (smithycurl_json_enter_object(&r) != SMITHYCURL_OK) ...;
+ *     while ((more = smithycurl_json_next_key(&r, &k, &n)) == 1) {
+ *         if (n == 2 && memcmp(k, "id", 2) == 0) rc = smithycurl_json_read_string(&r, &id);
+ *         else rc = smithycurl_json_skip(&r);
+ *     }                                   // more: 0 at '}', -1 malformed
+ */
+typedef struct smithycurl_json_reader {
+    const char *p;
+    const char *end;
+    int status;
+    int depth;
+    int first;
+} smithycurl_json_reader;
+
+void smithycurl_json_reader_init(smithycurl_json_reader *r, const char *json, size_t len);
+/** SMITHYCURL_OK when only white space is left; else SMITHYCURL_E_DECODE. */
+int smithycurl_json_reader_end(smithycurl_json_reader *r);
+smithycurl_json_type smithycurl_json_peek(smithycurl_json_reader *r);
+/** 1 and consumes it when the next value is null; else 0. */
+int smithycurl_json_read_null(smithycurl_json_reader *r);
+/** Enters the object or array that comes next: SMITHYCURL_OK, or
+ * SMITHYCURL_E_DECODE (something else, or nesting deeper than 1000). */
+int smithycurl_json_enter_object(smithycurl_json_reader *r);
+int smithycurl_json_enter_array(smithycurl_json_reader *r);
+/** Moves to the next member of the object entered last: 1 with its key (a
+ * pointer into the text, escapes not decoded, not NUL-terminated) - read or
+ * skip its value next; 0 at the end of the object (consumed); -1 when the
+ * text is malformed. */
+int smithycurl_json_next_key(smithycurl_json_reader *r, const char **key, size_t *len);
+/** As smithycurl_json_next_key(), the key decoded into a malloc'ed
+ * NUL-terminated string (for map keys). */
+int smithycurl_json_next_key_dup(smithycurl_json_reader *r, char **key);
+/** Moves to the next item of the array entered last: 1 (read it next), 0
+ * at the end (consumed), -1 when malformed. */
+int smithycurl_json_next_item(smithycurl_json_reader *r);
+/* The value readers return SMITHYCURL_OK, SMITHYCURL_E_DECODE (the next
+ * value is not of that type or out of range) or SMITHYCURL_E_NOMEM, or
+ * SMITHYCURL_E_INVALID_ARGUMENT for NULL pointers. */
+int smithycurl_json_read_bool(smithycurl_json_reader *r, int *v);
+/** An integer (no fraction, no exponent) in min..max. */
+int smithycurl_json_read_int(smithycurl_json_reader *r, long long min, long long max, long long *v);
+/** A number, or "NaN", "Infinity", "-Infinity". */
+int smithycurl_json_read_double(smithycurl_json_reader *r, double *v);
+/** A string, decoded and NUL-terminated, into *v (malloc'ed). */
+int smithycurl_json_read_string(smithycurl_json_reader *r, char **v);
+/** A string that is one of values[0..count): *value = its index + 1 and
+ * *unknown = NULL; any other string: *value = 0 and *unknown = a copy. */
+int smithycurl_json_read_enum(smithycurl_json_reader *r, const char *const *values, int count, int *value,
+                              char **unknown);
+/** An integer that is one of values[0..count): *value = its index + 1,
+ * *unknown = 0; another 32-bit integer: *value = 0, *unknown = it. */
+int smithycurl_json_read_int_enum(smithycurl_json_reader *r, const long long *values, int count, int *value,
+                                  long long *unknown);
+/** A base64 string (standard or URL alphabet, padding optional). */
+int smithycurl_json_read_blob(smithycurl_json_reader *r, smithycurl_blob *v);
+/** An RFC 3339 string (any offset) or epoch seconds (fraction kept to the
+ * nanosecond). */
+int smithycurl_json_read_timestamp(smithycurl_json_reader *r, smithycurl_timestamp *v);
+/** A number (or a string holding one) as its decimal text, every digit. */
+int smithycurl_json_read_number_text(smithycurl_json_reader *r, char **v);
+/** The next value, whatever it is, as a copy of its JSON text. */
+int smithycurl_json_read_raw(smithycurl_json_reader *r, char **v);
+/** Skips the next value. */
+int smithycurl_json_skip(smithycurl_json_reader *r);
+/** Grows an array of elem_size-byte items: realloc to twice *cap (4 when 0),
+ * the new items zeroed; returns the new pointer and updates *cap, or NULL
+ * (out of memory; items still valid and unchanged). */
+void *smithycurl_json_grow(void *items, size_t *cap, size_t elem_size);
 
 #ifdef __cplusplus
 }

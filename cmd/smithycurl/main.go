@@ -70,7 +70,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	cmds := map[string]func(context.Context, []string, io.Writer, io.Writer) int{
 		"call": call, "ops": ops, "describe": describe, "example": example,
-		"validate": validate, "ast": ast, "completion": completion,
+		"validate": validate, "ast": ast, "completion": completion, "gen": gen,
 	}
 	cmd, ok := cmds[args[0]]
 	if !ok {

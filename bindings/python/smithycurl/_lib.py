@@ -27,6 +27,37 @@ if TYPE_CHECKING:
     from typing import Any, Callable, Optional
 
 from . import errors
+# The codes and kinds (re-exported: the package reads them from here).
+from ._contract import (
+    CODE_OF_KIND as CODE_OF_KIND,
+    E_CANCELLED as E_CANCELLED,
+    E_DECODE as E_DECODE,
+    E_FORKED as E_FORKED,
+    E_INTERNAL as E_INTERNAL,
+    E_INVALID_ARGUMENT as E_INVALID_ARGUMENT,
+    E_INVALID_HANDLE as E_INVALID_HANDLE,
+    E_INVALID_JSON as E_INVALID_JSON,
+    E_INVALID_UTF8 as E_INVALID_UTF8,
+    E_LOAD as E_LOAD,
+    E_NO_OUTPUT as E_NO_OUTPUT,
+    E_NOMEM as E_NOMEM,
+    E_NOT_FOUND as E_NOT_FOUND,
+    E_SERVICE as E_SERVICE,
+    E_TIMEOUT as E_TIMEOUT,
+    E_TRANSPORT as E_TRANSPORT,
+    E_USAGE as E_USAGE,
+    E_VALIDATION as E_VALIDATION,
+    KIND_CANCELLED as KIND_CANCELLED,
+    KIND_DECODE as KIND_DECODE,
+    KIND_NONE as KIND_NONE,
+    KIND_SERVICE as KIND_SERVICE,
+    KIND_TIMEOUT as KIND_TIMEOUT,
+    KIND_TRANSPORT as KIND_TRANSPORT,
+    KIND_USAGE as KIND_USAGE,
+    KIND_VALIDATION as KIND_VALIDATION,
+    OK as OK,
+    VERSION_NUMBER as VERSION_NUMBER,
+)
 
 
 def logger() -> Any:
@@ -39,39 +70,11 @@ def logger() -> Any:
         lg.addHandler(logging.NullHandler())
     return lg
 
-#: The oldest library this package works with (0xXXYYZZ), and its major.
-REQUIRED_VERSION = 0x000100
+
+#: The oldest library this package works with (0xXXYYZZ): the one it was
+#: made with.
+REQUIRED_VERSION = VERSION_NUMBER
 LIBRARY_NAME = "libsmithycurl.so"
-
-# smithycurl_code values (include/smithycurl.h).
-OK = 0
-E_INVALID_ARGUMENT = 1
-E_INVALID_HANDLE = 2
-E_INVALID_UTF8 = 3
-E_INVALID_JSON = 4
-E_NOT_FOUND = 5
-E_LOAD = 6
-E_NO_OUTPUT = 7
-E_USAGE = 8
-E_VALIDATION = 9
-E_SERVICE = 10
-E_TRANSPORT = 11
-E_TIMEOUT = 12
-E_CANCELLED = 13
-E_DECODE = 14
-E_FORKED = 15
-E_NOMEM = 16
-E_INTERNAL = 17
-
-# smithycurl_error_kind values.
-KIND_NONE = 0
-KIND_USAGE = 1
-KIND_VALIDATION = 2
-KIND_SERVICE = 3
-KIND_TRANSPORT = 4
-KIND_TIMEOUT = 5
-KIND_CANCELLED = 6
-KIND_DECODE = 7
 
 c_void_p = ctypes.c_void_p
 c_char_p = ctypes.c_char_p

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from typing import Any, Callable
 
 from . import errors
+from ._contract import E_USAGE as _E_USAGE  # the rc of the library's usage errors
 from .types import format_timestamp, parse_timestamp
 
 
@@ -55,7 +56,6 @@ class ExactFloat(float):
 # Ranges (an int too large for an Integer) are the library's check.
 
 
-_E_USAGE = 8  # SMITHYCURL_E_USAGE, the rc of the library's usage errors
 
 
 def type_name(v: Any) -> str:

@@ -24,6 +24,8 @@ import builtins
 import dataclasses
 import re
 
+from . import _contract as _c
+
 # typing is for the type checker only: importing it costs every process a few ms.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -93,7 +95,7 @@ class InputTypeError(UsageError, TypeError):
     does; ``member`` holds the path. ``rc`` is 8 (SMITHYCURL_E_USAGE), as for
     the library's own usage errors."""
 
-    def __init__(self, message: str = "", *, rc: int = 8, attempts: int = 0) -> None:
+    def __init__(self, message: str = "", *, rc: int = _c.E_USAGE, attempts: int = 0) -> None:
         super().__init__(message, rc=rc, attempts=attempts)
 
 
@@ -253,33 +255,33 @@ class InternalError(SmithycurlError):
 
 
 _BY_CODE: dict[int, type[SmithycurlError]] = {
-    5: NotFoundError,
-    6: LoadError,
-    8: UsageError,
-    9: ValidationError,
-    10: ServiceError,
-    11: TransportError,
-    12: TimeoutError,
-    13: CancelledError,
-    14: DecodeError,
-    16: InternalError,
-    17: InternalError,
+    _c.E_NOT_FOUND: NotFoundError,
+    _c.E_LOAD: LoadError,
+    _c.E_USAGE: UsageError,
+    _c.E_VALIDATION: ValidationError,
+    _c.E_SERVICE: ServiceError,
+    _c.E_TRANSPORT: TransportError,
+    _c.E_TIMEOUT: TimeoutError,
+    _c.E_CANCELLED: CancelledError,
+    _c.E_DECODE: DecodeError,
+    _c.E_NOMEM: InternalError,
+    _c.E_INTERNAL: InternalError,
 }
 
 _BY_KIND: dict[int, type[SmithycurlError]] = {
-    1: UsageError,
-    2: ValidationError,
-    3: ServiceError,
-    4: TransportError,
-    5: TimeoutError,
-    6: CancelledError,
-    7: DecodeError,
+    _c.KIND_USAGE: UsageError,
+    _c.KIND_VALIDATION: ValidationError,
+    _c.KIND_SERVICE: ServiceError,
+    _c.KIND_TRANSPORT: TransportError,
+    _c.KIND_TIMEOUT: TimeoutError,
+    _c.KIND_CANCELLED: CancelledError,
+    _c.KIND_DECODE: DecodeError,
 }
 
 
 def from_code(code: int, message: str, where: Optional[str] = None) -> SmithycurlError:
     """An exception for a failing smithycurl_code outside calls."""
-    if code == 15:
+    if code == _c.E_FORKED:
         return ForkedError()
     cls = _BY_CODE.get(code, UsageError)
     if where:

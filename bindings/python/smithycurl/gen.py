@@ -10,9 +10,11 @@ loaded at run time) and ``py.typed``. Programs using it pass
 from __future__ import annotations
 
 import base64
+import inspect
 import json
 import keyword
 import os
+import re
 import textwrap
 from typing import Any, Optional
 
@@ -276,11 +278,12 @@ class _Gen:
         client = f"class {self.client_name}(smithycurl.generated.GeneratedClient):\n"
         client += _doc(
             (svc.documentation or f"A client of {svc.id}.")
-            + f"\n\n{self.client_name}(endpoint, **options): options are those of smithycurl.Model.client"
-            " (timeout, retries, bearer_token, ...). Thread-safe; `with` closes it.",
+            + f"\n\n{self.client_name}(endpoint, *, timeout=..., ...): the options are those of"
+            " smithycurl.Model.client. Thread-safe; `with` closes it.",
             "    ",
         )
         client += f"    _SERVICE = {svc.id!r}\n\n"
+        client += _client_init()
         client += "    @classmethod\n    def _load_model(cls) -> smithycurl.Model:\n        return _model()\n"
         for info, data in zip(svc.operations, self.ops):
             client += "\n" + self.method(info, data)
@@ -295,7 +298,8 @@ class _Gen:
             + '"""\n\n'
             "from __future__ import annotations\n\n"
             "import dataclasses\nimport datetime\nimport decimal\nimport os\nimport typing\n\n"
-            "import smithycurl\nimport smithycurl.generated\nimport smithycurl.types\n\n"
+            "import smithycurl\nimport smithycurl.generated\nimport smithycurl.types\n"
+            "\n"
             "__all__ = [\n" + "".join(f"    {n!r},\n" for n in sorted(self.exports)) + "]\n\n"
             "# Keep the imports used whatever the model holds.\n"
             "_unused = (dataclasses, datetime, decimal)\n\n\n"
@@ -308,6 +312,29 @@ class _Gen:
             "    )\n"
         )
         return header + "\n\n".join(parts) + "\n\n" + client + footer
+
+
+_TYPING_NAMES = {"Any": "typing.Any", "Callable": "typing.Callable", "Mapping": "typing.Mapping",
+                 "Optional": "typing.Optional", "TUnion": "typing.Union"}
+
+
+def _typing_names(annotation: str) -> str:
+    """An annotation of model.py with its typing names qualified, so that
+    no class of the model (a shape named Mapping) can shadow them."""
+    return re.sub(r"\b(" + "|".join(_TYPING_NAMES) + r")\b", lambda m: _TYPING_NAMES[m.group(1)], annotation)
+
+
+def _client_init() -> str:
+    """The generated client's __init__: endpoint, then every option of
+    Model.client as a keyword argument with its type and default, read from
+    Model.client's own signature (one list of options), so a misspelt
+    option is a type error, not a run-time one."""
+    params = [p for p in inspect.signature(Model.client).parameters.values()
+              if p.kind is inspect.Parameter.KEYWORD_ONLY and p.name != "endpoint"]
+    sig = "".join(f"        {p.name}: {_typing_names(str(p.annotation))} = {p.default!r},\n" for p in params)
+    args = "".join(f"            {p.name}={p.name},\n" for p in params)
+    return ("    def __init__(\n        self,\n        endpoint: str,\n        *,\n" + sig + "    ) -> None:\n"
+            "        super().__init__(\n            endpoint,\n" + args + "        )\n\n")
 
 
 def generate(model: Model, service: Optional[str], out_dir: str, module_name: Optional[str] = None) -> list[str]:

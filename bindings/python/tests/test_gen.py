@@ -112,3 +112,41 @@ def test_generated_module_passes_mypy_strict(generated: str) -> None:
     r = subprocess.run([mypy, "--strict", "--no-incremental", os.path.join(generated, "program.py"),
                         os.path.join(PKG, "smithycurl")], capture_output=True, text=True, env=env, cwd=generated, timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+MISSPELT = '''
+import httpbin_api
+
+httpbin_api.HttpBinClient("http://127.0.0.1:1", timout=10)
+'''
+
+
+def test_generated_client_lists_its_options(generated: str) -> None:
+    """The generated client's constructor takes Model.client's options by
+    name, so a misspelt one fails the type check and the call."""
+    import inspect
+
+    import smithycurl
+
+    sys.path.insert(0, generated)
+    try:
+        import httpbin_api
+    finally:
+        sys.path.remove(generated)
+    got = inspect.signature(httpbin_api.HttpBinClient.__init__).parameters
+    want = [p for p in inspect.signature(smithycurl.Model.client).parameters.values()
+            if p.kind is inspect.Parameter.KEYWORD_ONLY and p.name != "endpoint"]
+    assert [(p.name, p.default) for p in want] == [(n, got[n].default) for n in got if n not in ("self", "endpoint")]
+    with pytest.raises(TypeError, match="timout"):
+        httpbin_api.HttpBinClient("http://127.0.0.1:1", timout=10)  # type: ignore[call-arg]
+    mypy = shutil.which("mypy")
+    if mypy is None:
+        if os.environ.get("CI"):
+            pytest.fail("mypy is needed in CI (Debian package mypy)")
+        pytest.skip("mypy not installed")
+    with open(os.path.join(generated, "misspelt.py"), "w") as f:
+        f.write(MISSPELT)
+    env = dict(os.environ, MYPYPATH=os.pathsep.join([generated, PKG]))
+    r = subprocess.run([mypy, "--strict", "--no-incremental", os.path.join(generated, "misspelt.py")],
+                       capture_output=True, text=True, env=env, cwd=generated, timeout=120)
+    assert r.returncode == 1 and 'Unexpected keyword argument "timout"' in r.stdout, r.stdout + r.stderr

@@ -1,0 +1,357 @@
+/* Every shape kind through a generated typed C client (smithycurl gen c
+ * --prefix kinds, model internal/gen/cgen/testdata/kinds) and an echo
+ * server: what is sent must come back equal. Run by internal/gen/cgen's
+ * tests with SMITHYCURL_KINDS_URL and SMITHYCURL_KINDS_MODEL set. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "kinds.h"
+
+static char *dup(const char *s) {
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d) memcpy(d, s, n);
+    return d;
+}
+
+/* fill sets every member of e, on the heap, so that one _free releases it. */
+static void fill(kinds_everything *e) {
+    static const unsigned char bytes[] = {0, 1, 2, 0xfe, 0xff, 'a'};
+    kinds_nested *n;
+    kinds_node *node;
+    size_t i;
+
+    e->name = dup("everything");
+    e->has_flag = 1;
+    e->flag = 1;
+    e->has_tiny = 1;
+    e->tiny = -128;
+    e->has_small = 1;
+    e->small = 32767;
+    e->has_int_ = 1;
+    e->int_ = -2147483647 - 1;
+    e->has_long_ = 1;
+    e->long_ = INT64_MAX;
+    e->has_float_ = 1;
+    e->float_ = 0.1f;
+    e->has_double_ = 1;
+    e->double_ = -1.0 / 3.0;
+    e->has_when = 1;
+    e->when.seconds = -1; /* 1969-12-31T23:59:59.5Z: before the epoch, with a fraction */
+    e->when.nanos = 500000000;
+    e->has_when_text = 1;
+    e->when_text.seconds = 1714564800;
+    e->when_text.nanos = 123456789;
+    e->data.data = malloc(sizeof bytes);
+    memcpy(e->data.data, bytes, sizeof bytes);
+    e->data.len = sizeof bytes;
+    e->big_int = dup("-123456789012345678901234567890");
+    e->big_dec = dup("3.14159265358979323846264338327950288");
+    e->doc = dup("{\"any\": [\"json\", 1, null, {\"deep\": true}], \"s\": \"\\u00e9\\n\"}");
+    e->has_color = 1;
+    e->color.value = KINDS_COLOR_RED;
+    e->has_size = 1;
+    e->size.value = KINDS_SIZE_LARGE;
+    e->count = 9;                       /* not the default 7: sent */
+    e->shade.value = KINDS_COLOR_GREEN; /* the default: not sent, comes back all the same */
+    e->type = dup("type \"quoted\" \\ \t tab, caf\xc3\xa9, \xe2\x82\xac");
+    e->has_default_ = 1;
+    e->default_ = 42;
+    kinds_string_list_alloc(&e->errors, 1);
+    e->errors.items[0] = dup("e1");
+    e->has_new_ = 1;
+    e->new_ = 1;
+    e->free = dup("free");
+    e->has_struct_ = 1;
+    e->struct_ = 3;
+    e->class_ = dup("class");
+    e->has_errno_ = 1;
+    e->errno_ = 4;
+    kinds_string_list_alloc(&e->strings, 0); /* empty, not absent */
+    kinds_sparse_string_list_alloc(&e->sparse_strings, 3);
+    e->sparse_strings.items[0] = dup("a");
+    e->sparse_strings.items[2] = dup("c"); /* [1] stays NULL: null */
+    kinds_sparse_int_list_alloc(&e->sparse_ints, 2);
+    e->sparse_ints.items[1] = malloc(sizeof(int32_t));
+    *e->sparse_ints.items[1] = 5;
+    n = e->nested = kinds_nested_new();
+    n->label = dup("outer");
+    n->inner = kinds_nested_new();
+    n->inner->label = dup("inner");
+    kinds_int_list_alloc(&n->inner->values, 3);
+    for (i = 0; i < 3; i++) n->inner->values.items[i] = (int32_t)i * 10;
+    kinds_nested_list_alloc(&e->nested_list, 2);
+    e->nested_list.items[1].label = dup("second");
+    kinds_sparse_nested_list_alloc(&e->sparse_nested, 2);
+    e->sparse_nested.items[0] = kinds_nested_new();
+    e->sparse_nested.items[0]->label = dup("first");
+    kinds_string_map_alloc(&e->map, 2);
+    e->map.keys[0] = dup("k1");
+    e->map.values[0] = dup("v1");
+    e->map.keys[1] = dup("k\"2");
+    e->map.values[1] = dup("");
+    kinds_sparse_string_map_alloc(&e->sparse_map, 2);
+    e->sparse_map.keys[0] = dup("null");
+    e->sparse_map.keys[1] = dup("set");
+    e->sparse_map.values[1] = dup("x");
+    kinds_map_of_lists_alloc(&e->map_of_lists, 1);
+    e->map_of_lists.keys[0] = dup("l");
+    kinds_int_list_alloc(&e->map_of_lists.values[0], 2);
+    e->map_of_lists.values[0].items[0] = 1;
+    e->map_of_lists.values[0].items[1] = 2;
+    e->shape = kinds_shape_new();
+    e->shape->tag = KINDS_SHAPE_CIRCLE;
+    e->shape->u.circle = kinds_circle_new();
+    e->shape->u.circle->radius = 2.5;
+    kinds_shape_list_alloc(&e->shapes, 5);
+    e->shapes.items[0].tag = KINDS_SHAPE_SQUARE;
+    e->shapes.items[0].u.square = 4;
+    e->shapes.items[1].tag = KINDS_SHAPE_NAME;
+    e->shapes.items[1].u.name = dup("named");
+    e->shapes.items[2].tag = KINDS_SHAPE_NOTHING;
+    e->shapes.items[3].tag = KINDS_SHAPE_TAGS;
+    kinds_string_list_alloc(&e->shapes.items[3].u.tags, 1);
+    e->shapes.items[3].u.tags.items[0] = dup("t");
+    e->shapes.items[4].tag = KINDS_SHAPE_INNER;
+    e->shapes.items[4].u.inner = kinds_shape_new();
+    e->shapes.items[4].u.inner->tag = KINDS_SHAPE_SQUARE;
+    e->shapes.items[4].u.inner->u.square = 9;
+    kinds_color_list_alloc(&e->colors, 3);
+    e->colors.items[0].value = KINDS_COLOR_GREEN;
+    e->colors.items[1].value = KINDS_COLOR_UNKNOWN_2; /* the model's own "unknown" */
+    e->colors.items[2].value = KINDS_COLOR_RED;
+    node = e->node = kinds_node_new();
+    for (i = 1; i <= 50; i++) { /* a linked list 50 deep */
+        node->value = (int32_t)i;
+        if (i < 50) node = node->next = kinds_node_new();
+    }
+    e->only = kinds_one_member_new();
+    e->only->tag = KINDS_ONE_MEMBER_ONLY;
+    e->only->u.only = dup("one");
+}
+
+static void compare(const kinds_everything *a, const kinds_everything *b) {
+    const kinds_node *n;
+    int depth;
+    CHECK(streq(b->name, a->name));
+    CHECK(b->has_flag && b->flag == 1);
+    CHECK(b->has_tiny && b->tiny == -128);
+    CHECK(b->has_small && b->small == 32767);
+    CHECK(b->has_int_ && b->int_ == a->int_);
+    CHECK(b->has_long_ && b->long_ == INT64_MAX);
+    CHECK(b->has_float_ && b->float_ == 0.1f);
+    CHECK(b->has_double_ && b->double_ == -1.0 / 3.0);
+    CHECK(b->has_when && b->when.seconds == -1 && b->when.nanos == 500000000);
+    CHECK(b->has_when_text && b->when_text.seconds == 1714564800 && b->when_text.nanos == 123456789);
+    CHECK(b->data.len == a->data.len && memcmp(b->data.data, a->data.data, a->data.len) == 0);
+    CHECK(streq(b->big_int, a->big_int));
+    CHECK(streq(b->big_dec, a->big_dec));
+    CHECK(b->doc && strstr(b->doc, "\"deep\"") && strstr(b->doc, "\"any\""));
+    CHECK(b->has_color && b->color.value == KINDS_COLOR_RED && !b->color.unknown);
+    CHECK(b->has_size && b->size.value == KINDS_SIZE_LARGE);
+    CHECK(b->count == 9 && b->on == 1 && b->shade.value == KINDS_COLOR_GREEN && b->ratio == 0.5);
+    CHECK(streq(b->type, a->type));
+    CHECK(b->has_default_ && b->default_ == 42);
+    CHECK(b->errors.count == 1 && streq(b->errors.items[0], "e1"));
+    CHECK(b->has_new_ && b->new_ == 1 && streq(b->free, "free") && b->struct_ == 3 && streq(b->class_, "class"));
+    CHECK(b->has_errno_ && b->errno_ == 4);
+    CHECK(b->strings.items != NULL && b->strings.count == 0);
+    CHECK(b->sparse_strings.count == 3 && streq(b->sparse_strings.items[0], "a") &&
+          b->sparse_strings.items[1] == NULL && streq(b->sparse_strings.items[2], "c"));
+    CHECK(b->sparse_ints.count == 2 && b->sparse_ints.items[0] == NULL && b->sparse_ints.items[1] &&
+          *b->sparse_ints.items[1] == 5);
+    CHECK(b->nested && streq(b->nested->label, "outer") && b->nested->inner &&
+          streq(b->nested->inner->label, "inner") && b->nested->inner->values.count == 3 &&
+          b->nested->inner->values.items[2] == 20 && b->nested->inner->inner == NULL);
+    CHECK(b->nested_list.count == 2 && b->nested_list.items[0].label == NULL &&
+          streq(b->nested_list.items[1].label, "second"));
+    CHECK(b->sparse_nested.count == 2 && b->sparse_nested.items[0] &&
+          streq(b->sparse_nested.items[0]->label, "first") && b->sparse_nested.items[1] == NULL);
+    CHECK(b->map.count == 2);
+    if (b->map.count == 2) {
+        /* JSON objects have no order: find by key. */
+        int i0 = streq(b->map.keys[0], "k1") ? 0 : 1;
+        CHECK(streq(b->map.keys[i0], "k1") && streq(b->map.values[i0], "v1"));
+        CHECK(streq(b->map.keys[1 - i0], "k\"2") && streq(b->map.values[1 - i0], ""));
+    }
+    CHECK(b->sparse_map.count == 2);
+    if (b->sparse_map.count == 2) {
+        int i0 = streq(b->sparse_map.keys[0], "null") ? 0 : 1;
+        CHECK(b->sparse_map.values[i0] == NULL && streq(b->sparse_map.values[1 - i0], "x"));
+    }
+    CHECK(b->map_of_lists.count == 1 && streq(b->map_of_lists.keys[0], "l") &&
+          b->map_of_lists.values[0].count == 2 && b->map_of_lists.values[0].items[1] == 2);
+    CHECK(b->shape && b->shape->tag == KINDS_SHAPE_CIRCLE && b->shape->u.circle &&
+          b->shape->u.circle->radius == 2.5);
+    CHECK(b->shapes.count == 5);
+    if (b->shapes.count == 5) {
+        CHECK(b->shapes.items[0].tag == KINDS_SHAPE_SQUARE && b->shapes.items[0].u.square == 4);
+        CHECK(b->shapes.items[1].tag == KINDS_SHAPE_NAME && streq(b->shapes.items[1].u.name, "named"));
+        CHECK(b->shapes.items[2].tag == KINDS_SHAPE_NOTHING);
+        CHECK(b->shapes.items[3].tag == KINDS_SHAPE_TAGS && b->shapes.items[3].u.tags.count == 1);
+        CHECK(b->shapes.items[4].tag == KINDS_SHAPE_INNER && b->shapes.items[4].u.inner &&
+              b->shapes.items[4].u.inner->u.square == 9);
+    }
+    CHECK(b->colors.count == 3 && b->colors.items[0].value == KINDS_COLOR_GREEN &&
+          b->colors.items[1].value == KINDS_COLOR_UNKNOWN_2 && b->colors.items[2].value == KINDS_COLOR_RED);
+    for (n = b->node, depth = 0; n; n = n->next) CHECK(n->value == ++depth);
+    CHECK(depth == 50);
+    CHECK(b->only && b->only->tag == KINDS_ONE_MEMBER_ONLY && streq(b->only->u.only, "one"));
+}
+
+static void test_round_trip(smithycurl_client *c) {
+    kinds_everything *in = kinds_everything_new(), *out = NULL;
+    smithycurl_result *err = NULL;
+    int rc;
+    CHECK(in && in->count == 7 && in->on == 1 && in->shade.value == KINDS_COLOR_GREEN && in->ratio == 0.5);
+    fill(in);
+    rc = kinds_echo(c, in, &out, &err);
+    CHECK_RC(rc, SMITHYCURL_OK);
+    if (rc != SMITHYCURL_OK) print_err(err);
+    if (out) compare(in, out);
+    kinds_everything_free(in);
+    kinds_everything_free(out);
+    smithycurl_result_free(err);
+}
+
+/* Absent members stay absent; defaults come back from the model. */
+static void test_minimal(smithycurl_client *c) {
+    kinds_everything in, *out = NULL;
+    kinds_everything_init(&in);
+    in.name = "min";
+    in.count = 7; /* the default: not sent */
+    CHECK_RC(kinds_echo(c, &in, &out, NULL), SMITHYCURL_OK);
+    if (!out) return;
+    CHECK(streq(out->name, "min"));
+    CHECK(!out->has_flag && !out->has_int_ && !out->has_when && !out->has_color);
+    CHECK(out->data.data == NULL && out->big_int == NULL && out->doc == NULL);
+    CHECK(out->strings.items == NULL && out->map.keys == NULL && out->nested == NULL && out->shape == NULL);
+    CHECK(out->count == 7 && out->on == 1 && out->shade.value == KINDS_COLOR_GREEN && out->ratio == 0.5);
+    kinds_everything_free(out);
+}
+
+/* Values the model does not list are kept, both ways (validation off). */
+static void test_unknown_values(smithycurl_client *c) {
+    kinds_everything in, *out = NULL;
+    kinds_everything_init(&in);
+    in.name = "unknown";
+    in.has_color = 1;
+    in.color.value = KINDS_COLOR_UNKNOWN;
+    in.color.unknown = "purple";
+    in.has_size = 1;
+    in.size.value = KINDS_SIZE_UNKNOWN;
+    in.size.unknown = 7;
+    CHECK_RC(kinds_echo(c, &in, &out, NULL), SMITHYCURL_OK);
+    if (!out) return;
+    CHECK(out->color.value == KINDS_COLOR_UNKNOWN && streq(out->color.unknown, "purple"));
+    CHECK(out->size.value == KINDS_SIZE_UNKNOWN && out->size.unknown == 7);
+    kinds_everything_free(out);
+}
+
+static void test_special_floats(smithycurl_client *c) {
+    kinds_everything in, *out = NULL;
+    kinds_everything_init(&in);
+    in.name = "floats";
+    in.has_double_ = 1;
+    in.double_ = NAN;
+    in.has_float_ = 1;
+    in.float_ = -INFINITY;
+    in.ratio = INFINITY;
+    CHECK_RC(kinds_echo(c, &in, &out, NULL), SMITHYCURL_OK);
+    if (!out) return;
+    CHECK(isnan(out->double_) && isinf(out->float_) && out->float_ < 0 && isinf(out->ratio));
+    kinds_everything_free(out);
+}
+
+/* Inputs the library or the writer rejects, before anything is sent. */
+static void test_bad_inputs(smithycurl_client *c) {
+    kinds_everything in, *out = NULL;
+    smithycurl_result *err = NULL;
+    const char *msg = "";
+    kinds_everything_init(&in);
+    in.name = "bad";
+    in.doc = "{\"unclosed\": ";
+    CHECK_RC(kinds_echo(c, &in, &out, &err), SMITHYCURL_E_INVALID_JSON);
+    CHECK(out == NULL && err == NULL);
+    in.doc = "1, \"name\": \"injected\"";
+    CHECK_RC(kinds_echo(c, &in, &out, &err), SMITHYCURL_E_INVALID_JSON);
+    in.doc = NULL;
+    in.big_int = "12abc";
+    CHECK_RC(kinds_echo(c, &in, &out, &err), SMITHYCURL_E_INVALID_ARGUMENT);
+    in.big_int = NULL;
+    in.has_when = 1;
+    in.when.nanos = 1000000000;
+    CHECK_RC(kinds_echo(c, &in, &out, &err), SMITHYCURL_E_INVALID_ARGUMENT);
+    in.has_when = 0;
+    /* A cycle of pointers fails instead of recursing forever. */
+    {
+        kinds_nested loop;
+        kinds_nested_init(&loop);
+        loop.inner = &loop;
+        in.nested = &loop;
+        CHECK_RC(kinds_echo(c, &in, &out, &err), SMITHYCURL_E_INVALID_ARGUMENT);
+        in.nested = NULL;
+    }
+    /* A union with no member set. */
+    in.only = kinds_one_member_new();
+    CHECK_RC(kinds_echo(c, &in, &out, &err), SMITHYCURL_E_USAGE);
+    if (err) {
+        smithycurl_result_error_message(err, &msg);
+        CHECK(strstr(msg, "OneMember") != NULL); /* the library names the union */
+        if (!strstr(msg, "OneMember")) fprintf(stderr, "     message: %s\n", msg);
+        smithycurl_result_free(err);
+        err = NULL;
+    }
+    kinds_one_member_free(in.only);
+}
+
+static void test_errors(smithycurl_client *c) {
+    kinds_fail_input in;
+    smithycurl_result *err = NULL;
+    kinds_kinds_error *e = NULL;
+    int status = 0;
+    kinds_fail_input_init(&in);
+    in.message = "boom";
+    in.has_code = 1;
+    in.code = 77;
+    CHECK_RC(kinds_fail(c, &in, &err), SMITHYCURL_E_SERVICE);
+    CHECK(kinds_error_which(err) == KINDS_ERROR_KINDS_ERROR);
+    smithycurl_result_http_status(err, &status);
+    CHECK(status == 400);
+    CHECK_RC(kinds_error_as_kinds_error(err, &e), SMITHYCURL_OK);
+    CHECK(e && streq(e->message, "boom") && e->has_code && e->code == 77 && e->details.count == 2 &&
+          streq(e->details.items[1], "b"));
+    kinds_kinds_error_free(e);
+    smithycurl_result_free(err);
+    CHECK_RC(kinds_ping(c, NULL), SMITHYCURL_OK);
+}
+
+int main(void) {
+    const char *url = getenv("SMITHYCURL_KINDS_URL"), *dir = getenv("SMITHYCURL_KINDS_MODEL");
+    smithycurl_model *m;
+    smithycurl_options *o;
+    smithycurl_client *c = NULL, *lax = NULL;
+    if (!url || !dir) {
+        fprintf(stderr, "set SMITHYCURL_KINDS_URL and SMITHYCURL_KINDS_MODEL\n");
+        return 2;
+    }
+    if (!(m = load_model(dir))) return 2;
+    CHECK_RC(smithycurl_client_new(m, NULL, url, NULL, &c), SMITHYCURL_OK);
+    smithycurl_options_new(&o);
+    smithycurl_options_set_validation(o, 0);
+    CHECK_RC(smithycurl_client_new(m, NULL, url, o, &lax), SMITHYCURL_OK);
+    smithycurl_options_free(o);
+    smithycurl_model_free(m);
+    test_round_trip(c);
+    test_minimal(c);
+    test_unknown_values(lax);
+    test_special_floats(c);
+    test_bad_inputs(c);
+    test_errors(c);
+    smithycurl_client_free(c);
+    smithycurl_client_free(lax);
+    return check_done();
+}

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/smithycurl/smithycurl/internal/gen/cgen"
+)
+
+// gen writes a typed client: `smithycurl gen c --model PATH... [--service ID]
+// -o DIR [--prefix NAME]` writes DIR/NAME.h and DIR/NAME.c.
+func gen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	langs := map[string]func(context.Context, []string, io.Writer, io.Writer) int{"c": genC}
+	if len(args) == 0 || langs[args[0]] == nil {
+		fmt.Fprintln(stderr, "Usage: smithycurl gen c --model PATH... [--service ID] -o DIR [--prefix NAME]")
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
+			return 0
+		}
+		return exitUsage
+	}
+	return langs[args[0]](ctx, args[1:], stdout, stderr)
+}
+
+func genC(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("gen c", "gen c --model PATH... [--service ID] -o DIR [--prefix NAME]", stderr)
+	var mf modelFlags
+	mf.register(fs)
+	dir := fs.String("o", "", "directory to write NAME.h and NAME.c into (created when missing)")
+	prefix := fs.String("prefix", "", "prefix of every generated name and the files' name (default: the service name in snake_case)")
+	if fs.Parse(args) != nil {
+		return exitUsage
+	}
+	mf.models = append(mf.models, fs.Args()...)
+	if *dir == "" {
+		fmt.Fprintln(stderr, "smithycurl gen c: -o DIR is required")
+		return exitUsage
+	}
+	m, svc, ok := mf.load(ctx, stderr)
+	if !ok {
+		return exitUsage
+	}
+	name := *prefix
+	if name == "" {
+		name = cgen.Snake(svc.Shape.ID.Name())
+	}
+	h, c, err := cgen.Generate(m, svc, cgen.Options{Prefix: name, Name: name})
+	if err != nil {
+		fmt.Fprintf(stderr, "smithycurl: %v\n", err)
+		return exitUsage
+	}
+	if err := os.MkdirAll(*dir, 0o755); err != nil {
+		fmt.Fprintf(stderr, "smithycurl: %v\n", err)
+		return exitUsage
+	}
+	for _, f := range []struct {
+		path string
+		data []byte
+	}{{filepath.Join(*dir, name+".h"), h}, {filepath.Join(*dir, name+".c"), c}} {
+		if err := os.WriteFile(f.path, f.data, 0o644); err != nil {
+			fmt.Fprintf(stderr, "smithycurl: %v\n", err)
+			return exitUsage
+		}
+		fmt.Fprintln(stdout, f.path)
+	}
+	return 0
+}
