@@ -37,10 +37,12 @@ type Gen struct {
 	R *rand.Rand
 	// Constrained makes values respect @length, @range, @pattern, enum
 	// membership and @uniqueItems; otherwise they may break them (which
-	// the codecs only check when validation is on).
+	// the codecs only check when validation is on). Enum values the model
+	// does not list are generated only when unconstrained or for
+	// alloy#openEnum.
 	Constrained bool
-	// OpenEnums allows enum values the model does not list (only where the
-	// caller may send them: unconstrained, or alloy#openEnum).
+	// MaxDepth bounds the nesting of recursive shapes: deeper down only
+	// required members are set and lists and maps are empty.
 	MaxDepth int
 	// Locate gives the location of a top-level member (nil: every member
 	// in the body, as the RPC protocols send them).
@@ -654,7 +656,7 @@ func (g *Gen) timestamp(c ctx) any {
 	if g.chance(0.5) {
 		return json.Number(strconv.FormatInt(sec, 10) + "." + strconv.Itoa(g.R.Intn(1000)))
 	}
-	return strconv.FormatInt(sec, 10)[:0] + timeText(sec, g.R.Intn(1000))
+	return timeText(sec, g.R.Intn(1000))
 }
 
 func (g *Gen) document(depth int) any {
