@@ -810,7 +810,9 @@ func (c *restCodec) headerScalar(v string, mc *memberCodec) ([]byte, error) {
 		}
 		return nil, fmt.Errorf("invalid boolean %q", v)
 	case kInt, kBigInt, kIntEnum:
-		if _, err := strconv.ParseInt(v, 10, 64); err != nil && mc.target.kind != kBigInt {
+		// The text is copied into the output: it must be a JSON number
+		// (ParseInt alone takes "00" and "+1").
+		if _, err := strconv.ParseInt(v, 10, 64); !isJSONNumber(v) || (err != nil && mc.target.kind != kBigInt) {
 			return nil, fmt.Errorf("invalid integer %q", v)
 		}
 		return []byte(v), nil
@@ -819,7 +821,8 @@ func (c *restCodec) headerScalar(v string, mc *memberCodec) ([]byte, error) {
 		case "NaN", "Infinity", "-Infinity":
 			return appendString(nil, v), nil
 		}
-		if _, err := strconv.ParseFloat(v, 64); err != nil {
+		// ParseFloat alone takes "0x1p3", "inf" and "+1".
+		if !isJSONNumber(v) {
 			return nil, fmt.Errorf("invalid number %q", v)
 		}
 		return []byte(v), nil
@@ -831,6 +834,13 @@ func (c *restCodec) headerScalar(v string, mc *memberCodec) ([]byte, error) {
 		return c.json.appendDocTimestamp(nil, t), nil
 	}
 	return nil, fmt.Errorf("a %s cannot be read from a header", kindName(mc.target))
+}
+
+// isJSONNumber reports whether v is exactly one JSON number.
+func isJSONNumber(v string) bool {
+	s := scanner{data: []byte(v)}
+	_, err := s.number()
+	return err == nil && s.pos == len(v)
 }
 
 // headerList splits a comma-separated header into a list; quoted items may

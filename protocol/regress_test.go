@@ -117,7 +117,7 @@ use aws.protocols#restJson1
 @restJson1
 service Svc { version: "1", operations: [Put] }
 @http(method: "POST", uri: "/put")
-operation Put { input := { doc: Document, u: U, us: Us, p: P, @httpPrefixHeaders("X-P-") pre: M }, output := { doc: Document } }
+operation Put { input := { doc: Document, u: U, us: Us, p: P, @httpPrefixHeaders("X-P-") pre: M }, output := { doc: Document, @httpHeader("X-N") n: Integer, @httpHeader("X-F") f: Double } }
 map M { key: String, value: String }
 structure P { @length(max: 5) a: String, @required b: String }
 union U { a: String, b: Integer }
@@ -176,6 +176,29 @@ func TestValidatorStopsAtUnreadableValues(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "member p.a: ") || strings.Contains(err.Error(), "required") {
 			t.Errorf("error %v, want one about p.a only", err)
 
+		}
+	}
+}
+
+// Numbers in response headers were checked with ParseInt and ParseFloat,
+// which take "00", "+1", "0x1p3" and "inf", then copied into the output as
+// invalid JSON (found by FuzzDecodeError: X-Code: 00).
+func TestHeaderNumbersAreJSON(t *testing.T) {
+	m, dsvc := loadDocModel(t)
+	dc := NewRestJSON1(m)
+	dop, _ := dsvc.Operation("Put")
+	for _, v := range []string{"00", "+1", "0x10", "1_0", "01.5"} {
+		for _, h := range []string{"X-N", "X-F"} {
+			out, err := dc.DecodeResponse(context.Background(), dop, &wire.Response{Status: 200, Header: wire.Header{h: {v}}})
+			if err == nil {
+				t.Errorf("%s: %q decoded to %s, want an error", h, v, out)
+			}
+		}
+	}
+	for h, v := range map[string]string{"X-N": "-12", "X-F": "1.5e3"} {
+		out, err := dc.DecodeResponse(context.Background(), dop, &wire.Response{Status: 200, Header: wire.Header{h: {v}}})
+		if err != nil || !strings.Contains(string(out), ":"+v) {
+			t.Errorf("%s: %q decoded to %s, %v", h, v, out, err)
 		}
 	}
 }
