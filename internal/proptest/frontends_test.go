@@ -3,6 +3,7 @@ package proptest
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -23,6 +24,7 @@ type frontCase struct {
 	resp *wire.Response
 	out  map[string]any
 	in   []byte
+	err  *model.Shape // the modeled error the response carries, if any
 }
 
 // TestFrontEnds is the differential test of the front ends: the same
@@ -62,7 +64,16 @@ func TestFrontEnds(t *testing.T) {
 			t.Fatal(err)
 		}
 		perService[key]++
-		cases = append(cases, frontCase{tg, resp, out, in})
+		cases = append(cases, frontCase{tg, resp, out, in, nil})
+		if len(tg.op.Errors) > 0 {
+			e := tg.op.Errors[g.R.Intn(len(tg.op.Errors))]
+			members := g.Error(e)
+			resp, err := tg.p.RenderError(tg.m, tg.op, e, members)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cases = append(cases, frontCase{tg, resp, members, in, e})
+		}
 		if len(cases) >= 24 {
 			break
 		}
@@ -137,6 +148,10 @@ func TestFrontEnds(t *testing.T) {
 		var cliErr bytes.Buffer
 		res.Stderr = &cliErr
 		o, err := res.Output()
+		if c.err != nil {
+			checkFrontEndErrors(t, c, o, err, rows[i])
+			continue
+		}
 		if err != nil {
 			t.Errorf("%s: CLI: %v: %s %s", tg, err, o, cliErr.String())
 			continue
@@ -170,7 +185,7 @@ func TestFrontEnds(t *testing.T) {
 			passed++
 		}
 	}
-	t.Logf("%d cases, each through the CLI, the C API and the Python package: %d the same", len(cases), passed)
+	t.Logf("%d cases (%d outputs, the rest modeled errors), each through the CLI, the C API and the Python package: %d outputs the same", len(cases), countOutputs(cases), passed)
 }
 
 func hasStreaming(tg target) bool {
@@ -183,4 +198,55 @@ func hasStreaming(tg target) bool {
 		}
 	}
 	return false
+}
+
+func countOutputs(cases []frontCase) int {
+	n := 0
+	for _, c := range cases {
+		if c.err == nil {
+			n++
+		}
+	}
+	return n
+}
+
+// checkFrontEndErrors checks that a modeled error response gives the same
+// error through every front end: the CLI (exit 1, {"error", "status",
+// "data"}), the C API (shape, status, members) and the Python package (the
+// error class's shape_id and status); members are compared with the
+// rendered ones.
+func checkFrontEndErrors(t *testing.T, c frontCase, cliOut []byte, cliErr error, row map[string]map[string]any) {
+	t.Helper()
+	var ee *exec.ExitError
+	if !errors.As(cliErr, &ee) || ee.ExitCode() != 1 {
+		t.Errorf("%s: CLI on error %s: %v, want exit status 1: %s", c.tg, c.err.ID, cliErr, cliOut)
+		return
+	}
+	var cli struct {
+		Error  string          `json:"error"`
+		Status int             `json:"status"`
+		Data   json.RawMessage `json:"data"`
+	}
+	if err := json.Unmarshal(cliOut, &cli); err != nil {
+		t.Errorf("%s: CLI error output %q: %v", c.tg, cliOut, err)
+		return
+	}
+	capi, py := row["C API"], row["Python"]
+	cStatus, _ := capi["status"].(float64)
+	pyStatus, _ := py["status"].(float64)
+	for name, got := range map[string][2]any{
+		"CLI":    {cli.Error, cli.Status},
+		"C API":  {capi["error"], int(cStatus)},
+		"Python": {py["error"], int(pyStatus)},
+	} {
+		if got[0] != string(c.err.ID) || got[1] != c.resp.Status {
+			t.Errorf("%s: %s gives error %v (HTTP %v), want %s (HTTP %d)", c.tg, name, got[0], got[1], c.err.ID, c.resp.Status)
+		}
+	}
+	members, _ := capi["members"].(string)
+	for name, doc := range map[string][]byte{"CLI": cli.Data, "C API": []byte(members)} {
+		if err := compareOutput(c.tg, c.err, c.out, doc, c.resp); err != nil {
+			t.Errorf("%s: %s members of %s differ: %v", c.tg, name, c.err.ID, err)
+		}
+	}
 }

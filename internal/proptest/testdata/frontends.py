@@ -28,15 +28,22 @@ def c_api(client, op, body):
     if not r.value:
         return {"error": "rc %d" % rc}
     try:
-        exc = op._error(lib, rc, r)
+        s = ctypes.c_char_p()
+        status = ctypes.c_int()
+        lib.result_http_status(r, ctypes.byref(status))
+        lib.result_error_shape(r, ctypes.byref(s))
+        shape = (s.value or b"").decode()
+        p, n = ctypes.c_void_p(), ctypes.c_size_t()
+        lib.result_error_members(r, ctypes.byref(p), ctypes.byref(n))
+        members = ctypes.string_at(p, n.value).decode() if p.value else ""
     finally:
         lib.result_free(r)
-    return py_error(op, exc)
+    return {"error": shape, "status": status.value, "members": members}
 
 
 def py_error(op, exc):
     if isinstance(exc, errors.ServiceError):
-        return {"error": type(exc).__name__, "status": exc.status}
+        return {"error": exc.shape_id, "status": exc.status}
     return {"error": type(exc).__name__, "message": str(exc)}
 
 
