@@ -93,7 +93,7 @@ void scx_trace_invoke(uintptr_t fn, uintptr_t user, const char *ev, size_t len) 
 
 // ---- loaders ----
 
-int smithycurl_loader_new(smithycurl_loader **out) {
+smithycurl_code smithycurl_loader_new(smithycurl_loader **out) {
     FORK_CHECK();
     if (!out) return SMITHYCURL_E_INVALID_ARGUMENT;
     uintptr_t h = 0;
@@ -102,18 +102,18 @@ int smithycurl_loader_new(smithycurl_loader **out) {
     return rc;
 }
 
-int smithycurl_loader_add_path(smithycurl_loader *loader, const char *path) {
+smithycurl_code smithycurl_loader_add_path(smithycurl_loader *loader, const char *path) {
     FORK_CHECK();
     return scx_loader_add_path(H(loader), (char *)path);
 }
 
-int smithycurl_loader_add_source(smithycurl_loader *loader, const char *name, const char *source,
-                                 size_t source_len) {
+smithycurl_code smithycurl_loader_add_source(smithycurl_loader *loader, const char *name, const char *source,
+                                             size_t source_len) {
     FORK_CHECK();
     return scx_loader_add_source(H(loader), (char *)name, (char *)source, source_len);
 }
 
-int smithycurl_loader_load(smithycurl_loader *loader, smithycurl_model **out) {
+smithycurl_code smithycurl_loader_load(smithycurl_loader *loader, smithycurl_model **out) {
     FORK_CHECK();
     uintptr_t h = 0;
     int rc = scx_loader_load(H(loader), out != NULL, &h);
@@ -121,49 +121,49 @@ int smithycurl_loader_load(smithycurl_loader *loader, smithycurl_model **out) {
     return rc;
 }
 
-int smithycurl_loader_errmsg(smithycurl_loader *loader, char **msg) {
+smithycurl_code smithycurl_loader_errmsg(smithycurl_loader *loader, char **msg) {
     FORK_CHECK();
     return scx_errmsg(H(loader), SCX_LOADER, msg);
 }
 
-int smithycurl_loader_free(smithycurl_loader *loader) {
+smithycurl_code smithycurl_loader_free(smithycurl_loader *loader) {
     FORK_CHECK();
     return scx_free(H(loader), SCX_LOADER);
 }
 
 // ---- models ----
 
-int smithycurl_model_services_json(smithycurl_model *model, char **json, size_t *len) {
+smithycurl_code smithycurl_model_services_json(smithycurl_model *model, char **json, size_t *len) {
     FORK_CHECK();
     return scx_model_json(H(model), SCX_JSON_SERVICES, NULL, NULL, json, len);
 }
 
-int smithycurl_model_operation_json(smithycurl_model *model, const char *service_id,
-                                    const char *operation, char **json, size_t *len) {
+smithycurl_code smithycurl_model_operation_json(smithycurl_model *model, const char *service_id,
+                                                const char *operation, char **json, size_t *len) {
     FORK_CHECK();
     if (!operation) return SMITHYCURL_E_INVALID_ARGUMENT;
     return scx_model_json(H(model), SCX_JSON_OPERATION, (char *)service_id, (char *)operation, json,
                          len);
 }
 
-int smithycurl_model_ast_json(smithycurl_model *model, char **json, size_t *len) {
+smithycurl_code smithycurl_model_ast_json(smithycurl_model *model, char **json, size_t *len) {
     FORK_CHECK();
     return scx_model_json(H(model), SCX_JSON_AST, NULL, NULL, json, len);
 }
 
-int smithycurl_model_errmsg(smithycurl_model *model, char **msg) {
+smithycurl_code smithycurl_model_errmsg(smithycurl_model *model, char **msg) {
     FORK_CHECK();
     return scx_errmsg(H(model), SCX_MODEL, msg);
 }
 
-int smithycurl_model_free(smithycurl_model *model) {
+smithycurl_code smithycurl_model_free(smithycurl_model *model) {
     FORK_CHECK();
     return scx_free(H(model), SCX_MODEL);
 }
 
 // ---- options ----
 
-int smithycurl_options_new(smithycurl_options **out) {
+smithycurl_code smithycurl_options_new(smithycurl_options **out) {
     FORK_CHECK();
     if (!out) return SMITHYCURL_E_INVALID_ARGUMENT;
     uintptr_t h = 0;
@@ -172,100 +172,100 @@ int smithycurl_options_new(smithycurl_options **out) {
     return rc;
 }
 
-int smithycurl_options_set_timeout_ms(smithycurl_options *o, long timeout_ms) {
+smithycurl_code smithycurl_options_set_timeout_ms(smithycurl_options *o, long timeout_ms) {
     FORK_CHECK();
     return scx_options_set_int(H(o), SCX_OPT_TIMEOUT, timeout_ms, 0);
 }
 
-int smithycurl_options_set_connect_timeout_ms(smithycurl_options *o, long timeout_ms) {
+smithycurl_code smithycurl_options_set_connect_timeout_ms(smithycurl_options *o, long timeout_ms) {
     FORK_CHECK();
     return scx_options_set_int(H(o), SCX_OPT_CONNECT_TIMEOUT, timeout_ms, 0);
 }
 
-int smithycurl_options_set_retries(smithycurl_options *o, int enabled, int max_attempts) {
+smithycurl_code smithycurl_options_set_retries(smithycurl_options *o, int enabled, int max_attempts) {
     FORK_CHECK();
     return scx_options_set_int(H(o), SCX_OPT_RETRIES, enabled, max_attempts);
 }
 
-int smithycurl_options_set_validation(smithycurl_options *o, int enabled) {
+smithycurl_code smithycurl_options_set_validation(smithycurl_options *o, int enabled) {
     FORK_CHECK();
     return scx_options_set_int(H(o), SCX_OPT_VALIDATION, enabled, 0);
 }
 
-int smithycurl_options_set_host_prefix(smithycurl_options *o, int enabled) {
+smithycurl_code smithycurl_options_set_host_prefix(smithycurl_options *o, int enabled) {
     FORK_CHECK();
     return scx_options_set_int(H(o), SCX_OPT_HOST_PREFIX, enabled, 0);
 }
 
-int smithycurl_options_set_max_response_bytes(smithycurl_options *o, long long max_bytes) {
+smithycurl_code smithycurl_options_set_max_response_bytes(smithycurl_options *o, long long max_bytes) {
     FORK_CHECK();
     return scx_options_set_int(H(o), SCX_OPT_MAX_RESPONSE, max_bytes, 0);
 }
 
-int smithycurl_options_add_header(smithycurl_options *o, const char *name, const char *value) {
+smithycurl_code smithycurl_options_add_header(smithycurl_options *o, const char *name, const char *value) {
     FORK_CHECK();
     return scx_options_set_str(H(o), SCX_OPT_HEADER, (char *)name, (char *)value, NULL, NULL, 0);
 }
 
-int smithycurl_options_set_user_agent(smithycurl_options *o, const char *user_agent) {
+smithycurl_code smithycurl_options_set_user_agent(smithycurl_options *o, const char *user_agent) {
     FORK_CHECK();
     return scx_options_set_str(H(o), SCX_OPT_USER_AGENT, (char *)user_agent, NULL, NULL, NULL, 0);
 }
 
-int smithycurl_options_set_bearer_token(smithycurl_options *o, const char *token) {
+smithycurl_code smithycurl_options_set_bearer_token(smithycurl_options *o, const char *token) {
     FORK_CHECK();
     return scx_options_set_str(H(o), SCX_OPT_BEARER, (char *)token, NULL, NULL, NULL, 0);
 }
 
-int smithycurl_options_set_basic_auth(smithycurl_options *o, const char *user, const char *password) {
+smithycurl_code smithycurl_options_set_basic_auth(smithycurl_options *o, const char *user, const char *password) {
     FORK_CHECK();
     return scx_options_set_str(H(o), SCX_OPT_BASIC, (char *)user, (char *)password, NULL, NULL, 0);
 }
 
-int smithycurl_options_set_api_key(smithycurl_options *o, const char *key) {
+smithycurl_code smithycurl_options_set_api_key(smithycurl_options *o, const char *key) {
     FORK_CHECK();
     return scx_options_set_str(H(o), SCX_OPT_API_KEY, (char *)key, NULL, NULL, NULL, 0);
 }
 
-int smithycurl_options_set_aws_sigv4(smithycurl_options *o, const char *access_key_id,
-                                     const char *secret_access_key, const char *session_token,
-                                     const char *region) {
+smithycurl_code smithycurl_options_set_aws_sigv4(smithycurl_options *o, const char *access_key_id,
+                                                 const char *secret_access_key, const char *session_token,
+                                                 const char *region) {
     FORK_CHECK();
     return scx_options_set_str(H(o), SCX_OPT_AWS, (char *)access_key_id, (char *)secret_access_key,
                               (char *)session_token, (char *)region, 0);
 }
 
-int smithycurl_options_set_tls(smithycurl_options *o, const char *ca_file, const char *cert_file,
-                               const char *key_file, int insecure) {
+smithycurl_code smithycurl_options_set_tls(smithycurl_options *o, const char *ca_file, const char *cert_file,
+                                           const char *key_file, int insecure) {
     FORK_CHECK();
     return scx_options_set_str(H(o), SCX_OPT_TLS, (char *)ca_file, (char *)cert_file,
                               (char *)key_file, NULL, insecure);
 }
 
-int smithycurl_options_set_proxy(smithycurl_options *o, const char *proxy_url) {
+smithycurl_code smithycurl_options_set_proxy(smithycurl_options *o, const char *proxy_url) {
     FORK_CHECK();
     return scx_options_set_str(H(o), SCX_OPT_PROXY, (char *)proxy_url, NULL, NULL, NULL, 0);
 }
 
-int smithycurl_options_set_trace(smithycurl_options *o, smithycurl_trace_fn fn, void *user_data) {
+smithycurl_code smithycurl_options_set_trace(smithycurl_options *o, smithycurl_trace_fn fn, void *user_data) {
     FORK_CHECK();
     return scx_options_set_trace(H(o), (uintptr_t)fn, (uintptr_t)user_data);
 }
 
-int smithycurl_options_errmsg(smithycurl_options *o, char **msg) {
+smithycurl_code smithycurl_options_errmsg(smithycurl_options *o, char **msg) {
     FORK_CHECK();
     return scx_errmsg(H(o), SCX_OPTIONS, msg);
 }
 
-int smithycurl_options_free(smithycurl_options *o) {
+smithycurl_code smithycurl_options_free(smithycurl_options *o) {
     FORK_CHECK();
     return scx_free(H(o), SCX_OPTIONS);
 }
 
 // ---- clients, cancel tokens, calls ----
 
-int smithycurl_client_new(smithycurl_model *model, const char *service_id, const char *endpoint,
-                          smithycurl_options *options, smithycurl_client **out) {
+smithycurl_code smithycurl_client_new(smithycurl_model *model, const char *service_id, const char *endpoint,
+                                      smithycurl_options *options, smithycurl_client **out) {
     FORK_CHECK();
     uintptr_t h = 0;
     int rc = scx_client_new(H(model), (char *)service_id, (char *)endpoint, H(options), out != NULL,
@@ -274,12 +274,12 @@ int smithycurl_client_new(smithycurl_model *model, const char *service_id, const
     return rc;
 }
 
-int smithycurl_client_free(smithycurl_client *client) {
+smithycurl_code smithycurl_client_free(smithycurl_client *client) {
     FORK_CHECK();
     return scx_free(H(client), SCX_CLIENT);
 }
 
-int smithycurl_cancel_token_new(smithycurl_cancel_token **out) {
+smithycurl_code smithycurl_cancel_token_new(smithycurl_cancel_token **out) {
     FORK_CHECK();
     if (!out) return SMITHYCURL_E_INVALID_ARGUMENT;
     uintptr_t h = 0;
@@ -288,18 +288,18 @@ int smithycurl_cancel_token_new(smithycurl_cancel_token **out) {
     return rc;
 }
 
-int smithycurl_cancel_token_cancel(smithycurl_cancel_token *token) {
+smithycurl_code smithycurl_cancel_token_cancel(smithycurl_cancel_token *token) {
     FORK_CHECK();
     return scx_cancel(H(token));
 }
 
-int smithycurl_cancel_token_free(smithycurl_cancel_token *token) {
+smithycurl_code smithycurl_cancel_token_free(smithycurl_cancel_token *token) {
     FORK_CHECK();
     return scx_free(H(token), SCX_CANCEL);
 }
 
-int smithycurl_call(smithycurl_client *client, const char *operation, const char *input,
-                    size_t input_len, smithycurl_cancel_token *cancel, smithycurl_result **out) {
+smithycurl_code smithycurl_call(smithycurl_client *client, const char *operation, const char *input,
+                                size_t input_len, smithycurl_cancel_token *cancel, smithycurl_result **out) {
     if (out) *out = NULL;
     FORK_CHECK();
     if (!out) return SMITHYCURL_E_INVALID_ARGUMENT;
@@ -333,7 +333,7 @@ static int result_num(smithycurl_result *r, int field, long long *num) {
     return scx_result_get(H(r), field, &p, &n, num);
 }
 
-int smithycurl_result_code(smithycurl_result *r, smithycurl_code *code) {
+smithycurl_code smithycurl_result_code(smithycurl_result *r, smithycurl_code *code) {
     if (!code) return SMITHYCURL_E_INVALID_ARGUMENT;
     long long v = 0;
     int rc = result_num(r, SCX_RES_CODE, &v);
@@ -341,11 +341,11 @@ int smithycurl_result_code(smithycurl_result *r, smithycurl_code *code) {
     return rc;
 }
 
-int smithycurl_result_output(smithycurl_result *r, const char **json, size_t *len) {
+smithycurl_code smithycurl_result_output(smithycurl_result *r, const char **json, size_t *len) {
     return result_str(r, SCX_RES_OUTPUT, json, len);
 }
 
-int smithycurl_result_error_kind(smithycurl_result *r, smithycurl_error_kind *kind) {
+smithycurl_code smithycurl_result_error_kind(smithycurl_result *r, smithycurl_error_kind *kind) {
     if (!kind) return SMITHYCURL_E_INVALID_ARGUMENT;
     long long v = 0;
     int rc = result_num(r, SCX_RES_KIND, &v);
@@ -353,7 +353,7 @@ int smithycurl_result_error_kind(smithycurl_result *r, smithycurl_error_kind *ki
     return rc;
 }
 
-int smithycurl_result_http_status(smithycurl_result *r, int *status) {
+smithycurl_code smithycurl_result_http_status(smithycurl_result *r, int *status) {
     if (!status) return SMITHYCURL_E_INVALID_ARGUMENT;
     long long v = 0;
     int rc = result_num(r, SCX_RES_STATUS, &v);
@@ -361,7 +361,7 @@ int smithycurl_result_http_status(smithycurl_result *r, int *status) {
     return rc;
 }
 
-int smithycurl_result_attempts(smithycurl_result *r, int *attempts) {
+smithycurl_code smithycurl_result_attempts(smithycurl_result *r, int *attempts) {
     if (!attempts) return SMITHYCURL_E_INVALID_ARGUMENT;
     long long v = 0;
     int rc = result_num(r, SCX_RES_ATTEMPTS, &v);
@@ -369,27 +369,27 @@ int smithycurl_result_attempts(smithycurl_result *r, int *attempts) {
     return rc;
 }
 
-int smithycurl_result_error_shape(smithycurl_result *r, const char **shape_id) {
+smithycurl_code smithycurl_result_error_shape(smithycurl_result *r, const char **shape_id) {
     return result_str(r, SCX_RES_SHAPE, shape_id, NULL);
 }
 
-int smithycurl_result_error_message(smithycurl_result *r, const char **message) {
+smithycurl_code smithycurl_result_error_message(smithycurl_result *r, const char **message) {
     return result_str(r, SCX_RES_MESSAGE, message, NULL);
 }
 
-int smithycurl_result_error_members(smithycurl_result *r, const char **json, size_t *len) {
+smithycurl_code smithycurl_result_error_members(smithycurl_result *r, const char **json, size_t *len) {
     return result_str(r, SCX_RES_MEMBERS, json, len);
 }
 
-int smithycurl_result_error_code(smithycurl_result *r, const char **code) {
+smithycurl_code smithycurl_result_error_code(smithycurl_result *r, const char **code) {
     return result_str(r, SCX_RES_ERROR_CODE, code, NULL);
 }
 
-int smithycurl_result_request_id(smithycurl_result *r, const char **request_id) {
+smithycurl_code smithycurl_result_request_id(smithycurl_result *r, const char **request_id) {
     return result_str(r, SCX_RES_REQUEST_ID, request_id, NULL);
 }
 
-int smithycurl_result_free(smithycurl_result *r) {
+smithycurl_code smithycurl_result_free(smithycurl_result *r) {
     FORK_CHECK();
     return scx_free(H(r), SCX_RESULT);
 }

@@ -254,7 +254,7 @@ typedef struct smithycurl_cancel_token smithycurl_cancel_token;
  * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_ARGUMENT (out is NULL).
  * Thread-safety: any thread; the new loader is used by one thread at a time.
  */
-int smithycurl_loader_new(smithycurl_loader **out);
+smithycurl_code smithycurl_loader_new(smithycurl_loader **out);
 
 /** Adds a model file, a smithy-build.json (its sources and imports), or a
  * directory: every .smithy file and JSON AST under it (recursively, in name
@@ -270,7 +270,7 @@ int smithycurl_loader_new(smithycurl_loader **out);
  *   SMITHYCURL_E_INVALID_HANDLE.
  * Thread-safety: one thread at a time per loader.
  */
-int smithycurl_loader_add_path(smithycurl_loader *loader, const char *path);
+smithycurl_code smithycurl_loader_add_path(smithycurl_loader *loader, const char *path);
 
 /** Adds model text from memory. It is read as a JSON AST when name ends in
  * ".json" or the text starts with '{', else as Smithy IDL.
@@ -283,8 +283,8 @@ int smithycurl_loader_add_path(smithycurl_loader *loader, const char *path);
  *   length, or source_len over 256 MiB), SMITHYCURL_E_INVALID_HANDLE.
  * Thread-safety: one thread at a time per loader.
  */
-int smithycurl_loader_add_source(smithycurl_loader *loader, const char *name,
-                                 const char *source, size_t source_len);
+smithycurl_code smithycurl_loader_add_source(smithycurl_loader *loader, const char *name,
+                                             const char *source, size_t source_len);
 
 /** Assembles and validates everything added so far into a model. The
  * loader may be given more files and loaded again.
@@ -297,7 +297,7 @@ int smithycurl_loader_add_source(smithycurl_loader *loader, const char *name,
  *   SMITHYCURL_E_INVALID_ARGUMENT, SMITHYCURL_E_INVALID_HANDLE.
  * Thread-safety: one thread at a time per loader.
  */
-int smithycurl_loader_load(smithycurl_loader *loader, smithycurl_model **out);
+smithycurl_code smithycurl_loader_load(smithycurl_loader *loader, smithycurl_model **out);
 
 /** Copies the message of the loader's last failure ("" when none).
  *
@@ -307,12 +307,12 @@ int smithycurl_loader_load(smithycurl_loader *loader, smithycurl_model **out);
  *   SMITHYCURL_E_INVALID_HANDLE.
  * Thread-safety: any thread.
  */
-int smithycurl_loader_errmsg(smithycurl_loader *loader, char **msg);
+smithycurl_code smithycurl_loader_errmsg(smithycurl_loader *loader, char **msg);
 
 /** Frees a loader. Models it loaded stay valid.
  * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_HANDLE (NULL, or freed twice).
  * Thread-safety: not while another thread uses the loader. */
-int smithycurl_loader_free(smithycurl_loader *loader);
+smithycurl_code smithycurl_loader_free(smithycurl_loader *loader);
 
 /* ======================================================================
  * Inspecting models (for tools and language bindings)
@@ -341,7 +341,7 @@ int smithycurl_loader_free(smithycurl_loader *loader);
  *   SMITHYCURL_E_INVALID_HANDLE.
  * Thread-safety: any thread; models are immutable.
  */
-int smithycurl_model_services_json(smithycurl_model *model, char **json, size_t *len);
+smithycurl_code smithycurl_model_services_json(smithycurl_model *model, char **json, size_t *len);
 
 /** Describes an operation's input, output and errors, with every shape they
  * reach, as JSON: what a binding needs to generate types (dataclasses,
@@ -403,27 +403,27 @@ int smithycurl_model_services_json(smithycurl_model *model, char **json, size_t 
  *   SMITHYCURL_E_INVALID_ARGUMENT, SMITHYCURL_E_INVALID_HANDLE.
  * Thread-safety: any thread.
  */
-int smithycurl_model_operation_json(smithycurl_model *model, const char *service_id,
-                                    const char *operation, char **json, size_t *len);
+smithycurl_code smithycurl_model_operation_json(smithycurl_model *model, const char *service_id,
+                                                const char *operation, char **json, size_t *len);
 
 /** The whole model (prelude excluded) as a Smithy JSON AST 2.0 document.
  * @param json caller frees with smithycurl_free(); @param len may be NULL.
  * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_ARGUMENT,
  *   SMITHYCURL_E_INVALID_HANDLE.
  * Thread-safety: any thread. */
-int smithycurl_model_ast_json(smithycurl_model *model, char **json, size_t *len);
+smithycurl_code smithycurl_model_ast_json(smithycurl_model *model, char **json, size_t *len);
 
 /** Copies the message of the last failure of a call made on this model
  * (model queries and smithycurl_client_new()); "" when none.
  * @param msg caller frees with smithycurl_free().
  * Thread-safety: any thread; with a shared model, the last failure may be
  * another thread's. */
-int smithycurl_model_errmsg(smithycurl_model *model, char **msg);
+smithycurl_code smithycurl_model_errmsg(smithycurl_model *model, char **msg);
 
 /** Frees a model handle. Clients created from it stay valid.
  * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_HANDLE.
  * Thread-safety: not while another thread uses this handle. */
-int smithycurl_model_free(smithycurl_model *model);
+smithycurl_code smithycurl_model_free(smithycurl_model *model);
 
 /* ======================================================================
  * Client options
@@ -440,15 +440,15 @@ int smithycurl_model_free(smithycurl_model *model);
  * @param out receives the options; free with smithycurl_options_free().
  * Thread-safety: any thread; one thread at a time per options handle.
  */
-int smithycurl_options_new(smithycurl_options **out);
+smithycurl_code smithycurl_options_new(smithycurl_options **out);
 
 /** Total time a call may take, retries included (0: the default 60 s).
  * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_ARGUMENT (negative),
  *   SMITHYCURL_E_INVALID_HANDLE. */
-int smithycurl_options_set_timeout_ms(smithycurl_options *options, long timeout_ms);
+smithycurl_code smithycurl_options_set_timeout_ms(smithycurl_options *options, long timeout_ms);
 
 /** Time to set up a connection (0: the default 10 s). Same returns. */
-int smithycurl_options_set_connect_timeout_ms(smithycurl_options *options, long timeout_ms);
+smithycurl_code smithycurl_options_set_connect_timeout_ms(smithycurl_options *options, long timeout_ms);
 
 /** Retries. enabled 0 sends each request once. enabled 1 retries
  * transient failures (throttling, 5xx, connection failures, timeouts of
@@ -456,17 +456,17 @@ int smithycurl_options_set_connect_timeout_ms(smithycurl_options *options, long 
  * default 3).
  * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_ARGUMENT (max_attempts < 0 or
  *   > 100), SMITHYCURL_E_INVALID_HANDLE. */
-int smithycurl_options_set_retries(smithycurl_options *options, int enabled, int max_attempts);
+smithycurl_code smithycurl_options_set_retries(smithycurl_options *options, int enabled, int max_attempts);
 
 /** Adds a header to every request that does not set it itself (the
  * operation's bindings win). Both strings are copied. Repeat to add more.
  * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_ARGUMENT (a NULL, an empty or
  *   invalid name, CR or LF in the value), SMITHYCURL_E_INVALID_UTF8,
  *   SMITHYCURL_E_INVALID_HANDLE. */
-int smithycurl_options_add_header(smithycurl_options *options, const char *name, const char *value);
+smithycurl_code smithycurl_options_add_header(smithycurl_options *options, const char *name, const char *value);
 
 /** Replaces the User-Agent ("smithycurl/<version>" by default). Copied. */
-int smithycurl_options_set_user_agent(smithycurl_options *options, const char *user_agent);
+smithycurl_code smithycurl_options_set_user_agent(smithycurl_options *options, const char *user_agent);
 
 /** Credentials. Each is used when the operation's auth schemes (the @auth
  * trait, else the service's auth traits) include its scheme; strings are
@@ -484,26 +484,26 @@ int smithycurl_options_set_user_agent(smithycurl_options *options, const char *u
  * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_ARGUMENT (a required string
  *   NULL, a control character), SMITHYCURL_E_INVALID_UTF8,
  *   SMITHYCURL_E_INVALID_HANDLE. */
-int smithycurl_options_set_bearer_token(smithycurl_options *options, const char *token);
-int smithycurl_options_set_basic_auth(smithycurl_options *options, const char *user, const char *password);
-int smithycurl_options_set_api_key(smithycurl_options *options, const char *key);
-int smithycurl_options_set_aws_sigv4(smithycurl_options *options, const char *access_key_id,
-                                     const char *secret_access_key, const char *session_token,
-                                     const char *region);
+smithycurl_code smithycurl_options_set_bearer_token(smithycurl_options *options, const char *token);
+smithycurl_code smithycurl_options_set_basic_auth(smithycurl_options *options, const char *user, const char *password);
+smithycurl_code smithycurl_options_set_api_key(smithycurl_options *options, const char *key);
+smithycurl_code smithycurl_options_set_aws_sigv4(smithycurl_options *options, const char *access_key_id,
+                                                 const char *secret_access_key, const char *session_token,
+                                                 const char *region);
 
 /** TLS. ca_file: a PEM bundle of trusted CAs (NULL: the system store).
  * cert_file and key_file: a client certificate and its key, PEM (NULL: none).
  * insecure non-zero turns off peer and host name verification: DANGEROUS,
  * for tests only. Strings are copied; files are read when the client
  * connects. */
-int smithycurl_options_set_tls(smithycurl_options *options, const char *ca_file,
-                               const char *cert_file, const char *key_file, int insecure);
+smithycurl_code smithycurl_options_set_tls(smithycurl_options *options, const char *ca_file,
+                                           const char *cert_file, const char *key_file, int insecure);
 
 /** Sends requests through a proxy ("http://proxy:3128", "socks5h://...").
  * NULL or "" uses libcurl's environment variables (http_proxy, HTTPS_PROXY,
  * ALL_PROXY, NO_PROXY); "-" turns proxies off even when those are set.
  * Copied. */
-int smithycurl_options_set_proxy(smithycurl_options *options, const char *proxy_url);
+smithycurl_code smithycurl_options_set_proxy(smithycurl_options *options, const char *proxy_url);
 
 /** enabled 1 checks inputs against the model's constraint traits (@length,
  * @range, @pattern, enum and intEnum values, @uniqueItems) before sending:
@@ -512,18 +512,18 @@ int smithycurl_options_set_proxy(smithycurl_options *options, const char *proxy_
  * the Smithy specification says for clients: the service has the last word.
  * @required members and the types of values (numbers in their type's range,
  * base64 blobs, timestamps in years 0001 to 9999) are always checked. */
-int smithycurl_options_set_validation(smithycurl_options *options, int enabled);
+smithycurl_code smithycurl_options_set_validation(smithycurl_options *options, int enabled);
 
 /** enabled 0 ignores the endpoint trait's hostPrefix: neither the prefix nor
  * its @hostLabel members are looked at (the command line's
  * --no-host-prefix). Default on: the prefix joins the endpoint's host name
  * ("sync-" + "states.example.com") and the host that results must be a
  * valid host name, else the call fails with SMITHYCURL_KIND_USAGE. */
-int smithycurl_options_set_host_prefix(smithycurl_options *options, int enabled);
+smithycurl_code smithycurl_options_set_host_prefix(smithycurl_options *options, int enabled);
 
 /** Largest response body accepted (0: the default 64 MiB; -1: unlimited).
  * Larger responses fail with SMITHYCURL_KIND_TRANSPORT. */
-int smithycurl_options_set_max_response_bytes(smithycurl_options *options, long long max_bytes);
+smithycurl_code smithycurl_options_set_max_response_bytes(smithycurl_options *options, long long max_bytes);
 
 /** A trace callback, called before each request is sent and after each
  * response (or failure), retries included.
@@ -543,14 +543,14 @@ int smithycurl_options_set_max_response_bytes(smithycurl_options *options, long 
  * fn NULL removes the callback.
  */
 typedef void (*smithycurl_trace_fn)(void *user_data, const char *event_json, size_t event_len);
-int smithycurl_options_set_trace(smithycurl_options *options, smithycurl_trace_fn fn, void *user_data);
+smithycurl_code smithycurl_options_set_trace(smithycurl_options *options, smithycurl_trace_fn fn, void *user_data);
 
 /** Copies the message of the options handle's last failure; caller frees
  * with smithycurl_free(). */
-int smithycurl_options_errmsg(smithycurl_options *options, char **msg);
+smithycurl_code smithycurl_options_errmsg(smithycurl_options *options, char **msg);
 
 /** Frees an options handle; clients made with it are unaffected. */
-int smithycurl_options_free(smithycurl_options *options);
+smithycurl_code smithycurl_options_free(smithycurl_options *options);
 
 /* ======================================================================
  * Clients and calls
@@ -572,20 +572,20 @@ int smithycurl_options_free(smithycurl_options *options);
  *   The detail goes to smithycurl_model_errmsg(model).
  * Thread-safety: any thread.
  */
-int smithycurl_client_new(smithycurl_model *model, const char *service_id, const char *endpoint,
-                          smithycurl_options *options, smithycurl_client **out);
+smithycurl_code smithycurl_client_new(smithycurl_model *model, const char *service_id, const char *endpoint,
+                                      smithycurl_options *options, smithycurl_client **out);
 
 /** Frees a client: closes its connections and cancels its calls in flight
  * (they fail with SMITHYCURL_E_CANCELLED). Results stay valid.
  * Thread-safety: any thread, but no new call may start on the client. */
-int smithycurl_client_free(smithycurl_client *client);
+smithycurl_code smithycurl_client_free(smithycurl_client *client);
 
 /** Creates a cancel token. Pass it to any number of calls; cancelling it
  * makes the calls in flight return SMITHYCURL_E_CANCELLED promptly, and
  * later calls with it fail at once. A token cannot be reset: make one per
  * call or per batch. Free with smithycurl_cancel_token_free().
  * Thread-safety: any thread. */
-int smithycurl_cancel_token_new(smithycurl_cancel_token **out);
+smithycurl_code smithycurl_cancel_token_new(smithycurl_cancel_token **out);
 
 /** Cancels the token. Idempotent. Thread-safety: any thread, at any time
  * (not from a signal handler).
@@ -593,11 +593,11 @@ int smithycurl_cancel_token_new(smithycurl_cancel_token **out);
  *     // thread A                           // thread B (e.g. on Ctrl-C)
  *     smithycurl_call(c, op, in, n, tok, &r);   smithycurl_cancel_token_cancel(tok);
  */
-int smithycurl_cancel_token_cancel(smithycurl_cancel_token *token);
+smithycurl_code smithycurl_cancel_token_cancel(smithycurl_cancel_token *token);
 
 /** Frees the token. Calls using it must have returned.
  * Thread-safety: any thread. */
-int smithycurl_cancel_token_free(smithycurl_cancel_token *token);
+smithycurl_code smithycurl_cancel_token_free(smithycurl_cancel_token *token);
 
 /** Calls an operation.
  *
@@ -627,8 +627,8 @@ int smithycurl_cancel_token_free(smithycurl_cancel_token *token);
  *     else if (r) { ... smithycurl_result_error_message(r, &msg); }
  *     smithycurl_result_free(r);   // harmless on NULL
  */
-int smithycurl_call(smithycurl_client *client, const char *operation, const char *input,
-                    size_t input_len, smithycurl_cancel_token *cancel, smithycurl_result **out);
+smithycurl_code smithycurl_call(smithycurl_client *client, const char *operation, const char *input,
+                                size_t input_len, smithycurl_cancel_token *cancel, smithycurl_result **out);
 
 /* ======================================================================
  * Results
@@ -640,52 +640,52 @@ int smithycurl_call(smithycurl_client *client, const char *operation, const char
  * ====================================================================== */
 
 /** The code smithycurl_call() returned for this result. */
-int smithycurl_result_code(smithycurl_result *result, smithycurl_code *code);
+smithycurl_code smithycurl_result_code(smithycurl_result *result, smithycurl_code *code);
 
 /** The output JSON of a successful call (an object, "{}" when the output
  * is empty).
  * @return SMITHYCURL_OK; SMITHYCURL_E_NO_OUTPUT when the call failed
  *   (json and len unchanged); SMITHYCURL_E_INVALID_ARGUMENT (json NULL;
  *   len may be NULL); SMITHYCURL_E_INVALID_HANDLE. */
-int smithycurl_result_output(smithycurl_result *result, const char **json, size_t *len);
+smithycurl_code smithycurl_result_output(smithycurl_result *result, const char **json, size_t *len);
 
 /** The error's kind; SMITHYCURL_KIND_NONE for a successful call. */
-int smithycurl_result_error_kind(smithycurl_result *result, smithycurl_error_kind *kind);
+smithycurl_code smithycurl_result_error_kind(smithycurl_result *result, smithycurl_error_kind *kind);
 
 /** The HTTP status of the error response (service and decode errors); 0
  * when no response was involved or the call succeeded. */
-int smithycurl_result_http_status(smithycurl_result *result, int *status);
+smithycurl_code smithycurl_result_http_status(smithycurl_result *result, int *status);
 
 /** The id of the error shape the service error matched ("ns#NotFound");
  * "" for unmodeled errors, other kinds and success. */
-int smithycurl_result_error_shape(smithycurl_result *result, const char **shape_id);
+smithycurl_code smithycurl_result_error_shape(smithycurl_result *result, const char **shape_id);
 
 /** A message for humans: the service's message for service errors, else
  * the library's description (for validation: each violation with its
  * member path). "" on success. */
-int smithycurl_result_error_message(smithycurl_result *result, const char **message);
+smithycurl_code smithycurl_result_error_message(smithycurl_result *result, const char **message);
 
 /** The service error's members as a JSON object in the document form
  * (modeled errors), or the response body as received (unmodeled ones);
  * "" (len 0) for other kinds and success. */
-int smithycurl_result_error_members(smithycurl_result *result, const char **json, size_t *len);
+smithycurl_code smithycurl_result_error_members(smithycurl_result *result, const char **json, size_t *len);
 
 /** The error type the service named (e.g. "ThrottlingException"); "" when
  * none. */
-int smithycurl_result_error_code(smithycurl_result *result, const char **code);
+smithycurl_code smithycurl_result_error_code(smithycurl_result *result, const char **code);
 
 /** The request id the service returned with an error (x-amzn-requestid,
  * x-amz-request-id or x-request-id); "" when none. */
-int smithycurl_result_request_id(smithycurl_result *result, const char **request_id);
+smithycurl_code smithycurl_result_request_id(smithycurl_result *result, const char **request_id);
 
 /** How many times a failed call sent its request (retries included); 0
  * when nothing was sent or the call succeeded. */
-int smithycurl_result_attempts(smithycurl_result *result, int *attempts);
+smithycurl_code smithycurl_result_attempts(smithycurl_result *result, int *attempts);
 
 /** Frees a result and every buffer it owns.
  * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_HANDLE (NULL or freed).
  * Thread-safety: once, from any thread, when no thread reads it. */
-int smithycurl_result_free(smithycurl_result *result);
+smithycurl_code smithycurl_result_free(smithycurl_result *result);
 
 /* ======================================================================
  * Typed clients: the runtime of generated code

@@ -10,12 +10,17 @@ import (
 	"github.com/smithycurl/smithycurl/internal/gen/cgen"
 )
 
-// gen writes a typed client: `smithycurl gen c --model PATH... [--service ID]
-// -o DIR [--prefix NAME]` writes DIR/NAME.h and DIR/NAME.c.
+const genUsage = `Usage:
+  smithycurl gen c      --model PATH... [--service ID] -o DIR [--prefix NAME]   NAME.h and NAME.c
+  smithycurl gen python --model PATH... [--service ID] -o DIR                   a typed package`
+
+// gen writes a typed client for a language: `smithycurl gen c --model
+// PATH... [--service ID] -o DIR [--prefix NAME]` writes DIR/NAME.h and
+// DIR/NAME.c; `gen python` a typed Python package (genpython.go).
 func gen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	langs := map[string]func(context.Context, []string, io.Writer, io.Writer) int{"c": genC}
+	langs := map[string]func(context.Context, []string, io.Writer, io.Writer) int{"c": genC, "python": genPython}
 	if len(args) == 0 || langs[args[0]] == nil {
-		fmt.Fprintln(stderr, "Usage: smithycurl gen c --model PATH... [--service ID] -o DIR [--prefix NAME]")
+		fmt.Fprintln(stderr, genUsage)
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
 			return 0
 		}

@@ -38,8 +38,8 @@ func TestGenC(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"gen"}, "Usage: smithycurl gen c"},
-		{[]string{"gen", "cobol"}, "Usage: smithycurl gen c"},
+		{[]string{"gen"}, "smithycurl gen c      --model"},
+		{[]string{"gen", "cobol"}, "smithycurl gen c      --model"},
 		{[]string{"gen", "c", "--model", model}, "-o DIR is required"},
 		{[]string{"gen", "c", "--model", model, "-o", dir, "--prefix", "Bad-Prefix"}, `prefix "Bad-Prefix"`},
 		{[]string{"gen", "c", "--model", model, "-o", dir, "--service", "x#Nope"}, "not found"},
@@ -48,5 +48,39 @@ func TestGenC(t *testing.T) {
 		if code != exitUsage || !strings.Contains(errOut, tc.want) {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", tc.args, code, errOut, tc.want)
 		}
+	}
+}
+
+// TestGenPython: `smithycurl gen python` writes the same typed package as
+// `python3 -m smithycurl gen` (it runs it), and says what it needs when the
+// interpreter cannot be run.
+func TestGenPython(t *testing.T) {
+	bin := smithycurl(t)
+	lib, err := filepath.Abs(filepath.Join("..", "..", "build", "libsmithycurl.so"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(lib); err != nil {
+		t.Fatalf("%v: run make lib", err)
+	}
+	pkg, _ := filepath.Abs(filepath.Join("..", "..", "bindings", "python"))
+	t.Setenv("PYTHONPATH", pkg)
+	t.Setenv("SMITHYCURL_LIBRARY", lib)
+	dir := filepath.Join(t.TempDir(), "httpbin_api")
+	model := filepath.Join("..", "..", "examples", "httpbin")
+	if _, errOut, code := runCmd(t, bin, "gen", "python", "--model", model, "-o", dir); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "__init__.py"))
+	if err != nil || !strings.Contains(string(b), "class HttpBinClient(") {
+		t.Fatalf("__init__.py: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "py.typed")); err != nil {
+		t.Error(err)
+	}
+	t.Setenv("PYTHON", "/nonexistent/python3")
+	_, errOut, code := runCmd(t, bin, "gen", "python", "--model", model, "-o", dir)
+	if code != 2 || !strings.Contains(errOut, "needs a Python 3.10+ with the smithycurl package") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
 }
