@@ -3,7 +3,7 @@ GO        ?= go
 FUZZTIME  ?= 20s
 BUILD     := build
 
-.PHONY: all deps build demo test vet unit conformance fuzz bench clean contract bench-aws lib install examples ctest bench-c pytest bench-python gentest-c bench-typed-c
+.PHONY: all deps build demo test vet unit conformance fuzz bench clean contract bench-aws lib install examples ctest bench-c pytest bench-python gentest-c bench-typed-c proptest fuzz-long
 
 all: build
 
@@ -36,17 +36,38 @@ vet:
 conformance:
 	$(GO) run ./internal/cmd/conformance
 
+# Every fuzzer, FUZZTIME each (6 fuzzers: 2 min at 20 s). fuzz-long runs each
+# to FUZZLONG executions; crashers land in testdata/fuzz/ as regression seeds.
+FUZZERS := ./model:FuzzParseIDL ./model:FuzzParseAST \
+	./internal/proptest:FuzzDecodeResponse ./internal/proptest:FuzzDecodeError \
+	./internal/proptest:FuzzEncodeRequest ./transport:FuzzParseHeaderBlock \
+	./endpoints:FuzzRuleSet ./endpoints:FuzzPath
+FUZZLONG ?= 10000000x
+
 fuzz:
-	$(GO) test ./model -run '^$$' -fuzz '^FuzzParseIDL$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./model -run '^$$' -fuzz '^FuzzParseAST$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./endpoints -run '^$$' -fuzz '^FuzzRuleSet$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./endpoints -run '^$$' -fuzz '^FuzzPath$$' -fuzztime $(FUZZTIME)
+	@for f in $(FUZZERS); do \
+		echo "$(GO) test $${f%%:*} -run '^$$' -fuzz '^$${f#*:}$$' -fuzztime $(FUZZTIME)"; \
+		$(GO) test $${f%%:*} -run '^$$' -fuzz "^$${f#*:}\$$" -fuzztime $(FUZZTIME) || exit 1; \
+	done
+
+fuzz-long:
+	@for f in $(FUZZERS); do \
+		echo "$(GO) test $${f%%:*} -run '^$$' -fuzz '^$${f#*:}$$' -fuzztime $(FUZZLONG)"; \
+		$(GO) test $${f%%:*} -run '^$$' -fuzz "^$${f#*:}\$$" -fuzztime $(FUZZLONG) || exit 1; \
+	done
+
+# Model-driven property tests (internal/proptest) over every operation of
+# $(SMITHYCURL_SHARED)/models and the protocol test models, fixed seed;
+# any seed: go test ./internal/proptest -args -seed N -n CASES.
+PROPTEST_N ?= 3
+proptest: lib build
+	SMITHYCURL_PROPTEST=1 $(GO) test -count=1 ./internal/proptest -run '^Test' -args -n $(PROPTEST_N)
 
 unit:
 	$(GO) test -count=1 ./...
 
 # Everything CI runs: build, vet, conformance, fuzzers, then the unit tests last.
-test: build vet conformance fuzz ctest gentest-c examples pytest demo unit
+test: build vet conformance proptest fuzz ctest gentest-c examples pytest demo unit
 
 bench:
 	$(GO) test ./model -run '^$$' -bench . -benchmem

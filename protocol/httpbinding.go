@@ -236,10 +236,10 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 				if i > 0 {
 					path = append(path, '/')
 				}
-				path = appendEscaped(path, part)
+				path = appendSegment(path, part)
 			}
 		} else {
-			path = appendEscaped(path, text)
+			path = appendSegment(path, text)
 		}
 	}
 	if len(path) == 0 {
@@ -291,6 +291,9 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 	}
 	if qp := in.queryParams; qp != nil && val(qp) != nil {
 		s := scanner{data: val(qp)}
+		if s.peek() != '{' {
+			return fail(inMember(typeError("a map"), qp.name))
+		}
 		err := s.object(func(key []byte) error {
 			k := string(key)
 			if setByQuery[k] || s.isNull() {
@@ -338,18 +341,24 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 			continue
 		}
 		s := scanner{data: raw}
+		if s.peek() != '{' {
+			return fail(inMember(typeError("a map"), mc.name))
+		}
 		err := s.object(func(key []byte) error {
 			if s.isNull() {
 				return nil
 			}
+			if s.peek() != '"' {
+				return inKey(typeError("a string"), key)
+			}
 			v, err := s.str()
 			if err != nil {
-				return err
+				return inKey(badValue(err.Error()), key)
 			}
 			return setHeader(req.Header, mc.locName+string(key), v)
 		})
 		if err != nil {
-			return fail(err)
+			return fail(inMember(err, mc.name))
 		}
 	}
 
@@ -366,7 +375,7 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 			quote := mc.target.elem.target.kind == kString || mc.target.elem.target.kind == kEnum
 			for i, it := range items {
 				if quote && strings.ContainsAny(it, `,"`) {
-					items[i] = strconv.Quote(it)
+					items[i] = quoteHeaderItem(it)
 				}
 			}
 			if err := setHeader(req.Header, mc.locName, strings.Join(items, ", ")); err != nil {
@@ -533,6 +542,33 @@ func orDefault(s, def string) string {
 	return s
 }
 
+// appendSegment writes a label's path segment. The dot segments "." and
+// ".." are percent-encoded as well: sent as is, libcurl and servers remove
+// them (RFC 3986 5.2.4) and the request goes to another path.
+func appendSegment(dst []byte, s string) []byte {
+	if s == "." || s == ".." {
+		return append(dst, strings.Repeat("%2E", len(s))...)
+	}
+	return appendEscaped(dst, s)
+}
+
+// quoteHeaderItem writes a list item as an RFC 9110 quoted-string: only
+// backslash and double quote are escaped (strconv.Quote's \u escapes
+// read back as other text).
+func quoteHeaderItem(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		if s[i] == '"' || s[i] == '\\' {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(s[i])
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
 // appendEscaped percent-encodes everything but RFC 3986 unreserved characters.
 func appendEscaped(dst []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
@@ -605,6 +641,9 @@ func kindName(sc *shapeCodec) string {
 func listTexts(raw []byte, mc *memberCodec, defFormat string) ([]string, error) {
 	var out []string
 	s := scanner{data: raw}
+	if s.peek() != '[' {
+		return nil, inMember(typeError("a list"), mc.name)
+	}
 	err := s.array(func(i int) error {
 		v, err := s.skip()
 		if err != nil {
@@ -669,7 +708,7 @@ func (c *restCodec) decodeBound(b *binding, resp *wire.Response) ([]byte, error)
 		if mc.target.kind == kList {
 			doc, err = c.headerList(joined, mc.target.elem)
 		} else {
-			doc, err = c.headerScalar(strings.TrimSpace(joined), mc)
+			doc, err = c.headerScalar(trimOWS(joined), mc)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("header %s: %w", mc.locName, err)
@@ -771,7 +810,9 @@ func (c *restCodec) headerScalar(v string, mc *memberCodec) ([]byte, error) {
 		}
 		return nil, fmt.Errorf("invalid boolean %q", v)
 	case kInt, kBigInt, kIntEnum:
-		if _, err := strconv.ParseInt(v, 10, 64); err != nil && mc.target.kind != kBigInt {
+		// The text is copied into the output: it must be a JSON number
+		// (ParseInt alone takes "00" and "+1").
+		if _, err := strconv.ParseInt(v, 10, 64); !isJSONNumber(v) || (err != nil && mc.target.kind != kBigInt) {
 			return nil, fmt.Errorf("invalid integer %q", v)
 		}
 		return []byte(v), nil
@@ -780,7 +821,8 @@ func (c *restCodec) headerScalar(v string, mc *memberCodec) ([]byte, error) {
 		case "NaN", "Infinity", "-Infinity":
 			return appendString(nil, v), nil
 		}
-		if _, err := strconv.ParseFloat(v, 64); err != nil {
+		// ParseFloat alone takes "0x1p3", "inf" and "+1".
+		if !isJSONNumber(v) {
 			return nil, fmt.Errorf("invalid number %q", v)
 		}
 		return []byte(v), nil
@@ -794,6 +836,13 @@ func (c *restCodec) headerScalar(v string, mc *memberCodec) ([]byte, error) {
 	return nil, fmt.Errorf("a %s cannot be read from a header", kindName(mc.target))
 }
 
+// isJSONNumber reports whether v is exactly one JSON number.
+func isJSONNumber(v string) bool {
+	s := scanner{data: []byte(v)}
+	_, err := s.number()
+	return err == nil && s.pos == len(v)
+}
+
 // headerList splits a comma-separated header into a list; quoted items may
 // hold commas, and http-date timestamps (which contain one comma each) are
 // split at every other comma.
@@ -802,7 +851,7 @@ func (c *restCodec) headerList(v string, elem *memberCodec) ([]byte, error) {
 	if elem.target.kind == kTimestamp && orDefault(elem.tsFormat, formatHTTPDate) == formatHTTPDate {
 		parts := strings.Split(v, ",")
 		for i := 0; i+1 < len(parts); i += 2 {
-			items = append(items, strings.TrimSpace(parts[i]+","+parts[i+1]))
+			items = append(items, trimOWS(parts[i]+","+parts[i+1]))
 		}
 	} else {
 		items = splitHeaderList(v)
@@ -820,6 +869,10 @@ func (c *restCodec) headerList(v string, elem *memberCodec) ([]byte, error) {
 	}
 	return append(out, ']'), nil
 }
+
+// trimOWS trims HTTP optional white space (space and tab, RFC 9110 5.6.3)
+// and only that: U+00A0 or U+2028 at either end is part of the value.
+func trimOWS(s string) string { return strings.Trim(s, " \t") }
 
 func splitHeaderList(v string) []string {
 	var items []string
@@ -847,10 +900,10 @@ func splitHeaderList(v string) []string {
 		}
 		j := strings.IndexByte(v[i:], ',')
 		if j < 0 {
-			items = append(items, strings.TrimSpace(v[i:]))
+			items = append(items, trimOWS(v[i:]))
 			break
 		}
-		items = append(items, strings.TrimSpace(v[i:i+j]))
+		items = append(items, trimOWS(v[i:i+j]))
 		i += j + 1
 	}
 	return items

@@ -20,8 +20,12 @@ type jsonOptions struct {
 func copyScalar(dst []byte, s *scanner, mc *memberCodec) (out []byte, done bool, err error) {
 	switch mc.target.kind {
 	case kString, kEnum, kBlob:
+		quoted := s.peek() == '"'
 		raw, _, err := s.rawString()
 		if err != nil {
+			if quoted {
+				return dst, true, badValue(err.Error())
+			}
 			return dst, true, typeError("a string")
 		}
 		return append(dst, raw...), true, nil
@@ -113,7 +117,7 @@ func (o *jsonOptions) encodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 	}
 	switch sc.kind {
 	case kDocument:
-		raw, err := s.skip()
+		raw, err := s.document()
 		return appendCompact(dst, raw), err
 	case kList:
 		dst = append(dst, '[')
@@ -274,10 +278,10 @@ func (o *jsonOptions) encodeUnion(dst []byte, s *scanner, sc *shapeCodec) ([]byt
 		}
 		count++
 		if count > 1 {
-			return fmt.Errorf("union %s: more than one member is set", sc.shape.ID)
+			return badValue(fmt.Sprintf("union %s: more than one member is set", sc.shape.ID))
 		}
 		if mc == sc.unknown {
-			raw, err := s.skip()
+			raw, err := s.document()
 			dst = append(dst, raw...)
 			return err
 		}
@@ -316,7 +320,7 @@ func (o *jsonOptions) encodeUnion(dst []byte, s *scanner, sc *shapeCodec) ([]byt
 		}
 	})
 	if err == nil && count == 0 {
-		err = fmt.Errorf("union %s: no member is set", sc.shape.ID)
+		err = badValue(fmt.Sprintf("union %s: no member is set", sc.shape.ID))
 	}
 	return dst, err
 }
@@ -370,7 +374,7 @@ func (o *jsonOptions) decodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 		}
 		return o.appendDocTimestamp(dst, t), nil
 	case kDocument:
-		raw, err := s.skip()
+		raw, err := s.document()
 		return appendCompact(dst, raw), err
 	case kList:
 		dst = append(dst, '[')
@@ -503,7 +507,7 @@ func (o *jsonOptions) decodeFields(w *objectWriter, s *scanner, sc *shapeCodec) 
 	err := s.object(func(key []byte) error {
 		mc, ok := sc.byWire[string(key)]
 		if !ok {
-			raw, err := s.skip()
+			raw, err := s.document()
 			if err != nil {
 				return err
 			}
@@ -578,7 +582,7 @@ func (o *jsonOptions) decodeUnion(dst []byte, s *scanner, sc *shapeCodec) ([]byt
 		return dst, fmt.Errorf("union %s: the value matches none of its members", sc.shape.ID)
 	}
 	if sc.discriminator != "" {
-		raw, err := s.skip()
+		raw, err := s.document()
 		if err != nil {
 			return dst, err
 		}
@@ -622,14 +626,14 @@ func (o *jsonOptions) decodeUnion(dst []byte, s *scanner, sc *shapeCodec) ([]byt
 	err := s.object(func(key []byte) error {
 		mc, ok := sc.byWire[string(key)]
 		if !ok {
-			_, err := s.skip()
+			_, err := s.document()
 			return err
 		}
 		if s.isNull() {
 			return nil
 		}
 		if n > 0 {
-			return fmt.Errorf("union %s: more than one member is set", sc.shape.ID)
+			return badValue(fmt.Sprintf("union %s: more than one member is set", sc.shape.ID))
 		}
 		n++
 		dst = appendString(dst, mc.name)

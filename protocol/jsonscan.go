@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/smithycurl/smithycurl/internal/jsonstr"
 )
@@ -73,7 +74,12 @@ func (s *scanner) literal(word string) bool {
 
 // rawString consumes a string and returns it with its quotes, as written, and
 // whether it contains escapes.
-func (s *scanner) rawString() ([]byte, bool, error) {
+func (s *scanner) rawString() ([]byte, bool, error) { return s.scanString(true) }
+
+// scanString is rawString; checkUTF8 false leaves the UTF-8 check to the
+// reader of the value (skip only finds where a value ends, so that the
+// error of a bad string comes with the full member path).
+func (s *scanner) scanString(checkUTF8 bool) ([]byte, bool, error) {
 	if s.peek() != '"' {
 		return nil, false, s.errorf("expected a string")
 	}
@@ -91,6 +97,14 @@ func (s *scanner) rawString() ([]byte, bool, error) {
 			s.pos += 2
 		case c < 0x20:
 			return nil, false, s.errorf("control character in string")
+		case c >= utf8.RuneSelf && checkUTF8:
+			// JSON text is UTF-8 (RFC 8259 8.1): bytes that are not are
+			// refused, never copied into a request or an output.
+			r, n := utf8.DecodeRune(s.data[s.pos:])
+			if r == utf8.RuneError && n == 1 {
+				return nil, false, s.errorf("invalid UTF-8 in string")
+			}
+			s.pos += n
 		default:
 			s.pos++
 		}
@@ -186,14 +200,14 @@ func (s *scanner) skip() ([]byte, error) {
 	start := s.pos
 	switch {
 	case c == '"':
-		_, _, err := s.rawString()
+		_, _, err := s.scanString(false)
 		return s.data[start:s.pos], err
 	case c == '{' || c == '[':
 		depth := 0
 		for s.pos < len(s.data) {
 			switch s.data[s.pos] {
 			case '"':
-				if _, _, err := s.rawString(); err != nil {
+				if _, _, err := s.scanString(false); err != nil {
 					return nil, err
 				}
 				continue
@@ -228,6 +242,35 @@ func (s *scanner) skip() ([]byte, error) {
 		return nil, s.errorf("unexpected end of JSON")
 	}
 	return nil, s.errorf("unexpected %q", c)
+}
+
+// document consumes one JSON value, checking the whole of it (skip only
+// matches brackets inside objects and arrays), and returns its text: a
+// document member is copied as is, so it must be valid JSON.
+func (s *scanner) document() ([]byte, error) {
+	s.ws()
+	start := s.pos
+	var err error
+	switch s.peek() {
+	case '{':
+		err = s.object(func([]byte) error {
+			_, err := s.document()
+			return err
+		})
+	case '[':
+		err = s.array(func(int) error {
+			_, err := s.document()
+			return err
+		})
+	case '"':
+		_, _, err = s.rawString()
+	default:
+		_, err = s.skip()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s.data[start:s.pos], nil
 }
 
 // objectKeys iterates over the members of an object; f reads the value.

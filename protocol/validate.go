@@ -18,6 +18,10 @@ type validator struct {
 	path        []pathElem
 	out         []Violation
 	constraints bool
+	// unreadable is set when a value is not JSON the scanner can read
+	// past (invalid UTF-8, say): what follows cannot be checked, and the
+	// encoder reports the value with its path.
+	unreadable bool
 }
 
 // walks reports whether a value of mc needs to be read.
@@ -76,6 +80,9 @@ func validateInput(sc *shapeCodec, vals [][]byte, constraints bool) []Violation 
 		}
 		s := scanner{data: vals[i]}
 		v.value(&s, mc)
+		if v.unreadable {
+			return nil
+		}
 	}
 	return v.out
 }
@@ -106,6 +113,7 @@ func (v *validator) value(s *scanner, mc *memberCodec) {
 		}
 		str, err := s.str()
 		if err != nil {
+			v.unreadable = true
 			return
 		}
 		v.length(mc, int64(utf8.RuneCountInString(str)))
@@ -122,6 +130,7 @@ func (v *validator) value(s *scanner, mc *memberCodec) {
 		}
 		str, err := s.str()
 		if err != nil {
+			v.unreadable = true
 			return
 		}
 		if mc.minLen != nil || mc.maxLen != nil {
@@ -166,7 +175,7 @@ func (v *validator) value(s *scanner, mc *memberCodec) {
 		var items []string
 		n := 0
 		depth := len(v.path)
-		s.array(func(i int) error {
+		err := s.array(func(i int) error {
 			n++
 			start := s.pos
 			v.path = append(v.path[:depth], pathElem{index: i})
@@ -182,6 +191,9 @@ func (v *validator) value(s *scanner, mc *memberCodec) {
 			}
 			return nil
 		})
+		if err != nil {
+			v.unreadable = true
+		}
 		v.path = v.path[:depth]
 		v.length(mc, int64(n))
 		if len(items) > 1 && v.constraints {
@@ -201,7 +213,7 @@ func (v *validator) value(s *scanner, mc *memberCodec) {
 		}
 		n := 0
 		depth := len(v.path)
-		s.object(func(key []byte) error {
+		err := s.object(func(key []byte) error {
 			n++
 			v.path = append(v.path[:depth], pathElem{name: string(key), isKey: true})
 			if sc.key != nil && v.constraints {
@@ -217,6 +229,9 @@ func (v *validator) value(s *scanner, mc *memberCodec) {
 			v.value(s, sc.elem)
 			return nil
 		})
+		if err != nil {
+			v.unreadable = true
+		}
 		v.path = v.path[:depth]
 		v.length(mc, int64(n))
 	case kStruct, kUnion:
@@ -227,7 +242,7 @@ func (v *validator) value(s *scanner, mc *memberCodec) {
 		var seen memberSet
 		depth := len(v.path)
 		set := 0
-		s.object(func(key []byte) error {
+		err := s.object(func(key []byte) error {
 			m, ok := sc.byName[string(key)]
 			if !ok {
 				s.skip()
@@ -242,6 +257,9 @@ func (v *validator) value(s *scanner, mc *memberCodec) {
 			v.value(s, m)
 			return nil
 		})
+		if err != nil {
+			v.unreadable = true
+		}
 		v.path = v.path[:depth]
 		if sc.kind == kUnion {
 			if set != 1 && v.constraints {

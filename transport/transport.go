@@ -870,6 +870,11 @@ func parseHeaderBlock(s string) wire.Header {
 			line, s = s, ""
 		}
 		line = strings.TrimSuffix(line, "\r")
+		if strings.IndexByte(line, '\r') >= 0 {
+			// A bare CR inside a line is replaced by a space (RFC 9112
+			// 2.2): a value never carries a line break to the caller.
+			line = strings.ReplaceAll(line, "\r", " ")
+		}
 		if line == "" {
 			break
 		}

@@ -174,7 +174,8 @@ def format_timestamp(value: datetime.datetime) -> str:
         import datetime
 
         value = value.astimezone(datetime.timezone.utc)
-    text = value.strftime("%Y-%m-%dT%H:%M:%S")
+    # %Y is not zero-padded below year 1000 (glibc): "446-07-24" is not RFC 3339.
+    text = f"{value.year:04d}-" + value.strftime("%m-%dT%H:%M:%S")
     if value.microsecond:
         text += f".{value.microsecond:06d}".rstrip("0")
     return text + "Z"

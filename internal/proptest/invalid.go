@@ -1,0 +1,202 @@
+package proptest
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/smithycurl/smithycurl/model"
+)
+
+// Mutation is one way an input was made invalid.
+type Mutation struct {
+	Kind string   // e.g. "wrong-type", "unknown-member", "missing-required"
+	Path []string // member names from the input down to the broken value
+	// Name is what the error must mention: the member (or unknown key)
+	// nearest to the broken value.
+	Name string
+}
+
+func (mu Mutation) String() string { return mu.Kind + " at " + strings.Join(mu.Path, ".") }
+
+// site is a value of the input that a mutation can replace.
+type site struct {
+	mem    *model.Member
+	parent any    // map[string]any or []any holding the value
+	key    string // in a map
+	index  int    // in a list
+	path   []string
+	name   string // nearest member name
+}
+
+func (st site) set(v any) {
+	switch p := st.parent.(type) {
+	case map[string]any:
+		p[st.key] = v
+	case []any:
+		p[st.index] = v
+	}
+}
+
+// Invalidate breaks a valid input of op in one place and says how. ok is
+// false when the input offers no place to break.
+func (g *Gen) Invalidate(op *model.Operation, in map[string]any) (mu Mutation, ok bool) {
+	var sites []site
+	var structs []site // structures (the top level included) by their holder
+	structs = append(structs, site{parent: nil, path: nil, name: ""})
+	var walk func(s *model.Shape, val any, path []string, name string)
+	walk = func(s *model.Shape, val any, path []string, name string) {
+		switch typeOf(s) {
+		case model.StructureType, model.UnionType:
+			mm, _ := val.(map[string]any)
+			for _, mem := range s.Members {
+				it, ok := mm[mem.Name()]
+				if !ok || it == nil {
+					continue
+				}
+				p := append(append([]string(nil), path...), mem.Name())
+				sites = append(sites, site{mem: mem, parent: mm, key: mem.Name(), path: p, name: mem.Name()})
+				walk(g.v.target(mem), it, p, mem.Name())
+			}
+		case model.ListType:
+			items, _ := val.([]any)
+			for i, it := range items {
+				if it == nil {
+					continue
+				}
+				p := append(append([]string(nil), path...), "["+itoa(i)+"]")
+				m := elem(s, "member")
+				sites = append(sites, site{mem: m, parent: items, index: i, path: p, name: name})
+				walk(g.v.target(m), it, p, name)
+			}
+		case model.MapType:
+			mm, _ := val.(map[string]any)
+			for k, it := range mm {
+				if it == nil {
+					continue
+				}
+				p := append(append([]string(nil), path...), "["+k+"]")
+				m := elem(s, "value")
+				sites = append(sites, site{mem: m, parent: mm, key: k, path: p, name: name})
+				walk(g.v.target(m), it, p, name)
+			}
+		}
+	}
+	walk(op.Input, in, nil, "")
+	type cand struct {
+		kind string
+		st   site
+		val  any
+		name string
+	}
+	var cands []cand
+	add := func(kind string, st site, val any) {
+		if (kind == "wrong-type" || kind == "union-none") && (st.mem.Name() == "member" || st.mem.Name() == "value") && st.mem.ID.Member() != "" && st.key != st.mem.Name() {
+			kind += "-item" // an item of a list or map
+		}
+		cands = append(cands, cand{kind, st, val, st.name})
+	}
+	for _, st := range sites {
+		s := g.v.target(st.mem)
+		switch t := typeOf(s); t {
+		case model.StringType:
+			add("wrong-type", st, json.Number("12"))
+			add("invalid-utf8", st, Raw("\"a\xffb\""))
+		case model.EnumType:
+			add("wrong-type", st, true)
+			if !s.HasTrait(tOpenEnum) {
+				add("enum-unknown", st, "NOT_A_VALUE_OF_THIS_ENUM")
+			}
+		case model.BlobType:
+			add("wrong-type", st, json.Number("7"))
+			add("bad-base64", st, "not base64!")
+		case model.BooleanType:
+			add("wrong-type", st, "yes")
+		case model.ByteType, model.ShortType, model.IntegerType, model.LongType:
+			add("wrong-type", st, "12")
+			add("int-fraction", st, json.Number("1.5"))
+			over := map[model.ShapeType]string{model.ByteType: "128", model.ShortType: "32768", model.IntegerType: "2147483648", model.LongType: "9223372036854775808"}
+			add("int-range", st, json.Number(over[t]))
+		case model.IntEnumType:
+			add("wrong-type", st, "1")
+		case model.FloatType:
+			add("wrong-type", st, "1.5x")
+			add("float-range", st, json.Number("1e39"))
+		case model.DoubleType:
+			add("wrong-type", st, true)
+			add("float-range", st, json.Number("1e400"))
+		case model.BigIntegerType, model.BigDecimalType:
+			add("wrong-type", st, "12")
+		case model.TimestampType:
+			add("wrong-type", st, true)
+			add("timestamp-range", st, json.Number("1e20"))
+			add("wrong-type", st, "not a date")
+		case model.ListType:
+			add("wrong-type-aggregate", st, map[string]any{})
+		case model.MapType:
+			add("wrong-type-aggregate", st, []any{})
+		case model.StructureType:
+			add("wrong-type-aggregate", st, []any{json.Number("1")})
+			if unknownMember(s) == nil {
+				add("unknown-member", st, nil) // built below
+			}
+			for _, mem := range s.Members {
+				if g.required(mem) {
+					cands = append(cands, cand{"missing-required", st, nil, mem.Name()})
+				}
+			}
+		case model.UnionType:
+			add("wrong-type-aggregate", st, "x")
+			add("union-none", st, map[string]any{})
+		}
+	}
+	// The top level: unknown members and missing required ones.
+	if typeOf(op.Input) != "unit" && unknownMember(op.Input) == nil {
+		cands = append(cands, cand{kind: "unknown-member", st: site{}, name: "zzNotAMember"})
+	}
+	for _, mem := range op.Input.Members {
+		if g.required(mem) && !mem.Traits.Has(tIdemToken) {
+			cands = append(cands, cand{kind: "missing-required", st: site{}, name: mem.Name()})
+		}
+	}
+	if len(cands) == 0 {
+		return Mutation{}, false
+	}
+	c := cands[g.R.Intn(len(cands))]
+	mu = Mutation{Kind: c.kind, Path: c.st.path, Name: c.name}
+	holder := func() map[string]any {
+		if c.st.parent == nil {
+			return in
+		}
+		var cur any
+		switch p := c.st.parent.(type) {
+		case map[string]any:
+			cur = p[c.st.key]
+		case []any:
+			cur = p[c.st.index]
+		}
+		mm, _ := cur.(map[string]any)
+		return mm
+	}
+	switch c.kind {
+	case "unknown-member":
+		h := holder()
+		if h == nil {
+			return Mutation{}, false
+		}
+		h["zzNotAMember"] = "x"
+		mu.Name = "zzNotAMember"
+	case "missing-required":
+		h := holder()
+		if h == nil {
+			return Mutation{}, false
+		}
+		delete(h, c.name)
+		mu.Path = append(append([]string(nil), c.st.path...), c.name)
+	default:
+		c.st.set(c.val)
+	}
+	return mu, true
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
