@@ -36,7 +36,7 @@ vet:
 conformance:
 	$(GO) run ./internal/cmd/conformance
 
-# Every fuzzer, FUZZTIME each (6 fuzzers: 2 min at 20 s). fuzz-long runs each
+# Every fuzzer, FUZZTIME each (8 fuzzers: under 3 min at 20 s). fuzz-long runs each
 # to FUZZLONG executions; crashers land in testdata/fuzz/ as regression seeds.
 FUZZERS := ./model:FuzzParseIDL ./model:FuzzParseAST \
 	./internal/proptest:FuzzDecodeResponse ./internal/proptest:FuzzDecodeError \
