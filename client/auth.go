@@ -111,9 +111,21 @@ func (c *credentials) has(scheme model.ShapeID) bool {
 	case authAPIKey:
 		return c.apiKey != ""
 	case authSigV4:
-		return c.aws != nil
+		return c.aws != nil && c.aws.AccessKeyID != "" && c.aws.SecretAccessKey != ""
 	}
 	return false
+}
+
+// missingAWS says which half of the AWS credentials is missing when only
+// one was given ("" when both or neither were).
+func (c *credentials) missingAWS() string {
+	switch {
+	case c.aws == nil || (c.aws.AccessKeyID == "") == (c.aws.SecretAccessKey == ""):
+		return ""
+	case c.aws.AccessKeyID == "":
+		return "access key id"
+	}
+	return "secret access key"
 }
 
 // authPlan is the auth of one operation: the schemes in priority order and
@@ -199,6 +211,10 @@ func (c *Client) authenticate(op *model.Operation, plan authPlan, req *transport
 	names := make([]string, len(plan.schemes))
 	for i, s := range plan.schemes {
 		names[i] = string(s)
+	}
+	if half := c.creds.missingAWS(); half != "" {
+		return "", usageError(op.Shape.ID, "%s requires authentication with one of [%s]; the AWS credentials lack the %s",
+			op.Name, strings.Join(names, ", "), half)
 	}
 	return "", usageError(op.Shape.ID, "%s requires authentication with one of [%s]; no credentials were given for them",
 		op.Name, strings.Join(names, ", "))

@@ -268,3 +268,50 @@ string Secret
 		t.Errorf("traced headers = %v", seen)
 	}
 }
+
+// TestSigV4WithoutKeys: a SigV4 operation with a region but no keys, or
+// with half of them, is a usage error saying so, and nothing is sent (it
+// once went out unsigned).
+func TestSigV4WithoutKeys(t *testing.T) {
+	t.Setenv("AWS_ACCESS_KEY_ID", "")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "")
+	rec := &recorder{}
+	srv := httptest.NewServer(rec)
+	defer srv.Close()
+	m := loadIDL(t, `$version: "2"
+namespace t
+use aws.auth#sigv4
+use aws.protocols#awsJson1_0
+@awsJson1_0
+@sigv4(name: "svc")
+service S { version: "1", operations: [Op] }
+operation Op {}
+`)
+	for _, tc := range []struct {
+		creds client.AWSCredentials
+		want  string
+	}{
+		{client.AWSCredentials{Region: "us-east-1"}, "no credentials were given"},
+		{client.AWSCredentials{Region: "us-east-1", AccessKeyID: "AKID"}, "the AWS credentials lack the secret access key"},
+		{client.AWSCredentials{Region: "us-east-1", SecretAccessKey: "hush-hush"}, "the AWS credentials lack the access key id"},
+	} {
+		c, err := client.New(m, "t#S", srv.URL, client.WithAWSCredentials(tc.creds), client.WithoutRetries())
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = c.Call(context.Background(), "Op", nil)
+		var ce *client.Error
+		if !errors.As(err, &ce) || ce.Kind != client.KindUsage || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: got %v, want a usage error with %q", tc.creds.AccessKeyID, err, tc.want)
+		}
+		if strings.Contains(err.Error(), "hush-hush") {
+			t.Errorf("the secret shows in %q", err)
+		}
+		c.Close()
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if len(rec.reqs) != 0 {
+		t.Errorf("%d requests sent without keys", len(rec.reqs))
+	}
+}
