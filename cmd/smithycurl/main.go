@@ -72,6 +72,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		"call": call, "ops": ops, "describe": describe, "example": example,
 		"validate": validate, "ast": ast, "completion": completion,
 	}
+	// TODO(lead): merge with the gen dispatcher of the gen c branch.
+	cmds["gen"] = func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+		if len(args) > 0 && args[0] == "go" {
+			return genGo(ctx, args[1:], stdout, stderr)
+		}
+		fmt.Fprintln(stderr, "smithycurl: usage: smithycurl gen go --model PATH... [--service ID] --package NAME -o DIR")
+		return exitUsage
+	}
 	cmd, ok := cmds[args[0]]
 	if !ok {
 		fmt.Fprintf(stderr, "smithycurl: unknown command %q\n\n%s", args[0], usage)
