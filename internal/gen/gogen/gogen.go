@@ -49,9 +49,8 @@ func Generate(m *model.Model, svc *model.Service, pkg string) ([]File, error) {
 	if !token.IsIdentifier(pkg) || token.IsKeyword(pkg) || pkg == "_" {
 		return nil, fmt.Errorf("package name %q is not a Go identifier", pkg)
 	}
-	g := &gen{m: m, svc: svc, pkg: pkg, names: map[model.ShapeID]string{}, pkgNS: namespace{"Client": true, "New": true}}
-	g.collect()
-	g.nameTypes()
+	g := newGen(m, svc)
+	g.pkg = pkg
 	types, err := g.typesFile()
 	if err != nil {
 		return nil, err
@@ -529,6 +528,41 @@ func (g *gen) union(w *writer, s *model.Shape) {
 	w.p("")
 }
 
+// OperationNames are the Go names of an operation in a generated package.
+type OperationNames struct {
+	Operation     string // the Smithy name
+	Method        string // the Client's method
+	Input, Output string // the types; "" for smithy.api#Unit (no parameter, no result)
+}
+
+// Names returns the Go names Generate gives the operations of svc, in the
+// order of svc.Operations.
+func Names(m *model.Model, svc *model.Service) []OperationNames {
+	return newGen(m, svc).operationNames()
+}
+
+func newGen(m *model.Model, svc *model.Service) *gen {
+	g := &gen{m: m, svc: svc, names: map[model.ShapeID]string{}, pkgNS: namespace{"Client": true, "New": true, "ServiceID": true}}
+	g.collect()
+	g.nameTypes()
+	return g
+}
+
+func (g *gen) operationNames() []OperationNames {
+	methods := namespace{"Close": true, "Untyped": true}
+	out := make([]OperationNames, len(g.svc.Operations))
+	for i, op := range g.svc.Operations {
+		out[i] = OperationNames{Operation: op.Name, Method: methods.take(exportedName(op.Name))}
+		if op.Input.ID != unitID {
+			out[i].Input = g.names[op.Input.ID]
+		}
+		if op.Output.ID != unitID {
+			out[i].Output = g.names[op.Output.ID]
+		}
+	}
+	return out
+}
+
 // clientFile writes the Client, its operations and the error lookup.
 func (g *gen) clientFile() ([]byte, error) {
 	var w writer
@@ -541,7 +575,6 @@ func (g *gen) clientFile() ([]byte, error) {
 	w.p("")
 	w.p("// ServiceID is the service this package calls.")
 	w.p("const ServiceID model.ShapeID = %q", svcName)
-	g.pkgNS["ServiceID"] = true
 	w.p("")
 	w.doc("", "Client", g.svc.Shape.Traits, "")
 	w.p("// Client calls the operations of %s. It is safe for concurrent use.", svcName)
@@ -569,16 +602,9 @@ func (g *gen) clientFile() ([]byte, error) {
 	w.p("// Untyped returns the client.Client the typed methods run on (Call with JSON).")
 	w.p("func (c *Client) Untyped() *client.Client { return c.c }")
 	w.p("")
-	methods := namespace{"Close": true, "Untyped": true}
-	for _, op := range g.svc.Operations {
-		method := methods.take(exportedName(op.Name))
-		in, out := "", ""
-		if op.Input.ID != unitID {
-			in = g.names[op.Input.ID]
-		}
-		if op.Output.ID != unitID {
-			out = g.names[op.Output.ID]
-		}
+	for i, names := range g.operationNames() {
+		op := g.svc.Operations[i]
+		method, in, out := names.Method, names.Input, names.Output
 		w.doc("", method, op.Shape.Traits, fmt.Sprintf("calls %s.", op.Shape.ID))
 		if len(op.Errors) > 0 {
 			var names []string
