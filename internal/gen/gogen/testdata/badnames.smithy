@@ -1,0 +1,105 @@
+$version: "2"
+
+namespace test.bad
+
+use aws.protocols#restJson1
+
+/// Names that are Go keywords, predeclared names or collide after conversion.
+@restJson1
+service Bad {
+    version: "1"
+    operations: [DoIt, Close, Untyped]
+}
+
+@http(method: "POST", uri: "/do")
+operation DoIt {
+    input: Client
+    output: New
+    errors: [Error]
+}
+
+@http(method: "POST", uri: "/close")
+operation Close {}
+
+@http(method: "POST", uri: "/untyped")
+operation Untyped {
+    input := {
+        serviceID: String
+    }
+}
+
+structure Client {
+    type: String
+    int: Integer
+    default: String
+    errors: String
+    new: String
+    free: String
+    func: String
+    range: String
+    String: String
+    MarshalJSON: String
+    node: Node
+    one: One
+    floats: Floats
+    @required
+    req: Double
+    fooBar: FooBar
+    foo_bar: fooBar
+    kind: Kind
+    num: Num
+}
+
+structure New {
+    Error: String
+    values: String
+}
+
+@error("client")
+structure Error {
+    Error: String
+    message: String
+    Meta: String
+    Status: Integer
+    ErrorMeta: String
+    Unwrap: String
+}
+
+structure Node {
+    next: Node
+    children: NodeList
+    value: Float
+    u: One
+}
+
+list NodeList {
+    member: Node
+}
+
+union One {
+    only: Double
+}
+
+list Floats {
+    member: Float
+}
+
+structure FooBar {
+    a: String
+}
+
+structure fooBar {
+    b: String
+}
+
+enum Kind {
+    type
+    Values
+    a_b = "a-b"
+    x1 = "1x"
+}
+
+intEnum Num {
+    ONE = 1
+    String = 2
+}
