@@ -8,10 +8,12 @@ package bench
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 
 	"github.com/smithycurl/smithycurl/bench/build/typeddynamo"
 	"github.com/smithycurl/smithycurl/client"
+	"github.com/smithycurl/smithycurl/client/typed"
 	awse2e "github.com/smithycurl/smithycurl/internal/e2e/aws"
 )
 
@@ -48,5 +50,47 @@ func BenchmarkDynamoDBTyped(b *testing.B) {
 			_, err := tc.PutItem(ctx, &typeddynamo.PutItemInput{TableName: table, Item: typedItem})
 			return err
 		})
+	})
+}
+
+// BenchmarkTypedJSON is the typed layer alone: the PutItem input to the
+// document form and a GetItem output back, with sonic (what generated
+// code uses) and with encoding/json on the same types.
+func BenchmarkTypedJSON(b *testing.B) {
+	in := &typeddynamo.PutItemInput{TableName: table, Item: typedItem}
+	doc := []byte(`{"Item":{"pk":{"S":"item-1"},"name":{"S":"smithycurl"},"count":{"N":"42"},"tags":{"SS":["a","b","c"]},"data":{"B":"AAECAwQFBgc="}}}`)
+	b.Run("marshal/sonic", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			if _, err := typed.JSON.Marshal(in); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("marshal/encoding-json", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			if _, err := json.Marshal(in); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("unmarshal/sonic", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			var out typeddynamo.GetItemOutput
+			if err := typed.JSON.Unmarshal(doc, &out); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("unmarshal/encoding-json", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			var out typeddynamo.GetItemOutput
+			if err := json.Unmarshal(doc, &out); err != nil {
+				b.Fatal(err)
+			}
+		}
 	})
 }
