@@ -44,6 +44,16 @@ structure Client {
     floats: Floats
     @required
     req: Double
+    @required
+    reqNode: Node
+    @required
+    reqList: Floats
+    big: BigInteger
+    dec: BigDecimal
+    when: Timestamp
+    doc: Document
+    data: Blob
+    sparse: SparseFloats
     fooBar: FooBar
     foo_bar: fooBar
     kind: Kind
@@ -102,4 +112,9 @@ enum Kind {
 intEnum Num {
     ONE = 1
     String = 2
+}
+
+@sparse
+list SparseFloats {
+    member: Double
 }
