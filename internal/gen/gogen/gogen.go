@@ -15,11 +15,13 @@ package gogen
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"go/format"
 	"go/token"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/smithycurl/smithycurl/model"
 )
@@ -51,15 +53,22 @@ func Generate(m *model.Model, svc *model.Service, pkg string) ([]File, error) {
 	}
 	g := newGen(m, svc)
 	g.pkg = pkg
-	types, err := g.typesFile()
-	if err != nil {
+	// The three files are independent (only typesFile names constants and
+	// union members, and nothing else reads those names): make them at once.
+	var (
+		wg              sync.WaitGroup
+		types, cl, ast  []byte
+		typesErr, clErr error
+	)
+	wg.Add(2)
+	go func() { defer wg.Done(); types, typesErr = g.typesFile() }()
+	go func() { defer wg.Done(); ast = m.MarshalAST() }()
+	cl, clErr = g.clientFile()
+	wg.Wait()
+	if err := errors.Join(typesErr, clErr); err != nil {
 		return nil, err
 	}
-	cl, err := g.clientFile()
-	if err != nil {
-		return nil, err
-	}
-	return []File{{"types.go", types}, {"client.go", cl}, {"model.json", m.MarshalAST()}}, nil
+	return []File{{"types.go", types}, {"client.go", cl}, {"model.json", ast}}, nil
 }
 
 type gen struct {
