@@ -517,7 +517,7 @@ func (g *gen) union(w *writer, s *model.Shape) {
 		}
 		w.p("\t}")
 	}
-	w.p("\treturn &%s{Tag: tag, Value: typed.Document(raw)}, nil", unknown)
+	w.p("\treturn &%s{Tag: tag, Value: typed.UnknownMember(raw)}, nil", unknown)
 	w.p("}")
 	w.p("")
 	w.p("// box%s holds a %s where sonic needs a concrete type.", name, name)

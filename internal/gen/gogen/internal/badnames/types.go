@@ -209,7 +209,7 @@ func decodeOne(b []byte) (One, error) {
 		}
 		return &OneMemberOnly{Value: *(*float64)(unsafe.Pointer(&x))}, nil
 	}
-	return &OneUnknown{Tag: tag, Value: typed.Document(raw)}, nil
+	return &OneUnknown{Tag: tag, Value: typed.UnknownMember(raw)}, nil
 }
 
 // boxOne holds a One where sonic needs a concrete type.
