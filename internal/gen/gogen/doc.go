@@ -6,14 +6,18 @@ import (
 	"strings"
 )
 
-var tagRE = regexp.MustCompile(`<[^>]*>`)
+var (
+	tagRE        = regexp.MustCompile(`<[^>]*>`)
+	spacePunctRE = regexp.MustCompile(` +([.,;:)])`)
+)
 
 // plainText turns @documentation (often HTML in AWS models) into plain
-// text for a Go comment: tags removed, entities decoded, spaces collapsed.
+// text for a Go comment: tags removed, entities decoded, spaces collapsed
+// (and none left before punctuation where a tag was).
 func plainText(s string) string {
 	s = tagRE.ReplaceAllString(s, " ")
 	s = html.UnescapeString(s)
-	return strings.Join(strings.Fields(s), " ")
+	return spacePunctRE.ReplaceAllString(strings.Join(strings.Fields(s), " "), "$1")
 }
 
 // wrap splits text into lines of at most width bytes (longer words stay whole).

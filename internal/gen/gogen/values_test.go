@@ -169,6 +169,12 @@ func TestBadNamesUpToDate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	types := string(files[0].Data)
+	for _, want := range []string{"// Client2: Input of DoIt & more.\ntype Client2 struct", "\t// Use type.\n\t//\n\t// Deprecated: use type (since 2)\n\tDefault *string"} {
+		if !strings.Contains(types, want) {
+			t.Errorf("types.go lacks %q", want)
+		}
+	}
 	for _, f := range files {
 		old, err := os.ReadFile(filepath.Join("internal", "badnames", f.Name))
 		if err != nil || !bytes.Equal(old, f.Data) {

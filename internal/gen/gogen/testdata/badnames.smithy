@@ -28,9 +28,12 @@ operation Untyped {
     }
 }
 
+/// Input of <b>DoIt</b> &amp; more.
 structure Client {
     type: String
     int: Integer
+    /// Use <code>type</code>.
+    @deprecated(message: "use type", since: "2")
     default: String
     errors: String
     new: String

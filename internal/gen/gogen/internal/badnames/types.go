@@ -10,10 +10,14 @@ import (
 	"unsafe"
 )
 
-// Client2 is test.bad#Client.
+// Client2: Input of DoIt & more.
 type Client2 struct {
-	Type         *string        `json:"type,omitzero"`
-	Int          *int32         `json:"int,omitzero"`
+	Type *string `json:"type,omitzero"`
+	Int  *int32  `json:"int,omitzero"`
+
+	// Use type.
+	//
+	// Deprecated: use type (since 2)
 	Default      *string        `json:"default,omitzero"`
 	Errors       *string        `json:"errors,omitzero"`
 	New          *string        `json:"new,omitzero"`
