@@ -11,7 +11,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/smithycurl/smithycurl/bench/build/typeddynamo"
+	"github.com/smithycurl/smithycurl/bench/build/_typeddynamo"
 	"github.com/smithycurl/smithycurl/client"
 	"github.com/smithycurl/smithycurl/client/typed"
 	awse2e "github.com/smithycurl/smithycurl/internal/e2e/aws"

@@ -41,16 +41,16 @@ func main() {
 }
 
 // typedGo runs the protocol cases through generated Go clients: it writes
-// them to build/conformance-go (inside the module, so that they can import
-// it) and runs them there with go run.
+// them to build/_conformance-go (inside the module, so that they can import
+// it; "_" keeps it out of ./... patterns) and runs them there with go run.
 func typedGo(shared string) bool {
 	root, modPath, err := moduleRoot()
 	if err != nil {
 		fmt.Println("FAIL typed-go:", err)
 		return true
 	}
-	dir := filepath.Join(root, "build", "conformance-go")
-	if err := conformance.GenerateTypedGo(shared, dir, modPath+"/build/conformance-go"); err != nil {
+	dir := filepath.Join(root, "build", "_conformance-go")
+	if err := conformance.GenerateTypedGo(shared, dir, modPath+"/build/_conformance-go"); err != nil {
 		fmt.Println("FAIL typed-go: generate:", err)
 		return true
 	}
@@ -58,7 +58,7 @@ func typedGo(shared string) bool {
 	if goCmd == "" {
 		goCmd = "go"
 	}
-	cmd := exec.Command(goCmd, "run", "./build/conformance-go", shared)
+	cmd := exec.Command(goCmd, "run", "./build/_conformance-go", shared)
 	cmd.Dir, cmd.Stdout, cmd.Stderr = root, os.Stdout, os.Stderr
 	if err := cmd.Run(); err != nil {
 		fmt.Println("FAIL typed-go:", err)
