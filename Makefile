@@ -44,6 +44,7 @@ test: build vet conformance fuzz ctest examples pytest demo unit
 bench:
 	$(GO) test ./model -run '^$$' -bench . -benchmem
 	$(GO) test ./client -run '^$$' -bench '^BenchmarkCall' -benchmem -benchtime 1s
+	$(GO) test ./internal/gen/gogen -run '^$$' -bench 'GenGo' -benchmem -benchtime 3x
 	$(MAKE) bench-aws
 	$(MAKE) bench-c
 	$(MAKE) bench-python
