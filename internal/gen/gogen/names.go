@@ -11,10 +11,10 @@ import (
 var initialisms = map[string]bool{
 	"ACL": true, "API": true, "ARN": true, "ASCII": true, "AWS": true, "CPU": true, "CSS": true,
 	"DNS": true, "EOF": true, "GUID": true, "HTML": true, "HTTP": true, "HTTPS": true, "ID": true,
-	"IP": true, "JSON": true, "JWT": true, "KMS": true, "QPS": true, "RAM": true, "RPC": true,
+	"IP": true, "JSON": true, "QPS": true, "RAM": true, "RPC": true,
 	"SLA": true, "SMTP": true, "SQL": true, "SSH": true, "SSL": true, "TCP": true, "TLS": true,
 	"TTL": true, "UDP": true, "UI": true, "UID": true, "URI": true, "URL": true, "UTF8": true,
-	"UUID": true, "VM": true, "VPC": true, "XML": true, "XSRF": true, "XSS": true,
+	"UUID": true, "VM": true, "XML": true, "XSRF": true, "XSS": true,
 }
 
 // words splits a Smithy identifier (or an enum value) into words: at
