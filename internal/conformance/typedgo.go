@@ -196,7 +196,7 @@ func RunTypedGo(shared string, call TypedCall) []Result {
 		}
 		results = append(results, r)
 	}
-	return results
+	return append(results, typedPizza(call))
 }
 
 // cannedTransport keeps the request and answers with a canned response.
