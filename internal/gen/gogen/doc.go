@@ -7,18 +7,33 @@ import (
 )
 
 var (
+	paraRE       = regexp.MustCompile(`(?i)</?(p|ul|ol|br|note|important)\s*/?>`)
+	itemRE       = regexp.MustCompile(`(?i)<li>(\s*<p>)?`)
 	tagRE        = regexp.MustCompile(`<[^>]*>`)
 	spacePunctRE = regexp.MustCompile(` +([.,;:)])`)
 )
 
-// plainText turns @documentation (often HTML in AWS models) into plain
-// text for a Go comment: tags removed, entities decoded, spaces collapsed
-// (and none left before punctuation where a tag was).
-func plainText(s string) string {
+// paragraphs turns @documentation (often HTML in AWS models) into plain
+// text paragraphs for a Go comment: block tags separate paragraphs, list
+// items start with "- ", other tags are removed, entities decoded, spaces
+// collapsed (and none left before punctuation where a tag was).
+func paragraphs(s string) []string {
+	s = itemRE.ReplaceAllString(s, "\n\n- ")
+	s = paraRE.ReplaceAllString(s, "\n\n")
 	s = tagRE.ReplaceAllString(s, " ")
-	s = html.UnescapeString(s)
-	return spacePunctRE.ReplaceAllString(strings.Join(strings.Fields(s), " "), "$1")
+	var out []string
+	for _, p := range strings.Split(s, "\n\n") {
+		p = html.UnescapeString(p)
+		p = spacePunctRE.ReplaceAllString(strings.Join(strings.Fields(p), " "), "$1")
+		if p != "" && p != "-" {
+			out = append(out, p)
+		}
+	}
+	return out
 }
+
+// plainText is the documentation as one paragraph.
+func plainText(s string) string { return strings.Join(paragraphs(s), " ") }
 
 // wrap splits text into lines of at most width bytes (longer words stay whole).
 func wrap(text string, width int) []string {

@@ -7,6 +7,7 @@ package todo
 import (
 	"context"
 	_ "embed"
+
 	"github.com/smithycurl/smithycurl/client"
 	"github.com/smithycurl/smithycurl/client/typed"
 	"github.com/smithycurl/smithycurl/model"
@@ -21,8 +22,9 @@ var loadModel = typed.NewModel(modelJSON)
 // ServiceID is the service this package calls.
 const ServiceID model.ShapeID = "smithycurl.examples.todo#Todos"
 
-// Client: Keeps a to-do list.
 // Client calls the operations of smithycurl.examples.todo#Todos. It is safe for concurrent use.
+//
+// Keeps a to-do list.
 type Client struct {
 	c *client.Client
 }

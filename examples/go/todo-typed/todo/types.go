@@ -3,8 +3,9 @@
 package todo
 
 import (
-	"github.com/smithycurl/smithycurl/client/typed"
 	"time"
+
+	"github.com/smithycurl/smithycurl/client/typed"
 )
 
 // CreateTodoInput is smithycurl.examples.todo#CreateTodoInput.

@@ -7,6 +7,7 @@ package badnames
 import (
 	"context"
 	_ "embed"
+
 	"github.com/smithycurl/smithycurl/client"
 	"github.com/smithycurl/smithycurl/client/typed"
 	"github.com/smithycurl/smithycurl/model"
@@ -21,8 +22,9 @@ var loadModel = typed.NewModel(modelJSON)
 // ServiceID is the service this package calls.
 const ServiceID model.ShapeID = "test.bad#Bad"
 
-// Client: Names that are Go keywords, predeclared names or collide after conversion.
 // Client calls the operations of test.bad#Bad. It is safe for concurrent use.
+//
+// Names that are Go keywords, predeclared names or collide after conversion.
 type Client struct {
 	c *client.Client
 }

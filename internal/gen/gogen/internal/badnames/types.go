@@ -4,10 +4,11 @@ package badnames
 
 import (
 	"fmt"
-	"github.com/smithycurl/smithycurl/client/typed"
 	"math/big"
 	"time"
 	"unsafe"
+
+	"github.com/smithycurl/smithycurl/client/typed"
 )
 
 // Client2: Input of DoIt & more.
