@@ -3,6 +3,7 @@ package conformance
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -82,8 +83,70 @@ func GenerateTypedGo(shared, dir, importPath string) error {
 			cases = append(cases, typedCallCase(string(sid), pkg, n))
 		}
 	}
+	// alloy borrows restJson1 cases: they run on a copy of the restJson1
+	// services that speaks simpleRestJson instead.
+	for i, sid := range m.Services() {
+		s, _ := m.Shape(sid)
+		if !s.HasTrait(protocol.RestJSON1) {
+			continue
+		}
+		vm, err := asSimpleRestJSON(m, sid)
+		if err != nil {
+			return fmt.Errorf("%s as simpleRestJson: %w", sid, err)
+		}
+		svc, err := vm.Service(sid)
+		if err != nil {
+			return err
+		}
+		pkg := fmt.Sprintf("svc%d%ssimple", i, strings.ToLower(sid.Name()))
+		files, err := gogen.Generate(vm, svc, pkg)
+		if err != nil {
+			return fmt.Errorf("%s: %w", sid, err)
+		}
+		if err := os.MkdirAll(filepath.Join(dir, pkg), 0o755); err != nil {
+			return err
+		}
+		for _, f := range files {
+			if err := os.WriteFile(filepath.Join(dir, pkg, f.Name), f.Data, 0o644); err != nil {
+				return err
+			}
+		}
+		imports = append(imports, fmt.Sprintf("%q", importPath+"/"+pkg))
+		for _, n := range gogen.Names(vm, svc) {
+			cases = append(cases, typedCallCase(string(sid)+simpleVariant, pkg, n))
+		}
+	}
 	src := fmt.Sprintf(typedMain, strings.Join(imports, "\n\t"), strings.Join(cases, ""))
 	return os.WriteFile(filepath.Join(dir, "main.go"), []byte(src), 0o644)
+}
+
+// simpleVariant marks the service id of a restJson1 service's copy that
+// speaks simpleRestJson, in TypedCall.
+const simpleVariant = "@simpleRestJson"
+
+// asSimpleRestJSON returns m with service sid's restJson1 trait replaced
+// by alloy's simpleRestJson, through the JSON AST.
+func asSimpleRestJSON(m *model.Model, sid model.ShapeID) (*model.Model, error) {
+	var ast map[string]any
+	if err := json.Unmarshal(m.MarshalAST(), &ast); err != nil {
+		return nil, err
+	}
+	shapes, _ := ast["shapes"].(map[string]any)
+	svc, _ := shapes[string(sid)].(map[string]any)
+	traits, _ := svc["traits"].(map[string]any)
+	if traits == nil {
+		return nil, fmt.Errorf("no traits")
+	}
+	delete(traits, string(protocol.RestJSON1))
+	traits[string(protocol.SimpleRestJSON)] = map[string]any{}
+	data, err := json.Marshal(ast)
+	if err != nil {
+		return nil, err
+	}
+	l := model.NewLoader()
+	l.AddSource("simple.json", data)
+	vm, _, err := l.Load(context.Background())
+	return vm, err
 }
 
 func typedCallCase(sid, pkg string, n gogen.OperationNames) string {
@@ -159,9 +222,10 @@ func Print(w io.Writer, results []Result) bool {
 }
 
 // RunTypedGo runs the client request and response cases of restJson1,
-// simpleRestJson (alloy's own cases; the borrowed restJson1 ones run in
-// restJson1), awsJson1_0 and awsJson1_1 through call: requests are
-// captured by a transport that answers with the case's response.
+// simpleRestJson (alloy's own cases, and the restJson1 cases it borrows on
+// a copy of the restJson1 service that speaks simpleRestJson), awsJson1_0
+// and awsJson1_1 through call: requests are captured by a transport that
+// answers with the case's response.
 func RunTypedGo(shared string, call TypedCall) []Result {
 	var results []Result
 	for _, ts := range typedSuites {
@@ -177,6 +241,20 @@ func RunTypedGo(shared string, call TypedCall) []Result {
 			r.fail("load", "%v", err)
 			results = append(results, r)
 			continue
+		}
+		if ts.proto == protocol.SimpleRestJSON {
+			rj, err := collectCases(m, protocol.RestJSON1)
+			if err != nil {
+				r.fail("load", "%v", err)
+			}
+			rules := borrowRules(m)
+			for _, c := range rj {
+				if rules.borrows(c) {
+					c.id = "restJson1/" + c.id
+					c.svc += simpleVariant
+					cases = append(cases, c)
+				}
+			}
 		}
 		excl := readExclusions(ts.name + ".tsv")
 		typedExcl := readExclusions("typed-go.tsv")
