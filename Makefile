@@ -16,6 +16,7 @@ build: deps
 	$(GO) build -o $(BUILD)/testserver ./internal/cmd/testserver
 	$(GO) build -o $(BUILD)/examples/go-httpbin ./examples/go/httpbin
 	$(GO) build -o $(BUILD)/examples/go-todo ./examples/go/todo
+	$(GO) build -o $(BUILD)/examples/go-todo-typed ./examples/go/todo-typed
 
 # The main job: start the bundled services on loopback and call them from
 # the shell, C, Python and Go (scripts/demo.sh).
@@ -72,6 +73,7 @@ test: build vet conformance proptest fuzz ctest gentest-c examples pytest demo u
 bench:
 	$(GO) test ./model -run '^$$' -bench . -benchmem
 	$(GO) test ./client -run '^$$' -bench '^BenchmarkCall' -benchmem -benchtime 1s
+	$(GO) test ./internal/gen/gogen -run '^$$' -bench 'GenGo' -benchmem -benchtime 3x
 	$(MAKE) bench-aws
 	$(MAKE) bench-c
 	$(MAKE) bench-typed-c
@@ -82,7 +84,8 @@ bench:
 # creation with the model load. bench/ is a module of its own (the AWS SDK).
 BENCH_N ?= 2000
 bench-aws: lib
-	cd bench && $(GO) test -run '^$$' -bench 'DynamoDB' -benchtime $(BENCH_N)x -benchmem .
+	$(GO) run ./cmd/smithycurl gen go --model $${SMITHYCURL_SHARED:-../shared}/models/aws/dynamodb.json --package typeddynamo -o bench/build/_typeddynamo
+	cd bench && $(GO) test -tags typedbench -run '^$$' -bench 'DynamoDB' -benchtime $(BENCH_N)x -benchmem .
 	cd bench && $(GO) test -run '^$$' -bench 'NewClient' -benchtime 20x -benchmem .
 	@command -v $(PYTHON) >/dev/null && $(PYTHON) -c 'import boto3' 2>/dev/null || { echo "bench-aws: the Python comparison needs python3-boto3 (apt-get install python3-boto3)"; exit 1; }
 	$(CC) $(CFLAGS_C) -Iinclude -o $(BUILD)/bench-c-dynamodb bench/c/dynamodb.c $$(pkg-config --cflags --libs libcurl) -ldl

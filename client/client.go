@@ -145,8 +145,11 @@ func (c *Client) Service() *model.Service { return c.svc }
 
 // Call sends operation (its name or shape id) with input, JSON in the
 // document form (nil or empty for none), and returns the output JSON. Every
-// error is an *Error.
-func (c *Client) Call(ctx context.Context, operation string, input []byte) ([]byte, error) {
+// error is an *Error. opts change this call only (WithCallTimeout,
+// WithCallHeader).
+func (c *Client) Call(ctx context.Context, operation string, input []byte, opts ...CallOption) ([]byte, error) {
+	ctx, extra, cancel := applyCallOptions(ctx, opts)
+	defer cancel()
 	op, err := c.svc.Operation(operation)
 	if err != nil {
 		return nil, &Error{Kind: KindUsage, err: err}
@@ -179,6 +182,11 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte) ([]by
 		req.Header = wire.Header{}
 	}
 	applyEndpointHeaders(req, ep.headers)
+	for name, values := range extra {
+		if req.Header.Get(name) == "" {
+			req.Header[name] = values
+		}
+	}
 	secret, err := c.authenticate(op, plan.auth, req, ep.signing)
 	if err != nil {
 		return nil, err

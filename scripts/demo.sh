@@ -47,5 +47,9 @@ fi
 step "Go: examples/go/httpbin and examples/go/todo"
 show "$bin/examples/go-httpbin" -endpoint "$httpbin"
 show "$bin/examples/go-todo" -endpoint "$todo"
+if [ -x "$bin/examples/go-todo-typed" ]; then
+    step "Go, typed: examples/go/todo-typed (a client written by smithycurl gen go)"
+    show "$bin/examples/go-todo-typed" -endpoint "$todo"
+fi
 
 step "done: the services stop now"

@@ -12,13 +12,15 @@ import (
 
 const genUsage = `Usage:
   smithycurl gen c      --model PATH... [--service ID] -o DIR [--prefix NAME]   NAME.h and NAME.c
+  smithycurl gen go     --model PATH... [--service ID] --package NAME -o DIR    a Go package
   smithycurl gen python --model PATH... [--service ID] -o DIR                   a typed package`
 
 // gen writes a typed client for a language: `smithycurl gen c --model
 // PATH... [--service ID] -o DIR [--prefix NAME]` writes DIR/NAME.h and
-// DIR/NAME.c; `gen python` a typed Python package (genpython.go).
+// DIR/NAME.c; `gen go` a Go package (gengo.go); `gen python` a typed
+// Python package (genpython.go).
 func gen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	langs := map[string]func(context.Context, []string, io.Writer, io.Writer) int{"c": genC, "python": genPython}
+	langs := map[string]func(context.Context, []string, io.Writer, io.Writer) int{"c": genC, "go": genGo, "python": genPython}
 	if len(args) == 0 || langs[args[0]] == nil {
 		fmt.Fprintln(stderr, genUsage)
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {

@@ -39,7 +39,7 @@ Usage:
   smithycurl example  --model PATH OPERATION        print an input JSON to fill in
   smithycurl validate PATH...                       load and check a model
   smithycurl ast      PATH...                       print the model as a JSON AST
-  smithycurl gen c|python --model PATH -o DIR       write a typed client (C; Python)
+  smithycurl gen c|go|python --model PATH -o DIR    write a typed client
   smithycurl completion bash|zsh                    print a shell completion script
   smithycurl version                                print the version (also --version)
 

@@ -31,6 +31,8 @@ type protocolCase struct {
 	id   string
 	tc   model.Node
 	op   *model.Operation
+	// svc is the service the case was found in.
+	svc model.ShapeID
 	// errShape is set for response cases declared on an error structure.
 	errShape *model.Shape
 }
@@ -71,7 +73,7 @@ func collectCases(m *model.Model, proto model.ShapeID) ([]protocolCase, error) {
 					if field(tc, "appliesTo") == "server" || field(tc, "protocol") != string(proto) {
 						continue
 					}
-					c := protocolCase{kind: kind, id: field(tc, "id"), tc: tc, op: op, errShape: errShape}
+					c := protocolCase{kind: kind, id: field(tc, "id"), tc: tc, op: op, svc: sid, errShape: errShape}
 					if errShape != nil {
 						k := string(errShape.ID) + "/" + c.id
 						if seenErr[k] {
@@ -252,15 +254,34 @@ func checkRequest(m *model.Model, codec protocol.Codec, c protocolCase) error {
 	if err != nil {
 		return fmt.Errorf("encode: %v (input %s)", err, in)
 	}
-	var diffs []string
-	if want := field(c.tc, "method"); !strings.EqualFold(want, req.Method) {
-		diffs = append(diffs, fmt.Sprintf("method %s, want %s", req.Method, want))
-	}
 	gotPath, gotQuery, _ := strings.Cut(req.Path, "?")
 	if _, hostPath, ok := strings.Cut(field(c.tc, "host"), "/"); ok {
 		// The endpoint's own path comes before the operation's.
 		gotPath = "/" + strings.TrimSuffix(hostPath, "/") + gotPath
 	}
+	host, _, _ := strings.Cut(field(c.tc, "host"), "/")
+	gotHost, hostErr := protocol.JoinHost(req.HostPrefix, host)
+	return compareRequest(c, sentRequest{method: req.Method, path: gotPath, query: gotQuery, header: req.Header,
+		body: req.Body, host: gotHost, hostErr: hostErr})
+}
+
+// sentRequest is a request as sent: its path with the endpoint's path
+// first, and the host with any host prefix.
+type sentRequest struct {
+	method, path, query string
+	header              wire.Header
+	body                []byte
+	host                string
+	hostErr             error
+}
+
+// compareRequest compares a sent request with what case c expects.
+func compareRequest(c protocolCase, req sentRequest) error {
+	var diffs []string
+	if want := field(c.tc, "method"); !strings.EqualFold(want, req.method) {
+		diffs = append(diffs, fmt.Sprintf("method %s, want %s", req.method, want))
+	}
+	gotPath, gotQuery := req.path, req.query
 	wantPath, wantQuery, _ := strings.Cut(field(c.tc, "uri"), "?")
 	if gotPath != wantPath {
 		diffs = append(diffs, fmt.Sprintf("path %q, want %q", gotPath, wantPath))
@@ -292,14 +313,12 @@ func checkRequest(m *model.Model, codec protocol.Codec, c protocolCase) error {
 			}
 		}
 	}
-	diffs = append(diffs, checkHeaders(c.tc, req.Header)...)
+	diffs = append(diffs, checkHeaders(c.tc, req.header)...)
 	if v, ok := c.tc.Get("resolvedHost"); ok {
-		host, _, _ := strings.Cut(field(c.tc, "host"), "/")
-		got, err := protocol.JoinHost(req.HostPrefix, host)
-		if err != nil {
-			diffs = append(diffs, err.Error())
-		} else if got != v.Str() {
-			diffs = append(diffs, fmt.Sprintf("host %q, want %q", got, v.Str()))
+		if req.hostErr != nil {
+			diffs = append(diffs, req.hostErr.Error())
+		} else if req.host != v.Str() {
+			diffs = append(diffs, fmt.Sprintf("host %q, want %q", req.host, v.Str()))
 		}
 	}
 	if v, ok := c.tc.Get("body"); ok {
@@ -314,9 +333,9 @@ func checkRequest(m *model.Model, codec protocol.Codec, c protocolCase) error {
 			}
 		}
 		if mt == "" {
-			mt = req.Header.Get("Content-Type")
+			mt = req.header.Get("Content-Type")
 		}
-		if d := compareBody(req.Body, v.Str(), mt); d != "" {
+		if d := compareBody(req.body, v.Str(), mt); d != "" {
 			diffs = append(diffs, d)
 		}
 	}

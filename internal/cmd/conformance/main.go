@@ -1,12 +1,16 @@
 // Command conformance runs the project's conformance suites and prints one
 // line per suite: "<suite>: N passed, N failed, N skipped", after every
-// failing case with its difference. It exits 1 when any case failed.
+// failing case with its difference, then the same for the protocol suites
+// run through generated Go clients (suite typed-go). It exits 1 when any
+// case failed.
 package main
 
 import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 
 	"github.com/smithycurl/smithycurl/internal/conformance"
@@ -21,25 +25,68 @@ func main() {
 		os.Exit(2)
 	}
 	var results []conformance.Result
-	failed := false
 	for _, s := range conformance.Suites {
 		if *only != "" && !strings.Contains(","+*only+",", ","+s.Name+",") {
 			continue
 		}
-		r := s.Run(shared)
-		results = append(results, r)
-		failed = failed || r.Failed > 0
-		for _, f := range r.Failures {
-			fmt.Println("FAIL", f)
-		}
-		for _, n := range r.Notes {
-			fmt.Println(n)
-		}
+		results = append(results, s.Run(shared))
 	}
-	for _, r := range results {
-		fmt.Println(r.Summary())
+	failed := conformance.Print(os.Stdout, results)
+	if *only == "" || strings.Contains(","+*only+",", ",typed-go,") {
+		failed = typedGo(shared) || failed
 	}
 	if failed {
 		os.Exit(1)
+	}
+}
+
+// typedGo runs the protocol cases through generated Go clients: it writes
+// them to build/_conformance-go (inside the module, so that they can import
+// it; "_" keeps it out of ./... patterns) and runs them there with go run.
+func typedGo(shared string) bool {
+	root, modPath, err := moduleRoot()
+	if err != nil {
+		fmt.Println("FAIL typed-go:", err)
+		return true
+	}
+	dir := filepath.Join(root, "build", "_conformance-go")
+	if err := conformance.GenerateTypedGo(shared, dir, modPath+"/build/_conformance-go"); err != nil {
+		fmt.Println("FAIL typed-go: generate:", err)
+		return true
+	}
+	goCmd := os.Getenv("GO")
+	if goCmd == "" {
+		goCmd = "go"
+	}
+	cmd := exec.Command(goCmd, "run", "./build/_conformance-go", shared)
+	cmd.Dir, cmd.Stdout, cmd.Stderr = root, os.Stdout, os.Stderr
+	if err := cmd.Run(); err != nil {
+		fmt.Println("FAIL typed-go:", err)
+		return true
+	}
+	return false
+}
+
+// moduleRoot finds the directory of go.mod above the working directory
+// and the module's path.
+func moduleRoot() (string, string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", "", err
+	}
+	for {
+		data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+		if err == nil {
+			for _, line := range strings.Split(string(data), "\n") {
+				if p, ok := strings.CutPrefix(line, "module "); ok {
+					return dir, strings.TrimSpace(p), nil
+				}
+			}
+			return "", "", fmt.Errorf("%s/go.mod has no module line", dir)
+		}
+		if filepath.Dir(dir) == dir {
+			return "", "", fmt.Errorf("no go.mod above the working directory")
+		}
+		dir = filepath.Dir(dir)
 	}
 }

@@ -1,0 +1,96 @@
+package typed
+
+import (
+	"math"
+	"testing"
+)
+
+func TestUnionMember(t *testing.T) {
+	for _, c := range []struct {
+		in, tag, value string
+		bad            bool
+	}{
+		{in: `null`},
+		{in: ` {} `},
+		{in: `{"a": null}`},
+		{in: `{"s": "x}\"{"}`, tag: "s", value: `"x}\"{"`},
+		{in: `{"m": {"k": ["]", {"z": 1}]}, "other": null}`, tag: "m", value: `{"k": ["]", {"z": 1}]}`},
+		{in: `{"n":-1.5e3}`, tag: "n", value: `-1.5e3`},
+		{in: `{"a\u0062": true}`, tag: "ab", value: `true`},
+		{in: `{"a": 1, "b": 2}`, bad: true},
+		{in: `[1]`, bad: true},
+		{in: `{"a": 1`, bad: true},
+		{in: `{"a" 1}`, bad: true},
+		{in: `{"a": "unterminated}`, bad: true},
+		{in: `{"a": 1} x`, bad: true},
+	} {
+		tag, value, err := UnionMember([]byte(c.in))
+		if c.bad {
+			if err == nil {
+				t.Errorf("%s: accepted as %q = %s", c.in, tag, value)
+			}
+			continue
+		}
+		if err != nil || tag != c.tag || string(value) != c.value {
+			t.Errorf("%s: %q %q %v, want %q %q", c.in, tag, value, err, c.tag, c.value)
+		}
+	}
+}
+
+func TestDecimal(t *testing.T) {
+	for _, ok := range []string{"0", "-0", "12.3456789012345678901", "1e400", "-1.5E-3"} {
+		if b, err := Decimal(ok).MarshalJSON(); err != nil || string(b) != ok {
+			t.Errorf("%s: %s %v", ok, b, err)
+		}
+		var d Decimal
+		if err := d.UnmarshalJSON([]byte(ok)); err != nil || string(d) != ok {
+			t.Errorf("unmarshal %s: %s %v", ok, d, err)
+		}
+	}
+	for _, bad := range []string{"", "01", "1.", ".5", "+1", "1e", "NaN", "1 2"} {
+		if _, err := Decimal(bad).MarshalJSON(); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+func TestFloats(t *testing.T) {
+	for _, c := range []struct {
+		f    float64
+		json string
+	}{{math.NaN(), `"NaN"`}, {math.Inf(1), `"Infinity"`}, {math.Inf(-1), `"-Infinity"`}, {1.5, `1.5`}, {1e21, `1e+21`}} {
+		b, _ := Float64(c.f).MarshalJSON()
+		if string(b) != c.json {
+			t.Errorf("%v: %s, want %s", c.f, b, c.json)
+		}
+		var back Float64
+		if err := back.UnmarshalJSON(b); err != nil || !(float64(back) == c.f || math.IsNaN(c.f) && math.IsNaN(float64(back))) {
+			t.Errorf("%s: %v %v", b, back, err)
+		}
+	}
+	if b, _ := Float32(0.1).MarshalJSON(); string(b) != "0.1" {
+		t.Errorf("float32 0.1 written as %s", b)
+	}
+	var f Float64
+	if err := f.UnmarshalJSON([]byte(`"nan"`)); err == nil {
+		t.Error(`"nan" accepted`)
+	}
+}
+
+func TestDocument(t *testing.T) {
+	if b, _ := Document(nil).MarshalJSON(); string(b) != "null" {
+		t.Errorf("nil document: %s", b)
+	}
+	if _, err := Document(`{"a":`).MarshalJSON(); err == nil {
+		t.Error("invalid document accepted")
+	}
+	var d Document
+	src := []byte(`[1,{"a":null}]`)
+	if err := d.UnmarshalJSON(src); err != nil || string(d) != string(src) {
+		t.Errorf("%s %v", d, err)
+	}
+	src[0] = 'x'
+	if d[0] != '[' {
+		t.Error("the document shares its input's memory")
+	}
+}

@@ -1,0 +1,144 @@
+package gogen
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/smithycurl/smithycurl/model"
+)
+
+// OperationNames are the Go names of an operation in a generated package.
+type OperationNames struct {
+	Operation     string // the Smithy name
+	Method        string // the Client's method
+	Input, Output string // the types; "" for smithy.api#Unit (no parameter, no result)
+}
+
+// Names returns the Go names Generate gives the operations of svc, in the
+// order of svc.Operations.
+func Names(m *model.Model, svc *model.Service) []OperationNames {
+	return newGen(m, svc).operationNames()
+}
+
+func newGen(m *model.Model, svc *model.Service) *gen {
+	g := &gen{m: m, svc: svc, names: map[model.ShapeID]string{}, pkgNS: namespace{"Client": true, "New": true, "ServiceID": true}}
+	g.collect()
+	g.nameTypes()
+	return g
+}
+
+func (g *gen) operationNames() []OperationNames {
+	methods := namespace{"Close": true, "Untyped": true}
+	out := make([]OperationNames, len(g.svc.Operations))
+	for i, op := range g.svc.Operations {
+		out[i] = OperationNames{Operation: op.Name, Method: methods.take(exportedName(op.Name))}
+		if op.Input.ID != unitID {
+			out[i].Input = g.names[op.Input.ID]
+		}
+		if op.Output.ID != unitID {
+			out[i].Output = g.names[op.Output.ID]
+		}
+	}
+	return out
+}
+
+// clientFile writes the Client, its operations and the error lookup.
+func (g *gen) clientFile() ([]byte, error) {
+	var w writer
+	svcName := g.svc.Shape.ID
+	w.p("//go:embed model.json")
+	w.p("var modelJSON []byte")
+	w.p("")
+	w.p("// loadModel loads the embedded model once, on first use.")
+	w.p("var loadModel = typed.NewModel(modelJSON)")
+	w.p("")
+	w.p("// ServiceID is the service this package calls.")
+	w.p("const ServiceID model.ShapeID = %q", svcName)
+	w.p("")
+	paras := []string{fmt.Sprintf("Client calls the operations of %s. It is safe for concurrent use.", svcName)}
+	if d, ok := g.svc.Shape.Trait(traitDoc); ok {
+		paras = append(paras, paragraphs(d.Str())...)
+	}
+	w.comment("", paras...)
+	w.p("type Client struct {")
+	w.p("\tc *client.Client")
+	w.p("}")
+	w.p("")
+	w.p("// New returns a client for the service at endpoint (\"https://host:port\").")
+	w.p("// The options are those of the client package (auth, timeouts, retries...).")
+	w.p("func New(endpoint string, options ...client.Option) (*Client, error) {")
+	w.p("\tm, err := loadModel()")
+	w.p("\tif err != nil {")
+	w.p("\t\treturn nil, err")
+	w.p("\t}")
+	w.p("\tc, err := client.New(m, ServiceID, endpoint, options...)")
+	w.p("\tif err != nil {")
+	w.p("\t\treturn nil, err")
+	w.p("\t}")
+	w.p("\treturn &Client{c: c}, nil")
+	w.p("}")
+	w.p("")
+	w.p("// Close releases the client's connections.")
+	w.p("func (c *Client) Close() error { return c.c.Close() }")
+	w.p("")
+	w.p("// Untyped returns the client.Client the typed methods run on (Call with JSON).")
+	w.p("func (c *Client) Untyped() *client.Client { return c.c }")
+	w.p("")
+	for i, names := range g.operationNames() {
+		op := g.svc.Operations[i]
+		method, in, out := names.Method, names.Input, names.Output
+		w.doc("", method, op.Shape.Traits, fmt.Sprintf("calls %s.", op.Shape.ID))
+		if len(op.Errors) > 0 {
+			var names []string
+			for _, e := range op.Errors {
+				names = append(names, "*"+g.names[e.ID])
+			}
+			w.comment("", "", "Its modeled errors: "+strings.Join(names, ", ")+".")
+		}
+		params := "ctx context.Context"
+		inArg := "nil"
+		if in != "" {
+			params += ", in *" + in
+			inArg = "in"
+		}
+		params += ", opts ...client.CallOption"
+		if out == "" {
+			w.p("func (c *Client) %s(%s) error {", method, params)
+			if in != "" {
+				w.p("\tif in == nil {")
+				w.p("\t\tin = new(%s)", in)
+				w.p("\t}")
+			}
+			w.p("\treturn typed.Invoke(ctx, c.c, %q, %s, nil, errorFor, opts...)", op.Name, inArg)
+			w.p("}")
+			w.p("")
+			continue
+		}
+		w.p("func (c *Client) %s(%s) (*%s, error) {", method, params, out)
+		if in != "" {
+			w.p("\tif in == nil {")
+			w.p("\t\tin = new(%s)", in)
+			w.p("\t}")
+		}
+		w.p("\tout := new(%s)", out)
+		w.p("\tif err := typed.Invoke(ctx, c.c, %q, %s, out, errorFor, opts...); err != nil {", op.Name, inArg)
+		w.p("\t\treturn nil, err")
+		w.p("\t}")
+		w.p("\treturn out, nil")
+		w.p("}")
+		w.p("")
+	}
+	w.p("// errorFor returns a new value of the error type of shape id, nil when none.")
+	w.p("func errorFor(id model.ShapeID) typed.ModeledError {")
+	w.p("\tswitch id {")
+	for _, s := range g.shapes {
+		if s.Type == model.StructureType && s.HasTrait(traitError) {
+			w.p("\tcase %q:", s.ID)
+			w.p("\t\treturn new(%s)", g.names[s.ID])
+		}
+	}
+	w.p("\t}")
+	w.p("\treturn nil")
+	w.p("}")
+	return w.file(g.pkg, "client.go", []string{"context", "_ embed", "github.com/smithycurl/smithycurl/client", "github.com/smithycurl/smithycurl/model"})
+}
