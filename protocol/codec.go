@@ -100,8 +100,12 @@ func New(m *model.Model, svc *model.Service, opts ...Option) (Codec, error) {
 		return NewAWSJSON1_0(m, svc, opts...), nil
 	case svc.Shape.HasTrait(AWSJSON1_1):
 		return NewAWSJSON1_1(m, svc, opts...), nil
+	case svc.Shape.HasTrait(AWSQuery):
+		return NewAWSQuery(m, svc, opts...), nil
+	case svc.Shape.HasTrait(EC2Query):
+		return NewEC2Query(m, svc, opts...), nil
 	}
-	return nil, fmt.Errorf("service %s has no supported protocol trait (restJson1, simpleRestJson, awsJson1_0, awsJson1_1)", svc.Shape.ID)
+	return nil, fmt.Errorf("service %s has no supported protocol trait (restJson1, simpleRestJson, awsJson1_0, awsJson1_1, awsQuery, ec2Query)", svc.Shape.ID)
 }
 
 // dialect holds what differs between the two REST JSON protocols.
