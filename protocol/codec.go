@@ -132,6 +132,7 @@ type restCodec struct {
 	d    dialect
 	cfg  config
 	json jsonOptions
+	body restBody // the document body: JSON, or XML for restXml
 
 	mu    sync.Mutex
 	comp  compiler
@@ -149,6 +150,7 @@ func newRestCodec(m *model.Model, d dialect, opts []Option) *restCodec {
 		c.json.fillDefaults = *c.cfg.explicitDefaults
 	}
 	c.json.epochOutput = c.cfg.epochOutput
+	c.body = jsonBody{o: &c.json}
 	c.comp = compiler{m: m, shapes: map[model.ShapeID]*shapeCodec{}}
 	return c
 }

@@ -425,52 +425,24 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 			}
 		default:
 			if raw != nil {
-				s := scanner{data: raw}
-				body, err := c.json.encodeValue(nil, &s, pm)
+				body, err := c.body.encodePayload(pm, raw)
 				if err != nil {
 					return fail(inMember(err, pm.name))
 				}
 				req.Body = body
-				setDefault(req.Header, "Content-Type", orDefault(pm.mediaType, "application/json"))
-			} else if pm.target.kind == kStruct {
-				req.Body = []byte("{}")
-				setDefault(req.Header, "Content-Type", "application/json")
+				setDefault(req.Header, "Content-Type", orDefault(pm.mediaType, c.body.mediaType()))
+			} else if e := c.body.emptyPayload(); pm.target.kind == kStruct && e != nil {
+				req.Body = e
+				setDefault(req.Header, "Content-Type", c.body.mediaType())
 			}
 		}
 	} else if len(in.body) > 0 {
-		body := make([]byte, 1, len(input)+len(input)/4+16)
-		body[0] = '{'
-		n := 0
-		for _, mc := range in.body {
-			raw := val(mc)
-			if raw == nil {
-				continue
-			}
-			if n > 0 {
-				body = append(body, ',')
-			}
-			n++
-			if mc == in.sc.unknown {
-				inner := bytes.TrimSpace(raw)
-				if len(inner) > 2 {
-					body = append(body, inner[1:len(inner)-1]...)
-				} else {
-					n--
-					if n > 0 {
-						body = body[:len(body)-1]
-					}
-				}
-				continue
-			}
-			body = append(body, mc.wireKey...)
-			s := scanner{data: raw}
-			var err error
-			if body, err = c.json.encodeValue(body, &s, mc); err != nil {
-				return fail(inMember(err, mc.name))
-			}
+		body, err := c.body.encodeMembers(in, val)
+		if err != nil {
+			return fail(err)
 		}
-		req.Body = append(body, '}')
-		setDefault(req.Header, "Content-Type", "application/json")
+		req.Body = body
+		setDefault(req.Header, "Content-Type", c.body.mediaType())
 	}
 
 	// Host prefix.
@@ -729,20 +701,19 @@ func (c *restCodec) decodeBound(b *binding, resp *wire.Response) ([]byte, error)
 			}
 		default:
 			if len(bytes.TrimSpace(resp.Body)) > 0 {
-				s := scanner{data: resp.Body}
-				if !s.isNull() {
+				v, set, err := c.body.decodePayload(nil, pm, resp.Body)
+				if err != nil {
+					return nil, err
+				}
+				if set {
 					mark(pm)
 					w.key(pm.name)
-					var err error
-					if w.dst, err = c.json.decodeValue(w.dst, &s, pm); err != nil {
-						return nil, err
-					}
+					w.dst = append(w.dst, v...)
 				}
 			}
 		}
 	} else if len(b.body) > 0 && len(bytes.TrimSpace(resp.Body)) > 0 {
-		s := scanner{data: resp.Body}
-		if err := c.json.decodeFields(&w, &s, b.sc); err != nil {
+		if err := c.body.decodeMembers(&w, b, resp.Body); err != nil {
 			return nil, err
 		}
 	}
