@@ -100,12 +100,14 @@ func New(m *model.Model, svc *model.Service, opts ...Option) (Codec, error) {
 		return NewAWSJSON1_0(m, svc, opts...), nil
 	case svc.Shape.HasTrait(AWSJSON1_1):
 		return NewAWSJSON1_1(m, svc, opts...), nil
+	case svc.Shape.HasTrait(RestXML):
+		return NewRestXML(m, svc, opts...), nil
 	case svc.Shape.HasTrait(AWSQuery):
 		return NewAWSQuery(m, svc, opts...), nil
 	case svc.Shape.HasTrait(EC2Query):
 		return NewEC2Query(m, svc, opts...), nil
 	}
-	return nil, fmt.Errorf("service %s has no supported protocol trait (restJson1, simpleRestJson, awsJson1_0, awsJson1_1, awsQuery, ec2Query)", svc.Shape.ID)
+	return nil, fmt.Errorf("service %s has no supported protocol trait (restJson1, simpleRestJson, awsJson1_0, awsJson1_1, restXml, awsQuery, ec2Query)", svc.Shape.ID)
 }
 
 // dialect holds what differs between the two REST JSON protocols.
@@ -113,6 +115,9 @@ type dialect struct {
 	protocol model.ShapeID
 	// errorType finds the error type a response names ("" if none).
 	errorType func(resp *wire.Response) string
+	// errorBody, when set, finds the part of an error body that holds the
+	// error's members (restXml's <Error> element).
+	errorBody func(body []byte) []byte
 	// byStatus falls back to the only error of the operation that owns the
 	// response status.
 	byStatus bool

@@ -24,8 +24,9 @@ type binding struct {
 	prefix      []*memberCodec
 	payload     *memberCodec
 	status      *memberCodec
-	body        []*memberCodec // members in the JSON body
+	body        []*memberCodec // members in the document body
 	idemToken   *memberCodec
+	unwrapped   bool // @s3UnwrappedXmlOutput: the body is the one member
 }
 
 // bind sorts the members of sc by location; in responses labels and query
@@ -107,6 +108,7 @@ func compileOperation(c *compiler, op *model.Operation) (*opPlan, error) {
 	}
 	p.in = bind(c.shape(op.Input.ID), false)
 	p.out = bind(c.shape(op.Output.ID), true)
+	p.out.unwrapped = op.Shape.HasTrait(tS3Unwrapped)
 	uri := strField(h, "uri")
 	path, query, _ := strings.Cut(uri, "?")
 	for _, seg := range strings.Split(strings.TrimPrefix(path, "/"), "/") {
@@ -657,9 +659,8 @@ func (c *restCodec) decodeBound(b *binding, resp *wire.Response) ([]byte, error)
 				keys = append(keys, k)
 			}
 		}
-		if len(keys) == 0 {
-			continue
-		}
+		// No matching header is an empty map, as boto3 gives (S3's
+		// Metadata is {} then).
 		sort.Strings(keys)
 		mark(mc)
 		w.key(mc.name)
@@ -851,12 +852,23 @@ func (c *restCodec) decodeError(p *opPlan, resp *wire.Response) error {
 			}
 		}
 	}
+	errResp := resp
+	if c.d.errorBody != nil {
+		// The members are in an element of the body (restXml's <Error>).
+		cp := *resp
+		cp.Body = c.d.errorBody(resp.Body)
+		errResp = &cp
+	}
 	if match == nil {
 		e := &ServiceError{Code: code, Status: resp.Status, Members: resp.Body}
-		e.Message = messageOf(resp.Body)
+		if c.d.errorBody != nil {
+			e.Message, _ = childText(errResp.Body, "Message")
+		} else {
+			e.Message = messageOf(resp.Body)
+		}
 		return e
 	}
-	members, err := c.decodeBound(match.b, resp)
+	members, err := c.decodeBound(match.b, errResp)
 	if err != nil {
 		return &ResponseError{Operation: p.op.Shape.ID, Status: resp.Status, Err: fmt.Errorf("error %s: %w", match.shape.ID, err)}
 	}

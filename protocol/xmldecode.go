@@ -23,6 +23,9 @@ type xmlReader struct {
 	d     *xml.Decoder
 	depth int
 	json  *jsonOptions
+	// rest skips elements of members bound elsewhere (headers, payload,
+	// status code) in a restXml body.
+	rest bool
 }
 
 func newXMLReader(body []byte, o *jsonOptions) *xmlReader {
@@ -137,6 +140,15 @@ func (r *xmlReader) text() (string, error) {
 	}
 }
 
+// inXMLBody reports whether a response member may be read from the body.
+func inXMLBody(mc *memberCodec) bool {
+	switch mc.loc {
+	case inHeader, inPrefixHeaders, inPayload, inStatus:
+		return false
+	}
+	return true
+}
+
 // qname is an XML name as written, with its prefix.
 func qname(n xml.Name) string {
 	if n.Space == "" {
@@ -163,7 +175,7 @@ func (r *xmlReader) decodeFields(w *objectWriter, sc *shapeCodec, se xml.StartEl
 	vals := make([][]byte, len(sc.members))
 	for _, a := range se.Attr {
 		mc := memberByXML(sc, a.Name)
-		if mc == nil || !mc.xml.attribute {
+		if mc == nil || !mc.xml.attribute || (r.rest && !inXMLBody(mc)) {
 			continue
 		}
 		v, err := r.scalar(nil, a.Value, mc)
@@ -174,7 +186,7 @@ func (r *xmlReader) decodeFields(w *objectWriter, sc *shapeCodec, se xml.StartEl
 	}
 	err := r.children(func(ce xml.StartElement) error {
 		mc := memberByXML(sc, ce.Name)
-		if mc == nil || mc.xml.attribute {
+		if mc == nil || mc.xml.attribute || (r.rest && !inXMLBody(mc)) {
 			return r.skip()
 		}
 		var err error

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/xml"
 	"fmt"
-	"io"
 	"net/url"
 	"reflect"
 	"sort"
@@ -21,6 +20,12 @@ func AWSQuery(shared string) Result {
 // EC2Query runs the aws.protocols#ec2Query client cases.
 func EC2Query(shared string) Result {
 	return runAWSJSON(shared, "ec2Query", protocol.EC2Query, protocol.NewEC2Query)
+}
+
+// RestXML runs the aws.protocols#restXml client cases (restXml,
+// restXmlWithNamespace and the S3 customizations).
+func RestXML(shared string) Result {
+	return runAWSJSON(shared, "restXml", protocol.RestXML, protocol.NewRestXML)
 }
 
 // compareOtherBody compares form-encoded bodies as sets of decoded
@@ -53,39 +58,67 @@ func compareOtherBody(got []byte, want, mediaType string) (diff string, ok bool)
 	return "", false
 }
 
-// xmlCanon writes an XML document in a canonical form: namespaces resolved,
-// attributes sorted, text trimmed, whitespace-only text between elements
-// dropped.
+// xmlCanon writes an XML document in a canonical form: namespaces
+// resolved, attributes sorted, text trimmed, whitespace-only text between
+// elements dropped, and sibling elements ordered by name (elements of the
+// same name keep their order: they are list items), since a structure's
+// members may come in any order.
 func xmlCanon(doc []byte) (string, error) {
 	d := xml.NewDecoder(bytes.NewReader(doc))
-	var b strings.Builder
 	for {
 		tok, err := d.Token()
-		if err == io.EOF {
-			return b.String(), nil
+		if err != nil {
+			return "", err
 		}
+		if se, ok := tok.(xml.StartElement); ok {
+			return canonElement(d, se, 0)
+		}
+	}
+}
+
+func canonElement(d *xml.Decoder, se xml.StartElement, depth int) (string, error) {
+	if depth > 100 {
+		return "", fmt.Errorf("XML nested too deep")
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "<{%s}%s", se.Name.Space, se.Name.Local)
+	var attrs []string
+	for _, a := range se.Attr {
+		if a.Name.Space == "xmlns" || (a.Name.Space == "" && a.Name.Local == "xmlns") {
+			continue
+		}
+		attrs = append(attrs, fmt.Sprintf(" {%s}%s=%q", a.Name.Space, a.Name.Local, a.Value))
+	}
+	sort.Strings(attrs)
+	b.WriteString(strings.Join(attrs, ""))
+	b.WriteString(">")
+	type child struct{ name, text string }
+	var kids []child
+	var text strings.Builder
+	for {
+		tok, err := d.Token()
 		if err != nil {
 			return "", err
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
-			fmt.Fprintf(&b, "<{%s}%s", t.Name.Space, t.Name.Local)
-			var attrs []string
-			for _, a := range t.Attr {
-				if a.Name.Space == "xmlns" || (a.Name.Space == "" && a.Name.Local == "xmlns") {
-					continue
-				}
-				attrs = append(attrs, fmt.Sprintf(" {%s}%s=%q", a.Name.Space, a.Name.Local, a.Value))
+			c, err := canonElement(d, t, depth+1)
+			if err != nil {
+				return "", err
 			}
-			sort.Strings(attrs)
-			b.WriteString(strings.Join(attrs, ""))
-			b.WriteString(">")
-		case xml.EndElement:
-			fmt.Fprintf(&b, "</%s>", t.Name.Local)
+			kids = append(kids, child{"{" + t.Name.Space + "}" + t.Name.Local, c})
 		case xml.CharData:
-			if s := strings.TrimSpace(string(t)); s != "" {
-				b.WriteString(s)
+			text.Write(t)
+		case xml.EndElement:
+			sort.SliceStable(kids, func(i, j int) bool { return kids[i].name < kids[j].name })
+			if len(kids) == 0 {
+				b.WriteString(strings.TrimSpace(text.String()))
 			}
+			for _, k := range kids {
+				b.WriteString(k.text)
+			}
+			b.WriteString("</" + se.Name.Local + ">")
+			return b.String(), nil
 		}
 	}
 }
