@@ -39,6 +39,7 @@ conformance:
 fuzz:
 	$(GO) test ./model -run '^$$' -fuzz '^FuzzParseIDL$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./model -run '^$$' -fuzz '^FuzzParseAST$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./protocol -run '^$$' -fuzz '^FuzzXMLDecode$$' -fuzztime $(FUZZTIME)
 
 unit:
 	$(GO) test -count=1 ./...

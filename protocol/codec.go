@@ -1,7 +1,13 @@
 // Package protocol turns operation inputs into HTTP requests and HTTP
 // responses into operation outputs or errors, for the Smithy protocols
-// aws.protocols#restJson1, alloy#simpleRestJson, aws.protocols#awsJson1_0
-// and aws.protocols#awsJson1_1. It has no network code.
+// aws.protocols#restJson1, alloy#simpleRestJson, aws.protocols#awsJson1_0,
+// aws.protocols#awsJson1_1, aws.protocols#restXml, aws.protocols#awsQuery
+// and aws.protocols#ec2Query. It has no network code.
+//
+// XML (restXml bodies, query responses) is read by encoding/xml's raw
+// tokenizer driven by the compiled shapes, in one pass to the document
+// form: no DTD, no entity but the five predefined ones and character
+// references, no external reference, nesting bounded (xmldecode.go).
 //
 // Values are JSON in the document form: objects keyed by Smithy member names
 // (never jsonName), blobs as base64 strings, timestamps as epoch seconds or
