@@ -370,6 +370,7 @@ func (c *queryCodec) decodeError(p *queryPlan, resp *wire.Response) error {
 		if err != nil {
 			return &ResponseError{Operation: p.op.Shape.ID, Status: resp.Status, Err: fmt.Errorf("error %s: %w", e.shape.ID, err)}
 		}
+		members = withMessage(members, e.sc, msg)
 		return &ServiceError{Shape: e.shape.ID, Code: code, Status: resp.Status, Members: members, Message: orDefault(messageOf(members), msg)}
 	}
 	return unmodeled(code, msg)

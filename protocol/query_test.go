@@ -102,7 +102,8 @@ func TestAWSQueryResponse(t *testing.T) {
 	errBody := `<ErrorResponse><Error><Type>Sender</Type><Code>NotFound</Code><Message>no topic</Message></Error><RequestId>r</RequestId></ErrorResponse>`
 	_, err = c.DecodeResponse(context.Background(), op, &wire.Response{Status: 404, Body: []byte(errBody)})
 	var se *ServiceError
-	if !errors.As(err, &se) || se.Shape != "example.query#NotFoundException" || se.Code != "NotFound" || se.Message != "no topic" {
+	if !errors.As(err, &se) || se.Shape != "example.query#NotFoundException" || se.Code != "NotFound" || se.Message != "no topic" ||
+		string(se.Members) != `{"message":"no topic"}` {
 		t.Errorf("error %#v", err)
 	}
 }

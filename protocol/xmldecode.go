@@ -473,3 +473,28 @@ func decodeXMLStruct(o *jsonOptions, sc *shapeCodec, doc []byte) ([]byte, error)
 	}
 	return r.structure(nil, sc, root)
 }
+
+// withMessage gives an error structure's message member (any case: AWS
+// models name it "message" while the XML envelope says <Message>) the
+// envelope's message when the element name did not match it.
+func withMessage(members []byte, sc *shapeCodec, msg string) []byte {
+	if msg == "" || len(members) < 2 {
+		return members
+	}
+	for _, mc := range sc.members {
+		if !strings.EqualFold(mc.name, "message") || mc.target.kind != kString || mc.xml.name == "Message" {
+			continue
+		}
+		if strings.Contains(string(members), string(mc.docKey)) {
+			return members
+		}
+		out := append([]byte(nil), members[:len(members)-1]...)
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(out, mc.docKey...)
+		out = appendString(out, msg)
+		return append(out, '}')
+	}
+	return members
+}
