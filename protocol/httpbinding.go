@@ -142,6 +142,14 @@ func compileOperation(c *compiler, op *model.Operation) (*opPlan, error) {
 		p.host = host
 	}
 	p.checksum = op.Shape.HasTrait(tChecksumRequired)
+	if hc, ok := op.Shape.Trait(tHTTPChecksum); ok {
+		// aws.protocols#httpChecksum with requestChecksumRequired (S3's
+		// PutBucketTagging, DeleteObjects): Content-MD5, which S3 takes
+		// for every such operation.
+		if v, ok := hc.Get("requestChecksumRequired"); ok && v.AsBool() {
+			p.checksum = true
+		}
+	}
 	p.acceptJSON = inAPIGateway(c.m, op)
 	if rc, ok := op.Shape.Trait(tCompression); ok {
 		if enc, ok := rc.Get("encodings"); ok {

@@ -11,7 +11,8 @@ import (
 const (
 	RestXML model.ShapeID = "aws.protocols#restXml"
 
-	tS3Unwrapped model.ShapeID = "aws.customizations#s3UnwrappedXmlOutput"
+	tS3Unwrapped  model.ShapeID = "aws.customizations#s3UnwrappedXmlOutput"
+	tHTTPChecksum model.ShapeID = "aws.protocols#httpChecksum"
 )
 
 // NewRestXML returns the codec of aws.protocols#restXml for service svc of
@@ -52,6 +53,11 @@ func restXMLErrorType(resp *wire.Response) string {
 	}
 	if v, ok := headerValues(resp.Header, "X-Amzn-Errortype"); ok && len(v) > 0 {
 		return sanitizeErrorType(v[0])
+	}
+	if resp.Status == 404 && len(bytes.TrimSpace(resp.Body)) == 0 {
+		// A HEAD request's 404 has no body: S3 models it as NotFound
+		// (HeadObject, HeadBucket), as the AWS SDKs name it.
+		return "NotFound"
 	}
 	return ""
 }

@@ -14,12 +14,13 @@ const restXMLTestModel = `$version: "2"
 namespace example.s3
 
 use aws.protocols#restXml
+use aws.protocols#httpChecksum
 
 @restXml(noErrorWrapping: true)
 @xmlNamespace(uri: "http://s3.example/doc/")
 service Store {
     version: "2006-03-01"
-    operations: [GetObject, PutTags]
+    operations: [GetObject, PutTags, HeadObject]
 }
 
 @readonly
@@ -37,7 +38,21 @@ operation GetObject {
     errors: [NoSuchKey]
 }
 
+@readonly
+@http(method: "HEAD", uri: "/{Bucket}/{Key+}")
+operation HeadObject {
+    input := {
+        @required @httpLabel Bucket: String
+        @required @httpLabel Key: String
+    }
+    errors: [NotFound]
+}
+
+@error("client")
+structure NotFound {}
+
 @idempotent
+@httpChecksum(requestChecksumRequired: true)
 @http(method: "PUT", uri: "/{Bucket}?tagging")
 operation PutTags {
     input := {
@@ -110,6 +125,10 @@ func TestRestXMLRequestBody(t *testing.T) {
 	if string(req.Body) != want || req.Path != "/b?tagging" || req.Header.Get("Content-Type") != "application/xml" {
 		t.Errorf("%s %s\n%s\nwant\n%s", req.Path, req.Header.Get("Content-Type"), req.Body, want)
 	}
+	// @httpChecksum(requestChecksumRequired: true): Content-MD5 of the body.
+	if got := req.Header.Get("Content-Md5"); got != "1OVQyol6Rq6dZ4lcnsM/lQ==" {
+		t.Errorf("Content-MD5 %q", got)
+	}
 }
 
 func TestRestXMLResponses(t *testing.T) {
@@ -139,6 +158,12 @@ func TestRestXMLResponses(t *testing.T) {
 	var se *ServiceError
 	if !errors.As(err, &se) || se.Shape != "example.s3#NoSuchKey" || se.Message != "gone" || string(se.Members) != `{"Message":"gone"}` {
 		t.Errorf("error %#v", err)
+	}
+	// A HEAD's 404 has no body: NotFound, as S3 models it.
+	head, _ := svc.Operation("HeadObject")
+	_, err = c.DecodeResponse(ctx, head, &wire.Response{Status: 404})
+	if !errors.As(err, &se) || se.Shape != "example.s3#NotFound" {
+		t.Errorf("HEAD 404: %#v", err)
 	}
 	// An unmodeled error keeps its code and message.
 	_, err = c.DecodeResponse(ctx, get, &wire.Response{Status: 403,
