@@ -2,10 +2,8 @@ package protocol
 
 import (
 	"bytes"
-	"encoding/xml"
 	"errors"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 )
@@ -13,129 +11,111 @@ import (
 // maxXMLDepth bounds the nesting of XML documents read.
 const maxXMLDepth = 256
 
-// xmlReader reads an XML document with encoding/xml's raw tokenizer, driven
-// by the compiled shapes (one pass, no tree). Safety: DTDs and other
-// directives are refused, entities other than the five predefined ones and
-// numeric character references are errors (Strict mode, no Entity map), no
-// external reference is ever read, nesting is bounded by maxXMLDepth, and
-// text must be UTF-8.
+// xmlReader reads an XML document with the tokenizer of xmltok.go, driven
+// by the compiled shapes (one pass, no tree). See xmlTokenizer for what is
+// refused: DTDs, entities other than the predefined ones, non-UTF-8 text,
+// nesting deeper than maxXMLDepth.
 type xmlReader struct {
-	d     *xml.Decoder
-	depth int
-	json  *jsonOptions
+	t    xmlTokenizer
+	json *jsonOptions
 	// rest skips elements of members bound elsewhere (headers, payload,
 	// status code) in a restXml body.
 	rest bool
 }
 
-func newXMLReader(body []byte, o *jsonOptions) *xmlReader {
-	d := xml.NewDecoder(bytes.NewReader(body))
-	d.Strict = true
-	d.CharsetReader = nil // only UTF-8 (and US-ASCII) documents
-	return &xmlReader{d: d, json: o}
+// xmlStartTag is an element just started: its qualified name and
+// attributes (valid until the next token is read).
+type xmlStartTag struct {
+	name  []byte
+	attrs []xmlAttr
 }
 
-// next returns the next start element, end element or character data;
-// comments and processing instructions are skipped.
-func (r *xmlReader) next() (xml.Token, error) {
-	for {
-		tok, err := r.d.RawToken()
-		if err != nil {
-			if err == io.EOF {
-				if r.depth > 0 {
-					return nil, errors.New("invalid XML: unexpected end of the document")
-				}
-				return nil, io.EOF
-			}
-			return nil, fmt.Errorf("invalid XML: %w", err)
-		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			r.depth++
-			if r.depth > maxXMLDepth {
-				return nil, fmt.Errorf("invalid XML: nesting deeper than %d elements", maxXMLDepth)
-			}
-			return t, nil
-		case xml.EndElement:
-			r.depth--
-			return t, nil
-		case xml.CharData:
-			return t, nil
-		case xml.Directive:
-			return nil, errors.New("invalid XML: DTDs and other directives are not accepted")
-		}
-	}
+func newXMLReader(body []byte, o *jsonOptions) *xmlReader {
+	body = bytes.TrimPrefix(body, []byte("\xef\xbb\xbf")) // a UTF-8 byte order mark
+	return &xmlReader{t: xmlTokenizer{data: body}, json: o}
 }
+
+var errXMLEnd = errors.New("invalid XML: unexpected end of the document")
 
 // root reads up to the document's root element.
-func (r *xmlReader) root() (xml.StartElement, error) {
+func (r *xmlReader) root() (xmlStartTag, error) {
 	for {
-		tok, err := r.next()
-		if err == io.EOF {
-			return xml.StartElement{}, errors.New("invalid XML: no root element")
+		if err := r.t.next(); err != nil {
+			return xmlStartTag{}, err
 		}
-		if err != nil {
-			return xml.StartElement{}, err
-		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			return t, nil
-		case xml.CharData:
-			if len(bytes.TrimSpace(t)) > 0 {
-				return xml.StartElement{}, errors.New("invalid XML: text before the root element")
-			}
+		switch r.t.kind {
+		case xmlEOF:
+			return xmlStartTag{}, errors.New("invalid XML: no root element")
+		case xmlStart:
+			return xmlStartTag{name: r.t.name, attrs: r.t.attrs}, nil
 		}
 	}
 }
 
 // children calls f for each child element of the element just started;
 // f must consume the child whole. Text between children is ignored.
-func (r *xmlReader) children(f func(se xml.StartElement) error) error {
+func (r *xmlReader) children(f func(se xmlStartTag) error) error {
 	for {
-		tok, err := r.next()
-		if err != nil {
-			if err == io.EOF {
-				return errors.New("invalid XML: unexpected end of the document")
-			}
+		if err := r.t.next(); err != nil {
 			return err
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			if err := f(t); err != nil {
+		switch r.t.kind {
+		case xmlStart:
+			if err := f(xmlStartTag{name: r.t.name, attrs: r.t.attrs}); err != nil {
 				return err
 			}
-		case xml.EndElement:
+		case xmlEnd:
 			return nil
+		case xmlEOF:
+			return errXMLEnd
 		}
 	}
 }
 
 // skip consumes the rest of the element just started.
 func (r *xmlReader) skip() error {
-	return r.children(func(xml.StartElement) error { return r.skip() })
+	depth := 1
+	for depth > 0 {
+		if err := r.t.next(); err != nil {
+			return err
+		}
+		switch r.t.kind {
+		case xmlStart:
+			depth++
+		case xmlEnd:
+			depth--
+		case xmlEOF:
+			return errXMLEnd
+		}
+	}
+	return nil
 }
 
 // text reads the text of the element just started up to its end; child
 // elements are ignored.
 func (r *xmlReader) text() (string, error) {
 	var b []byte
+	n := 0
 	for {
-		tok, err := r.next()
-		if err != nil {
-			if err == io.EOF {
-				return "", errors.New("invalid XML: unexpected end of the document")
-			}
+		if err := r.t.next(); err != nil {
 			return "", err
 		}
-		switch t := tok.(type) {
-		case xml.CharData:
-			b = append(b, t...)
-		case xml.StartElement:
+		switch r.t.kind {
+		case xmlText:
+			if n == 0 {
+				b = r.t.text
+			} else {
+				b = append(b[:len(b):len(b)], r.t.text...)
+			}
+			n++
+		case xmlStart:
 			if err := r.skip(); err != nil {
 				return "", err
 			}
-		case xml.EndElement:
+		case xmlEnd:
 			return string(b), nil
+		case xmlEOF:
+			return "", errXMLEnd
 		}
 	}
 }
@@ -149,43 +129,39 @@ func inXMLBody(mc *memberCodec) bool {
 	return true
 }
 
-// qname is an XML name as written, with its prefix.
-func qname(n xml.Name) string {
-	if n.Space == "" {
-		return n.Local
-	}
-	return n.Space + ":" + n.Local
+// isXMLName reports whether an element name is name (as written, with a
+// prefix, or its local part).
+func isXMLName(n []byte, name string) bool {
+	return string(n) == name || string(local(n)) == name
 }
 
 // memberByXML finds the member an element or attribute name stands for:
 // its xmlName as written (with a prefix), or the local part.
-func memberByXML(sc *shapeCodec, n xml.Name) *memberCodec {
-	if n.Space != "" {
-		if mc, ok := sc.xml.byName[n.Space+":"+n.Local]; ok {
-			return mc
-		}
+func memberByXML(sc *shapeCodec, n []byte) *memberCodec {
+	if mc, ok := sc.xml.byName[string(n)]; ok {
+		return mc
 	}
-	return sc.xml.byName[n.Local]
+	return sc.xml.byName[string(local(n))]
 }
 
 // decodeStruct reads the members of a structure from the element se just
 // started into w (attributes and child elements); unknown elements are
 // skipped. Flattened lists and maps may be spread over the element.
-func (r *xmlReader) decodeFields(w *objectWriter, sc *shapeCodec, se xml.StartElement) error {
+func (r *xmlReader) decodeFields(w *objectWriter, sc *shapeCodec, se xmlStartTag) error {
 	vals := make([][]byte, len(sc.members))
-	for _, a := range se.Attr {
-		mc := memberByXML(sc, a.Name)
+	for _, a := range se.attrs {
+		mc := memberByXML(sc, a.name)
 		if mc == nil || !mc.xml.attribute || (r.rest && !inXMLBody(mc)) {
 			continue
 		}
-		v, err := r.scalar(nil, a.Value, mc)
+		v, err := r.scalar(nil, string(a.value), mc)
 		if err != nil {
 			return inMember(err, mc.name)
 		}
 		vals[mc.index] = v
 	}
-	err := r.children(func(ce xml.StartElement) error {
-		mc := memberByXML(sc, ce.Name)
+	err := r.children(func(ce xmlStartTag) error {
+		mc := memberByXML(sc, ce.name)
 		if mc == nil || mc.xml.attribute || (r.rest && !inXMLBody(mc)) {
 			return r.skip()
 		}
@@ -234,7 +210,7 @@ func (r *xmlReader) decodeFields(w *objectWriter, sc *shapeCodec, se xml.StartEl
 
 // structure reads a structure from the element se just started, defaults
 // added.
-func (r *xmlReader) structure(dst []byte, sc *shapeCodec, se xml.StartElement) ([]byte, error) {
+func (r *xmlReader) structure(dst []byte, sc *shapeCodec, se xmlStartTag) ([]byte, error) {
 	w := objectWriter{dst: append(dst, '{')}
 	if err := r.decodeFields(&w, sc, se); err != nil {
 		return w.dst, err
@@ -244,7 +220,7 @@ func (r *xmlReader) structure(dst []byte, sc *shapeCodec, se xml.StartElement) (
 }
 
 // value reads the value of member mc from the element se just started.
-func (r *xmlReader) value(dst []byte, mc *memberCodec, se xml.StartElement) ([]byte, error) {
+func (r *xmlReader) value(dst []byte, mc *memberCodec, se xmlStartTag) ([]byte, error) {
 	sc := mc.target
 	switch sc.kind {
 	case kStruct, kUnit:
@@ -261,8 +237,8 @@ func (r *xmlReader) value(dst []byte, mc *memberCodec, se xml.StartElement) ([]b
 	case kList:
 		dst = append(dst, '[')
 		n := 0
-		err := r.children(func(ce xml.StartElement) error {
-			if ce.Name.Local != sc.elem.xml.name && qname(ce.Name) != sc.elem.xml.name {
+		err := r.children(func(ce xmlStartTag) error {
+			if !isXMLName(ce.name, sc.elem.xml.name) {
 				return r.skip()
 			}
 			if n > 0 {
@@ -277,8 +253,8 @@ func (r *xmlReader) value(dst []byte, mc *memberCodec, se xml.StartElement) ([]b
 	case kMap:
 		dst = append(dst, '{')
 		n := 0
-		err := r.children(func(ce xml.StartElement) error {
-			if ce.Name.Local != "entry" {
+		err := r.children(func(ce xmlStartTag) error {
+			if string(local(ce.name)) != "entry" {
 				return r.skip()
 			}
 			if n > 0 {
@@ -302,12 +278,12 @@ func (r *xmlReader) value(dst []byte, mc *memberCodec, se xml.StartElement) ([]b
 
 // mapEntry reads one map entry (<key>, <value> children, or their
 // xmlNames) from the element se just started as "key":value.
-func (r *xmlReader) mapEntry(dst []byte, sc *shapeCodec, se xml.StartElement) ([]byte, error) {
+func (r *xmlReader) mapEntry(dst []byte, sc *shapeCodec, se xmlStartTag) ([]byte, error) {
 	var key string
 	var val []byte
 	haveKey := false
-	err := r.children(func(ce xml.StartElement) error {
-		switch ce.Name.Local {
+	err := r.children(func(ce xmlStartTag) error {
+		switch string(local(ce.name)) {
 		case sc.key.xml.name:
 			k, err := r.text()
 			key, haveKey = k, true
@@ -400,7 +376,7 @@ func findElement(body []byte, path ...string) (start, end int, ok bool, err erro
 	if err != nil {
 		return 0, 0, false, err
 	}
-	if path[0] != "" && root.Name.Local != path[0] {
+	if path[0] != "" && string(local(root.name)) != path[0] {
 		return 0, 0, false, nil
 	}
 	path = path[1:]
@@ -408,17 +384,13 @@ func findElement(body []byte, path ...string) (start, end int, ok bool, err erro
 		return 0, len(body), true, nil
 	}
 	for {
-		before := int(r.d.InputOffset())
-		tok, err := r.next()
-		if err != nil {
-			if err == io.EOF {
-				return 0, 0, false, nil
-			}
+		before := r.t.pos
+		if err := r.t.next(); err != nil {
 			return 0, 0, false, err
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			if t.Name.Local != path[0] {
+		switch r.t.kind {
+		case xmlStart:
+			if string(local(r.t.name)) != path[0] {
 				if err := r.skip(); err != nil {
 					return 0, 0, false, err
 				}
@@ -429,9 +401,9 @@ func findElement(body []byte, path ...string) (start, end int, ok bool, err erro
 				if err := r.skip(); err != nil {
 					return 0, 0, false, err
 				}
-				return before, int(r.d.InputOffset()), true, nil
+				return before, r.t.pos, true, nil
 			}
-		case xml.EndElement:
+		case xmlEnd, xmlEOF:
 			return 0, 0, false, nil
 		}
 	}
@@ -446,8 +418,8 @@ func childText(elem []byte, name string) (string, error) {
 	}
 	var out string
 	found := false
-	err := r.children(func(ce xml.StartElement) error {
-		if ce.Name.Local == name && !found {
+	err := r.children(func(ce xmlStartTag) error {
+		if string(local(ce.name)) == name && !found {
 			found = true
 			var err error
 			out, err = r.text()
