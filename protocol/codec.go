@@ -4,10 +4,10 @@
 // aws.protocols#awsJson1_1, aws.protocols#restXml, aws.protocols#awsQuery
 // and aws.protocols#ec2Query. It has no network code.
 //
-// XML (restXml bodies, query responses) is read by encoding/xml's raw
-// tokenizer driven by the compiled shapes, in one pass to the document
+// XML (restXml bodies, query responses) is read by a tokenizer of its own
+// (xmltok.go) driven by the compiled shapes, in one pass to the document
 // form: no DTD, no entity but the five predefined ones and character
-// references, no external reference, nesting bounded (xmldecode.go).
+// references, no external reference, UTF-8 only, nesting bounded.
 //
 // Values are JSON in the document form: objects keyed by Smithy member names
 // (never jsonName), blobs as base64 strings, timestamps as epoch seconds or
