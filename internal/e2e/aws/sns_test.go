@@ -2,8 +2,12 @@ package awse2e
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -86,4 +90,56 @@ func TestSNS(t *testing.T) {
 	}
 	call(t, sns, "DeleteTopic", `{"TopicArn": "`+arn+`"}`)
 	call(t, sqs, "DeleteQueue", `{"QueueUrl": "`+queueURL+`"}`)
+}
+
+// The SNS flow from the command line: awsQuery requests and XML responses
+// as a user would run them, a modeled error on stdout with exit code 1.
+func TestSNSFromTheCommandLine(t *testing.T) {
+	emu := Start(t)
+	loadModel(t, "sns.json") // skips or fails like the Go flows when the model is missing
+	shared, _ := SharedDir()
+	modelPath := filepath.Join(shared, "models", "aws", "sns.json")
+	root, err := repoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), "smithycurl")
+	if out, err := exec.Command("go", "build", "-o", bin, filepath.Join(root, "cmd", "smithycurl")).CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	run := func(op, input string) (string, int) {
+		cmd := exec.Command(bin, "call", "--model", modelPath, "--endpoint", emu.Fauxqs, op, "--input", input)
+		cmd.Env = append(os.Environ(), "AWS_ACCESS_KEY_ID="+Credentials.AccessKeyID,
+			"AWS_SECRET_ACCESS_KEY="+Credentials.SecretAccessKey, "AWS_REGION="+Credentials.Region)
+		out, err := cmd.Output()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return string(out), code
+	}
+	name := fmt.Sprintf("smithycurl-cli-%d", time.Now().UnixNano())
+	out, code := run("CreateTopic", `{"Name": "`+name+`"}`)
+	var topic struct{ TopicArn string }
+	if code != 0 || json.Unmarshal([]byte(out), &topic) != nil || !strings.HasSuffix(topic.TopicArn, ":"+name) {
+		t.Fatalf("CreateTopic: exit %d: %s", code, out)
+	}
+	if out, code := run("Publish", `{"TopicArn": "`+topic.TopicArn+`", "Message": "hi"}`); code != 0 || !strings.Contains(out, `"MessageId"`) {
+		t.Fatalf("Publish: exit %d: %s", code, out)
+	}
+	out, code = run("GetTopicAttributes", `{"TopicArn": "`+topic.TopicArn+`-missing"}`)
+	var svcErr struct {
+		Error  string
+		Status int
+		Data   map[string]string
+	}
+	if code != 1 || json.Unmarshal([]byte(out), &svcErr) != nil ||
+		svcErr.Error != "com.amazonaws.sns#NotFoundException" || svcErr.Status != 404 || svcErr.Data["message"] == "" {
+		t.Fatalf("GetTopicAttributes of a missing topic: exit %d: %s", code, out)
+	}
+	if out, code := run("DeleteTopic", `{"TopicArn": "`+topic.TopicArn+`"}`); code != 0 {
+		t.Fatalf("DeleteTopic: exit %d: %s", code, out)
+	}
 }
