@@ -1,8 +1,6 @@
 package protocol
 
-import (
-	"fmt"
-)
+import "fmt"
 
 // xmlEncoder writes document-form values as XML elements with the XML
 // binding traits: @xmlName, @xmlAttribute, @xmlFlattened, @xmlNamespace;
@@ -14,6 +12,10 @@ type xmlEncoder struct{}
 // appendXMLEscaped appends s escaped for text (attr false) or a
 // double-quoted attribute value.
 func appendXMLEscaped(dst []byte, s string, attr bool) []byte {
+	return appendXMLEscapedBytes(dst, []byte(s), attr)
+}
+
+func appendXMLEscapedBytes(dst, s []byte, attr bool) []byte {
 	start := 0
 	for i := 0; i < len(s); i++ {
 		var esc string
@@ -30,9 +32,13 @@ func appendXMLEscaped(dst []byte, s string, attr bool) []byte {
 			}
 		case '\r':
 			esc = "&#xD;"
-		case '\n', '\t':
+		case '\n':
 			if attr {
-				esc = "&#x" + fmt.Sprintf("%X", s[i]) + ";"
+				esc = "&#xA;"
+			}
+		case '\t':
+			if attr {
+				esc = "&#x9;"
 			}
 		}
 		if esc == "" {
@@ -43,6 +49,61 @@ func appendXMLEscaped(dst []byte, s string, attr bool) []byte {
 		start = i + 1
 	}
 	return append(dst, s[start:]...)
+}
+
+// appendXMLScalar appends the text of a document-form scalar, escaped,
+// checked against its type as scalarText does, without building strings
+// for the common kinds.
+func appendXMLScalar(dst []byte, s *scanner, mc *memberCodec) ([]byte, error) {
+	sc := mc.target
+	switch sc.kind {
+	case kString, kEnum, kBlob:
+		raw, esc, err := s.rawString()
+		if err != nil {
+			if sc.kind == kBlob {
+				return dst, typeError("a base64 string")
+			}
+			return dst, typeError("a string")
+		}
+		b := raw[1 : len(raw)-1]
+		if esc {
+			v, err := unescape(b)
+			if err != nil {
+				return dst, err
+			}
+			b = []byte(v)
+		}
+		if sc.kind == kBlob {
+			if err := checkBase64(b); err != nil {
+				return dst, err
+			}
+		}
+		return appendXMLEscapedBytes(dst, b, false), nil
+	case kInt, kBigInt, kBigDec, kIntEnum:
+		lit, err := readNumber(s)
+		if err != nil {
+			return dst, err
+		}
+		if lit, err = checkNumber(lit, sc); err != nil {
+			return dst, err
+		}
+		return append(dst, lit...), nil
+	case kTimestamp:
+		t, err := readDocTimestamp(s)
+		if err != nil {
+			return dst, err
+		}
+		return appendTimestampText(dst, orDefault(mc.tsFormat, formatDateTime), t), nil
+	}
+	raw, err := s.skip()
+	if err != nil {
+		return dst, err
+	}
+	text, err := scalarText(raw, mc, formatDateTime)
+	if err != nil {
+		return dst, err
+	}
+	return appendXMLEscaped(dst, text, false), nil
 }
 
 // openTag appends "<name" and the namespace declaration, without '>'.
@@ -168,7 +229,7 @@ func (e xmlEncoder) member(dst, raw []byte, mc *memberCodec) ([]byte, error) {
 // entry writes the key and value elements of a map entry.
 func (e xmlEncoder) entry(dst, key []byte, s *scanner, sc *shapeCodec) ([]byte, error) {
 	dst = append(openTag(dst, sc.key.xml.name, sc.key.xml.ns), '>')
-	dst = appendXMLEscaped(dst, string(key), false)
+	dst = appendXMLEscapedBytes(dst, key, false)
 	dst = closeTag(dst, sc.key.xml.name)
 	return e.value(dst, sc.elem.xml.name, sc.elem.xml.ns, s, sc.elem)
 }
@@ -216,15 +277,10 @@ func (e xmlEncoder) value(dst []byte, name string, ns *xmlNS, s *scanner, mc *me
 	case kDocument:
 		return dst, badValue("documents cannot be sent in XML")
 	}
-	raw, err := s.skip()
-	if err != nil {
-		return dst, err
-	}
-	text, err := scalarText(raw, mc, formatDateTime)
-	if err != nil {
-		return dst, err
-	}
 	dst = append(openTag(dst, name, ns), '>')
-	dst = appendXMLEscaped(dst, text, false)
+	dst, err := appendXMLScalar(dst, s, mc)
+	if err != nil {
+		return dst, err
+	}
 	return closeTag(dst, name), nil
 }
