@@ -49,6 +49,7 @@ test: build vet conformance fuzz ctest examples pytest demo unit
 
 bench:
 	$(GO) test ./model -run '^$$' -bench . -benchmem
+	$(GO) test ./protocol -run '^$$' -bench 'XML' -benchmem
 	$(GO) test ./client -run '^$$' -bench '^BenchmarkCall' -benchmem -benchtime 1s
 	$(MAKE) bench-aws
 	$(MAKE) bench-c
