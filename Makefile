@@ -40,6 +40,7 @@ fuzz:
 	$(GO) test ./model -run '^$$' -fuzz '^FuzzParseIDL$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./model -run '^$$' -fuzz '^FuzzParseAST$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./protocol -run '^$$' -fuzz '^FuzzXMLDecode$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./protocol -run '^$$' -fuzz '^FuzzXMLTokenizer$$' -fuzztime $(FUZZTIME)
 
 unit:
 	$(GO) test -count=1 ./...

@@ -88,14 +88,14 @@ func (t *xmlTokenizer) next() error {
 		case bytes.HasPrefix(rest, []byte("<!")):
 			return t.errorf("DTDs and other directives are not accepted")
 		case bytes.HasPrefix(rest, []byte("<?")):
-			end := bytes.Index(rest, []byte("?>"))
+			end := bytes.Index(rest[2:], []byte("?>"))
 			if end < 0 {
 				return t.errorf("unterminated processing instruction")
 			}
-			if err := t.checkDecl(rest[2:end]); err != nil {
+			if err := t.checkDecl(rest[2 : 2+end]); err != nil {
 				return err
 			}
-			t.pos += end + 2
+			t.pos += 2 + end + 2
 		case bytes.HasPrefix(rest, []byte("</")):
 			return t.readEnd()
 		default:

@@ -1,6 +1,9 @@
 package protocol
 
 import (
+	"encoding/xml"
+	"errors"
+	"io"
 	"strings"
 	"testing"
 )
@@ -65,4 +68,80 @@ func TestXMLTokenizer(t *testing.T) {
 			t.Errorf("%q: error %v, want %q", doc, err, want)
 		}
 	}
+}
+
+// stdTokens renders doc's tokens as tokens does, read by encoding/xml.
+func stdTokens(doc string) (string, error) {
+	d := xml.NewDecoder(strings.NewReader(doc))
+	var b strings.Builder
+	var text strings.Builder
+	flush := func() {
+		if text.Len() > 0 {
+			b.WriteString(`"` + text.String() + `"`)
+			text.Reset()
+		}
+	}
+	depth := 0
+	for {
+		tok, err := d.RawToken()
+		if err == io.EOF {
+			flush()
+			return b.String(), nil
+		}
+		if err != nil {
+			return "", err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			flush()
+			depth++
+			b.WriteString("<" + qname(t.Name))
+			for _, a := range t.Attr {
+				b.WriteString(" " + qname(a.Name) + "=" + a.Value)
+			}
+			b.WriteString(">")
+		case xml.EndElement:
+			flush()
+			depth--
+			b.WriteString("</" + qname(t.Name) + ">")
+		case xml.CharData:
+			if depth > 0 {
+				text.Write(t)
+			}
+		case xml.Directive:
+			return "", errors.New("directive")
+		case xml.Comment:
+			// Our tokenizer joins no text across comments: mark the break.
+			flush()
+		}
+	}
+}
+
+func qname(n xml.Name) string {
+	if n.Space == "" {
+		return n.Local
+	}
+	return n.Space + ":" + n.Local
+}
+
+// FuzzXMLTokenizer checks the tokenizer against encoding/xml: a document
+// both accept reads the same.
+func FuzzXMLTokenizer(f *testing.F) {
+	for _, s := range []string{
+		`<?xml version="1.0"?><a x='1' y="&lt;&#65;"><b/>t&amp;u<![CDATA[<c>]]>v</a>`,
+		"<p:a xmlns:p=\"u\"><p:b>é</p:b><!-- c --></p:a>",
+		`<a><b>1</b><b>2</b></a>`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, doc string) {
+		ours, err1 := tokens(doc)
+		std, err2 := stdTokens(doc)
+		if err1 != nil || err2 != nil || !strings.HasPrefix(strings.TrimSpace(doc), "<") {
+			return
+		}
+		if ours != std {
+			t.Fatalf("%q:\n ours %s\n std  %s", doc, ours, std)
+		}
+	})
 }
