@@ -124,6 +124,10 @@ type dialect struct {
 	// errorBody, when set, finds the part of an error body that holds the
 	// error's members (restXml's <Error> element).
 	errorBody func(body []byte) []byte
+	// errorIn200, when set, finds an error in a successful response
+	// without a payload member (S3's CopyObject and
+	// CompleteMultipartUpload answer 200 with an <Error> body).
+	errorIn200 func(body []byte) bool
 	// byStatus falls back to the only error of the operation that owns the
 	// response status.
 	byStatus bool

@@ -623,6 +623,9 @@ func (c *restCodec) decodeResponse(p *opPlan, resp *wire.Response) ([]byte, erro
 	if resp.Status < 200 || resp.Status > c.d.successMax {
 		return nil, c.decodeError(p, resp)
 	}
+	if c.d.errorIn200 != nil && p.out.payload == nil && c.d.errorIn200(resp.Body) {
+		return nil, c.decodeError(p, resp)
+	}
 	out, err := c.decodeBound(p.out, resp)
 	if err != nil {
 		return nil, &ResponseError{Operation: p.op.Shape.ID, Status: resp.Status, Err: err}

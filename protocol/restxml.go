@@ -20,12 +20,19 @@ const (
 // responses are <ErrorResponse><Error><Code>…, or <Error><Code>… with the
 // protocol's noErrorWrapping (S3).
 func NewRestXML(m *model.Model, svc *model.Service, opts ...Option) Codec {
-	c := newRestCodec(m, dialect{
+	d := dialect{
 		protocol:   RestXML,
 		errorType:  restXMLErrorType,
 		errorBody:  xmlErrorElement,
 		successMax: 299,
-	}, opts)
+	}
+	if t, ok := svc.Shape.Trait(RestXML); ok {
+		if v, ok := t.Get("noErrorWrapping"); ok && v.AsBool() {
+			// S3: a 200 whose document is <Error> is an error.
+			d.errorIn200 = isXMLError
+		}
+	}
+	c := newRestCodec(m, d, opts)
 	c.body = xmlBody{o: &c.json, svcNS: nsOf(svc.Shape.Traits)}
 	return c
 }
@@ -41,6 +48,18 @@ func xmlErrorElement(body []byte) []byte {
 		return body[start:end]
 	}
 	return nil
+}
+
+// isXMLError reports whether body is an XML document whose root element
+// is <Error>.
+func isXMLError(body []byte) bool {
+	b := bytes.TrimSpace(body)
+	if len(b) == 0 || b[0] != '<' {
+		return false
+	}
+	r := newXMLReader(b, nil)
+	root, err := r.root()
+	return err == nil && string(local(root.name)) == "Error"
 }
 
 // restXMLErrorType reads the Code of an XML error response, else the

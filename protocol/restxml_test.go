@@ -159,6 +159,12 @@ func TestRestXMLResponses(t *testing.T) {
 	if !errors.As(err, &se) || se.Shape != "example.s3#NoSuchKey" || se.Message != "gone" || string(se.Members) != `{"Message":"gone"}` {
 		t.Errorf("error %#v", err)
 	}
+	// S3 answers some operations 200 with an <Error> document: an error.
+	_, err = c.DecodeResponse(ctx, put, &wire.Response{Status: 200,
+		Body: []byte("\n<?xml version=\"1.0\"?>\n<Error><Code>InternalError</Code><Message>try again</Message></Error>")})
+	if !errors.As(err, &se) || se.Code != "InternalError" || se.Status != 200 || se.Message != "try again" {
+		t.Errorf("200 with <Error>: %#v", err)
+	}
 	// A HEAD's 404 has no body: NotFound, as S3 models it.
 	head, _ := svc.Operation("HeadObject")
 	_, err = c.DecodeResponse(ctx, head, &wire.Response{Status: 404})
