@@ -143,3 +143,25 @@ func TestSNSFromTheCommandLine(t *testing.T) {
 		t.Fatalf("DeleteTopic: exit %d: %s", code, out)
 	}
 }
+
+// The SNS flow from C: examples/c/sns.c, built by make examples.
+func TestSNSFromC(t *testing.T) {
+	emu := Start(t)
+	loadModel(t, "sns.json")
+	shared, _ := SharedDir()
+	bin := artifact(t, filepath.Join("build", "examples", "sns"))
+	cmd := exec.Command(bin, emu.Fauxqs, filepath.Join(shared, "models", "aws", "sns.json"))
+	cmd.Env = append(os.Environ(), "AWS_ACCESS_KEY_ID="+Credentials.AccessKeyID,
+		"AWS_SECRET_ACCESS_KEY="+Credentials.SecretAccessKey)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("examples/c/sns: %v\n%s", err, out)
+	}
+	for _, want := range []string{`CreateTopic: {"TopicArn":"arn:aws:sns:us-east-1:000000000000:c-example"}`,
+		`Publish: {"MessageId":"`, `:c-example"}`,
+		"GetTopicAttributes: service error, HTTP 404, com.amazonaws.sns#NotFoundException (code NotFound)"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
