@@ -93,12 +93,12 @@ func (r *xmlReader) skip() error {
 
 // text reads the text of the element just started up to its end; child
 // elements are ignored.
-func (r *xmlReader) text() (string, error) {
+func (r *xmlReader) text() ([]byte, error) {
 	var b []byte
 	n := 0
 	for {
 		if err := r.t.next(); err != nil {
-			return "", err
+			return nil, err
 		}
 		switch r.t.kind {
 		case xmlText:
@@ -110,12 +110,15 @@ func (r *xmlReader) text() (string, error) {
 			n++
 		case xmlStart:
 			if err := r.skip(); err != nil {
-				return "", err
+				return nil, err
 			}
 		case xmlEnd:
-			return string(b), nil
+			if b == nil {
+				b = []byte{}
+			}
+			return b, nil
 		case xmlEOF:
-			return "", errXMLEnd
+			return nil, errXMLEnd
 		}
 	}
 }
@@ -148,18 +151,23 @@ func memberByXML(sc *shapeCodec, n []byte) *memberCodec {
 // started into w (attributes and child elements); unknown elements are
 // skipped. Flattened lists and maps may be spread over the element.
 func (r *xmlReader) decodeFields(w *objectWriter, sc *shapeCodec, se xmlStartTag) error {
-	vals := make([][]byte, len(sc.members))
 	for _, a := range se.attrs {
 		mc := memberByXML(sc, a.name)
-		if mc == nil || !mc.xml.attribute || (r.rest && !inXMLBody(mc)) {
+		if mc == nil || !mc.xml.attribute || (r.rest && !inXMLBody(mc)) || w.seen.has(mc.index) {
 			continue
 		}
-		v, err := r.scalar(nil, string(a.value), mc)
-		if err != nil {
+		mark, n := len(w.dst), w.n
+		w.member(mc)
+		var err error
+		if w.dst, err = r.scalar(w.dst, a.value, mc); err != nil {
+			w.dst, w.n = w.dst[:mark], n
 			return inMember(err, mc.name)
 		}
-		vals[mc.index] = v
+		w.seen.add(mc.index)
 	}
+	// Flattened lists and maps gather their elements until the end;
+	// everything else is written as it comes (the first of duplicates wins).
+	var flat map[int][]byte
 	err := r.children(func(ce xmlStartTag) error {
 		mc := memberByXML(sc, ce.name)
 		if mc == nil || mc.xml.attribute || (r.rest && !inXMLBody(mc)) {
@@ -167,8 +175,11 @@ func (r *xmlReader) decodeFields(w *objectWriter, sc *shapeCodec, se xmlStartTag
 		}
 		var err error
 		if mc.xml.flattened && (mc.target.kind == kList || mc.target.kind == kMap) {
-			v := vals[mc.index]
-			if len(v) > 0 {
+			if flat == nil {
+				flat = map[int][]byte{}
+			}
+			v, seen := flat[mc.index]
+			if seen {
 				v = append(v, ',')
 			}
 			if mc.target.kind == kList {
@@ -176,34 +187,37 @@ func (r *xmlReader) decodeFields(w *objectWriter, sc *shapeCodec, se xmlStartTag
 			} else {
 				v, err = r.mapEntry(v, mc.target, ce)
 			}
-			vals[mc.index] = v
+			if v == nil {
+				v = []byte{}
+			}
+			flat[mc.index] = v
 			return inMember(err, mc.name)
 		}
-		vals[mc.index], err = r.value(vals[mc.index][:0], mc, ce)
+		if w.seen.has(mc.index) {
+			return r.skip()
+		}
+		w.seen.add(mc.index)
+		w.member(mc)
+		w.dst, err = r.value(w.dst, mc, ce)
 		return inMember(err, mc.name)
 	})
 	if err != nil {
 		return err
 	}
 	for i, mc := range sc.members {
-		v := vals[i]
-		if v == nil {
+		v, ok := flat[i]
+		if !ok || w.seen.has(i) {
 			continue
 		}
 		w.seen.add(i)
 		w.member(mc)
-		switch {
-		case mc.xml.flattened && mc.target.kind == kList:
-			w.dst = append(w.dst, '[')
-			w.dst = append(w.dst, v...)
-			w.dst = append(w.dst, ']')
-		case mc.xml.flattened && mc.target.kind == kMap:
-			w.dst = append(w.dst, '{')
-			w.dst = append(w.dst, v...)
-			w.dst = append(w.dst, '}')
-		default:
-			w.dst = append(w.dst, v...)
+		open, close := byte('['), byte(']')
+		if mc.target.kind == kMap {
+			open, close = '{', '}'
 		}
+		w.dst = append(w.dst, open)
+		w.dst = append(w.dst, v...)
+		w.dst = append(w.dst, close)
 	}
 	return nil
 }
@@ -286,7 +300,7 @@ func (r *xmlReader) mapEntry(dst []byte, sc *shapeCodec, se xmlStartTag) ([]byte
 		switch string(local(ce.name)) {
 		case sc.key.xml.name:
 			k, err := r.text()
-			key, haveKey = k, true
+			key, haveKey = string(k), true
 			return err
 		case sc.elem.xml.name:
 			var err error
@@ -313,19 +327,20 @@ func (r *xmlReader) mapEntry(dst []byte, sc *shapeCodec, se xmlStartTag) ([]byte
 }
 
 // scalar converts the text of a scalar to the document form.
-func (r *xmlReader) scalar(dst []byte, text string, mc *memberCodec) ([]byte, error) {
+func (r *xmlReader) scalar(dst []byte, text []byte, mc *memberCodec) ([]byte, error) {
 	sc := mc.target
 	switch sc.kind {
 	case kString, kEnum:
 		return appendString(dst, text), nil
-	}
-	t := strings.TrimSpace(text)
-	switch sc.kind {
 	case kBlob:
-		if err := checkBase64([]byte(t)); err != nil {
+		b := bytes.TrimSpace(text)
+		if err := checkBase64(b); err != nil {
 			return dst, err
 		}
-		return appendString(dst, t), nil
+		return appendString(dst, b), nil
+	}
+	t := string(bytes.TrimSpace(text))
+	switch sc.kind {
 	case kBool:
 		if t == "true" || t == "false" {
 			return append(dst, t...), nil
@@ -422,7 +437,8 @@ func childText(elem []byte, name string) (string, error) {
 		if string(local(ce.name)) == name && !found {
 			found = true
 			var err error
-			out, err = r.text()
+			b, err := r.text()
+			out = string(b)
 			return err
 		}
 		return r.skip()
