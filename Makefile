@@ -37,12 +37,13 @@ vet:
 conformance:
 	$(GO) run ./internal/cmd/conformance
 
-# Every fuzzer, FUZZTIME each (8 fuzzers: under 3 min at 20 s). fuzz-long runs each
+# Every fuzzer, FUZZTIME each (10 fuzzers: under 4 min at 20 s). fuzz-long runs each
 # to FUZZLONG executions; crashers land in testdata/fuzz/ as regression seeds.
 FUZZERS := ./model:FuzzParseIDL ./model:FuzzParseAST \
 	./internal/proptest:FuzzDecodeResponse ./internal/proptest:FuzzDecodeError \
 	./internal/proptest:FuzzEncodeRequest ./transport:FuzzParseHeaderBlock \
-	./endpoints:FuzzRuleSet ./endpoints:FuzzPath
+	./endpoints:FuzzRuleSet ./endpoints:FuzzPath \
+	./protocol:FuzzXMLDecode ./protocol:FuzzXMLTokenizer
 FUZZLONG ?= 10000000x
 
 fuzz:
@@ -72,6 +73,7 @@ test: build vet conformance proptest fuzz ctest gentest-c examples pytest demo u
 
 bench:
 	$(GO) test ./model -run '^$$' -bench . -benchmem
+	$(GO) test ./protocol -run '^$$' -bench 'XML' -benchmem
 	$(GO) test ./client -run '^$$' -bench '^BenchmarkCall' -benchmem -benchtime 1s
 	$(GO) test ./internal/gen/gogen -run '^$$' -bench 'GenGo' -benchmem -benchtime 3x
 	$(MAKE) bench-aws

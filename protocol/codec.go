@@ -1,7 +1,13 @@
 // Package protocol turns operation inputs into HTTP requests and HTTP
 // responses into operation outputs or errors, for the Smithy protocols
-// aws.protocols#restJson1, alloy#simpleRestJson, aws.protocols#awsJson1_0
-// and aws.protocols#awsJson1_1. It has no network code.
+// aws.protocols#restJson1, alloy#simpleRestJson, aws.protocols#awsJson1_0,
+// aws.protocols#awsJson1_1, aws.protocols#restXml, aws.protocols#awsQuery
+// and aws.protocols#ec2Query. It has no network code.
+//
+// XML (restXml bodies, query responses) is read by a tokenizer of its own
+// (xmltok.go) driven by the compiled shapes, in one pass to the document
+// form: no DTD, no entity but the five predefined ones and character
+// references, no external reference, UTF-8 only, nesting bounded.
 //
 // Values are JSON in the document form: objects keyed by Smithy member names
 // (never jsonName), blobs as base64 strings, timestamps as epoch seconds or
@@ -100,8 +106,14 @@ func New(m *model.Model, svc *model.Service, opts ...Option) (Codec, error) {
 		return NewAWSJSON1_0(m, svc, opts...), nil
 	case svc.Shape.HasTrait(AWSJSON1_1):
 		return NewAWSJSON1_1(m, svc, opts...), nil
+	case svc.Shape.HasTrait(RestXML):
+		return NewRestXML(m, svc, opts...), nil
+	case svc.Shape.HasTrait(AWSQuery):
+		return NewAWSQuery(m, svc, opts...), nil
+	case svc.Shape.HasTrait(EC2Query):
+		return NewEC2Query(m, svc, opts...), nil
 	}
-	return nil, fmt.Errorf("service %s has no supported protocol trait (restJson1, simpleRestJson, awsJson1_0, awsJson1_1)", svc.Shape.ID)
+	return nil, fmt.Errorf("service %s has no supported protocol trait (restJson1, simpleRestJson, awsJson1_0, awsJson1_1, restXml, awsQuery, ec2Query)", svc.Shape.ID)
 }
 
 // dialect holds what differs between the two REST JSON protocols.
@@ -109,6 +121,13 @@ type dialect struct {
 	protocol model.ShapeID
 	// errorType finds the error type a response names ("" if none).
 	errorType func(resp *wire.Response) string
+	// errorBody, when set, finds the part of an error body that holds the
+	// error's members (restXml's <Error> element).
+	errorBody func(body []byte) []byte
+	// errorIn200, when set, finds an error in a successful response
+	// without a payload member (S3's CopyObject and
+	// CompleteMultipartUpload answer 200 with an <Error> body).
+	errorIn200 func(body []byte) bool
 	// byStatus falls back to the only error of the operation that owns the
 	// response status.
 	byStatus bool
@@ -128,6 +147,7 @@ type restCodec struct {
 	d    dialect
 	cfg  config
 	json jsonOptions
+	body restBody // the document body: JSON, or XML for restXml
 
 	mu    sync.Mutex
 	comp  compiler
@@ -145,6 +165,7 @@ func newRestCodec(m *model.Model, d dialect, opts []Option) *restCodec {
 		c.json.fillDefaults = *c.cfg.explicitDefaults
 	}
 	c.json.epochOutput = c.cfg.epochOutput
+	c.body = jsonBody{o: &c.json}
 	c.comp = compiler{m: m, shapes: map[model.ShapeID]*shapeCodec{}}
 	return c
 }

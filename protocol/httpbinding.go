@@ -24,8 +24,9 @@ type binding struct {
 	prefix      []*memberCodec
 	payload     *memberCodec
 	status      *memberCodec
-	body        []*memberCodec // members in the JSON body
+	body        []*memberCodec // members in the document body
 	idemToken   *memberCodec
+	unwrapped   bool // @s3UnwrappedXmlOutput: the body is the one member
 }
 
 // bind sorts the members of sc by location; in responses labels and query
@@ -107,6 +108,7 @@ func compileOperation(c *compiler, op *model.Operation) (*opPlan, error) {
 	}
 	p.in = bind(c.shape(op.Input.ID), false)
 	p.out = bind(c.shape(op.Output.ID), true)
+	p.out.unwrapped = op.Shape.HasTrait(tS3Unwrapped)
 	uri := strField(h, "uri")
 	path, query, _ := strings.Cut(uri, "?")
 	for _, seg := range strings.Split(strings.TrimPrefix(path, "/"), "/") {
@@ -140,6 +142,14 @@ func compileOperation(c *compiler, op *model.Operation) (*opPlan, error) {
 		p.host = host
 	}
 	p.checksum = op.Shape.HasTrait(tChecksumRequired)
+	if hc, ok := op.Shape.Trait(tHTTPChecksum); ok {
+		// aws.protocols#httpChecksum with requestChecksumRequired (S3's
+		// PutBucketTagging, DeleteObjects): Content-MD5, which S3 takes
+		// for every such operation.
+		if v, ok := hc.Get("requestChecksumRequired"); ok && v.AsBool() {
+			p.checksum = true
+		}
+	}
 	p.acceptJSON = inAPIGateway(c.m, op)
 	if rc, ok := op.Shape.Trait(tCompression); ok {
 		if enc, ok := rc.Get("encodings"); ok {
@@ -434,52 +444,24 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 			}
 		default:
 			if raw != nil {
-				s := scanner{data: raw}
-				body, err := c.json.encodeValue(nil, &s, pm)
+				body, err := c.body.encodePayload(pm, raw)
 				if err != nil {
 					return fail(inMember(err, pm.name))
 				}
 				req.Body = body
-				setDefault(req.Header, "Content-Type", orDefault(pm.mediaType, "application/json"))
-			} else if pm.target.kind == kStruct {
-				req.Body = []byte("{}")
-				setDefault(req.Header, "Content-Type", "application/json")
+				setDefault(req.Header, "Content-Type", orDefault(pm.mediaType, c.body.mediaType()))
+			} else if e := c.body.emptyPayload(); pm.target.kind == kStruct && e != nil {
+				req.Body = e
+				setDefault(req.Header, "Content-Type", c.body.mediaType())
 			}
 		}
 	} else if len(in.body) > 0 {
-		body := make([]byte, 1, len(input)+len(input)/4+16)
-		body[0] = '{'
-		n := 0
-		for _, mc := range in.body {
-			raw := val(mc)
-			if raw == nil {
-				continue
-			}
-			if n > 0 {
-				body = append(body, ',')
-			}
-			n++
-			if mc == in.sc.unknown {
-				inner := bytes.TrimSpace(raw)
-				if len(inner) > 2 {
-					body = append(body, inner[1:len(inner)-1]...)
-				} else {
-					n--
-					if n > 0 {
-						body = body[:len(body)-1]
-					}
-				}
-				continue
-			}
-			body = append(body, mc.wireKey...)
-			s := scanner{data: raw}
-			var err error
-			if body, err = c.json.encodeValue(body, &s, mc); err != nil {
-				return fail(inMember(err, mc.name))
-			}
+		body, err := c.body.encodeMembers(in, val)
+		if err != nil {
+			return fail(err)
 		}
-		req.Body = append(body, '}')
-		setDefault(req.Header, "Content-Type", "application/json")
+		req.Body = body
+		setDefault(req.Header, "Content-Type", c.body.mediaType())
 	}
 
 	// Host prefix.
@@ -680,6 +662,9 @@ func (c *restCodec) decodeResponse(p *opPlan, resp *wire.Response) ([]byte, erro
 	if resp.Status < 200 || resp.Status > c.d.successMax {
 		return nil, c.decodeError(p, resp)
 	}
+	if c.d.errorIn200 != nil && p.out.payload == nil && c.d.errorIn200(resp.Body) {
+		return nil, c.decodeError(p, resp)
+	}
 	out, err := c.decodeBound(p.out, resp)
 	if err != nil {
 		return nil, &ResponseError{Operation: p.op.Shape.ID, Status: resp.Status, Err: err}
@@ -724,9 +709,8 @@ func (c *restCodec) decodeBound(b *binding, resp *wire.Response) ([]byte, error)
 				keys = append(keys, k)
 			}
 		}
-		if len(keys) == 0 {
-			continue
-		}
+		// No matching header is an empty map, as boto3 gives (S3's
+		// Metadata is {} then).
 		sort.Strings(keys)
 		mark(mc)
 		w.key(mc.name)
@@ -768,20 +752,19 @@ func (c *restCodec) decodeBound(b *binding, resp *wire.Response) ([]byte, error)
 			}
 		default:
 			if len(bytes.TrimSpace(resp.Body)) > 0 {
-				s := scanner{data: resp.Body}
-				if !s.isNull() {
+				v, set, err := c.body.decodePayload(nil, pm, resp.Body)
+				if err != nil {
+					return nil, err
+				}
+				if set {
 					mark(pm)
 					w.key(pm.name)
-					var err error
-					if w.dst, err = c.json.decodeValue(w.dst, &s, pm); err != nil {
-						return nil, err
-					}
+					w.dst = append(w.dst, v...)
 				}
 			}
 		}
 	} else if len(b.body) > 0 && len(bytes.TrimSpace(resp.Body)) > 0 {
-		s := scanner{data: resp.Body}
-		if err := c.json.decodeFields(&w, &s, b.sc); err != nil {
+		if err := c.body.decodeMembers(&w, b, resp.Body); err != nil {
 			return nil, err
 		}
 	}
@@ -933,12 +916,23 @@ func (c *restCodec) decodeError(p *opPlan, resp *wire.Response) error {
 			}
 		}
 	}
+	errResp := resp
+	if c.d.errorBody != nil {
+		// The members are in an element of the body (restXml's <Error>).
+		cp := *resp
+		cp.Body = c.d.errorBody(resp.Body)
+		errResp = &cp
+	}
 	if match == nil {
 		e := &ServiceError{Code: code, Status: resp.Status, Members: resp.Body}
-		e.Message = messageOf(resp.Body)
+		if c.d.errorBody != nil {
+			e.Message, _ = childText(errResp.Body, "Message")
+		} else {
+			e.Message = messageOf(resp.Body)
+		}
 		return e
 	}
-	members, err := c.decodeBound(match.b, resp)
+	members, err := c.decodeBound(match.b, errResp)
 	if err != nil {
 		return &ResponseError{Operation: p.op.Shape.ID, Status: resp.Status, Err: fmt.Errorf("error %s: %w", match.shape.ID, err)}
 	}

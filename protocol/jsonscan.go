@@ -338,8 +338,8 @@ func (s *scanner) isNull() bool {
 	return false
 }
 
-// appendString appends s as a JSON string.
-func appendString(dst []byte, s string) []byte {
+// appendString appends s (a string or bytes) as a JSON string.
+func appendString[T string | []byte](dst []byte, s T) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); i++ {

@@ -4,10 +4,14 @@ import "github.com/smithycurl/smithycurl/model"
 
 // Route is how an operation of svc reads on the wire: "GET /todos/{id}"
 // from its @http trait for the REST protocols, "POST /  (X-Amz-Target:
-// Service.Operation)" for the AWS JSON protocols, "" when neither applies.
+// Service.Operation)" for the AWS JSON protocols, "POST /  (Action=Operation)"
+// for the query protocols, "" when none applies.
 func Route(svc *model.Service, op *model.Operation) string {
 	if svc.Shape.HasTrait(AWSJSON1_0) || svc.Shape.HasTrait(AWSJSON1_1) {
 		return "POST /  (X-Amz-Target: " + amzTarget(svc, op) + ")"
+	}
+	if svc.Shape.HasTrait(AWSQuery) || svc.Shape.HasTrait(EC2Query) {
+		return "POST /  (Action=" + op.Name + ")"
 	}
 	h, ok := op.Shape.Trait(tHTTP)
 	if !ok {

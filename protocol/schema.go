@@ -43,6 +43,11 @@ const (
 	tJSONUnknown      model.ShapeID = "alloy#jsonUnknown"
 	tNullable         model.ShapeID = "alloy#nullable"
 	tOpenEnum         model.ShapeID = "alloy#openEnum"
+	tXMLName          model.ShapeID = "smithy.api#xmlName"
+	tXMLFlattened     model.ShapeID = "smithy.api#xmlFlattened"
+	tXMLAttribute     model.ShapeID = "smithy.api#xmlAttribute"
+	tXMLNamespace     model.ShapeID = "smithy.api#xmlNamespace"
+	tEC2QueryName     model.ShapeID = "aws.protocols#ec2QueryName"
 )
 
 // kind is how a shape is read and written.
@@ -93,6 +98,8 @@ type shapeCodec struct {
 	discriminator string       // alloy#discriminated property
 	untagged      bool         // alloy#untagged
 	unknown       *memberCodec // alloy#jsonUnknown member
+
+	xml xmlShape // XML binding traits of the shape (xml.go)
 }
 
 // memberCodec is one member of a structure, union, list or map with its
@@ -131,6 +138,8 @@ type memberCodec struct {
 	hostLabel  bool
 	streaming  bool
 	respStatus bool
+
+	xml xmlMember // XML and query binding traits of the member (xml.go)
 }
 
 // location is where a top-level member travels in an HTTP message.
@@ -169,6 +178,7 @@ func (c *compiler) shape(id model.ShapeID) *shapeCodec {
 		return sc
 	}
 	sc := &shapeCodec{shape: s}
+	sc.xml = xmlShapeTraits(s)
 	c.shapes[id] = sc
 	c.fresh = append(c.fresh, sc)
 	switch s.Type {
@@ -264,6 +274,7 @@ func (c *compiler) shape(id model.ShapeID) *shapeCodec {
 			mc.index = len(sc.members)
 			sc.members = append(sc.members, mc)
 			sc.byName[mc.name] = mc
+			sc.addXMLMember(mc)
 			if mem.Traits.Has(tJSONUnknown) {
 				sc.unknown = mc
 				continue
@@ -320,6 +331,7 @@ func (c *compiler) member(mem *model.Member) *memberCodec {
 	if _, ok := get(tUniqueItems); ok {
 		mc.unique = true
 	}
+	mc.xml = xmlMemberTraits(mem)
 	mc.idemToken = mem.Traits.Has(tIdempotencyToken)
 	mc.hostLabel = mem.Traits.Has(tHostLabel)
 	if _, ok := get(tStreaming); ok {

@@ -383,6 +383,9 @@ func (t *Curl) newHandle() (*handle, error) {
 		{"TCP_KEEPALIVE", int(C.CURLOPT_TCP_KEEPALIVE), 1},
 		{"TCP_NODELAY", int(C.CURLOPT_TCP_NODELAY), 1},
 		{"FOLLOWLOCATION", curl.OPT_FOLLOWLOCATION, 0},
+		// Paths are sent as the codec wrote them: "/b/../key" is S3's key
+		// "../key" in bucket b, which libcurl would otherwise squash.
+		{"PATH_AS_IS", int(C.CURLOPT_PATH_AS_IS), 1},
 	}
 	if cfg.HTTPVersion == HTTPVersion2PriorKnowledge && C.curl_version_info(C.CURLVERSION_NOW).version_num < 0x080000 {
 		// libcurl < 8.0.0 fails the second request on a reused prior-

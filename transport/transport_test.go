@@ -800,3 +800,21 @@ func TestClientCertificate(t *testing.T) {
 		t.Error("accepted without a client certificate")
 	}
 }
+
+// Dot segments in a path are sent as they are (CURLOPT_PATH_AS_IS): an S3
+// key "../key.txt" is a key, not a way up ("/b/../key.txt" must not become
+// "/key.txt").
+func TestPathAsIs(t *testing.T) {
+	var got atomic.Value
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got.Store(r.RequestURI)
+	}))
+	t.Cleanup(srv.Close)
+	tr := newT(t, Config{})
+	for _, p := range []string{"/b/../key.txt", "/b/foo/./../key.txt", "/b/%2E%2E/k"} {
+		mustDo(t, tr, "GET", srv.URL+p, nil, nil)
+		if g, _ := got.Load().(string); g != p {
+			t.Errorf("path %q arrived as %q", p, g)
+		}
+	}
+}

@@ -78,6 +78,9 @@ var Suites = []Suite{
 	{"simpleRestJson", SimpleRestJSON},
 	{"awsJson1_0", AWSJSON1_0},
 	{"awsJson1_1", AWSJSON1_1},
+	{"restXml", RestXML},
+	{"awsQuery", AWSQuery},
+	{"ec2Query", EC2Query},
 	{"endpoint-rules", EndpointRules},
 	{"endpoint-tests-aws", EndpointTestsAWS},
 }

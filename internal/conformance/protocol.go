@@ -422,6 +422,9 @@ func hasQueryKey(pairs []string, key string) bool {
 
 // compareBody compares bodies by media type: JSON as values, else bytes.
 func compareBody(got []byte, want, mediaType string) string {
+	if d, ok := compareOtherBody(got, want, mediaType); ok {
+		return d
+	}
 	if strings.Contains(mediaType, "json") && strings.TrimSpace(want) != "" {
 		if len(bytes.TrimSpace(got)) == 0 {
 			return fmt.Sprintf("body is empty, want %s", want)

@@ -1,5 +1,5 @@
-"""DynamoDB and Kinesis through the Python package, against the npm
-emulators dynalite and kinesalite on 127.0.0.1 (scripts/emulators.sh)."""
+"""DynamoDB, Kinesis and SNS through the Python package, against the npm
+emulators dynalite, kinesalite and fauxqs on 127.0.0.1 (scripts/emulators.sh)."""
 
 from __future__ import annotations
 
@@ -18,8 +18,9 @@ CREDENTIALS = {"access_key_id": "AKIDEXAMPLE", "secret_access_key": "wJalrXUtnFE
 
 @pytest.fixture(scope="session")
 def emulators() -> Iterator[dict[str, str]]:
-    urls = {k: os.environ[k] for k in ("SMITHYCURL_DYNALITE_URL", "SMITHYCURL_KINESALITE_URL") if k in os.environ}
-    if len(urls) == 2:
+    names = ("SMITHYCURL_DYNALITE_URL", "SMITHYCURL_KINESALITE_URL", "SMITHYCURL_FAUXQS_URL")
+    urls = {k: os.environ[k] for k in names if k in os.environ}
+    if len(urls) == len(names):
         yield urls
         return
     script = os.path.join(REPO, "scripts", "emulators.sh")
@@ -89,3 +90,22 @@ def test_kinesis_blob_round_trip(emulators: dict[str, str]) -> None:
         records = k.get_records(shard_iterator=it.shard_iterator).records
         assert [r.data for r in records] == [data]
         k.delete_stream(stream_name="py-stream")
+
+
+def test_sns_flow(emulators: dict[str, str]) -> None:
+    """awsQuery: form-encoded requests, XML responses and error envelopes."""
+    model = aws_model("sns.json")
+    with model.client(endpoint=emulators["SMITHYCURL_FAUXQS_URL"], aws_credentials=CREDENTIALS) as sns:
+        arn = sns.create_topic(name="py-flow", tags=[{"Key": "team", "Value": "a&b <c>"}]).topic_arn
+        assert arn is not None and arn.endswith(":py-flow")
+        published = sns.publish(topic_arn=arn, message="héllo & <all>",
+                                message_attributes={"color": {"DataType": "String", "StringValue": "red"}})
+        assert published.message_id
+        topics = sns.list_topics().topics or []
+        assert arn in [t.topic_arn for t in topics]
+        with pytest.raises(smithycurl.ServiceError) as info:
+            sns.get_topic_attributes(topic_arn=arn + "-missing")
+        err = info.value
+        assert type(err).__name__ == "NotFoundException"
+        assert err.status == 404 and err.code == "NotFound"
+        sns.delete_topic(topic_arn=arn)

@@ -1,8 +1,9 @@
 // Package awse2e runs smithycurl end to end against AWS emulators from npm:
-// dynalite (DynamoDB, awsJson1_0) and kinesalite (Kinesis, awsJson1_1).
+// dynalite (DynamoDB, awsJson1_0), kinesalite (Kinesis, awsJson1_1) and
+// fauxqs (SQS in awsJson1_0, SNS in awsQuery).
 //
-// The emulators come from $SMITHYCURL_DYNALITE_URL and
-// $SMITHYCURL_KINESALITE_URL when set (scripts/emulators.sh start prints
+// The emulators come from $SMITHYCURL_DYNALITE_URL,
+// $SMITHYCURL_KINESALITE_URL and $SMITHYCURL_FAUXQS_URL when set (scripts/emulators.sh start prints
 // them); otherwise Start installs them into the npm cache with
 // scripts/emulators.sh install and runs them itself on free ports of
 // 127.0.0.1 until Stop (or until the test process exits). Tests skip when
@@ -37,6 +38,7 @@ var Credentials = client.AWSCredentials{
 type Emulators struct {
 	DynamoDB string // dynalite
 	Kinesis  string // kinesalite
+	Fauxqs   string // fauxqs: SQS, SNS
 }
 
 var (
@@ -82,8 +84,9 @@ func Stop() {
 }
 
 func start() (Emulators, error) {
-	e := Emulators{DynamoDB: os.Getenv("SMITHYCURL_DYNALITE_URL"), Kinesis: os.Getenv("SMITHYCURL_KINESALITE_URL")}
-	if e.DynamoDB != "" && e.Kinesis != "" {
+	e := Emulators{DynamoDB: os.Getenv("SMITHYCURL_DYNALITE_URL"), Kinesis: os.Getenv("SMITHYCURL_KINESALITE_URL"),
+		Fauxqs: os.Getenv("SMITHYCURL_FAUXQS_URL")}
+	if e.DynamoDB != "" && e.Kinesis != "" && e.Fauxqs != "" {
 		return e, nil
 	}
 	root, err := repoRoot()
@@ -143,6 +146,12 @@ func start() (Emulators, error) {
 	}
 	if e.Kinesis == "" {
 		if e.Kinesis, err = run("kinesalite"); err != nil {
+			Stop()
+			return e, err
+		}
+	}
+	if e.Fauxqs == "" {
+		if e.Fauxqs, err = run("fauxqs"); err != nil {
 			Stop()
 			return e, err
 		}

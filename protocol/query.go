@@ -1,0 +1,377 @@
+package protocol
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"fmt"
+	"strconv"
+	"sync"
+
+	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/wire"
+)
+
+// Protocol trait ids of the AWS query protocols.
+const (
+	AWSQuery model.ShapeID = "aws.protocols#awsQuery"
+	EC2Query model.ShapeID = "aws.protocols#ec2Query"
+
+	tAWSQueryError model.ShapeID = "aws.protocols#awsQueryError"
+)
+
+// NewAWSQuery returns the codec of aws.protocols#awsQuery for service svc
+// of model m.
+func NewAWSQuery(m *model.Model, svc *model.Service, opts ...Option) Codec {
+	return newQueryCodec(m, svc, AWSQuery, opts)
+}
+
+// NewEC2Query returns the codec of aws.protocols#ec2Query for service svc
+// of model m.
+func NewEC2Query(m *model.Model, svc *model.Service, opts ...Option) Codec {
+	return newQueryCodec(m, svc, EC2Query, opts)
+}
+
+// queryCodec implements awsQuery and ec2Query: every request is a POST to
+// "/" with the input as form parameters (Action, Version, then the members
+// flattened to dotted keys); responses are XML. HTTP binding traits are
+// ignored.
+//
+// awsQuery: keys are member names or @xmlName; lists are Key.member.N
+// (Key.N with @xmlFlattened), maps Key.entry.N.key/value; an empty list is
+// "Key="; the output is in <OperationResult> inside <OperationResponse>;
+// errors are <ErrorResponse><Error><Code>, the code of an error shape being
+// its @awsQueryError code or its name.
+//
+// ec2Query: keys are @ec2QueryName, else @xmlName or the member name with
+// its first letter upper-cased; lists are always flattened (Key.N) and an
+// empty list sends nothing; the output is the root element's children;
+// errors are <Response><Errors><Error><Code>.
+type queryCodec struct {
+	m        *model.Model
+	svc      *model.Service
+	protocol model.ShapeID
+	ec2      bool
+	cfg      config
+	json     jsonOptions
+
+	mu    sync.Mutex
+	comp  compiler
+	plans sync.Map // *model.Operation -> *queryPlan
+}
+
+func newQueryCodec(m *model.Model, svc *model.Service, proto model.ShapeID, opts []Option) *queryCodec {
+	c := &queryCodec{m: m, svc: svc, protocol: proto, ec2: proto == EC2Query}
+	c.cfg = config{newToken: uuidV4}
+	for _, o := range opts {
+		o.apply(&c.cfg)
+	}
+	c.json.epochOutput = c.cfg.epochOutput
+	c.comp = compiler{m: m, shapes: map[model.ShapeID]*shapeCodec{}}
+	return c
+}
+
+func (c *queryCodec) Protocol() model.ShapeID { return c.protocol }
+
+// queryPlan is an operation compiled for the query protocols.
+type queryPlan struct {
+	op        *model.Operation
+	in, out   *shapeCodec
+	idemToken *memberCodec
+	host      []hostSegment
+	gzip      bool
+	errors    []queryErrorPlan
+}
+
+type queryErrorPlan struct {
+	shape *model.Shape
+	sc    *shapeCodec
+	code  string // @awsQueryError code, else the shape name
+}
+
+func (c *queryCodec) plan(op *model.Operation) (*queryPlan, error) {
+	if p, ok := c.plans.Load(op); ok {
+		return p.(*queryPlan), nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if p, ok := c.plans.Load(op); ok {
+		return p.(*queryPlan), nil
+	}
+	p, err := c.compile(op)
+	c.comp.finish()
+	if err != nil {
+		return nil, err
+	}
+	c.plans.Store(op, p)
+	return p, nil
+}
+
+func (c *queryCodec) compile(op *model.Operation) (*queryPlan, error) {
+	p := &queryPlan{op: op}
+	p.in = c.comp.shape(op.Input.ID)
+	p.out = c.comp.shape(op.Output.ID)
+	for _, mc := range p.in.members {
+		if mc.idemToken {
+			p.idemToken = mc
+		}
+	}
+	if e, ok := op.Shape.Trait(tEndpoint); ok {
+		host, err := parseHostPrefix(op, p.in, strField(e, "hostPrefix"))
+		if err != nil {
+			return nil, err
+		}
+		p.host = host
+	}
+	if rc, ok := op.Shape.Trait(tCompression); ok {
+		if enc, ok := rc.Get("encodings"); ok {
+			for _, e := range enc.Items() {
+				if e.Str() == "gzip" {
+					p.gzip = true
+				}
+			}
+		}
+	}
+	for _, es := range op.Errors {
+		code := es.ID.Name()
+		if v, ok := es.Trait(tAWSQueryError); ok && !c.ec2 {
+			code = strField(v, "code")
+		}
+		p.errors = append(p.errors, queryErrorPlan{shape: es, sc: c.comp.shape(es.ID), code: code})
+	}
+	return p, nil
+}
+
+func (c *queryCodec) EncodeRequest(ctx context.Context, op *model.Operation, input []byte) (*wire.Request, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	p, err := c.plan(op)
+	if err != nil {
+		return nil, err
+	}
+	fail := func(err error) (*wire.Request, error) {
+		return nil, &InputError{Operation: op.Shape.ID, Err: err}
+	}
+	in := p.in
+	vals, err := topLevel(in, input)
+	if err != nil {
+		return fail(err)
+	}
+	if p.idemToken != nil && vals[p.idemToken.index] == nil {
+		vals[p.idemToken.index] = appendString(nil, c.cfg.newToken())
+	}
+	if vs := validateInput(in, vals, c.cfg.validate); len(vs) > 0 {
+		return nil, &ValidationError{Operation: op.Shape.ID, Violations: vs}
+	}
+	body := make([]byte, 0, len(input)*2+64)
+	body = append(body, "Action="...)
+	body = appendEscaped(body, op.Name)
+	body = append(body, "&Version="...)
+	body = appendEscaped(body, c.svc.Shape.Version)
+	var key []byte
+	for i, mc := range in.members {
+		raw := vals[i]
+		if raw == nil {
+			continue
+		}
+		key = append(key[:0], c.keyOf(mc)...)
+		s := scanner{data: raw}
+		if body, err = c.encodeValue(body, key, &s, mc); err != nil {
+			return fail(inMember(err, mc.name))
+		}
+	}
+
+	req := &wire.Request{Method: "POST", Path: "/", Header: make(wire.Header, 4)}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	if req.HostPrefix, err = c.cfg.hostPrefix(p.host, func(mc *memberCodec) []byte { return vals[mc.index] }); err != nil {
+		return fail(err)
+	}
+	if p.gzip {
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		zw.Write(body)
+		zw.Close()
+		body = buf.Bytes()
+		req.Header.Set("Content-Encoding", "gzip")
+	}
+	req.Body = body
+	req.Header.Set("Content-Length", strconv.Itoa(len(body)))
+	return req, nil
+}
+
+// keyOf is the key part of a structure member.
+func (c *queryCodec) keyOf(mc *memberCodec) string {
+	if c.ec2 {
+		return mc.xml.ec2Name
+	}
+	return mc.xml.name
+}
+
+// appendParam appends "&key=value", both form-encoded.
+func appendParam(dst, key []byte, value string) []byte {
+	dst = append(dst, '&')
+	dst = appendEscaped(dst, string(key))
+	dst = append(dst, '=')
+	return appendEscaped(dst, value)
+}
+
+// encodeValue appends the parameters of one document-form value under key.
+func (c *queryCodec) encodeValue(dst, key []byte, s *scanner, mc *memberCodec) ([]byte, error) {
+	sc := mc.target
+	switch sc.kind {
+	case kList:
+		if s.peek() != '[' {
+			return dst, typeError("an array")
+		}
+		n := 0
+		base := len(key)
+		if !c.ec2 && !mc.xml.flattened {
+			key = append(key, '.')
+			key = append(key, sc.elem.xml.name...)
+		}
+		prefix := len(key)
+		err := s.array(func(i int) error {
+			if s.isNull() {
+				return nil
+			}
+			n++
+			key = append(key[:prefix], '.')
+			key = strconv.AppendInt(key, int64(n), 10)
+			var err error
+			dst, err = c.encodeValue(dst, key, s, sc.elem)
+			return inIndex(err, i)
+		})
+		if err == nil && n == 0 && !c.ec2 {
+			dst = appendParam(dst, key[:base], "")
+		}
+		return dst, err
+	case kMap:
+		if s.peek() != '{' {
+			return dst, typeError("an object")
+		}
+		n := 0
+		if !mc.xml.flattened {
+			key = append(key, ".entry"...)
+		}
+		prefix := len(key)
+		err := s.object(func(k []byte) error {
+			if s.isNull() {
+				return nil
+			}
+			n++
+			key = append(key[:prefix], '.')
+			key = strconv.AppendInt(key, int64(n), 10)
+			entry := len(key)
+			key = append(key, '.')
+			key = append(key, sc.key.xml.name...)
+			dst = appendParam(dst, key, string(k))
+			key = append(key[:entry], '.')
+			key = append(key, sc.elem.xml.name...)
+			var err error
+			dst, err = c.encodeValue(dst, key, s, sc.elem)
+			return inKey(err, k)
+		})
+		return dst, err
+	case kStruct, kUnion, kUnit:
+		if s.peek() != '{' {
+			return dst, typeError("an object")
+		}
+		prefix := len(key)
+		count := 0
+		return dst, s.object(func(k []byte) error {
+			m, ok := sc.byName[string(k)]
+			if !ok {
+				return badValue(fmt.Sprintf("%s has no member %q", sc.shape.ID, k))
+			}
+			if s.isNull() {
+				return nil
+			}
+			count++
+			if sc.kind == kUnion && count > 1 {
+				return fmt.Errorf("union %s: more than one member is set", sc.shape.ID)
+			}
+			key = append(key[:prefix], '.')
+			key = append(key, c.keyOf(m)...)
+			var err error
+			dst, err = c.encodeValue(dst, key, s, m)
+			return inMember(err, m.name)
+		})
+	case kDocument:
+		return dst, badValue("documents cannot be sent in a query protocol")
+	}
+	raw, err := s.skip()
+	if err != nil {
+		return dst, err
+	}
+	text, err := scalarText(raw, mc, formatDateTime)
+	if err != nil {
+		return dst, err
+	}
+	return appendParam(dst, key, text), nil
+}
+
+func (c *queryCodec) DecodeResponse(ctx context.Context, op *model.Operation, resp *wire.Response) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	p, err := c.plan(op)
+	if err != nil {
+		return nil, err
+	}
+	if resp.Status < 200 || resp.Status > 299 {
+		return nil, c.decodeError(p, resp)
+	}
+	fail := func(err error) ([]byte, error) {
+		return nil, &ResponseError{Operation: op.Shape.ID, Status: resp.Status, Err: err}
+	}
+	doc := resp.Body
+	if !c.ec2 && len(bytes.TrimSpace(doc)) > 0 && p.out.kind != kUnit {
+		// <OperationResponse><OperationResult>members</...></...>
+		start, end, ok, err := findElement(doc, "", op.Name+"Result")
+		if err != nil {
+			return fail(err)
+		}
+		if !ok {
+			start, end = 0, 0
+		}
+		doc = doc[start:end]
+	}
+	out, err := decodeXMLStruct(&c.json, p.out, doc)
+	if err != nil {
+		return fail(err)
+	}
+	return out, nil
+}
+
+// decodeError reads an error response: its <Error> element's Code names
+// the error shape.
+func (c *queryCodec) decodeError(p *queryPlan, resp *wire.Response) error {
+	path := []string{"ErrorResponse", "Error"}
+	if c.ec2 {
+		path = []string{"Response", "Errors", "Error"}
+	}
+	unmodeled := func(code, msg string) error {
+		return &ServiceError{Code: code, Status: resp.Status, Members: resp.Body, Message: msg}
+	}
+	start, end, ok, err := findElement(resp.Body, path...)
+	if err != nil || !ok {
+		return unmodeled("", "")
+	}
+	elem := resp.Body[start:end]
+	code, _ := childText(elem, "Code")
+	msg, _ := childText(elem, "Message")
+	for i := range p.errors {
+		e := &p.errors[i]
+		if e.code != code {
+			continue
+		}
+		members, err := decodeXMLStruct(&c.json, e.sc, elem)
+		if err != nil {
+			return &ResponseError{Operation: p.op.Shape.ID, Status: resp.Status, Err: fmt.Errorf("error %s: %w", e.shape.ID, err)}
+		}
+		members = withMessage(members, e.sc, msg)
+		return &ServiceError{Shape: e.shape.ID, Code: code, Status: resp.Status, Members: members, Message: orDefault(messageOf(members), msg)}
+	}
+	return unmodeled(code, msg)
+}
