@@ -1,7 +1,10 @@
 // Package protocol turns operation inputs into HTTP requests and HTTP
 // responses into operation outputs or errors, for the Smithy protocols
-// aws.protocols#restJson1, alloy#simpleRestJson, aws.protocols#awsJson1_0
-// and aws.protocols#awsJson1_1. It has no network code.
+// aws.protocols#restJson1, alloy#simpleRestJson, aws.protocols#awsJson1_0,
+// aws.protocols#awsJson1_1, smithy.protocols#rpcv2Cbor and
+// smithy.protocols#rpcv2Json. It has no network code. The RPC protocols
+// share one codec (rpc.go); rpcv2Cbor transcodes the document form to CBOR
+// and back in one pass (cborcodec.go).
 //
 // Values are JSON in the document form: objects keyed by Smithy member names
 // (never jsonName), blobs as base64 strings, timestamps as epoch seconds or
@@ -100,8 +103,12 @@ func New(m *model.Model, svc *model.Service, opts ...Option) (Codec, error) {
 		return NewAWSJSON1_0(m, svc, opts...), nil
 	case svc.Shape.HasTrait(AWSJSON1_1):
 		return NewAWSJSON1_1(m, svc, opts...), nil
+	case svc.Shape.HasTrait(RPCv2CBOR):
+		return NewRPCv2CBOR(m, svc, opts...), nil
+	case svc.Shape.HasTrait(RPCv2JSON):
+		return NewRPCv2JSON(m, svc, opts...), nil
 	}
-	return nil, fmt.Errorf("service %s has no supported protocol trait (restJson1, simpleRestJson, awsJson1_0, awsJson1_1)", svc.Shape.ID)
+	return nil, fmt.Errorf("service %s has no supported protocol trait (restJson1, simpleRestJson, awsJson1_0, awsJson1_1, rpcv2Cbor, rpcv2Json)", svc.Shape.ID)
 }
 
 // dialect holds what differs between the two REST JSON protocols.

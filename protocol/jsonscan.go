@@ -297,4 +297,3 @@ func (s *scanner) isNull() bool {
 
 // appendString appends s as a JSON string.
 func appendString(dst []byte, s string) []byte { return jsonstr.Append(dst, s) }
-

@@ -4,10 +4,15 @@ import "github.com/smithycurl/smithycurl/model"
 
 // Route is how an operation of svc reads on the wire: "GET /todos/{id}"
 // from its @http trait for the REST protocols, "POST /  (X-Amz-Target:
-// Service.Operation)" for the AWS JSON protocols, "" when neither applies.
+// Service.Operation)" for the AWS JSON protocols, "POST
+// /service/Service/operation/Operation" for the rpcv2 protocols, "" when
+// none applies.
 func Route(svc *model.Service, op *model.Operation) string {
 	if svc.Shape.HasTrait(AWSJSON1_0) || svc.Shape.HasTrait(AWSJSON1_1) {
 		return "POST /  (X-Amz-Target: " + amzTarget(svc, op) + ")"
+	}
+	if svc.Shape.HasTrait(RPCv2CBOR) || svc.Shape.HasTrait(RPCv2JSON) {
+		return "POST " + rpcv2Path(svc, op)
 	}
 	h, ok := op.Shape.Trait(tHTTP)
 	if !ok {

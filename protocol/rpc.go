@@ -211,7 +211,11 @@ func (c *rpcCodec) DecodeResponse(ctx context.Context, op *model.Operation, resp
 		return nil, err
 	}
 	if c.d.smithyProtocol != "" {
-		if got := resp.Header.Get("Smithy-Protocol"); got != c.d.smithyProtocol {
+		got := ""
+		if v, ok := headerValues(resp.Header, "Smithy-Protocol"); ok && len(v) > 0 {
+			got = strings.TrimSpace(v[0])
+		}
+		if got != c.d.smithyProtocol {
 			// A malformed response is handled by its status alone.
 			if resp.Status < 200 || resp.Status > 299 {
 				return nil, &ServiceError{Status: resp.Status, Members: resp.Body}

@@ -46,7 +46,7 @@ func (r *Reader) diag(dst []byte) ([]byte, error) {
 		if arg == math.MaxUint64 {
 			return append(dst, "-18446744073709551616"...), nil
 		}
-		return append(strconv.AppendUint(append(dst, '-'), arg+1, 10)), nil
+		return strconv.AppendUint(append(dst, '-'), arg+1, 10), nil
 	case MajorBytes, MajorText:
 		if indef {
 			dst = append(dst, "(_ "...)

@@ -78,6 +78,8 @@ var Suites = []Suite{
 	{"simpleRestJson", SimpleRestJSON},
 	{"awsJson1_0", AWSJSON1_0},
 	{"awsJson1_1", AWSJSON1_1},
+	{"rpcv2Cbor", RPCv2CBOR},
+	{"rpcv2Json", RPCv2JSON},
 }
 
 // guard runs one case with a time bound and turns a panic into an error, so
