@@ -33,6 +33,8 @@ conformance:
 fuzz:
 	$(GO) test ./model -run '^$$' -fuzz '^FuzzParseIDL$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./model -run '^$$' -fuzz '^FuzzParseAST$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./protocol -run '^$$' -fuzz '^FuzzDecodeCBOR$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./protocol -run '^$$' -fuzz '^FuzzDecodeRPCJSON$$' -fuzztime $(FUZZTIME)
 
 unit:
 	$(GO) test -count=1 ./...

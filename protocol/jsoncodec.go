@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 )
 
@@ -121,8 +122,7 @@ func (o *jsonOptions) encodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 	}
 	switch sc.kind {
 	case kDocument:
-		raw, err := s.skip()
-		return appendCompact(dst, raw), err
+		return appendDocument(dst, s)
 	case kList:
 		dst = append(dst, '[')
 		n := 0
@@ -381,8 +381,7 @@ func (o *jsonOptions) decodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 		}
 		return o.appendDocTimestamp(dst, t), nil
 	case kDocument:
-		raw, err := s.skip()
-		return appendCompact(dst, raw), err
+		return appendDocument(dst, s)
 	case kList:
 		dst = append(dst, '[')
 		n := 0
@@ -710,6 +709,20 @@ func fits(raw []byte, sc *shapeCodec) bool {
 		}
 	}
 	return false
+}
+
+// appendDocument copies a document value. The scanner's skip finds where
+// a value ends without checking what is inside ({""} passes), so the value
+// is checked whole before it is copied.
+func appendDocument(dst []byte, s *scanner) ([]byte, error) {
+	raw, err := s.skip()
+	if err != nil {
+		return dst, err
+	}
+	if !json.Valid(raw) {
+		return dst, badValue("the document is not valid JSON")
+	}
+	return appendCompact(dst, raw), nil
 }
 
 // appendCompact appends a valid JSON value without its insignificant

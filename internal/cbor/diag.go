@@ -169,7 +169,7 @@ func appendFloat(dst []byte, f float64, bits int) []byte {
 		return append(dst, "-Infinity"...)
 	}
 	start := len(dst)
-	dst = strconv.AppendFloat(dst, f, 'g', -1, bits)
+	dst = appendShortest(dst, f, bits)
 	for _, c := range dst[start:] {
 		if c == '.' || c == 'e' || c == 'n' || c == 'I' {
 			return dst
@@ -314,7 +314,17 @@ func AppendNumber(dst []byte, n Number) []byte {
 	if n.Bits < 64 {
 		bits = 32
 	}
-	return strconv.AppendFloat(dst, n.F, 'g', -1, bits)
+	return appendShortest(dst, n.F, bits)
+}
+
+// appendShortest writes a finite float in the shortest form that reads
+// back the same at its width, without an exponent from 1e-6 to 1e21 (as
+// JavaScript and most JSON writers do).
+func appendShortest(dst []byte, f float64, bits int) []byte {
+	if a := math.Abs(f); a == 0 || (a >= 1e-6 && a < 1e21) {
+		return strconv.AppendFloat(dst, f, 'f', -1, bits)
+	}
+	return strconv.AppendFloat(dst, f, 'g', -1, bits)
 }
 
 // AppendDecimalText writes mantissa times ten to the power exp as a plain
