@@ -148,7 +148,7 @@ func (r *Reader) diag(dst []byte) ([]byte, error) {
 	bits := 64
 	switch info {
 	case 25:
-		f, bits = float16(uint16(arg)), 32
+		f = float16(uint16(arg))
 	case 26:
 		f, bits = float64(math.Float32frombits(uint32(arg))), 32
 	default:
