@@ -36,7 +36,7 @@ func TestDiagnosticRFCExamples(t *testing.T) {
 		"9fff":                       "[_ ]",
 		"bf61610161629f0203ffff":     `{_ "a": 1, "b": [_ 2, 3]}`,
 		"c48221196ab3":               "4([-2, 27315])",
-		"8301":                       "[1 <error: CBOR at byte 2: unexpected end of data>",
+		"8301":                       "[] <error: CBOR at byte 1: declared length 3 is longer than the data>",
 	} {
 		b, _ := hex.DecodeString(hexIn)
 		if got := Diagnostic(b); got != want {
