@@ -6,11 +6,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/smithycurl/smithycurl/client"
 	"github.com/smithycurl/smithycurl/internal/cbor"
 	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/transport"
 )
 
 const rpcv2Model = `$version: "2"
@@ -135,4 +137,45 @@ func TestRPCv2CBOREndToEnd(t *testing.T) {
 	srv.Close()
 	_, err = c.Call(ctx, "Put", []byte(`{"key":"k1"}`))
 	asError(t, err, client.KindTransport)
+}
+
+// Traces show CBOR bodies in diagnostic notation with @sensitive values
+// redacted, in requests, responses and modeled errors.
+func TestRPCv2CBORTraceBodies(t *testing.T) {
+	srv := kvServer(t)
+	defer srv.Close()
+	l := model.NewLoader()
+	l.AddSource("kv.smithy", []byte(rpcv2Model))
+	m, _, err := l.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var bodies []string
+	c, err := client.New(m, "example.kv#KV", srv.URL+"/api", client.WithTrace(func(ev transport.TraceEvent) {
+		mu.Lock()
+		bodies = append(bodies, ev.Body)
+		mu.Unlock()
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.Call(context.Background(), "Put", []byte(`{"key":"k1","value":"aGk=","secret":"s3cret","when":"2023-11-14T22:13:20.5Z","size":12345678901234567890123}`)); err != nil {
+		t.Fatal(err)
+	}
+	c.Call(context.Background(), "Put", []byte(`{"key":"taken"}`))
+	all := strings.Join(bodies, "\n")
+	for _, want := range []string{
+		`{"key": "k1", "value": h'6869', "secret": "*** sensitive ***", "when": 1(1700000000.5), "size": 2(h'029d42b64e76714244cb')}`,
+		`{"version": 2, "stored": 1(1.0), "secret": "*** sensitive ***"}`,
+		`{"__type": "example.kv#Conflict", "message": "key taken", "current": 9}`,
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("trace bodies lack %s:\n%s", want, all)
+		}
+	}
+	if strings.Contains(all, "s3cret") || strings.Contains(all, "hidden") {
+		t.Errorf("trace shows a sensitive value:\n%s", all)
+	}
 }

@@ -33,6 +33,10 @@ func Diagnostic(data []byte) string {
 	return string(out)
 }
 
+// AppendDiagnostic reads one data item and appends it in diagnostic
+// notation.
+func (r *Reader) AppendDiagnostic(dst []byte) ([]byte, error) { return r.diag(dst) }
+
 func (r *Reader) diag(dst []byte) ([]byte, error) {
 	start := r.pos
 	major, arg, indef, err := r.head()
