@@ -413,7 +413,11 @@ func (o *jsonOptions) decodeCBORValue(dst []byte, r *cbor.Reader, mc *memberCode
 		var t timestamp
 		switch {
 		case n.Kind == cbor.NumInt:
-			t, err = parseEpoch(string(cbor.AppendNumber(nil, n)))
+			sec, ok := n.Int64()
+			if !ok || sec < minEpoch || sec > maxEpoch {
+				return dst, badValue(rangeError(string(cbor.AppendNumber(nil, n))).Error())
+			}
+			t = timestamp{sec: sec}
 		case n.Kind == cbor.NumFloat && !math.IsNaN(n.F) && !math.IsInf(n.F, 0):
 			t, err = parseEpoch(strconv.FormatFloat(n.F, 'f', -1, 64))
 		default:
@@ -452,15 +456,11 @@ func (o *jsonOptions) decodeCBORValue(dst []byte, r *cbor.Reader, mc *memberCode
 	case kMap:
 		dst = append(dst, '{')
 		n := 0
-		var keys map[string]struct{}
+		var keys keySet
 		err := r.Map(func(key []byte) error {
-			if keys == nil {
-				keys = map[string]struct{}{}
-			}
-			if _, dup := keys[string(key)]; dup {
+			if !keys.add(key) {
 				return inKey(badValue("duplicate map key"), key)
 			}
-			keys[string(key)] = struct{}{}
 			if r.IsNull() {
 				if sc.sparse {
 					if n > 0 {
@@ -581,4 +581,34 @@ func appendCBORNumber(dst []byte, n cbor.Number, sc *shapeCodec) ([]byte, error)
 		return dst, badValue(fmt.Sprintf("%d is out of range for a %d-bit integer", v, bits))
 	}
 	return strconv.AppendInt(dst, v, 10), nil
+}
+
+// keySet finds duplicate map keys: a scan of the first few (most maps are
+// small), a map past them.
+type keySet struct {
+	small [8][]byte
+	n     int
+	more  map[string]struct{}
+}
+
+// add records key and reports whether it is new.
+func (k *keySet) add(key []byte) bool {
+	for _, s := range k.small[:k.n] {
+		if string(s) == string(key) {
+			return false
+		}
+	}
+	if k.n < len(k.small) {
+		k.small[k.n] = key
+		k.n++
+		return true
+	}
+	if k.more == nil {
+		k.more = map[string]struct{}{}
+	}
+	if _, dup := k.more[string(key)]; dup {
+		return false
+	}
+	k.more[string(key)] = struct{}{}
+	return true
 }
