@@ -3,6 +3,7 @@ package protocol
 import (
 	"fmt"
 
+	"github.com/smithycurl/smithycurl/internal/cbor"
 	"github.com/smithycurl/smithycurl/internal/jsonstr"
 )
 
@@ -10,8 +11,22 @@ import (
 // value they expect, so no intermediate tree is built: a string that needs no
 // change is copied from the input as it is.
 type scanner struct {
-	data []byte
-	pos  int
+	data  []byte
+	pos   int
+	depth int // objects and arrays open
+}
+
+// maxNesting bounds the objects and arrays open at once, as the CBOR
+// reader bounds its nesting: a recursive shape must not let a deep value
+// exhaust the stack.
+const maxNesting = cbor.MaxDepth
+
+func (s *scanner) enter() error {
+	if s.depth >= maxNesting {
+		return s.errorf("nesting deeper than %d", maxNesting)
+	}
+	s.depth++
+	return nil
 }
 
 // syntaxError is returned for malformed JSON.
@@ -232,6 +247,15 @@ func (s *scanner) skip() ([]byte, error) {
 
 // objectKeys iterates over the members of an object; f reads the value.
 func (s *scanner) object(f func(key []byte) error) error {
+	if err := s.enter(); err != nil {
+		return err
+	}
+	err := s.objectBody(f)
+	s.depth--
+	return err
+}
+
+func (s *scanner) objectBody(f func(key []byte) error) error {
 	if err := s.expect('{'); err != nil {
 		return err
 	}
@@ -264,6 +288,15 @@ func (s *scanner) object(f func(key []byte) error) error {
 
 // array iterates over the elements of an array; f reads the element.
 func (s *scanner) array(f func(i int) error) error {
+	if err := s.enter(); err != nil {
+		return err
+	}
+	err := s.arrayBody(f)
+	s.depth--
+	return err
+}
+
+func (s *scanner) arrayBody(f func(i int) error) error {
 	if err := s.expect('['); err != nil {
 		return err
 	}

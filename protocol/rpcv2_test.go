@@ -369,3 +369,18 @@ func FuzzDecodeRPCJSON(f *testing.F) {
 		}
 	})
 }
+
+// A deep value of a recursive shape is an error, not a stack overflow, in
+// the JSON protocols too (input and response).
+func TestRPCv2JSONNestingBound(t *testing.T) {
+	c, op := rpcv2Codec(t, "example.rpc#StoreJson")
+	deep := `{"deep":` + strings.Repeat(`{"next":`, 100000) + `{}` + strings.Repeat(`}`, 100000) + `}`
+	if _, err := c.EncodeRequest(context.Background(), op, []byte(deep)); err == nil || !strings.Contains(err.Error(), "nesting deeper than") {
+		t.Errorf("input: %v", err)
+	}
+	_, err := c.DecodeResponse(context.Background(), op, &wire.Response{Status: 200,
+		Header: wire.Header{"Smithy-Protocol": {"rpc-v2-json"}}, Body: []byte(deep)})
+	if err == nil || !strings.Contains(err.Error(), "nesting deeper than") {
+		t.Errorf("response: %v", err)
+	}
+}
