@@ -44,6 +44,7 @@ test: build vet conformance fuzz ctest examples pytest demo unit
 
 bench:
 	$(GO) test ./model -run '^$$' -bench . -benchmem
+	$(GO) test ./protocol -run '^$$' -bench '^Benchmark(RoundTrip1KB|RoundTrip1MB|SonicTyped|AWSJSON|RPCv2|FxCBORTyped)' -benchmem
 	$(GO) test ./client -run '^$$' -bench '^BenchmarkCall' -benchmem -benchtime 1s
 	$(MAKE) bench-aws
 	$(MAKE) bench-c
