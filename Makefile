@@ -37,13 +37,14 @@ vet:
 conformance:
 	$(GO) run ./internal/cmd/conformance
 
-# Every fuzzer, FUZZTIME each (10 fuzzers: under 4 min at 20 s). fuzz-long runs each
+# Every fuzzer, FUZZTIME each (12 fuzzers: 4 min at 20 s). fuzz-long runs each
 # to FUZZLONG executions; crashers land in testdata/fuzz/ as regression seeds.
 FUZZERS := ./model:FuzzParseIDL ./model:FuzzParseAST \
 	./internal/proptest:FuzzDecodeResponse ./internal/proptest:FuzzDecodeError \
 	./internal/proptest:FuzzEncodeRequest ./transport:FuzzParseHeaderBlock \
 	./endpoints:FuzzRuleSet ./endpoints:FuzzPath \
-	./protocol:FuzzXMLDecode ./protocol:FuzzXMLTokenizer
+	./protocol:FuzzXMLDecode ./protocol:FuzzXMLTokenizer \
+	./protocol:FuzzDecodeCBOR ./protocol:FuzzDecodeRPCJSON
 FUZZLONG ?= 10000000x
 
 fuzz:
@@ -73,7 +74,7 @@ test: build vet conformance proptest fuzz ctest gentest-c examples pytest demo u
 
 bench:
 	$(GO) test ./model -run '^$$' -bench . -benchmem
-	$(GO) test ./protocol -run '^$$' -bench 'XML' -benchmem
+	$(GO) test ./protocol -run '^$$' -bench '^Benchmark(RoundTrip1KB|RoundTrip1MB|SonicTyped|AWSJSON|RPCv2|FxCBORTyped|XML)' -benchmem
 	$(GO) test ./client -run '^$$' -bench '^BenchmarkCall' -benchmem -benchtime 1s
 	$(GO) test ./internal/gen/gogen -run '^$$' -bench 'GenGo' -benchmem -benchtime 3x
 	$(MAKE) bench-aws

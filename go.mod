@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/andelf/go-curl v0.0.0-20250312014544-8683354c1636
 	github.com/bytedance/sonic v1.15.5
+	github.com/fxamacker/cbor/v2 v2.10.0
 	github.com/mccutchen/go-httpbin/v2 v2.26.0
 )
 
@@ -14,6 +15,7 @@ require (
 	github.com/cloudwego/base64x v0.1.6 // indirect
 	github.com/klauspost/cpuid/v2 v2.2.9 // indirect
 	github.com/twitchyliquid64/golang-asm v0.15.1 // indirect
+	github.com/x448/float16 v0.8.4 // indirect
 	golang.org/x/arch v0.0.0-20210923205945-b76863e36670 // indirect
 	golang.org/x/sys v0.22.0 // indirect
 )

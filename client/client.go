@@ -178,6 +178,9 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte, opts 
 	}
 	req := &transport.Request{Method: wreq.Method, URL: target, Header: wreq.Header, Body: wreq.Body,
 		Idempotent: plan.idempotent, SecretHeaders: plan.secretHeaders}
+	if c.opts.trace != nil && c.codec.Protocol() == protocol.RPCv2CBOR {
+		req.TraceBody = cborTraceBody(c.model, op)
+	}
 	if req.Header == nil {
 		req.Header = wire.Header{}
 	}

@@ -33,7 +33,7 @@ const (
 var (
 	knownProtocols = []model.ShapeID{"alloy#simpleRestJson", "aws.protocols#restJson1", "aws.protocols#awsJson1_0",
 		"aws.protocols#awsJson1_1", "aws.protocols#restXml", "aws.protocols#awsQuery", "aws.protocols#ec2Query",
-		"smithy.protocols#rpcv2Cbor"}
+		"smithy.protocols#rpcv2Cbor", "smithy.protocols#rpcv2Json"}
 	knownAuth = []model.ShapeID{"aws.auth#sigv4", "smithy.api#httpApiKeyAuth", "smithy.api#httpBasicAuth",
 		"smithy.api#httpBearerAuth", "smithy.api#httpDigestAuth"}
 )

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/bytedance/sonic"
+	fxcbor "github.com/fxamacker/cbor/v2"
 
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/wire"
@@ -91,8 +92,18 @@ func benchInput(size int) []byte {
 }
 
 func benchRoundTrip(b *testing.B, size int, opts ...Option) {
+	benchProtocol(b, size, "", opts...)
+}
+
+// benchProtocol round-trips the benchmark document through the codec of
+// the Bench service with the given protocol trait ("" for restJson1).
+func benchProtocol(b *testing.B, size int, trait model.ShapeID, opts ...Option) {
+	src := benchModel
+	if trait != "" {
+		src = strings.Replace(src, "@restJson1\nservice Bench", "@"+string(trait)+"\nservice Bench", 1)
+	}
 	l := model.NewLoader()
-	l.AddSource("bench.smithy", []byte(benchModel))
+	l.AddSource("bench.smithy", []byte(src))
 	l.AddSource("aws.protocols.smithy", []byte("$version: \"2\"\nnamespace aws.protocols\n@trait(selector: \"service\")\n@protocolDefinition\nstructure restJson1 {}\n"))
 	m, _, err := l.Load(context.Background())
 	if err != nil {
@@ -100,7 +111,10 @@ func benchRoundTrip(b *testing.B, size int, opts ...Option) {
 	}
 	svc, _ := m.Service("bench#Bench")
 	op, _ := svc.Operation("Echo")
-	c := NewRestJSON1(m, opts...)
+	c, err := New(m, svc, opts...)
+	if err != nil {
+		b.Fatal(err)
+	}
 	input := benchInput(size)
 	ctx := context.Background()
 	b.SetBytes(int64(len(input)))
@@ -111,7 +125,8 @@ func benchRoundTrip(b *testing.B, size int, opts ...Option) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		resp := wire.Response{Status: 200, Header: wire.Header{"Content-Type": {"application/json"}}, Body: req.Body}
+		resp := wire.Response{Status: 200, Header: wire.Header{"Content-Type": req.Header["Content-Type"],
+			"Smithy-Protocol": req.Header["Smithy-Protocol"]}, Body: req.Body}
 		if _, err := c.DecodeResponse(ctx, op, &resp); err != nil {
 			b.Fatal(err)
 		}
@@ -145,3 +160,45 @@ func BenchmarkRoundTrip1KBNoValidation(b *testing.B) { benchRoundTrip(b, 1<<10, 
 func BenchmarkRoundTrip1MBNoValidation(b *testing.B) { benchRoundTrip(b, 1<<20, WithoutValidation()) }
 func BenchmarkSonicTyped1KB(b *testing.B)            { benchSonic(b, 1<<10) }
 func BenchmarkSonicTyped1MB(b *testing.B)            { benchSonic(b, 1<<20) }
+
+func BenchmarkRPCv2CBOR1KB(b *testing.B)   { benchProtocol(b, 1<<10, RPCv2CBOR) }
+func BenchmarkRPCv2CBOR1MB(b *testing.B)   { benchProtocol(b, 1<<20, RPCv2CBOR) }
+func BenchmarkRPCv2JSON1KB(b *testing.B)   { benchProtocol(b, 1<<10, RPCv2JSON) }
+func BenchmarkRPCv2JSON1MB(b *testing.B)   { benchProtocol(b, 1<<20, RPCv2JSON) }
+func BenchmarkAWSJSON1KB(b *testing.B)     { benchProtocol(b, 1<<10, AWSJSON1_0) }
+func BenchmarkAWSJSON1MB(b *testing.B)     { benchProtocol(b, 1<<20, AWSJSON1_0) }
+func BenchmarkFxCBORTyped1KB(b *testing.B) { benchFxCBOR(b, 1<<10) }
+func BenchmarkFxCBORTyped1MB(b *testing.B) { benchFxCBOR(b, 1<<20) }
+
+// benchFxCBOR is fxamacker/cbor's own Marshal and Unmarshal of the typed Go
+// equivalent of the document (timestamps as tag 1, the decoder limits set
+// as for untrusted input).
+func benchFxCBOR(b *testing.B, size int) {
+	var doc benchDoc
+	if err := sonic.Unmarshal(benchInput(size), &doc); err != nil {
+		b.Fatal(err)
+	}
+	em, err := fxcbor.EncOptions{Time: fxcbor.TimeUnixDynamic, TimeTag: fxcbor.EncTagRequired}.EncMode()
+	if err != nil {
+		b.Fatal(err)
+	}
+	dm, err := fxcbor.DecOptions{MaxNestedLevels: 512, MaxArrayElements: 1 << 24, MaxMapPairs: 1 << 24}.DecMode()
+	if err != nil {
+		b.Fatal(err)
+	}
+	data, _ := em.Marshal(&doc)
+	b.SetBytes(int64(len(benchInput(size))))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		out, err := em.Marshal(&doc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var back benchDoc
+		if err := dm.Unmarshal(out, &back); err != nil {
+			b.Fatal(err)
+		}
+	}
+	_ = data
+}

@@ -1,8 +1,11 @@
 // Package protocol turns operation inputs into HTTP requests and HTTP
 // responses into operation outputs or errors, for the Smithy protocols
 // aws.protocols#restJson1, alloy#simpleRestJson, aws.protocols#awsJson1_0,
-// aws.protocols#awsJson1_1, aws.protocols#restXml, aws.protocols#awsQuery
-// and aws.protocols#ec2Query. It has no network code.
+// aws.protocols#awsJson1_1, smithy.protocols#rpcv2Cbor,
+// smithy.protocols#rpcv2Json, aws.protocols#restXml, aws.protocols#awsQuery
+// and aws.protocols#ec2Query. It has no network code. The RPC protocols
+// share one codec (rpc.go); rpcv2Cbor transcodes the document form to CBOR
+// and back in one pass (cborcodec.go).
 //
 // XML (restXml bodies, query responses) is read by a tokenizer of its own
 // (xmltok.go) driven by the compiled shapes, in one pass to the document
@@ -106,6 +109,10 @@ func New(m *model.Model, svc *model.Service, opts ...Option) (Codec, error) {
 		return NewAWSJSON1_0(m, svc, opts...), nil
 	case svc.Shape.HasTrait(AWSJSON1_1):
 		return NewAWSJSON1_1(m, svc, opts...), nil
+	case svc.Shape.HasTrait(RPCv2CBOR):
+		return NewRPCv2CBOR(m, svc, opts...), nil
+	case svc.Shape.HasTrait(RPCv2JSON):
+		return NewRPCv2JSON(m, svc, opts...), nil
 	case svc.Shape.HasTrait(RestXML):
 		return NewRestXML(m, svc, opts...), nil
 	case svc.Shape.HasTrait(AWSQuery):
@@ -113,7 +120,7 @@ func New(m *model.Model, svc *model.Service, opts ...Option) (Codec, error) {
 	case svc.Shape.HasTrait(EC2Query):
 		return NewEC2Query(m, svc, opts...), nil
 	}
-	return nil, fmt.Errorf("service %s has no supported protocol trait (restJson1, simpleRestJson, awsJson1_0, awsJson1_1, restXml, awsQuery, ec2Query)", svc.Shape.ID)
+	return nil, fmt.Errorf("service %s has no supported protocol trait (restJson1, simpleRestJson, awsJson1_0, awsJson1_1, rpcv2Cbor, rpcv2Json, restXml, awsQuery, ec2Query)", svc.Shape.ID)
 }
 
 // dialect holds what differs between the two REST JSON protocols.

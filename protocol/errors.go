@@ -95,6 +95,10 @@ func (e *ResponseError) Error() string {
 
 func (e *ResponseError) Unwrap() error { return e.Err }
 
+// ErrorTypeName is the shape name of an error type as a response names it
+// (see sanitizeErrorType).
+func ErrorTypeName(s string) string { return sanitizeErrorType(s) }
+
 // sanitizeErrorType reduces an error type as sent to its shape name: what
 // follows the last '#' of what precedes the first ':'
 // ("aws.protocoltests.restjson#FooError:http://internal.amazon.com/" is FooError).

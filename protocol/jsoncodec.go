@@ -12,6 +12,9 @@ type jsonOptions struct {
 	fillDefaults bool
 	// epochOutput writes timestamps of decoded values as epoch seconds.
 	epochOutput bool
+	// bigAsString sends bigInteger and bigDecimal as JSON strings and reads
+	// them from strings (rpcv2Json).
+	bigAsString bool
 }
 
 // copyScalar copies the values that read the same in the document form and
@@ -60,6 +63,11 @@ func (o *jsonOptions) encodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 		}
 		if lit, err = checkNumber(lit, sc); err != nil {
 			return dst, err
+		}
+		if o.bigAsString && (sc.kind == kBigInt || sc.kind == kBigDec) {
+			dst = append(dst, '"')
+			dst = append(dst, lit...)
+			return append(dst, '"'), nil
 		}
 		return append(dst, lit...), nil
 	case kFloat:
@@ -328,6 +336,9 @@ func (o *jsonOptions) encodeUnion(dst []byte, s *scanner, sc *shapeCodec) ([]byt
 // decodeValue transcodes one value from the protocol's wire JSON to the
 // document form.
 func (o *jsonOptions) decodeValue(dst []byte, s *scanner, mc *memberCodec) ([]byte, error) {
+	if o.bigAsString && (mc.target.kind == kBigInt || mc.target.kind == kBigDec) && s.peek() == '"' {
+		return appendBigString(dst, s, mc.target)
+	}
 	if out, done, err := copyScalar(dst, s, mc); done {
 		return out, err
 	}
@@ -727,4 +738,23 @@ func appendCompact(dst, raw []byte) []byte {
 		}
 	}
 	return dst
+}
+
+// appendBigString reads a bigInteger or bigDecimal sent as a JSON string
+// (rpcv2Json) and writes it as a number: the string must hold a JSON number,
+// without a fraction or an exponent for a bigInteger.
+func appendBigString(dst []byte, s *scanner, sc *shapeCodec) ([]byte, error) {
+	v, err := s.strBytes()
+	if err != nil {
+		return dst, err
+	}
+	sub := scanner{data: v}
+	lit, err := sub.number()
+	if err != nil || len(lit) != len(v) || (sc.kind == kBigInt && !plainInt(lit)) {
+		if sc.kind == kBigInt {
+			return dst, badValue(fmt.Sprintf("%q is not a bigInteger", v))
+		}
+		return dst, badValue(fmt.Sprintf("%q is not a bigDecimal", v))
+	}
+	return append(dst, lit...), nil
 }

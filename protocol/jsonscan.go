@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
+	"github.com/smithycurl/smithycurl/internal/cbor"
 	"github.com/smithycurl/smithycurl/internal/jsonstr"
 )
 
@@ -11,8 +12,22 @@ import (
 // value they expect, so no intermediate tree is built: a string that needs no
 // change is copied from the input as it is.
 type scanner struct {
-	data []byte
-	pos  int
+	data  []byte
+	pos   int
+	depth int // objects and arrays open
+}
+
+// maxNesting bounds the objects and arrays open at once, as the CBOR
+// reader bounds its nesting: a recursive shape must not let a deep value
+// exhaust the stack.
+const maxNesting = cbor.MaxDepth
+
+func (s *scanner) enter() error {
+	if s.depth >= maxNesting {
+		return s.errorf("nesting deeper than %d", maxNesting)
+	}
+	s.depth++
+	return nil
 }
 
 // syntaxError is returned for malformed JSON.
@@ -275,6 +290,15 @@ func (s *scanner) document() ([]byte, error) {
 
 // objectKeys iterates over the members of an object; f reads the value.
 func (s *scanner) object(f func(key []byte) error) error {
+	if err := s.enter(); err != nil {
+		return err
+	}
+	err := s.objectBody(f)
+	s.depth--
+	return err
+}
+
+func (s *scanner) objectBody(f func(key []byte) error) error {
 	if err := s.expect('{'); err != nil {
 		return err
 	}
@@ -307,6 +331,15 @@ func (s *scanner) object(f func(key []byte) error) error {
 
 // array iterates over the elements of an array; f reads the element.
 func (s *scanner) array(f func(i int) error) error {
+	if err := s.enter(); err != nil {
+		return err
+	}
+	err := s.arrayBody(f)
+	s.depth--
+	return err
+}
+
+func (s *scanner) arrayBody(f func(i int) error) error {
 	if err := s.expect('['); err != nil {
 		return err
 	}
@@ -339,33 +372,4 @@ func (s *scanner) isNull() bool {
 }
 
 // appendString appends s (a string or bytes) as a JSON string.
-func appendString[T string | []byte](dst []byte, s T) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		dst = append(dst, s[start:i]...)
-		switch c {
-		case '"':
-			dst = append(dst, '\\', '"')
-		case '\\':
-			dst = append(dst, '\\', '\\')
-		case '\n':
-			dst = append(dst, '\\', 'n')
-		case '\r':
-			dst = append(dst, '\\', 'r')
-		case '\t':
-			dst = append(dst, '\\', 't')
-		default:
-			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-		}
-		start = i + 1
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
-}
-
-const hexDigits = "0123456789abcdef"
+func appendString[T string | []byte](dst []byte, s T) []byte { return jsonstr.Append(dst, s) }

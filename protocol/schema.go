@@ -165,6 +165,9 @@ type compiler struct {
 	// noJSONName keys members by their member names on the wire, ignoring
 	// jsonName (the awsJson protocols).
 	noJSONName bool
+	// noTimestampFormat ignores timestampFormat: the rpcv2 protocols always
+	// send epoch seconds.
+	noTimestampFormat bool
 }
 
 func (c *compiler) shape(id model.ShapeID) *shapeCodec {
@@ -300,7 +303,7 @@ func (c *compiler) member(mem *model.Member) *memberCodec {
 	mc.docKey = append(appendString(nil, mc.name), ':')
 	mc.wireKey = append(appendString(nil, mc.wireName), ':')
 	get := func(id model.ShapeID) (model.Node, bool) { return c.m.MemberTrait(mem, id) }
-	if v, ok := get(tTimestampFormat); ok {
+	if v, ok := get(tTimestampFormat); ok && !c.noTimestampFormat {
 		mc.tsFormat = v.Str()
 	}
 	if v, ok := get(tMediaType); ok {

@@ -76,6 +76,11 @@ type Request struct {
 	// Do fails instead (KindOther, MayHaveReached): the server may have
 	// received the request and acted on it.
 	Idempotent bool
+	// TraceBody, when set with a Trace hook, writes a body for
+	// TraceEvent.Body: the request's (status 0) and the response's. The
+	// client sets it for binary bodies (CBOR in diagnostic notation, with
+	// @sensitive values redacted); "" shows no body.
+	TraceBody func(status int, header wire.Header, body []byte) string
 }
 
 func (r *Request) shownURL() string {
@@ -131,6 +136,8 @@ type TraceEvent struct {
 	Status int         // TraceResponse only; 0 on error
 	Err    error       // TraceResponse only
 	Took   time.Duration
+	// Body is the body as Request.TraceBody shows it, "" when not shown.
+	Body string
 }
 
 // Config configures a Curl transport. The zero value is usable.
@@ -659,7 +666,11 @@ func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 	var start time.Time
 	if t.cfg.Trace != nil {
 		start = time.Now()
-		t.cfg.Trace(TraceEvent{Phase: TraceRequest, Method: method, URL: req.shownURL(), Header: t.sentHeader(req)})
+		ev := TraceEvent{Phase: TraceRequest, Method: method, URL: req.shownURL(), Header: t.sentHeader(req)}
+		if req.TraceBody != nil && len(req.Body) > 0 {
+			ev.Body = req.TraceBody(0, req.Header, req.Body)
+		}
+		t.cfg.Trace(ev)
 	}
 
 	var bodyPtr *C.char
@@ -724,6 +735,9 @@ func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 		ev := TraceEvent{Phase: TraceResponse, Method: method, URL: req.shownURL(), Took: time.Since(start)}
 		if resp != nil {
 			ev.Status, ev.Header = resp.Status, resp.Header.Clone()
+			if req.TraceBody != nil && len(resp.Body) > 0 {
+				ev.Body = req.TraceBody(resp.Status, resp.Header, resp.Body)
+			}
 		} else {
 			ev.Err = rerr
 		}

@@ -369,6 +369,9 @@ func writeTrace(w io.Writer, ev transport.TraceEvent) {
 	if ev.Phase == transport.TraceRequest {
 		fmt.Fprintf(w, "> %s %s\n", ev.Method, ev.URL)
 		writeHeaders(w, "> ", ev.Header)
+		if ev.Body != "" {
+			fmt.Fprintf(w, "> body %s\n", ev.Body)
+		}
 		return
 	}
 	if ev.Err != nil {
@@ -377,4 +380,7 @@ func writeTrace(w io.Writer, ev transport.TraceEvent) {
 	}
 	fmt.Fprintf(w, "< HTTP %d (%s)\n", ev.Status, ev.Took.Round(time.Microsecond))
 	writeHeaders(w, "< ", ev.Header)
+	if ev.Body != "" {
+		fmt.Fprintf(w, "< body %s\n", ev.Body)
+	}
 }

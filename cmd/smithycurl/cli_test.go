@@ -176,6 +176,16 @@ operation GetItem {}
 	if code != 0 || !strings.Contains(out, "GetItem                      POST /  (X-Amz-Target: DynamoDB_20120810.GetItem)") {
 		t.Errorf("ops: exit %d\n%s", code, out)
 	}
+	os.WriteFile(path, []byte(`$version: "2"
+namespace j
+@smithy.protocols#rpcv2Cbor
+service Weather { operations: [GetForecast] }
+operation GetForecast {}
+`), 0o644)
+	out, _, code = runCmd(t, bin, "ops", "--model", path)
+	if code != 0 || !strings.Contains(out, "GetForecast                  POST /service/Weather/operation/GetForecast") {
+		t.Errorf("ops rpcv2Cbor: exit %d\n%s", code, out)
+	}
 }
 
 // TestExampleMeetsConstraints: map keys with a pattern or an enum, @length

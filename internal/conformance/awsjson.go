@@ -12,17 +12,17 @@ import (
 
 // AWSJSON1_0 runs the aws.protocols#awsJson1_0 client cases.
 func AWSJSON1_0(shared string) Result {
-	return runAWSJSON(shared, "awsJson1_0", protocol.AWSJSON1_0, protocol.NewAWSJSON1_0)
+	return runRPC(shared, "awsJson1_0", protocol.AWSJSON1_0, protocol.NewAWSJSON1_0)
 }
 
 // AWSJSON1_1 runs the aws.protocols#awsJson1_1 client cases.
 func AWSJSON1_1(shared string) Result {
-	return runAWSJSON(shared, "awsJson1_1", protocol.AWSJSON1_1, protocol.NewAWSJSON1_1)
+	return runRPC(shared, "awsJson1_1", protocol.AWSJSON1_1, protocol.NewAWSJSON1_1)
 }
 
 type awsCodecFunc func(*model.Model, *model.Service, ...protocol.Option) protocol.Codec
 
-func runAWSJSON(shared, suite string, proto model.ShapeID, newCodec awsCodecFunc) Result {
+func runRPC(shared, suite string, proto model.ShapeID, newCodec awsCodecFunc) Result {
 	r := Result{Suite: suite}
 	m, err := loadProtocolModel(shared)
 	if err != nil {
@@ -34,7 +34,7 @@ func runAWSJSON(shared, suite string, proto model.ShapeID, newCodec awsCodecFunc
 		r.fail("load", "%v", err)
 		return r
 	}
-	// The awsJson codecs are per service (X-Amz-Target names the service):
+	// The RPC codecs are per service (the request names the service):
 	// route each operation to the codec of the service it was found in.
 	codec := serviceCodecs{}
 	for _, sid := range m.Services() {
@@ -97,7 +97,7 @@ func checkErrorCode(codec protocol.Codec, c protocolCase) error {
 	if want == "" {
 		return nil
 	}
-	resp := &wire.Response{Header: wire.Header{}, Body: []byte(field(c.tc, "body"))}
+	resp := &wire.Response{Header: wire.Header{}, Body: caseBody(c.tc)}
 	if v, ok := c.tc.Get("code"); ok {
 		n, _ := v.Int64()
 		resp.Status = int(n)

@@ -83,6 +83,8 @@ var Suites = []Suite{
 	{"ec2Query", EC2Query},
 	{"endpoint-rules", EndpointRules},
 	{"endpoint-tests-aws", EndpointTestsAWS},
+	{"rpcv2Cbor", RPCv2CBOR},
+	{"rpcv2Json", RPCv2JSON},
 }
 
 // guard runs one case with a time bound and turns a panic into an error, so

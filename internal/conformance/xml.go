@@ -14,18 +14,18 @@ import (
 
 // AWSQuery runs the aws.protocols#awsQuery client cases.
 func AWSQuery(shared string) Result {
-	return runAWSJSON(shared, "awsQuery", protocol.AWSQuery, protocol.NewAWSQuery)
+	return runRPC(shared, "awsQuery", protocol.AWSQuery, protocol.NewAWSQuery)
 }
 
 // EC2Query runs the aws.protocols#ec2Query client cases.
 func EC2Query(shared string) Result {
-	return runAWSJSON(shared, "ec2Query", protocol.EC2Query, protocol.NewEC2Query)
+	return runRPC(shared, "ec2Query", protocol.EC2Query, protocol.NewEC2Query)
 }
 
 // RestXML runs the aws.protocols#restXml client cases (restXml,
 // restXmlWithNamespace and the S3 customizations).
 func RestXML(shared string) Result {
-	return runAWSJSON(shared, "restXml", protocol.RestXML, protocol.NewRestXML)
+	return runRPC(shared, "restXml", protocol.RestXML, protocol.NewRestXML)
 }
 
 // compareOtherBody compares form-encoded bodies as sets of decoded

@@ -1,0 +1,368 @@
+package protocol
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/wire"
+)
+
+// The RPC protocols (awsJson1_0, awsJson1_1, rpcv2Cbor, rpcv2Json) share
+// one codec: every request is a POST with the whole input in the body, keyed
+// by member names (HTTP binding traits and jsonName are ignored), errors are
+// named by a type in the response. A dialect holds what differs: where the
+// request goes, its headers and the body format.
+
+// rpcFormat is the body format of an RPC protocol.
+type rpcFormat interface {
+	// encodeInput writes the body of an input from its top-level members
+	// in the document form (vals[i] is members[i], nil when absent).
+	encodeInput(in *shapeCodec, vals [][]byte) ([]byte, error)
+	// decodeStruct reads a structure from a whole body (an empty body is an
+	// empty structure) with its defaults and client error correction.
+	decodeStruct(sc *shapeCodec, body []byte) ([]byte, error)
+	// errorType is the error type a response names, sanitised ("" if none).
+	errorType(resp *wire.Response) string
+	// document returns an error body no error shape describes in the
+	// document form (JSON), or nil.
+	document(body []byte) []byte
+}
+
+// rpcDialect is what one RPC protocol adds to the shared codec.
+type rpcDialect struct {
+	protocol    model.ShapeID
+	contentType string
+	// path is the request path of op ("/" or "/service/S/operation/O").
+	path func(svc *model.Service, op *model.Operation) string
+	// header sets the protocol's own request headers.
+	header func(h wire.Header, svc *model.Service, op *model.Operation)
+	// unitNoBody sends no body and no Content-Type for Unit input.
+	unitNoBody bool
+	// smithyProtocol is the Smithy-Protocol header value (rpcv2): responses
+	// with another value are malformed.
+	smithyProtocol string
+	// json sets the JSON rules of the protocol (nil for CBOR).
+	newFormat func(o *jsonOptions) rpcFormat
+	// compiler options
+	noTimestampFormat bool
+}
+
+// rpcCodec implements the RPC protocols.
+type rpcCodec struct {
+	m           *model.Model
+	svc         *model.Service
+	d           rpcDialect
+	queryCompat bool // aws.protocols#awsQueryCompatible
+	cfg         config
+	json        jsonOptions
+	format      rpcFormat
+
+	mu    sync.Mutex
+	comp  compiler
+	plans sync.Map // *model.Operation -> *rpcPlan
+}
+
+func newRPCCodec(m *model.Model, svc *model.Service, d rpcDialect, opts []Option) *rpcCodec {
+	c := &rpcCodec{m: m, svc: svc, d: d}
+	c.queryCompat = svc.Shape.HasTrait(tQueryCompatible)
+	c.cfg = config{newToken: uuidV4}
+	for _, o := range opts {
+		o.apply(&c.cfg)
+	}
+	c.json.fillDefaults = true
+	if c.cfg.explicitDefaults != nil {
+		c.json.fillDefaults = *c.cfg.explicitDefaults
+	}
+	c.json.epochOutput = c.cfg.epochOutput
+	c.format = d.newFormat(&c.json)
+	c.comp = compiler{m: m, shapes: map[model.ShapeID]*shapeCodec{}, noJSONName: true, noTimestampFormat: d.noTimestampFormat}
+	return c
+}
+
+func (c *rpcCodec) Protocol() model.ShapeID { return c.d.protocol }
+
+// rpcPlan is an operation compiled for an RPC protocol.
+type rpcPlan struct {
+	op        *model.Operation
+	path      string
+	in, out   *shapeCodec
+	idemToken *memberCodec
+	host      []hostSegment
+	gzip      bool
+	errors    []rpcErrorPlan
+}
+
+type rpcErrorPlan struct {
+	shape *model.Shape
+	sc    *shapeCodec
+}
+
+func (c *rpcCodec) plan(op *model.Operation) (*rpcPlan, error) {
+	if p, ok := c.plans.Load(op); ok {
+		return p.(*rpcPlan), nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if p, ok := c.plans.Load(op); ok {
+		return p.(*rpcPlan), nil
+	}
+	p, err := c.compile(op)
+	c.comp.finish()
+	if err != nil {
+		return nil, err
+	}
+	c.plans.Store(op, p)
+	return p, nil
+}
+
+func (c *rpcCodec) compile(op *model.Operation) (*rpcPlan, error) {
+	p := &rpcPlan{op: op, path: c.d.path(c.svc, op)}
+	p.in = c.comp.shape(op.Input.ID)
+	p.out = c.comp.shape(op.Output.ID)
+	for _, mc := range p.in.members {
+		if mc.idemToken {
+			p.idemToken = mc
+		}
+	}
+	if e, ok := op.Shape.Trait(tEndpoint); ok {
+		host, err := parseHostPrefix(op, p.in, strField(e, "hostPrefix"))
+		if err != nil {
+			return nil, err
+		}
+		p.host = host
+	}
+	if rc, ok := op.Shape.Trait(tCompression); ok {
+		if enc, ok := rc.Get("encodings"); ok {
+			for _, e := range enc.Items() {
+				if e.Str() == "gzip" {
+					p.gzip = true
+				}
+			}
+		}
+	}
+	for _, es := range op.Errors {
+		p.errors = append(p.errors, rpcErrorPlan{shape: es, sc: c.comp.shape(es.ID)})
+	}
+	return p, nil
+}
+
+func (c *rpcCodec) EncodeRequest(ctx context.Context, op *model.Operation, input []byte) (*wire.Request, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	p, err := c.plan(op)
+	if err != nil {
+		return nil, err
+	}
+	fail := func(err error) (*wire.Request, error) {
+		return nil, &InputError{Operation: op.Shape.ID, Err: err}
+	}
+	in := p.in
+	vals, err := topLevel(in, input)
+	if err != nil {
+		return fail(err)
+	}
+	if p.idemToken != nil && vals[p.idemToken.index] == nil {
+		vals[p.idemToken.index] = appendString(nil, c.cfg.newToken())
+	}
+	if vs := validateInput(in, vals, c.cfg.validate); len(vs) > 0 {
+		return nil, &ValidationError{Operation: op.Shape.ID, Violations: vs}
+	}
+	req := &wire.Request{Method: "POST", Path: p.path, Header: make(wire.Header, 6)}
+	var body []byte
+	if !(c.d.unitNoBody && in.kind == kUnit) {
+		if body, err = c.format.encodeInput(in, vals); err != nil {
+			return fail(err)
+		}
+		req.Header.Set("Content-Type", c.d.contentType)
+	}
+	c.d.header(req.Header, c.svc, op)
+	if c.queryCompat {
+		req.Header.Set("X-Amzn-Query-Mode", "true")
+	}
+	if req.HostPrefix, err = c.cfg.hostPrefix(p.host, func(mc *memberCodec) []byte { return vals[mc.index] }); err != nil {
+		return fail(err)
+	}
+	if p.gzip && body != nil {
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		zw.Write(body)
+		zw.Close()
+		body = buf.Bytes()
+		req.Header.Set("Content-Encoding", "gzip")
+	}
+	req.Body = body
+	req.Header.Set("Content-Length", strconv.Itoa(len(body)))
+	return req, nil
+}
+
+func (c *rpcCodec) DecodeResponse(ctx context.Context, op *model.Operation, resp *wire.Response) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	p, err := c.plan(op)
+	if err != nil {
+		return nil, err
+	}
+	if c.d.smithyProtocol != "" {
+		got := ""
+		if v, ok := headerValues(resp.Header, "Smithy-Protocol"); ok && len(v) > 0 {
+			got = strings.TrimSpace(v[0])
+		}
+		if got != c.d.smithyProtocol {
+			// A malformed response is handled by its status alone.
+			if resp.Status < 200 || resp.Status > 299 {
+				return nil, &ServiceError{Status: resp.Status, Members: resp.Body}
+			}
+			return nil, &ResponseError{Operation: op.Shape.ID, Status: resp.Status,
+				Err: fmt.Errorf("Smithy-Protocol header is %q, want %q", got, c.d.smithyProtocol)}
+		}
+	}
+	if resp.Status < 200 || resp.Status > 299 {
+		return nil, c.decodeError(p, resp)
+	}
+	out, err := c.format.decodeStruct(p.out, resp.Body)
+	if err != nil {
+		return nil, &ResponseError{Operation: op.Shape.ID, Status: resp.Status, Err: err}
+	}
+	return out, nil
+}
+
+// errorCorrect gives required members without a default that the service
+// left out their zero value, as Smithy's client error correction asks
+// (top-level members only; enums, unions and documents stay absent).
+func (o *jsonOptions) errorCorrect(w *objectWriter, sc *shapeCodec) {
+	for i, mc := range sc.members {
+		if !mc.required || mc.hasDefault || w.seen.has(i) {
+			continue
+		}
+		var zero string
+		switch mc.target.kind {
+		case kString, kBlob:
+			zero = `""`
+		case kBool:
+			zero = "false"
+		case kInt, kBigInt, kFloat, kBigDec, kIntEnum:
+			zero = "0"
+		case kTimestamp:
+			zero = string(o.appendDocTimestamp(nil, timestamp{}))
+		case kList:
+			zero = "[]"
+		case kMap, kStruct:
+			zero = "{}"
+		default:
+			continue
+		}
+		w.member(mc)
+		w.dst = append(w.dst, zero...)
+	}
+}
+
+// decodeError identifies the error shape of an error response by the type
+// it names and reads its members. For awsQueryCompatible services the Code
+// is the awsQuery error code from x-amzn-query-error when the service sends
+// one.
+func (c *rpcCodec) decodeError(p *rpcPlan, resp *wire.Response) error {
+	code := c.format.errorType(resp)
+	queryCode := ""
+	if c.queryCompat {
+		queryCode = queryErrorCode(resp)
+	}
+	var match *rpcErrorPlan
+	if code != "" {
+		for i := range p.errors {
+			e := &p.errors[i]
+			if e.shape.ID.Name() == code || string(e.shape.ID) == code {
+				match = e
+				break
+			}
+		}
+	}
+	if match == nil {
+		e := &ServiceError{Code: orDefault(queryCode, code), Status: resp.Status, Members: resp.Body}
+		if doc := c.format.document(resp.Body); doc != nil {
+			e.Members = doc
+		}
+		e.Message = messageOf(e.Members)
+		return e
+	}
+	members, err := c.format.decodeStruct(match.sc, resp.Body)
+	if err != nil {
+		return &ResponseError{Operation: p.op.Shape.ID, Status: resp.Status, Err: fmt.Errorf("error %s: %w", match.shape.ID, err)}
+	}
+	return &ServiceError{
+		Shape:   match.shape.ID,
+		Code:    orDefault(queryCode, match.shape.ID.Name()),
+		Status:  resp.Status,
+		Members: members,
+		Message: messageOf(members),
+	}
+}
+
+// queryErrorCode is the awsQuery error code an awsQueryCompatible service
+// sends in x-amzn-query-error ("Code;Fault"), "" when none.
+func queryErrorCode(resp *wire.Response) string {
+	v, ok := headerValues(resp.Header, "X-Amzn-Query-Error")
+	if !ok || len(v) == 0 {
+		return ""
+	}
+	code, _, _ := strings.Cut(strings.TrimSpace(v[0]), ";")
+	return code
+}
+
+// jsonFormat is the JSON body of the awsJson and rpcv2Json protocols.
+type jsonFormat struct {
+	o      *jsonOptions
+	errTyp func(resp *wire.Response) string
+}
+
+func (f jsonFormat) encodeInput(in *shapeCodec, vals [][]byte) ([]byte, error) {
+	n := 0
+	for _, v := range vals {
+		n += len(v) + 8
+	}
+	body := make([]byte, 1, n+n/4+16)
+	body[0] = '{'
+	n = 0
+	for i, mc := range in.members {
+		raw := vals[i]
+		if raw == nil {
+			continue
+		}
+		if n > 0 {
+			body = append(body, ',')
+		}
+		n++
+		body = append(body, mc.wireKey...)
+		s := scanner{data: raw}
+		var err error
+		if body, err = f.o.encodeValue(body, &s, mc); err != nil {
+			return nil, inMember(err, mc.name)
+		}
+	}
+	return append(body, '}'), nil
+}
+
+func (f jsonFormat) decodeStruct(sc *shapeCodec, body []byte) ([]byte, error) {
+	w := objectWriter{dst: make([]byte, 0, len(body)+len(body)/4+16)}
+	w.dst = append(w.dst, '{')
+	if len(bytes.TrimSpace(body)) > 0 && sc.kind != kUnit {
+		s := scanner{data: body}
+		if err := f.o.decodeFields(&w, &s, sc); err != nil {
+			return nil, err
+		}
+	}
+	f.o.addDefaults(&w, sc)
+	f.o.errorCorrect(&w, sc)
+	return append(w.dst, '}'), nil
+}
+
+func (f jsonFormat) errorType(resp *wire.Response) string { return f.errTyp(resp) }
+
+func (f jsonFormat) document(body []byte) []byte { return nil }
