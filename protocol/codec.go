@@ -23,7 +23,6 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
-	"sync"
 
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/wire"
@@ -156,9 +155,7 @@ type restCodec struct {
 	json jsonOptions
 	body restBody // the document body: JSON, or XML for restXml
 
-	mu    sync.Mutex
-	comp  compiler
-	plans sync.Map // *model.Operation -> *opPlan
+	plans plans[*opPlan]
 }
 
 func newRestCodec(m *model.Model, d dialect, opts []Option) *restCodec {
@@ -173,30 +170,13 @@ func newRestCodec(m *model.Model, d dialect, opts []Option) *restCodec {
 	}
 	c.json.epochOutput = c.cfg.epochOutput
 	c.body = jsonBody{o: &c.json}
-	c.comp = compiler{m: m, shapes: map[model.ShapeID]*shapeCodec{}}
+	c.plans.init(compiler{m: m, shapes: map[model.ShapeID]*shapeCodec{}}, func(op *model.Operation) (*opPlan, error) {
+		return compileOperation(&c.plans.comp, op)
+	})
 	return c
 }
 
 func (c *restCodec) Protocol() model.ShapeID { return c.d.protocol }
-
-// plan returns the compiled plan of op, building it on first use.
-func (c *restCodec) plan(op *model.Operation) (*opPlan, error) {
-	if p, ok := c.plans.Load(op); ok {
-		return p.(*opPlan), nil
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if p, ok := c.plans.Load(op); ok {
-		return p.(*opPlan), nil
-	}
-	p, err := compileOperation(&c.comp, op)
-	c.comp.finish()
-	if err != nil {
-		return nil, err
-	}
-	c.plans.Store(op, p)
-	return p, nil
-}
 
 // uuidV4 returns a random UUID version 4.
 func uuidV4() string {

@@ -151,13 +151,7 @@ func compileOperation(c *compiler, op *model.Operation) (*opPlan, error) {
 		}
 	}
 	p.acceptJSON = inAPIGateway(c.m, op)
-	if rc, ok := op.Shape.Trait(tCompression); ok {
-		if enc, ok := rc.Get("encodings"); ok {
-			for _, e := range enc.Items() {
-				p.compression = append(p.compression, e.Str())
-			}
-		}
-	}
+	p.compression = compressions(op)
 	for _, es := range op.Errors {
 		p.errors = append(p.errors, errorPlan{shape: es, b: bind(c.shape(es.ID), true), status: errorStatus(es)})
 	}
@@ -246,7 +240,7 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 				if i > 0 {
 					path = append(path, '/')
 				}
-				path = appendSegment(path, part)
+				path = appendEscaped(path, part) // dot segments kept, as S3's tests ask (the transport sends the path as is)
 			}
 		} else {
 			path = appendSegment(path, text)
@@ -524,9 +518,12 @@ func orDefault(s, def string) string {
 	return s
 }
 
-// appendSegment writes a label's path segment. The dot segments "." and
-// ".." are percent-encoded as well: sent as is, libcurl and servers remove
-// them (RFC 3986 5.2.4) and the request goes to another path.
+// appendSegment writes a (non-greedy) label's path segment. The dot
+// segments "." and ".." are percent-encoded as well: sent as is, servers and
+// proxies may remove them (RFC 3986 5.2.4) and the request goes to another
+// path. Greedy labels keep theirs: a key is a path there (S3's
+// S3PreservesLeadingDotSegmentInUriLabel), and the transport sends paths as
+// they are (CURLOPT_PATH_AS_IS).
 func appendSegment(dst []byte, s string) []byte {
 	if s == "." || s == ".." {
 		return append(dst, strings.Repeat("%2E", len(s))...)

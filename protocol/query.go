@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"sync"
 
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/wire"
@@ -55,9 +54,7 @@ type queryCodec struct {
 	cfg      config
 	json     jsonOptions
 
-	mu    sync.Mutex
-	comp  compiler
-	plans sync.Map // *model.Operation -> *queryPlan
+	plans plans[*queryPlan]
 }
 
 func newQueryCodec(m *model.Model, svc *model.Service, proto model.ShapeID, opts []Option) *queryCodec {
@@ -67,7 +64,7 @@ func newQueryCodec(m *model.Model, svc *model.Service, proto model.ShapeID, opts
 		o.apply(&c.cfg)
 	}
 	c.json.epochOutput = c.cfg.epochOutput
-	c.comp = compiler{m: m, shapes: map[model.ShapeID]*shapeCodec{}}
+	c.plans.init(compiler{m: m, shapes: map[model.ShapeID]*shapeCodec{}}, c.compile)
 	return c
 }
 
@@ -75,12 +72,8 @@ func (c *queryCodec) Protocol() model.ShapeID { return c.protocol }
 
 // queryPlan is an operation compiled for the query protocols.
 type queryPlan struct {
-	op        *model.Operation
-	in, out   *shapeCodec
-	idemToken *memberCodec
-	host      []hostSegment
-	gzip      bool
-	errors    []queryErrorPlan
+	opCommon
+	errors []queryErrorPlan
 }
 
 type queryErrorPlan struct {
@@ -89,55 +82,18 @@ type queryErrorPlan struct {
 	code  string // @awsQueryError code, else the shape name
 }
 
-func (c *queryCodec) plan(op *model.Operation) (*queryPlan, error) {
-	if p, ok := c.plans.Load(op); ok {
-		return p.(*queryPlan), nil
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if p, ok := c.plans.Load(op); ok {
-		return p.(*queryPlan), nil
-	}
-	p, err := c.compile(op)
-	c.comp.finish()
+func (c *queryCodec) compile(op *model.Operation) (*queryPlan, error) {
+	common, err := compileCommon(&c.plans.comp, op)
 	if err != nil {
 		return nil, err
 	}
-	c.plans.Store(op, p)
-	return p, nil
-}
-
-func (c *queryCodec) compile(op *model.Operation) (*queryPlan, error) {
-	p := &queryPlan{op: op}
-	p.in = c.comp.shape(op.Input.ID)
-	p.out = c.comp.shape(op.Output.ID)
-	for _, mc := range p.in.members {
-		if mc.idemToken {
-			p.idemToken = mc
-		}
-	}
-	if e, ok := op.Shape.Trait(tEndpoint); ok {
-		host, err := parseHostPrefix(op, p.in, strField(e, "hostPrefix"))
-		if err != nil {
-			return nil, err
-		}
-		p.host = host
-	}
-	if rc, ok := op.Shape.Trait(tCompression); ok {
-		if enc, ok := rc.Get("encodings"); ok {
-			for _, e := range enc.Items() {
-				if e.Str() == "gzip" {
-					p.gzip = true
-				}
-			}
-		}
-	}
+	p := &queryPlan{opCommon: common}
 	for _, es := range op.Errors {
 		code := es.ID.Name()
 		if v, ok := es.Trait(tAWSQueryError); ok && !c.ec2 {
 			code = strField(v, "code")
 		}
-		p.errors = append(p.errors, queryErrorPlan{shape: es, sc: c.comp.shape(es.ID), code: code})
+		p.errors = append(p.errors, queryErrorPlan{shape: es, sc: c.plans.comp.shape(es.ID), code: code})
 	}
 	return p, nil
 }
@@ -146,7 +102,7 @@ func (c *queryCodec) EncodeRequest(ctx context.Context, op *model.Operation, inp
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	p, err := c.plan(op)
+	p, err := c.plans.get(op)
 	if err != nil {
 		return nil, err
 	}
@@ -315,7 +271,7 @@ func (c *queryCodec) DecodeResponse(ctx context.Context, op *model.Operation, re
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	p, err := c.plan(op)
+	p, err := c.plans.get(op)
 	if err != nil {
 		return nil, err
 	}

@@ -49,7 +49,7 @@ func (c *restCodec) EncodeRequest(ctx context.Context, op *model.Operation, inpu
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	p, err := c.plan(op)
+	p, err := c.plans.get(op)
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +60,7 @@ func (c *restCodec) DecodeResponse(ctx context.Context, op *model.Operation, res
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	p, err := c.plan(op)
+	p, err := c.plans.get(op)
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/wire"
@@ -63,9 +62,7 @@ type rpcCodec struct {
 	json        jsonOptions
 	format      rpcFormat
 
-	mu    sync.Mutex
-	comp  compiler
-	plans sync.Map // *model.Operation -> *rpcPlan
+	plans plans[*rpcPlan]
 }
 
 func newRPCCodec(m *model.Model, svc *model.Service, d rpcDialect, opts []Option) *rpcCodec {
@@ -81,7 +78,7 @@ func newRPCCodec(m *model.Model, svc *model.Service, d rpcDialect, opts []Option
 	}
 	c.json.epochOutput = c.cfg.epochOutput
 	c.format = d.newFormat(&c.json)
-	c.comp = compiler{m: m, shapes: map[model.ShapeID]*shapeCodec{}, noJSONName: true, noTimestampFormat: d.noTimestampFormat}
+	c.plans.init(compiler{m: m, shapes: map[model.ShapeID]*shapeCodec{}, noJSONName: true, noTimestampFormat: d.noTimestampFormat}, c.compile)
 	return c
 }
 
@@ -89,13 +86,9 @@ func (c *rpcCodec) Protocol() model.ShapeID { return c.d.protocol }
 
 // rpcPlan is an operation compiled for an RPC protocol.
 type rpcPlan struct {
-	op        *model.Operation
-	path      string
-	in, out   *shapeCodec
-	idemToken *memberCodec
-	host      []hostSegment
-	gzip      bool
-	errors    []rpcErrorPlan
+	opCommon
+	path   string
+	errors []rpcErrorPlan
 }
 
 type rpcErrorPlan struct {
@@ -103,51 +96,14 @@ type rpcErrorPlan struct {
 	sc    *shapeCodec
 }
 
-func (c *rpcCodec) plan(op *model.Operation) (*rpcPlan, error) {
-	if p, ok := c.plans.Load(op); ok {
-		return p.(*rpcPlan), nil
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if p, ok := c.plans.Load(op); ok {
-		return p.(*rpcPlan), nil
-	}
-	p, err := c.compile(op)
-	c.comp.finish()
+func (c *rpcCodec) compile(op *model.Operation) (*rpcPlan, error) {
+	common, err := compileCommon(&c.plans.comp, op)
 	if err != nil {
 		return nil, err
 	}
-	c.plans.Store(op, p)
-	return p, nil
-}
-
-func (c *rpcCodec) compile(op *model.Operation) (*rpcPlan, error) {
-	p := &rpcPlan{op: op, path: c.d.path(c.svc, op)}
-	p.in = c.comp.shape(op.Input.ID)
-	p.out = c.comp.shape(op.Output.ID)
-	for _, mc := range p.in.members {
-		if mc.idemToken {
-			p.idemToken = mc
-		}
-	}
-	if e, ok := op.Shape.Trait(tEndpoint); ok {
-		host, err := parseHostPrefix(op, p.in, strField(e, "hostPrefix"))
-		if err != nil {
-			return nil, err
-		}
-		p.host = host
-	}
-	if rc, ok := op.Shape.Trait(tCompression); ok {
-		if enc, ok := rc.Get("encodings"); ok {
-			for _, e := range enc.Items() {
-				if e.Str() == "gzip" {
-					p.gzip = true
-				}
-			}
-		}
-	}
+	p := &rpcPlan{opCommon: common, path: c.d.path(c.svc, op)}
 	for _, es := range op.Errors {
-		p.errors = append(p.errors, rpcErrorPlan{shape: es, sc: c.comp.shape(es.ID)})
+		p.errors = append(p.errors, rpcErrorPlan{shape: es, sc: c.plans.comp.shape(es.ID)})
 	}
 	return p, nil
 }
@@ -156,7 +112,7 @@ func (c *rpcCodec) EncodeRequest(ctx context.Context, op *model.Operation, input
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	p, err := c.plan(op)
+	p, err := c.plans.get(op)
 	if err != nil {
 		return nil, err
 	}
@@ -206,7 +162,7 @@ func (c *rpcCodec) DecodeResponse(ctx context.Context, op *model.Operation, resp
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	p, err := c.plan(op)
+	p, err := c.plans.get(op)
 	if err != nil {
 		return nil, err
 	}

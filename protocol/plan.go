@@ -1,0 +1,92 @@
+package protocol
+
+import (
+	"sync"
+
+	"github.com/smithycurl/smithycurl/model"
+)
+
+// plans compiles each operation of a codec once, on first use, and keeps
+// the plan for every later call; P is the protocol's plan type. Compiling
+// (the compiler and its shape cache) happens under mu; reading a plan
+// takes no lock.
+type plans[P any] struct {
+	mu    sync.Mutex
+	comp  compiler
+	byOp  sync.Map // *model.Operation -> P
+	build func(*model.Operation) (P, error)
+}
+
+func (ps *plans[P]) init(comp compiler, build func(*model.Operation) (P, error)) {
+	ps.comp = comp
+	ps.build = build
+}
+
+// get returns op's plan, compiling it on first use.
+func (ps *plans[P]) get(op *model.Operation) (P, error) {
+	if p, ok := ps.byOp.Load(op); ok {
+		return p.(P), nil
+	}
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	if p, ok := ps.byOp.Load(op); ok {
+		return p.(P), nil
+	}
+	p, err := ps.build(op)
+	ps.comp.finish()
+	if err != nil {
+		return p, err
+	}
+	ps.byOp.Store(op, p)
+	return p, nil
+}
+
+// opCommon is what the RPC and query protocols compile of any operation
+// alike: its input and output shapes, idempotency token, endpoint host
+// prefix and whether requests are gzipped (@requestCompression).
+type opCommon struct {
+	op        *model.Operation
+	in, out   *shapeCodec
+	idemToken *memberCodec
+	host      []hostSegment
+	gzip      bool
+}
+
+func compileCommon(comp *compiler, op *model.Operation) (opCommon, error) {
+	p := opCommon{op: op, in: comp.shape(op.Input.ID), out: comp.shape(op.Output.ID)}
+	for _, mc := range p.in.members {
+		if mc.idemToken {
+			p.idemToken = mc
+		}
+	}
+	if e, ok := op.Shape.Trait(tEndpoint); ok {
+		host, err := parseHostPrefix(op, p.in, strField(e, "hostPrefix"))
+		if err != nil {
+			return p, err
+		}
+		p.host = host
+	}
+	for _, enc := range compressions(op) {
+		if enc == "gzip" {
+			p.gzip = true
+		}
+	}
+	return p, nil
+}
+
+// compressions are the encodings of op's @requestCompression, in order.
+func compressions(op *model.Operation) []string {
+	rc, ok := op.Shape.Trait(tCompression)
+	if !ok {
+		return nil
+	}
+	enc, ok := rc.Get("encodings")
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, e := range enc.Items() {
+		out = append(out, e.Str())
+	}
+	return out
+}
