@@ -100,8 +100,9 @@ type TypedCService struct {
 
 // GenerateTypedC writes under dir the model of the protocol tests as a
 // JSON AST (model.json, the MODEL argument of the drivers) and, per
-// service of TypedCCases, a folder with its generated C client and driver.
-func GenerateTypedC(shared, dir string) ([]TypedCService, error) {
+// service of TypedCCases (with all: of every case of the suites), a folder
+// with its generated C client and driver.
+func GenerateTypedC(shared, dir string, all bool) ([]TypedCService, error) {
 	m, err := loadProtocolModel(shared)
 	if err != nil {
 		return nil, err
@@ -112,7 +113,7 @@ func GenerateTypedC(shared, dir string) ([]TypedCService, error) {
 	if err := os.WriteFile(filepath.Join(dir, "model.json"), m.MarshalAST(), 0o644); err != nil {
 		return nil, err
 	}
-	cases, err := typedCCases(m)
+	cases, _, _, err := typedCCases(m, all)
 	if err != nil {
 		return nil, err
 	}
@@ -151,53 +152,82 @@ func GenerateTypedC(shared, dir string) ([]TypedCService, error) {
 	return out, nil
 }
 
-// typedCCases returns the cases of TypedCCases, in its order.
-func typedCCases(m *model.Model) ([]protocolCase, error) {
+// typedCCases returns the cases of TypedCCases, in its order; with all,
+// every client case of the suites instead (less the exclusions of the
+// codec-level and typed Go runs and exclusions/typed-c.tsv), keyed
+// suite/kind:id.
+func typedCCases(m *model.Model, all bool) ([]protocolCase, []string, int, error) {
 	byKey := map[string]protocolCase{}
+	var allKeys []string
+	skipped := 0
+	typedExcl := readExclusions("typed-go.tsv")
+	cExcl := readExclusions("typed-c.tsv")
 	for _, ts := range typedCSuites {
 		cases, err := collectCases(m, ts.proto)
 		if err != nil {
-			return nil, err
+			return nil, nil, 0, err
 		}
+		excl := readExclusions(ts.name + ".tsv")
 		for _, c := range cases {
-			byKey[ts.name+"/"+c.key()] = c
+			k := ts.name + "/" + c.key()
+			byKey[k] = c
+			_, skip := excl[c.key()]
+			_, skipTyped := typedExcl[k]
+			_, skipC := cExcl[k]
+			if !skip && !skipTyped && !skipC {
+				allKeys = append(allKeys, k)
+			} else {
+				skipped++
+			}
 		}
 	}
-	out := make([]protocolCase, 0, len(TypedCCases))
-	for _, k := range TypedCCases {
+	keys := TypedCCases
+	if all {
+		keys = allKeys
+	} else {
+		skipped = 0
+	}
+	out := make([]protocolCase, 0, len(keys))
+	for _, k := range keys {
 		c, ok := byKey[k]
 		if !ok {
-			return nil, fmt.Errorf("typed C case %s not found", k)
+			return nil, nil, 0, fmt.Errorf("typed C case %s not found", k)
 		}
 		out = append(out, c)
 	}
-	return out, nil
+	return out, keys, skipped, nil
 }
 
 // TypedCDriver runs the driver of service (see TypedCService) with
 // endpoint, operation and input, and returns what it printed.
 type TypedCDriver func(ctx context.Context, service model.ShapeID, endpoint, operation string, input []byte) ([]byte, error)
 
-// RunTypedC runs TypedCCases through generated C clients: each call goes
+// RunTypedC runs TypedCCases (with all: every client case of restJson1,
+// awsJson1_0 and awsJson1_1 but the excluded ones) through the drivers
+// GenerateTypedC wrote with the same all: each call goes
 // through libcurl to a server on 127.0.0.1 that records the request and
 // answers with the case's response; requests and outputs are compared as
 // RunTypedGo compares them.
-func RunTypedC(shared string, run TypedCDriver) Result {
+func RunTypedC(shared string, run TypedCDriver, all bool) Result {
 	r := Result{Suite: "protocol tests (typed C)"}
+	if all {
+		r.Suite = "protocol tests, every case (typed C)"
+	}
 	m, err := loadProtocolModel(shared)
 	if err != nil {
 		r.fail("load", "%v", err)
 		return r
 	}
-	cases, err := typedCCases(m)
+	cases, keys, skipped, err := typedCCases(m, all)
 	if err != nil {
 		r.fail("load", "%v", err)
 		return r
 	}
+	r.Skipped = skipped
 	for i, c := range cases {
 		err := guard(caseTimeout, func() error { return typedCCase(m, run, c) })
 		if err != nil {
-			r.fail(TypedCCases[i], "%v", err)
+			r.fail(keys[i], "%v", err)
 			continue
 		}
 		r.Passed++
@@ -218,17 +248,22 @@ func typedCCase(m *model.Model, run TypedCDriver, c protocolCase) error {
 		mu.Lock()
 		got = &sentRequest{method: req.Method, path: path, query: query, header: h, body: body, host: req.Host}
 		mu.Unlock()
+		// The case's header names as written (not canonicalized), and no
+		// Date header of the server's own.
+		w.Header()["Date"] = nil
 		for k, vs := range resp.Header {
-			for _, v := range vs {
-				w.Header().Add(k, v)
-			}
+			w.Header()[k] = append(w.Header()[k], vs...)
 		}
 		w.WriteHeader(resp.Status)
 		_, _ = w.Write(resp.Body)
 	}))
 	defer srv.Close()
+	endpoint := srv.URL
+	if _, path, ok := strings.Cut(field(c.tc, "host"), "/"); ok {
+		endpoint += "/" + path // the endpoint's path (HostWithPath cases)
+	}
 	in := typedInput(m, c)
-	printed, err := run(context.Background(), c.svc, srv.URL, c.op.Name, []byte(in))
+	printed, err := run(context.Background(), c.svc, endpoint, c.op.Name, []byte(in))
 	if err != nil {
 		return fmt.Errorf("driver: %v: %s (input %s)", err, bytes.TrimSpace(printed), in)
 	}

@@ -3,6 +3,7 @@ package cgen_test
 import (
 	"bytes"
 	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"sync"
@@ -18,8 +19,10 @@ import (
 // service, compiled here with -std=c99 -Wall -Wextra -Werror -pedantic
 // against build/libsmithycurl.so; each call goes through libcurl to a
 // server on 127.0.0.1 that records the request and answers with the case's
-// response.
+// response. With SMITHYCURL_TYPED_C=all, every client case of those
+// protocols runs (a few minutes).
 func TestConformanceTypedC(t *testing.T) {
+	all := os.Getenv("SMITHYCURL_TYPED_C") == "all"
 	lib := libDir(t)
 	needCC(t)
 	shared, err := conformance.SharedDir()
@@ -30,7 +33,7 @@ func TestConformanceTypedC(t *testing.T) {
 		t.Skip(err)
 	}
 	dir := t.TempDir()
-	svcs, err := conformance.GenerateTypedC(shared, dir)
+	svcs, err := conformance.GenerateTypedC(shared, dir, all)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +72,7 @@ func TestConformanceTypedC(t *testing.T) {
 		}
 		return out, nil
 	}
-	res := conformance.RunTypedC(shared, run)
+	res := conformance.RunTypedC(shared, run, all)
 	for _, f := range res.Failures {
 		t.Error(f)
 	}
