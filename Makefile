@@ -120,11 +120,14 @@ install: lib
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(LIB_VERSION)|' export/smithycurl.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/smithycurl.pc
 
 # examples/c, built as a user would: installed to build/prefix, found with pkg-config.
+# The *_typed.c ones use the Todos client that smithycurl gen c writes into build/gen/todo.
 examples: lib
 	$(MAKE) --no-print-directory install PREFIX=$(EX_PREFIX)
-	mkdir -p $(BUILD)/examples
+	mkdir -p $(BUILD)/examples $(BUILD)/gen/todo
+	$(GO) run ./cmd/smithycurl gen c --model examples/todo -o $(BUILD)/gen/todo --prefix todo > /dev/null
 	export PKG_CONFIG_PATH=$(EX_PREFIX)/lib/pkgconfig; for src in examples/c/*.c; do \
-		$(CC) $(CFLAGS_C) -o $(BUILD)/examples/$$(basename $$src .c) $$src $$(pkg-config --cflags --libs smithycurl) -Wl,-rpath,$(EX_PREFIX)/lib || exit 1; \
+		gen=; case $$src in *_typed.c) gen="-I$(BUILD)/gen/todo $(BUILD)/gen/todo/todo.c";; esac; \
+		$(CC) $(CFLAGS_C) -o $(BUILD)/examples/$$(basename $$src .c) $$src $$gen $$(pkg-config --cflags --libs smithycurl) -Wl,-rpath,$(EX_PREFIX)/lib || exit 1; \
 	done
 
 # The C API tests against go-httpbin: natively, then under valgrind memcheck

@@ -38,6 +38,11 @@ if [ -x "$bin/examples/httpbin" ]; then
     show env LD_LIBRARY_PATH="$bin" "$bin/examples/httpbin" "$httpbin"
 fi
 
+if [ -x "$bin/examples/todo_typed" ]; then
+    step "C, typed: examples/c/todo_typed.c (a client written by smithycurl gen c at build time)"
+    show "$bin/examples/todo_typed" "$todo"
+fi
+
 if [ -f bindings/python/smithycurl/__init__.py ] && [ -f examples/python/httpbin.py ]; then
     step "Python: examples/python/httpbin.py"
     show env PYTHONPATH=bindings/python SMITHYCURL_LIBRARY="$bin/libsmithycurl.so" \

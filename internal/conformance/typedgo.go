@@ -295,69 +295,106 @@ func typedCase(m *model.Model, call TypedCall, c protocolCase) error {
 	if host == "" {
 		host = "example.com"
 	}
-	t := &cannedTransport{resp: &wire.Response{Status: 200, Header: wire.Header{}, Body: []byte("{}")}}
+	t := &cannedTransport{resp: cannedResponse(c)}
 	opts := []client.Option{client.WithTransport(t), client.WithoutRetries(),
 		client.WithCodecOptions(protocol.WithIdempotencyTokens(func() string { return fixedToken })),
 		client.WithAWSCredentials(client.AWSCredentials{AccessKeyID: "AKID", SecretAccessKey: "SECRET", Region: "us-east-1"})}
-	params, _ := c.tc.Get("params")
-	ctx := context.Background()
+	in := typedInput(m, c)
+	out, err := call(context.Background(), c.svc, c.op.Name, "https://"+host, opts, []byte(in))
 	if c.kind == "request" {
-		// Typed inputs hold timestamps as time.Time, so the params go in
-		// with RFC 3339 timestamps (the epoch-number input form has no
-		// Go value of its own).
-		in := "{}"
-		if v := docValue(m, c.op.Input.ID, params, true); !v.IsNull() {
-			in = v.JSON()
-		}
-		_, err := call(ctx, c.svc, c.op.Name, "https://"+host, opts, []byte(in))
 		if t.got == nil {
 			return fmt.Errorf("nothing sent: %v (input %s)", err, in)
 		}
 		return compareRequest(c, sentRequestOf(t.got))
 	}
-	// Response cases: any valid input; the canned response is what counts.
+	o := typedOutcome{out: out, err: err}
+	var me typed.ModeledError
+	if errors.As(err, &me) {
+		o.errShape, o.errCode = me.Meta().Shape, me.Meta().Code
+		if o.errMembers, err = typed.JSON.Marshal(me); err != nil {
+			return fmt.Errorf("marshal error members: %v", err)
+		}
+	}
+	if err := checkTypedResponse(m, c, o, t.resp.Body); err != nil {
+		return fmt.Errorf("%w (input %s)", err, in)
+	}
+	return nil
+}
+
+// cannedResponse is what the server of a typed case answers: the case's
+// response for response cases, an empty 200 for request cases.
+func cannedResponse(c protocolCase) *wire.Response {
+	resp := &wire.Response{Status: 200, Header: wire.Header{}, Body: []byte("{}")}
+	if c.kind == "request" {
+		return resp
+	}
 	if v, ok := c.tc.Get("code"); ok {
 		n, _ := v.Int64()
-		t.resp.Status = int(n)
+		resp.Status = int(n)
 	}
 	if v, ok := c.tc.Get("headers"); ok {
 		for i := 0; i < v.Len(); i++ {
 			k, val := v.Entry(i)
-			t.resp.Header[k] = append(t.resp.Header[k], val.Str())
+			resp.Header[k] = append(resp.Header[k], val.Str())
 		}
 	}
-	t.resp.Body = []byte(field(c.tc, "body"))
-	in := docValue(m, c.op.Input.ID, describe.Example(m, c.op), true).JSON()
-	out, err := call(ctx, c.svc, c.op.Name, "https://"+host, opts, []byte(in))
+	resp.Body = []byte(field(c.tc, "body"))
+	return resp
+}
+
+// typedInput is the input (document form) a typed case calls with: the
+// params of a request case, any valid input for a response case (the canned
+// response is what counts). Typed inputs hold timestamps as instants, so
+// the params go in with RFC 3339 timestamps (the epoch-number input form
+// has no typed value of its own).
+func typedInput(m *model.Model, c protocolCase) string {
+	if c.kind == "request" {
+		params, _ := c.tc.Get("params")
+		if v := docValue(m, c.op.Input.ID, params, true); !v.IsNull() {
+			return v.JSON()
+		}
+		return "{}"
+	}
+	return docValue(m, c.op.Input.ID, describe.Example(m, c.op), true).JSON()
+}
+
+// typedOutcome is what a call through a generated client gave back.
+type typedOutcome struct {
+	out        []byte        // the output, document form
+	errShape   model.ShapeID // the modeled error; "" when none
+	errCode    string        // the error code the service named
+	errMembers []byte        // the modeled error's members, document form
+	err        error         // the call's error
+}
+
+// checkTypedResponse compares the outcome of a response case with the
+// output or modeled error the case expects; body is the response body.
+func checkTypedResponse(m *model.Model, c protocolCase, o typedOutcome, body []byte) error {
+	params, _ := c.tc.Get("params")
 	if c.errShape != nil {
-		var me typed.ModeledError
-		if !errors.As(err, &me) {
-			return fmt.Errorf("want error %s, got output %s, err %v", c.errShape.ID, out, err)
+		if o.errShape == "" {
+			return fmt.Errorf("want error %s, got output %s, err %v", c.errShape.ID, o.out, o.err)
 		}
-		if me.Meta().Shape != c.errShape.ID {
-			return fmt.Errorf("error %s, want %s", me.Meta().Shape, c.errShape.ID)
-		}
-		members, merr := typed.JSON.Marshal(me)
-		if merr != nil {
-			return fmt.Errorf("marshal error members: %v", merr)
+		if o.errShape != c.errShape.ID {
+			return fmt.Errorf("error %s, want %s", o.errShape, c.errShape.ID)
 		}
 		want := docValue(m, c.errShape.ID, params, true)
-		if d := jsonDiff(members, []byte(orEmptyObject(want))); d != "" {
+		if d := jsonDiff(o.errMembers, []byte(orEmptyObject(want))); d != "" {
 			return fmt.Errorf("error members: %s", d)
 		}
 		if vp, ok := c.tc.Get("vendorParams"); ok {
-			if code := field(vp, "code"); code != "" && me.Meta().Code != code {
-				return fmt.Errorf("error code %q, want %q", me.Meta().Code, code)
+			if code := field(vp, "code"); code != "" && o.errCode != code {
+				return fmt.Errorf("error code %q, want %q", o.errCode, code)
 			}
 		}
 		return nil
 	}
-	if err != nil {
-		return fmt.Errorf("call: %v (input %s)", err, in)
+	if o.err != nil {
+		return fmt.Errorf("call: %v", o.err)
 	}
 	want := docValue(m, c.op.Output.ID, params, true)
-	want = emptyBlobPayload(m, c.op.Output, want, t.resp.Body)
-	if d := jsonDiff(out, []byte(orEmptyObject(want))); d != "" {
+	want = emptyBlobPayload(m, c.op.Output, want, body)
+	if d := jsonDiff(o.out, []byte(orEmptyObject(want))); d != "" {
 		return fmt.Errorf("output: %s", d)
 	}
 	return nil

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/smithycurl/smithycurl/model"
 )
 
 // Snake turns a Smithy identifier into snake_case: "TodoItem" -> "todo_item",
@@ -118,4 +120,51 @@ func (s *scope) claim(base string, suffixes ...string) string {
 		}
 		return cand
 	}
+}
+
+// OperationNames are the C names of one operation of a generated client.
+type OperationNames struct {
+	Operation string // the operation's shape name
+	Func      string // its function
+	Input     string // its input type; "" when the function takes none
+	Output    string // its output type; "" when it has none
+}
+
+// ErrorNames are the C names of one modeled error of a generated client.
+type ErrorNames struct {
+	Shape  model.ShapeID
+	Type   string // its structure type
+	AsFunc string // PREFIX_error_as_NAME
+}
+
+// Names returns the C names that Generate gives svc's operations and
+// modeled errors with opts, in the order the header declares them.
+func Names(m *model.Model, svc *model.Service, opts Options) ([]OperationNames, []ErrorNames, error) {
+	prefix := opts.Prefix
+	if prefix == "" {
+		prefix = Snake(svc.Shape.ID.Name())
+	}
+	if err := checkPrefix(prefix); err != nil {
+		return nil, nil, err
+	}
+	p, err := newPlan(m, svc, prefix)
+	if err != nil {
+		return nil, nil, fmt.Errorf("gen c: %w", err)
+	}
+	var ops []OperationNames
+	for _, op := range p.ops {
+		n := OperationNames{Operation: op.op.Name, Func: op.fn}
+		if op.in != nil {
+			n.Input = op.in.name
+		}
+		if op.out != nil {
+			n.Output = op.out.name
+		}
+		ops = append(ops, n)
+	}
+	var errs []ErrorNames
+	for _, e := range p.errors {
+		errs = append(errs, ErrorNames{Shape: e.t.shape.ID, Type: e.t.name, AsFunc: e.asFn})
+	}
+	return ops, errs, nil
 }
