@@ -37,9 +37,12 @@ type Client struct {
 	endpoint  *url.URL        // nil when every call's endpoint comes from the rules
 	rules     *endpointRules  // nil when the service has no rules, or the endpoint is used as is
 	region    string          // the configured region (signing region fallback)
-	opts      options
-	creds     credentials
-	plans     sync.Map // *model.Operation -> *callPlan
+	// bucketInEndpoint: S3 through its endpoint rules, which put the bucket
+	// in the endpoint (the codec leaves {Bucket} out of the path).
+	bucketInEndpoint bool
+	opts             options
+	creds            credentials
+	plans            sync.Map // *model.Operation -> *callPlan
 }
 
 // callPlan is what the client precomputes per operation.
@@ -70,9 +73,18 @@ func New(m *model.Model, serviceID model.ShapeID, endpoint string, opts ...Optio
 	for _, opt := range opts {
 		opt.apply(&o)
 	}
+	if o.endpoint.region == "" && o.creds.aws != nil {
+		// The region given with the AWS credentials is the rules' region
+		// too, before AWS_REGION (WithRegion comes first).
+		o.endpoint.region = o.creds.aws.Region
+	}
 	u, rules, err := setupEndpoint(m, svc, endpoint, &o.endpoint)
 	if err != nil {
 		return nil, &Error{Kind: KindUsage, err: err}
+	}
+	bucketInEndpoint := rules != nil && svc.Shape.ID == s3Service
+	if bucketInEndpoint {
+		o.codec = append(o.codec, protocol.WithBucketInEndpoint())
 	}
 	if o.retry.MaxAttempts < 1 {
 		o.retry.MaxAttempts = 1
@@ -82,7 +94,7 @@ func New(m *model.Model, serviceID model.ShapeID, endpoint string, opts ...Optio
 		return nil, &Error{Kind: KindUsage, err: err}
 	}
 	c := &Client{model: m, svc: svc, codec: codec, endpoint: u, rules: rules, opts: o, creds: o.creds,
-		region: o.endpoint.regionOrEnv()}
+		region: o.endpoint.regionOrEnv(), bucketInEndpoint: bucketInEndpoint}
 	if c.creds.aws == nil && svc.Shape.HasTrait(authSigV4) {
 		c.creds.aws = awsFromEnv()
 	}
@@ -359,8 +371,16 @@ func (c *Client) url(base *url.URL, r *wire.Request) (string, error) {
 			return "", err
 		}
 	}
-	return base.Scheme + "://" + host + base.EscapedPath() + r.Path, nil
+	path := base.EscapedPath()
+	if c.bucketInEndpoint && path != "" && (r.Path == "/" || strings.HasPrefix(r.Path, "/?")) {
+		// The endpoint's path is the whole path (S3's bucket, path-style).
+		return base.Scheme + "://" + host + path + r.Path[1:], nil
+	}
+	return base.Scheme + "://" + host + path + r.Path, nil
 }
+
+// s3Service is S3's service shape: its endpoint rules hold the bucket.
+const s3Service model.ShapeID = "com.amazonaws.s3#AmazonS3"
 
 // redactingTrace hides credentials from a trace hook.
 func (c *Client) redactingTrace(f func(transport.TraceEvent)) func(transport.TraceEvent) {

@@ -61,6 +61,14 @@ type config struct {
 	explicitDefaults *bool
 	epochOutput      bool
 	noHostPrefix     bool
+	bucketInEndpoint bool
+}
+
+// WithBucketInEndpoint leaves a leading {Bucket} label out of S3's request
+// paths: the endpoint rules put the bucket in the endpoint (its host, or
+// its path for path-style addressing), as every AWS SDK does with them.
+func WithBucketInEndpoint() Option {
+	return optionFunc(func(c *config) { c.bucketInEndpoint = true })
 }
 
 // WithValidation turns on the check of the input against the model's
@@ -170,7 +178,7 @@ func newRestCodec(m *model.Model, d dialect, opts []Option) *restCodec {
 	}
 	c.json.epochOutput = c.cfg.epochOutput
 	c.body = jsonBody{o: &c.json}
-	c.plans.init(compiler{m: m, shapes: map[model.ShapeID]*shapeCodec{}}, func(op *model.Operation) (*opPlan, error) {
+	c.plans.init(compiler{m: m, shapes: map[model.ShapeID]*shapeCodec{}, bucketInEndpoint: c.cfg.bucketInEndpoint}, func(op *model.Operation) (*opPlan, error) {
 		return compileOperation(&c.plans.comp, op)
 	})
 	return c

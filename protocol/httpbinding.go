@@ -123,6 +123,9 @@ func compileOperation(c *compiler, op *model.Operation) (*opPlan, error) {
 			if !ok {
 				return nil, fmt.Errorf("operation %s: label {%s} has no input member", op.Shape.ID, name)
 			}
+			if c.bucketInEndpoint && name == "Bucket" && !greedy && len(p.segments) == 0 {
+				continue // the endpoint holds the bucket
+			}
 			p.segments = append(p.segments, uriSegment{label: mc, greedy: greedy})
 			continue
 		}

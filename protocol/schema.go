@@ -168,6 +168,9 @@ type compiler struct {
 	// noTimestampFormat ignores timestampFormat: the rpcv2 protocols always
 	// send epoch seconds.
 	noTimestampFormat bool
+	// bucketInEndpoint drops a leading {Bucket} label from REST paths
+	// (WithBucketInEndpoint).
+	bucketInEndpoint bool
 }
 
 func (c *compiler) shape(id model.ShapeID) *shapeCodec {
