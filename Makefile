@@ -51,16 +51,10 @@ FUZZERS := ./model:FuzzParseIDL ./model:FuzzParseAST \
 FUZZLONG ?= 10000000x
 
 fuzz:
-	@for f in $(FUZZERS); do \
-		echo "$(GO) test $${f%%:*} -run '^$$' -fuzz '^$${f#*:}$$' -fuzztime $(FUZZTIME)"; \
-		$(GO) test $${f%%:*} -run '^$$' -fuzz "^$${f#*:}\$$" -fuzztime $(FUZZTIME) || exit 1; \
-	done
+	@GO=$(GO) FUZZTIME=$(FUZZTIME) scripts/fuzz.sh $(FUZZERS)
 
 fuzz-long:
-	@for f in $(FUZZERS); do \
-		echo "$(GO) test $${f%%:*} -run '^$$' -fuzz '^$${f#*:}$$' -fuzztime $(FUZZLONG)"; \
-		$(GO) test $${f%%:*} -run '^$$' -fuzz "^$${f#*:}\$$" -fuzztime $(FUZZLONG) || exit 1; \
-	done
+	@GO=$(GO) FUZZTIME=$(FUZZLONG) scripts/fuzz.sh $(FUZZERS)
 
 # Model-driven property tests (internal/proptest) over every operation of
 # $(SMITHYCURL_SHARED)/models and the protocol test models, fixed seed;
