@@ -108,8 +108,14 @@ func (s *scanner) scanString(checkUTF8 bool) ([]byte, bool, error) {
 			s.pos++
 			return s.data[start:s.pos], escaped, nil
 		case c == '\\':
+			// Only the escapes of RFC 8259 7 are JSON; any other is
+			// refused, never copied into a request or an output.
 			escaped = true
-			s.pos += 2
+			if n := escapeLen(s.data[s.pos:]); n > 0 {
+				s.pos += n
+			} else {
+				return nil, false, s.errorf("invalid escape in string")
+			}
 		case c < 0x20:
 			return nil, false, s.errorf("control character in string")
 		case c >= utf8.RuneSelf && checkUTF8:
@@ -125,6 +131,29 @@ func (s *scanner) scanString(checkUTF8 bool) ([]byte, bool, error) {
 		}
 	}
 	return nil, false, s.errorf("unterminated string")
+}
+
+// escapeLen is the length of the JSON escape at the start of b (which
+// begins with a backslash), or 0 when it is not one.
+func escapeLen(b []byte) int {
+	if len(b) < 2 {
+		return 0
+	}
+	switch b[1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return 2
+	case 'u':
+		if len(b) < 6 {
+			return 0
+		}
+		for _, h := range b[2:6] {
+			if !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
+				return 0
+			}
+		}
+		return 6
+	}
+	return 0
 }
 
 // str consumes a string and returns its value.

@@ -203,3 +203,34 @@ func TestHeaderNumbersAreJSON(t *testing.T) {
 		}
 	}
 }
+
+// A string with an escape JSON does not have (\0, \x41, \q, \u12) was
+// copied as is: a response or error member decoded to invalid JSON, an
+// input string went out invalid (found by FuzzDecodeError in CI:
+// {"TopLevel":"\0"}).
+func TestInvalidEscapesAreRefused(t *testing.T) {
+	c, svc := newTestCodec(t)
+	put, _ := svc.Operation("PutItem")
+	get, _ := svc.Operation("GetItem")
+	for _, esc := range []string{`\0`, `\x41`, `\q`, `\u12`, `\u12g4`, `\`} {
+		in := `{"id": "a", "path": "b", "note": "x` + esc + `"}`
+		if req, err := c.EncodeRequest(context.Background(), put, []byte(in)); err == nil || !strings.Contains(err.Error(), "member note: ") {
+			t.Errorf("input %s: error %v (request %v), want one naming note", in, err, req)
+		}
+		body := `{"lines": [{"name": "x` + esc + `"}]}`
+		if out, err := c.DecodeResponse(context.Background(), put, &wire.Response{Status: 200, Body: []byte(body)}); err == nil {
+			t.Errorf("response %s decoded to %s, want an error", body, out)
+		}
+		resp := &wire.Response{Status: 404, Header: wire.Header{"X-Amzn-Errortype": {"NotFound"}}, Body: []byte(`{"message": "m` + esc + `"}`)}
+		var se *ServiceError
+		if err := func() error { _, err := c.DecodeResponse(context.Background(), get, resp); return err }(); errors.As(err, &se) && se.Modeled() {
+			t.Errorf("error body %s decoded to members %s, want a response error", resp.Body, se.Members)
+		}
+	}
+	for _, ok := range []string{`\"`, `\\`, `\/`, `\b\f\n\r\t`, `\u00e9\uD83D\uDE00`} {
+		in := `{"id": "a", "path": "b", "note": "x` + ok + `"}`
+		if _, err := c.EncodeRequest(context.Background(), put, []byte(in)); err != nil {
+			t.Errorf("input %s: %v", in, err)
+		}
+	}
+}

@@ -27,7 +27,7 @@ var (
 	fuzzOps  []fuzzOp
 )
 
-func conformanceOps(f *testing.F) []fuzzOp {
+func conformanceOps(f testing.TB) []fuzzOp {
 	dir := sharedDir(f)
 	fuzzOnce.Do(func() {
 		l := model.NewLoader()
