@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/smithycurl/smithycurl/client"
+	"github.com/smithycurl/smithycurl/internal/shareddata"
 	"github.com/smithycurl/smithycurl/model"
 )
 
@@ -36,10 +37,7 @@ func loadModel(tb testing.TB, file string) *model.Model {
 	if m, ok := models.Load(file); ok {
 		return m.(*model.Model)
 	}
-	shared, err := SharedDir()
-	if err != nil {
-		tb.Skip(err)
-	}
+	shared := shareddata.Path(tb)
 	path := filepath.Join(shared, "models", "aws", file)
 	if _, err := os.Stat(path); err != nil {
 		if os.Getenv("CI") != "" {

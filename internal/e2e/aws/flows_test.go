@@ -7,16 +7,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/smithycurl/smithycurl/internal/shareddata"
 )
 
 // The same DynamoDB flow from the command line and from C: the user-facing
 // ways in, run as a user would run them.
 
 func dynamoModelPath(tb testing.TB) string {
-	shared, err := SharedDir()
-	if err != nil {
-		tb.Skip(err)
-	}
+	shared := shareddata.Path(tb)
 	loadModel(tb, "dynamodb.json") // skips or fails like the Go flows when the model is missing
 	return filepath.Join(shared, "models", "aws", "dynamodb.json")
 }
@@ -24,7 +23,7 @@ func dynamoModelPath(tb testing.TB) string {
 // artifact returns a file make builds (the C example), skipping outside CI
 // when it has not been built.
 func artifact(t *testing.T, rel string) string {
-	root, err := repoRoot()
+	root, err := shareddata.Root()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +40,7 @@ func artifact(t *testing.T, rel string) string {
 func TestDynamoDBFromTheCommandLine(t *testing.T) {
 	emu := Start(t)
 	modelPath := dynamoModelPath(t)
-	root, err := repoRoot()
+	root, err := shareddata.Root()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/smithycurl/smithycurl/client"
+	"github.com/smithycurl/smithycurl/internal/shareddata"
 )
 
 const (
@@ -97,9 +98,9 @@ func TestSNS(t *testing.T) {
 func TestSNSFromTheCommandLine(t *testing.T) {
 	emu := Start(t)
 	loadModel(t, "sns.json") // skips or fails like the Go flows when the model is missing
-	shared, _ := SharedDir()
+	shared := shareddata.Path(t)
 	modelPath := filepath.Join(shared, "models", "aws", "sns.json")
-	root, err := repoRoot()
+	root, err := shareddata.Root()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +149,7 @@ func TestSNSFromTheCommandLine(t *testing.T) {
 func TestSNSFromC(t *testing.T) {
 	emu := Start(t)
 	loadModel(t, "sns.json")
-	shared, _ := SharedDir()
+	shared := shareddata.Path(t)
 	bin := artifact(t, filepath.Join("build", "examples", "sns"))
 	cmd := exec.Command(bin, emu.Fauxqs, filepath.Join(shared, "models", "aws", "sns.json"))
 	cmd.Env = append(os.Environ(), "AWS_ACCESS_KEY_ID="+Credentials.AccessKeyID,
