@@ -431,28 +431,10 @@ func (o *jsonOptions) decodeCBORValue(dst []byte, r *cbor.Reader, mc *memberCode
 		out, err := r.AppendJSON(dst)
 		return out, cborError(err)
 	case kList:
-		dst = append(dst, '[')
-		n := 0
-		err := r.Array(func(i int) error {
-			if r.IsNull() {
-				if sc.sparse {
-					if n > 0 {
-						dst = append(dst, ',')
-					}
-					n++
-					dst = append(dst, "null"...)
-				}
-				return nil
-			}
-			if n > 0 {
-				dst = append(dst, ',')
-			}
-			n++
-			var err error
-			dst, err = o.decodeCBORValue(dst, r, sc.elem)
-			return inIndex(err, i)
+		out, err := decodeList(dst, sc, r.Array, r.IsNull, func(dst []byte) ([]byte, error) {
+			return o.decodeCBORValue(dst, r, sc.elem)
 		})
-		return append(dst, ']'), cborError(err)
+		return out, cborError(err)
 	case kMap:
 		dst = append(dst, '{')
 		n := 0

@@ -2,7 +2,6 @@ package protocol
 
 import (
 	"bytes"
-	"compress/gzip"
 	"crypto/md5"
 	"encoding/base64"
 	"fmt"
@@ -196,18 +195,9 @@ func topLevel(sc *shapeCodec, input []byte) ([][]byte, error) {
 // encodeRequest builds the request of p from input.
 func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error) {
 	in := p.in
-	vals, err := topLevel(in.sc, input)
+	vals, err := c.cfg.inputValues(p.op, in.sc, in.idemToken, input)
 	if err != nil {
-		return nil, &InputError{Operation: p.op.Shape.ID, Err: err}
-	}
-	if in.idemToken != nil {
-		i := memberIndex(in.sc, in.idemToken)
-		if vals[i] == nil {
-			vals[i] = appendString(nil, c.cfg.newToken())
-		}
-	}
-	if vs := validateInput(in.sc, vals, c.cfg.validate); len(vs) > 0 {
-		return nil, &ValidationError{Operation: p.op.Shape.ID, Violations: vs}
+		return nil, err
 	}
 	fail := func(err error) (*wire.Request, error) {
 		return nil, &InputError{Operation: p.op.Shape.ID, Err: err}
@@ -473,20 +463,11 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 	if len(req.Body) > 0 || (in.payload != nil && in.payload.streaming && val(in.payload) != nil) {
 		for _, enc := range p.compression {
 			if enc == "gzip" && !(in.payload != nil && in.payload.streaming) {
-				var buf bytes.Buffer
-				zw := gzip.NewWriter(&buf)
-				zw.Write(req.Body)
-				zw.Close()
-				req.Body = buf.Bytes()
-				if prev := req.Header.Get("Content-Encoding"); prev != "" {
-					req.Header.Set("Content-Encoding", prev+", gzip")
-				} else {
-					req.Header.Set("Content-Encoding", "gzip")
-				}
+				req.Body = gzipBody(req.Header, req.Body)
 				break
 			}
 		}
-		req.Header.Set("Content-Length", strconv.Itoa(len(req.Body)))
+		setBody(req, req.Body)
 	}
 	return req, nil
 }

@@ -271,6 +271,32 @@ func (o *jsonOptions) encodeStruct(dst []byte, s *scanner, sc *shapeCodec, neste
 
 func memberIndex(_ *shapeCodec, mc *memberCodec) int { return mc.index }
 
+// decodeList writes the JSON array of a list whose items each reads
+// (the JSON scanner's or the CBOR reader's), item decoding one; a null item
+// is kept in a sparse list and left out of a dense one.
+func decodeList(dst []byte, sc *shapeCodec, each func(func(i int) error) error, isNull func() bool, item func([]byte) ([]byte, error)) ([]byte, error) {
+	dst = append(dst, '[')
+	n := 0
+	err := each(func(i int) error {
+		null := isNull()
+		if null && !sc.sparse {
+			return nil
+		}
+		if n > 0 {
+			dst = append(dst, ',')
+		}
+		n++
+		if null {
+			dst = append(dst, "null"...)
+			return nil
+		}
+		var err error
+		dst, err = item(dst)
+		return inIndex(err, i)
+	})
+	return append(dst, ']'), err
+}
+
 // encodeUnion writes a union: tagged (one-member object), discriminated
 // (alloy#discriminated: the tag as a property of the member structure) or
 // untagged (alloy#untagged: the member value alone).
@@ -388,28 +414,9 @@ func (o *jsonOptions) decodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 		raw, err := s.document()
 		return appendCompact(dst, raw), err
 	case kList:
-		dst = append(dst, '[')
-		n := 0
-		err := s.array(func(i int) error {
-			if s.isNull() {
-				if sc.sparse {
-					if n > 0 {
-						dst = append(dst, ',')
-					}
-					n++
-					dst = append(dst, "null"...)
-				}
-				return nil
-			}
-			if n > 0 {
-				dst = append(dst, ',')
-			}
-			n++
-			var err error
-			dst, err = o.decodeValue(dst, s, sc.elem)
-			return inIndex(err, i)
+		return decodeList(dst, sc, s.array, s.isNull, func(dst []byte) ([]byte, error) {
+			return o.decodeValue(dst, s, sc.elem)
 		})
-		return append(dst, ']'), err
 	case kMap:
 		dst = append(dst, '{')
 		n := 0

@@ -1,9 +1,13 @@
 package protocol
 
 import (
+	"bytes"
+	"compress/gzip"
+	"strconv"
 	"sync"
 
 	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/wire"
 )
 
 // plans compiles each operation of a codec once, on first use, and keeps
@@ -89,4 +93,43 @@ func compressions(op *model.Operation) []string {
 		out = append(out, e.Str())
 	}
 	return out
+}
+
+// inputValues splits input into the raw JSON of each top-level member of
+// in (topLevel), fills an absent idempotency token (idem, if any) and
+// checks @required and, when the codec validates, the constraints: what
+// every protocol does first with a caller's input.
+func (c *config) inputValues(op *model.Operation, in *shapeCodec, idem *memberCodec, input []byte) ([][]byte, error) {
+	vals, err := topLevel(in, input)
+	if err != nil {
+		return nil, &InputError{Operation: op.Shape.ID, Err: err}
+	}
+	if idem != nil && vals[idem.index] == nil {
+		vals[idem.index] = appendString(nil, c.newToken())
+	}
+	if vs := validateInput(in, vals, c.validate); len(vs) > 0 {
+		return nil, &ValidationError{Operation: op.Shape.ID, Violations: vs}
+	}
+	return vals, nil
+}
+
+// gzipBody compresses body (@requestCompression's gzip), adding gzip to
+// the Content-Encoding of h.
+func gzipBody(h wire.Header, body []byte) []byte {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write(body) // writes to a bytes.Buffer do not fail
+	zw.Close()
+	if prev := h.Get("Content-Encoding"); prev != "" {
+		h.Set("Content-Encoding", prev+", gzip")
+	} else {
+		h.Set("Content-Encoding", "gzip")
+	}
+	return buf.Bytes()
+}
+
+// setBody sets the request body and its Content-Length.
+func setBody(req *wire.Request, body []byte) {
+	req.Body = body
+	req.Header.Set("Content-Length", strconv.Itoa(len(body)))
 }

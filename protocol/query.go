@@ -2,7 +2,6 @@ package protocol
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"fmt"
 	"strconv"
@@ -110,15 +109,9 @@ func (c *queryCodec) EncodeRequest(ctx context.Context, op *model.Operation, inp
 		return nil, &InputError{Operation: op.Shape.ID, Err: err}
 	}
 	in := p.in
-	vals, err := topLevel(in, input)
+	vals, err := c.cfg.inputValues(op, in, p.idemToken, input)
 	if err != nil {
-		return fail(err)
-	}
-	if p.idemToken != nil && vals[p.idemToken.index] == nil {
-		vals[p.idemToken.index] = appendString(nil, c.cfg.newToken())
-	}
-	if vs := validateInput(in, vals, c.cfg.validate); len(vs) > 0 {
-		return nil, &ValidationError{Operation: op.Shape.ID, Violations: vs}
+		return nil, err
 	}
 	body := make([]byte, 0, len(input)*2+64)
 	body = append(body, "Action="...)
@@ -144,15 +137,9 @@ func (c *queryCodec) EncodeRequest(ctx context.Context, op *model.Operation, inp
 		return fail(err)
 	}
 	if p.gzip {
-		var buf bytes.Buffer
-		zw := gzip.NewWriter(&buf)
-		zw.Write(body)
-		zw.Close()
-		body = buf.Bytes()
-		req.Header.Set("Content-Encoding", "gzip")
+		body = gzipBody(req.Header, body)
 	}
-	req.Body = body
-	req.Header.Set("Content-Length", strconv.Itoa(len(body)))
+	setBody(req, body)
 	return req, nil
 }
 

@@ -2,10 +2,8 @@ package protocol
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/smithycurl/smithycurl/model"
@@ -120,15 +118,9 @@ func (c *rpcCodec) EncodeRequest(ctx context.Context, op *model.Operation, input
 		return nil, &InputError{Operation: op.Shape.ID, Err: err}
 	}
 	in := p.in
-	vals, err := topLevel(in, input)
+	vals, err := c.cfg.inputValues(op, in, p.idemToken, input)
 	if err != nil {
-		return fail(err)
-	}
-	if p.idemToken != nil && vals[p.idemToken.index] == nil {
-		vals[p.idemToken.index] = appendString(nil, c.cfg.newToken())
-	}
-	if vs := validateInput(in, vals, c.cfg.validate); len(vs) > 0 {
-		return nil, &ValidationError{Operation: op.Shape.ID, Violations: vs}
+		return nil, err
 	}
 	req := &wire.Request{Method: "POST", Path: p.path, Header: make(wire.Header, 6)}
 	var body []byte
@@ -146,15 +138,9 @@ func (c *rpcCodec) EncodeRequest(ctx context.Context, op *model.Operation, input
 		return fail(err)
 	}
 	if p.gzip && body != nil {
-		var buf bytes.Buffer
-		zw := gzip.NewWriter(&buf)
-		zw.Write(body)
-		zw.Close()
-		body = buf.Bytes()
-		req.Header.Set("Content-Encoding", "gzip")
+		body = gzipBody(req.Header, body)
 	}
-	req.Body = body
-	req.Header.Set("Content-Length", strconv.Itoa(len(body)))
+	setBody(req, body)
 	return req, nil
 }
 
