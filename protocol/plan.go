@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"bytes"
+	"context"
 	"compress/gzip"
 	"strconv"
 	"sync"
@@ -54,6 +55,24 @@ type opCommon struct {
 	idemToken *memberCodec
 	host      []hostSegment
 	gzip      bool
+}
+
+func (p *opCommon) common() *opCommon { return p }
+
+// startRequest is what encoding an RPC or query request begins with: op's
+// plan, and the input's top-level members (config.inputValues).
+func startRequest[P interface{ common() *opCommon }](ctx context.Context, ps *plans[P], cfg *config, op *model.Operation, input []byte) (P, [][]byte, error) {
+	var zero P
+	if err := ctx.Err(); err != nil {
+		return zero, nil, err
+	}
+	p, err := ps.get(op)
+	if err != nil {
+		return zero, nil, err
+	}
+	c := p.common()
+	vals, err := cfg.inputValues(op, c.in, c.idemToken, input)
+	return p, vals, err
 }
 
 func compileCommon(comp *compiler, op *model.Operation) (opCommon, error) {

@@ -98,10 +98,7 @@ func (c *queryCodec) compile(op *model.Operation) (*queryPlan, error) {
 }
 
 func (c *queryCodec) EncodeRequest(ctx context.Context, op *model.Operation, input []byte) (*wire.Request, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	p, err := c.plans.get(op)
+	p, vals, err := startRequest(ctx, &c.plans, &c.cfg, op, input)
 	if err != nil {
 		return nil, err
 	}
@@ -109,10 +106,6 @@ func (c *queryCodec) EncodeRequest(ctx context.Context, op *model.Operation, inp
 		return nil, &InputError{Operation: op.Shape.ID, Err: err}
 	}
 	in := p.in
-	vals, err := c.cfg.inputValues(op, in, p.idemToken, input)
-	if err != nil {
-		return nil, err
-	}
 	body := make([]byte, 0, len(input)*2+64)
 	body = append(body, "Action="...)
 	body = appendEscaped(body, op.Name)

@@ -107,10 +107,7 @@ func (c *rpcCodec) compile(op *model.Operation) (*rpcPlan, error) {
 }
 
 func (c *rpcCodec) EncodeRequest(ctx context.Context, op *model.Operation, input []byte) (*wire.Request, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	p, err := c.plans.get(op)
+	p, vals, err := startRequest(ctx, &c.plans, &c.cfg, op, input)
 	if err != nil {
 		return nil, err
 	}
@@ -118,10 +115,6 @@ func (c *rpcCodec) EncodeRequest(ctx context.Context, op *model.Operation, input
 		return nil, &InputError{Operation: op.Shape.ID, Err: err}
 	}
 	in := p.in
-	vals, err := c.cfg.inputValues(op, in, p.idemToken, input)
-	if err != nil {
-		return nil, err
-	}
 	req := &wire.Request{Method: "POST", Path: p.path, Header: make(wire.Header, 6)}
 	var body []byte
 	if !(c.d.unitNoBody && in.kind == kUnit) {
