@@ -37,9 +37,10 @@ func artifact(t *testing.T, rel string) string {
 	return p
 }
 
-func TestDynamoDBFromTheCommandLine(t *testing.T) {
-	emu := Start(t)
-	modelPath := dynamoModelPath(t)
+// cli builds the smithycurl command and returns a function running
+// `call OP --input INPUT` against endpoint with modelPath and the
+// emulators' credentials; it gives stdout and the exit code.
+func cli(t *testing.T, modelPath, endpoint string) func(op, input string) (string, int) {
 	root, err := shareddata.Root()
 	if err != nil {
 		t.Fatal(err)
@@ -48,8 +49,8 @@ func TestDynamoDBFromTheCommandLine(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, filepath.Join(root, "cmd", "smithycurl")).CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	run := func(op, input string) (string, int) {
-		cmd := exec.Command(bin, "call", "--model", modelPath, "--endpoint", emu.DynamoDB, op, "--input", input)
+	return func(op, input string) (string, int) {
+		cmd := exec.Command(bin, "call", "--model", modelPath, "--endpoint", endpoint, op, "--input", input)
 		cmd.Env = append(os.Environ(), "AWS_ACCESS_KEY_ID="+Credentials.AccessKeyID,
 			"AWS_SECRET_ACCESS_KEY="+Credentials.SecretAccessKey, "AWS_REGION="+Credentials.Region)
 		out, err := cmd.Output()
@@ -61,6 +62,12 @@ func TestDynamoDBFromTheCommandLine(t *testing.T) {
 		}
 		return string(out), code
 	}
+}
+
+func TestDynamoDBFromTheCommandLine(t *testing.T) {
+	emu := Start(t)
+	modelPath := dynamoModelPath(t)
+	run := cli(t, modelPath, emu.DynamoDB)
 	table := `"TableName": "cli-flow"`
 	if out, code := run("CreateTable", `{`+table+`, "BillingMode": "PAY_PER_REQUEST",
 		"AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "S"}],
