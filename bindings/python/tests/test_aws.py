@@ -10,7 +10,7 @@ from typing import Iterator
 import pytest
 
 import smithycurl
-from conftest import REPO, shared_dir
+from conftest import REPO, shared_path
 
 CREDENTIALS = {"access_key_id": "AKIDEXAMPLE", "secret_access_key": "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY",
                "region": "us-east-1"}
@@ -27,9 +27,7 @@ def emulators() -> Iterator[dict[str, str]]:
     try:
         out = subprocess.run([script, "start"], check=True, capture_output=True, text=True, timeout=300).stdout
     except (OSError, subprocess.SubprocessError) as e:
-        if os.environ.get("CI"):
-            pytest.fail(f"the AWS emulators did not start: {e}")
-        pytest.skip(f"the AWS emulators did not start: {e}")
+        pytest.fail(f"the AWS emulators did not start: {e}")
     for line in out.splitlines():
         key, _, value = line.partition("=")
         urls[key] = value.strip("'\"")
@@ -40,12 +38,7 @@ def emulators() -> Iterator[dict[str, str]]:
 
 
 def aws_model(name: str) -> smithycurl.Model:
-    path = os.path.join(shared_dir(), "models", "aws", name)
-    if not os.path.exists(path):
-        if os.environ.get("CI"):
-            pytest.fail(f"{path} is missing")
-        pytest.skip(f"{path} is missing")
-    return smithycurl.load_model(path)
+    return smithycurl.load_model(shared_path("models", "aws", name))
 
 
 def test_dynamodb_flow(emulators: dict[str, str]) -> None:
