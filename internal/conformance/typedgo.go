@@ -37,6 +37,11 @@ var typedSuites = []struct {
 	{"simpleRestJson", protocol.SimpleRestJSON},
 	{"awsJson1_0", protocol.AWSJSON1_0},
 	{"awsJson1_1", protocol.AWSJSON1_1},
+	{"rpcv2Cbor", protocol.RPCv2CBOR},
+	{"rpcv2Json", protocol.RPCv2JSON},
+	{"restXml", protocol.RestXML},
+	{"awsQuery", protocol.AWSQuery},
+	{"ec2Query", protocol.EC2Query},
 }
 
 // GenerateTypedGo writes into dir, a folder of this module whose import
@@ -333,7 +338,7 @@ func cannedResponse(c protocolCase) *wire.Response {
 			resp.Header[k] = append(resp.Header[k], val.Str())
 		}
 	}
-	resp.Body = []byte(field(c.tc, "body"))
+	resp.Body = caseBody(c.tc)
 	return resp
 }
 
