@@ -186,7 +186,11 @@ typedef enum smithycurl_code {
     SMITHYCURL_E_NOMEM = 16,
     /** A bug in the library (an internal panic was caught); please report it
      * with the errmsg. The handle stays usable. */
-    SMITHYCURL_E_INTERNAL = 17
+    SMITHYCURL_E_INTERNAL = 17,
+    /** A wait failed: SMITHYCURL_KIND_WAITER_FAILURE. */
+    SMITHYCURL_E_WAITER_FAILURE = 18,
+    /** A wait failed: SMITHYCURL_KIND_WAITER_TIMEOUT. */
+    SMITHYCURL_E_WAITER_TIMEOUT = 19
 } smithycurl_code;
 
 /** Why a call failed: a small closed set, the same as the Go client's and
@@ -212,7 +216,12 @@ typedef enum smithycurl_error_kind {
      * closed. */
     SMITHYCURL_KIND_CANCELLED = 6,
     /** The response could not be decoded. */
-    SMITHYCURL_KIND_DECODE = 7
+    SMITHYCURL_KIND_DECODE = 7,
+    /** A waiter reached its failure state: one of its failure acceptors
+     * matched; the message says which. */
+    SMITHYCURL_KIND_WAITER_FAILURE = 8,
+    /** A waiter was still retrying when the maximum time to wait ran out. */
+    SMITHYCURL_KIND_WAITER_TIMEOUT = 9
 } smithycurl_error_kind;
 /* end contract:codes */
 
