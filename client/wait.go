@@ -30,7 +30,14 @@ type waitOptions struct {
 // The delays need not be whole seconds here: jitter is then drawn in
 // milliseconds instead of seconds.
 func WithWaitDelays(minDelay, maxDelay time.Duration) WaitOption {
-	return waitOptionFunc(func(o *waitOptions) { o.minDelay, o.maxDelay = minDelay, maxDelay })
+	return waitOptionFunc(func(o *waitOptions) {
+		if minDelay > 0 {
+			o.minDelay = minDelay
+		}
+		if maxDelay > 0 {
+			o.maxDelay = maxDelay
+		}
+	})
 }
 
 // WithWaitCallOptions applies opts to every call the waiter makes.
@@ -121,7 +128,7 @@ func (c *Client) Wait(ctx context.Context, waiterName string, input []byte, maxW
 	if maxWait <= 0 {
 		return nil, usageError(opID, "waiter %s: the maximum wait time must be positive, not %s", w.Name, maxWait)
 	}
-	var o waitOptions
+	o := waitOptions{minDelay: c.opts.waitDelays[0], maxDelay: c.opts.waitDelays[1]}
 	for _, opt := range opts {
 		if opt != nil {
 			opt.applyWait(&o)
