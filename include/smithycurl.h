@@ -343,7 +343,8 @@ smithycurl_code smithycurl_loader_free(smithycurl_loader *loader);
  *          "readonly": true, "idempotent": true, "deprecated": true,
  *          "input": "ns#GetIpInput",              // "smithy.api#Unit": none
  *          "output": "ns#GetIpOutput",
- *          "errors": ["ns#Unauthorized"]}]}]}     // operation's, then service's
+ *          "errors": ["ns#Unauthorized"],         // operation's, then service's
+ *          "waiters": ["TableExists"]}]}]}        // smithy.waiters#waitable, sorted
  *
  * @param json receives the JSON (caller frees with smithycurl_free());
  * @param len receives its length (may be NULL).
