@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/smithycurl/smithycurl/client"
+	"github.com/smithycurl/smithycurl/model"
 )
 
 // waitModel has one operation with waiters covering every matcher and
@@ -301,4 +302,40 @@ func TestWaitMalformedWaiter(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "waiter NameEchoed of GetThing: acceptor 1: inputOutput: jmespath") {
 		t.Fatalf("err = %v", err)
 	}
+}
+
+// BenchmarkWait: a waiter that succeeds on its first attempt, next to the
+// same call made with Call (the waiter's own cost: finding and compiling
+// the waiter, the JMESPath data and the matchers).
+func BenchmarkWait(b *testing.B) {
+	s := &scripted{replies: []string{`200 {"status": "ready", "created": 1700000000, "parts": [{"state": "done"}]}`}}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	l := model.NewLoader()
+	l.AddSource("wait.smithy", []byte(waitModel))
+	m, _, err := l.Load(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	c, err := client.New(m, "t#Things", srv.URL, client.WithoutRetries())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	in := []byte(`{"name": "a"}`)
+	ctx := context.Background()
+	b.Run("Call", func(b *testing.B) {
+		for range b.N {
+			if _, err := c.Call(ctx, "GetThing", in); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("Wait", func(b *testing.B) {
+		for range b.N {
+			if _, err := c.Wait(ctx, "ThingReady", in, time.Minute); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

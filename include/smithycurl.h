@@ -714,6 +714,8 @@ smithycurl_code smithycurl_call(smithycurl_client *client, const char *operation
  *   any call failure (SMITHYCURL_E_SERVICE, _TRANSPORT, ...): an error no
  *   acceptor expected stops the waiter with that error;
  *   SMITHYCURL_E_CANCELLED when cancel was cancelled.
+ *   smithycurl_result_attempts() of a waiter failure or timeout is the
+ *   number of calls the waiter made.
  * Thread-safety: any thread, concurrently on one client.
  *
  *     smithycurl_result *r;
