@@ -24,6 +24,8 @@ const (
 	codeForked          = 15
 	codeNoMem           = 16
 	codeInternal        = 17
+	codeWaiterFailure   = 18
+	codeWaiterTimeout   = 19
 )
 
 // codeOfKind is the code a call failing with kind k returns.
@@ -43,6 +45,10 @@ func codeOfKind(k client.Kind) int {
 		return codeCancelled
 	case client.KindDecode:
 		return codeDecode
+	case client.KindWaiterFailure:
+		return codeWaiterFailure
+	case client.KindWaiterTimeout:
+		return codeWaiterTimeout
 	}
 	return codeInternal
 }

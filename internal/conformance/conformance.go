@@ -55,6 +55,7 @@ var Suites = []Suite{
 	{"endpoint-tests-aws", EndpointTestsAWS},
 	{"rpcv2Cbor", RPCv2CBOR},
 	{"rpcv2Json", RPCv2JSON},
+	{"jmespath", JMESPath},
 }
 
 // guard runs one case with a time bound and turns a panic into an error, so

@@ -42,9 +42,12 @@ from .errors import (
     TransportError,
     UsageError,
     ValidationError,
+    WaiterError,
+    WaiterFailureError,
+    WaiterTimeoutError,
 )
 from .model import Model, OperationInfo, ServiceInfo, load_model
-from .client import Client, Operation
+from .client import Client, Operation, Waiter
 from .types import IntEnum, StrEnum, Structure, Union, UnknownUnionMember
 
 __version__ = "0.1.0"
@@ -90,6 +93,10 @@ __all__ = [
     "UnknownUnionMember",
     "UsageError",
     "ValidationError",
+    "Waiter",
+    "WaiterError",
+    "WaiterFailureError",
+    "WaiterTimeoutError",
     "library_path",
     "library_version",
     "load_model",

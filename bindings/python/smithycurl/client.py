@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 
 from . import _codec, _interrupt, _lib, _scalars, errors
 from .errors import ServiceError
+from .types import snake_case
 
 if TYPE_CHECKING:
     from .model import Model, OperationInfo, ServiceInfo
@@ -123,6 +124,9 @@ def _make_options(lib: _lib.Library, **o: Any) -> tuple[int, Any]:
         check(lib.options_set_host_prefix(h, 0), "host_prefix")
     if o["max_response_bytes"] is not None:
         check(lib.options_set_max_response_bytes(h, int(o["max_response_bytes"])), "max_response_bytes")
+    if o["waiter_delays"] is not None:
+        lo, hi = o["waiter_delays"]
+        check(lib.options_set_waiter_delays(h, int(round(lo * 1000)), int(round(hi * 1000))), "waiter_delays")
     if o["region"] is not None:
         check(lib.options_set_region(h, s(o["region"], "region")), "region")
     for k, v in (o["endpoint_params"] or {}).items():
@@ -202,6 +206,10 @@ class Operation:
         return f"<smithycurl operation {self.info.id}: {self.info.py_name}({names})>"
 
     def __call__(self, input: Any = None, /, **kwargs: Any) -> Any:
+        return self._client._call(self, self._body(input, kwargs))
+
+    def _body(self, input: Any, kwargs: Mapping[str, Any]) -> bytes:
+        """The input JSON of a call with input or keyword arguments."""
         if kwargs:
             if input is not None:
                 raise TypeError(f"{self.info.py_name}() takes an input or keyword arguments, not both")
@@ -231,10 +239,10 @@ class Operation:
             except errors.UsageError as err:
                 raise _scalars.for_input(err, self.info.name)
         else:
-            return self._client._call(self, _EMPTY)
+            return _EMPTY
         if self._in_decimal:
             body = _scalars.fix_decimals(body)
-        return self._client._call(self, body.encode())
+        return body.encode()
 
     def _call_members(self, args: Mapping[str, Any]) -> Any:
         """Calls with the input's members by Smithy name (None: unset); for
@@ -351,6 +359,76 @@ class _Namespace:
         return f"<{'errors' if self._errors_only else 'types'} of {self._client.service.id}: {', '.join(self.__dir__())}>"
 
 
+class Waiter:
+    """A waiter of the service (``smithy.waiters#waitable``), callable:
+    ``client.wait.table_exists(table_name="t", max_wait=300)``. It calls
+    its operation with the input (keyword arguments, a dataclass or a dict,
+    as the operation takes) until an acceptor reaches the success state,
+    sleeping between attempts as the Smithy specification says, and
+    returns that call's output (an empty output when the success was an
+    error, as for a "not exists" waiter). ``max_wait`` (seconds, required:
+    the specification makes the caller choose) bounds the whole wait.
+
+    Raises WaiterFailureError when a failure acceptor matched,
+    WaiterTimeoutError when ``max_wait`` ran out, and the operation's own
+    error (ServiceError, TransportError...) when an error no acceptor
+    expects comes back. Ctrl-C raises KeyboardInterrupt at once.
+    """
+
+    def __init__(self, client: "Client", name: str, op: Operation) -> None:
+        self._client = client
+        self.name = name
+        self.operation = op
+        self._name = name.encode()
+        self.__name__ = snake_case(name)
+        self.__doc__ = f"Waits with {name} (calls {op.info.name}).\n\n" + (op.__doc__ or "")
+
+    def __repr__(self) -> str:
+        return f"<smithycurl waiter {self.name} of {self.operation.info.name}>"
+
+    def __call__(self, input: Any = None, /, *, max_wait: float, **kwargs: Any) -> Any:
+        if not max_wait > 0:
+            raise errors.UsageError(f"{self.__name__}(): max_wait must be a positive number of seconds, not {max_wait!r}")
+        op = self.operation
+        return self._client._wait(self, op._body(input, kwargs), max(1, int(round(max_wait * 1000))))
+
+
+class _Waiters:
+    """``client.wait``: the service's waiters by Python name
+    (``client.wait.table_exists``) or Smithy name (``client.wait["TableExists"]``)."""
+
+    def __init__(self, client: "Client") -> None:
+        self._client = client
+        self._by_py: dict[str, tuple[str, "OperationInfo"]] = {}
+        for op in client.service.operations:
+            for w in op.waiters:
+                self._by_py[snake_case(w)] = (w, op)
+
+    def _get(self, py: str) -> Waiter:
+        name, info = self._by_py[py]
+        return Waiter(self._client, name, self._client._operation(info.py_name))
+
+    def __getattr__(self, name: str) -> Waiter:
+        if name.startswith("__") or name not in self.__dict__.get("_by_py", {}):
+            known = ", ".join(sorted(self.__dict__.get("_by_py", {}))) or "(none)"
+            raise AttributeError(f"{self._client.service.id} has no waiter {name!r}; its waiters: {known}")
+        w = self._get(name)
+        self.__dict__[name] = w  # later lookups skip __getattr__
+        return w
+
+    def __getitem__(self, key: str) -> Waiter:
+        for py, (name, _) in self._by_py.items():
+            if key in (py, name):
+                return self._get(py)
+        raise KeyError(key)
+
+    def __dir__(self) -> list[str]:
+        return sorted(self._by_py)
+
+    def __repr__(self) -> str:
+        return f"<waiters of {self._client.service.id}: {', '.join(self.__dir__()) or '(none)'}>"
+
+
 class Client:
     """A client of one service at one endpoint. Safe to share between
     threads; calls release the GIL. Operations are methods named in
@@ -371,6 +449,8 @@ class Client:
         self._lock = threading.Lock()
         self.types = _Namespace(self, False)
         self.errors = _Namespace(self, True)
+        #: The service's waiters: ``client.wait.table_exists(table_name="t", max_wait=60)``.
+        self.wait = _Waiters(self)
 
     @property
     def operations(self) -> tuple[str, ...]:
@@ -405,9 +485,38 @@ class Client:
         h = self._handle
         if h is None:
             raise errors.UsageError(f"the client of {self.service.id} is closed")
+        r = ctypes.c_void_p()
+        rc = _interrupt.call(self._lib, h, op._op, body, r)
+        return self._outcome(op, rc, r)
+
+    def _wait(self, w: Waiter, body: bytes, max_wait_ms: int) -> Any:
+        h = self._handle
+        if h is None:
+            raise errors.UsageError(f"the client of {self.service.id} is closed")
         lib = self._lib
         r = ctypes.c_void_p()
-        rc = _interrupt.call(lib, h, op._op, body, r)
+        rc = _interrupt.wait(lib, h, w._name, body, max_wait_ms, r)
+        if rc not in (_lib.E_WAITER_FAILURE, _lib.E_WAITER_TIMEOUT) or not r.value:
+            return self._outcome(w.operation, rc, r)
+        try:
+            exc = w.operation._error(lib, rc, r)
+            assert isinstance(exc, errors.WaiterError)
+            exc.waiter = w.name
+            s, status = ctypes.c_char_p(), ctypes.c_int()
+            lib.result_error_shape(r, ctypes.byref(s))
+            exc.shape_id = (s.value or b"").decode()
+            lib.result_error_code(r, ctypes.byref(s))
+            exc.error_code = (s.value or b"").decode("utf-8", "replace")
+            lib.result_http_status(r, ctypes.byref(status))
+            exc.status = status.value
+        finally:
+            lib.result_free(r)
+        raise exc
+
+    def _outcome(self, op: Operation, rc: int, r: ctypes.c_void_p) -> Any:
+        """The decoded output of a call or wait that returned rc and result
+        r (freed here), or the exception it raises."""
+        lib = self._lib
         if rc == _lib.OK:
             p, n = ctypes.c_void_p(), ctypes.c_size_t()
             try:
