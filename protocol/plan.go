@@ -2,8 +2,8 @@ package protocol
 
 import (
 	"bytes"
-	"context"
 	"compress/gzip"
+	"context"
 	"strconv"
 	"sync"
 
