@@ -158,15 +158,15 @@ func (o *jsonOptions) encodeCBORValue(dst []byte, s *scanner, mc *memberCodec) (
 		dst, mark := cbor.StartContainer(dst)
 		n := 0
 		err := s.array(func(i int) error {
-			if s.isNull() {
-				if sc.sparse {
-					n++
-					dst = cbor.AppendNull(dst)
-				}
-				return nil
+			null, err := nullItem(s, sc)
+			if err != nil {
+				return inIndex(err, i)
 			}
 			n++
-			var err error
+			if null {
+				dst = cbor.AppendNull(dst)
+				return nil
+			}
 			dst, err = o.encodeCBORValue(dst, s, sc.elem)
 			return inIndex(err, i)
 		})
@@ -175,9 +175,9 @@ func (o *jsonOptions) encodeCBORValue(dst []byte, s *scanner, mc *memberCodec) (
 		dst, mark := cbor.StartContainer(dst)
 		n := 0
 		err := s.object(func(key []byte) error {
-			null := s.isNull()
-			if null && !sc.sparse {
-				return nil
+			null, err := nullItem(s, sc)
+			if err != nil {
+				return inKey(err, key)
 			}
 			n++
 			dst = cbor.AppendTextBytes(dst, key)
@@ -185,7 +185,6 @@ func (o *jsonOptions) encodeCBORValue(dst []byte, s *scanner, mc *memberCodec) (
 				dst = cbor.AppendNull(dst)
 				return nil
 			}
-			var err error
 			dst, err = o.encodeCBORValue(dst, s, sc.elem)
 			return inKey(err, key)
 		})

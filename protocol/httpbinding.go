@@ -293,12 +293,12 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 		}
 		err := s.object(func(key []byte) error {
 			k := string(key)
-			if setByQuery[k] || s.isNull() {
-				if !setByQuery[k] {
-					return nil
-				}
+			if setByQuery[k] {
 				_, err := s.skip()
 				return err
+			}
+			if null, err := nullItem(&s, qp.target); null || err != nil {
+				return inKey(err, key)
 			}
 			raw, err := s.skip()
 			if err != nil {
@@ -342,8 +342,8 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 			return fail(inMember(typeError("a map"), mc.name))
 		}
 		err := s.object(func(key []byte) error {
-			if s.isNull() {
-				return nil
+			if null, err := nullItem(&s, mc.target); null || err != nil {
+				return inKey(err, key)
 			}
 			if s.peek() != '"' {
 				return inKey(typeError("a string"), key)
@@ -608,12 +608,12 @@ func listTexts(raw []byte, mc *memberCodec, defFormat string) ([]string, error) 
 		return nil, inMember(typeError("a list"), mc.name)
 	}
 	err := s.array(func(i int) error {
+		if null, err := nullItem(&s, mc.target); null || err != nil {
+			return inIndex(err, i)
+		}
 		v, err := s.skip()
 		if err != nil {
 			return err
-		}
-		if string(v) == "null" {
-			return nil
 		}
 		t, err := scalarText(v, mc.target.elem, defFormat)
 		out = append(out, t)

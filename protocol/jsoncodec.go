@@ -131,9 +131,9 @@ func (o *jsonOptions) encodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 		dst = append(dst, '[')
 		n := 0
 		err := s.array(func(i int) error {
-			null := s.isNull()
-			if null && !sc.sparse {
-				return nil
+			null, err := nullItem(s, sc)
+			if err != nil {
+				return inIndex(err, i)
 			}
 			if n > 0 {
 				dst = append(dst, ',')
@@ -143,7 +143,6 @@ func (o *jsonOptions) encodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 				dst = append(dst, "null"...)
 				return nil
 			}
-			var err error
 			dst, err = o.encodeValue(dst, s, sc.elem)
 			return inIndex(err, i)
 		})
@@ -152,9 +151,9 @@ func (o *jsonOptions) encodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 		dst = append(dst, '{')
 		n := 0
 		err := s.object(func(key []byte) error {
-			null := s.isNull()
-			if null && !sc.sparse {
-				return nil
+			null, err := nullItem(s, sc)
+			if err != nil {
+				return inKey(err, key)
 			}
 			if n > 0 {
 				dst = append(dst, ',')
@@ -166,7 +165,6 @@ func (o *jsonOptions) encodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 				dst = append(dst, "null"...)
 				return nil
 			}
-			var err error
 			dst, err = o.encodeValue(dst, s, sc.elem)
 			return inKey(err, key)
 		})

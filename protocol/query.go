@@ -168,8 +168,8 @@ func (c *queryCodec) encodeValue(dst, key []byte, s *scanner, mc *memberCodec) (
 		}
 		prefix := len(key)
 		err := s.array(func(i int) error {
-			if s.isNull() {
-				return nil
+			if null, err := nullItem(s, sc); null || err != nil {
+				return inIndex(err, i)
 			}
 			n++
 			key = append(key[:prefix], '.')
@@ -192,8 +192,8 @@ func (c *queryCodec) encodeValue(dst, key []byte, s *scanner, mc *memberCodec) (
 		}
 		prefix := len(key)
 		err := s.object(func(k []byte) error {
-			if s.isNull() {
-				return nil
+			if null, err := nullItem(s, sc); null || err != nil {
+				return inKey(err, k)
 			}
 			n++
 			key = append(key[:prefix], '.')

@@ -91,6 +91,24 @@ func inKey(err error, key []byte) error {
 	return within(err, "["+strconv.Quote(string(key))+"]")
 }
 
+// nullItem consumes a null item of list or map sc and reports it; a null
+// in a collection that is not @sparse is an input error (its member type
+// has no null, boto3 refuses it too, and leaving it out would shift the
+// indexes of a list). Protocols without a null form leave a sparse null out.
+func nullItem(s *scanner, sc *shapeCodec) (bool, error) {
+	if !s.isNull() {
+		return false, nil
+	}
+	if !sc.sparse {
+		what := "list"
+		if sc.kind == kMap {
+			what = "map"
+		}
+		return true, badValue("null in a " + what + " that is not @sparse")
+	}
+	return true, nil
+}
+
 // typeError says which kind of JSON value a member needs.
 func typeError(want string) error { return badValue("expected " + want) }
 

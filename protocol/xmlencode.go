@@ -198,8 +198,8 @@ func (e xmlEncoder) member(dst, raw []byte, mc *memberCodec) ([]byte, error) {
 			return dst, typeError("an array")
 		}
 		err := s.array(func(i int) error {
-			if s.isNull() {
-				return nil
+			if null, err := nullItem(&s, sc); null || err != nil {
+				return inIndex(err, i)
 			}
 			var err error
 			dst, err = e.value(dst, mc.xml.name, mc.xml.ns, &s, sc.elem)
@@ -212,8 +212,8 @@ func (e xmlEncoder) member(dst, raw []byte, mc *memberCodec) ([]byte, error) {
 			return dst, typeError("an object")
 		}
 		err := s.object(func(k []byte) error {
-			if s.isNull() {
-				return nil
+			if null, err := nullItem(&s, sc); null || err != nil {
+				return inKey(err, k)
 			}
 			dst = append(openTag(dst, mc.xml.name, mc.xml.ns), '>')
 			var err error
@@ -250,8 +250,8 @@ func (e xmlEncoder) value(dst []byte, name string, ns *xmlNS, s *scanner, mc *me
 		}
 		dst = append(openTag(dst, name, ns), '>')
 		err := s.array(func(i int) error {
-			if s.isNull() {
-				return nil
+			if null, err := nullItem(s, sc); null || err != nil {
+				return inIndex(err, i)
 			}
 			var err error
 			dst, err = e.value(dst, sc.elem.xml.name, sc.elem.xml.ns, s, sc.elem)
@@ -264,8 +264,8 @@ func (e xmlEncoder) value(dst []byte, name string, ns *xmlNS, s *scanner, mc *me
 		}
 		dst = append(openTag(dst, name, ns), '>')
 		err := s.object(func(k []byte) error {
-			if s.isNull() {
-				return nil
+			if null, err := nullItem(s, sc); null || err != nil {
+				return inKey(err, k)
 			}
 			dst = append(dst, "<entry>"...)
 			var err error
