@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from typing import Any, Callable, Mapping, Optional, Union as TUnion
 
 from . import _codec, _interrupt, _lib, _scalars, errors
+from ._contract import E_USAGE
 from .errors import ServiceError
 from .types import snake_case
 
@@ -33,6 +34,42 @@ def trace_logger() -> Any:
 # time, decode matches whitespace twice around the scan): 1 us less each way.
 # Same output; anything unusual (leading or trailing whitespace, bad JSON)
 # goes through json's own path, for its results and errors.
+def _utf8(body: str, operation: str) -> bytes:
+    """The UTF-8 of an input's JSON; a lone surrogate (a str that is not
+    Unicode text) is an input error naming the top-level member and the
+    JSON pointer of the value, not a UnicodeEncodeError."""
+    try:
+        return body.encode()
+    except UnicodeEncodeError:
+        where = _surrogate_pointer(json.loads(body))
+        err = errors.UsageError(f"a str with a lone surrogate is not Unicode text (at {where or '/'})", rc=E_USAGE)
+        top = where.split("/")[1] if where.count("/") else ""
+        if top:
+            err = _scalars.at_member(err, top.replace("~1", "/").replace("~0", "~"))
+        raise _scalars.for_input(err, operation) from None
+
+
+def _surrogate_pointer(v: Any) -> str:
+    """The JSON pointer (RFC 6901) of the first str, key or value, in a
+    decoded input that holds a lone surrogate, or ""."""
+    def bad(s: str) -> bool:
+        return any("\ud800" <= c <= "\udfff" for c in s)
+
+    def seg(k: Any) -> str:
+        return "/" + str(k).replace("~", "~0").replace("/", "~1")
+
+    if isinstance(v, str):
+        return "" if not bad(v) else "/"
+    items = v.items() if isinstance(v, dict) else enumerate(v) if isinstance(v, list) else ()
+    for k, item in items:
+        if isinstance(k, str) and bad(k):
+            return seg(k)
+        sub = _surrogate_pointer(item)
+        if sub:
+            return seg(k) + ("" if sub == "/" else sub)
+    return ""
+
+
 _encoder = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False)
 _c_make_encoder = getattr(json.encoder, "c_make_encoder", None)
 _c_encode: Any = None
@@ -242,7 +279,7 @@ class Operation:
             return _EMPTY
         if self._in_decimal:
             body = _scalars.fix_decimals(body)
-        return body.encode()
+        return _utf8(body, self.info.name)
 
     def _call_members(self, args: Mapping[str, Any]) -> Any:
         """Calls with the input's members by Smithy name (None: unset); for
@@ -262,7 +299,7 @@ class Operation:
         body = _dumps(body_obj)
         if self._in_decimal:
             body = _scalars.fix_decimals(body)
-        return self._client._call(self, body.encode())
+        return self._client._call(self, _utf8(body, self.info.name))
 
     def _decode(self, raw: bytes) -> Any:
         out = self._out

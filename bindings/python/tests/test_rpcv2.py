@@ -63,3 +63,17 @@ def test_transport_error() -> None:
     with m.client("smithycurl.kv#KVCbor", endpoint=f"http://127.0.0.1:{port}", retries=False, timeout=5) as kv:
         with pytest.raises(smithycurl.TransportError):
             kv.ping()
+
+
+def test_lone_surrogates_are_input_errors() -> None:
+    """A str holding a lone surrogate is not Unicode text: a UsageError
+    naming the member (it was a bare UnicodeEncodeError), nothing sent."""
+    m = smithycurl.load_model(KV_MODEL)
+    with m.client("smithycurl.kv#KVJson", endpoint="http://127.0.0.1:9", retries=False, timeout=5) as kv:
+        for kwargs, member, at in [({"key": "a\ud800"}, "key", "/key"),
+                                   ({"key": "a", "tags": {"k": "\udfff"}}, "tags", "/tags/k"),
+                                   ({"key": "a", "tags": {"k/\udfff": "v"}}, "tags", "/tags/k~1\udfff")]:
+            with pytest.raises(smithycurl.UsageError) as info:
+                kv.put(**kwargs)
+            assert info.value.member == member and f"lone surrogate is not Unicode text (at {at})" in str(info.value)
+            assert not isinstance(info.value, UnicodeError)
