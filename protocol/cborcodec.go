@@ -78,11 +78,8 @@ func (o *jsonOptions) encodeCBORValue(dst []byte, s *scanner, mc *memberCodec) (
 		}
 		return dst, nil
 	case kInt, kIntEnum, kBigInt, kBigDec:
-		lit, err := readNumber(s)
+		lit, err := readChecked(s, sc)
 		if err != nil {
-			return dst, err
-		}
-		if lit, err = checkNumber(lit, sc); err != nil {
 			return dst, err
 		}
 		switch sc.kind {
@@ -107,25 +104,20 @@ func (o *jsonOptions) encodeCBORValue(dst []byte, s *scanner, mc *memberCodec) (
 	case kFloat:
 		var f float64
 		if s.peek() == '"' {
-			v, err := s.str()
+			v, err := specialFloat(s)
 			switch {
 			case err != nil:
-				return dst, typeError(`a number, "NaN", "Infinity" or "-Infinity"`)
+				return dst, err
 			case v == "NaN":
 				f = math.NaN()
 			case v == "Infinity":
 				f = math.Inf(1)
-			case v == "-Infinity":
-				f = math.Inf(-1)
 			default:
-				return dst, typeError(`a number, "NaN", "Infinity" or "-Infinity"`)
+				f = math.Inf(-1)
 			}
 		} else {
-			lit, err := readNumber(s)
+			lit, err := readChecked(s, sc)
 			if err != nil {
-				return dst, err
-			}
-			if lit, err = checkNumber(lit, sc); err != nil {
 				return dst, err
 			}
 			f, _ = strconv.ParseFloat(string(lit), sc.bits)
@@ -143,15 +135,8 @@ func (o *jsonOptions) encodeCBORValue(dst []byte, s *scanner, mc *memberCodec) (
 	case kDocument:
 		return encodeCBORDocument(dst, s, 0)
 	}
-	switch c := s.peek(); sc.kind {
-	case kList:
-		if c != '[' {
-			return dst, typeError("an array")
-		}
-	case kMap, kStruct, kUnit, kUnion:
-		if c != '{' {
-			return dst, typeError("an object")
-		}
+	if err := checkContainer(s, sc); err != nil {
+		return dst, err
 	}
 	switch sc.kind {
 	case kList:
@@ -195,18 +180,17 @@ func (o *jsonOptions) encodeCBORValue(dst []byte, s *scanner, mc *memberCodec) (
 		dst, mark := cbor.StartContainer(dst)
 		count := 0
 		err := s.object(func(key []byte) error {
-			mc, ok := sc.byName[string(key)]
-			if !ok {
-				return badValue(fmt.Sprintf("union %s has no member %q", sc.shape.ID, key))
+			mc, err := inputMember(sc, key)
+			if err != nil {
+				return err
 			}
 			if s.isNull() {
 				return nil
 			}
-			if count++; count > 1 {
-				return fmt.Errorf("union %s: more than one member is set", sc.shape.ID)
+			if err := oneUnionMember(&count, sc); err != nil {
+				return err
 			}
 			dst = cbor.AppendText(dst, mc.wireName)
-			var err error
 			dst, err = o.encodeCBORValue(dst, s, mc)
 			return inMember(err, mc.name)
 		})
@@ -226,9 +210,9 @@ func (o *jsonOptions) encodeCBORStruct(dst []byte, s *scanner, sc *shapeCodec) (
 	n := 0
 	var seen memberSet
 	err := s.object(func(key []byte) error {
-		mc, ok := sc.byName[string(key)]
-		if !ok {
-			return badValue(fmt.Sprintf("%s has no member %q", sc.shape.ID, key))
+		mc, err := inputMember(sc, key)
+		if err != nil {
+			return err
 		}
 		if s.isNull() {
 			return nil
@@ -236,7 +220,6 @@ func (o *jsonOptions) encodeCBORStruct(dst []byte, s *scanner, sc *shapeCodec) (
 		seen.add(mc.index)
 		n++
 		dst = cbor.AppendText(dst, mc.wireName)
-		var err error
 		dst, err = o.encodeCBORValue(dst, s, mc)
 		return inMember(err, mc.name)
 	})
@@ -483,10 +466,9 @@ func (o *jsonOptions) decodeCBORValue(dst []byte, r *cbor.Reader, mc *memberCode
 				}
 				return nil
 			}
-			if n > 0 {
-				return fmt.Errorf("union %s: more than one member is set", sc.shape.ID)
+			if err := oneUnionMember(&n, sc); err != nil {
+				return err
 			}
-			n++
 			dst = append(dst, mc.docKey...)
 			var err error
 			dst, err = o.decodeCBORValue(dst, r, mc)

@@ -876,16 +876,7 @@ func splitHeaderList(v string) []string {
 // decodeError identifies the error shape of an error response and reads it.
 func (c *restCodec) decodeError(p *opPlan, resp *wire.Response) error {
 	code := c.d.errorType(resp)
-	var match *errorPlan
-	if code != "" {
-		for i := range p.errors {
-			e := &p.errors[i]
-			if e.shape.ID.Name() == code || string(e.shape.ID) == code {
-				match = e
-				break
-			}
-		}
-	}
+	match := errorNamed(p.errors, func(e *errorPlan) *model.Shape { return e.shape }, code)
 	if match == nil && code == "" && c.d.byStatus {
 		for i := range p.errors {
 			if p.errors[i].status == resp.Status {

@@ -57,11 +57,8 @@ func (o *jsonOptions) encodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 	sc := mc.target
 	switch sc.kind {
 	case kInt, kBigInt, kBigDec, kIntEnum:
-		lit, err := readNumber(s)
+		lit, err := readChecked(s, sc)
 		if err != nil {
-			return dst, err
-		}
-		if lit, err = checkNumber(lit, sc); err != nil {
 			return dst, err
 		}
 		if o.bigAsString && (sc.kind == kBigInt || sc.kind == kBigDec) {
@@ -72,20 +69,11 @@ func (o *jsonOptions) encodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 		return append(dst, lit...), nil
 	case kFloat:
 		if s.peek() == '"' {
-			v, err := s.str()
-			if err != nil || (v != "NaN" && v != "Infinity" && v != "-Infinity") {
-				return dst, typeError(`a number, "NaN", "Infinity" or "-Infinity"`)
-			}
-			return appendString(dst, v), nil
+			v, err := specialFloat(s)
+			return appendString(dst, v), err
 		}
-		lit, err := readNumber(s)
-		if err != nil {
-			return dst, err
-		}
-		if lit, err = checkNumber(lit, sc); err != nil {
-			return dst, err
-		}
-		return append(dst, lit...), nil
+		lit, err := readChecked(s, sc)
+		return append(dst, lit...), err
 	case kBlob:
 		raw, esc, err := s.rawString()
 		if err != nil {
@@ -113,15 +101,8 @@ func (o *jsonOptions) encodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 	if out, done, err := copyScalar(dst, s, mc); done {
 		return out, err
 	}
-	switch c := s.peek(); sc.kind {
-	case kList:
-		if c != '[' {
-			return dst, typeError("an array")
-		}
-	case kMap, kStruct, kUnit, kUnion:
-		if c != '{' {
-			return dst, typeError("an object")
-		}
+	if err := checkContainer(s, sc); err != nil {
+		return dst, err
 	}
 	switch sc.kind {
 	case kDocument:
@@ -193,9 +174,9 @@ func (o *jsonOptions) encodeStruct(dst []byte, s *scanner, sc *shapeCodec, neste
 	var seen uint64
 	var seenMore map[string]bool
 	err := s.object(func(key []byte) error {
-		mc, ok := sc.byName[string(key)]
-		if !ok {
-			return badValue(fmt.Sprintf("%s has no member %q", sc.shape.ID, key))
+		mc, err := inputMember(sc, key)
+		if err != nil {
+			return err
 		}
 		if s.isNull() {
 			if mc.nullable {
@@ -238,7 +219,6 @@ func (o *jsonOptions) encodeStruct(dst []byte, s *scanner, sc *shapeCodec, neste
 		}
 		n++
 		dst = append(dst, mc.wireKey...)
-		var err error
 		dst, err = o.encodeValue(dst, s, mc)
 		return inMember(err, mc.name)
 	})
@@ -301,16 +281,15 @@ func decodeList(dst []byte, sc *shapeCodec, each func(func(i int) error) error, 
 func (o *jsonOptions) encodeUnion(dst []byte, s *scanner, sc *shapeCodec) ([]byte, error) {
 	count := 0
 	err := s.object(func(key []byte) error {
-		mc, ok := sc.byName[string(key)]
-		if !ok {
-			return badValue(fmt.Sprintf("union %s has no member %q", sc.shape.ID, key))
+		mc, err := inputMember(sc, key)
+		if err != nil {
+			return err
 		}
 		if s.isNull() {
 			return nil
 		}
-		count++
-		if count > 1 {
-			return badValue(fmt.Sprintf("union %s: more than one member is set", sc.shape.ID))
+		if err := oneUnionMember(&count, sc); err != nil {
+			return err
 		}
 		if mc == sc.unknown {
 			raw, err := s.document()
@@ -648,10 +627,9 @@ func (o *jsonOptions) decodeUnion(dst []byte, s *scanner, sc *shapeCodec) ([]byt
 		if s.isNull() {
 			return nil
 		}
-		if n > 0 {
-			return badValue(fmt.Sprintf("union %s: more than one member is set", sc.shape.ID))
+		if err := oneUnionMember(&n, sc); err != nil {
+			return err
 		}
-		n++
 		dst = appendString(dst, mc.name)
 		dst = append(dst, ':')
 		var err error

@@ -97,6 +97,21 @@ func compileCommon(comp *compiler, op *model.Operation) (opCommon, error) {
 	return p, nil
 }
 
+// errorNamed is the error plan (of an operation's errors) whose shape the
+// error type code names, by its name or whole shape id; nil when none does
+// or code is empty.
+func errorNamed[E any](plans []E, shape func(*E) *model.Shape, code string) *E {
+	if code == "" {
+		return nil
+	}
+	for i := range plans {
+		if s := shape(&plans[i]); s.ID.Name() == code || string(s.ID) == code {
+			return &plans[i]
+		}
+	}
+	return nil
+}
+
 // compressions are the encodings of op's @requestCompression, in order.
 func compressions(op *model.Operation) []string {
 	rc, ok := op.Shape.Trait(tCompression)

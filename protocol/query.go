@@ -216,20 +216,20 @@ func (c *queryCodec) encodeValue(dst, key []byte, s *scanner, mc *memberCodec) (
 		prefix := len(key)
 		count := 0
 		return dst, s.object(func(k []byte) error {
-			m, ok := sc.byName[string(k)]
-			if !ok {
-				return badValue(fmt.Sprintf("%s has no member %q", sc.shape.ID, k))
+			m, err := inputMember(sc, k)
+			if err != nil {
+				return err
 			}
 			if s.isNull() {
 				return nil
 			}
-			count++
-			if sc.kind == kUnion && count > 1 {
-				return fmt.Errorf("union %s: more than one member is set", sc.shape.ID)
+			if sc.kind == kUnion {
+				if err := oneUnionMember(&count, sc); err != nil {
+					return err
+				}
 			}
 			key = append(key[:prefix], '.')
 			key = append(key, c.keyOf(m)...)
-			var err error
 			dst, err = c.encodeValue(dst, key, s, m)
 			return inMember(err, m.name)
 		})

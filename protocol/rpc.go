@@ -209,16 +209,7 @@ func (c *rpcCodec) decodeError(p *rpcPlan, resp *wire.Response) error {
 	if c.queryCompat {
 		queryCode = queryErrorCode(resp)
 	}
-	var match *rpcErrorPlan
-	if code != "" {
-		for i := range p.errors {
-			e := &p.errors[i]
-			if e.shape.ID.Name() == code || string(e.shape.ID) == code {
-				match = e
-				break
-			}
-		}
-	}
+	match := errorNamed(p.errors, func(e *rpcErrorPlan) *model.Shape { return e.shape }, code)
 	if match == nil {
 		e := &ServiceError{Code: orDefault(queryCode, code), Status: resp.Status, Members: resp.Body}
 		if doc := c.format.document(resp.Body); doc != nil {

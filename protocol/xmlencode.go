@@ -80,14 +80,8 @@ func appendXMLScalar(dst []byte, s *scanner, mc *memberCodec) ([]byte, error) {
 		}
 		return appendXMLEscapedBytes(dst, b, false), nil
 	case kInt, kBigInt, kBigDec, kIntEnum:
-		lit, err := readNumber(s)
-		if err != nil {
-			return dst, err
-		}
-		if lit, err = checkNumber(lit, sc); err != nil {
-			return dst, err
-		}
-		return append(dst, lit...), nil
+		lit, err := readChecked(s, sc)
+		return append(dst, lit...), err
 	case kTimestamp:
 		t, err := readDocTimestamp(s)
 		if err != nil {
@@ -138,9 +132,9 @@ func structVals(s *scanner, sc *shapeCodec) ([][]byte, error) {
 	vals := make([][]byte, len(sc.members))
 	count := 0
 	err := s.object(func(k []byte) error {
-		mc, ok := sc.byName[string(k)]
-		if !ok {
-			return badValue(fmt.Sprintf("%s has no member %q", sc.shape.ID, k))
+		mc, err := inputMember(sc, k)
+		if err != nil {
+			return err
 		}
 		raw, err := s.skip()
 		if err != nil {
