@@ -178,25 +178,12 @@ func (o *jsonOptions) encodeCBORValue(dst []byte, s *scanner, mc *memberCodec) (
 		return o.encodeCBORStruct(dst, s, sc)
 	case kUnion:
 		dst, mark := cbor.StartContainer(dst)
-		count := 0
-		err := s.object(func(key []byte) error {
-			mc, err := inputMember(sc, key)
-			if err != nil {
-				return err
-			}
-			if s.isNull() {
-				return nil
-			}
-			if err := oneUnionMember(&count, sc); err != nil {
-				return err
-			}
+		count, err := setMembers(s, sc, func(mc *memberCodec) error {
+			var err error
 			dst = cbor.AppendText(dst, mc.wireName)
 			dst, err = o.encodeCBORValue(dst, s, mc)
 			return inMember(err, mc.name)
 		})
-		if err == nil && count == 0 {
-			err = fmt.Errorf("union %s: no member is set", sc.shape.ID)
-		}
 		return cbor.EndContainer(dst, mark, cbor.MajorMap, count), err
 	}
 	return dst, badValue("unsupported shape")
@@ -207,18 +194,10 @@ func (o *jsonOptions) encodeCBORValue(dst []byte, s *scanner, mc *memberCodec) (
 // are written by encodeCBORInput).
 func (o *jsonOptions) encodeCBORStruct(dst []byte, s *scanner, sc *shapeCodec) ([]byte, error) {
 	dst, mark := cbor.StartContainer(dst)
-	n := 0
 	var seen memberSet
-	err := s.object(func(key []byte) error {
-		mc, err := inputMember(sc, key)
-		if err != nil {
-			return err
-		}
-		if s.isNull() {
-			return nil
-		}
+	n, err := setMembers(s, sc, func(mc *memberCodec) error {
+		var err error
 		seen.add(mc.index)
-		n++
 		dst = cbor.AppendText(dst, mc.wireName)
 		dst, err = o.encodeCBORValue(dst, s, mc)
 		return inMember(err, mc.name)

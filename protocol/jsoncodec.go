@@ -279,18 +279,7 @@ func decodeList(dst []byte, sc *shapeCodec, each func(func(i int) error) error, 
 // (alloy#discriminated: the tag as a property of the member structure) or
 // untagged (alloy#untagged: the member value alone).
 func (o *jsonOptions) encodeUnion(dst []byte, s *scanner, sc *shapeCodec) ([]byte, error) {
-	count := 0
-	err := s.object(func(key []byte) error {
-		mc, err := inputMember(sc, key)
-		if err != nil {
-			return err
-		}
-		if s.isNull() {
-			return nil
-		}
-		if err := oneUnionMember(&count, sc); err != nil {
-			return err
-		}
+	_, err := setMembers(s, sc, func(mc *memberCodec) error {
 		if mc == sc.unknown {
 			raw, err := s.document()
 			dst = append(dst, raw...)
@@ -330,9 +319,6 @@ func (o *jsonOptions) encodeUnion(dst []byte, s *scanner, sc *shapeCodec) ([]byt
 			return inMember(err, mc.name)
 		}
 	})
-	if err == nil && count == 0 {
-		err = badValue(fmt.Sprintf("union %s: no member is set", sc.shape.ID))
-	}
 	return dst, err
 }
 

@@ -214,25 +214,14 @@ func (c *queryCodec) encodeValue(dst, key []byte, s *scanner, mc *memberCodec) (
 			return dst, typeError("an object")
 		}
 		prefix := len(key)
-		count := 0
-		return dst, s.object(func(k []byte) error {
-			m, err := inputMember(sc, k)
-			if err != nil {
-				return err
-			}
-			if s.isNull() {
-				return nil
-			}
-			if sc.kind == kUnion {
-				if err := oneUnionMember(&count, sc); err != nil {
-					return err
-				}
-			}
+		_, err := setMembers(s, sc, func(m *memberCodec) error {
+			var err error
 			key = append(key[:prefix], '.')
 			key = append(key, c.keyOf(m)...)
 			dst, err = c.encodeValue(dst, key, s, m)
 			return inMember(err, m.name)
 		})
+		return dst, err
 	case kDocument:
 		return dst, badValue("documents cannot be sent in a query protocol")
 	}

@@ -121,6 +121,32 @@ func inputMember(sc *shapeCodec, key []byte) (*memberCodec, error) {
 	return nil, badValue(fmt.Sprintf("%s has no member %q", sc.shape.ID, key))
 }
 
+// setMembers calls f for each member set (not null) in the input object at
+// s of structure or union sc: an unknown member is refused, and a union
+// needs exactly one member set. It returns how many members f saw.
+func setMembers(s *scanner, sc *shapeCodec, f func(mc *memberCodec) error) (int, error) {
+	count := 0
+	err := s.object(func(key []byte) error {
+		mc, err := inputMember(sc, key)
+		if err != nil {
+			return err
+		}
+		if s.isNull() {
+			return nil
+		}
+		if sc.kind != kUnion {
+			count++
+		} else if err := oneUnionMember(&count, sc); err != nil {
+			return err
+		}
+		return f(mc)
+	})
+	if err == nil && sc.kind == kUnion && count == 0 {
+		err = badValue(fmt.Sprintf("union %s: no member is set", sc.shape.ID))
+	}
+	return count, err
+}
+
 // oneUnionMember counts a set member of union sc; a second is an error.
 func oneUnionMember(count *int, sc *shapeCodec) error {
 	if *count++; *count > 1 {

@@ -1,7 +1,5 @@
 package protocol
 
-import "fmt"
-
 // xmlEncoder writes document-form values as XML elements with the XML
 // binding traits: @xmlName, @xmlAttribute, @xmlFlattened, @xmlNamespace;
 // lists are wrapped in the member's element (items named by the list
@@ -130,25 +128,11 @@ func structVals(s *scanner, sc *shapeCodec) ([][]byte, error) {
 		return nil, typeError("an object")
 	}
 	vals := make([][]byte, len(sc.members))
-	count := 0
-	err := s.object(func(k []byte) error {
-		mc, err := inputMember(sc, k)
-		if err != nil {
-			return err
-		}
+	_, err := setMembers(s, sc, func(mc *memberCodec) error {
 		raw, err := s.skip()
-		if err != nil {
-			return err
-		}
-		if string(raw) != "null" {
-			vals[mc.index] = raw
-			count++
-		}
-		return nil
+		vals[mc.index] = raw
+		return err
 	})
-	if err == nil && sc.kind == kUnion && count != 1 {
-		err = fmt.Errorf("union %s: exactly one member must be set", sc.shape.ID)
-	}
 	return vals, err
 }
 
