@@ -199,9 +199,6 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 	if err != nil {
 		return nil, err
 	}
-	fail := func(err error) (*wire.Request, error) {
-		return nil, &InputError{Operation: p.op.Shape.ID, Err: err}
-	}
 	val := func(mc *memberCodec) []byte { return vals[memberIndex(in.sc, mc)] }
 	req := &wire.Request{Method: p.method, Header: wire.Header{}}
 	if p.acceptJSON {
@@ -218,14 +215,14 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 		}
 		raw := val(seg.label)
 		if raw == nil {
-			return fail(fmt.Errorf("label member %s is required", seg.label.name))
+			return inputFailure(p.op, fmt.Errorf("label member %s is required", seg.label.name))
 		}
 		text, err := memberText(raw, seg.label, formatDateTime)
 		if err != nil {
-			return fail(err)
+			return inputFailure(p.op, err)
 		}
 		if text == "" {
-			return fail(fmt.Errorf("label member %s must not be empty", seg.label.name))
+			return inputFailure(p.op, fmt.Errorf("label member %s must not be empty", seg.label.name))
 		}
 		if seg.greedy {
 			parts := strings.Split(text, "/")
@@ -273,7 +270,7 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 		if mc.target.kind == kList {
 			items, err := listTexts(raw, mc, formatDateTime)
 			if err != nil {
-				return fail(err)
+				return inputFailure(p.op, err)
 			}
 			for _, it := range items {
 				addQuery(mc.locName, it)
@@ -282,14 +279,14 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 		}
 		text, err := memberText(raw, mc, formatDateTime)
 		if err != nil {
-			return fail(err)
+			return inputFailure(p.op, err)
 		}
 		addQuery(mc.locName, text)
 	}
 	if qp := in.queryParams; qp != nil && val(qp) != nil {
 		s := scanner{data: val(qp)}
 		if s.peek() != '{' {
-			return fail(inMember(typeError("a map"), qp.name))
+			return inputFailure(p.op, inMember(typeError("a map"), qp.name))
 		}
 		err := s.object(func(key []byte) error {
 			k := string(key)
@@ -322,7 +319,7 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 			return nil
 		})
 		if err != nil {
-			return fail(inMember(err, qp.name))
+			return inputFailure(p.op, inMember(err, qp.name))
 		}
 	}
 	if len(qry) > 0 {
@@ -339,7 +336,7 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 		}
 		s := scanner{data: raw}
 		if s.peek() != '{' {
-			return fail(inMember(typeError("a map"), mc.name))
+			return inputFailure(p.op, inMember(typeError("a map"), mc.name))
 		}
 		err := s.object(func(key []byte) error {
 			if null, err := nullItem(&s, mc.target); null || err != nil {
@@ -355,7 +352,7 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 			return setHeader(req.Header, mc.locName+string(key), v)
 		})
 		if err != nil {
-			return fail(inMember(err, mc.name))
+			return inputFailure(p.op, inMember(err, mc.name))
 		}
 	}
 
@@ -367,7 +364,7 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 		if mc.target.kind == kList {
 			items, err := listTexts(raw, mc, formatHTTPDate)
 			if err != nil {
-				return fail(err)
+				return inputFailure(p.op, err)
 			}
 			quote := mc.target.elem.target.kind == kString || mc.target.elem.target.kind == kEnum
 			for i, it := range items {
@@ -376,19 +373,19 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 				}
 			}
 			if err := setHeader(req.Header, mc.locName, strings.Join(items, ", ")); err != nil {
-				return fail(err)
+				return inputFailure(p.op, err)
 			}
 			continue
 		}
 		text, err := memberText(raw, mc, formatHTTPDate)
 		if err != nil {
-			return fail(err)
+			return inputFailure(p.op, err)
 		}
 		if mc.mediaType != "" && mc.target.kind == kString {
 			text = base64.StdEncoding.EncodeToString([]byte(text))
 		}
 		if err := setHeader(req.Header, mc.locName, text); err != nil {
-			return fail(err)
+			return inputFailure(p.op, err)
 		}
 	}
 	// Body.
@@ -400,14 +397,14 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 				s := scanner{data: raw}
 				b64, err := s.strBytes()
 				if err != nil {
-					return fail(inMember(typeError("a base64 string"), pm.name))
+					return inputFailure(p.op, inMember(typeError("a base64 string"), pm.name))
 				}
 				if err := checkBase64(b64); err != nil {
-					return fail(inMember(err, pm.name))
+					return inputFailure(p.op, inMember(err, pm.name))
 				}
 				body, err := base64.StdEncoding.DecodeString(string(b64))
 				if err != nil {
-					return fail(inMember(badValue("invalid base64: "+err.Error()), pm.name))
+					return inputFailure(p.op, inMember(badValue("invalid base64: "+err.Error()), pm.name))
 				}
 				req.Body = body
 			}
@@ -419,7 +416,7 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 				s := scanner{data: raw}
 				v, err := s.str()
 				if err != nil {
-					return fail(inMember(typeError("a string"), pm.name))
+					return inputFailure(p.op, inMember(typeError("a string"), pm.name))
 				}
 				if c.d.jsonStringPayload && pm.mediaType == "" {
 					req.Body = appendString(nil, v)
@@ -433,7 +430,7 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 			if raw != nil {
 				body, err := c.body.encodePayload(pm, raw)
 				if err != nil {
-					return fail(inMember(err, pm.name))
+					return inputFailure(p.op, inMember(err, pm.name))
 				}
 				req.Body = body
 				setDefault(req.Header, "Content-Type", orDefault(pm.mediaType, c.body.mediaType()))
@@ -445,7 +442,7 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 	} else if len(in.body) > 0 {
 		body, err := c.body.encodeMembers(in, val)
 		if err != nil {
-			return fail(err)
+			return inputFailure(p.op, err)
 		}
 		req.Body = body
 		setDefault(req.Header, "Content-Type", c.body.mediaType())
@@ -453,7 +450,7 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 
 	// Host prefix.
 	if req.HostPrefix, err = c.cfg.hostPrefix(p.host, val); err != nil {
-		return fail(err)
+		return inputFailure(p.op, err)
 	}
 
 	if p.checksum {
@@ -585,6 +582,16 @@ func scalarText(raw []byte, mc *memberCodec, defFormat string) (string, error) {
 		return string(out), nil
 	}
 	return "", badValue(fmt.Sprintf("a %s cannot be sent in a label, query or header", kindName(mc.target)))
+}
+
+// readText reads the next value of s, a scalar of mc, as scalarText
+// renders it.
+func readText(s *scanner, mc *memberCodec, defFormat string) (string, error) {
+	raw, err := s.skip()
+	if err != nil {
+		return "", err
+	}
+	return scalarText(raw, mc, defFormat)
 }
 
 // memberText is scalarText for a member of the input structure.

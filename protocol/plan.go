@@ -147,6 +147,11 @@ func (c *config) inputValues(op *model.Operation, in *shapeCodec, idem *memberCo
 	return vals, nil
 }
 
+// inputFailure is the result of a request refused for its input.
+func inputFailure(op *model.Operation, err error) (*wire.Request, error) {
+	return nil, &InputError{Operation: op.Shape.ID, Err: err}
+}
+
 // gzipBody compresses body (@requestCompression's gzip), adding gzip to
 // the Content-Encoding of h.
 func gzipBody(h wire.Header, body []byte) []byte {

@@ -102,9 +102,6 @@ func (c *queryCodec) EncodeRequest(ctx context.Context, op *model.Operation, inp
 	if err != nil {
 		return nil, err
 	}
-	fail := func(err error) (*wire.Request, error) {
-		return nil, &InputError{Operation: op.Shape.ID, Err: err}
-	}
 	in := p.in
 	body := make([]byte, 0, len(input)*2+64)
 	body = append(body, "Action="...)
@@ -120,14 +117,14 @@ func (c *queryCodec) EncodeRequest(ctx context.Context, op *model.Operation, inp
 		key = append(key[:0], c.keyOf(mc)...)
 		s := scanner{data: raw}
 		if body, err = c.encodeValue(body, key, &s, mc); err != nil {
-			return fail(inMember(err, mc.name))
+			return inputFailure(op, inMember(err, mc.name))
 		}
 	}
 
 	req := &wire.Request{Method: "POST", Path: "/", Header: make(wire.Header, 4)}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	if req.HostPrefix, err = c.cfg.hostPrefix(p.host, func(mc *memberCodec) []byte { return vals[mc.index] }); err != nil {
-		return fail(err)
+		return inputFailure(op, err)
 	}
 	if p.gzip {
 		body = gzipBody(req.Header, body)
@@ -225,11 +222,7 @@ func (c *queryCodec) encodeValue(dst, key []byte, s *scanner, mc *memberCodec) (
 	case kDocument:
 		return dst, badValue("documents cannot be sent in a query protocol")
 	}
-	raw, err := s.skip()
-	if err != nil {
-		return dst, err
-	}
-	text, err := scalarText(raw, mc, formatDateTime)
+	text, err := readText(s, mc, formatDateTime)
 	if err != nil {
 		return dst, err
 	}

@@ -111,15 +111,12 @@ func (c *rpcCodec) EncodeRequest(ctx context.Context, op *model.Operation, input
 	if err != nil {
 		return nil, err
 	}
-	fail := func(err error) (*wire.Request, error) {
-		return nil, &InputError{Operation: op.Shape.ID, Err: err}
-	}
 	in := p.in
 	req := &wire.Request{Method: "POST", Path: p.path, Header: make(wire.Header, 6)}
 	var body []byte
 	if !(c.d.unitNoBody && in.kind == kUnit) {
 		if body, err = c.format.encodeInput(in, vals); err != nil {
-			return fail(err)
+			return inputFailure(op, err)
 		}
 		req.Header.Set("Content-Type", c.d.contentType)
 	}
@@ -128,7 +125,7 @@ func (c *rpcCodec) EncodeRequest(ctx context.Context, op *model.Operation, input
 		req.Header.Set("X-Amzn-Query-Mode", "true")
 	}
 	if req.HostPrefix, err = c.cfg.hostPrefix(p.host, func(mc *memberCodec) []byte { return vals[mc.index] }); err != nil {
-		return fail(err)
+		return inputFailure(op, err)
 	}
 	if p.gzip && body != nil {
 		body = gzipBody(req.Header, body)

@@ -87,11 +87,7 @@ func appendXMLScalar(dst []byte, s *scanner, mc *memberCodec) ([]byte, error) {
 		}
 		return appendTimestampText(dst, orDefault(mc.tsFormat, formatDateTime), t), nil
 	}
-	raw, err := s.skip()
-	if err != nil {
-		return dst, err
-	}
-	text, err := scalarText(raw, mc, formatDateTime)
+	text, err := readText(s, mc, formatDateTime)
 	if err != nil {
 		return dst, err
 	}
