@@ -56,6 +56,9 @@ type callPlan struct {
 	secretHeaders []string
 	// unsupported is why the operation cannot be called ("" when it can).
 	unsupported string
+	// eventStream is set when op's output is an event stream the codec
+	// reads and nothing else streams: CallStream can call it.
+	eventStream bool
 }
 
 // New returns a client for service serviceID of m, sending requests to
@@ -162,61 +165,9 @@ func (c *Client) Service() *model.Service { return c.svc }
 func (c *Client) Call(ctx context.Context, operation string, input []byte, opts ...CallOption) ([]byte, error) {
 	ctx, extra, cancel := applyCallOptions(ctx, opts)
 	defer cancel()
-	op, err := c.svc.Operation(operation)
-	if err != nil {
-		return nil, &Error{Kind: KindUsage, err: err}
-	}
-	plan := c.plan(op)
-	if plan.unsupported != "" {
-		return nil, usageError(op.Shape.ID, "%s", plan.unsupported)
-	}
-	if !utf8.Valid(input) {
-		return nil, usageError(op.Shape.ID, "the input is not valid UTF-8 (at byte %d)", jsonstr.InvalidUTF8At(input))
-	}
-	wreq, err := c.codec.EncodeRequest(ctx, op, input)
-	if err != nil {
-		return nil, classify(op.Shape.ID, err)
-	}
-	base, ep := c.endpoint, &resolved{}
-	if c.rules != nil {
-		if ep, err = c.resolveEndpoint(op, input); err != nil {
-			return nil, usageError(op.Shape.ID, "%v", err)
-		}
-		base = ep.base
-	}
-	target, err := c.url(base, wreq)
-	if err != nil {
-		return nil, usageError(op.Shape.ID, "%v", err)
-	}
-	req := &transport.Request{Method: wreq.Method, URL: target, Header: wreq.Header, Body: wreq.Body,
-		Idempotent: plan.idempotent, SecretHeaders: plan.secretHeaders}
-	if c.opts.trace != nil && c.codec.Protocol() == protocol.RPCv2CBOR {
-		req.TraceBody = cborTraceBody(c.model, op)
-	}
-	if req.Header == nil {
-		req.Header = wire.Header{}
-	}
-	applyEndpointHeaders(req, ep.headers)
-	for name, values := range extra {
-		if req.Header.Get(name) == "" {
-			req.Header[name] = values
-		}
-	}
-	secret, err := c.authenticate(op, plan.auth, req, ep.signing)
+	op, plan, req, err := c.prepare(ctx, operation, input, extra, false)
 	if err != nil {
 		return nil, err
-	}
-	// Errors and traces show the URL without secrets: the path template when
-	// a @sensitive member is in the URL, and no API key.
-	shown := req.URL
-	if plan.sensitiveURL != "" {
-		shown = base.Scheme + "://" + base.Host + base.EscapedPath() + plan.sensitiveURL
-	}
-	if secret != "" {
-		shown = strings.ReplaceAll(shown, secret, "REDACTED")
-	}
-	if shown != req.URL {
-		req.DisplayURL = shown
 	}
 	callStart := time.Now()
 	var deadline time.Time // the whole call's time budget, set at the first retry
@@ -268,6 +219,69 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte, opts 
 	}
 }
 
+// prepare encodes and authenticates the request of operation: everything
+// up to sending it. eventStream allows an operation whose output is an
+// event stream (CallStream).
+func (c *Client) prepare(ctx context.Context, operation string, input []byte, extra wire.Header, eventStream bool) (*model.Operation, *callPlan, *transport.Request, error) {
+	op, err := c.svc.Operation(operation)
+	if err != nil {
+		return nil, nil, nil, &Error{Kind: KindUsage, err: err}
+	}
+	plan := c.plan(op)
+	if plan.unsupported != "" && !(eventStream && plan.eventStream) {
+		return nil, nil, nil, usageError(op.Shape.ID, "%s", plan.unsupported)
+	}
+	if !utf8.Valid(input) {
+		return nil, nil, nil, usageError(op.Shape.ID, "the input is not valid UTF-8 (at byte %d)", jsonstr.InvalidUTF8At(input))
+	}
+	wreq, err := c.codec.EncodeRequest(ctx, op, input)
+	if err != nil {
+		return nil, nil, nil, classify(op.Shape.ID, err)
+	}
+	base, ep := c.endpoint, &resolved{}
+	if c.rules != nil {
+		if ep, err = c.resolveEndpoint(op, input); err != nil {
+			return nil, nil, nil, usageError(op.Shape.ID, "%v", err)
+		}
+		base = ep.base
+	}
+	target, err := c.url(base, wreq)
+	if err != nil {
+		return nil, nil, nil, usageError(op.Shape.ID, "%v", err)
+	}
+	req := &transport.Request{Method: wreq.Method, URL: target, Header: wreq.Header, Body: wreq.Body,
+		Idempotent: plan.idempotent, SecretHeaders: plan.secretHeaders}
+	if c.opts.trace != nil && c.codec.Protocol() == protocol.RPCv2CBOR {
+		req.TraceBody = cborTraceBody(c.model, op)
+	}
+	if req.Header == nil {
+		req.Header = wire.Header{}
+	}
+	applyEndpointHeaders(req, ep.headers)
+	for name, values := range extra {
+		if req.Header.Get(name) == "" {
+			req.Header[name] = values
+		}
+	}
+	secret, err := c.authenticate(op, plan.auth, req, ep.signing)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	// Errors and traces show the URL without secrets: the path template when
+	// a @sensitive member is in the URL, and no API key.
+	shown := req.URL
+	if plan.sensitiveURL != "" {
+		shown = base.Scheme + "://" + base.Host + base.EscapedPath() + plan.sensitiveURL
+	}
+	if secret != "" {
+		shown = strings.ReplaceAll(shown, secret, "REDACTED")
+	}
+	if shown != req.URL {
+		req.DisplayURL = shown
+	}
+	return op, plan, req, nil
+}
+
 // callTimeout is the time budget of one call, retries included.
 func (c *Client) callTimeout() time.Duration {
 	if c.opts.transport.Timeout > 0 {
@@ -311,6 +325,14 @@ func (c *Client) plan(op *model.Operation) *callPlan {
 	p := &callPlan{auth: planAuth(c.svc.Shape, op.Shape), idempotent: idempotent(c.model, op.Shape, op.Input),
 		sensitiveURL: sensitiveURL(c.model, op), secretHeaders: sensitiveHeaders(c.model, op),
 		unsupported: streamingMember(c.model, op)}
+	if es, ok := c.codec.(protocol.EventStreams); ok && p.unsupported != "" {
+		if member, ok := es.OutputEventStream(op); ok {
+			p.eventStream = onlyStreamingMember(c.model, op, member)
+			if p.eventStream {
+				p.unsupported = fmt.Sprintf("operation %s: its output is an event stream (member %s): call it with CallStream", op.Name, member)
+			}
+		}
+	}
 	c.plans.Store(op, p)
 	return p
 }
@@ -328,6 +350,19 @@ func streamingMember(m *model.Model, op *model.Operation) string {
 		}
 	}
 	return ""
+}
+
+// onlyStreamingMember reports whether output member is the only @streaming
+// member of op's input and output.
+func onlyStreamingMember(m *model.Model, op *model.Operation, member string) bool {
+	for _, s := range []*model.Shape{op.Input, op.Output} {
+		for _, mem := range s.Members {
+			if _, ok := m.MemberTrait(mem, "smithy.api#streaming"); ok && (s != op.Output || mem.Name() != member) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // sensitiveURL returns the operation's @http URI template when a @sensitive

@@ -239,7 +239,8 @@ func (d *Decoder) next() (Message, int64, error) {
 
 // parse reads headers and copies the payload out of the reused buffer.
 func (d *Decoder) parse(hdr, payload []byte) (Message, error) {
-	var msg Message
+	// A header takes at least 3 bytes; most messages have a few.
+	msg := Message{Headers: make([]Header, 0, min(8, len(hdr)/3))}
 	// One allocation holds every header's name and value bytes.
 	store := make([]byte, 0, len(hdr)+len(payload))
 	for p := 0; p < len(hdr); {

@@ -3,6 +3,13 @@ package transport
 /*
 #include <stddef.h>
 #include <stdint.h>
+#include "shim.h"
+
+static long sc_response_code(sc_handle *h) {
+	long status = 0;
+	curl_easy_getinfo(h->easy, CURLINFO_RESPONSE_CODE, &status);
+	return status;
+}
 */
 import "C"
 
@@ -12,6 +19,8 @@ import (
 	"io"
 	"runtime/cgo"
 	"unsafe"
+
+	"github.com/smithycurl/smithycurl/wire"
 )
 
 // stream is the state of one call's streamed bodies, reached from the C
@@ -24,6 +33,10 @@ type stream struct {
 	w         io.Writer
 	written   int64
 	err       error // the first failure of r or w, set before libcurl is told
+	// onResponse (Request.OnResponse) is called before the first write,
+	// with the status and headers of h.
+	h          *C.sc_handle
+	onResponse func(status int, header wire.Header)
 }
 
 // maxZeroReads bounds the reads that return neither data nor an error.
@@ -88,6 +101,11 @@ func scGoWrite(ref C.uintptr_t, buf *C.char, n C.size_t) (out C.size_t) {
 			out = 0
 		}
 	}()
+	if s.onResponse != nil {
+		f := s.onResponse
+		s.onResponse = nil
+		f(int(C.sc_response_code(s.h)), parseHeader(s.h.hdr.p, s.h.hdr.len))
+	}
 	p := unsafe.Slice((*byte)(unsafe.Pointer(buf)), int(n))
 	k, err := s.w.Write(p)
 	if k > 0 {

@@ -80,6 +80,11 @@ type Request struct {
 	// error fails the call (KindOther, the writer's error as cause); the
 	// writer may have received part of the body by then.
 	BodyWriter io.Writer
+	// OnResponse, when set with BodyWriter, is called once with the status
+	// and headers of a 2xx response before its first body byte goes to
+	// BodyWriter (an event stream's initial response), on the goroutine
+	// that called Do. It is not called when the body is empty.
+	OnResponse func(status int, header wire.Header)
 	// AWSSigV4, when set, makes libcurl sign the request with AWS Signature
 	// Version 4 (CURLOPT_AWS_SIGV4).
 	AWSSigV4 *AWSSigV4
@@ -724,7 +729,7 @@ func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 	}
 	var st *stream
 	if req.BodyReader != nil || req.BodyWriter != nil {
-		st = &stream{r: req.BodyReader, remaining: req.BodySize, w: req.BodyWriter}
+		st = &stream{r: req.BodyReader, remaining: req.BodySize, w: req.BodyWriter, h: h.c, onResponse: req.OnResponse}
 		ref := cgo.NewHandle(st)
 		defer ref.Delete()
 		C.sc_stream(h.c, C.uintptr_t(ref), cBool(req.BodyWriter != nil))

@@ -1,0 +1,189 @@
+// Package eventserver serves a small restJson1 service whose output is an
+// event stream (application/vnd.amazon.eventstream), for end-to-end tests
+// of event streams from Go, C, Python and the command line. Its model is
+// Model; its one operation, Tick, streams Count tick events IntervalMs
+// apart, then ends as Fail says:
+//
+//	""          the stream ends cleanly
+//	"exception" a modeled exception event (TooFast)
+//	"error"     an error message (:error-code "internal-error")
+//	"truncate"  half of a message, then the connection is cut
+//	"crc"       a message whose CRC is wrong
+//	"unknown"   an event of a type the model does not have, then a tick
+//	"refuse"    no stream: an HTTP 400 BadRequest error response
+package eventserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/smithycurl/smithycurl/eventstream"
+)
+
+// Model is the service's Smithy model.
+const Model = `$version: "2"
+namespace smithycurl.test.events
+
+use aws.protocols#restJson1
+
+@restJson1
+service Ticker {
+    version: "2024-01-01"
+    operations: [Tick]
+}
+
+@http(method: "POST", uri: "/tick")
+operation Tick {
+    input := {
+        @required
+        count: Integer
+        intervalMs: Integer
+        fail: String
+    }
+    output := {
+        @httpHeader("x-session")
+        session: String
+        @httpPayload
+        events: TickStream
+    }
+    errors: [BadRequest]
+}
+
+@streaming
+union TickStream {
+    tick: TickEvent
+    note: NoteEvent
+    tooFast: TooFast
+}
+
+structure TickEvent {
+    @eventHeader
+    seq: Integer
+    @eventHeader
+    at: Timestamp
+    message: String
+}
+
+structure NoteEvent {
+    @eventPayload
+    text: String
+}
+
+@error("client")
+structure TooFast {
+    message: String
+}
+
+@error("client")
+@httpError(400)
+structure BadRequest {
+    message: String
+}
+`
+
+// Service is the Ticker service.
+type Service struct{}
+
+// Handler serves POST /tick.
+func (Service) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /tick", tick)
+	return mux
+}
+
+type tickInput struct {
+	Count      int    `json:"count"`
+	IntervalMs int    `json:"intervalMs"`
+	Fail       string `json:"fail"`
+}
+
+// Epoch is the time of the first tick's "at" header; tick n is n seconds later.
+var Epoch = time.Date(2024, 10, 31, 14, 15, 14, 0, time.UTC)
+
+func str(name, v string) eventstream.Header {
+	return eventstream.Header{Name: name, Value: eventstream.StringValue(v)}
+}
+
+// TickMessage is tick n as the server sends it.
+func TickMessage(n int) eventstream.Message {
+	return eventstream.Message{
+		Headers: []eventstream.Header{
+			str(":message-type", "event"), str(":event-type", "tick"), str(":content-type", "application/json"),
+			{Name: "seq", Value: eventstream.Value{Type: eventstream.Int, Int: int64(n)}},
+			{Name: "at", Value: eventstream.TimeValue(Epoch.Add(time.Duration(n) * time.Second))},
+		},
+		Payload: fmt.Appendf(nil, `{"message":"tick %d"}`, n),
+	}
+}
+
+func tick(w http.ResponseWriter, r *http.Request) {
+	var in tickInput
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16)).Decode(&in); err != nil || in.Count < 0 || in.Count > 100000 {
+		w.Header().Set("X-Amzn-Errortype", "BadRequest")
+		w.WriteHeader(400)
+		fmt.Fprintf(w, `{"message":"bad input"}`)
+		return
+	}
+	if in.Fail == "refuse" {
+		w.Header().Set("X-Amzn-Errortype", "BadRequest")
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(400)
+		fmt.Fprintf(w, `{"message":"refused as asked"}`)
+		return
+	}
+	w.Header().Set("Content-Type", "application/vnd.amazon.eventstream")
+	w.Header().Set("X-Session", "s-1")
+	w.WriteHeader(200)
+	flusher, _ := w.(http.Flusher)
+	send := func(msg eventstream.Message) bool {
+		b, err := eventstream.Append(nil, msg)
+		if err != nil {
+			return false
+		}
+		if _, err := w.Write(b); err != nil {
+			return false
+		}
+		if flusher != nil {
+			flusher.Flush()
+		}
+		return true
+	}
+	if in.Fail == "unknown" {
+		send(eventstream.Message{Headers: []eventstream.Header{str(":message-type", "event"), str(":event-type", "newKind")}, Payload: []byte(`{}`)})
+	}
+	for n := 0; n < in.Count; n++ {
+		if n > 0 && in.IntervalMs > 0 {
+			select {
+			case <-time.After(time.Duration(in.IntervalMs) * time.Millisecond):
+			case <-r.Context().Done():
+				return
+			}
+		}
+		if !send(TickMessage(n)) {
+			return
+		}
+	}
+	switch in.Fail {
+	case "exception":
+		send(eventstream.Message{Headers: []eventstream.Header{
+			str(":message-type", "exception"), str(":exception-type", "tooFast"), str(":content-type", "application/json"),
+		}, Payload: []byte(`{"message":"slow down"}`)})
+	case "error":
+		send(eventstream.Message{Headers: []eventstream.Header{
+			str(":message-type", "error"), str(":error-code", "internal-error"), str(":error-message", "An unknown error occurred."),
+		}})
+	case "truncate":
+		b, _ := eventstream.Append(nil, TickMessage(in.Count))
+		w.Write(b[:len(b)/2])
+		if flusher != nil {
+			flusher.Flush()
+		}
+		panic(http.ErrAbortHandler) // cuts the connection: no end of the chunked body
+	case "crc":
+		b, _ := eventstream.Append(nil, TickMessage(in.Count))
+		b[len(b)-1] ^= 0xff
+		w.Write(b)
+	}
+}
