@@ -203,3 +203,10 @@ func (s *EventStream) Close() error {
 
 // String names the stream's operation.
 func (s *EventStream) String() string { return fmt.Sprintf("event stream of %s", s.op.Name) }
+
+// HasEventStream reports whether operation's output is an event stream
+// this client reads: CallStream calls it, Call refuses it.
+func (c *Client) HasEventStream(operation string) bool {
+	op, err := c.svc.Operation(operation)
+	return err == nil && c.plan(op).eventStream
+}
