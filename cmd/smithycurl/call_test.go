@@ -148,8 +148,9 @@ func TestDescribeAndExample(t *testing.T) {
 	}
 }
 
-// Operations with a @streaming member are refused before sending (exit 2);
-// a blob payload with an empty body is printed as an empty blob.
+// Operations with a streaming blob member are refused before sending (exit
+// 2); an event stream is called; a blob payload with an empty body is
+// printed as an empty blob.
 func TestCallStreamingAndEmptyPayload(t *testing.T) {
 	dir := os.Getenv("SMITHYCURL_SHARED")
 	if dir == "" {
@@ -174,16 +175,21 @@ func TestCallStreamingAndEmptyPayload(t *testing.T) {
 	defer srv.Close()
 	base := []string{"call", "--model", lambda, "--endpoint", srv.URL, "--retries", "0",
 		"--aws-access-key-id", "AKIDEXAMPLE", "--aws-secret-access-key", "fake", "--region", "us-east-1"}
-	_, errOut, code := runCmd(t, bin, append(base, "InvokeWithResponseStream", "--input", `{"FunctionName": "f"}`)...)
-	if code != 2 || !strings.Contains(errOut, "operation InvokeWithResponseStream: streaming member EventStream is not supported yet") {
-		t.Errorf("event stream: exit %d: %s", code, errOut)
+	_, errOut, code := runCmd(t, bin, append(base, "InvokeAsync", "--input", `{"FunctionName": "f", "InvokeArgs": "e30="}`)...)
+	if code != 2 || !strings.Contains(errOut, "operation InvokeAsync: streaming member InvokeArgs is not supported yet") {
+		t.Errorf("streaming blob: exit %d: %s", code, errOut)
 	}
 	mu.Lock()
 	if hits != 0 {
 		t.Errorf("%d requests sent, want none", hits)
 	}
 	mu.Unlock()
-	out, errOut, code := runCmd(t, bin, append(base, "Invoke", "--input", `{"FunctionName": "f"}`)...)
+	// An event stream that ends at once: the initial output, no event.
+	out, errOut, code := runCmd(t, bin, append(base, "InvokeWithResponseStream", "--input", `{"FunctionName": "f"}`)...)
+	if code != 0 || strings.TrimSpace(out) != `{"StatusCode":200}` {
+		t.Errorf("empty event stream: exit %d: %s %s", code, out, errOut)
+	}
+	out, errOut, code = runCmd(t, bin, append(base, "Invoke", "--input", `{"FunctionName": "f"}`)...)
 	if code != 0 || strings.TrimSpace(out) != `{"StatusCode":200,"Payload":""}` {
 		t.Errorf("Invoke with an empty body: exit %d: %s %s", code, out, errOut)
 	}
