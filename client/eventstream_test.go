@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"runtime"
 	"strings"
@@ -13,13 +14,19 @@ import (
 	"github.com/smithycurl/smithycurl/client"
 	"github.com/smithycurl/smithycurl/internal/eventserver"
 	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/transport"
 )
 
 // tickerClient starts the event-stream test server on 127.0.0.1 and
 // returns a client for it.
 func tickerClient(t testing.TB, opts ...client.Option) *client.Client {
 	t.Helper()
-	srv := httptest.NewServer(eventserver.Service{}.Handler())
+	srv := httptest.NewUnstartedServer(eventserver.Service{}.Handler())
+	// HTTP/1.1, and HTTP/2 without TLS for a client WithHTTPVersion(HTTPVersion2PriorKnowledge).
+	srv.Config.Protocols = new(http.Protocols)
+	srv.Config.Protocols.SetHTTP1(true)
+	srv.Config.Protocols.SetUnencryptedHTTP2(true)
+	srv.Start()
 	t.Cleanup(srv.Close)
 	l := model.NewLoader()
 	l.AddSource("ticker.smithy", []byte(eventserver.Model))
@@ -89,7 +96,15 @@ func TestCallStreamSlowEvents(t *testing.T) {
 }
 
 func TestCallStreamEndings(t *testing.T) {
-	c := tickerClient(t)
+	for _, v := range []struct {
+		name string
+		v    transport.HTTPVersion
+	}{{"HTTP1.1", transport.HTTPVersion1}, {"h2c", transport.HTTPVersion2PriorKnowledge}} {
+		t.Run(v.name, func(t *testing.T) { testEndings(t, tickerClient(t, client.WithHTTPVersion(v.v))) })
+	}
+}
+
+func testEndings(t *testing.T, c *client.Client) {
 	cases := []struct {
 		fail   string
 		events int
@@ -101,6 +116,7 @@ func TestCallStreamEndings(t *testing.T) {
 		{"error", 2, client.KindService, "An unknown error occurred.", ""},
 		{"truncate", 2, client.KindTransport, "", ""},
 		{"crc", 2, client.KindDecode, "message CRC", ""},
+		{"cut", 2, client.KindDecode, "truncated: the stream ended after", ""},
 		{"unknown", 2, 0, "", ""},
 	}
 	for _, tc := range cases {

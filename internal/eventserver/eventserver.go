@@ -8,6 +8,7 @@
 //	"exception" a modeled exception event (TooFast)
 //	"error"     an error message (:error-code "internal-error")
 //	"truncate"  half of a message, then the connection is cut
+//	"cut"       half of a message, then the body ends cleanly
 //	"crc"       a message whose CRC is wrong
 //	"unknown"   an event of a type the model does not have, then a tick
 //	"refuse"    no stream: an HTTP 400 BadRequest error response
@@ -181,6 +182,9 @@ func tick(w http.ResponseWriter, r *http.Request) {
 			flusher.Flush()
 		}
 		panic(http.ErrAbortHandler) // cuts the connection: no end of the chunked body
+	case "cut":
+		b, _ := eventstream.Append(nil, TickMessage(in.Count))
+		w.Write(b[:len(b)/2])
 	case "crc":
 		b, _ := eventstream.Append(nil, TickMessage(in.Count))
 		b[len(b)-1] ^= 0xff
