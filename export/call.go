@@ -93,6 +93,16 @@ func scx_call(ch C.uintptr_t, op *C.char, in *C.char, n C.size_t, tok C.uintptr_
 
 // call runs one call. input is C memory, read during the call only.
 func call(ctx context.Context, c *client.Client, op string, input []byte) *result {
+	if r := checkCall(c, op, input); r != nil {
+		return r
+	}
+	output, err := c.Call(ctx, op, input)
+	return outcome(output, err)
+}
+
+// checkCall checks a call's operation and input before anything is sent;
+// nil when they are fine.
+func checkCall(c *client.Client, op string, input []byte) *result {
 	usage := func(code int, format string, args ...any) *result {
 		return newErrorResult(code, int(client.KindUsage), 0, 0, [numFields]string{fMessage: fmt.Sprintf(format, args...)})
 	}
@@ -114,7 +124,12 @@ func call(ctx context.Context, c *client.Client, op string, input []byte) *resul
 		}
 		return usage(codeInvalidJSON, "%s: the input is not valid JSON: %v", op, err)
 	}
-	output, err := c.Call(ctx, op, input)
+	return nil
+}
+
+// outcome is the result of a call (or of one event of a stream) that
+// returned output or err; nil when out of memory.
+func outcome(output []byte, err error) *result {
 	if err == nil {
 		if len(output) == 0 {
 			output = []byte("{}")
@@ -132,7 +147,7 @@ func call(ctx context.Context, c *client.Client, op string, input []byte) *resul
 	}
 	var ce *client.Error
 	if !errors.As(err, &ce) {
-		return usage(codeUsage, "%v", err)
+		return newErrorResult(codeUsage, int(client.KindUsage), 0, 0, [numFields]string{fMessage: err.Error()})
 	}
 	return newErrorResult(codeOfKind(ce.Kind), int(ce.Kind), ce.Status, ce.Attempts, [numFields]string{
 		fShape:     string(ce.Shape),

@@ -44,6 +44,8 @@ var Codes = []Code{
 	{"NOMEM", 16, "out of memory", "Out of memory."},
 	{"INTERNAL", 17, "internal error (a bug in smithycurl)",
 		"A bug in the library (an internal panic was caught); please report it with the errmsg. The handle stays usable."},
+	{"END", 18, "the event stream has no more events",
+		"smithycurl_event_stream_next(): the stream ended cleanly; there is no event."},
 }
 
 // Kind is one error kind: smithycurl_error_kind in C, client.Kind in Go,

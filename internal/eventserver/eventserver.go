@@ -15,6 +15,7 @@
 package eventserver
 
 import (
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -23,66 +24,11 @@ import (
 	"github.com/smithycurl/smithycurl/eventstream"
 )
 
-// Model is the service's Smithy model.
-const Model = `$version: "2"
-namespace smithycurl.test.events
-
-use aws.protocols#restJson1
-
-@restJson1
-service Ticker {
-    version: "2024-01-01"
-    operations: [Tick]
-}
-
-@http(method: "POST", uri: "/tick")
-operation Tick {
-    input := {
-        @required
-        count: Integer
-        intervalMs: Integer
-        fail: String
-    }
-    output := {
-        @httpHeader("x-session")
-        session: String
-        @httpPayload
-        events: TickStream
-    }
-    errors: [BadRequest]
-}
-
-@streaming
-union TickStream {
-    tick: TickEvent
-    note: NoteEvent
-    tooFast: TooFast
-}
-
-structure TickEvent {
-    @eventHeader
-    seq: Integer
-    @eventHeader
-    at: Timestamp
-    message: String
-}
-
-structure NoteEvent {
-    @eventPayload
-    text: String
-}
-
-@error("client")
-structure TooFast {
-    message: String
-}
-
-@error("client")
-@httpError(400)
-structure BadRequest {
-    message: String
-}
-`
+// Model is the service's Smithy model (ticker.smithy, which the C and
+// Python tests load).
+//
+//go:embed ticker.smithy
+var Model string
 
 // Service is the Ticker service.
 type Service struct{}
@@ -181,7 +127,10 @@ func tick(w http.ResponseWriter, r *http.Request) {
 		if flusher != nil {
 			flusher.Flush()
 		}
-		panic(http.ErrAbortHandler) // cuts the connection: no end of the chunked body
+		// Let what was sent reach the client first: HTTP/2 drops the
+		// frames still queued for a stream it resets.
+		time.Sleep(50 * time.Millisecond)
+		panic(http.ErrAbortHandler) // cuts the connection (HTTP/1.1) or resets the stream (HTTP/2)
 	case "cut":
 		b, _ := eventstream.Append(nil, TickMessage(in.Count))
 		w.Write(b[:len(b)/2])

@@ -1,6 +1,6 @@
 // Command testserver runs the project's local test services on 127.0.0.1
 // for the demo and for the C and Python tests: go-httpbin and the example
-// Todos service, and with -pizza alloy's PizzaAdminService (model in the
+// Todos service, the event-stream Ticker service (internal/eventserver), and with -pizza alloy's PizzaAdminService (model in the
 // shared conformance folder, namespace alloy.test; see internal/pizzaserver
 // for the inputs that produce its errors). It prints one line per service,
 // "<name> <base URL>", then serves until stdin (a pipe) reaches EOF or it gets SIGINT
@@ -19,6 +19,7 @@ import (
 
 	"github.com/mccutchen/go-httpbin/v2/httpbin"
 
+	"github.com/smithycurl/smithycurl/internal/eventserver"
 	"github.com/smithycurl/smithycurl/internal/pizzaserver"
 	"github.com/smithycurl/smithycurl/internal/todoserver"
 )
@@ -35,6 +36,7 @@ func main() {
 	}{
 		{"httpbin", httpbin.New().Handler()},
 		{"todo", todoserver.New().Handler()},
+		{"events", eventserver.Service{}.Handler()},
 	}
 	if *pizza {
 		services = append(services, struct {
