@@ -44,7 +44,7 @@ from .errors import (
     ValidationError,
 )
 from .model import Model, OperationInfo, ServiceInfo, load_model
-from .client import Client, Operation
+from .client import Client, EventStream, Operation
 from .types import IntEnum, StrEnum, Structure, Union, UnknownUnionMember
 
 __version__ = "0.1.0"
@@ -69,6 +69,7 @@ __all__ = [
     "Client",
     "DecodeError",
     "ErrorMeta",
+    "EventStream",
     "ForkedError",
     "InputTypeError",
     "IntEnum",

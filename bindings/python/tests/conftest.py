@@ -1,6 +1,7 @@
 """Fixtures: the package from this folder, the library built by make, and the
-local test services (build/testserver -pizza: go-httpbin, Todos and alloy's
-PizzaAdminService on 127.0.0.1), started once per session."""
+local test services (build/testserver -pizza: go-httpbin, Todos, the
+event-stream Ticker and alloy's PizzaAdminService on 127.0.0.1), started once
+per session."""
 
 from __future__ import annotations
 
@@ -55,6 +56,7 @@ class Servers:
         self.httpbin = urls["httpbin"]
         self.todo = urls["todo"]
         self.pizza = urls["pizza"]
+        self.events = urls["events"]
 
 
 @pytest.fixture(scope="session")
@@ -65,13 +67,14 @@ def servers() -> Iterator[Servers]:
     proc = subprocess.Popen([exe, "-pizza"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     urls = {}
     assert proc.stdout is not None and proc.stdin is not None
-    for _ in range(3):
+    want = {"httpbin", "todo", "events", "pizza"}
+    for _ in range(len(want)):
         line = proc.stdout.readline()
         if not line:
             break
         name, url = line.split()
         urls[name] = url
-    if len(urls) != 3:
+    if set(urls) != want:
         proc.kill()
         pytest.fail(f"testserver did not start: {urls}")
     try:
