@@ -20,8 +20,8 @@ import (
 // stream (a @streaming union): its initial response, then its events as
 // they arrive. The body is read from libcurl as the events are consumed
 // and never held whole: at most one message (bounded by
-// eventstream.DefaultMaxMessageLen) and libcurl's receive buffer are in
-// memory. An EventStream is not safe for concurrent use; Close it when
+// eventstream.DefaultMaxMessageLen), 256 KiB received ahead of the reader
+// and libcurl's receive buffer are in memory. An EventStream is not safe for concurrent use; Close it when
 // done (it ends the transfer if events are left).
 type EventStream struct {
 	op      *model.Operation
@@ -29,7 +29,7 @@ type EventStream struct {
 	initial []byte
 	status  int
 	dec     *eventstream.Decoder
-	body    *io.PipeReader
+	body    *bodyPipe
 	cancel  context.CancelFunc
 	done    chan struct{} // closed when the transfer has ended
 	err     error         // the error that ended Events, if any
@@ -44,6 +44,9 @@ type head struct {
 	resp   *wire.Response
 	err    error
 }
+
+// streamBuffer bounds the bytes received and not yet decoded.
+const streamBuffer = 256 << 10
 
 // errStreamClosed ends a transfer whose EventStream was closed.
 var errStreamClosed = errors.New("event stream closed")
@@ -72,11 +75,11 @@ func (c *Client) CallStream(ctx context.Context, operation string, input []byte,
 	if req.Header.Get("Accept") == "" {
 		req.Header.Set("Accept", protocol.EventStreamMediaType)
 	}
-	pr, pw := io.Pipe()
+	pipe := newBodyPipe(streamBuffer)
 	heads := make(chan head, 1)
 	done := make(chan struct{})
 	sent := false
-	req.BodyWriter = pw
+	req.BodyWriter = pipe
 	req.OnResponse = func(status int, h wire.Header) {
 		sent = true
 		heads <- head{status: status, header: h}
@@ -95,18 +98,14 @@ func (c *Client) CallStream(ctx context.Context, operation string, input []byte,
 			}
 			c.opts.observer(a)
 		}
-		if err != nil {
-			pw.CloseWithError(err)
-		} else {
-			pw.Close()
-		}
+		pipe.CloseWrite(err)
 		if !sent {
 			heads <- head{resp: resp, err: err}
 		}
 	}()
 	h := <-heads
 	fail := func(err error, resp *wire.Response) (*EventStream, error) {
-		pr.CloseWithError(errStreamClosed)
+		pipe.CloseRead(errStreamClosed)
 		stop()
 		<-done
 		e := classify(op.Shape.ID, err)
@@ -130,8 +129,8 @@ func (c *Client) CallStream(ctx context.Context, operation string, input []byte,
 	if err != nil {
 		return fail(err, resp)
 	}
-	s := &EventStream{op: op, es: es, initial: initial, status: resp.Status, body: pr, cancel: stop, done: done,
-		dec: eventstream.NewDecoder(pr, eventstream.Limits{})}
+	s := &EventStream{op: op, es: es, initial: initial, status: resp.Status, body: pipe, cancel: stop, done: done,
+		dec: eventstream.NewDecoder(pipe, eventstream.Limits{})}
 	return s, nil
 }
 
@@ -194,7 +193,7 @@ func (s *EventStream) wrap(err error) *Error {
 // let go of the connection. It is safe to call more than once.
 func (s *EventStream) Close() error {
 	s.closing.Do(func() {
-		s.body.CloseWithError(errStreamClosed)
+		s.body.CloseRead(errStreamClosed)
 		s.cancel()
 		<-s.done
 	})
