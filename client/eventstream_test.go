@@ -210,6 +210,45 @@ func TestCallStreamCloseEarly(t *testing.T) {
 	}
 }
 
+// A stream far larger than the memory it may use: 160 events of 1 MiB
+// (160 MiB) while the heap stays under 64 MiB (the body is never held).
+func TestCallStreamMemoryBound(t *testing.T) {
+	if testing.Short() {
+		t.Skip("streams 160 MiB")
+	}
+	c := tickerClient(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	const pad = 1 << 20
+	s, err := c.CallStream(ctx, "Tick", []byte(fmt.Sprintf(`{"count":160,"pad":%d}`, pad)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	n := 0
+	var peak uint64
+	var ms runtime.MemStats
+	for ev, err := range s.Events() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ev) < pad {
+			t.Fatalf("event of %d bytes", len(ev))
+		}
+		if n++; n%10 == 0 {
+			runtime.ReadMemStats(&ms)
+			peak = max(peak, ms.HeapInuse)
+		}
+	}
+	if n != 160 {
+		t.Fatalf("%d events", n)
+	}
+	t.Logf("peak heap in use %.1f MiB for %d MiB streamed", float64(peak)/(1<<20), n*pad>>20)
+	if peak > 64<<20 {
+		t.Errorf("peak heap in use %d MiB", peak>>20)
+	}
+}
+
 // BenchmarkEventStream measures the cost per event of a stream of
 // small events through libcurl, the framing decoder and the codec.
 func BenchmarkEventStream(b *testing.B) {

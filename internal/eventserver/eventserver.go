@@ -15,6 +15,7 @@
 package eventserver
 
 import (
+	"bytes"
 	_ "embed"
 	"encoding/json"
 	"fmt"
@@ -44,6 +45,7 @@ type tickInput struct {
 	Count      int    `json:"count"`
 	IntervalMs int    `json:"intervalMs"`
 	Fail       string `json:"fail"`
+	Pad        int    `json:"pad"`
 }
 
 // Epoch is the time of the first tick's "at" header; tick n is n seconds later.
@@ -54,20 +56,24 @@ func str(name, v string) eventstream.Header {
 }
 
 // TickMessage is tick n as the server sends it.
-func TickMessage(n int) eventstream.Message {
+func TickMessage(n int) eventstream.Message { return paddedTick(n, nil) }
+
+// paddedTick is tick n with pad appended to its message.
+func paddedTick(n int, pad []byte) eventstream.Message {
 	return eventstream.Message{
 		Headers: []eventstream.Header{
 			str(":message-type", "event"), str(":event-type", "tick"), str(":content-type", "application/json"),
 			{Name: "seq", Value: eventstream.Value{Type: eventstream.Int, Int: int64(n)}},
 			{Name: "at", Value: eventstream.TimeValue(Epoch.Add(time.Duration(n) * time.Second))},
 		},
-		Payload: fmt.Appendf(nil, `{"message":"tick %d"}`, n),
+		Payload: fmt.Appendf(nil, `{"message":"tick %d%s"}`, n, pad),
 	}
 }
 
 func tick(w http.ResponseWriter, r *http.Request) {
 	var in tickInput
-	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16)).Decode(&in); err != nil || in.Count < 0 || in.Count > 100000 {
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16)).Decode(&in); err != nil || in.Count < 0 || in.Count > 100000 ||
+		in.Pad < 0 || in.Pad > 8<<20 {
 		w.Header().Set("X-Amzn-Errortype", "BadRequest")
 		w.WriteHeader(400)
 		fmt.Fprintf(w, `{"message":"bad input"}`)
@@ -97,6 +103,7 @@ func tick(w http.ResponseWriter, r *http.Request) {
 		}
 		return true
 	}
+	pad := bytes.Repeat([]byte{'.'}, in.Pad)
 	if in.Fail == "unknown" {
 		send(eventstream.Message{Headers: []eventstream.Header{str(":message-type", "event"), str(":event-type", "newKind")}, Payload: []byte(`{}`)})
 	}
@@ -108,7 +115,7 @@ func tick(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		}
-		if !send(TickMessage(n)) {
+		if !send(paddedTick(n, pad)) {
 			return
 		}
 	}

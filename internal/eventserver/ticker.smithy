@@ -16,6 +16,8 @@ operation Tick {
         count: Integer
         intervalMs: Integer
         fail: String
+        /// bytes of padding added to each tick's message
+        pad: Integer
     }
     output := {
         @httpHeader("x-session")
