@@ -344,7 +344,9 @@ smithycurl_code smithycurl_event_stream_next(smithycurl_event_stream *stream, sm
     FORK_CHECK();
     if (!event) return SMITHYCURL_E_INVALID_ARGUMENT;
     uintptr_t r = 0;
-    int rc = scx_stream_next(H(stream), &r);
+    int threads = 0;
+    int hints = sched_hints(&threads);
+    int rc = scx_stream_next(H(stream), hints, threads, &r);
     *event = (smithycurl_result *)r;
     return rc;
 }

@@ -83,8 +83,9 @@ func scx_stream_open(ch C.uintptr_t, op *C.char, in *C.char, n C.size_t, tok C.u
 }
 
 //export scx_stream_next
-func scx_stream_next(sh C.uintptr_t, outR *C.uintptr_t) (rc C.int) {
+func scx_stream_next(sh C.uintptr_t, hints, threads C.int, outR *C.uintptr_t) (rc C.int) {
 	defer guard(&rc)
+	schedHints(int(hints), int(threads))
 	h, ok := lookup[*streamH](sh, C.SCX_STREAM)
 	if !ok {
 		return codeInvalidHandle
