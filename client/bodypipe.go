@@ -3,6 +3,7 @@ package client
 import (
 	"io"
 	"sync"
+	"time"
 )
 
 // bodyPipe carries a streamed response body from libcurl's write callback
@@ -19,6 +20,11 @@ type bodyPipe struct {
 	werr     error // set when the writer is done: io.EOF or why the transfer failed
 	rerr     error // set when the reader is done
 	max      int
+	// idle, when set, runs while the pipe waits for the network: it is
+	// stopped while a write is under way or waits for room, and started
+	// again (for idleFor) when a write has gone in.
+	idle    *time.Timer
+	idleFor time.Duration
 }
 
 func newBodyPipe(max int) *bodyPipe {
@@ -29,6 +35,10 @@ func newBodyPipe(max int) *bodyPipe {
 
 // Write appends b, waiting while the buffer is full.
 func (p *bodyPipe) Write(b []byte) (int, error) {
+	if p.idle != nil {
+		p.idle.Stop()
+		defer p.idle.Reset(p.idleFor)
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for p.rerr == nil && len(p.buf)-p.off > 0 && len(p.buf)-p.off+len(b) > p.max {

@@ -51,13 +51,26 @@ const streamBuffer = 256 << 10
 // errStreamClosed ends a transfer whose EventStream was closed.
 var errStreamClosed = errors.New("event stream closed")
 
+// idleError ends a stream whose network was silent for the client's
+// timeout; it is a context.DeadlineExceeded (KindTimeout).
+type idleError struct{ d time.Duration }
+
+func (e *idleError) Error() string {
+	return fmt.Sprintf("no data from the service for %v (the client's timeout)", e.d)
+}
+
+func (e *idleError) Unwrap() error { return context.DeadlineExceeded }
+
 // CallStream sends operation, whose output holds an event stream, and
 // returns once the initial response has arrived (with the first bytes of
 // the stream, or the end of the response). Errors are *Error: an
 // error response of the service (KindService) comes from CallStream, a
 // modeled exception event or an error message from Events. The call is
-// not retried. ctx bounds the whole stream, as does the client's timeout
-// (WithTimeout, default 60 s): give a longer one for long streams.
+// not retried. ctx (and WithCallTimeout) bounds the whole stream; the
+// client's timeout (WithTimeout, default 60 s) is the longest the service
+// may stay silent, before the initial response or between bytes of the
+// stream (KindTimeout); the time the caller takes between events does not
+// count.
 func (c *Client) CallStream(ctx context.Context, operation string, input []byte, opts ...CallOption) (*EventStream, error) {
 	ctx, extra, cancelOpts := applyCallOptions(ctx, opts)
 	op, plan, req, err := c.prepare(ctx, operation, input, extra, true)
@@ -70,12 +83,20 @@ func (c *Client) CallStream(ctx context.Context, operation string, input []byte,
 		return nil, usageError(op.Shape.ID, "operation %s has no event stream in its output; use Call", op.Name)
 	}
 	es := c.codec.(protocol.EventStreams)
-	ctx, cancel := context.WithCancel(ctx)
-	stop := func() { cancel(); cancelOpts() }
+	// The stream may last as long as ctx allows; the client's timeout is
+	// the longest silence of the network instead (the reader being slow
+	// does not count).
+	idleFor := c.callTimeout()
+	idleErr := &idleError{d: idleFor}
+	ctx, cancel := context.WithCancelCause(ctx)
+	idle := time.AfterFunc(idleFor, func() { cancel(idleErr) })
+	stop := func() { idle.Stop(); cancel(errStreamClosed); cancelOpts() }
+	req.NoTimeout = true
 	if req.Header.Get("Accept") == "" {
 		req.Header.Set("Accept", protocol.EventStreamMediaType)
 	}
 	pipe := newBodyPipe(streamBuffer)
+	pipe.idle, pipe.idleFor = idle, idleFor
 	heads := make(chan head, 1)
 	done := make(chan struct{})
 	sent := false
@@ -88,6 +109,9 @@ func (c *Client) CallStream(ctx context.Context, operation string, input []byte,
 	go func() {
 		defer close(done)
 		resp, err := c.transport.Do(ctx, req)
+		if err != nil && context.Cause(ctx) == idleErr {
+			err = idleErr
+		}
 		if c.opts.observer != nil {
 			a := Attempt{Operation: op.Name, Number: 1, Took: time.Since(start), Response: resp}
 			if resp != nil {

@@ -210,6 +210,49 @@ func TestCallStreamCloseEarly(t *testing.T) {
 	}
 }
 
+// The client's timeout bounds the service's silence, not the stream: a
+// stream longer than it goes on while events keep coming, and ends with
+// KindTimeout when the service goes quiet for longer; a slow reader does
+// not count.
+func TestCallStreamIdleTimeout(t *testing.T) {
+	c := tickerClient(t, client.WithTimeout(400*time.Millisecond))
+	s, err := c.CallStream(context.Background(), "Tick", []byte(`{"count":8,"intervalMs":150}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := collect(t, s)
+	s.Close()
+	if err != nil || len(got) != 8 {
+		t.Errorf("a 1 s stream with a 400 ms timeout: %d events, %v", len(got), err)
+	}
+	// The reader pausing longer than the timeout loses nothing.
+	s, err = c.CallStream(context.Background(), "Tick", []byte(`{"count":3}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(600 * time.Millisecond)
+	got, _, err = collect(t, s)
+	s.Close()
+	if err != nil || len(got) != 3 {
+		t.Errorf("after a pause of the reader: %d events, %v", len(got), err)
+	}
+	// Silence: 1 s between events.
+	start := time.Now()
+	s, err = c.CallStream(context.Background(), "Tick", []byte(`{"count":3,"intervalMs":1000}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	got, _, err = collect(t, s)
+	var e *client.Error
+	if len(got) != 1 || !errors.As(err, &e) || e.Kind != client.KindTimeout || !strings.Contains(err.Error(), "no data from the service for 400ms") {
+		t.Errorf("silent service: %d events, %v", len(got), err)
+	}
+	if d := time.Since(start); d > 900*time.Millisecond {
+		t.Errorf("the silence was noticed after %v", d)
+	}
+}
+
 // A stream far larger than the memory it may use: 160 events of 1 MiB
 // (160 MiB) while the heap stays under 64 MiB (the body is never held).
 func TestCallStreamMemoryBound(t *testing.T) {

@@ -80,6 +80,10 @@ type Request struct {
 	// error fails the call (KindOther, the writer's error as cause); the
 	// writer may have received part of the body by then.
 	BodyWriter io.Writer
+	// NoTimeout lifts Config.Timeout for this request: only ctx bounds it
+	// (an event stream, whose caller watches for silence itself). The
+	// connect timeout still applies.
+	NoTimeout bool
 	// OnResponse, when set with BodyWriter, is called once with the status
 	// and headers of a 2xx response before its first body byte goes to
 	// BodyWriter (an event stream's initial response), on the goroutine
@@ -579,17 +583,23 @@ func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 		return fail(ctxKind(err), "", err)
 	}
 	totalMS := t.totalMS
+	if req.NoTimeout {
+		totalMS = 0 // none
+	}
 	ctxBound := false
 	if dl, ok := ctx.Deadline(); ok {
 		rem := time.Until(dl)
 		if rem <= 0 {
 			return fail(KindTimeout, "", context.DeadlineExceeded)
 		}
-		if m := ms(rem); m < totalMS {
+		if m := ms(rem); totalMS == 0 || m < totalMS {
 			totalMS, ctxBound = m, true
 		}
 	}
-	connectMS := min(t.connectMS, totalMS)
+	connectMS := t.connectMS
+	if totalMS > 0 {
+		connectMS = min(connectMS, totalMS)
+	}
 	if err := validMethod(method); err != nil {
 		return fail(KindOther, err.Error(), nil)
 	}
