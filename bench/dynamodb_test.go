@@ -13,7 +13,6 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"path/filepath"
 	"sync"
 	"syscall"
 	"testing"
@@ -25,6 +24,7 @@ import (
 
 	"github.com/smithycurl/smithycurl/client"
 	awse2e "github.com/smithycurl/smithycurl/internal/e2e/aws"
+	"github.com/smithycurl/smithycurl/internal/shareddata"
 	"github.com/smithycurl/smithycurl/model"
 )
 
@@ -40,11 +40,7 @@ func TestMain(m *testing.M) {
 }
 
 func modelPath(tb testing.TB) string {
-	shared, err := awse2e.SharedDir()
-	if err != nil {
-		tb.Skip(err)
-	}
-	return filepath.Join(shared, "models", "aws", "dynamodb.json")
+	return shareddata.Path(tb, "models", "aws", "dynamodb.json")
 }
 
 var (

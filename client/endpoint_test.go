@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/smithycurl/smithycurl/client"
-	"github.com/smithycurl/smithycurl/internal/conformance"
+	"github.com/smithycurl/smithycurl/internal/shareddata"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/transport"
 	"github.com/smithycurl/smithycurl/wire"
@@ -25,10 +25,7 @@ var (
 
 func loadAWSModel(t *testing.T, file string) *model.Model {
 	t.Helper()
-	shared, err := conformance.SharedDir()
-	if err != nil {
-		t.Skip(err)
-	}
+	shared := shareddata.Path(t)
 	awsModelsMu.Lock()
 	defer awsModelsMu.Unlock()
 	if m, ok := awsModels[file]; ok {

@@ -52,6 +52,9 @@ func (e *Error) Unwrap() error { return e.err }
 
 // Message is the error's message without the operation and kind prefix.
 func (e *Error) Message() string {
+	if e.Kind == KindWaiterFailure || e.Kind == KindWaiterTimeout {
+		return e.err.Error() // which acceptor, or the time; the service's message is in it
+	}
 	var se *protocol.ServiceError
 	if errors.As(e.err, &se) && se.Message != "" {
 		return se.Message

@@ -5,13 +5,12 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/smithycurl/smithycurl/client"
+	"github.com/smithycurl/smithycurl/internal/shareddata"
 	"github.com/smithycurl/smithycurl/model"
 )
 
@@ -48,17 +47,7 @@ func (r *stubServer) requests() []*http.Request {
 // awsModel loads a real AWS service model from the shared data.
 func awsModel(t *testing.T, name string) *model.Model {
 	t.Helper()
-	dir := os.Getenv("SMITHYCURL_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared")
-	}
-	path := filepath.Join(dir, "models", "aws", name)
-	if _, err := os.Stat(path); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("shared test data missing: %v", err)
-		}
-		t.Skipf("shared test data missing: %v", err)
-	}
+	path := shareddata.Path(t, "models", "aws", name)
 	m, err := model.LoadPaths(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)

@@ -30,6 +30,12 @@ const (
 	KindCancelled Kind = 6
 	// KindDecode: the response could not be decoded.
 	KindDecode Kind = 7
+	// KindWaiterFailure: a waiter reached its failure state: one of its
+	// failure acceptors matched; the message says which.
+	KindWaiterFailure Kind = 8
+	// KindWaiterTimeout: a waiter was still retrying when the maximum time to
+	// wait ran out.
+	KindWaiterTimeout Kind = 9
 )
 
 // String is the kind's name, as smithycurl_error_kind_name gives it.
@@ -49,6 +55,10 @@ func (k Kind) String() string {
 		return "cancelled"
 	case KindDecode:
 		return "decode"
+	case KindWaiterFailure:
+		return "waiter_failure"
+	case KindWaiterTimeout:
+		return "waiter_timeout"
 	}
 	return "unknown"
 }

@@ -25,6 +25,7 @@ type options struct {
 	observer     func(Attempt)
 	trace        func(transport.TraceEvent)
 	endpoint     endpointOptions
+	waitDelays   [2]time.Duration // WithWaiterDelays: minDelay, maxDelay (0: the waiter's)
 }
 
 // WithTimeout bounds each call, retries included (default 60 s). A ctx
@@ -41,6 +42,12 @@ func WithConnectTimeout(d time.Duration) Option {
 // WithMaxResponseBytes bounds the response body (default 64 MiB).
 func WithMaxResponseBytes(n int64) Option {
 	return optionFunc(func(o *options) { o.transport.MaxResponseBytes = n })
+}
+
+// WithWaiterDelays replaces the minDelay and maxDelay of every waiter Wait
+// runs (0 keeps the waiter's own); WithWaitDelays overrides it per wait.
+func WithWaiterDelays(minDelay, maxDelay time.Duration) Option {
+	return optionFunc(func(o *options) { o.waitDelays = [2]time.Duration{minDelay, maxDelay} })
 }
 
 // WithRetryPolicy replaces DefaultRetryPolicy.

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -14,8 +13,8 @@ import (
 	"time"
 
 	"github.com/smithycurl/smithycurl/client"
-	"github.com/smithycurl/smithycurl/internal/conformance"
 	"github.com/smithycurl/smithycurl/internal/pizzaserver"
+	"github.com/smithycurl/smithycurl/internal/shareddata"
 	"github.com/smithycurl/smithycurl/model"
 )
 
@@ -26,13 +25,7 @@ const pizzaService = "alloy.test#PizzaAdminService"
 // they use). Without the shared folder the test skips, and fails in CI.
 func pizzaModel(t *testing.T) *model.Model {
 	t.Helper()
-	shared, err := conformance.SharedDir()
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("shared folder needed in CI: %v", err)
-		}
-		t.Skip(err)
-	}
+	shared := shareddata.Path(t)
 	alloy := filepath.Join(shared, "conformance", "disneystreaming-alloy", "modules")
 	m, err := model.LoadPaths(context.Background(),
 		filepath.Join(alloy, "core", "resources", "META-INF", "smithy"),

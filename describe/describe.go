@@ -59,6 +59,7 @@ type operationJSON struct {
 	Input         model.ShapeID   `json:"input"`
 	Output        model.ShapeID   `json:"output"`
 	Errors        []model.ShapeID `json:"errors,omitempty"`
+	Waiters       []string        `json:"waiters,omitempty"` // smithy.waiters#waitable names, sorted
 }
 
 // Services describes every service of m with its operations.
@@ -120,6 +121,10 @@ func describeOperationSummary(op *model.Operation) operationJSON {
 	}
 	for _, e := range op.Errors {
 		o.Errors = append(o.Errors, e.ID)
+	}
+	if v, ok := op.Shape.Trait("smithy.waiters#waitable"); ok {
+		o.Waiters = v.Keys()
+		sort.Strings(o.Waiters)
 	}
 	return o
 }

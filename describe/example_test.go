@@ -2,12 +2,12 @@ package describe_test
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/smithycurl/smithycurl/describe"
+	"github.com/smithycurl/smithycurl/internal/shareddata"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/protocol"
 )
@@ -20,13 +20,9 @@ var validating = []protocol.Option{protocol.WithValidation()}
 // validation, constraints included, as it is.
 func TestExamplesPassValidation(t *testing.T) {
 	paths := []string{"../examples/httpbin", "../examples/todo"}
-	shared := os.Getenv("SMITHYCURL_SHARED")
-	if shared == "" {
-		shared = "../../shared"
-	}
-	aws, _ := filepath.Glob(filepath.Join(shared, "models", "aws", "*.json"))
-	if len(aws) == 0 {
-		t.Logf("no AWS models under %s: checking examples/ only", shared)
+	aws, _ := filepath.Glob(filepath.Join(shareddata.Path(t, "models", "aws"), "*.json"))
+	if len(aws) != 23 {
+		t.Errorf("%d AWS models in the shared data, want 23", len(aws))
 	}
 	checked := 0
 	for _, path := range append(paths, aws...) {

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/smithycurl/smithycurl/endpoints"
-	"github.com/smithycurl/smithycurl/internal/conformance"
+	"github.com/smithycurl/smithycurl/internal/shareddata"
 	"github.com/smithycurl/smithycurl/model"
 )
 
@@ -19,10 +19,7 @@ var awsModels sync.Map // file -> *model.Model
 // and compiles its rule set.
 func awsService(tb testing.TB, file string) (*model.Service, *endpoints.Service) {
 	tb.Helper()
-	shared, err := conformance.SharedDir()
-	if err != nil {
-		tb.Skip(err)
-	}
+	shared := shareddata.Path(tb)
 	m, ok := awsModels.Load(file)
 	if !ok {
 		mm, err := model.LoadPaths(context.Background(), filepath.Join(shared, "models", file))

@@ -13,6 +13,7 @@ import (
 
 	"github.com/smithycurl/smithycurl/endpoints"
 	"github.com/smithycurl/smithycurl/internal/conformance"
+	"github.com/smithycurl/smithycurl/internal/shareddata"
 	"github.com/smithycurl/smithycurl/model"
 )
 
@@ -20,10 +21,7 @@ import (
 // the AWS partitions.json of the shared data, field by field, so that the
 // two cannot drift apart unnoticed.
 func TestPartitionsMatchShared(t *testing.T) {
-	shared, err := conformance.SharedDir()
-	if err != nil {
-		t.Skip(err)
-	}
+	shared := shareddata.Path(t)
 	data, err := os.ReadFile(filepath.Join(shared, "endpoints", "partitions.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -84,10 +82,7 @@ func TestPartitionsMatchShared(t *testing.T) {
 // TestOfficialRuleTests runs the rules-engine test models (the
 // endpoint-rules conformance suite).
 func TestOfficialRuleTests(t *testing.T) {
-	shared, err := conformance.SharedDir()
-	if err != nil {
-		t.Skip(err)
-	}
+	shared := shareddata.Path(t)
 	r := conformance.EndpointRules(shared)
 	for _, f := range r.Failures {
 		t.Error(f)

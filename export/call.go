@@ -103,32 +103,40 @@ func call(ctx context.Context, c *client.Client, op string, input []byte) *resul
 // checkCall checks a call's operation and input before anything is sent;
 // nil when they are fine.
 func checkCall(c *client.Client, op string, input []byte) *result {
-	usage := func(code int, format string, args ...any) *result {
-		return newErrorResult(code, int(client.KindUsage), 0, 0, [numFields]string{fMessage: fmt.Sprintf(format, args...)})
-	}
 	if !utf8.ValidString(op) {
-		return usage(codeInvalidUTF8, "the operation name is not valid UTF-8")
+		return usageResult(codeInvalidUTF8, "the operation name is not valid UTF-8")
 	}
 	if _, err := c.Service().Operation(op); err != nil {
-		return usage(codeNotFound, "%v", err)
+		return usageResult(codeNotFound, "%v", err)
 	}
+	return checkInput(op, input)
+}
+
+// usageResult is the result of a call refused before it started.
+func usageResult(code int, format string, args ...any) *result {
+	return newErrorResult(code, int(client.KindUsage), 0, 0, [numFields]string{fMessage: fmt.Sprintf(format, args...)})
+}
+
+// checkInput returns the result refusing input (UTF-8, then JSON) for what
+// (an operation or waiter name), or nil when it is fine.
+func checkInput(what string, input []byte) *result {
 	if !utf8.Valid(input) {
-		return usage(codeInvalidUTF8, "%s: the input is not valid UTF-8 (at byte %d)", op, jsonstr.InvalidUTF8At(input))
+		return usageResult(codeInvalidUTF8, "%s: the input is not valid UTF-8 (at byte %d)", what, jsonstr.InvalidUTF8At(input))
 	}
 	if len(input) > 0 && !json.Valid(input) {
 		var v any
 		err := json.Unmarshal(input, &v)
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
-			return usage(codeInvalidJSON, "%s: the input is not valid JSON: %v (at byte %d)", op, se, se.Offset)
+			return usageResult(codeInvalidJSON, "%s: the input is not valid JSON: %v (at byte %d)", what, se, se.Offset)
 		}
-		return usage(codeInvalidJSON, "%s: the input is not valid JSON: %v", op, err)
+		return usageResult(codeInvalidJSON, "%s: the input is not valid JSON: %v", what, err)
 	}
 	return nil
 }
 
-// outcome is the result of a call (or of one event of a stream) that
-// returned output or err; nil when out of memory.
+// outcome is the result of a call (or wait, or one event of a stream)
+// that returned output or err; nil when out of memory.
 func outcome(output []byte, err error) *result {
 	if err == nil {
 		if len(output) == 0 {
@@ -147,7 +155,7 @@ func outcome(output []byte, err error) *result {
 	}
 	var ce *client.Error
 	if !errors.As(err, &ce) {
-		return newErrorResult(codeUsage, int(client.KindUsage), 0, 0, [numFields]string{fMessage: err.Error()})
+		return usageResult(codeUsage, "%v", err)
 	}
 	return newErrorResult(codeOfKind(ce.Kind), int(ce.Kind), ce.Status, ce.Attempts, [numFields]string{
 		fShape:     string(ce.Shape),

@@ -23,6 +23,8 @@ const char *smithycurl_strerror(smithycurl_code code) {
     case SMITHYCURL_E_FORKED: return "smithycurl cannot be used in a child process after fork()";
     case SMITHYCURL_E_NOMEM: return "out of memory";
     case SMITHYCURL_E_INTERNAL: return "internal error (a bug in smithycurl)";
+    case SMITHYCURL_E_WAITER_FAILURE: return "the waiter reached its failure state";
+    case SMITHYCURL_E_WAITER_TIMEOUT: return "the waiter did not succeed within the time allowed";
     case SMITHYCURL_E_END: return "the event stream has no more events";
     }
     return "unknown code";
@@ -38,6 +40,8 @@ const char *smithycurl_error_kind_name(smithycurl_error_kind kind) {
     case SMITHYCURL_KIND_TIMEOUT: return "timeout";
     case SMITHYCURL_KIND_CANCELLED: return "cancelled";
     case SMITHYCURL_KIND_DECODE: return "decode";
+    case SMITHYCURL_KIND_WAITER_FAILURE: return "waiter_failure";
+    case SMITHYCURL_KIND_WAITER_TIMEOUT: return "waiter_timeout";
     }
     return "unknown";
 }

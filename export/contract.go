@@ -24,7 +24,9 @@ const (
 	codeForked          = 15
 	codeNoMem           = 16
 	codeInternal        = 17
-	codeEnd             = 18
+	codeWaiterFailure   = 18
+	codeWaiterTimeout   = 19
+	codeEnd             = 20
 )
 
 // codeOfKind is the code a call failing with kind k returns.
@@ -44,6 +46,10 @@ func codeOfKind(k client.Kind) int {
 		return codeCancelled
 	case client.KindDecode:
 		return codeDecode
+	case client.KindWaiterFailure:
+		return codeWaiterFailure
+	case client.KindWaiterTimeout:
+		return codeWaiterTimeout
 	}
 	return codeInternal
 }

@@ -246,6 +246,7 @@ type optionsH struct {
 	validation              bool // constraint checks (off by default)
 	noHostPrefix            bool
 	maxResponse             int64
+	waiterDelays            [2]time.Duration
 	headers                 [][2]string
 	userAgent               string
 	bearer                  string
@@ -303,6 +304,11 @@ func scx_options_set_int(h C.uintptr_t, which C.int, a, b C.longlong) (rc C.int)
 			return fail(&o.errBox, codeInvalidArgument, "max_bytes must be -1 (unlimited), 0 (default) or positive")
 		}
 		o.maxResponse = int64(a)
+	case C.SCX_OPT_WAITER_DELAYS:
+		if a < 0 || b < 0 || (a > 0 && b > 0 && b < a) {
+			return fail(&o.errBox, codeInvalidArgument, "waiter delays: want 0 (the waiter's) or positive, and min_delay_ms <= max_delay_ms")
+		}
+		o.waiterDelays = [2]time.Duration{time.Duration(a) * time.Millisecond, time.Duration(b) * time.Millisecond}
 	default:
 		return codeInvalidArgument
 	}
@@ -463,6 +469,9 @@ func (o *optionsH) clientOptions() []client.Option {
 	}
 	if o.noHostPrefix {
 		opts = append(opts, client.WithoutHostPrefix())
+	}
+	if o.waiterDelays != [2]time.Duration{} {
+		opts = append(opts, client.WithWaiterDelays(o.waiterDelays[0], o.waiterDelays[1]))
 	}
 	if o.maxResponse != 0 {
 		opts = append(opts, client.WithMaxResponseBytes(o.maxResponse))

@@ -30,7 +30,8 @@ enum {
     SCX_OPT_PROXY,
     SCX_OPT_HOST_PREFIX,
     SCX_OPT_REGION,
-    SCX_OPT_ENDPOINT_PARAM
+    SCX_OPT_ENDPOINT_PARAM,
+    SCX_OPT_WAITER_DELAYS
 };
 
 // Result fields read by scx_result_get.

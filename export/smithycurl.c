@@ -202,6 +202,11 @@ smithycurl_code smithycurl_options_set_max_response_bytes(smithycurl_options *o,
     return scx_options_set_int(H(o), SCX_OPT_MAX_RESPONSE, max_bytes, 0);
 }
 
+smithycurl_code smithycurl_options_set_waiter_delays(smithycurl_options *o, long long min_delay_ms, long long max_delay_ms) {
+    FORK_CHECK();
+    return scx_options_set_int(H(o), SCX_OPT_WAITER_DELAYS, min_delay_ms, max_delay_ms);
+}
+
 smithycurl_code smithycurl_options_add_header(smithycurl_options *o, const char *name, const char *value) {
     FORK_CHECK();
     return scx_options_set_str(H(o), SCX_OPT_HEADER, (char *)name, (char *)value, NULL, NULL, 0);
@@ -317,6 +322,19 @@ smithycurl_code smithycurl_call(smithycurl_client *client, const char *operation
     int threads = 0;
     int hints = sched_hints(&threads);
     int rc = scx_call(H(client), (char *)operation, (char *)input, input_len, H(cancel), hints, threads, &h);
+    *out = (smithycurl_result *)h;
+    return rc;
+}
+
+smithycurl_code smithycurl_wait(smithycurl_client *client, const char *waiter, const char *input, size_t input_len,
+                                long long max_wait_ms, smithycurl_cancel_token *cancel, smithycurl_result **out) {
+    if (out) *out = NULL;
+    FORK_CHECK();
+    if (!out) return SMITHYCURL_E_INVALID_ARGUMENT;
+    uintptr_t h = 0;
+    int threads = 0;
+    int hints = sched_hints(&threads);
+    int rc = scx_wait(H(client), (char *)waiter, (char *)input, input_len, max_wait_ms, H(cancel), hints, threads, &h);
     *out = (smithycurl_result *)h;
     return rc;
 }

@@ -187,9 +187,13 @@ typedef enum smithycurl_code {
     /** A bug in the library (an internal panic was caught); please report it
      * with the errmsg. The handle stays usable. */
     SMITHYCURL_E_INTERNAL = 17,
+    /** A wait failed: SMITHYCURL_KIND_WAITER_FAILURE. */
+    SMITHYCURL_E_WAITER_FAILURE = 18,
+    /** A wait failed: SMITHYCURL_KIND_WAITER_TIMEOUT. */
+    SMITHYCURL_E_WAITER_TIMEOUT = 19,
     /** smithycurl_event_stream_next(): the stream ended cleanly; there is no
      * event. */
-    SMITHYCURL_E_END = 18
+    SMITHYCURL_E_END = 20
 } smithycurl_code;
 
 /** Why a call failed: a small closed set, the same as the Go client's and
@@ -215,7 +219,12 @@ typedef enum smithycurl_error_kind {
      * closed. */
     SMITHYCURL_KIND_CANCELLED = 6,
     /** The response could not be decoded. */
-    SMITHYCURL_KIND_DECODE = 7
+    SMITHYCURL_KIND_DECODE = 7,
+    /** A waiter reached its failure state: one of its failure acceptors
+     * matched; the message says which. */
+    SMITHYCURL_KIND_WAITER_FAILURE = 8,
+    /** A waiter was still retrying when the maximum time to wait ran out. */
+    SMITHYCURL_KIND_WAITER_TIMEOUT = 9
 } smithycurl_error_kind;
 /* end contract:codes */
 
@@ -225,7 +234,8 @@ typedef enum smithycurl_error_kind {
 const char *smithycurl_strerror(smithycurl_code code);
 
 /** The kind's name: "none", "usage", "validation", "service", "transport",
- * "timeout", "cancelled", "decode", or "unknown". A static string.
+ * "timeout", "cancelled", "decode", "waiter_failure", "waiter_timeout", or
+ * "unknown". A static string.
  * Thread-safe. */
 const char *smithycurl_error_kind_name(smithycurl_error_kind kind);
 
@@ -337,7 +347,8 @@ smithycurl_code smithycurl_loader_free(smithycurl_loader *loader);
  *          "readonly": true, "idempotent": true, "deprecated": true,
  *          "input": "ns#GetIpInput",              // "smithy.api#Unit": none
  *          "output": "ns#GetIpOutput",
- *          "errors": ["ns#Unauthorized"]}]}]}     // operation's, then service's
+ *          "errors": ["ns#Unauthorized"],         // operation's, then service's
+ *          "waiters": ["TableExists"]}]}]}        // smithy.waiters#waitable, sorted
  *
  * @param json receives the JSON (caller frees with smithycurl_free());
  * @param len receives its length (may be NULL).
@@ -551,6 +562,17 @@ smithycurl_code smithycurl_options_set_host_prefix(smithycurl_options *options, 
  * Larger responses fail with SMITHYCURL_KIND_TRANSPORT. */
 smithycurl_code smithycurl_options_set_max_response_bytes(smithycurl_options *options, long long max_bytes);
 
+/** Replaces the minDelay and maxDelay of every waiter smithycurl_wait()
+ * runs on clients made with these options (0 keeps the waiter's own, from
+ * the model or the defaults 2 s and 120 s). For tests, or callers that know
+ * better than the model; delays that are not whole seconds are jittered in
+ * milliseconds.
+ * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_ARGUMENT (negative, or both
+ *   set and max_delay_ms < min_delay_ms), SMITHYCURL_E_INVALID_HANDLE.
+ * Thread-safety: one thread at a time per options handle. */
+smithycurl_code smithycurl_options_set_waiter_delays(smithycurl_options *options, long long min_delay_ms,
+                                                     long long max_delay_ms);
+
 /** A trace callback, called before each request is sent and after each
  * response (or failure), retries included.
  *
@@ -662,6 +684,52 @@ smithycurl_code smithycurl_cancel_token_free(smithycurl_cancel_token *token);
 smithycurl_code smithycurl_call(smithycurl_client *client, const char *operation, const char *input,
                                 size_t input_len, smithycurl_cancel_token *cancel, smithycurl_result **out);
 
+/** Runs a waiter: a smithy.waiters#waitable entry of one of the service's
+ * operations ("TableExists"). It calls that operation with input until an
+ * acceptor of the waiter reaches its success state, sleeping between
+ * attempts as the Smithy specification says (exponential backoff with
+ * jitter between the waiter's minDelay and maxDelay, see
+ * smithycurl_options_set_waiter_delays(); never past max_wait_ms). The
+ * calling thread blocks meanwhile; cancel stops it at any time.
+ *
+ * @param client the client; shared between threads freely.
+ * @param waiter the waiter's name (case is ignored: names are unique
+ *   regardless of case).
+ * @param input the operation's input JSON in the document form, input_len
+ *   bytes; read during the call only. NULL with length 0 for none.
+ * @param max_wait_ms the longest the waiter may take, > 0 (the
+ *   specification makes the caller choose).
+ * @param cancel a cancel token, or NULL.
+ * @param out receives the result, as for smithycurl_call(): on success its
+ *   output is the output of the call that succeeded ("{}" when the success
+ *   was an error, as for a "not exists" waiter); on failure its error_*
+ *   accessors describe it. NULL only for SMITHYCURL_E_INVALID_HANDLE,
+ *   SMITHYCURL_E_INVALID_ARGUMENT, SMITHYCURL_E_FORKED and
+ *   SMITHYCURL_E_INTERNAL.
+ * @return SMITHYCURL_OK;
+ *   SMITHYCURL_E_WAITER_FAILURE: a failure acceptor matched; the message
+ *   says which (and the acceptor's message); when it matched an error, the
+ *   error's shape, code, members and status are the result's;
+ *   SMITHYCURL_E_WAITER_TIMEOUT: still retrying when max_wait_ms ran out;
+ *   SMITHYCURL_E_NOT_FOUND: no such waiter (the message lists the
+ *   service's waiters); SMITHYCURL_E_INVALID_UTF8, SMITHYCURL_E_INVALID_JSON,
+ *   SMITHYCURL_E_INVALID_ARGUMENT (waiter NULL, input NULL with a length,
+ *   max_wait_ms <= 0; out set to NULL);
+ *   any call failure (SMITHYCURL_E_SERVICE, _TRANSPORT, ...): an error no
+ *   acceptor expected stops the waiter with that error;
+ *   SMITHYCURL_E_CANCELLED when cancel was cancelled.
+ *   smithycurl_result_attempts() of a waiter failure or timeout is the
+ *   number of calls the waiter made.
+ * Thread-safety: any thread, concurrently on one client.
+ *
+ *     smithycurl_result *r;
+ *     int rc = smithycurl_wait(c, "TableExists", "{\"TableName\":\"t\"}", 17, 60000, NULL, &r);
+ *     if (rc == SMITHYCURL_E_WAITER_TIMEOUT) { ... }
+ *     smithycurl_result_free(r);
+ */
+smithycurl_code smithycurl_wait(smithycurl_client *client, const char *waiter, const char *input, size_t input_len,
+                                long long max_wait_ms, smithycurl_cancel_token *cancel, smithycurl_result **out);
+
 /* ======================================================================
  * Event streams
  *
@@ -736,7 +804,7 @@ smithycurl_code smithycurl_event_stream_free(smithycurl_event_stream *stream);
  * from any thread while the result is not being freed.
  * ====================================================================== */
 
-/** The code smithycurl_call() returned for this result. */
+/** The code smithycurl_call() (or smithycurl_wait()) returned for this result. */
 smithycurl_code smithycurl_result_code(smithycurl_result *result, smithycurl_code *code);
 
 /** The output JSON of a successful call (an object, "{}" when the output

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/smithycurl/smithycurl/internal/conformance"
+	"github.com/smithycurl/smithycurl/internal/shareddata"
 	"github.com/smithycurl/smithycurl/model"
 )
 
@@ -18,13 +18,11 @@ func FuzzParseAST(f *testing.F) {
 	f.Add([]byte(`{"smithy":"2.0","shapes":{"a.b#S":{"type":"service","operations":[{"target":"a.b#O"}]},"a.b#O":{"type":"operation"}}}`))
 	f.Add([]byte(`{"smithy":"1.0","metadata":{"k":[1,2]},"shapes":{"a.b#L":{"type":"list","member":{"target":"a.b#L"}}}}`))
 	f.Add([]byte(`{"smithy":"2.0","shapes":{"a.b#M":{"type":"structure","mixins":[{"target":"a.b#M"}],"traits":{"smithy.api#mixin":{}}}}}`))
-	// The JSON AST error cases of the shared data make good seeds when present.
-	if shared, err := conformance.SharedDir(); err == nil {
-		files, _ := filepath.Glob(filepath.Join(shared, "idl-conformance", "errorfiles", "loader", "*.json"))
-		for _, name := range files {
-			if data, err := os.ReadFile(name); err == nil {
-				f.Add(data)
-			}
+	// The JSON AST error cases of the shared data are seeds too.
+	files, _ := filepath.Glob(shareddata.Path(f, "idl-conformance", "errorfiles", "loader") + "/*.json")
+	for _, name := range files {
+		if data, err := os.ReadFile(name); err == nil {
+			f.Add(data)
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

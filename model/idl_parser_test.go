@@ -9,23 +9,9 @@ import (
 	"strings"
 	"testing"
 	"time"
-)
 
-// idlSharedDir returns the shared test data directory (SMITHYCURL_SHARED, by
-// default ../../shared from this package).
-func idlSharedDir(t testing.TB) string {
-	dir := os.Getenv("SMITHYCURL_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "idl-conformance")); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("shared test data missing: %v", err)
-		}
-		t.Skipf("shared test data missing: %v", err)
-	}
-	return dir
-}
+	"github.com/smithycurl/smithycurl/internal/shareddata"
+)
 
 func idlSmithyFiles(t testing.TB, dir string) []string {
 	var files []string
@@ -61,7 +47,7 @@ func idlEventText(e Event) string {
 }
 
 func TestParseIDLValidFiles(t *testing.T) {
-	root := filepath.Join(idlSharedDir(t), "idl-conformance")
+	root := filepath.Join(shareddata.Path(t), "idl-conformance")
 	files := append(idlSmithyFiles(t, filepath.Join(root, "valid")), idlSmithyFiles(t, filepath.Join(root, "forwardrefs"))...)
 	if len(files) < 80 {
 		t.Fatalf("found only %d valid files", len(files))
@@ -85,7 +71,7 @@ var parserErrors = []string{"Use statements cannot use members", "Cannot use nam
 	"Unknown property", "The $version control statement", "Resource properties can only be used"}
 
 func TestParseIDLInvalidFiles(t *testing.T) {
-	root := filepath.Join(idlSharedDir(t), "idl-conformance", "invalid")
+	root := filepath.Join(shareddata.Path(t), "idl-conformance", "invalid")
 	files := idlSmithyFiles(t, root)
 	parserCases := 0
 	for _, path := range files {
@@ -133,7 +119,7 @@ func TestParseIDLInvalidFiles(t *testing.T) {
 // TestParseIDLErrorFiles checks that each event the parser reports for the
 // loader error files is one of the expected events.
 func TestParseIDLErrorFiles(t *testing.T) {
-	root := filepath.Join(idlSharedDir(t), "idl-conformance", "errorfiles", "loader")
+	root := filepath.Join(shareddata.Path(t), "idl-conformance", "errorfiles", "loader")
 	for _, path := range idlSmithyFiles(t, root) {
 		src, err := os.ReadFile(path)
 		if err != nil {
@@ -174,7 +160,7 @@ func idlMatchesErrorsLine(e Event, expected string) bool {
 }
 
 func TestParseIDLTraitLocations(t *testing.T) {
-	path := filepath.Join(idlSharedDir(t), "idl-conformance", "valid", "trait-locations.smithy")
+	path := filepath.Join(shareddata.Path(t), "idl-conformance", "valid", "trait-locations.smithy")
 	src, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -551,10 +537,7 @@ func FuzzParseIDL(f *testing.F) {
 		"metadata m = [{a: b.c#D$e}, -1.5e3, \"\\ud83d\\ude00\"]\n",
 		"namespace a\napply A$b { @c(d: [1]) }\n/// x\n",
 	}
-	root := os.Getenv("SMITHYCURL_SHARED")
-	if root == "" {
-		root = filepath.Join("..", "..", "shared")
-	}
+	root := shareddata.Path(f)
 	for _, name := range []string{"valid/main-test.smithy", "valid/text-blocks.smithy",
 		"valid/inline-io/inline-io.smithy", "valid/mixins/loads-mixins.smithy", "valid/enums/enums.smithy",
 		"invalid/strings/unclosed-text-block.smithy", "invalid/traits/annotation-unclosed-object3.smithy"} {

@@ -3,12 +3,11 @@ package model_test
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/smithycurl/smithycurl/internal/conformance"
+	"github.com/smithycurl/smithycurl/internal/shareddata"
 	"github.com/smithycurl/smithycurl/model"
 )
 
@@ -208,13 +207,7 @@ func TestPreludeHasNoErrors(t *testing.T) {
 
 // sharedDir returns the shared test data; CI fails without it.
 func sharedDir(t testing.TB) string {
-	d, err := conformance.SharedDir()
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("shared test data is required in CI: %v", err)
-		}
-		t.Skip(err)
-	}
+	d := shareddata.Path(t)
 	return d
 }
 

@@ -78,11 +78,8 @@ func (o *jsonOptions) encodeCBORValue(dst []byte, s *scanner, mc *memberCodec) (
 		}
 		return dst, nil
 	case kInt, kIntEnum, kBigInt, kBigDec:
-		lit, err := readNumber(s)
+		lit, err := readChecked(s, sc)
 		if err != nil {
-			return dst, err
-		}
-		if lit, err = checkNumber(lit, sc); err != nil {
 			return dst, err
 		}
 		switch sc.kind {
@@ -107,25 +104,20 @@ func (o *jsonOptions) encodeCBORValue(dst []byte, s *scanner, mc *memberCodec) (
 	case kFloat:
 		var f float64
 		if s.peek() == '"' {
-			v, err := s.str()
+			v, err := specialFloat(s)
 			switch {
 			case err != nil:
-				return dst, typeError(`a number, "NaN", "Infinity" or "-Infinity"`)
+				return dst, err
 			case v == "NaN":
 				f = math.NaN()
 			case v == "Infinity":
 				f = math.Inf(1)
-			case v == "-Infinity":
-				f = math.Inf(-1)
 			default:
-				return dst, typeError(`a number, "NaN", "Infinity" or "-Infinity"`)
+				f = math.Inf(-1)
 			}
 		} else {
-			lit, err := readNumber(s)
+			lit, err := readChecked(s, sc)
 			if err != nil {
-				return dst, err
-			}
-			if lit, err = checkNumber(lit, sc); err != nil {
 				return dst, err
 			}
 			f, _ = strconv.ParseFloat(string(lit), sc.bits)
@@ -143,30 +135,23 @@ func (o *jsonOptions) encodeCBORValue(dst []byte, s *scanner, mc *memberCodec) (
 	case kDocument:
 		return encodeCBORDocument(dst, s, 0)
 	}
-	switch c := s.peek(); sc.kind {
-	case kList:
-		if c != '[' {
-			return dst, typeError("an array")
-		}
-	case kMap, kStruct, kUnit, kUnion:
-		if c != '{' {
-			return dst, typeError("an object")
-		}
+	if err := checkContainer(s, sc); err != nil {
+		return dst, err
 	}
 	switch sc.kind {
 	case kList:
 		dst, mark := cbor.StartContainer(dst)
 		n := 0
 		err := s.array(func(i int) error {
-			if s.isNull() {
-				if sc.sparse {
-					n++
-					dst = cbor.AppendNull(dst)
-				}
-				return nil
+			null, err := nullItem(s, sc)
+			if err != nil {
+				return inIndex(err, i)
 			}
 			n++
-			var err error
+			if null {
+				dst = cbor.AppendNull(dst)
+				return nil
+			}
 			dst, err = o.encodeCBORValue(dst, s, sc.elem)
 			return inIndex(err, i)
 		})
@@ -175,9 +160,9 @@ func (o *jsonOptions) encodeCBORValue(dst []byte, s *scanner, mc *memberCodec) (
 		dst, mark := cbor.StartContainer(dst)
 		n := 0
 		err := s.object(func(key []byte) error {
-			null := s.isNull()
-			if null && !sc.sparse {
-				return nil
+			null, err := nullItem(s, sc)
+			if err != nil {
+				return inKey(err, key)
 			}
 			n++
 			dst = cbor.AppendTextBytes(dst, key)
@@ -185,7 +170,6 @@ func (o *jsonOptions) encodeCBORValue(dst []byte, s *scanner, mc *memberCodec) (
 				dst = cbor.AppendNull(dst)
 				return nil
 			}
-			var err error
 			dst, err = o.encodeCBORValue(dst, s, sc.elem)
 			return inKey(err, key)
 		})
@@ -196,18 +180,17 @@ func (o *jsonOptions) encodeCBORValue(dst []byte, s *scanner, mc *memberCodec) (
 		dst, mark := cbor.StartContainer(dst)
 		count := 0
 		err := s.object(func(key []byte) error {
-			mc, ok := sc.byName[string(key)]
-			if !ok {
-				return badValue(fmt.Sprintf("union %s has no member %q", sc.shape.ID, key))
+			mc, err := inputMember(sc, key)
+			if err != nil {
+				return err
 			}
 			if s.isNull() {
 				return nil
 			}
-			if count++; count > 1 {
-				return fmt.Errorf("union %s: more than one member is set", sc.shape.ID)
+			if err := oneUnionMember(&count, sc); err != nil {
+				return err
 			}
 			dst = cbor.AppendText(dst, mc.wireName)
-			var err error
 			dst, err = o.encodeCBORValue(dst, s, mc)
 			return inMember(err, mc.name)
 		})
@@ -227,9 +210,9 @@ func (o *jsonOptions) encodeCBORStruct(dst []byte, s *scanner, sc *shapeCodec) (
 	n := 0
 	var seen memberSet
 	err := s.object(func(key []byte) error {
-		mc, ok := sc.byName[string(key)]
-		if !ok {
-			return badValue(fmt.Sprintf("%s has no member %q", sc.shape.ID, key))
+		mc, err := inputMember(sc, key)
+		if err != nil {
+			return err
 		}
 		if s.isNull() {
 			return nil
@@ -237,7 +220,6 @@ func (o *jsonOptions) encodeCBORStruct(dst []byte, s *scanner, sc *shapeCodec) (
 		seen.add(mc.index)
 		n++
 		dst = cbor.AppendText(dst, mc.wireName)
-		var err error
 		dst, err = o.encodeCBORValue(dst, s, mc)
 		return inMember(err, mc.name)
 	})
@@ -431,28 +413,10 @@ func (o *jsonOptions) decodeCBORValue(dst []byte, r *cbor.Reader, mc *memberCode
 		out, err := r.AppendJSON(dst)
 		return out, cborError(err)
 	case kList:
-		dst = append(dst, '[')
-		n := 0
-		err := r.Array(func(i int) error {
-			if r.IsNull() {
-				if sc.sparse {
-					if n > 0 {
-						dst = append(dst, ',')
-					}
-					n++
-					dst = append(dst, "null"...)
-				}
-				return nil
-			}
-			if n > 0 {
-				dst = append(dst, ',')
-			}
-			n++
-			var err error
-			dst, err = o.decodeCBORValue(dst, r, sc.elem)
-			return inIndex(err, i)
+		out, err := decodeList(dst, sc, r.Array, r.IsNull, func(dst []byte) ([]byte, error) {
+			return o.decodeCBORValue(dst, r, sc.elem)
 		})
-		return append(dst, ']'), cborError(err)
+		return out, cborError(err)
 	case kMap:
 		dst = append(dst, '{')
 		n := 0
@@ -502,10 +466,9 @@ func (o *jsonOptions) decodeCBORValue(dst []byte, r *cbor.Reader, mc *memberCode
 				}
 				return nil
 			}
-			if n > 0 {
-				return fmt.Errorf("union %s: more than one member is set", sc.shape.ID)
+			if err := oneUnionMember(&n, sc); err != nil {
+				return err
 			}
-			n++
 			dst = append(dst, mc.docKey...)
 			var err error
 			dst, err = o.decodeCBORValue(dst, r, mc)

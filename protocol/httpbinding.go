@@ -2,7 +2,6 @@ package protocol
 
 import (
 	"bytes"
-	"compress/gzip"
 	"crypto/md5"
 	"encoding/base64"
 	"fmt"
@@ -196,18 +195,9 @@ func topLevel(sc *shapeCodec, input []byte) ([][]byte, error) {
 // encodeRequest builds the request of p from input.
 func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error) {
 	in := p.in
-	vals, err := topLevel(in.sc, input)
+	vals, err := c.cfg.inputValues(p.op, in.sc, in.idemToken, input)
 	if err != nil {
-		return nil, &InputError{Operation: p.op.Shape.ID, Err: err}
-	}
-	if in.idemToken != nil {
-		i := memberIndex(in.sc, in.idemToken)
-		if vals[i] == nil {
-			vals[i] = appendString(nil, c.cfg.newToken())
-		}
-	}
-	if vs := validateInput(in.sc, vals, c.cfg.validate); len(vs) > 0 {
-		return nil, &ValidationError{Operation: p.op.Shape.ID, Violations: vs}
+		return nil, err
 	}
 	fail := func(err error) (*wire.Request, error) {
 		return nil, &InputError{Operation: p.op.Shape.ID, Err: err}
@@ -303,12 +293,12 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 		}
 		err := s.object(func(key []byte) error {
 			k := string(key)
-			if setByQuery[k] || s.isNull() {
-				if !setByQuery[k] {
-					return nil
-				}
+			if setByQuery[k] {
 				_, err := s.skip()
 				return err
+			}
+			if null, err := nullItem(&s, qp.target); null || err != nil {
+				return inKey(err, key)
 			}
 			raw, err := s.skip()
 			if err != nil {
@@ -352,8 +342,8 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 			return fail(inMember(typeError("a map"), mc.name))
 		}
 		err := s.object(func(key []byte) error {
-			if s.isNull() {
-				return nil
+			if null, err := nullItem(&s, mc.target); null || err != nil {
+				return inKey(err, key)
 			}
 			if s.peek() != '"' {
 				return inKey(typeError("a string"), key)
@@ -473,20 +463,11 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 	if len(req.Body) > 0 || (in.payload != nil && in.payload.streaming && val(in.payload) != nil) {
 		for _, enc := range p.compression {
 			if enc == "gzip" && !(in.payload != nil && in.payload.streaming) {
-				var buf bytes.Buffer
-				zw := gzip.NewWriter(&buf)
-				zw.Write(req.Body)
-				zw.Close()
-				req.Body = buf.Bytes()
-				if prev := req.Header.Get("Content-Encoding"); prev != "" {
-					req.Header.Set("Content-Encoding", prev+", gzip")
-				} else {
-					req.Header.Set("Content-Encoding", "gzip")
-				}
+				req.Body = gzipBody(req.Header, req.Body)
 				break
 			}
 		}
-		req.Header.Set("Content-Length", strconv.Itoa(len(req.Body)))
+		setBody(req, req.Body)
 	}
 	return req, nil
 }
@@ -627,12 +608,12 @@ func listTexts(raw []byte, mc *memberCodec, defFormat string) ([]string, error) 
 		return nil, inMember(typeError("a list"), mc.name)
 	}
 	err := s.array(func(i int) error {
+		if null, err := nullItem(&s, mc.target); null || err != nil {
+			return inIndex(err, i)
+		}
 		v, err := s.skip()
 		if err != nil {
 			return err
-		}
-		if string(v) == "null" {
-			return nil
 		}
 		t, err := scalarText(v, mc.target.elem, defFormat)
 		out = append(out, t)
@@ -895,16 +876,7 @@ func splitHeaderList(v string) []string {
 // decodeError identifies the error shape of an error response and reads it.
 func (c *restCodec) decodeError(p *opPlan, resp *wire.Response) error {
 	code := c.d.errorType(resp)
-	var match *errorPlan
-	if code != "" {
-		for i := range p.errors {
-			e := &p.errors[i]
-			if e.shape.ID.Name() == code || string(e.shape.ID) == code {
-				match = e
-				break
-			}
-		}
-	}
+	match := errorNamed(p.errors, func(e *errorPlan) *model.Shape { return e.shape }, code)
 	if match == nil && code == "" && c.d.byStatus {
 		for i := range p.errors {
 			if p.errors[i].status == resp.Status {

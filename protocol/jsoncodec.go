@@ -57,11 +57,8 @@ func (o *jsonOptions) encodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 	sc := mc.target
 	switch sc.kind {
 	case kInt, kBigInt, kBigDec, kIntEnum:
-		lit, err := readNumber(s)
+		lit, err := readChecked(s, sc)
 		if err != nil {
-			return dst, err
-		}
-		if lit, err = checkNumber(lit, sc); err != nil {
 			return dst, err
 		}
 		if o.bigAsString && (sc.kind == kBigInt || sc.kind == kBigDec) {
@@ -72,20 +69,11 @@ func (o *jsonOptions) encodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 		return append(dst, lit...), nil
 	case kFloat:
 		if s.peek() == '"' {
-			v, err := s.str()
-			if err != nil || (v != "NaN" && v != "Infinity" && v != "-Infinity") {
-				return dst, typeError(`a number, "NaN", "Infinity" or "-Infinity"`)
-			}
-			return appendString(dst, v), nil
+			v, err := specialFloat(s)
+			return appendString(dst, v), err
 		}
-		lit, err := readNumber(s)
-		if err != nil {
-			return dst, err
-		}
-		if lit, err = checkNumber(lit, sc); err != nil {
-			return dst, err
-		}
-		return append(dst, lit...), nil
+		lit, err := readChecked(s, sc)
+		return append(dst, lit...), err
 	case kBlob:
 		raw, esc, err := s.rawString()
 		if err != nil {
@@ -113,15 +101,8 @@ func (o *jsonOptions) encodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 	if out, done, err := copyScalar(dst, s, mc); done {
 		return out, err
 	}
-	switch c := s.peek(); sc.kind {
-	case kList:
-		if c != '[' {
-			return dst, typeError("an array")
-		}
-	case kMap, kStruct, kUnit, kUnion:
-		if c != '{' {
-			return dst, typeError("an object")
-		}
+	if err := checkContainer(s, sc); err != nil {
+		return dst, err
 	}
 	switch sc.kind {
 	case kDocument:
@@ -131,9 +112,9 @@ func (o *jsonOptions) encodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 		dst = append(dst, '[')
 		n := 0
 		err := s.array(func(i int) error {
-			null := s.isNull()
-			if null && !sc.sparse {
-				return nil
+			null, err := nullItem(s, sc)
+			if err != nil {
+				return inIndex(err, i)
 			}
 			if n > 0 {
 				dst = append(dst, ',')
@@ -143,7 +124,6 @@ func (o *jsonOptions) encodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 				dst = append(dst, "null"...)
 				return nil
 			}
-			var err error
 			dst, err = o.encodeValue(dst, s, sc.elem)
 			return inIndex(err, i)
 		})
@@ -152,9 +132,9 @@ func (o *jsonOptions) encodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 		dst = append(dst, '{')
 		n := 0
 		err := s.object(func(key []byte) error {
-			null := s.isNull()
-			if null && !sc.sparse {
-				return nil
+			null, err := nullItem(s, sc)
+			if err != nil {
+				return inKey(err, key)
 			}
 			if n > 0 {
 				dst = append(dst, ',')
@@ -166,7 +146,6 @@ func (o *jsonOptions) encodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 				dst = append(dst, "null"...)
 				return nil
 			}
-			var err error
 			dst, err = o.encodeValue(dst, s, sc.elem)
 			return inKey(err, key)
 		})
@@ -195,9 +174,9 @@ func (o *jsonOptions) encodeStruct(dst []byte, s *scanner, sc *shapeCodec, neste
 	var seen uint64
 	var seenMore map[string]bool
 	err := s.object(func(key []byte) error {
-		mc, ok := sc.byName[string(key)]
-		if !ok {
-			return badValue(fmt.Sprintf("%s has no member %q", sc.shape.ID, key))
+		mc, err := inputMember(sc, key)
+		if err != nil {
+			return err
 		}
 		if s.isNull() {
 			if mc.nullable {
@@ -240,7 +219,6 @@ func (o *jsonOptions) encodeStruct(dst []byte, s *scanner, sc *shapeCodec, neste
 		}
 		n++
 		dst = append(dst, mc.wireKey...)
-		var err error
 		dst, err = o.encodeValue(dst, s, mc)
 		return inMember(err, mc.name)
 	})
@@ -271,22 +249,47 @@ func (o *jsonOptions) encodeStruct(dst []byte, s *scanner, sc *shapeCodec, neste
 
 func memberIndex(_ *shapeCodec, mc *memberCodec) int { return mc.index }
 
+// decodeList writes the JSON array of a list whose items each reads
+// (the JSON scanner's or the CBOR reader's), item decoding one; a null item
+// is kept in a sparse list and left out of a dense one.
+func decodeList(dst []byte, sc *shapeCodec, each func(func(i int) error) error, isNull func() bool, item func([]byte) ([]byte, error)) ([]byte, error) {
+	dst = append(dst, '[')
+	n := 0
+	err := each(func(i int) error {
+		null := isNull()
+		if null && !sc.sparse {
+			return nil
+		}
+		if n > 0 {
+			dst = append(dst, ',')
+		}
+		n++
+		if null {
+			dst = append(dst, "null"...)
+			return nil
+		}
+		var err error
+		dst, err = item(dst)
+		return inIndex(err, i)
+	})
+	return append(dst, ']'), err
+}
+
 // encodeUnion writes a union: tagged (one-member object), discriminated
 // (alloy#discriminated: the tag as a property of the member structure) or
 // untagged (alloy#untagged: the member value alone).
 func (o *jsonOptions) encodeUnion(dst []byte, s *scanner, sc *shapeCodec) ([]byte, error) {
 	count := 0
 	err := s.object(func(key []byte) error {
-		mc, ok := sc.byName[string(key)]
-		if !ok {
-			return badValue(fmt.Sprintf("union %s has no member %q", sc.shape.ID, key))
+		mc, err := inputMember(sc, key)
+		if err != nil {
+			return err
 		}
 		if s.isNull() {
 			return nil
 		}
-		count++
-		if count > 1 {
-			return badValue(fmt.Sprintf("union %s: more than one member is set", sc.shape.ID))
+		if err := oneUnionMember(&count, sc); err != nil {
+			return err
 		}
 		if mc == sc.unknown {
 			raw, err := s.document()
@@ -388,28 +391,9 @@ func (o *jsonOptions) decodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 		raw, err := s.document()
 		return appendCompact(dst, raw), err
 	case kList:
-		dst = append(dst, '[')
-		n := 0
-		err := s.array(func(i int) error {
-			if s.isNull() {
-				if sc.sparse {
-					if n > 0 {
-						dst = append(dst, ',')
-					}
-					n++
-					dst = append(dst, "null"...)
-				}
-				return nil
-			}
-			if n > 0 {
-				dst = append(dst, ',')
-			}
-			n++
-			var err error
-			dst, err = o.decodeValue(dst, s, sc.elem)
-			return inIndex(err, i)
+		return decodeList(dst, sc, s.array, s.isNull, func(dst []byte) ([]byte, error) {
+			return o.decodeValue(dst, s, sc.elem)
 		})
-		return append(dst, ']'), err
 	case kMap:
 		dst = append(dst, '{')
 		n := 0
@@ -643,10 +627,9 @@ func (o *jsonOptions) decodeUnion(dst []byte, s *scanner, sc *shapeCodec) ([]byt
 		if s.isNull() {
 			return nil
 		}
-		if n > 0 {
-			return badValue(fmt.Sprintf("union %s: more than one member is set", sc.shape.ID))
+		if err := oneUnionMember(&n, sc); err != nil {
+			return err
 		}
-		n++
 		dst = appendString(dst, mc.name)
 		dst = append(dst, ':')
 		var err error

@@ -1,9 +1,14 @@
 package protocol
 
 import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"strconv"
 	"sync"
 
 	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/wire"
 )
 
 // plans compiles each operation of a codec once, on first use, and keeps
@@ -52,6 +57,24 @@ type opCommon struct {
 	gzip      bool
 }
 
+func (p *opCommon) common() *opCommon { return p }
+
+// startRequest is what encoding an RPC or query request begins with: op's
+// plan, and the input's top-level members (config.inputValues).
+func startRequest[P interface{ common() *opCommon }](ctx context.Context, ps *plans[P], cfg *config, op *model.Operation, input []byte) (P, [][]byte, error) {
+	var zero P
+	if err := ctx.Err(); err != nil {
+		return zero, nil, err
+	}
+	p, err := ps.get(op)
+	if err != nil {
+		return zero, nil, err
+	}
+	c := p.common()
+	vals, err := cfg.inputValues(op, c.in, c.idemToken, input)
+	return p, vals, err
+}
+
 func compileCommon(comp *compiler, op *model.Operation) (opCommon, error) {
 	p := opCommon{op: op, in: comp.shape(op.Input.ID), out: comp.shape(op.Output.ID)}
 	for _, mc := range p.in.members {
@@ -74,6 +97,21 @@ func compileCommon(comp *compiler, op *model.Operation) (opCommon, error) {
 	return p, nil
 }
 
+// errorNamed is the error plan (of an operation's errors) whose shape the
+// error type code names, by its name or whole shape id; nil when none does
+// or code is empty.
+func errorNamed[E any](plans []E, shape func(*E) *model.Shape, code string) *E {
+	if code == "" {
+		return nil
+	}
+	for i := range plans {
+		if s := shape(&plans[i]); s.ID.Name() == code || string(s.ID) == code {
+			return &plans[i]
+		}
+	}
+	return nil
+}
+
 // compressions are the encodings of op's @requestCompression, in order.
 func compressions(op *model.Operation) []string {
 	rc, ok := op.Shape.Trait(tCompression)
@@ -89,4 +127,43 @@ func compressions(op *model.Operation) []string {
 		out = append(out, e.Str())
 	}
 	return out
+}
+
+// inputValues splits input into the raw JSON of each top-level member of
+// in (topLevel), fills an absent idempotency token (idem, if any) and
+// checks @required and, when the codec validates, the constraints: what
+// every protocol does first with a caller's input.
+func (c *config) inputValues(op *model.Operation, in *shapeCodec, idem *memberCodec, input []byte) ([][]byte, error) {
+	vals, err := topLevel(in, input)
+	if err != nil {
+		return nil, &InputError{Operation: op.Shape.ID, Err: err}
+	}
+	if idem != nil && vals[idem.index] == nil {
+		vals[idem.index] = appendString(nil, c.newToken())
+	}
+	if vs := validateInput(in, vals, c.validate); len(vs) > 0 {
+		return nil, &ValidationError{Operation: op.Shape.ID, Violations: vs}
+	}
+	return vals, nil
+}
+
+// gzipBody compresses body (@requestCompression's gzip), adding gzip to
+// the Content-Encoding of h.
+func gzipBody(h wire.Header, body []byte) []byte {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write(body) // writes to a bytes.Buffer do not fail
+	zw.Close()
+	if prev := h.Get("Content-Encoding"); prev != "" {
+		h.Set("Content-Encoding", prev+", gzip")
+	} else {
+		h.Set("Content-Encoding", "gzip")
+	}
+	return buf.Bytes()
+}
+
+// setBody sets the request body and its Content-Length.
+func setBody(req *wire.Request, body []byte) {
+	req.Body = body
+	req.Header.Set("Content-Length", strconv.Itoa(len(body)))
 }

@@ -2,7 +2,6 @@ package protocol
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"fmt"
 	"strconv"
@@ -99,10 +98,7 @@ func (c *queryCodec) compile(op *model.Operation) (*queryPlan, error) {
 }
 
 func (c *queryCodec) EncodeRequest(ctx context.Context, op *model.Operation, input []byte) (*wire.Request, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	p, err := c.plans.get(op)
+	p, vals, err := startRequest(ctx, &c.plans, &c.cfg, op, input)
 	if err != nil {
 		return nil, err
 	}
@@ -110,16 +106,6 @@ func (c *queryCodec) EncodeRequest(ctx context.Context, op *model.Operation, inp
 		return nil, &InputError{Operation: op.Shape.ID, Err: err}
 	}
 	in := p.in
-	vals, err := topLevel(in, input)
-	if err != nil {
-		return fail(err)
-	}
-	if p.idemToken != nil && vals[p.idemToken.index] == nil {
-		vals[p.idemToken.index] = appendString(nil, c.cfg.newToken())
-	}
-	if vs := validateInput(in, vals, c.cfg.validate); len(vs) > 0 {
-		return nil, &ValidationError{Operation: op.Shape.ID, Violations: vs}
-	}
 	body := make([]byte, 0, len(input)*2+64)
 	body = append(body, "Action="...)
 	body = appendEscaped(body, op.Name)
@@ -144,15 +130,9 @@ func (c *queryCodec) EncodeRequest(ctx context.Context, op *model.Operation, inp
 		return fail(err)
 	}
 	if p.gzip {
-		var buf bytes.Buffer
-		zw := gzip.NewWriter(&buf)
-		zw.Write(body)
-		zw.Close()
-		body = buf.Bytes()
-		req.Header.Set("Content-Encoding", "gzip")
+		body = gzipBody(req.Header, body)
 	}
-	req.Body = body
-	req.Header.Set("Content-Length", strconv.Itoa(len(body)))
+	setBody(req, body)
 	return req, nil
 }
 
@@ -188,8 +168,8 @@ func (c *queryCodec) encodeValue(dst, key []byte, s *scanner, mc *memberCodec) (
 		}
 		prefix := len(key)
 		err := s.array(func(i int) error {
-			if s.isNull() {
-				return nil
+			if null, err := nullItem(s, sc); null || err != nil {
+				return inIndex(err, i)
 			}
 			n++
 			key = append(key[:prefix], '.')
@@ -212,8 +192,8 @@ func (c *queryCodec) encodeValue(dst, key []byte, s *scanner, mc *memberCodec) (
 		}
 		prefix := len(key)
 		err := s.object(func(k []byte) error {
-			if s.isNull() {
-				return nil
+			if null, err := nullItem(s, sc); null || err != nil {
+				return inKey(err, k)
 			}
 			n++
 			key = append(key[:prefix], '.')
@@ -236,20 +216,20 @@ func (c *queryCodec) encodeValue(dst, key []byte, s *scanner, mc *memberCodec) (
 		prefix := len(key)
 		count := 0
 		return dst, s.object(func(k []byte) error {
-			m, ok := sc.byName[string(k)]
-			if !ok {
-				return badValue(fmt.Sprintf("%s has no member %q", sc.shape.ID, k))
+			m, err := inputMember(sc, k)
+			if err != nil {
+				return err
 			}
 			if s.isNull() {
 				return nil
 			}
-			count++
-			if sc.kind == kUnion && count > 1 {
-				return fmt.Errorf("union %s: more than one member is set", sc.shape.ID)
+			if sc.kind == kUnion {
+				if err := oneUnionMember(&count, sc); err != nil {
+					return err
+				}
 			}
 			key = append(key[:prefix], '.')
 			key = append(key, c.keyOf(m)...)
-			var err error
 			dst, err = c.encodeValue(dst, key, s, m)
 			return inMember(err, m.name)
 		})

@@ -234,3 +234,83 @@ func TestInvalidEscapesAreRefused(t *testing.T) {
 		}
 	}
 }
+
+// A null item in a list or map that is not @sparse was left out of the
+// request (a list's later items moved to other indexes) unless validation
+// was on: it is an input error in every protocol, whatever the options; a
+// sparse collection keeps its null (JSON, CBOR) or leaves it out (XML and
+// query, which have no null).
+func TestDenseNullsAreRefused(t *testing.T) {
+	l := model.NewLoader()
+	l.AddSource("nulls.smithy", []byte(`$version: "2"
+namespace example.nulls
+use aws.protocols#restJson1
+use aws.protocols#restXml
+use aws.protocols#awsQuery
+use smithy.protocols#rpcv2Cbor
+@restJson1 service J { version: "1", operations: [Put] }
+@restXml service X { version: "1", operations: [Put] }
+@awsQuery @xmlNamespace(uri: "https://example.com/") service Q { version: "1", operations: [Put] }
+@rpcv2Cbor service C { version: "1", operations: [Put] }
+@http(method: "POST", uri: "/put/{id}")
+operation Put {
+    input := {
+        @required @httpLabel id: String
+        l: L, m: M, sl: SL, sm: SM
+        @httpHeader("X-H") h: L
+        @httpQuery("q") q: L
+        @httpPrefixHeaders("X-P-") p: M
+    }
+}
+list L { member: String }
+map M { key: String, value: String }
+@sparse list SL { member: String }
+@sparse map SM { key: String, value: String }
+`))
+	l.AddSource("protocols.smithy", []byte(`$version: "2"
+namespace aws.protocols
+@trait(selector: "service") @protocolDefinition structure restJson1 {}
+@trait(selector: "service") @protocolDefinition structure restXml {}
+@trait(selector: "service") @protocolDefinition structure awsQuery {}
+`))
+	l.AddSource("rpcv2.smithy", []byte(`$version: "2"
+namespace smithy.protocols
+@trait(selector: "service") @protocolDefinition structure rpcv2Cbor {}
+`))
+	m, _, err := l.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"J", "X", "Q", "C"} {
+		svc, err := m.Service(model.ShapeID("example.nulls#" + name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		op, _ := svc.Operation("Put")
+		for _, opts := range [][]Option{nil, {WithValidation()}} {
+			c, err := New(m, svc, opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for in, want := range map[string]string{
+				`{"id": "a", "l": ["x", null, "y"]}`: "member l[1]: null in a list that is not @sparse",
+				`{"id": "a", "m": {"k": null}}`:      `member m["k"]: null in a map that is not @sparse`,
+				`{"id": "a", "h": [null]}`:           "member h[0]: null in a list",
+				`{"id": "a", "q": ["x", null]}`:      "member q[1]: null in a list",
+				`{"id": "a", "p": {"k": null}}`:      `member p["k"]: null in a map`,
+			} {
+				if name != "J" && name != "X" && (strings.Contains(in, `"h"`) || strings.Contains(in, `"q"`) || strings.Contains(in, `"p"`)) {
+					continue // HTTP bindings: REST protocols only
+				}
+				req, err := c.EncodeRequest(context.Background(), op, []byte(in))
+				var ie *InputError
+				if !errors.As(err, &ie) || !strings.Contains(err.Error(), want) {
+					t.Errorf("%s %s (%d options): error %v (request %v), want an input error saying %q", name, in, len(opts), err, req, want)
+				}
+			}
+			if _, err := c.EncodeRequest(context.Background(), op, []byte(`{"id": "a", "sl": ["x", null], "sm": {"k": null}}`)); err != nil {
+				t.Errorf("%s: sparse nulls: %v", name, err)
+			}
+		}
+	}
+}

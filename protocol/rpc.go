@@ -2,10 +2,8 @@ package protocol
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/smithycurl/smithycurl/model"
@@ -109,10 +107,7 @@ func (c *rpcCodec) compile(op *model.Operation) (*rpcPlan, error) {
 }
 
 func (c *rpcCodec) EncodeRequest(ctx context.Context, op *model.Operation, input []byte) (*wire.Request, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	p, err := c.plans.get(op)
+	p, vals, err := startRequest(ctx, &c.plans, &c.cfg, op, input)
 	if err != nil {
 		return nil, err
 	}
@@ -120,16 +115,6 @@ func (c *rpcCodec) EncodeRequest(ctx context.Context, op *model.Operation, input
 		return nil, &InputError{Operation: op.Shape.ID, Err: err}
 	}
 	in := p.in
-	vals, err := topLevel(in, input)
-	if err != nil {
-		return fail(err)
-	}
-	if p.idemToken != nil && vals[p.idemToken.index] == nil {
-		vals[p.idemToken.index] = appendString(nil, c.cfg.newToken())
-	}
-	if vs := validateInput(in, vals, c.cfg.validate); len(vs) > 0 {
-		return nil, &ValidationError{Operation: op.Shape.ID, Violations: vs}
-	}
 	req := &wire.Request{Method: "POST", Path: p.path, Header: make(wire.Header, 6)}
 	var body []byte
 	if !(c.d.unitNoBody && in.kind == kUnit) {
@@ -146,15 +131,9 @@ func (c *rpcCodec) EncodeRequest(ctx context.Context, op *model.Operation, input
 		return fail(err)
 	}
 	if p.gzip && body != nil {
-		var buf bytes.Buffer
-		zw := gzip.NewWriter(&buf)
-		zw.Write(body)
-		zw.Close()
-		body = buf.Bytes()
-		req.Header.Set("Content-Encoding", "gzip")
+		body = gzipBody(req.Header, body)
 	}
-	req.Body = body
-	req.Header.Set("Content-Length", strconv.Itoa(len(body)))
+	setBody(req, body)
 	return req, nil
 }
 
@@ -230,16 +209,7 @@ func (c *rpcCodec) decodeError(p *rpcPlan, resp *wire.Response) error {
 	if c.queryCompat {
 		queryCode = queryErrorCode(resp)
 	}
-	var match *rpcErrorPlan
-	if code != "" {
-		for i := range p.errors {
-			e := &p.errors[i]
-			if e.shape.ID.Name() == code || string(e.shape.ID) == code {
-				match = e
-				break
-			}
-		}
-	}
+	match := errorNamed(p.errors, func(e *rpcErrorPlan) *model.Shape { return e.shape }, code)
 	if match == nil {
 		e := &ServiceError{Code: orDefault(queryCode, code), Status: resp.Status, Members: resp.Body}
 		if doc := c.format.document(resp.Body); doc != nil {

@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -91,6 +92,47 @@ func inKey(err error, key []byte) error {
 	return within(err, "["+strconv.Quote(string(key))+"]")
 }
 
+// nullItem consumes a null item of list or map sc and reports it; a null
+// in a collection that is not @sparse is an input error (its member type
+// has no null, boto3 refuses it too, and leaving it out would shift the
+// indexes of a list). Protocols without a null form leave a sparse null out.
+func nullItem(s *scanner, sc *shapeCodec) (bool, error) {
+	if !s.isNull() {
+		return false, nil
+	}
+	if !sc.sparse {
+		what := "list"
+		if sc.kind == kMap {
+			what = "map"
+		}
+		return true, badValue("null in a " + what + " that is not @sparse")
+	}
+	return true, nil
+}
+
+// inputMember looks up member key of structure or union sc in an input.
+func inputMember(sc *shapeCodec, key []byte) (*memberCodec, error) {
+	if mc, ok := sc.byName[string(key)]; ok {
+		return mc, nil
+	}
+	if sc.kind == kUnion {
+		return nil, badValue(fmt.Sprintf("union %s has no member %q", sc.shape.ID, key))
+	}
+	return nil, badValue(fmt.Sprintf("%s has no member %q", sc.shape.ID, key))
+}
+
+// oneUnionMember counts a set member of union sc; a second is an error.
+func oneUnionMember(count *int, sc *shapeCodec) error {
+	if *count++; *count > 1 {
+		return manyUnionMembers(sc)
+	}
+	return nil
+}
+
+func manyUnionMembers(sc *shapeCodec) error {
+	return badValue(fmt.Sprintf("union %s: more than one member is set", sc.shape.ID))
+}
+
 // typeError says which kind of JSON value a member needs.
 func typeError(want string) error { return badValue("expected " + want) }
 
@@ -104,6 +146,42 @@ func readNumber(s *scanner) ([]byte, error) {
 		return nil, badValue(err.(*syntaxError).msg)
 	}
 	return nil, typeError("a number")
+}
+
+// readChecked reads a JSON number and checks it against the numeric type
+// of sc (checkNumber): what every encoder sends for a number.
+func readChecked(s *scanner, sc *shapeCodec) ([]byte, error) {
+	lit, err := readNumber(s)
+	if err != nil {
+		return nil, err
+	}
+	return checkNumber(lit, sc)
+}
+
+// specialFloat reads the string form of a float ("NaN", "Infinity" or
+// "-Infinity", the only strings a float member takes).
+func specialFloat(s *scanner) (string, error) {
+	v, err := s.str()
+	if err != nil || (v != "NaN" && v != "Infinity" && v != "-Infinity") {
+		return "", typeError(`a number, "NaN", "Infinity" or "-Infinity"`)
+	}
+	return v, nil
+}
+
+// checkContainer checks that the value at s is the JSON kind sc takes: an
+// array for a list, an object for a map, structure or union.
+func checkContainer(s *scanner, sc *shapeCodec) error {
+	switch c := s.peek(); sc.kind {
+	case kList:
+		if c != '[' {
+			return typeError("an array")
+		}
+	case kMap, kStruct, kUnit, kUnion:
+		if c != '{' {
+			return typeError("an object")
+		}
+	}
+	return nil
 }
 
 // maxBigDigits bounds the digits of a bigInteger written with an exponent

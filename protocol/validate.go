@@ -179,11 +179,9 @@ func (v *validator) value(s *scanner, mc *memberCodec) {
 			n++
 			start := s.pos
 			v.path = append(v.path[:depth], pathElem{index: i})
-			if s.peek() == 'n' && s.literal("null") {
-				if !sc.sparse && v.constraints {
-					v.add("null is not allowed in a list that is not @sparse")
-				}
-			} else {
+			// A null item in a list that is not @sparse is a type
+			// error of the encoders (nullItem), whatever the options.
+			if !(s.peek() == 'n' && s.literal("null")) {
 				v.value(s, sc.elem)
 			}
 			if mc.unique || sc.elem.unique {
@@ -221,10 +219,7 @@ func (v *validator) value(s *scanner, mc *memberCodec) {
 				v.value(&ks, sc.key)
 			}
 			if s.peek() == 'n' && s.literal("null") {
-				if !sc.sparse && v.constraints {
-					v.add("null is not allowed in a map that is not @sparse")
-				}
-				return nil
+				return nil // a type error when not @sparse (nullItem)
 			}
 			v.value(s, sc.elem)
 			return nil

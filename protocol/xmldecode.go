@@ -245,7 +245,7 @@ func (r *xmlReader) value(dst []byte, mc *memberCodec, se xmlStartTag) ([]byte, 
 			return w.dst, err
 		}
 		if w.n > 1 {
-			return w.dst, fmt.Errorf("union %s: more than one member is set", sc.shape.ID)
+			return w.dst, manyUnionMembers(sc)
 		}
 		return append(w.dst, '}'), nil
 	case kList:

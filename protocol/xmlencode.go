@@ -80,14 +80,8 @@ func appendXMLScalar(dst []byte, s *scanner, mc *memberCodec) ([]byte, error) {
 		}
 		return appendXMLEscapedBytes(dst, b, false), nil
 	case kInt, kBigInt, kBigDec, kIntEnum:
-		lit, err := readNumber(s)
-		if err != nil {
-			return dst, err
-		}
-		if lit, err = checkNumber(lit, sc); err != nil {
-			return dst, err
-		}
-		return append(dst, lit...), nil
+		lit, err := readChecked(s, sc)
+		return append(dst, lit...), err
 	case kTimestamp:
 		t, err := readDocTimestamp(s)
 		if err != nil {
@@ -138,9 +132,9 @@ func structVals(s *scanner, sc *shapeCodec) ([][]byte, error) {
 	vals := make([][]byte, len(sc.members))
 	count := 0
 	err := s.object(func(k []byte) error {
-		mc, ok := sc.byName[string(k)]
-		if !ok {
-			return badValue(fmt.Sprintf("%s has no member %q", sc.shape.ID, k))
+		mc, err := inputMember(sc, k)
+		if err != nil {
+			return err
 		}
 		raw, err := s.skip()
 		if err != nil {
@@ -198,8 +192,8 @@ func (e xmlEncoder) member(dst, raw []byte, mc *memberCodec) ([]byte, error) {
 			return dst, typeError("an array")
 		}
 		err := s.array(func(i int) error {
-			if s.isNull() {
-				return nil
+			if null, err := nullItem(&s, sc); null || err != nil {
+				return inIndex(err, i)
 			}
 			var err error
 			dst, err = e.value(dst, mc.xml.name, mc.xml.ns, &s, sc.elem)
@@ -212,8 +206,8 @@ func (e xmlEncoder) member(dst, raw []byte, mc *memberCodec) ([]byte, error) {
 			return dst, typeError("an object")
 		}
 		err := s.object(func(k []byte) error {
-			if s.isNull() {
-				return nil
+			if null, err := nullItem(&s, sc); null || err != nil {
+				return inKey(err, k)
 			}
 			dst = append(openTag(dst, mc.xml.name, mc.xml.ns), '>')
 			var err error
@@ -250,8 +244,8 @@ func (e xmlEncoder) value(dst []byte, name string, ns *xmlNS, s *scanner, mc *me
 		}
 		dst = append(openTag(dst, name, ns), '>')
 		err := s.array(func(i int) error {
-			if s.isNull() {
-				return nil
+			if null, err := nullItem(s, sc); null || err != nil {
+				return inIndex(err, i)
 			}
 			var err error
 			dst, err = e.value(dst, sc.elem.xml.name, sc.elem.xml.ns, s, sc.elem)
@@ -264,8 +258,8 @@ func (e xmlEncoder) value(dst []byte, name string, ns *xmlNS, s *scanner, mc *me
 		}
 		dst = append(openTag(dst, name, ns), '>')
 		err := s.object(func(k []byte) error {
-			if s.isNull() {
-				return nil
+			if null, err := nullItem(s, sc); null || err != nil {
+				return inKey(err, k)
 			}
 			dst = append(dst, "<entry>"...)
 			var err error

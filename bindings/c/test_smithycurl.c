@@ -3,6 +3,8 @@
 // (make ctest), which sets:
 //
 //   SMITHYCURL_HTTPBIN_URL   base URL of go-httpbin
+//   SMITHYCURL_PIZZA_URL     base URL of alloy's PizzaAdminService (and SMITHYCURL_SHARED)
+//   SMITHYCURL_KV_URL        base URL of the RPC v2 key-value store (internal/kvserver)
 //   SMITHYCURL_MODEL_DIR     examples/httpbin (the httpbin model)
 //   SMITHYCURL_EVENTS_URL    base URL of the event-stream Ticker service
 //   SMITHYCURL_TEST_CALLS    calls per thread in the 8-thread test (500)
@@ -1038,8 +1040,7 @@ static const struct pizza_case pizza_cases[] = {
 static void test_pizza(void) {
     const char *url = getenv("SMITHYCURL_PIZZA_URL"), *shared = getenv("SMITHYCURL_SHARED");
     if (!url || !shared) {
-        if (getenv("CI")) failf(__FILE__, __LINE__, "SMITHYCURL_PIZZA_URL and SMITHYCURL_SHARED are needed in CI");
-        else printf("    skipped: SMITHYCURL_PIZZA_URL or SMITHYCURL_SHARED not set\n");
+        failf(__FILE__, __LINE__, "SMITHYCURL_PIZZA_URL and SMITHYCURL_SHARED are needed (bindings/c/run.sh sets them)");
         return;
     }
     const char *dirs[] = {"conformance/disneystreaming-alloy/modules/core/resources/META-INF/smithy",
@@ -1106,6 +1107,88 @@ static void test_pizza(void) {
     for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) CHECK_CONTAINS(svc, ops[i]);
     smithycurl_free(svc);
     CHECK_RC(smithycurl_client_free(c), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_model_free(m), SMITHYCURL_OK);
+}
+
+// ---- the key-value store of internal/kvserver (testserver), both RPC v2 protocols ----
+
+// service_error checks a modeled error's shape, status and members.
+static void check_service_error(smithycurl_result *r, const char *shape, int status, const char *members) {
+    const char *got_shape = "", *got_members = "";
+    size_t n = 0;
+    int got_status = 0;
+    if (!r) return;
+    CHECK_RC(smithycurl_result_error_shape(r, &got_shape), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_result_http_status(r, &got_status), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_result_error_members(r, &got_members, &n), SMITHYCURL_OK);
+    if (strcmp(got_shape, shape) != 0 || got_status != status)
+        failf(__FILE__, __LINE__, "error %s %d, want %s %d", got_shape, got_status, shape, status);
+    CHECK_CONTAINS(got_members, members);
+}
+
+static void test_rpcv2(void) {
+    const char *url = getenv("SMITHYCURL_KV_URL");
+    if (!url) {
+        failf(__FILE__, __LINE__, "SMITHYCURL_KV_URL is needed (bindings/c/run.sh sets it)");
+        return;
+    }
+    smithycurl_loader *ld = NULL;
+    smithycurl_model *m = NULL;
+    CHECK_RC(smithycurl_loader_new(&ld), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_add_path(ld, "internal/kvserver/kv.smithy"), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_load(ld, &m), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_free(ld), SMITHYCURL_OK);
+    if (!m) return;
+    const char *services[] = {"smithycurl.kv#KVCbor", "smithycurl.kv#KVJson"};
+    for (size_t i = 0; i < 2; i++) {
+        smithycurl_options *o = NULL;
+        smithycurl_client *c = NULL;
+        CHECK_RC(smithycurl_options_new(&o), SMITHYCURL_OK);
+        CHECK_RC(smithycurl_options_set_retries(o, 1, 2), SMITHYCURL_OK);
+        CHECK_RC(smithycurl_client_new(m, services[i], url, o, &c), SMITHYCURL_OK);
+        smithycurl_options_free(o);
+        if (!c) continue;
+        char put[512], get[128], conflict[128];
+        snprintf(put, sizeof put,
+                 "{\"key\": \"c/%zu\", \"value\": \"AAE=\", \"tags\": {\"k\": \"v\"}, \"score\": 0.25, "
+                 "\"size\": -123456789012345678901234567890, \"ratio\": 1234.5678, "
+                 "\"expires\": \"2026-12-01T10:20:30.125Z\", \"secret\": \"s3cret\"}", i);
+        snprintf(get, sizeof get, "{\"key\": \"c/%zu\"}", i);
+        snprintf(conflict, sizeof conflict, "{\"key\": \"c/%zu\", \"ifVersion\": 9}", i);
+        free(call_ok(c, "Ping", NULL));
+        char *out = call_ok(c, "Put", put);
+        CHECK_CONTAINS(out, "\"version\":1");
+        free(out);
+        out = call_ok(c, "Get", get);
+        CHECK_CONTAINS(out, "\"value\":\"AAE=\",\"tags\":{\"k\":\"v\"},\"score\":0.25,"
+                            "\"size\":-123456789012345678901234567890,\"ratio\":1234.5678,"
+                            "\"expires\":\"2026-12-01T10:20:30.125Z\",\"version\":1");
+        free(out);
+        out = call_ok(c, "List", "{\"prefix\": \"c/\"}");
+        CHECK_CONTAINS(out, "\"key\":\"c/");
+        free(out);
+        smithycurl_result *r = call_err(c, "Put", conflict, NULL, SMITHYCURL_E_SERVICE, SMITHYCURL_KIND_SERVICE);
+        check_service_error(r, "smithycurl.kv#Conflict", 400, "\"current\":1");
+        smithycurl_result_free(r);
+        free(call_ok(c, "Delete", get));
+        r = call_err(c, "Get", get, NULL, SMITHYCURL_E_SERVICE, SMITHYCURL_KIND_SERVICE);
+        check_service_error(r, "smithycurl.kv#NotFound", 400, "\"key\":\"c/");
+        smithycurl_result_free(r);
+        r = call_err(c, "Get", "{\"key\": \"unavailable\"}", NULL, SMITHYCURL_E_SERVICE, SMITHYCURL_KIND_SERVICE);
+        check_service_error(r, "smithycurl.kv#Unavailable", 503, "try again later");
+        int attempts = 0;
+        if (r) CHECK_RC(smithycurl_result_attempts(r, &attempts), SMITHYCURL_OK);
+        CHECK(attempts == 2); // @retryable and @readonly: retried (2 attempts at most)
+        smithycurl_result_free(r);
+        r = call_err(c, "Put", "{\"key\": \"k\", \"ifVersion\": 1.5}", NULL, SMITHYCURL_E_USAGE, SMITHYCURL_KIND_USAGE);
+        CHECK_CONTAINS(message_of(r), "ifVersion");
+        smithycurl_result_free(r);
+        CHECK_RC(smithycurl_client_free(c), SMITHYCURL_OK);
+        // Nothing listens on port 9 of 127.0.0.1 (discard, not served here).
+        CHECK_RC(smithycurl_client_new(m, services[i], "http://127.0.0.1:9", NULL, &c), SMITHYCURL_OK);
+        smithycurl_result_free(call_err(c, "Ping", NULL, NULL, SMITHYCURL_E_TRANSPORT, SMITHYCURL_KIND_TRANSPORT));
+        CHECK_RC(smithycurl_client_free(c), SMITHYCURL_OK);
+    }
     CHECK_RC(smithycurl_model_free(m), SMITHYCURL_OK);
 }
 
@@ -1330,6 +1413,140 @@ struct test {
     void (*fn)(void);
 };
 
+// Waiters added to the httpbin model with `apply`: TestIs succeeds when
+// go-httpbin echoes the input's test (inputOutput) for id 1, fails on test
+// "failed" (with the acceptor's message), and never matches otherwise;
+// StatusServerFailure succeeds on the ServerFailure error (errorType) and
+// fails on a success.
+static const char waiters_src[] =
+    "$version: \"2\"\n"
+    "namespace smithycurl.examples.httpbin\n"
+    "apply Anything @smithy.waiters#waitable(\n"
+    "    TestIs: { minDelay: 1, acceptors: [\n"
+    "        { state: \"failure\", message: \"join(' ', ['test is', json.test])\",\n"
+    "          matcher: { output: { path: \"json.test\", comparator: \"stringEquals\", expected: \"failed\" } } }\n"
+    "        { state: \"success\", matcher: { inputOutput: {\n"
+    "            path: \"input.test == output.json.test && input.id == `1`\", comparator: \"booleanEquals\", expected: \"true\" } } }\n"
+    "    ] }\n"
+    ")\n"
+    "apply Status @smithy.waiters#waitable(\n"
+    "    StatusServerFailure: { acceptors: [\n"
+    "        { state: \"success\", matcher: { errorType: \"ServerFailure\" } }\n"
+    "        { state: \"failure\", matcher: { success: true } }\n"
+    "    ] }\n"
+    ")\n";
+
+static smithycurl_result *wait_rc_at(const char *file, int line, smithycurl_client *c, const char *waiter,
+                                     const char *in, long long max_wait_ms, smithycurl_cancel_token *tok, int want) {
+    smithycurl_result *r = NULL;
+    int rc = smithycurl_wait(c, waiter, in, in ? strlen(in) : 0, max_wait_ms, tok, &r);
+    if (rc != want) {
+        failf(file, line, "wait %s(%s) = %d (%s), want %d (%s); message: %s", waiter, in ? in : "", rc,
+              smithycurl_strerror(rc), want, smithycurl_strerror(want), message_of(r));
+    }
+    if (!r) failf(file, line, "wait %s: no result", waiter);
+    return r;
+}
+#define wait_rc(c, w, in, ms, tok, want) wait_rc_at(__FILE__, __LINE__, c, w, in, ms, tok, want)
+
+static void test_wait(void) {
+    smithycurl_loader *ld = NULL;
+    smithycurl_model *m = NULL;
+    CHECK_RC(smithycurl_loader_new(&ld), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_add_path(ld, model_dir), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_add_source(ld, "waiters.smithy", waiters_src, strlen(waiters_src)), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_load(ld, &m), SMITHYCURL_OK);
+    smithycurl_loader_free(ld);
+    if (!m) return;
+    smithycurl_options *o = NULL;
+    CHECK_RC(smithycurl_options_new(&o), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_waiter_delays(o, -1, 0), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_options_set_waiter_delays(o, 50, 20), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_options_set_waiter_delays(o, 20, 50), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_retries(o, 0, 0), SMITHYCURL_OK);
+    smithycurl_client *c = new_client(m, NULL, o);
+    smithycurl_client *slow_c = new_client(m, NULL, NULL); // the model's delays: 1 s to 120 s
+    smithycurl_options_free(o);
+
+    // Success: the output of the call that matched.
+    smithycurl_result *r = wait_rc(c, "TestIs", "{\"id\": 1, \"test\": \"ok\"}", 10000, NULL, SMITHYCURL_OK);
+    const char *out = NULL;
+    size_t n = 0;
+    CHECK_RC(smithycurl_result_output(r, &out, &n), SMITHYCURL_OK);
+    CHECK_CONTAINS(out, "\"json\":{\"id\":1,\"test\":\"ok\"}");
+    CHECK(n == strlen(out));
+    smithycurl_result_free(r);
+    // Names ignore case.
+    smithycurl_result_free(wait_rc(c, "testis", "{\"id\": 1, \"test\": \"ok\"}", 10000, NULL, SMITHYCURL_OK));
+
+    // A failure acceptor: which one, and its message.
+    r = wait_rc(c, "TestIs", "{\"id\": 1, \"test\": \"failed\"}", 10000, NULL, SMITHYCURL_E_WAITER_FAILURE);
+    smithycurl_error_kind k = SMITHYCURL_KIND_NONE;
+    CHECK_RC(smithycurl_result_error_kind(r, &k), SMITHYCURL_OK);
+    CHECK(k == SMITHYCURL_KIND_WAITER_FAILURE);
+    CHECK(strcmp(smithycurl_error_kind_name(k), "waiter_failure") == 0);
+    CHECK_CONTAINS(message_of(r), "waiter TestIs reached its failure state: acceptor 1 (output json.test stringEquals \"failed\") matched on attempt 1: test is failed");
+    CHECK_RC(smithycurl_result_output(r, &out, &n), SMITHYCURL_E_NO_OUTPUT);
+    smithycurl_result_free(r);
+
+    // Never matched: a timeout at max_wait_ms, after several attempts.
+    double t0 = now_s();
+    r = wait_rc(c, "TestIs", "{\"id\": 2, \"test\": \"ok\"}", 300, NULL, SMITHYCURL_E_WAITER_TIMEOUT);
+    double took = now_s() - t0;
+    CHECK(took >= 0.3 && took < 2.0 * slow);
+    CHECK_RC(smithycurl_result_error_kind(r, &k), SMITHYCURL_OK);
+    CHECK(k == SMITHYCURL_KIND_WAITER_TIMEOUT);
+    int attempts = 0;
+    CHECK_RC(smithycurl_result_attempts(r, &attempts), SMITHYCURL_OK);
+    CHECK(attempts >= 3);
+    CHECK_CONTAINS(message_of(r), "waiter TestIs timed out after");
+    smithycurl_result_free(r);
+
+    // errorType: success on the modeled error; a success matched as failure.
+    r = wait_rc(c, "StatusServerFailure", "{\"code\": 500}", 10000, NULL, SMITHYCURL_OK);
+    CHECK_RC(smithycurl_result_output(r, &out, &n), SMITHYCURL_OK);
+    CHECK(strcmp(out, "{}") == 0);
+    smithycurl_result_free(r);
+    r = wait_rc(c, "StatusServerFailure", "{\"code\": 200}", 10000, NULL, SMITHYCURL_E_WAITER_FAILURE);
+    CHECK_CONTAINS(message_of(r), "acceptor 2 (success true)");
+    smithycurl_result_free(r);
+    // An error no acceptor expects stops the waiter with that error.
+    r = wait_rc(c, "TestIs", "{\"test\": \"ok\"}", 10000, NULL, SMITHYCURL_E_VALIDATION);
+    smithycurl_result_free(r);
+
+    // Unknown waiter, bad arguments.
+    r = wait_rc(c, "Nope", "{}", 1000, NULL, SMITHYCURL_E_NOT_FOUND);
+    CHECK_CONTAINS(message_of(r), "unknown waiter \"Nope\"; the waiters of HttpBin are: StatusServerFailure, TestIs");
+    smithycurl_result_free(r);
+    smithycurl_result_free(wait_rc(c, "TestIs", "{\"id\": ", 1000, NULL, SMITHYCURL_E_INVALID_JSON));
+    smithycurl_result_free(wait_rc(c, "TestIs", "{\"id\": 1, \"test\": \"\xff\"}", 1000, NULL, SMITHYCURL_E_INVALID_UTF8));
+    r = (smithycurl_result *)1;
+    CHECK_RC(smithycurl_wait(c, "TestIs", "{}", 2, 0, NULL, &r), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK(r == NULL);
+    CHECK_RC(smithycurl_wait(c, NULL, "{}", 2, 1000, NULL, &r), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_wait(c, "TestIs", NULL, 2, 1000, NULL, &r), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_wait(c, "TestIs", "{}", 2, 1000, NULL, NULL), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_wait(NULL, "TestIs", "{}", 2, 1000, NULL, &r), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK(r == NULL);
+
+    // Cancelled while sleeping between attempts (the model's 1 s minDelay).
+    smithycurl_cancel_token *tok = NULL;
+    CHECK_RC(smithycurl_cancel_token_new(&tok), SMITHYCURL_OK);
+    struct canceller cn = {tok, 200 * slow};
+    pthread_t th;
+    pthread_create(&th, NULL, cancel_later, &cn);
+    t0 = now_s();
+    r = wait_rc(slow_c, "TestIs", "{\"id\": 2, \"test\": \"ok\"}", 60000, tok, SMITHYCURL_E_CANCELLED);
+    CHECK(now_s() - t0 < 0.9 * slow + 0.5);
+    smithycurl_result_free(r);
+    pthread_join(th, NULL);
+    smithycurl_cancel_token_free(tok);
+
+    smithycurl_client_free(slow_c);
+    smithycurl_client_free(c);
+    smithycurl_model_free(m);
+}
+
 static const struct test tests[] = {
     {"version", test_version},
     {"load", test_load},
@@ -1346,7 +1563,9 @@ static const struct test tests[] = {
     {"threads", test_threads},
     {"fork", test_fork},
     {"pizza", test_pizza},
+    {"rpcv2", test_rpcv2},
     {"exact", test_exact},
+    {"wait", test_wait},
     {"event_stream", test_event_stream},
 };
 

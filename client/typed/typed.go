@@ -22,9 +22,12 @@ import (
 
 // JSON is the sonic configuration of generated code: member names match
 // exactly (Smithy names are case-sensitive), strings are checked as the
-// codec already checked them, and the JSON that the types of this package
-// write is not validated a second time.
-var JSON = sonic.Config{CaseSensitive: true, NoValidateJSONMarshaler: true}.Froze()
+// codec already checked them, the JSON that the types of this package
+// write is not validated a second time, and map keys are written sorted
+// (Go maps have no order: sorted keys make the same input give the same
+// request bytes, which matters for XML and query bodies, signatures and
+// caches).
+var JSON = sonic.Config{CaseSensitive: true, NoValidateJSONMarshaler: true, SortMapKeys: true}.Froze()
 
 // ModeledError is implemented by every generated error type.
 type ModeledError interface {

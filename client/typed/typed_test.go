@@ -2,6 +2,7 @@ package typed
 
 import (
 	"math"
+	"strconv"
 	"testing"
 )
 
@@ -92,5 +93,30 @@ func TestDocument(t *testing.T) {
 	src[0] = 'x'
 	if d[0] != '[' {
 		t.Error("the document shares its input's memory")
+	}
+}
+
+// Maps are written with their keys sorted, so that the same typed input
+// gives the same request bytes (Go's map order is random): XML and query
+// bodies keep entry order, and signatures and caches see the same body.
+func TestMapsMarshalSorted(t *testing.T) {
+	in := struct {
+		M map[string]int `json:"m"`
+	}{M: map[string]int{}}
+	want := `{"m":{`
+	for i := 0; i < 26; i++ {
+		k := string(rune('a' + i))
+		in.M[k] = i
+		if i > 0 {
+			want += ","
+		}
+		want += `"` + k + `":` + strconv.Itoa(i)
+	}
+	want += "}}"
+	for i := 0; i < 3; i++ {
+		out, err := JSON.Marshal(&in)
+		if err != nil || string(out) != want {
+			t.Fatalf("Marshal = %s, %v; want %s", out, err, want)
+		}
 	}
 }

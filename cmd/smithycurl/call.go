@@ -15,6 +15,7 @@ import (
 
 	"github.com/smithycurl/smithycurl/client"
 	"github.com/smithycurl/smithycurl/endpoints"
+	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/transport"
 )
 
@@ -86,9 +87,9 @@ func (e *endpointFlags) options() ([]client.Option, error) {
 	return opts, nil
 }
 
-func call(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("call", "call --model PATH... [--service ID] (--endpoint URL | --region REGION) OPERATION [--input JSON|@FILE]\n(input from stdin when --input is absent and stdin is not a terminal; --region is enough for a service with endpoint rules, such as the AWS ones)", stderr)
-	var f callFlags
+// register adds the flags that call and wait share: the model, the
+// endpoint, credentials and the client's options.
+func (f *callFlags) register(fs *flag.FlagSet) {
 	f.modelFlags.register(fs)
 	f.endpointFlags.register(fs)
 	fs.StringVar(&f.endpoint, "endpoint", os.Getenv("SMITHYCURL_ENDPOINT"), "service URL, e.g. http://127.0.0.1:8080 (env SMITHYCURL_ENDPOINT)")
@@ -107,6 +108,12 @@ func call(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.noValidate, "no-validate", false, "do not check the model's constraints (the default; overrides --validate)")
 	fs.BoolVar(&f.noHostPrefix, "no-host-prefix", false, "ignore the endpoint trait's host prefix")
 	fs.BoolVar(&f.trace, "trace", false, "print the wire trace on stderr (credentials and @sensitive values redacted)")
+}
+
+func call(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("call", "call --model PATH... [--service ID] (--endpoint URL | --region REGION) OPERATION [--input JSON|@FILE]\n(input from stdin when --input is absent and stdin is not a terminal; --region is enough for a service with endpoint rules, such as the AWS ones)", stderr)
+	var f callFlags
+	f.register(fs)
 	fs.BoolVar(&f.raw, "raw", false, "print the raw HTTP response instead of the decoded output")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -120,24 +127,9 @@ func call(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "smithycurl: --timeout %v: give a positive duration, e.g. 30s\n", f.timeout)
 		return exitUsage
 	}
-	m, svc, ok := f.load(ctx, stderr)
-	if !ok {
-		return exitUsage
-	}
-	if f.endpoint == "" && !endpoints.HasRules(svc.Shape) {
-		fmt.Fprintln(stderr, "smithycurl: --endpoint is required (the service has no endpoint rules to find it from a --region)")
-		return exitUsage
-	}
-	opts, err := f.options(stderr)
-	if err != nil {
-		fmt.Fprintf(stderr, "smithycurl: %v\n", err)
-		return exitUsage
-	}
 	var last *client.Attempt
-	opts = append(opts, client.WithObserver(func(a client.Attempt) { last = &a }))
-	c, err := client.New(m, svc.Shape.ID, f.endpoint, opts...)
-	if err != nil {
-		fmt.Fprintf(stderr, "smithycurl: %v\n", err)
+	c, m, svc, ok := f.newClient(ctx, stderr, client.WithObserver(func(a client.Attempt) { last = &a }))
+	if !ok {
 		return exitUsage
 	}
 	defer c.Close()
@@ -194,6 +186,30 @@ func callFailed(err error, raw bool, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	return exitTransport
+}
+
+// newClient loads the model and makes the client the flags describe, with
+// extra options after theirs; on failure it has said why on stderr.
+func (f *callFlags) newClient(ctx context.Context, stderr io.Writer, extra ...client.Option) (*client.Client, *model.Model, *model.Service, bool) {
+	m, svc, ok := f.load(ctx, stderr)
+	if !ok {
+		return nil, nil, nil, false
+	}
+	if f.endpoint == "" && !endpoints.HasRules(svc.Shape) {
+		fmt.Fprintln(stderr, "smithycurl: --endpoint is required (the service has no endpoint rules to find it from a --region)")
+		return nil, nil, nil, false
+	}
+	opts, err := f.options(stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "smithycurl: %v\n", err)
+		return nil, nil, nil, false
+	}
+	c, err := client.New(m, svc.Shape.ID, f.endpoint, append(opts, extra...)...)
+	if err != nil {
+		fmt.Fprintf(stderr, "smithycurl: %v\n", err)
+		return nil, nil, nil, false
+	}
+	return c, m, svc, true
 }
 
 func (f *callFlags) options(stderr io.Writer) ([]client.Option, error) {

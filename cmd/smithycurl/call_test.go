@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/mccutchen/go-httpbin/v2/httpbin"
+
+	"github.com/smithycurl/smithycurl/internal/shareddata"
 )
 
 func TestCall(t *testing.T) {
@@ -152,17 +154,7 @@ func TestDescribeAndExample(t *testing.T) {
 // 2); an event stream is called; a blob payload with an empty body is
 // printed as an empty blob.
 func TestCallStreamingAndEmptyPayload(t *testing.T) {
-	dir := os.Getenv("SMITHYCURL_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared")
-	}
-	lambda := filepath.Join(dir, "models", "aws", "lambda.json")
-	if _, err := os.Stat(lambda); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("shared test data missing: %v", err)
-		}
-		t.Skipf("shared test data missing: %v", err)
-	}
+	lambda := shareddata.Path(t, "models", "aws", "lambda.json")
 	bin := smithycurl(t)
 	var mu sync.Mutex
 	hits := 0

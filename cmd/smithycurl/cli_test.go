@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/mccutchen/go-httpbin/v2/httpbin"
+
+	"github.com/smithycurl/smithycurl/internal/shareddata"
 )
 
 // TestVersion: --version and version print SMITHYCURL_VERSION of the C
@@ -227,14 +229,7 @@ enum Kind {
 // and without host prefixes.
 func TestHostPrefixMidLabel(t *testing.T) {
 	bin := smithycurl(t)
-	shared := os.Getenv("SMITHYCURL_SHARED")
-	if shared == "" {
-		shared = filepath.Join("..", "..", "..", "shared")
-	}
-	path := filepath.Join(shared, "models", "aws", "stepfunctions.json")
-	if _, err := os.Stat(path); err != nil {
-		t.Skip(err)
-	}
+	path := shareddata.Path(t, "models", "aws", "stepfunctions.json")
 	var mu sync.Mutex
 	var hosts []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/smithycurl/smithycurl/internal/conformance"
+	"github.com/smithycurl/smithycurl/internal/shareddata"
 )
 
 // TestEndpointAndRegion: `endpoint` prints what the rules resolve; `call`
@@ -19,10 +19,7 @@ import (
 // endpoint goes through the rules (FIPS with a custom endpoint is the
 // rules' usage error).
 func TestEndpointAndRegion(t *testing.T) {
-	shared, err := conformance.SharedDir()
-	if err != nil {
-		t.Skip(err)
-	}
+	shared := shareddata.Path(t)
 	bin := smithycurl(t)
 	ddb := filepath.Join(shared, "models", "aws", "dynamodb.json")
 	t.Setenv("AWS_REGION", "")

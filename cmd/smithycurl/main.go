@@ -1,6 +1,7 @@
 // Command smithycurl calls Smithy services and works with their models.
 //
 //	smithycurl call     --model PATH... --endpoint URL OPERATION [--input JSON|@FILE]
+//	smithycurl wait     --model PATH... --endpoint URL WAITER [--input JSON] [--max-wait DUR]
 //	smithycurl ops      --model PATH... [--service ID]
 //	smithycurl describe --model PATH... OPERATION
 //	smithycurl example  --model PATH... OPERATION
@@ -10,7 +11,8 @@
 //	smithycurl version
 //
 // Exit codes: 0 success; 1 the service answered with an error; 2 usage,
-// model or input error; 3 transport error or timeout.
+// model or input error; 3 transport error or timeout; wait: 4 the waiter
+// reached its failure state, 5 it timed out (--max-wait).
 package main
 
 import (
@@ -32,6 +34,8 @@ const usage = `smithycurl calls Smithy services and works with their models.
 Usage:
   smithycurl call     --model PATH --endpoint URL OPERATION [--input JSON|@FILE]
                       (--region REGION instead of --endpoint for AWS models)
+  smithycurl wait     --model PATH --endpoint URL WAITER [--input JSON] [--max-wait 5m]
+                      poll until the waiter (smithy.waiters#waitable) succeeds
   smithycurl endpoint --model PATH --region REGION [OPERATION [--input JSON]]
                                                     print the endpoint the rules resolve
   smithycurl ops      --model PATH [--service ID]   list operations and their HTTP routes
@@ -45,7 +49,8 @@ Usage:
 
 PATH is a .smithy or .json file, a directory of them, or a smithy-build.json;
 --model repeats. Model warnings are printed with -v (--verbose), errors always.
-Exit codes: 0 ok, 1 service error, 2 usage/model/input error, 3 transport error or timeout.
+Exit codes: 0 ok, 1 service error, 2 usage/model/input error, 3 transport error or timeout;
+wait: 4 the waiter reached its failure state, 5 it did not succeed within --max-wait.
 Run 'smithycurl COMMAND -h' for a command's options.
 `
 
@@ -73,7 +78,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	cmds := map[string]func(context.Context, []string, io.Writer, io.Writer) int{
-		"call": call, "endpoint": endpointCmd, "ops": ops, "describe": describe, "example": example,
+		"call": call, "wait": wait, "endpoint": endpointCmd, "ops": ops, "describe": describe, "example": example,
 		"validate": validate, "ast": ast, "completion": completion, "gen": gen,
 	}
 	cmd, ok := cmds[args[0]]

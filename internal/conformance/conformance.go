@@ -5,8 +5,6 @@ package conformance
 import (
 	"embed"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 )
@@ -34,34 +32,6 @@ func (r *Result) fail(id string, format string, args ...any) {
 	r.Failures = append(r.Failures, id+": "+fmt.Sprintf(format, args...))
 }
 
-// SharedDir returns the shared test data folder: $SMITHYCURL_SHARED, or
-// ../shared relative to the repository root found from the working directory.
-func SharedDir() (string, error) {
-	if d := os.Getenv("SMITHYCURL_SHARED"); d != "" {
-		return checkDir(d)
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for dir := wd; ; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return checkDir(filepath.Join(dir, "..", "shared"))
-		}
-		if filepath.Dir(dir) == dir {
-			return "", fmt.Errorf("no go.mod above %s; set SMITHYCURL_SHARED", wd)
-		}
-	}
-}
-
-func checkDir(d string) (string, error) {
-	info, err := os.Stat(d)
-	if err != nil || !info.IsDir() {
-		return "", fmt.Errorf("shared test data folder %s not found; set SMITHYCURL_SHARED", d)
-	}
-	return filepath.Abs(d)
-}
-
 // Suite is a named conformance suite.
 type Suite struct {
 	Name string
@@ -86,6 +56,7 @@ var Suites = []Suite{
 	{"endpoint-tests-aws", EndpointTestsAWS},
 	{"rpcv2Cbor", RPCv2CBOR},
 	{"rpcv2Json", RPCv2JSON},
+	{"jmespath", JMESPath},
 }
 
 // guard runs one case with a time bound and turns a panic into an error, so

@@ -1,28 +1,16 @@
 package conformance
 
 import (
-	"os"
 	"testing"
+
+	"github.com/smithycurl/smithycurl/internal/shareddata"
 )
 
-// sharedOrSkip returns the shared test data folder. In CI (CI=true) a
-// missing folder fails the test instead of skipping it.
-func sharedOrSkip(t testing.TB) string {
-	d, err := SharedDir()
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("shared test data is required in CI: %v", err)
-		}
-		t.Skip(err)
-	}
-	return d
-}
-
 func TestSuites(t *testing.T) {
-	shared := sharedOrSkip(t)
+	dir := shareddata.Path(t)
 	for _, s := range Suites {
 		t.Run(s.Name, func(t *testing.T) {
-			r := s.Run(shared)
+			r := s.Run(dir)
 			for _, f := range r.Failures {
 				t.Error(f)
 			}

@@ -37,6 +37,11 @@ var typedSuites = []struct {
 	{"simpleRestJson", protocol.SimpleRestJSON},
 	{"awsJson1_0", protocol.AWSJSON1_0},
 	{"awsJson1_1", protocol.AWSJSON1_1},
+	{"rpcv2Cbor", protocol.RPCv2CBOR},
+	{"rpcv2Json", protocol.RPCv2JSON},
+	{"restXml", protocol.RestXML},
+	{"awsQuery", protocol.AWSQuery},
+	{"ec2Query", protocol.EC2Query},
 }
 
 // GenerateTypedGo writes into dir, a folder of this module whose import
@@ -52,6 +57,27 @@ func GenerateTypedGo(shared, dir, importPath string) error {
 		return err
 	}
 	var imports, cases []string
+	// add writes the package of svc (of m) and its cases, variant naming
+	// the protocol the service was rewritten to, if any.
+	add := func(m *model.Model, svc *model.Service, pkg, variant string) error {
+		files, err := gogen.Generate(m, svc, pkg)
+		if err != nil {
+			return fmt.Errorf("%s: %w", svc.Shape.ID, err)
+		}
+		if err := os.MkdirAll(filepath.Join(dir, pkg), 0o755); err != nil {
+			return err
+		}
+		for _, f := range files {
+			if err := os.WriteFile(filepath.Join(dir, pkg, f.Name), f.Data, 0o644); err != nil {
+				return err
+			}
+		}
+		imports = append(imports, fmt.Sprintf("%q", importPath+"/"+pkg))
+		for _, n := range gogen.Names(m, svc) {
+			cases = append(cases, typedCallCase(string(svc.Shape.ID)+variant, pkg, n))
+		}
+		return nil
+	}
 	for i, sid := range m.Services() {
 		s, _ := m.Shape(sid)
 		uses := false
@@ -66,21 +92,8 @@ func GenerateTypedGo(shared, dir, importPath string) error {
 			return err
 		}
 		pkg := fmt.Sprintf("svc%d%s", i, strings.ToLower(sid.Name()))
-		files, err := gogen.Generate(m, svc, pkg)
-		if err != nil {
-			return fmt.Errorf("%s: %w", sid, err)
-		}
-		if err := os.MkdirAll(filepath.Join(dir, pkg), 0o755); err != nil {
+		if err := add(m, svc, pkg, ""); err != nil {
 			return err
-		}
-		for _, f := range files {
-			if err := os.WriteFile(filepath.Join(dir, pkg, f.Name), f.Data, 0o644); err != nil {
-				return err
-			}
-		}
-		imports = append(imports, fmt.Sprintf("%q", importPath+"/"+pkg))
-		for _, n := range gogen.Names(m, svc) {
-			cases = append(cases, typedCallCase(string(sid), pkg, n))
 		}
 	}
 	// alloy borrows restJson1 cases: they run on a copy of the restJson1
@@ -99,21 +112,8 @@ func GenerateTypedGo(shared, dir, importPath string) error {
 			return err
 		}
 		pkg := fmt.Sprintf("svc%d%ssimple", i, strings.ToLower(sid.Name()))
-		files, err := gogen.Generate(vm, svc, pkg)
-		if err != nil {
-			return fmt.Errorf("%s: %w", sid, err)
-		}
-		if err := os.MkdirAll(filepath.Join(dir, pkg), 0o755); err != nil {
+		if err := add(vm, svc, pkg, simpleVariant); err != nil {
 			return err
-		}
-		for _, f := range files {
-			if err := os.WriteFile(filepath.Join(dir, pkg, f.Name), f.Data, 0o644); err != nil {
-				return err
-			}
-		}
-		imports = append(imports, fmt.Sprintf("%q", importPath+"/"+pkg))
-		for _, n := range gogen.Names(vm, svc) {
-			cases = append(cases, typedCallCase(string(sid)+simpleVariant, pkg, n))
 		}
 	}
 	src := fmt.Sprintf(typedMain, strings.Join(imports, "\n\t"), strings.Join(cases, ""))
@@ -338,7 +338,7 @@ func cannedResponse(c protocolCase) *wire.Response {
 			resp.Header[k] = append(resp.Header[k], val.Str())
 		}
 	}
-	resp.Body = []byte(field(c.tc, "body"))
+	resp.Body = caseBody(c.tc)
 	return resp
 }
 

@@ -44,7 +44,9 @@ var Codes = []Code{
 	{"NOMEM", 16, "out of memory", "Out of memory."},
 	{"INTERNAL", 17, "internal error (a bug in smithycurl)",
 		"A bug in the library (an internal panic was caught); please report it with the errmsg. The handle stays usable."},
-	{"END", 18, "the event stream has no more events",
+	{"WAITER_FAILURE", 18, "the waiter reached its failure state", "A wait failed: SMITHYCURL_KIND_WAITER_FAILURE."},
+	{"WAITER_TIMEOUT", 19, "the waiter did not succeed within the time allowed", "A wait failed: SMITHYCURL_KIND_WAITER_TIMEOUT."},
+	{"END", 20, "the event stream has no more events",
 		"smithycurl_event_stream_next(): the stream ended cleanly; there is no event."},
 }
 
@@ -70,4 +72,8 @@ var Kinds = []Kind{
 	{"TIMEOUT", 5, "timeout", "TIMEOUT", "A connect or total timeout expired, or the caller's deadline."},
 	{"CANCELLED", 6, "cancelled", "CANCELLED", "The call was cancelled (its cancel token or context), or its client closed."},
 	{"DECODE", 7, "decode", "DECODE", "The response could not be decoded."},
+	{"WAITER_FAILURE", 8, "waiter_failure", "WAITER_FAILURE",
+		"A waiter reached its failure state: one of its failure acceptors matched; the message says which."},
+	{"WAITER_TIMEOUT", 9, "waiter_timeout", "WAITER_TIMEOUT",
+		"A waiter was still retrying when the maximum time to wait ran out."},
 }

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/smithycurl/smithycurl/internal/shareddata"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/wire"
 )
@@ -42,7 +43,7 @@ func TestFrontEnds(t *testing.T) {
 			t.Skipf("%s not built (make lib build)", f)
 		}
 	}
-	dir := sharedDir(t)
+	dir := shareddata.Path(t)
 	// Cases: operations of the protocol test models and of two AWS models,
 	// one per protocol and service, without host prefixes (the loopback
 	// endpoint has no name to prefix).

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/smithycurl/smithycurl/internal/shareddata"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/protocol"
 	"github.com/smithycurl/smithycurl/wire"
@@ -28,7 +29,7 @@ var (
 )
 
 func conformanceOps(f testing.TB) []fuzzOp {
-	dir := sharedDir(f)
+	dir := shareddata.Path(f)
 	fuzzOnce.Do(func() {
 		l := model.NewLoader()
 		if err := l.AddPath(dir + "/conformance"); err != nil {

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/smithycurl/smithycurl/internal/shareddata"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/protocol"
 	"github.com/smithycurl/smithycurl/wire"
@@ -40,20 +41,6 @@ func propertyTests(t *testing.T) {
 	}
 }
 
-func sharedDir(t testing.TB) string {
-	d := os.Getenv("SMITHYCURL_SHARED")
-	if d == "" {
-		d = filepath.Join("..", "..", "..", "shared")
-	}
-	if _, err := os.Stat(d); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("shared test data %s: %v", d, err)
-		}
-		t.Skipf("shared test data %s not found; set SMITHYCURL_SHARED", d)
-	}
-	return d
-}
-
 // testModel is one model the properties run over.
 type testModel struct {
 	name string
@@ -69,7 +56,7 @@ var (
 // loadModels loads each AWS model on its own and the protocol test models
 // together.
 func loadModels(t testing.TB) []testModel {
-	dir := sharedDir(t)
+	dir := shareddata.Path(t)
 	modelsOnce.Do(func() {
 		var paths [][]string
 		for _, sub := range []string{"models/aws", "models/aws-large"} {

@@ -42,9 +42,12 @@ from .errors import (
     TransportError,
     UsageError,
     ValidationError,
+    WaiterError,
+    WaiterFailureError,
+    WaiterTimeoutError,
 )
 from .model import Model, OperationInfo, ServiceInfo, load_model
-from .client import Client, EventStream, Operation
+from .client import Client, EventStream, Operation, Waiter
 from .types import IntEnum, StrEnum, Structure, Union, UnknownUnionMember
 
 __version__ = "0.1.0"
@@ -91,6 +94,10 @@ __all__ = [
     "UnknownUnionMember",
     "UsageError",
     "ValidationError",
+    "Waiter",
+    "WaiterError",
+    "WaiterFailureError",
+    "WaiterTimeoutError",
     "library_path",
     "library_version",
     "load_model",

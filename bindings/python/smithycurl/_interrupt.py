@@ -1,4 +1,4 @@
-"""Ctrl-C during a call: KeyboardInterrupt promptly, and the request cancelled.
+"""Ctrl-C during a call (or a wait): KeyboardInterrupt promptly, and the request cancelled.
 
 A ctypes call blocks the main thread in C, where Python cannot run its
 SIGINT handler: the KeyboardInterrupt would wait for the call to end. So,
@@ -125,16 +125,28 @@ os.register_at_fork(after_in_child=_after_fork_in_child)
 def call(lib: _lib.Library, client: int, op: bytes, body: bytes, out: ctypes.c_void_p) -> int:
     """smithycurl_call, interruptible by Ctrl-C on the main thread. Returns
     the code; raises KeyboardInterrupt when Ctrl-C cancelled the call."""
+    return run(lib, out, lib.call, client, op, body, len(body))
+
+
+def wait(lib: _lib.Library, client: int, waiter: bytes, body: bytes, max_wait_ms: int, out: ctypes.c_void_p) -> int:
+    """smithycurl_wait, interruptible as call is."""
+    return run(lib, out, lib.wait, client, waiter, body, len(body), max_wait_ms)
+
+
+def run(lib: _lib.Library, out: ctypes.c_void_p, fn: Callable[..., int], *args: Any) -> int:
+    """fn(*args, cancel_token, &out) - a C function whose last two
+    parameters are a cancel token and its result - interruptible by Ctrl-C
+    on the main thread."""
     if threading.get_ident() != _main_ident or _getsignal(_SIGINT) is not _default_int_handler:
-        return lib.call(client, op, body, len(body), None, ctypes.byref(out))  # type: ignore[no-any-return]
+        return fn(*args, None, ctypes.byref(out))
     w = _watcher or _get_watcher(lib)
     try:
         old = signal.set_wakeup_fd(w.wfd, warn_on_full_buffer=False)
     except ValueError:  # not the main interpreter's main thread
-        return lib.call(client, op, body, len(body), None, ctypes.byref(out))  # type: ignore[no-any-return]
+        return fn(*args, None, ctypes.byref(out))
     if old != -1 and old != w.wfd:  # someone else's (an asyncio loop's)
         signal.set_wakeup_fd(old)
-        return _call_on_thread(lib, client, op, body, out)
+        return _run_on_thread(lib, out, fn, *args)
     # Ours stays installed after the call (one set_wakeup_fd a call, not
     # two); bytes that arrive between calls are read and ignored.
     tok = w.token
@@ -142,7 +154,7 @@ def call(lib: _lib.Library, client: int, op: bytes, body: bytes, out: ctypes.c_v
     rc = -1
     try:
         _check_signals()  # a Ctrl-C that came just before: raise it now
-        rc = lib.call(client, op, body, len(body), tok, ctypes.byref(out))
+        rc = fn(*args, tok, ctypes.byref(out))
     finally:
         # Python may raise the KeyboardInterrupt as soon as the C call
         # returns, before rc is even assigned: clean up here either way.
@@ -159,7 +171,7 @@ def call(lib: _lib.Library, client: int, op: bytes, body: bytes, out: ctypes.c_v
     return rc
 
 
-def _call_on_thread(lib: _lib.Library, client: int, op: bytes, body: bytes, out: ctypes.c_void_p) -> int:
+def _run_on_thread(lib: _lib.Library, out: ctypes.c_void_p, fn: Callable[..., int], *args: Any) -> int:
     tok = ctypes.c_void_p()
     lib.cancel_token_new(ctypes.byref(tok))
     done = threading.Lock()
@@ -168,7 +180,7 @@ def _call_on_thread(lib: _lib.Library, client: int, op: bytes, body: bytes, out:
 
     def run() -> None:
         try:
-            box["rc"] = lib.call(client, op, body, len(body), tok, ctypes.byref(out))
+            box["rc"] = fn(*args, tok, ctypes.byref(out))
         finally:
             done.release()
 

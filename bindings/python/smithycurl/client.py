@@ -12,7 +12,9 @@ if TYPE_CHECKING:
     from typing import Any, Callable, Mapping, Optional, Union as TUnion
 
 from . import _codec, _interrupt, _lib, _scalars, errors
+from ._contract import E_USAGE
 from .errors import ServiceError
+from .types import snake_case
 
 if TYPE_CHECKING:
     from .model import Model, OperationInfo, ServiceInfo
@@ -32,6 +34,42 @@ def trace_logger() -> Any:
 # time, decode matches whitespace twice around the scan): 1 us less each way.
 # Same output; anything unusual (leading or trailing whitespace, bad JSON)
 # goes through json's own path, for its results and errors.
+def _utf8(body: str, operation: str) -> bytes:
+    """The UTF-8 of an input's JSON; a lone surrogate (a str that is not
+    Unicode text) is an input error naming the top-level member and the
+    JSON pointer of the value, not a UnicodeEncodeError."""
+    try:
+        return body.encode()
+    except UnicodeEncodeError:
+        where = _surrogate_pointer(json.loads(body))
+        err = errors.UsageError(f"a str with a lone surrogate is not Unicode text (at {where or '/'})", rc=E_USAGE)
+        top = where.split("/")[1] if where.count("/") else ""
+        if top:
+            err = _scalars.at_member(err, top.replace("~1", "/").replace("~0", "~"))
+        raise _scalars.for_input(err, operation) from None
+
+
+def _surrogate_pointer(v: Any) -> str:
+    """The JSON pointer (RFC 6901) of the first str, key or value, in a
+    decoded input that holds a lone surrogate, or ""."""
+    def bad(s: str) -> bool:
+        return any("\ud800" <= c <= "\udfff" for c in s)
+
+    def seg(k: Any) -> str:
+        return "/" + str(k).replace("~", "~0").replace("/", "~1")
+
+    if isinstance(v, str):
+        return "" if not bad(v) else "/"
+    items = v.items() if isinstance(v, dict) else enumerate(v) if isinstance(v, list) else ()
+    for k, item in items:
+        if isinstance(k, str) and bad(k):
+            return seg(k)
+        sub = _surrogate_pointer(item)
+        if sub:
+            return seg(k) + ("" if sub == "/" else sub)
+    return ""
+
+
 _encoder = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False)
 _c_make_encoder = getattr(json.encoder, "c_make_encoder", None)
 _c_encode: Any = None
@@ -123,6 +161,9 @@ def _make_options(lib: _lib.Library, **o: Any) -> tuple[int, Any]:
         check(lib.options_set_host_prefix(h, 0), "host_prefix")
     if o["max_response_bytes"] is not None:
         check(lib.options_set_max_response_bytes(h, int(o["max_response_bytes"])), "max_response_bytes")
+    if o["waiter_delays"] is not None:
+        lo, hi = o["waiter_delays"]
+        check(lib.options_set_waiter_delays(h, int(round(lo * 1000)), int(round(hi * 1000))), "waiter_delays")
     if o["region"] is not None:
         check(lib.options_set_region(h, s(o["region"], "region")), "region")
     for k, v in (o["endpoint_params"] or {}).items():
@@ -202,16 +243,16 @@ class Operation:
         return f"<smithycurl operation {self.info.id}: {self.info.py_name}({names})>"
 
     def __call__(self, input: Any = None, /, **kwargs: Any) -> Any:
-        return self._client._call(self, self._encode(input, kwargs))
+        return self._client._call(self, self._body(input, kwargs))
 
     def stream(self, input: Any = None, /, **kwargs: Any) -> "EventStream":
         """Calls an operation whose output is an event stream, with the same
         arguments as calling it. Returns once the initial response is in;
         iterate the returned EventStream for the events as they arrive."""
-        return self._client._stream(self, self._encode(input, kwargs))
+        return self._client._stream(self, self._body(input, kwargs))
 
-    def _encode(self, input: Any, kwargs: Mapping[str, Any]) -> bytes:
-        """The input JSON of a call."""
+    def _body(self, input: Any, kwargs: Mapping[str, Any]) -> bytes:
+        """The input JSON of a call with input or keyword arguments."""
         if kwargs:
             if input is not None:
                 raise TypeError(f"{self.info.py_name}() takes an input or keyword arguments, not both")
@@ -244,7 +285,7 @@ class Operation:
             return _EMPTY
         if self._in_decimal:
             body = _scalars.fix_decimals(body)
-        return body.encode()
+        return _utf8(body, self.info.name)
 
     def _call_members(self, args: Mapping[str, Any]) -> Any:
         """Calls with the input's members by Smithy name (None: unset); for
@@ -264,7 +305,7 @@ class Operation:
         body = _dumps(body_obj)
         if self._in_decimal:
             body = _scalars.fix_decimals(body)
-        return self._client._call(self, body.encode())
+        return self._client._call(self, _utf8(body, self.info.name))
 
     def _decode(self, raw: bytes) -> Any:
         out = self._out
@@ -375,6 +416,76 @@ class _Namespace:
         return f"<{'errors' if self._errors_only else 'types'} of {self._client.service.id}: {', '.join(self.__dir__())}>"
 
 
+class Waiter:
+    """A waiter of the service (``smithy.waiters#waitable``), callable:
+    ``client.wait.table_exists(table_name="t", max_wait=300)``. It calls
+    its operation with the input (keyword arguments, a dataclass or a dict,
+    as the operation takes) until an acceptor reaches the success state,
+    sleeping between attempts as the Smithy specification says, and
+    returns that call's output (an empty output when the success was an
+    error, as for a "not exists" waiter). ``max_wait`` (seconds, required:
+    the specification makes the caller choose) bounds the whole wait.
+
+    Raises WaiterFailureError when a failure acceptor matched,
+    WaiterTimeoutError when ``max_wait`` ran out, and the operation's own
+    error (ServiceError, TransportError...) when an error no acceptor
+    expects comes back. Ctrl-C raises KeyboardInterrupt at once.
+    """
+
+    def __init__(self, client: "Client", name: str, op: Operation) -> None:
+        self._client = client
+        self.name = name
+        self.operation = op
+        self._name = name.encode()
+        self.__name__ = snake_case(name)
+        self.__doc__ = f"Waits with {name} (calls {op.info.name}).\n\n" + (op.__doc__ or "")
+
+    def __repr__(self) -> str:
+        return f"<smithycurl waiter {self.name} of {self.operation.info.name}>"
+
+    def __call__(self, input: Any = None, /, *, max_wait: float, **kwargs: Any) -> Any:
+        if not max_wait > 0:
+            raise errors.UsageError(f"{self.__name__}(): max_wait must be a positive number of seconds, not {max_wait!r}")
+        op = self.operation
+        return self._client._wait(self, op._body(input, kwargs), max(1, int(round(max_wait * 1000))))
+
+
+class _Waiters:
+    """``client.wait``: the service's waiters by Python name
+    (``client.wait.table_exists``) or Smithy name (``client.wait["TableExists"]``)."""
+
+    def __init__(self, client: "Client") -> None:
+        self._client = client
+        self._by_py: dict[str, tuple[str, "OperationInfo"]] = {}
+        for op in client.service.operations:
+            for w in op.waiters:
+                self._by_py[snake_case(w)] = (w, op)
+
+    def _get(self, py: str) -> Waiter:
+        name, info = self._by_py[py]
+        return Waiter(self._client, name, self._client._operation(info.py_name))
+
+    def __getattr__(self, name: str) -> Waiter:
+        if name.startswith("__") or name not in self.__dict__.get("_by_py", {}):
+            known = ", ".join(sorted(self.__dict__.get("_by_py", {}))) or "(none)"
+            raise AttributeError(f"{self._client.service.id} has no waiter {name!r}; its waiters: {known}")
+        w = self._get(name)
+        self.__dict__[name] = w  # later lookups skip __getattr__
+        return w
+
+    def __getitem__(self, key: str) -> Waiter:
+        for py, (name, _) in self._by_py.items():
+            if key in (py, name):
+                return self._get(py)
+        raise KeyError(key)
+
+    def __dir__(self) -> list[str]:
+        return sorted(self._by_py)
+
+    def __repr__(self) -> str:
+        return f"<waiters of {self._client.service.id}: {', '.join(self.__dir__()) or '(none)'}>"
+
+
 class Client:
     """A client of one service at one endpoint. Safe to share between
     threads; calls release the GIL. Operations are methods named in
@@ -395,6 +506,8 @@ class Client:
         self._lock = threading.Lock()
         self.types = _Namespace(self, False)
         self.errors = _Namespace(self, True)
+        #: The service's waiters: ``client.wait.table_exists(table_name="t", max_wait=60)``.
+        self.wait = _Waiters(self)
 
     @property
     def operations(self) -> tuple[str, ...]:
@@ -429,9 +542,38 @@ class Client:
         h = self._handle
         if h is None:
             raise errors.UsageError(f"the client of {self.service.id} is closed")
+        r = ctypes.c_void_p()
+        rc = _interrupt.call(self._lib, h, op._op, body, r)
+        return self._outcome(op, rc, r)
+
+    def _wait(self, w: Waiter, body: bytes, max_wait_ms: int) -> Any:
+        h = self._handle
+        if h is None:
+            raise errors.UsageError(f"the client of {self.service.id} is closed")
         lib = self._lib
         r = ctypes.c_void_p()
-        rc = _interrupt.call(lib, h, op._op, body, r)
+        rc = _interrupt.wait(lib, h, w._name, body, max_wait_ms, r)
+        if rc not in (_lib.E_WAITER_FAILURE, _lib.E_WAITER_TIMEOUT) or not r.value:
+            return self._outcome(w.operation, rc, r)
+        try:
+            exc = w.operation._error(lib, rc, r)
+            assert isinstance(exc, errors.WaiterError)
+            exc.waiter = w.name
+            s, status = ctypes.c_char_p(), ctypes.c_int()
+            lib.result_error_shape(r, ctypes.byref(s))
+            exc.shape_id = (s.value or b"").decode()
+            lib.result_error_code(r, ctypes.byref(s))
+            exc.error_code = (s.value or b"").decode("utf-8", "replace")
+            lib.result_http_status(r, ctypes.byref(status))
+            exc.status = status.value
+        finally:
+            lib.result_free(r)
+        raise exc
+
+    def _outcome(self, op: Operation, rc: int, r: ctypes.c_void_p) -> Any:
+        """The decoded output of a call or wait that returned rc and result
+        r (freed here), or the exception it raises."""
+        lib = self._lib
         if rc == _lib.OK:
             p, n = ctypes.c_void_p(), ctypes.c_size_t()
             try:

@@ -15,6 +15,9 @@
     ├── TimeoutError (builtins.TimeoutError)
     ├── CancelledError                the call was cancelled (its client closed)
     ├── DecodeError                   the response could not be decoded
+    ├── WaiterError                   a waiter (client.wait.<name>) stopped without success
+    │   ├── WaiterFailureError        a failure acceptor matched (.acceptor's text in the message)
+    │   └── WaiterTimeoutError (builtins.TimeoutError)  max_wait ran out
     └── ForkedError (RuntimeError)    used in a child process after os.fork()
 """
 
@@ -37,7 +40,8 @@ class SmithycurlError(Exception):
 
     ``rc`` is the C API's smithycurl_code (a number), ``kind`` the error
     kind's name ("usage", "validation", "service", "transport", "timeout",
-    "cancelled", "decode") or "" for failures outside calls, ``message`` the
+    "cancelled", "decode", "waiter_failure", "waiter_timeout") or "" for
+    failures outside calls, ``message`` the
     detail. (A ServiceError's ``code`` is the service's error code, a str.)
     """
 
@@ -233,6 +237,37 @@ class DecodeError(SmithycurlError):
     kind = "decode"
 
 
+class WaiterError(SmithycurlError):
+    """A waiter stopped without reaching its success state. ``waiter`` is
+    its name, ``attempts`` how many times it called the operation. When a
+    failure acceptor matched an error response, ``shape_id``,
+    ``error_code`` and ``status`` are that error's ("" and 0 otherwise).
+    (An error no acceptor expects is raised as itself: a ServiceError,
+    TransportError...)"""
+
+    waiter: str = ""
+    shape_id: str = ""
+    error_code: str = ""
+    status: int = 0
+
+
+class WaiterFailureError(WaiterError):
+    """A failure acceptor of the waiter matched: the resource will not reach
+    the state waited for. The message says which acceptor, and the
+    acceptor's message when it has one."""
+
+    kind = "waiter_failure"
+
+
+class WaiterTimeoutError(WaiterError, builtins.TimeoutError):
+    """The waiter was still retrying when ``max_wait`` ran out."""
+
+    kind = "waiter_timeout"
+
+    def __str__(self) -> str:
+        return self.message
+
+
 FORK_MESSAGE = (
     "smithycurl cannot be used in a child process created by os.fork() after the parent "
     "used it (the library runs the Go runtime, whose threads do not survive fork). Use "
@@ -266,6 +301,8 @@ _BY_CODE: dict[int, type[SmithycurlError]] = {
     _c.E_DECODE: DecodeError,
     _c.E_NOMEM: InternalError,
     _c.E_INTERNAL: InternalError,
+    _c.E_WAITER_FAILURE: WaiterFailureError,
+    _c.E_WAITER_TIMEOUT: WaiterTimeoutError,
 }
 
 _BY_KIND: dict[int, type[SmithycurlError]] = {
@@ -276,6 +313,8 @@ _BY_KIND: dict[int, type[SmithycurlError]] = {
     _c.KIND_TIMEOUT: TimeoutError,
     _c.KIND_CANCELLED: CancelledError,
     _c.KIND_DECODE: DecodeError,
+    _c.KIND_WAITER_FAILURE: WaiterFailureError,
+    _c.KIND_WAITER_TIMEOUT: WaiterTimeoutError,
 }
 
 

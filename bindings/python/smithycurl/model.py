@@ -38,6 +38,7 @@ class OperationInfo:
     readonly: bool = False
     idempotent: bool = False
     deprecated: bool = False
+    waiters: tuple[str, ...] = ()  #: its smithy.waiters#waitable waiters ("TableExists")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -64,7 +65,7 @@ class ServiceInfo:
 
 # Names the client itself uses; an operation whose Python name is one of
 # these gets a trailing underscore.
-CLIENT_NAMES = frozenset({"call", "close", "types", "errors", "service", "endpoint", "model", "operations"})
+CLIENT_NAMES = frozenset({"call", "close", "types", "errors", "service", "endpoint", "model", "operations", "wait"})
 
 
 def _service_info(d: Mapping[str, Any]) -> ServiceInfo:
@@ -80,6 +81,7 @@ def _service_info(d: Mapping[str, Any]) -> ServiceInfo:
                 errors=tuple(o.get("errors", ())), documentation=o.get("documentation", ""),
                 http=o.get("http"), readonly=bool(o.get("readonly")),
                 idempotent=bool(o.get("idempotent")), deprecated=bool(o.get("deprecated")),
+                waiters=tuple(o.get("waiters", ())),
             )
         )
     return ServiceInfo(
@@ -184,6 +186,7 @@ class Model:
         validation: Optional[bool] = None,
         max_response_bytes: Optional[int] = None,
         host_prefix: bool = True,
+        waiter_delays: Optional[tuple[float, float]] = None,
         trace: TUnion[bool, Callable[[dict[str, Any]], None], None] = None,
     ) -> "Client":
         """A client for a service of the model (its id; omit it when the
@@ -225,6 +228,10 @@ class Model:
         - ``max_response_bytes``: largest response body (64 MiB; -1 none);
         - ``host_prefix``: False ignores the endpoint trait's hostPrefix and
           its host labels (the command line's ``--no-host-prefix``);
+        - ``waiter_delays``: ``(min_delay, max_delay)`` in seconds replacing
+          the minDelay and maxDelay of every waiter ``client.wait`` runs
+          (0 keeps the waiter's own); for tests, or callers that know
+          better than the model;
         - ``trace``: a function called with each request and response
           event (a dict, credentials redacted), or True to log them to the
           "smithycurl.trace" logger at DEBUG level.
@@ -239,7 +246,7 @@ class Model:
             ca_file=ca_file, cert_file=cert_file, key_file=key_file, insecure=insecure,
             proxy=proxy, validate=validate if validation is None else validation,
             max_response_bytes=max_response_bytes, trace=trace, host_prefix=host_prefix,
-            region=region, endpoint_params=endpoint_params,
+            region=region, endpoint_params=endpoint_params, waiter_delays=waiter_delays,
         )
         out = ctypes.c_void_p()
         try:

@@ -31,9 +31,17 @@ def shared_dir() -> str:
     return os.path.abspath(os.environ.get("SMITHYCURL_SHARED") or os.path.join(REPO, "..", "shared"))
 
 
+def shared_path(*parts: str) -> str:
+    """A path in the shared test data; the test fails when it is missing."""
+    path = os.path.join(shared_dir(), *parts)
+    if not os.path.exists(path):
+        pytest.fail(f"{path} is missing: the shared folder is $SMITHYCURL_SHARED, default ../shared")
+    return path
+
+
 def pizza_model_paths() -> list[str]:
     """alloy's core and protocol-test models, and smithy.test, from the
-    shared folder; skips without it (fails in CI)."""
+    shared folder; fails without it."""
     conf = os.path.join(shared_dir(), "conformance")
     alloy = os.path.join(conf, "disneystreaming-alloy", "modules")
     paths = [
@@ -45,9 +53,7 @@ def pizza_model_paths() -> list[str]:
     missing = [p for p in paths if not os.path.exists(p)]
     if missing:
         msg = f"the shared folder ($SMITHYCURL_SHARED, default ../shared) lacks {missing[0]}"
-        if os.environ.get("CI"):
-            pytest.fail(msg)
-        pytest.skip(msg)
+        pytest.fail(msg)
     return paths
 
 
@@ -56,6 +62,7 @@ class Servers:
         self.httpbin = urls["httpbin"]
         self.todo = urls["todo"]
         self.pizza = urls["pizza"]
+        self.kv = urls["kv"]
         self.events = urls["events"]
 
 
@@ -67,14 +74,14 @@ def servers() -> Iterator[Servers]:
     proc = subprocess.Popen([exe, "-pizza"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     urls = {}
     assert proc.stdout is not None and proc.stdin is not None
-    want = {"httpbin", "todo", "events", "pizza"}
-    for _ in range(len(want)):
+    names = {"httpbin", "todo", "kv", "events", "pizza"}
+    for _ in range(len(names)):
         line = proc.stdout.readline()
         if not line:
             break
         name, url = line.split()
         urls[name] = url
-    if set(urls) != want:
+    if set(urls) != names:
         proc.kill()
         pytest.fail(f"testserver did not start: {urls}")
     try:

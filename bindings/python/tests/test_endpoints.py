@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 import smithycurl
-from conftest import Servers, shared_dir
+from conftest import Servers, shared_path
 
 # The rules put the region into the host name; libcurl resolves every
 # *.localhost name to the loopback address.
@@ -69,9 +69,7 @@ def test_endpoint_usage_errors(kwargs: dict[str, Any], match: str) -> None:
 def test_dynamodb_region_only() -> None:
     """DynamoDB's "local" region resolves to DynamoDB Local (the request
     as the trace shows it before sending)."""
-    path = os.path.join(shared_dir(), "models", "aws", "dynamodb.json")
-    if not os.path.exists(path):
-        pytest.skip(f"{path} is missing")
+    path = shared_path("models", "aws", "dynamodb.json")
     events: list[dict[str, Any]] = []
     creds = {"access_key_id": "AKIDEXAMPLE", "secret_access_key": "secret"}
     with smithycurl.load_model(path).client(region="local", aws_credentials=creds, retries=False, timeout=5,

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 import smithycurl
-from conftest import CannedServer, Servers, pizza_model_paths, shared_dir, PIZZA_SERVICE
+from conftest import CannedServer, Servers, pizza_model_paths, shared_path, PIZZA_SERVICE
 
 CREDENTIALS = {"access_key_id": "AKIDEXAMPLE", "secret_access_key": "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY",
                "region": "us-east-1"}
@@ -21,12 +21,7 @@ NO_QUEUE = b'{"__type":"com.amazonaws.sqs#QueueDoesNotExist","message":"The spec
 
 
 def sqs_path() -> str:
-    path = os.path.join(shared_dir(), "models", "aws", "sqs.json")
-    if not os.path.exists(path):
-        if os.environ.get("CI"):
-            pytest.fail(f"{path} is missing")
-        pytest.skip(f"{path} is missing")
-    return path
+    return shared_path("models", "aws", "sqs.json")
 
 
 def test_an_error_of_a_second_load_is_caught_by_the_first_loads_class(canned: CannedServer) -> None:

@@ -14,12 +14,13 @@ import (
 	"strings"
 
 	"github.com/smithycurl/smithycurl/internal/conformance"
+	"github.com/smithycurl/smithycurl/internal/shareddata"
 )
 
 func main() {
 	only := flag.String("suite", "", "run only the suites with these comma-separated names")
 	flag.Parse()
-	shared, err := conformance.SharedDir()
+	shared, err := shareddata.Dir()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "conformance:", err)
 		os.Exit(2)
@@ -44,13 +45,13 @@ func main() {
 // them to build/_conformance-go (inside the module, so that they can import
 // it; "_" keeps it out of ./... patterns) and runs them there with go run.
 func typedGo(shared string) bool {
-	root, modPath, err := moduleRoot()
+	root, err := shareddata.Root()
 	if err != nil {
 		fmt.Println("FAIL typed-go:", err)
 		return true
 	}
 	dir := filepath.Join(root, "build", "_conformance-go")
-	if err := conformance.GenerateTypedGo(shared, dir, modPath+"/build/_conformance-go"); err != nil {
+	if err := conformance.GenerateTypedGo(shared, dir, shareddata.Module+"/build/_conformance-go"); err != nil {
 		fmt.Println("FAIL typed-go: generate:", err)
 		return true
 	}
@@ -65,28 +66,4 @@ func typedGo(shared string) bool {
 		return true
 	}
 	return false
-}
-
-// moduleRoot finds the directory of go.mod above the working directory
-// and the module's path.
-func moduleRoot() (string, string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", "", err
-	}
-	for {
-		data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
-		if err == nil {
-			for _, line := range strings.Split(string(data), "\n") {
-				if p, ok := strings.CutPrefix(line, "module "); ok {
-					return dir, strings.TrimSpace(p), nil
-				}
-			}
-			return "", "", fmt.Errorf("%s/go.mod has no module line", dir)
-		}
-		if filepath.Dir(dir) == dir {
-			return "", "", fmt.Errorf("no go.mod above the working directory")
-		}
-		dir = filepath.Dir(dir)
-	}
 }

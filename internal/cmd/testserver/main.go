@@ -1,6 +1,10 @@
 // Command testserver runs the project's local test services on 127.0.0.1
-// for the demo and for the C and Python tests: go-httpbin and the example
-// Todos service, the event-stream Ticker service (internal/eventserver), and with -pizza alloy's PizzaAdminService (model in the
+// for the demo and for the C and Python tests: go-httpbin, the example
+// Todos service, the key-value store of internal/kvserver in rpcv2Cbor and
+// rpcv2Json (line "kv <URL>": services smithycurl.kv#KVCbor and KVJson, model
+// internal/kvserver/kv.smithy), the event-stream Ticker service of
+// internal/eventserver (line "events <URL>", model
+// internal/eventserver/ticker.smithy), and with -pizza alloy's PizzaAdminService (model in the
 // shared conformance folder, namespace alloy.test; see internal/pizzaserver
 // for the inputs that produce its errors). It prints one line per service,
 // "<name> <base URL>", then serves until stdin (a pipe) reaches EOF or it gets SIGINT
@@ -20,6 +24,7 @@ import (
 	"github.com/mccutchen/go-httpbin/v2/httpbin"
 
 	"github.com/smithycurl/smithycurl/internal/eventserver"
+	"github.com/smithycurl/smithycurl/internal/kvserver"
 	"github.com/smithycurl/smithycurl/internal/pizzaserver"
 	"github.com/smithycurl/smithycurl/internal/todoserver"
 )
@@ -37,6 +42,7 @@ func main() {
 		{"httpbin", httpbin.New().Handler()},
 		{"todo", todoserver.New().Handler()},
 		{"events", eventserver.Service{}.Handler()},
+		{"kv", kvserver.New().Handler()},
 	}
 	if *pizza {
 		services = append(services, struct {

@@ -8,12 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/smithycurl/smithycurl/client"
+	"github.com/smithycurl/smithycurl/internal/shareddata"
 	"github.com/smithycurl/smithycurl/model"
 )
 
@@ -36,17 +36,7 @@ func loadModel(tb testing.TB, file string) *model.Model {
 	if m, ok := models.Load(file); ok {
 		return m.(*model.Model)
 	}
-	shared, err := SharedDir()
-	if err != nil {
-		tb.Skip(err)
-	}
-	path := filepath.Join(shared, "models", "aws", file)
-	if _, err := os.Stat(path); err != nil {
-		if os.Getenv("CI") != "" {
-			tb.Fatal(err)
-		}
-		tb.Skip(err)
-	}
+	path := shareddata.Path(tb, "models", "aws", file)
 	m, err := model.LoadPaths(context.Background(), path)
 	if err != nil {
 		tb.Fatal(err)

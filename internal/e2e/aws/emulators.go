@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/smithycurl/smithycurl/client"
+	"github.com/smithycurl/smithycurl/internal/shareddata"
 )
 
 // Credentials are the fake key pair and region the tests sign with; the
@@ -89,7 +90,7 @@ func start() (Emulators, error) {
 	if e.DynamoDB != "" && e.Kinesis != "" && e.Fauxqs != "" {
 		return e, nil
 	}
-	root, err := repoRoot()
+	root, err := shareddata.Root()
 	if err != nil {
 		return e, err
 	}
@@ -157,38 +158,4 @@ func start() (Emulators, error) {
 		}
 	}
 	return e, nil
-}
-
-// repoRoot is the directory of the main module's go.mod above the working
-// directory.
-func repoRoot() (string, error) {
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for dir := wd; ; dir = filepath.Dir(dir) {
-		if data, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil {
-			for _, line := range strings.Split(string(data), "\n") {
-				if strings.TrimSpace(line) == "module github.com/smithycurl/smithycurl" {
-					return dir, nil
-				}
-			}
-		}
-		if filepath.Dir(dir) == dir {
-			return "", fmt.Errorf("no smithycurl go.mod above %s", wd)
-		}
-	}
-}
-
-// SharedDir is the shared data folder ($SMITHYCURL_SHARED, else ../shared
-// next to the repository).
-func SharedDir() (string, error) {
-	if d := os.Getenv("SMITHYCURL_SHARED"); d != "" {
-		return d, nil
-	}
-	root, err := repoRoot()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(root, "..", "shared"), nil
 }

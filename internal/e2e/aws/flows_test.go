@@ -7,16 +7,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/smithycurl/smithycurl/internal/shareddata"
 )
 
 // The same DynamoDB flow from the command line and from C: the user-facing
 // ways in, run as a user would run them.
 
 func dynamoModelPath(tb testing.TB) string {
-	shared, err := SharedDir()
-	if err != nil {
-		tb.Skip(err)
-	}
+	shared := shareddata.Path(tb)
 	loadModel(tb, "dynamodb.json") // skips or fails like the Go flows when the model is missing
 	return filepath.Join(shared, "models", "aws", "dynamodb.json")
 }
@@ -24,7 +23,7 @@ func dynamoModelPath(tb testing.TB) string {
 // artifact returns a file make builds (the C example), skipping outside CI
 // when it has not been built.
 func artifact(t *testing.T, rel string) string {
-	root, err := repoRoot()
+	root, err := shareddata.Root()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,10 +37,11 @@ func artifact(t *testing.T, rel string) string {
 	return p
 }
 
-func TestDynamoDBFromTheCommandLine(t *testing.T) {
-	emu := Start(t)
-	modelPath := dynamoModelPath(t)
-	root, err := repoRoot()
+// cli builds the smithycurl command and returns a function running
+// `call OP --input INPUT` against endpoint with modelPath and the
+// emulators' credentials; it gives stdout and the exit code.
+func cli(t *testing.T, modelPath, endpoint string) func(op, input string) (string, int) {
+	root, err := shareddata.Root()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,8 +49,8 @@ func TestDynamoDBFromTheCommandLine(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, filepath.Join(root, "cmd", "smithycurl")).CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	run := func(op, input string) (string, int) {
-		cmd := exec.Command(bin, "call", "--model", modelPath, "--endpoint", emu.DynamoDB, op, "--input", input)
+	return func(op, input string) (string, int) {
+		cmd := exec.Command(bin, "call", "--model", modelPath, "--endpoint", endpoint, op, "--input", input)
 		cmd.Env = append(os.Environ(), "AWS_ACCESS_KEY_ID="+Credentials.AccessKeyID,
 			"AWS_SECRET_ACCESS_KEY="+Credentials.SecretAccessKey, "AWS_REGION="+Credentials.Region)
 		out, err := cmd.Output()
@@ -62,6 +62,12 @@ func TestDynamoDBFromTheCommandLine(t *testing.T) {
 		}
 		return string(out), code
 	}
+}
+
+func TestDynamoDBFromTheCommandLine(t *testing.T) {
+	emu := Start(t)
+	modelPath := dynamoModelPath(t)
+	run := cli(t, modelPath, emu.DynamoDB)
 	table := `"TableName": "cli-flow"`
 	if out, code := run("CreateTable", `{`+table+`, "BillingMode": "PAY_PER_REQUEST",
 		"AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "S"}],

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/smithycurl/smithycurl/client"
+	"github.com/smithycurl/smithycurl/internal/shareddata"
 )
 
 const (
@@ -97,29 +98,9 @@ func TestSNS(t *testing.T) {
 func TestSNSFromTheCommandLine(t *testing.T) {
 	emu := Start(t)
 	loadModel(t, "sns.json") // skips or fails like the Go flows when the model is missing
-	shared, _ := SharedDir()
+	shared := shareddata.Path(t)
 	modelPath := filepath.Join(shared, "models", "aws", "sns.json")
-	root, err := repoRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(t.TempDir(), "smithycurl")
-	if out, err := exec.Command("go", "build", "-o", bin, filepath.Join(root, "cmd", "smithycurl")).CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	run := func(op, input string) (string, int) {
-		cmd := exec.Command(bin, "call", "--model", modelPath, "--endpoint", emu.Fauxqs, op, "--input", input)
-		cmd.Env = append(os.Environ(), "AWS_ACCESS_KEY_ID="+Credentials.AccessKeyID,
-			"AWS_SECRET_ACCESS_KEY="+Credentials.SecretAccessKey, "AWS_REGION="+Credentials.Region)
-		out, err := cmd.Output()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		return string(out), code
-	}
+	run := cli(t, modelPath, emu.Fauxqs)
 	name := fmt.Sprintf("smithycurl-cli-%d", time.Now().UnixNano())
 	out, code := run("CreateTopic", `{"Name": "`+name+`"}`)
 	var topic struct{ TopicArn string }
@@ -148,7 +129,7 @@ func TestSNSFromTheCommandLine(t *testing.T) {
 func TestSNSFromC(t *testing.T) {
 	emu := Start(t)
 	loadModel(t, "sns.json")
-	shared, _ := SharedDir()
+	shared := shareddata.Path(t)
 	bin := artifact(t, filepath.Join("build", "examples", "sns"))
 	cmd := exec.Command(bin, emu.Fauxqs, filepath.Join(shared, "models", "aws", "sns.json"))
 	cmd.Env = append(os.Environ(), "AWS_ACCESS_KEY_ID="+Credentials.AccessKeyID,

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/smithycurl/smithycurl/internal/conformance"
 	"github.com/smithycurl/smithycurl/internal/gen/cgen"
+	"github.com/smithycurl/smithycurl/internal/shareddata"
 	"github.com/smithycurl/smithycurl/model"
 )
 
@@ -140,10 +140,7 @@ func TestCompileAWSModels(t *testing.T) {
 		t.Skip("set SMITHYCURL_GENTEST=1 (make gentest-c)")
 	}
 	needCC(t)
-	shared, err := conformance.SharedDir()
-	if err != nil {
-		t.Fatal(err)
-	}
+	shared := shareddata.Path(t)
 	var files []string
 	for _, d := range []string{"aws", "aws-large"} {
 		fs, _ := filepath.Glob(filepath.Join(shared, "models", d, "*.json"))

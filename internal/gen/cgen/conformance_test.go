@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/smithycurl/smithycurl/internal/conformance"
+	"github.com/smithycurl/smithycurl/internal/shareddata"
 	"github.com/smithycurl/smithycurl/model"
 )
 
@@ -25,13 +26,7 @@ func TestConformanceTypedC(t *testing.T) {
 	all := os.Getenv("SMITHYCURL_TYPED_C") == "all"
 	lib := libDir(t)
 	needCC(t)
-	shared, err := conformance.SharedDir()
-	if err != nil {
-		if fullRun() {
-			t.Fatalf("the shared folder is needed: %v", err)
-		}
-		t.Skip(err)
-	}
+	shared := shareddata.Path(t)
 	dir := t.TempDir()
 	svcs, err := conformance.GenerateTypedC(shared, dir, all)
 	if err != nil {

@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/smithycurl/smithycurl/internal/conformance"
 	"github.com/smithycurl/smithycurl/internal/gen/cgen"
 	"github.com/smithycurl/smithycurl/internal/pizzaserver"
+	"github.com/smithycurl/smithycurl/internal/shareddata"
 	"github.com/smithycurl/smithycurl/internal/todoserver"
 	"github.com/smithycurl/smithycurl/model"
 )
@@ -252,13 +252,7 @@ func TestTypedCKinds(t *testing.T) {
 // pizzaModel is alloy's PizzaAdminService in the shared conformance data
 // (with alloy's trait definitions).
 func pizzaModel(t *testing.T) []string {
-	shared, err := conformance.SharedDir()
-	if err != nil {
-		if fullRun() {
-			t.Fatalf("the shared folder is needed: %v", err)
-		}
-		t.Skip(err)
-	}
+	shared := shareddata.Path(t)
 	alloy := filepath.Join(shared, "conformance", "disneystreaming-alloy", "modules")
 	return []string{filepath.Join(alloy, "core", "resources", "META-INF", "smithy"),
 		filepath.Join(alloy, "protocol-tests", "resources", "META-INF", "smithy"),

@@ -2,25 +2,17 @@ package gogen_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/smithycurl/smithycurl/internal/gen/gogen"
+	"github.com/smithycurl/smithycurl/internal/shareddata"
 	"github.com/smithycurl/smithycurl/model"
 )
 
 // BenchmarkGenGoSagemaker is what `smithycurl gen go` does for the largest
 // model (sagemaker, 3.3 MB): load it, then write the package (in memory).
 func BenchmarkGenGoSagemaker(b *testing.B) {
-	shared := os.Getenv("SMITHYCURL_SHARED")
-	if shared == "" {
-		shared = filepath.Join("..", "..", "..", "..", "shared")
-	}
-	path := filepath.Join(shared, "models", "aws-large", "sagemaker.json")
-	if _, err := os.Stat(path); err != nil {
-		b.Skip(err)
-	}
+	path := shareddata.Path(b, "models", "aws-large", "sagemaker.json")
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		m, err := model.LoadPaths(context.Background(), path)

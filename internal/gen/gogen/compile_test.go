@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/smithycurl/smithycurl/internal/gen/gogen"
+	"github.com/smithycurl/smithycurl/internal/shareddata"
 	"github.com/smithycurl/smithycurl/model"
 )
 
@@ -20,7 +21,7 @@ import (
 // at once. They are written under build/ inside the module so that they
 // can import its packages.
 func TestGeneratedCompiles(t *testing.T) {
-	root, err := filepath.Abs(filepath.Join("..", "..", ".."))
+	root, err := shareddata.Root()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,10 +35,7 @@ func TestGeneratedCompiles(t *testing.T) {
 	defer os.RemoveAll(dir)
 	models := map[string][]string{"bad": {filepath.Join("testdata", "badnames.smithy")}}
 	if !testing.Short() {
-		shared := os.Getenv("SMITHYCURL_SHARED")
-		if shared == "" {
-			shared = filepath.Join(root, "..", "shared")
-		}
+		shared := shareddata.Path(t)
 		for _, sub := range []string{"aws", "aws-large"} {
 			files, _ := filepath.Glob(filepath.Join(shared, "models", sub, "*.json"))
 			for _, f := range files {
