@@ -1,8 +1,7 @@
 package transport
 
 /*
-#include <stddef.h>
-#include <stdint.h>
+#include "shim.h"
 */
 import "C"
 
@@ -12,6 +11,8 @@ import (
 	"io"
 	"runtime/cgo"
 	"unsafe"
+
+	"github.com/smithycurl/smithycurl/wire"
 )
 
 // stream is the state of one call's streamed bodies, reached from the C
@@ -23,7 +24,9 @@ type stream struct {
 	pending   error // an error r returned with data, reported on the next read
 	w         io.Writer
 	written   int64
-	err       error // the first failure of r or w, set before libcurl is told
+	onStart   func(wire.Header) // Request.OnBodyStart
+	c         *C.sc_handle      // for the headers at the first write
+	err       error             // the first failure of r or w, set before libcurl is told
 }
 
 // maxZeroReads bounds the reads that return neither data nor an error.
@@ -88,6 +91,11 @@ func scGoWrite(ref C.uintptr_t, buf *C.char, n C.size_t) (out C.size_t) {
 			out = 0
 		}
 	}()
+	if s.onStart != nil {
+		start := s.onStart
+		s.onStart = nil
+		start(parseHeader(s.c.hdr.p, s.c.hdr.len))
+	}
 	p := unsafe.Slice((*byte)(unsafe.Pointer(buf)), int(n))
 	k, err := s.w.Write(p)
 	if k > 0 {

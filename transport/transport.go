@@ -80,6 +80,10 @@ type Request struct {
 	// error fails the call (KindOther, the writer's error as cause); the
 	// writer may have received part of the body by then.
 	BodyWriter io.Writer
+	// OnBodyStart, when set with BodyWriter, is called with the response
+	// headers before the first byte goes to BodyWriter (to choose how to
+	// check the body, say). It is not called for an empty or unstreamed body.
+	OnBodyStart func(header wire.Header)
 	// AWSSigV4, when set, makes libcurl sign the request with AWS Signature
 	// Version 4 (CURLOPT_AWS_SIGV4).
 	AWSSigV4 *AWSSigV4
@@ -724,7 +728,7 @@ func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 	}
 	var st *stream
 	if req.BodyReader != nil || req.BodyWriter != nil {
-		st = &stream{r: req.BodyReader, remaining: req.BodySize, w: req.BodyWriter}
+		st = &stream{r: req.BodyReader, remaining: req.BodySize, w: req.BodyWriter, onStart: req.OnBodyStart, c: h.c}
 		ref := cgo.NewHandle(st)
 		defer ref.Delete()
 		C.sc_stream(h.c, C.uintptr_t(ref), cBool(req.BodyWriter != nil))
