@@ -72,8 +72,8 @@ func (e *idleError) Unwrap() error { return context.DeadlineExceeded }
 // stream (KindTimeout); the time the caller takes between events does not
 // count.
 func (c *Client) CallStream(ctx context.Context, operation string, input []byte, opts ...CallOption) (*EventStream, error) {
-	ctx, extra, cancelOpts := applyCallOptions(ctx, opts)
-	op, plan, req, err := c.prepare(ctx, operation, input, extra, true)
+	ctx, co, cancelOpts := applyCallOptions(ctx, opts)
+	op, plan, req, _, err := c.prepare(ctx, operation, input, co, true)
 	if err != nil {
 		cancelOpts()
 		return nil, err
@@ -101,7 +101,7 @@ func (c *Client) CallStream(ctx context.Context, operation string, input []byte,
 	done := make(chan struct{})
 	sent := false
 	req.BodyWriter = pipe
-	req.OnResponse = func(status int, h wire.Header) {
+	req.OnBodyStart = func(status int, h wire.Header) {
 		sent = true
 		heads <- head{status: status, header: h}
 	}

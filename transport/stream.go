@@ -32,11 +32,9 @@ type stream struct {
 	pending   error // an error r returned with data, reported on the next read
 	w         io.Writer
 	written   int64
-	err       error // the first failure of r or w, set before libcurl is told
-	// onResponse (Request.OnResponse) is called before the first write,
-	// with the status and headers of h.
-	h          *C.sc_handle
-	onResponse func(status int, header wire.Header)
+	onStart   func(int, wire.Header) // Request.OnBodyStart
+	c         *C.sc_handle           // for the status and headers at the first write
+	err       error                  // the first failure of r or w, set before libcurl is told
 }
 
 // maxZeroReads bounds the reads that return neither data nor an error.
@@ -101,10 +99,10 @@ func scGoWrite(ref C.uintptr_t, buf *C.char, n C.size_t) (out C.size_t) {
 			out = 0
 		}
 	}()
-	if s.onResponse != nil {
-		f := s.onResponse
-		s.onResponse = nil
-		f(int(C.sc_response_code(s.h)), parseHeader(s.h.hdr.p, s.h.hdr.len))
+	if s.onStart != nil {
+		start := s.onStart
+		s.onStart = nil
+		start(int(C.sc_response_code(s.c)), parseHeader(s.c.hdr.p, s.c.hdr.len))
 	}
 	p := unsafe.Slice((*byte)(unsafe.Pointer(buf)), int(n))
 	k, err := s.w.Write(p)

@@ -193,3 +193,53 @@ func TestStreamDownload(t *testing.T) {
 	}
 
 }
+
+// Streamed bodies over HTTP/2 (h2c): no chunked encoding there, the
+// frames delimit the body.
+func TestStreamH2C(t *testing.T) {
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := sha256.New()
+		n, _ := io.Copy(h, r.Body)
+		fmt.Fprintf(w, "%s %d %s", r.Proto, n, hex.EncodeToString(h.Sum(nil)))
+	}))
+	srv.Config.Protocols = new(http.Protocols)
+	srv.Config.Protocols.SetHTTP1(true)
+	srv.Config.Protocols.SetUnencryptedHTTP2(true)
+	srv.Start()
+	defer srv.Close()
+	tr := newT(t, Config{HTTPVersion: HTTPVersion2PriorKnowledge})
+	body := bytes.Repeat([]byte("h2c "), 200_000)
+	for _, size := range []int64{int64(len(body)), -1} {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		resp, err := tr.Do(ctx, &Request{Method: "PUT", URL: srv.URL, BodyReader: onlyReader{bytes.NewReader(body)}, BodySize: size})
+		cancel()
+		if err != nil {
+			t.Fatalf("size %d: %v", size, err)
+		}
+		if want := fmt.Sprintf("HTTP/2.0 %d %s", len(body), sum(body)); string(resp.Body) != want {
+			t.Errorf("size %d: server read %s, want %s", size, resp.Body, want)
+		}
+	}
+}
+
+// A reader that blocks between reads: cancelling the ctx ends the call
+// once the read in progress returns.
+func TestStreamUploadCancel(t *testing.T) {
+	url := streamServer(t)
+	tr := newT(t, Config{})
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := tr.Do(ctx, &Request{Method: "PUT", URL: url + "/up", BodyReader: slowReader{}, BodySize: -1})
+	if e := asErr(t, err); e.Kind != KindTimeout || time.Since(start) > 3*time.Second {
+		t.Errorf("after %v: %v", time.Since(start), err)
+	}
+}
+
+type slowReader struct{}
+
+func (slowReader) Read(p []byte) (int, error) {
+	time.Sleep(10 * time.Millisecond)
+	p[0] = 's'
+	return 1, nil
+}

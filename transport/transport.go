@@ -84,11 +84,12 @@ type Request struct {
 	// (an event stream, whose caller watches for silence itself). The
 	// connect timeout still applies.
 	NoTimeout bool
-	// OnResponse, when set with BodyWriter, is called once with the status
-	// and headers of a 2xx response before its first body byte goes to
-	// BodyWriter (an event stream's initial response), on the goroutine
-	// that called Do. It is not called when the body is empty.
-	OnResponse func(status int, header wire.Header)
+	// OnBodyStart, when set with BodyWriter, is called with the status and
+	// headers of a 2xx response before its first byte goes to BodyWriter
+	// (to choose how to check the body; an event stream's initial
+	// response), on the goroutine that called Do. It is not called for an
+	// empty or unstreamed body.
+	OnBodyStart func(status int, header wire.Header)
 	// AWSSigV4, when set, makes libcurl sign the request with AWS Signature
 	// Version 4 (CURLOPT_AWS_SIGV4).
 	AWSSigV4 *AWSSigV4
@@ -739,7 +740,7 @@ func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 	}
 	var st *stream
 	if req.BodyReader != nil || req.BodyWriter != nil {
-		st = &stream{r: req.BodyReader, remaining: req.BodySize, w: req.BodyWriter, h: h.c, onResponse: req.OnResponse}
+		st = &stream{r: req.BodyReader, remaining: req.BodySize, w: req.BodyWriter, onStart: req.OnBodyStart, c: h.c}
 		ref := cgo.NewHandle(st)
 		defer ref.Delete()
 		C.sc_stream(h.c, C.uintptr_t(ref), cBool(req.BodyWriter != nil))
