@@ -603,8 +603,18 @@ class Client:
             raise errors.UsageError(f"the client of {self.service.id} is closed")
         lib = self._lib
         r, s = ctypes.c_void_p(), ctypes.c_void_p()
-        rc = lib.event_stream_open(h, op._op, body, len(body), None, ctypes.byref(r), ctypes.byref(s))
+        # The stream's own cancel token: Ctrl-C while it waits ends it.
+        tok = ctypes.c_void_p()
+        lib.cancel_token_new(ctypes.byref(tok))
+        assert tok.value is not None
+        try:
+            rc = _interrupt.run(lib, r, lambda _t, out: int(lib.event_stream_open(
+                h, op._op, body, len(body), tok, out, ctypes.byref(s))), token=tok.value)
+        except BaseException:
+            lib.cancel_token_free(tok)
+            raise
         if rc != _lib.OK:
+            lib.cancel_token_free(tok)
             if not r.value:
                 if rc == _lib.E_FORKED:
                     raise errors.ForkedError()
@@ -620,7 +630,7 @@ class Client:
             raw = ctypes.string_at(p, n.value)
         finally:
             lib.result_free(r)
-        stream = EventStream(op, lib, s.value)
+        stream = EventStream(op, lib, s.value, tok.value)
         try:
             stream.initial = op._decode(raw)
         except (ValueError, TypeError, KeyError) as e:
@@ -660,14 +670,16 @@ class EventStream:
     output without its stream member. A modeled exception event raises its
     error class (a ServiceError), an error message a ServiceError, a
     malformed or cut stream DecodeError or TransportError; the stream ends
-    there. ``with stream:`` or ``close()`` ends the transfer early. Use it
-    from one thread at a time."""
+    there. ``with stream:`` or ``close()`` ends the transfer early; Ctrl-C
+    while it waits for an event raises KeyboardInterrupt at once and ends
+    it. Use it from one thread at a time."""
 
-    def __init__(self, op: Operation, lib: _lib.Library, handle: Optional[int]) -> None:
+    def __init__(self, op: Operation, lib: _lib.Library, handle: Optional[int], token: Optional[int]) -> None:
         self.initial: Any = None
         self._op = op
         self._lib = lib
         self._handle = handle
+        self._token = token  # the stream's cancel token (Ctrl-C), freed by close
 
     def __iter__(self) -> "EventStream":
         return self
@@ -678,7 +690,11 @@ class EventStream:
             raise StopIteration
         lib = self._lib
         ev = ctypes.c_void_p()
-        rc = lib.event_stream_next(h, ctypes.byref(ev))
+        try:
+            rc = _interrupt.run(lib, ev, lambda _t, out: int(lib.event_stream_next(h, out)), token=self._token)
+        except KeyboardInterrupt:
+            self.close()
+            raise
         if rc == _lib.E_END:
             self.close()
             raise StopIteration
@@ -708,6 +724,9 @@ class EventStream:
         h, self._handle = self._handle, None
         if h is not None:
             self._lib.event_stream_free(h)
+        tok, self._token = self._token, None
+        if tok is not None:
+            self._lib.cancel_token_free(tok)
 
     def __enter__(self) -> "EventStream":
         return self

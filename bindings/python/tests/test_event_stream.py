@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import datetime
 import os
+import signal
+import subprocess
+import sys
 import time
 
 import pytest
@@ -73,3 +76,39 @@ def test_close_early(ticker: smithycurl.Client) -> None:
     s.close()
     assert time.monotonic() - start < 2
     assert list(s) == []
+
+
+CTRL_C = """
+import sys, time
+import smithycurl
+c = smithycurl.load_model(sys.argv[2]).client(endpoint=sys.argv[1])
+s = c.tick.stream(count=100, interval_ms=5000)
+next(s)
+print("waiting", flush=True)
+t = time.monotonic()
+try:
+    next(s)
+except KeyboardInterrupt:
+    print("KeyboardInterrupt %.3f" % (time.monotonic() - t), flush=True)
+    print("closed:", list(s) == [], flush=True)
+    print("after:", next(iter(c.tick.stream(count=1))).value.seq, flush=True)  # the client still works
+    sys.exit(42)
+print("no interrupt", flush=True)
+"""
+
+
+def test_ctrl_c_interrupts_a_waiting_stream(servers: Servers) -> None:
+    from conftest import PKG
+    env = dict(os.environ, PYTHONPATH=PKG)
+    p = subprocess.Popen([sys.executable, "-c", CTRL_C, servers.events, TICKER], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, env=env)
+    assert p.stdout is not None
+    assert p.stdout.readline().strip() == "waiting"
+    time.sleep(0.5)
+    sent = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=8)
+    took = time.monotonic() - sent
+    assert p.returncode == 42, (out, err)
+    assert "KeyboardInterrupt" in out and "closed: True" in out and "after: 0" in out, out
+    assert took < 2, f"exited {took:.2f}s after SIGINT"
