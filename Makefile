@@ -40,7 +40,7 @@ vet:
 conformance:
 	$(GO) run ./internal/cmd/conformance
 
-# Every fuzzer, FUZZTIME each (13 fuzzers: 4.3 min at 20 s). fuzz-long runs each
+# Every fuzzer, FUZZTIME each (14 fuzzers: 4.7 min at 20 s). fuzz-long runs each
 # to FUZZLONG executions; crashers land in testdata/fuzz/ as regression seeds.
 FUZZERS := ./model:FuzzParseIDL ./model:FuzzParseAST \
 	./internal/proptest:FuzzDecodeResponse ./internal/proptest:FuzzDecodeError \
@@ -48,7 +48,7 @@ FUZZERS := ./model:FuzzParseIDL ./model:FuzzParseAST \
 	./endpoints:FuzzRuleSet ./endpoints:FuzzPath \
 	./protocol:FuzzXMLDecode ./protocol:FuzzXMLTokenizer \
 	./protocol:FuzzDecodeCBOR ./protocol:FuzzDecodeRPCJSON \
-	./eventstream:FuzzEventStreamDecode
+	./eventstream:FuzzEventStreamDecode ./protocol:FuzzDecodeEvent
 FUZZLONG ?= 10000000x
 
 fuzz:
