@@ -40,14 +40,15 @@ vet:
 conformance:
 	$(GO) run ./internal/cmd/conformance
 
-# Every fuzzer, FUZZTIME each (12 fuzzers: 4 min at 20 s). fuzz-long runs each
+# Every fuzzer, FUZZTIME each (14 fuzzers: 4.7 min at 20 s). fuzz-long runs each
 # to FUZZLONG executions; crashers land in testdata/fuzz/ as regression seeds.
 FUZZERS := ./model:FuzzParseIDL ./model:FuzzParseAST \
 	./internal/proptest:FuzzDecodeResponse ./internal/proptest:FuzzDecodeError \
 	./internal/proptest:FuzzEncodeRequest ./transport:FuzzParseHeaderBlock \
 	./endpoints:FuzzRuleSet ./endpoints:FuzzPath \
 	./protocol:FuzzXMLDecode ./protocol:FuzzXMLTokenizer \
-	./protocol:FuzzDecodeCBOR ./protocol:FuzzDecodeRPCJSON
+	./protocol:FuzzDecodeCBOR ./protocol:FuzzDecodeRPCJSON \
+	./eventstream:FuzzEventStreamDecode ./protocol:FuzzDecodeEvent
 FUZZLONG ?= 10000000x
 
 fuzz:

@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"io"
 	"time"
 
 	"github.com/smithycurl/smithycurl/wire"
@@ -16,8 +17,11 @@ type callOptionFunc func(*callOptions)
 func (f callOptionFunc) applyCall(o *callOptions) { f(o) }
 
 type callOptions struct {
-	timeout time.Duration
-	header  wire.Header
+	timeout    time.Duration
+	header     wire.Header
+	bodyReader io.Reader
+	bodySize   int64
+	bodyWriter io.Writer
 }
 
 // WithCallTimeout bounds this call, retries included, when it is shorter
@@ -37,13 +41,36 @@ func WithCallHeader(name, value string) CallOption {
 	})
 }
 
-// applyCallOptions applies opts to ctx and returns the headers to add; the
+// WithBodyReader sends the operation's streaming blob payload (an input
+// member with @streaming bound to @httpPayload, S3 PutObject's Body) from
+// r while the request goes out, instead of as base64 in the input document
+// (which must then leave that member out). size is its length in bytes
+// (Content-Length), or -1 when unknown: the body then goes out with chunked
+// transfer encoding (HTTP/1.1). r is read on the calling goroutine, from
+// its current position; when it is an io.Seeker a retry seeks back to that
+// position, otherwise the call is never retried once r has been read (the
+// error says so). A read error fails the call with that error as its cause.
+func WithBodyReader(r io.Reader, size int64) CallOption {
+	return callOptionFunc(func(o *callOptions) { o.bodyReader, o.bodySize = r, size })
+}
+
+// WithBodyWriter writes the streaming blob payload of a successful output
+// (S3 GetObject's Body) to w as it arrives, without holding it in memory
+// and without the max-response limit; the output document then leaves
+// that member out. Error responses are read and decoded as usual. Once w
+// has received a byte the call is not retried. A write error fails the
+// call with that error as its cause; w may hold part of the body then.
+func WithBodyWriter(w io.Writer) CallOption {
+	return callOptionFunc(func(o *callOptions) { o.bodyWriter = w })
+}
+
+// applyCallOptions applies opts to ctx and returns the other options; the
 // cancel func releases the per-call timeout.
-func applyCallOptions(ctx context.Context, opts []CallOption) (context.Context, wire.Header, context.CancelFunc) {
-	if len(opts) == 0 {
-		return ctx, nil, func() {}
-	}
+func applyCallOptions(ctx context.Context, opts []CallOption) (context.Context, callOptions, context.CancelFunc) {
 	var o callOptions
+	if len(opts) == 0 {
+		return ctx, o, func() {}
+	}
 	for _, opt := range opts {
 		if opt != nil {
 			opt.applyCall(&o)
@@ -53,5 +80,5 @@ func applyCallOptions(ctx context.Context, opts []CallOption) (context.Context, 
 	if o.timeout > 0 {
 		ctx, cancel = context.WithTimeout(ctx, o.timeout)
 	}
-	return ctx, o.header, cancel
+	return ctx, o, cancel
 }

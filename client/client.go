@@ -13,6 +13,7 @@ package client
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/url"
 	"strconv"
 	"strings"
@@ -56,6 +57,13 @@ type callPlan struct {
 	secretHeaders []string
 	// unsupported is why the operation cannot be called ("" when it can).
 	unsupported string
+	// streamIn and streamOut are the streaming blob payload members of the
+	// input and output ("" when none).
+	streamIn, streamOut string
+	checksum            checksumPlan
+	// eventStream is set when op's output is an event stream the codec
+	// reads and nothing else streams: CallStream can call it.
+	eventStream bool
 }
 
 // New returns a client for service serviceID of m, sending requests to
@@ -158,71 +166,29 @@ func (c *Client) Service() *model.Service { return c.svc }
 // Call sends operation (its name or shape id) with input, JSON in the
 // document form (nil or empty for none), and returns the output JSON. Every
 // error is an *Error. opts change this call only (WithCallTimeout,
-// WithCallHeader).
+// WithCallHeader, and WithBodyReader and WithBodyWriter for streaming blob
+// payloads).
+//
+// Checksums (aws.protocols#httpChecksum): when the input chooses an
+// algorithm in the operation's requestAlgorithmMember, the request carries
+// that checksum of its body (x-amz-checksum-crc32 and the like) unless the
+// input gives it; operations that require a checksum get Content-MD5
+// otherwise. When the input's requestValidationModeMember is ENABLED, the
+// checksum the service sends with a successful response is checked against
+// its body (a streamed one once it has all been written): a mismatch is a
+// KindDecode error.
 func (c *Client) Call(ctx context.Context, operation string, input []byte, opts ...CallOption) ([]byte, error) {
-	ctx, extra, cancel := applyCallOptions(ctx, opts)
+	ctx, co, cancel := applyCallOptions(ctx, opts)
 	defer cancel()
-	op, err := c.svc.Operation(operation)
-	if err != nil {
-		return nil, &Error{Kind: KindUsage, err: err}
-	}
-	plan := c.plan(op)
-	if plan.unsupported != "" {
-		return nil, usageError(op.Shape.ID, "%s", plan.unsupported)
-	}
-	if !utf8.Valid(input) {
-		return nil, usageError(op.Shape.ID, "the input is not valid UTF-8 (at byte %d)", jsonstr.InvalidUTF8At(input))
-	}
-	wreq, err := c.codec.EncodeRequest(ctx, op, input)
-	if err != nil {
-		return nil, classify(op.Shape.ID, err)
-	}
-	base, ep := c.endpoint, &resolved{}
-	if c.rules != nil {
-		if ep, err = c.resolveEndpoint(op, input); err != nil {
-			return nil, usageError(op.Shape.ID, "%v", err)
-		}
-		base = ep.base
-	}
-	target, err := c.url(base, wreq)
-	if err != nil {
-		return nil, usageError(op.Shape.ID, "%v", err)
-	}
-	req := &transport.Request{Method: wreq.Method, URL: target, Header: wreq.Header, Body: wreq.Body,
-		Idempotent: plan.idempotent, SecretHeaders: plan.secretHeaders}
-	if c.opts.trace != nil && c.codec.Protocol() == protocol.RPCv2CBOR {
-		req.TraceBody = cborTraceBody(c.model, op)
-	}
-	if req.Header == nil {
-		req.Header = wire.Header{}
-	}
-	applyEndpointHeaders(req, ep.headers)
-	for name, values := range extra {
-		if req.Header.Get(name) == "" {
-			req.Header[name] = values
-		}
-	}
-	secret, err := c.authenticate(op, plan.auth, req, ep.signing)
+	op, plan, req, body, err := c.prepare(ctx, operation, input, co, false)
 	if err != nil {
 		return nil, err
-	}
-	// Errors and traces show the URL without secrets: the path template when
-	// a @sensitive member is in the URL, and no API key.
-	shown := req.URL
-	if plan.sensitiveURL != "" {
-		shown = base.Scheme + "://" + base.Host + base.EscapedPath() + plan.sensitiveURL
-	}
-	if secret != "" {
-		shown = strings.ReplaceAll(shown, secret, "REDACTED")
-	}
-	if shown != req.URL {
-		req.DisplayURL = shown
 	}
 	callStart := time.Now()
 	var deadline time.Time // the whole call's time budget, set at the first retry
 	for attempt := 1; ; attempt++ {
 		start := time.Now()
-		out, resp, e := c.send(ctx, op, req)
+		out, resp, e := c.send(ctx, op, req, body.validate)
 		if c.opts.observer != nil {
 			a := Attempt{Operation: op.Name, Number: attempt, Took: time.Since(start), Response: resp}
 			if resp != nil {
@@ -248,6 +214,9 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte, opts 
 		if !retry {
 			return nil, e
 		}
+		if err := body.rewind(req); err != nil {
+			return nil, noRetry(e, err)
+		}
 		backoff := c.opts.retry.backoff(attempt, wait)
 		if deadline.IsZero() {
 			// The timeout bounds the call, retries included: the attempts
@@ -268,6 +237,91 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte, opts 
 	}
 }
 
+// prepare encodes and authenticates the request of operation: everything
+// up to sending it. eventStream allows an operation whose output is an
+// event stream (CallStream).
+func (c *Client) prepare(ctx context.Context, operation string, input []byte, co callOptions, eventStream bool) (*model.Operation, *callPlan, *transport.Request, *callBody, error) {
+	extra := co.header
+	op, err := c.svc.Operation(operation)
+	if err != nil {
+		return nil, nil, nil, nil, &Error{Kind: KindUsage, err: err}
+	}
+	plan := c.plan(op)
+	if plan.unsupported != "" && !(eventStream && plan.eventStream) {
+		return nil, nil, nil, nil, usageError(op.Shape.ID, "%s", plan.unsupported)
+	}
+	if !utf8.Valid(input) {
+		return nil, nil, nil, nil, usageError(op.Shape.ID, "the input is not valid UTF-8 (at byte %d)", jsonstr.InvalidUTF8At(input))
+	}
+	body, err := newCallBody(op, plan, co)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	wreq, err := c.codec.EncodeRequest(ctx, op, input)
+	if err != nil {
+		return nil, nil, nil, nil, classify(op.Shape.ID, err)
+	}
+	base, ep := c.endpoint, &resolved{}
+	if c.rules != nil {
+		if ep, err = c.resolveEndpoint(op, input); err != nil {
+			return nil, nil, nil, nil, usageError(op.Shape.ID, "%v", err)
+		}
+		base = ep.base
+	}
+	target, err := c.url(base, wreq)
+	if err != nil {
+		return nil, nil, nil, nil, usageError(op.Shape.ID, "%v", err)
+	}
+	req := &transport.Request{Method: wreq.Method, URL: target, Header: wreq.Header, Body: wreq.Body,
+		Idempotent: plan.idempotent, SecretHeaders: plan.secretHeaders}
+	if c.opts.trace != nil && c.codec.Protocol() == protocol.RPCv2CBOR {
+		req.TraceBody = cborTraceBody(c.model, op)
+	}
+	if req.Header == nil {
+		req.Header = wire.Header{}
+	}
+	applyEndpointHeaders(req, ep.headers)
+	for name, values := range extra {
+		if req.Header.Get(name) == "" {
+			req.Header[name] = values
+		}
+	}
+	if err := body.attach(op, plan, req); err != nil {
+		return nil, nil, nil, nil, err
+	}
+	if err := body.requestChecksum(op, plan.checksum, req); err != nil {
+		return nil, nil, nil, nil, err
+	}
+	if body.validate = newResponseChecksum(plan.checksum, req); body.validate != nil && body.w != nil {
+		rc, w := body.validate, body.w.w
+		body.w.w = io.MultiWriter(w, rc)
+		req.OnBodyStart = func(_ int, h wire.Header) { rc.pick(h) }
+	}
+	secret, err := c.authenticate(op, plan.auth, req, ep.signing)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	if req.AWSSigV4 != nil && req.BodyReader != nil && req.Header.Get("X-Amz-Content-Sha256") == "" {
+		// libcurl signs the hash of an in-memory body only; a streamed
+		// one is sent unsigned (libcurl takes this header's value as the
+		// payload hash), as the AWS SDKs do for S3 streaming uploads.
+		req.Header.Set("X-Amz-Content-Sha256", "UNSIGNED-PAYLOAD")
+	}
+	// Errors and traces show the URL without secrets: the path template when
+	// a @sensitive member is in the URL, and no API key.
+	shown := req.URL
+	if plan.sensitiveURL != "" {
+		shown = base.Scheme + "://" + base.Host + base.EscapedPath() + plan.sensitiveURL
+	}
+	if secret != "" {
+		shown = strings.ReplaceAll(shown, secret, "REDACTED")
+	}
+	if shown != req.URL {
+		req.DisplayURL = shown
+	}
+	return op, plan, req, body, nil
+}
+
 // callTimeout is the time budget of one call, retries included.
 func (c *Client) callTimeout() time.Duration {
 	if c.opts.transport.Timeout > 0 {
@@ -276,13 +330,19 @@ func (c *Client) callTimeout() time.Duration {
 	return transport.DefaultTimeout
 }
 
-// send makes one attempt. resp is nil when no response arrived.
-func (c *Client) send(ctx context.Context, op *model.Operation, req *transport.Request) ([]byte, *wire.Response, *Error) {
+// send makes one attempt. resp is nil when no response arrived. sum, when
+// set, checks the body of a successful response.
+func (c *Client) send(ctx context.Context, op *model.Operation, req *transport.Request, sum *responseChecksum) ([]byte, *wire.Response, *Error) {
 	resp, err := c.transport.Do(ctx, req)
 	if err != nil {
 		return nil, nil, classify(op.Shape.ID, err)
 	}
 	out, err := c.codec.DecodeResponse(ctx, op, resp)
+	if err == nil && sum != nil {
+		if err = sum.check(resp); err != nil {
+			err = &protocol.ResponseError{Operation: op.Shape.ID, Status: resp.Status, Err: err}
+		}
+	}
 	if err != nil {
 		e := classify(op.Shape.ID, err)
 		e.RequestID = requestID(resp)
@@ -310,24 +370,29 @@ func (c *Client) plan(op *model.Operation) *callPlan {
 	}
 	p := &callPlan{auth: planAuth(c.svc.Shape, op.Shape), idempotent: idempotent(c.model, op.Shape, op.Input),
 		sensitiveURL: sensitiveURL(c.model, op), secretHeaders: sensitiveHeaders(c.model, op),
-		unsupported: streamingMember(c.model, op)}
+		checksum: planChecksum(c.model, op)}
+	p.streamIn, p.streamOut, p.unsupported = streamingPayloads(c.model, op)
+	if es, ok := c.codec.(protocol.EventStreams); ok && p.unsupported != "" {
+		if member, ok := es.OutputEventStream(op); ok && onlyStreamingMember(c.model, op, member) {
+			p.eventStream = true
+			p.unsupported = fmt.Sprintf("operation %s: its output is an event stream (member %s): call it with CallStream", op.Name, member)
+		}
+	}
 	c.plans.Store(op, p)
 	return p
 }
 
-// streamingMember says why op cannot be called when its input or output
-// has a @streaming member (a streaming blob or an event stream): streaming
-// is not supported yet, and a plain request would not do what the caller
-// means. "" when there is none.
-func streamingMember(m *model.Model, op *model.Operation) string {
+// onlyStreamingMember reports whether output member is the only @streaming
+// member of op's input and output.
+func onlyStreamingMember(m *model.Model, op *model.Operation, member string) bool {
 	for _, s := range []*model.Shape{op.Input, op.Output} {
 		for _, mem := range s.Members {
-			if _, ok := m.MemberTrait(mem, "smithy.api#streaming"); ok {
-				return fmt.Sprintf("operation %s: streaming member %s is not supported yet", op.Name, mem.Name())
+			if _, ok := m.MemberTrait(mem, "smithy.api#streaming"); ok && (s != op.Output || mem.Name() != member) {
+				return false
 			}
 		}
 	}
-	return ""
+	return true
 }
 
 // sensitiveURL returns the operation's @http URI template when a @sensitive

@@ -90,15 +90,13 @@ func TestTypeErrorsAreNotSent(t *testing.T) {
 	}
 }
 
-// Operations with a @streaming member (an event stream or a streaming
-// blob) fail before sending until streaming is supported.
-func TestStreamingOperationsRefused(t *testing.T) {
+// An operation whose output is an event stream fails in Call before
+// sending, with a pointer to CallStream.
+func TestEventStreamOperationsRefused(t *testing.T) {
 	srv := newStubServer(t, 200, `{}`)
 	for _, tc := range []struct{ file, svc, op, input, want string }{
 		{"lambda.json", "com.amazonaws.lambda#AWSGirApiService", "InvokeWithResponseStream", `{"FunctionName": "f"}`,
-			"operation InvokeWithResponseStream: streaming member EventStream is not supported yet"},
-		{"lambda.json", "com.amazonaws.lambda#AWSGirApiService", "InvokeAsync", `{"FunctionName": "f", "InvokeArgs": "e30="}`,
-			"operation InvokeAsync: streaming member InvokeArgs is not supported yet"},
+			"operation InvokeWithResponseStream: its output is an event stream (member EventStream): call it with CallStream"},
 	} {
 		m := awsModel(t, tc.file)
 		c, err := client.New(m, model.ShapeID(tc.svc), srv.URL, fakeAWS, client.WithoutRetries())

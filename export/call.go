@@ -93,17 +93,23 @@ func scx_call(ch C.uintptr_t, op *C.char, in *C.char, n C.size_t, tok C.uintptr_
 
 // call runs one call. input is C memory, read during the call only.
 func call(ctx context.Context, c *client.Client, op string, input []byte) *result {
+	if r := checkCall(c, op, input); r != nil {
+		return r
+	}
+	output, err := c.Call(ctx, op, input)
+	return outcome(output, err)
+}
+
+// checkCall checks a call's operation and input before anything is sent;
+// nil when they are fine.
+func checkCall(c *client.Client, op string, input []byte) *result {
 	if !utf8.ValidString(op) {
 		return usageResult(codeInvalidUTF8, "the operation name is not valid UTF-8")
 	}
 	if _, err := c.Service().Operation(op); err != nil {
 		return usageResult(codeNotFound, "%v", err)
 	}
-	if r := checkInput(op, input); r != nil {
-		return r
-	}
-	output, err := c.Call(ctx, op, input)
-	return outcome(output, err)
+	return checkInput(op, input)
 }
 
 // usageResult is the result of a call refused before it started.
@@ -129,8 +135,8 @@ func checkInput(what string, input []byte) *result {
 	return nil
 }
 
-// outcome is the result of a call (or wait) that returned output or err;
-// nil when out of memory.
+// outcome is the result of a call (or wait, or one event of a stream)
+// that returned output or err; nil when out of memory.
 func outcome(output []byte, err error) *result {
 	if err == nil {
 		if len(output) == 0 {

@@ -26,6 +26,7 @@ const (
 	codeInternal        = 17
 	codeWaiterFailure   = 18
 	codeWaiterTimeout   = 19
+	codeEnd             = 20
 )
 
 // codeOfKind is the code a call failing with kind k returns.

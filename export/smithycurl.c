@@ -339,6 +339,41 @@ smithycurl_code smithycurl_wait(smithycurl_client *client, const char *waiter, c
     return rc;
 }
 
+// ---- event streams ----
+
+smithycurl_code smithycurl_event_stream_open(smithycurl_client *client, const char *operation, const char *input,
+                                             size_t input_len, smithycurl_cancel_token *cancel,
+                                             smithycurl_result **out, smithycurl_event_stream **stream) {
+    if (out) *out = NULL;
+    if (stream) *stream = NULL;
+    FORK_CHECK();
+    if (!out || !stream) return SMITHYCURL_E_INVALID_ARGUMENT;
+    uintptr_t r = 0, s = 0;
+    int threads = 0;
+    int hints = sched_hints(&threads);
+    int rc = scx_stream_open(H(client), (char *)operation, (char *)input, input_len, H(cancel), hints, threads, &r, &s);
+    *out = (smithycurl_result *)r;
+    *stream = (smithycurl_event_stream *)s;
+    return rc;
+}
+
+smithycurl_code smithycurl_event_stream_next(smithycurl_event_stream *stream, smithycurl_result **event) {
+    if (event) *event = NULL;
+    FORK_CHECK();
+    if (!event) return SMITHYCURL_E_INVALID_ARGUMENT;
+    uintptr_t r = 0;
+    int threads = 0;
+    int hints = sched_hints(&threads);
+    int rc = scx_stream_next(H(stream), hints, threads, &r);
+    *event = (smithycurl_result *)r;
+    return rc;
+}
+
+smithycurl_code smithycurl_event_stream_free(smithycurl_event_stream *stream) {
+    FORK_CHECK();
+    return scx_free(H(stream), SCX_STREAM);
+}
+
 // ---- results ----
 
 static int result_str(smithycurl_result *r, int field, const char **s, size_t *len) {

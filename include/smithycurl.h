@@ -190,7 +190,10 @@ typedef enum smithycurl_code {
     /** A wait failed: SMITHYCURL_KIND_WAITER_FAILURE. */
     SMITHYCURL_E_WAITER_FAILURE = 18,
     /** A wait failed: SMITHYCURL_KIND_WAITER_TIMEOUT. */
-    SMITHYCURL_E_WAITER_TIMEOUT = 19
+    SMITHYCURL_E_WAITER_TIMEOUT = 19,
+    /** smithycurl_event_stream_next(): the stream ended cleanly; there is no
+     * event. */
+    SMITHYCURL_E_END = 20
 } smithycurl_code;
 
 /** Why a call failed: a small closed set, the same as the Go client's and
@@ -251,6 +254,7 @@ typedef struct smithycurl_options smithycurl_options;
 typedef struct smithycurl_client smithycurl_client;
 typedef struct smithycurl_result smithycurl_result;
 typedef struct smithycurl_cancel_token smithycurl_cancel_token;
+typedef struct smithycurl_event_stream smithycurl_event_stream;
 
 /* ======================================================================
  * Loading models
@@ -725,6 +729,71 @@ smithycurl_code smithycurl_call(smithycurl_client *client, const char *operation
  */
 smithycurl_code smithycurl_wait(smithycurl_client *client, const char *waiter, const char *input, size_t input_len,
                                 long long max_wait_ms, smithycurl_cancel_token *cancel, smithycurl_result **out);
+
+/* ======================================================================
+ * Event streams
+ *
+ * An operation whose output is an event stream (a @streaming union, e.g.
+ * Lambda's InvokeWithResponseStream) is called with
+ * smithycurl_event_stream_open(), then read event by event with
+ * smithycurl_event_stream_next() as the events arrive; the response body
+ * is never held whole. smithycurl_call() refuses such operations.
+ *
+ *     smithycurl_result *r, *ev;
+ *     smithycurl_event_stream *s;
+ *     int rc = smithycurl_event_stream_open(c, "Tick", in, n, NULL, &r, &s);
+ *     // r: the initial output (or the error); free it when read
+ *     while (rc == SMITHYCURL_OK && (rc = smithycurl_event_stream_next(s, &ev)) == SMITHYCURL_OK) {
+ *         smithycurl_result_output(ev, &json, &len);   // {"tick":{...}}
+ *         smithycurl_result_free(ev);
+ *     }
+ *     // rc: SMITHYCURL_E_END (the stream ended), or the error ev holds
+ *     smithycurl_result_free(ev);
+ *     smithycurl_event_stream_free(s);   // harmless on NULL
+ * ====================================================================== */
+
+/** Calls an operation whose output is an event stream and waits for its
+ * initial response (it comes with the first bytes of the stream, or the
+ * end of the response). The call is not retried.
+ *
+ * @param client, operation, input, input_len, cancel as smithycurl_call();
+ *   cancelling the token later ends the stream too (the next event fails
+ *   with SMITHYCURL_E_CANCELLED).
+ * @param out receives a result as smithycurl_call()'s: on success its
+ *   output is the initial output (the output without its stream member);
+ *   on failure the error (an error response of the service is
+ *   SMITHYCURL_E_SERVICE here).
+ * @param stream receives the stream on SMITHYCURL_OK, else NULL. Free it
+ *   with smithycurl_event_stream_free().
+ * @return as smithycurl_call(); SMITHYCURL_E_USAGE for an operation
+ *   without an event stream in its output.
+ * Thread-safety: any thread, concurrently on one client. */
+smithycurl_code smithycurl_event_stream_open(smithycurl_client *client, const char *operation, const char *input,
+                                             size_t input_len, smithycurl_cancel_token *cancel,
+                                             smithycurl_result **out, smithycurl_event_stream **stream);
+
+/** Waits for the next event of the stream.
+ *
+ * @param event receives a result: on SMITHYCURL_OK its output is the event
+ *   in the document form of the stream's union ({"MemberName": {...}});
+ *   on failure the error. NULL on SMITHYCURL_E_END. Free it with
+ *   smithycurl_result_free().
+ * @return SMITHYCURL_OK; SMITHYCURL_E_END when the stream ended cleanly;
+ *   SMITHYCURL_E_SERVICE for a modeled exception event (the result's
+ *   error shape names it) or an error message (its :error-code is the
+ *   result's error code); SMITHYCURL_E_DECODE for a malformed or
+ *   truncated message; SMITHYCURL_E_TRANSPORT, _TIMEOUT or _CANCELLED.
+ *   After a failure the stream is over: later calls return
+ *   SMITHYCURL_E_END. Events of types the model does not know are
+ *   skipped.
+ * Thread-safety: one thread at a time per stream (any thread). */
+smithycurl_code smithycurl_event_stream_next(smithycurl_event_stream *stream, smithycurl_result **event);
+
+/** Ends the transfer if events are left and frees the stream. Results
+ * already returned stay valid.
+ * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_HANDLE (NULL or freed).
+ * Thread-safety: once, from any thread, when no thread reads it. */
+smithycurl_code smithycurl_event_stream_free(smithycurl_event_stream *stream);
 
 /* ======================================================================
  * Results

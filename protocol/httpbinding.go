@@ -714,8 +714,10 @@ func (c *restCodec) decodeBound(b *binding, resp *wire.Response) ([]byte, error)
 		w.dst = append(w.dst, '}')
 	}
 	if pm := b.payload; pm != nil {
-		switch pm.target.kind {
-		case kBlob:
+		switch {
+		case resp.Streamed:
+			// The body went to the caller's writer: no payload member.
+		case pm.target.kind == kBlob:
 			// An empty body is an empty blob, not an absent one (Lambda's
 			// Invoke returns an empty Payload; boto3 gives b"").
 			mark(pm)
@@ -723,7 +725,7 @@ func (c *restCodec) decodeBound(b *binding, resp *wire.Response) ([]byte, error)
 			w.dst = append(w.dst, '"')
 			w.dst = base64.StdEncoding.AppendEncode(w.dst, resp.Body)
 			w.dst = append(w.dst, '"')
-		case kString, kEnum:
+		case pm.target.kind == kString || pm.target.kind == kEnum:
 			if len(resp.Body) > 0 && c.d.jsonStringPayload && pm.mediaType == "" {
 				s := scanner{data: resp.Body}
 				v, err := s.str()

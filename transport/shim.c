@@ -1,4 +1,5 @@
 #include "shim.h"
+#include "_cgo_export.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -100,6 +101,20 @@ static int sc_append(sc_buf *b, const char *p, size_t n) {
 static size_t sc_write(char *ptr, size_t size, size_t nmemb, void *ud) {
 	sc_handle *h = ud;
 	size_t n = size * nmemb;
+	if (h->stream_out && h->out_mode == 0) {
+		/* The status is known once the body starts: only a success goes
+		   to the caller's writer, an error body is decoded as usual. */
+		long status = 0;
+		curl_easy_getinfo(h->easy, CURLINFO_RESPONSE_CODE, &status);
+		h->out_mode = status >= 200 && status <= 299 ? 1 : 2;
+	}
+	if (h->out_mode == 1) {
+		if (scGoWrite(h->stream_ref, ptr, n) != n) {
+			h->stream_failed = 1;
+			return 0; /* CURLE_WRITE_ERROR */
+		}
+		return n;
+	}
 	if (h->max_body >= 0 && (long long)(h->body.len + n) > h->max_body) {
 		h->too_large = 1;
 		return 0; /* CURLE_WRITE_ERROR */
@@ -107,6 +122,16 @@ static size_t sc_write(char *ptr, size_t size, size_t nmemb, void *ud) {
 	if (sc_append(&h->body, ptr, n) != 0) {
 		h->oom = 1;
 		return 0;
+	}
+	return n;
+}
+
+static size_t sc_read(char *buf, size_t size, size_t nitems, void *ud) {
+	sc_handle *h = ud;
+	size_t n = scGoRead(h->stream_ref, buf, size * nitems);
+	if (n == (size_t)-1) {
+		h->stream_failed = 1;
+		return CURL_READFUNC_ABORT;
 	}
 	return n;
 }
@@ -168,6 +193,8 @@ sc_handle *sc_new(CURL *easy, CURLSH *share) {
 	curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, sc_write);
 	curl_easy_setopt(easy, CURLOPT_WRITEDATA, h);
+	curl_easy_setopt(easy, CURLOPT_READFUNCTION, sc_read);
+	curl_easy_setopt(easy, CURLOPT_READDATA, h);
 	curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, sc_header);
 	curl_easy_setopt(easy, CURLOPT_HEADERDATA, h);
 	curl_easy_setopt(easy, CURLOPT_XFERINFOFUNCTION, sc_xferinfo);
@@ -200,6 +227,11 @@ void sc_cancel(sc_handle *h) {
 	curl_multi_wakeup(h->multi);
 }
 
+void sc_stream(sc_handle *h, uintptr_t ref, int out) {
+	h->stream_ref = ref;
+	h->stream_out = out;
+}
+
 void sc_perform(sc_handle *h, const char *strs, int nhdrs, int method_kind,
                 const char *body, size_t body_len, long connect_ms,
                 long total_ms, long long max_body, int may_resend) {
@@ -215,6 +247,8 @@ void sc_perform(sc_handle *h, const char *strs, int nhdrs, int method_kind,
 	h->may_resend = may_resend;
 	h->sends = 0;
 	h->resend_blocked = 0;
+	h->out_mode = 0;
+	h->stream_failed = 0;
 
 	const char *url = strs;
 	const char *method = url + strlen(url) + 1;
@@ -250,6 +284,11 @@ void sc_perform(sc_handle *h, const char *strs, int nhdrs, int method_kind,
 		curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)body_len);
 		curl_easy_setopt(e, CURLOPT_POSTFIELDS, body ? body : "");
 		break;
+	case SC_STREAM:
+		curl_easy_setopt(e, CURLOPT_UPLOAD, 1L);
+		curl_easy_setopt(e, CURLOPT_INFILESIZE_LARGE,
+		                 body_len == (size_t)-1 ? (curl_off_t)-1 : (curl_off_t)body_len);
+		break;
 	default:
 		curl_easy_setopt(e, CURLOPT_HTTPGET, 1L);
 	}
@@ -259,7 +298,7 @@ void sc_perform(sc_handle *h, const char *strs, int nhdrs, int method_kind,
 	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, total_ms);
 	/* The Content-Length check; HEAD has no body to limit. */
 	curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE,
-	                 (curl_off_t)(max_body >= 0 && method_kind != SC_HEAD ? max_body : 0));
+	                 (curl_off_t)(max_body >= 0 && method_kind != SC_HEAD && !h->stream_out ? max_body : 0));
 
 	CURLcode res = CURLE_OK;
 	CURLMcode mc = curl_multi_add_handle(h->multi, e);
@@ -302,6 +341,8 @@ void sc_perform(sc_handle *h, const char *strs, int nhdrs, int method_kind,
 
 	out->code = (int)res;
 	out->too_large = h->too_large;
+	out->stream_failed = h->stream_failed;
+	out->streamed = h->out_mode == 1;
 	out->resend_blocked = h->resend_blocked && res == CURLE_ABORTED_BY_CALLBACK;
 	curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &out->status);
 	curl_easy_getinfo(e, CURLINFO_REQUEST_SIZE, &out->request_size);
@@ -313,6 +354,12 @@ void sc_perform(sc_handle *h, const char *strs, int nhdrs, int method_kind,
 	/* Drop every per-call pointer: the body is Go memory pinned only for
 	   the duration of this call, and the header list is freed here. */
 	curl_easy_setopt(e, CURLOPT_POSTFIELDS, NULL);
+	if (method_kind == SC_STREAM) {
+		curl_easy_setopt(e, CURLOPT_UPLOAD, 0L);
+		curl_easy_setopt(e, CURLOPT_INFILESIZE_LARGE, (curl_off_t)-1);
+	}
+	h->stream_ref = 0;
+	h->stream_out = 0;
 	curl_easy_setopt(e, CURLOPT_HTTPHEADER, NULL);
 	curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, NULL);
 }

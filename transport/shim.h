@@ -7,6 +7,7 @@
 #define SMITHYCURL_TRANSPORT_SHIM_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <curl/curl.h>
 
 typedef struct sc_buf {
@@ -24,6 +25,8 @@ typedef struct sc_result {
 	long http_version;
 	long long pretransfer_us;
 	int resend_blocked; /* libcurl wanted to re-send on a fresh connection; refused */
+	int stream_failed;  /* the Go reader or writer of a streamed body failed */
+	int streamed;       /* the response body went to the Go writer */
 } sc_result;
 
 typedef struct sc_handle {
@@ -44,6 +47,15 @@ typedef struct sc_handle {
 	   call, whose data point into the call's strings (no copies). */
 	struct curl_slist *hnodes;
 	int hnodes_cap;
+	/* Streamed bodies (SC_STREAM uploads, stream_out downloads): the
+	   callbacks call into Go (scGoRead, scGoWrite in stream.go) with
+	   stream_ref, the call's cgo.Handle. out_mode: 0 undecided, 1 the
+	   body goes to Go (a 2xx response), 2 it is buffered (an error
+	   response, decoded as usual). */
+	uintptr_t stream_ref;
+	int stream_out;
+	int out_mode;
+	int stream_failed; /* a Go reader or writer failed: see the Go side */
 } sc_handle;
 
 
@@ -55,6 +67,10 @@ void sc_share_free(CURLSH *sh);
 sc_handle *sc_new(CURL *easy, CURLSH *share);
 void sc_free(sc_handle *h);
 void sc_cancel(sc_handle *h);
+
+/* sc_stream sets the streams of the next sc_perform: ref is the call's
+   cgo.Handle (0: none), out says the response body goes to Go. */
+void sc_stream(sc_handle *h, uintptr_t ref, int out);
 
 /* sc_perform runs one request. strs holds NUL-terminated strings: the URL,
    the custom method ("" for none), then nhdrs header lines. Unless
@@ -69,6 +85,9 @@ void sc_set_sigv4(sc_handle *h, const char *provider, const char *userpwd);
 /* sc_trim frees a large body buffer kept from the last call. */
 void sc_trim(sc_handle *h);
 
-enum { SC_GET = 0, SC_HEAD = 1, SC_BODY = 2 };
+/* SC_STREAM uploads a body read from Go (scGoRead) with method as the
+   custom method; body_len is its length, or (size_t)-1 when unknown (the
+   caller then sends Transfer-Encoding: chunked). */
+enum { SC_GET = 0, SC_HEAD = 1, SC_BODY = 2, SC_STREAM = 3 };
 
 #endif

@@ -24,8 +24,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/textproto"
 	"runtime"
+	"runtime/cgo"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -61,6 +63,33 @@ type Request struct {
 	// POST, PUT or PATCH sends an empty body; with other methods none.
 	// The slice is read during Do only and never retained.
 	Body []byte
+	// BodyReader, when set, is the body instead of Body: libcurl reads it
+	// while it sends (CURLOPT_READFUNCTION), so it is never held in memory.
+	// BodySize is its length (sent as Content-Length), or -1 when unknown
+	// (the body goes out with chunked transfer encoding, HTTP/1.1). Do
+	// reads it once and never rewinds it, so libcurl never re-sends the
+	// request on a fresh connection. A read error, or fewer bytes than
+	// BodySize, fails the call (KindOther, the reader's error as cause).
+	// Do calls Read on the goroutine that called Do.
+	BodyReader io.Reader
+	BodySize   int64
+	// BodyWriter, when set, receives the body of a 2xx response while it
+	// arrives, instead of Response.Body (Response.Streamed is then true);
+	// the body of any other status is read into Response.Body as usual.
+	// MaxResponseBytes does not limit what BodyWriter receives. A write
+	// error fails the call (KindOther, the writer's error as cause); the
+	// writer may have received part of the body by then.
+	BodyWriter io.Writer
+	// NoTimeout lifts Config.Timeout for this request: only ctx bounds it
+	// (an event stream, whose caller watches for silence itself). The
+	// connect timeout still applies.
+	NoTimeout bool
+	// OnBodyStart, when set with BodyWriter, is called with the status and
+	// headers of a 2xx response before its first byte goes to BodyWriter
+	// (to choose how to check the body; an event stream's initial
+	// response), on the goroutine that called Do. It is not called for an
+	// empty or unstreamed body.
+	OnBodyStart func(status int, header wire.Header)
 	// AWSSigV4, when set, makes libcurl sign the request with AWS Signature
 	// Version 4 (CURLOPT_AWS_SIGV4).
 	AWSSigV4 *AWSSigV4
@@ -555,17 +584,23 @@ func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 		return fail(ctxKind(err), "", err)
 	}
 	totalMS := t.totalMS
+	if req.NoTimeout {
+		totalMS = 0 // none
+	}
 	ctxBound := false
 	if dl, ok := ctx.Deadline(); ok {
 		rem := time.Until(dl)
 		if rem <= 0 {
 			return fail(KindTimeout, "", context.DeadlineExceeded)
 		}
-		if m := ms(rem); m < totalMS {
+		if m := ms(rem); totalMS == 0 || m < totalMS {
 			totalMS, ctxBound = m, true
 		}
 	}
-	connectMS := min(t.connectMS, totalMS)
+	connectMS := t.connectMS
+	if totalMS > 0 {
+		connectMS = min(connectMS, totalMS)
+	}
 	if err := validMethod(method); err != nil {
 		return fail(KindOther, err.Error(), nil)
 	}
@@ -592,6 +627,18 @@ func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 			kind = C.SC_BODY
 		}
 	}
+	bodyLen := C.size_t(len(req.Body))
+	if req.BodyReader != nil {
+		// libcurl's upload sends PUT; any other method is its custom one.
+		kind, custom = C.SC_STREAM, method
+		if method == "PUT" {
+			custom = ""
+		}
+		bodyLen = ^C.size_t(0)
+		if req.BodySize >= 0 {
+			bodyLen = C.size_t(req.BodySize)
+		}
+	}
 
 	h, err := t.acquire()
 	if errors.Is(err, ErrClosed) {
@@ -605,7 +652,7 @@ func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 	b = append(b, custom...)
 	b = append(b, 0)
 	nh := 0
-	hasCT, hasExpect, hasAE := false, false, t.defaultAE
+	hasCT, hasExpect, hasAE, hasTE := false, false, t.defaultAE, false
 	for k, vs := range req.Header {
 		if err := validName(k); err != nil {
 			t.release(h)
@@ -618,6 +665,8 @@ func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 			hasExpect = true
 		case strings.EqualFold(k, "Accept-Encoding"):
 			hasAE = true
+		case strings.EqualFold(k, "Transfer-Encoding"):
+			hasTE = true
 		}
 		for _, v := range vs {
 			if err := validText(v); err != nil {
@@ -645,7 +694,11 @@ func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 		b = append(b, 0)
 		nh++
 	}
-	if kind == C.SC_BODY && req.AWSSigV4 == nil {
+	if kind == C.SC_STREAM && req.BodySize < 0 && !hasTE {
+		b = append(b, "Transfer-Encoding: chunked\x00"...)
+		nh++
+	}
+	if (kind == C.SC_BODY || kind == C.SC_STREAM) && req.AWSSigV4 == nil {
 		// libcurl would add "Content-Type: application/x-www-form-urlencoded"
 		// and, for bodies over 1 MiB, "Expect: 100-continue"; "Name:" removes
 		// them. Not with SigV4: libcurl 7.88 signs a "Name:" line as a header
@@ -685,9 +738,17 @@ func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 		setSigV4(h.c, req.AWSSigV4)
 		defer C.sc_set_sigv4(h.c, nil, nil)
 	}
+	var st *stream
+	if req.BodyReader != nil || req.BodyWriter != nil {
+		st = &stream{r: req.BodyReader, remaining: req.BodySize, w: req.BodyWriter, onStart: req.OnBodyStart, c: h.c}
+		ref := cgo.NewHandle(st)
+		defer ref.Delete()
+		C.sc_stream(h.c, C.uintptr_t(ref), cBool(req.BodyWriter != nil))
+	}
 	res := &h.c.res
 	C.sc_perform(h.c, (*C.char)(unsafe.Pointer(unsafe.SliceData(b))), C.int(nh), kind,
-		bodyPtr, C.size_t(len(req.Body)), C.long(connectMS), C.long(totalMS), C.longlong(t.maxBody), cBool(req.Idempotent))
+		bodyPtr, bodyLen, C.long(connectMS), C.long(totalMS), C.longlong(t.maxBody),
+		cBool(req.Idempotent && req.BodyReader == nil))
 	if !stop() {
 		<-h.cancelDone // the AfterFunc ran (or is running): let it finish before reuse
 	}
@@ -696,10 +757,14 @@ func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 	var rerr *Error
 	if res.code == 0 && res.cancelled == 0 {
 		resp = &wire.Response{
-			Status: int(res.status),
-			Header: parseHeader(h.c.hdr.p, h.c.hdr.len),
-			Body:   copyC(h.c.body.p, h.c.body.len),
+			Status:   int(res.status),
+			Header:   parseHeader(h.c.hdr.p, h.c.hdr.len),
+			Body:     copyC(h.c.body.p, h.c.body.len),
+			Streamed: res.streamed != 0,
 		}
+	} else if res.stream_failed != 0 && st != nil && st.err != nil && res.cancelled == 0 {
+		rerr = &Error{Kind: KindOther, Code: int(res.code), MayHaveReached: true, Method: method, URL: req.shownURL(),
+			Message: st.err.Error(), cause: st.err}
 	} else {
 		code := int(res.code)
 		sent := res.request_size > 0 || res.pretransfer_us > 0

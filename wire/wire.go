@@ -24,6 +24,10 @@ type Response struct {
 	Status int
 	Header Header
 	Body   []byte
+	// Streamed is true when the body went to the caller's writer as it
+	// arrived (a streaming payload, transport.Request.BodyWriter): Body is
+	// then empty and the codec leaves the payload member out.
+	Streamed bool
 }
 
 // Header maps canonical header names (CanonicalHeaderKey) to their values,

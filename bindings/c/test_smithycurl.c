@@ -6,6 +6,7 @@
 //   SMITHYCURL_PIZZA_URL     base URL of alloy's PizzaAdminService (and SMITHYCURL_SHARED)
 //   SMITHYCURL_KV_URL        base URL of the RPC v2 key-value store (internal/kvserver)
 //   SMITHYCURL_MODEL_DIR     examples/httpbin (the httpbin model)
+//   SMITHYCURL_EVENTS_URL    base URL of the event-stream Ticker service
 //   SMITHYCURL_TEST_CALLS    calls per thread in the 8-thread test (500)
 //   SMITHYCURL_TEST_SLOW     time multiplier (valgrind runs are slower)
 //
@@ -1270,7 +1271,7 @@ static void test_exact(void) {
     CHECK_CONTAINS(message_of(r), "name: is required");
     smithycurl_result_free(r);
 
-    // streaming members: refused before sending
+    // a streaming blob and an event stream: refused by smithycurl_call before sending
     r = call_err(c, "Upload", "{\"data\": \"aGk=\"}", NULL, SMITHYCURL_E_USAGE, SMITHYCURL_KIND_USAGE);
     CHECK_CONTAINS(message_of(r), "operation Upload: streaming member data is not supported yet");
     int attempts = -1;
@@ -1278,12 +1279,135 @@ static void test_exact(void) {
     CHECK(attempts == 0);
     smithycurl_result_free(r);
     r = call_err(c, "Subscribe", NULL, NULL, SMITHYCURL_E_USAGE, SMITHYCURL_KIND_USAGE);
-    CHECK_CONTAINS(message_of(r), "operation Subscribe: streaming member events is not supported yet");
+    CHECK_CONTAINS(message_of(r), "operation Subscribe: its output is an event stream (member events): call it with CallStream");
     smithycurl_result_free(r);
 
     CHECK_RC(smithycurl_client_free(c), SMITHYCURL_OK);
     CHECK_RC(smithycurl_client_free(cv), SMITHYCURL_OK);
     CHECK_RC(smithycurl_model_free(m), SMITHYCURL_OK);
+}
+
+// ---- event streams (internal/eventserver) ----
+
+// open_ticker loads internal/eventserver/ticker.smithy and returns a client
+// of the Ticker service at $SMITHYCURL_EVENTS_URL; NULL (skipped) without it.
+static smithycurl_client *open_ticker(smithycurl_model **m) {
+    const char *url = getenv("SMITHYCURL_EVENTS_URL");
+    *m = NULL;
+    if (!url) {
+        if (getenv("CI")) failf(__FILE__, __LINE__, "SMITHYCURL_EVENTS_URL is needed in CI");
+        else printf("    skipped: SMITHYCURL_EVENTS_URL not set\n");
+        return NULL;
+    }
+    smithycurl_loader *ld = NULL;
+    CHECK_RC(smithycurl_loader_new(&ld), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_add_path(ld, "internal/eventserver/ticker.smithy"), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_load(ld, m), SMITHYCURL_OK);
+    smithycurl_loader_free(ld);
+    smithycurl_client *c = NULL;
+    CHECK_RC(smithycurl_client_new(*m, "smithycurl.test.events#Ticker", url, NULL, &c), SMITHYCURL_OK);
+    return c;
+}
+
+static char *result_json(smithycurl_result *r) {
+    const char *p = NULL;
+    size_t n = 0;
+    if (smithycurl_result_output(r, &p, &n) != SMITHYCURL_OK) return strdup("(no output)");
+    return strndup(p, n);
+}
+
+static void test_event_stream(void) {
+    smithycurl_model *m = NULL;
+    smithycurl_client *c = open_ticker(&m);
+    if (!c) return;
+    smithycurl_result *r = NULL, *ev = NULL;
+    smithycurl_event_stream *s = NULL;
+
+    // Three ticks 200 ms apart (x slow), read as they arrive.
+    char in_buf[64];
+    snprintf(in_buf, sizeof in_buf, "{\"count\":3,\"intervalMs\":%d}", 200 * slow);
+    const char *in = in_buf;
+    double t0 = now_s();
+    CHECK_RC(smithycurl_event_stream_open(c, "Tick", in, strlen(in), NULL, &r, &s), SMITHYCURL_OK);
+    CHECK(s != NULL);
+    char *initial = result_json(r);
+    CHECK_CONTAINS(initial, "{\"session\":\"s-1\"}");
+    free(initial);
+    smithycurl_result_free(r);
+    double first = 0, last = 0;
+    int n = 0, rc;
+    while ((rc = smithycurl_event_stream_next(s, &ev)) == SMITHYCURL_OK && n < 10) {
+        char *json = result_json(ev);
+        char want[64];
+        snprintf(want, sizeof want, "{\"tick\":{\"seq\":%d,", n);
+        CHECK_CONTAINS(json, want);
+        free(json);
+        smithycurl_result_free(ev);
+        if (n == 0) first = now_s() - t0;
+        last = now_s() - t0;
+        n++;
+    }
+    CHECK_RC(rc, SMITHYCURL_E_END);
+    CHECK(ev == NULL);
+    CHECK(n == 3);
+    CHECK(last - first >= 0.3 * slow); // streamed, not read at the end
+    CHECK_RC(smithycurl_event_stream_next(s, &ev), SMITHYCURL_E_END);
+    CHECK_RC(smithycurl_event_stream_free(s), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_event_stream_free(s), SMITHYCURL_E_INVALID_HANDLE);
+
+    // A modeled exception event after one tick.
+    in = "{\"count\":1,\"fail\":\"exception\"}";
+    CHECK_RC(smithycurl_event_stream_open(c, "Tick", in, strlen(in), NULL, &r, &s), SMITHYCURL_OK);
+    smithycurl_result_free(r);
+    CHECK_RC(smithycurl_event_stream_next(s, &ev), SMITHYCURL_OK);
+    smithycurl_result_free(ev);
+    CHECK_RC(smithycurl_event_stream_next(s, &ev), SMITHYCURL_E_SERVICE);
+    const char *shape = NULL;
+    CHECK_RC(smithycurl_result_error_shape(ev, &shape), SMITHYCURL_OK);
+    CHECK_CONTAINS(shape, "smithycurl.test.events#TooFast");
+    CHECK_CONTAINS(message_of(ev), "slow down");
+    smithycurl_result_free(ev);
+    CHECK_RC(smithycurl_event_stream_next(s, &ev), SMITHYCURL_E_END);
+    smithycurl_event_stream_free(s);
+
+    // A truncated stream, a corrupt message, an error response.
+    in = "{\"count\":1,\"fail\":\"cut\"}";
+    CHECK_RC(smithycurl_event_stream_open(c, "Tick", in, strlen(in), NULL, &r, &s), SMITHYCURL_OK);
+    smithycurl_result_free(r);
+    CHECK_RC(smithycurl_event_stream_next(s, &ev), SMITHYCURL_OK);
+    smithycurl_result_free(ev);
+    CHECK_RC(smithycurl_event_stream_next(s, &ev), SMITHYCURL_E_DECODE);
+    CHECK_CONTAINS(message_of(ev), "truncated");
+    smithycurl_result_free(ev);
+    smithycurl_event_stream_free(s);
+    in = "{\"count\":1,\"fail\":\"refuse\"}";
+    CHECK_RC(smithycurl_event_stream_open(c, "Tick", in, strlen(in), NULL, &r, &s), SMITHYCURL_E_SERVICE);
+    CHECK(s == NULL);
+    CHECK_CONTAINS(message_of(r), "refused as asked");
+    smithycurl_result_free(r);
+
+    // Freed in the middle of a long stream: the transfer ends at once.
+    in = "{\"count\":1000,\"intervalMs\":50}";
+    CHECK_RC(smithycurl_event_stream_open(c, "Tick", in, strlen(in), NULL, &r, &s), SMITHYCURL_OK);
+    smithycurl_result_free(r);
+    CHECK_RC(smithycurl_event_stream_next(s, &ev), SMITHYCURL_OK);
+    smithycurl_result_free(ev);
+    t0 = now_s();
+    CHECK_RC(smithycurl_event_stream_free(s), SMITHYCURL_OK);
+    CHECK(now_s() - t0 < 2.0 * slow);
+
+    // smithycurl_call refuses the operation; open refuses other operations.
+    CHECK_RC(smithycurl_call(c, "Tick", "{\"count\":1}", 11, NULL, &r), SMITHYCURL_E_USAGE);
+    CHECK_CONTAINS(message_of(r), "event stream");
+    smithycurl_result_free(r);
+    CHECK_RC(smithycurl_event_stream_open(c, "Nope", NULL, 0, NULL, &r, &s), SMITHYCURL_E_NOT_FOUND);
+    smithycurl_result_free(r);
+    CHECK_RC(smithycurl_event_stream_open(c, "Tick", NULL, 0, NULL, NULL, &s), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_event_stream_next(NULL, &ev), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_event_stream_free(NULL), SMITHYCURL_E_INVALID_HANDLE);
+
+    smithycurl_client_free(c);
+    smithycurl_model_free(m);
 }
 
 struct test {
@@ -1444,6 +1568,7 @@ static const struct test tests[] = {
     {"rpcv2", test_rpcv2},
     {"exact", test_exact},
     {"wait", test_wait},
+    {"event_stream", test_event_stream},
 };
 
 int main(int argc, char **argv) {

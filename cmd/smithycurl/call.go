@@ -148,6 +148,9 @@ func call(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if f.trace {
 		fmt.Fprintf(stderr, "* input %s\n", client.RedactSensitive(m, op.Input, input))
 	}
+	if c.HasEventStream(op.Name) {
+		return callStream(ctx, c, op.Name, input, f.raw, stdout, stderr)
+	}
 	out, err := c.Call(ctx, op.Name, input)
 	if f.raw && last != nil && last.Response != nil {
 		writeRaw(stdout, last.Response.Status, last.Response.Header, last.Response.Body)
@@ -161,6 +164,12 @@ func call(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
+	return callFailed(err, f.raw, stdout, stderr)
+}
+
+// callFailed reports a failed call: the message on stderr, a service
+// error's JSON on stdout (unless raw), and the exit status.
+func callFailed(err error, raw bool, stdout, stderr io.Writer) int {
 	var ce *client.Error
 	if !errors.As(err, &ce) {
 		fmt.Fprintf(stderr, "smithycurl: %v\n", err)
@@ -169,7 +178,7 @@ func call(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stderr, "smithycurl: %v\n", ce)
 	switch ce.Kind {
 	case client.KindService:
-		if !f.raw {
+		if !raw {
 			writeJSON(stdout, serviceErrorJSON(ce))
 		}
 		return exitServiceError

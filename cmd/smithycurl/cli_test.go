@@ -137,7 +137,8 @@ func TestDescribe(t *testing.T) {
 		t.Errorf("describe Upload: exit %d\n%s", code, out)
 	}
 	out, _, code = runCmd(t, bin, "describe", "--model", path, "Watch")
-	if code != 0 || !strings.Contains(out, "events: Events (union)  [event stream: not supported yet, httpPayload]") {
+	if code != 0 || !strings.Contains(out, "events: Events (union)  [event stream, httpPayload]") ||
+		!strings.Contains(out, "event stream (events): call prints the initial output, then one JSON line per event") {
 		t.Errorf("describe Watch: exit %d\n%s", code, out)
 	}
 	out, _, code = runCmd(t, bin, "describe", "--json", "--model", path, "Watch")

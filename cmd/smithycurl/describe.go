@@ -47,7 +47,10 @@ func describe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	for _, io := range []*model.Shape{op.Input, op.Output} {
 		for _, mem := range io.Members {
-			if kind := describepkg.Streaming(m, mem); kind != "" {
+			switch kind := describepkg.Streaming(m, mem); {
+			case kind == "events" && io == op.Output:
+				fmt.Fprintf(stdout, "  event stream (%s): call prints the initial output, then one JSON line per event\n", mem.Name())
+			case kind != "":
 				fmt.Fprintf(stdout, "  streaming (%s %s): smithycurl cannot call this operation yet\n", mem.Name(), streamingNote(kind))
 			}
 		}
@@ -125,7 +128,9 @@ func (d describer) members(s *model.Shape, indent string, seen map[model.ShapeID
 		if _, ok := d.m.MemberTrait(mem, "smithy.api#sensitive"); ok {
 			notes = append(notes, "sensitive")
 		}
-		if kind := describepkg.Streaming(d.m, mem); kind != "" {
+		if kind := describepkg.Streaming(d.m, mem); kind == "events" {
+			notes = append(notes, streamingNote(kind))
+		} else if kind != "" {
 			notes = append(notes, streamingNote(kind)+": not supported yet")
 		}
 		for _, b := range []string{"httpLabel", "httpQuery", "httpHeader", "httpPayload", "httpPrefixHeaders", "httpQueryParams"} {

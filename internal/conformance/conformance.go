@@ -45,6 +45,7 @@ var Suites = []Suite{
 	{"idl-errorfiles", IDLErrorFiles},
 	{"models-load", ModelsLoad},
 	{"restJson1", RestJSON1},
+	{"eventStream-restJson1", EventStreamRestJSON1},
 	{"simpleRestJson", SimpleRestJSON},
 	{"awsJson1_0", AWSJSON1_0},
 	{"awsJson1_1", AWSJSON1_1},

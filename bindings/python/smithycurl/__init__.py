@@ -47,7 +47,7 @@ from .errors import (
     WaiterTimeoutError,
 )
 from .model import Model, OperationInfo, ServiceInfo, load_model
-from .client import Client, Operation, Waiter
+from .client import Client, EventStream, Operation, Waiter
 from .types import IntEnum, StrEnum, Structure, Union, UnknownUnionMember
 
 __version__ = "0.1.0"
@@ -72,6 +72,7 @@ __all__ = [
     "Client",
     "DecodeError",
     "ErrorMeta",
+    "EventStream",
     "ForkedError",
     "InputTypeError",
     "IntEnum",

@@ -25,6 +25,7 @@ E_NOMEM = 16
 E_INTERNAL = 17
 E_WAITER_FAILURE = 18
 E_WAITER_TIMEOUT = 19
+E_END = 20
 
 # smithycurl_error_kind values.
 KIND_NONE = 0

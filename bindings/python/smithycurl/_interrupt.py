@@ -57,6 +57,9 @@ class _Watcher:
         self.token = self._new_token()
         self.fired: Optional[int] = None  # the token the watcher cancelled
         self.active = False
+        # target, when set, is the token a SIGINT cancels instead of token
+        # (an event stream's own, bound to the stream for its life).
+        self.target: Optional[int] = None
         # A pipe, not a socketpair: the same for set_wakeup_fd on POSIX,
         # without importing socket (and selectors) at every start.
         self.rfd, self.wfd = os.pipe()
@@ -83,7 +86,7 @@ class _Watcher:
                 and self.active
                 and _getsignal(_SIGINT) is _default_int_handler
             ):
-                tok = self.token
+                tok = self.target if self.target is not None else self.token
                 self.fired = tok
                 self.lib.cancel_token_cancel(tok)
 
@@ -133,23 +136,25 @@ def wait(lib: _lib.Library, client: int, waiter: bytes, body: bytes, max_wait_ms
     return run(lib, out, lib.wait, client, waiter, body, len(body), max_wait_ms)
 
 
-def run(lib: _lib.Library, out: ctypes.c_void_p, fn: Callable[..., int], *args: Any) -> int:
+def run(lib: _lib.Library, out: ctypes.c_void_p, fn: Callable[..., int], *args: Any, token: Optional[int] = None) -> int:
     """fn(*args, cancel_token, &out) - a C function whose last two
     parameters are a cancel token and its result - interruptible by Ctrl-C
-    on the main thread."""
+    on the main thread. With token, Ctrl-C cancels that token (which the
+    caller owns and fn uses) instead of the watcher's."""
     if threading.get_ident() != _main_ident or _getsignal(_SIGINT) is not _default_int_handler:
-        return fn(*args, None, ctypes.byref(out))
+        return fn(*args, token, ctypes.byref(out))
     w = _watcher or _get_watcher(lib)
     try:
         old = signal.set_wakeup_fd(w.wfd, warn_on_full_buffer=False)
     except ValueError:  # not the main interpreter's main thread
-        return fn(*args, None, ctypes.byref(out))
+        return fn(*args, token, ctypes.byref(out))
     if old != -1 and old != w.wfd:  # someone else's (an asyncio loop's)
         signal.set_wakeup_fd(old)
-        return _run_on_thread(lib, out, fn, *args)
+        return _run_on_thread(lib, out, fn, *args, token=token)
     # Ours stays installed after the call (one set_wakeup_fd a call, not
     # two); bytes that arrive between calls are read and ignored.
-    tok = w.token
+    tok = w.token if token is None else token
+    w.target = token
     w.active = True
     rc = -1
     try:
@@ -159,9 +164,12 @@ def run(lib: _lib.Library, out: ctypes.c_void_p, fn: Callable[..., int], *args: 
         # Python may raise the KeyboardInterrupt as soon as the C call
         # returns, before rc is even assigned: clean up here either way.
         w.active = False
+        w.target = None
         fired = w.fired is not None
-        if fired:
+        if fired and w.fired == w.token:
             w.renew()
+        elif fired:
+            w.fired = None
         if (rc == -1 or (fired and rc == _lib.E_CANCELLED)) and out.value:
             lib.result_free(out)
             out.value = None
@@ -171,9 +179,11 @@ def run(lib: _lib.Library, out: ctypes.c_void_p, fn: Callable[..., int], *args: 
     return rc
 
 
-def _run_on_thread(lib: _lib.Library, out: ctypes.c_void_p, fn: Callable[..., int], *args: Any) -> int:
-    tok = ctypes.c_void_p()
-    lib.cancel_token_new(ctypes.byref(tok))
+def _run_on_thread(lib: _lib.Library, out: ctypes.c_void_p, fn: Callable[..., int], *args: Any,
+                   token: Optional[int] = None) -> int:
+    tok = ctypes.c_void_p(token)
+    if token is None:
+        lib.cancel_token_new(ctypes.byref(tok))
     done = threading.Lock()
     done.acquire()
     box: dict[str, Any] = {}
@@ -193,7 +203,9 @@ def _run_on_thread(lib: _lib.Library, out: ctypes.c_void_p, fn: Callable[..., in
         if out.value:
             lib.result_free(out)
             out.value = None
-        lib.cancel_token_free(tok)
+        if token is None:
+            lib.cancel_token_free(tok)
         raise
-    lib.cancel_token_free(tok)
+    if token is None:
+        lib.cancel_token_free(tok)
     return int(box["rc"])

@@ -245,6 +245,12 @@ class Operation:
     def __call__(self, input: Any = None, /, **kwargs: Any) -> Any:
         return self._client._call(self, self._body(input, kwargs))
 
+    def stream(self, input: Any = None, /, **kwargs: Any) -> "EventStream":
+        """Calls an operation whose output is an event stream, with the same
+        arguments as calling it. Returns once the initial response is in;
+        iterate the returned EventStream for the events as they arrive."""
+        return self._client._stream(self, self._body(input, kwargs))
+
     def _body(self, input: Any, kwargs: Mapping[str, Any]) -> bytes:
         """The input JSON of a call with input or keyword arguments."""
         if kwargs:
@@ -308,6 +314,20 @@ class Operation:
         obj = _exact_loads(raw.decode()) if self._exact else _loads(raw.decode())
         assert out.dec is not None
         return out.dec(obj)
+
+    def _decode_event(self, raw: bytes) -> Any:
+        """An event ({"member": {...}}) as the stream union's class."""
+        obj = _exact_loads(raw.decode()) if self._exact else _loads(raw.decode())
+        union = self._event_codec()
+        return union.dec(obj) if union is not None and union.dec is not None else obj
+
+    def _event_codec(self) -> Any:
+        """The codec of the output's @streaming union, None when unknown."""
+        for m in self._out.members if self._out else ():
+            shape = self._registry.shapes.get(m.target) or {}
+            if shape.get("type") == "union" and "smithy.api#streaming" in (shape.get("traits") or {}):
+                return m.codec
+        return None
 
     def _error(self, lib: _lib.Library, rc: int, r: ctypes.c_void_p) -> BaseException:
         kind, status, attempts = ctypes.c_int(), ctypes.c_int(), ctypes.c_int()
@@ -577,6 +597,47 @@ class Client:
             lib.result_free(r)
         raise exc
 
+    def _stream(self, op: Operation, body: bytes) -> "EventStream":
+        h = self._handle
+        if h is None:
+            raise errors.UsageError(f"the client of {self.service.id} is closed")
+        lib = self._lib
+        r, s = ctypes.c_void_p(), ctypes.c_void_p()
+        # The stream's own cancel token: Ctrl-C while it waits ends it.
+        tok = ctypes.c_void_p()
+        lib.cancel_token_new(ctypes.byref(tok))
+        assert tok.value is not None
+        try:
+            rc = _interrupt.run(lib, r, lambda _t, out: int(lib.event_stream_open(
+                h, op._op, body, len(body), tok, out, ctypes.byref(s))), token=tok.value)
+        except BaseException:
+            lib.cancel_token_free(tok)
+            raise
+        if rc != _lib.OK:
+            lib.cancel_token_free(tok)
+            if not r.value:
+                if rc == _lib.E_FORKED:
+                    raise errors.ForkedError()
+                raise errors.from_code(rc, lib.strerror(rc).decode(), op.info.name)
+            try:
+                exc = op._error(lib, rc, r)
+            finally:
+                lib.result_free(r)
+            raise exc
+        try:
+            p, n = ctypes.c_void_p(), ctypes.c_size_t()
+            lib.result_output(r, ctypes.byref(p), ctypes.byref(n))
+            raw = ctypes.string_at(p, n.value)
+        finally:
+            lib.result_free(r)
+        stream = EventStream(op, lib, s.value, tok.value)
+        try:
+            stream.initial = op._decode(raw)
+        except (ValueError, TypeError, KeyError) as e:
+            stream.close()
+            raise errors.DecodeError(f"{op.info.name}: cannot decode the initial output {raw[:200]!r}: {e}") from e
+        return stream
+
     def close(self) -> None:
         """Closes the connections; calls in flight fail with CancelledError.
         Idempotent."""
@@ -600,3 +661,85 @@ class Client:
         state = "" if self._handle is not None else " (closed)"
         at = self.endpoint if self.endpoint is not None else "the endpoint its rules resolve"
         return f"<smithycurl.Client {self.service.id} at {at}{state}>"
+
+
+class EventStream:
+    """The events of an operation whose output is an event stream
+    (``client.tick.stream(count=3)``), read as they arrive: iterate it for
+    each event (an instance of the stream union's class); ``initial`` is the
+    output without its stream member. A modeled exception event raises its
+    error class (a ServiceError), an error message a ServiceError, a
+    malformed or cut stream DecodeError or TransportError; the stream ends
+    there. ``with stream:`` or ``close()`` ends the transfer early; Ctrl-C
+    while it waits for an event raises KeyboardInterrupt at once and ends
+    it. Use it from one thread at a time."""
+
+    def __init__(self, op: Operation, lib: _lib.Library, handle: Optional[int], token: Optional[int]) -> None:
+        self.initial: Any = None
+        self._op = op
+        self._lib = lib
+        self._handle = handle
+        self._token = token  # the stream's cancel token (Ctrl-C), freed by close
+
+    def __iter__(self) -> "EventStream":
+        return self
+
+    def __next__(self) -> Any:
+        h = self._handle
+        if h is None:
+            raise StopIteration
+        lib = self._lib
+        ev = ctypes.c_void_p()
+        try:
+            rc = _interrupt.run(lib, ev, lambda _t, out: int(lib.event_stream_next(h, out)), token=self._token)
+        except KeyboardInterrupt:
+            self.close()
+            raise
+        if rc == _lib.E_END:
+            self.close()
+            raise StopIteration
+        if rc != _lib.OK:
+            self.close()
+            if not ev.value:
+                raise errors.from_code(rc, lib.strerror(rc).decode(), self._op.info.name)
+            try:
+                exc = self._op._error(lib, rc, ev)
+            finally:
+                lib.result_free(ev)
+            raise exc
+        try:
+            p, n = ctypes.c_void_p(), ctypes.c_size_t()
+            lib.result_output(ev, ctypes.byref(p), ctypes.byref(n))
+            raw = ctypes.string_at(p, n.value)
+        finally:
+            lib.result_free(ev)
+        try:
+            return self._op._decode_event(raw)
+        except (ValueError, TypeError, KeyError) as e:
+            self.close()
+            raise errors.DecodeError(f"{self._op.info.name}: cannot decode the event {raw[:200]!r}: {e}") from e
+
+    def close(self) -> None:
+        """Ends the transfer if events are left. Idempotent."""
+        h, self._handle = self._handle, None
+        if h is not None:
+            self._lib.event_stream_free(h)
+        tok, self._token = self._token, None
+        if tok is not None:
+            self._lib.cancel_token_free(tok)
+
+    def __enter__(self) -> "EventStream":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def __repr__(self) -> str:
+        state = "" if self._handle is not None else " (ended)"
+        return f"<smithycurl.EventStream of {self._op.info.id}{state}>"

@@ -1,6 +1,7 @@
 """Fixtures: the package from this folder, the library built by make, and the
-local test services (build/testserver -pizza: go-httpbin, Todos and alloy's
-PizzaAdminService on 127.0.0.1), started once per session."""
+local test services (build/testserver -pizza: go-httpbin, Todos, the
+event-stream Ticker and alloy's PizzaAdminService on 127.0.0.1), started once
+per session."""
 
 from __future__ import annotations
 
@@ -62,6 +63,7 @@ class Servers:
         self.todo = urls["todo"]
         self.pizza = urls["pizza"]
         self.kv = urls["kv"]
+        self.events = urls["events"]
 
 
 @pytest.fixture(scope="session")
@@ -72,7 +74,7 @@ def servers() -> Iterator[Servers]:
     proc = subprocess.Popen([exe, "-pizza"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     urls = {}
     assert proc.stdout is not None and proc.stdin is not None
-    names = {"httpbin", "todo", "kv", "pizza"}
+    names = {"httpbin", "todo", "kv", "events", "pizza"}
     for _ in range(len(names)):
         line = proc.stdout.readline()
         if not line:

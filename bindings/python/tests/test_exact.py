@@ -75,7 +75,7 @@ def test_streaming_refused(exact: smithycurl.Client) -> None:
     with pytest.raises(smithycurl.UsageError, match="operation Upload: streaming member data is not supported yet") as e:
         exact.upload(data=b"hi")
     assert e.value.attempts == 0
-    with pytest.raises(smithycurl.UsageError, match="operation Subscribe: streaming member events is not supported yet"):
+    with pytest.raises(smithycurl.UsageError, match=r"operation Subscribe: its output is an event stream \(member events\): call it with CallStream"):
         exact.subscribe()
 
 

@@ -2,7 +2,9 @@
 // for the demo and for the C and Python tests: go-httpbin, the example
 // Todos service, the key-value store of internal/kvserver in rpcv2Cbor and
 // rpcv2Json (line "kv <URL>": services smithycurl.kv#KVCbor and KVJson, model
-// internal/kvserver/kv.smithy), and with -pizza alloy's PizzaAdminService (model in the
+// internal/kvserver/kv.smithy), the event-stream Ticker service of
+// internal/eventserver (line "events <URL>", model
+// internal/eventserver/ticker.smithy), and with -pizza alloy's PizzaAdminService (model in the
 // shared conformance folder, namespace alloy.test; see internal/pizzaserver
 // for the inputs that produce its errors). It prints one line per service,
 // "<name> <base URL>", then serves until stdin (a pipe) reaches EOF or it gets SIGINT
@@ -21,6 +23,7 @@ import (
 
 	"github.com/mccutchen/go-httpbin/v2/httpbin"
 
+	"github.com/smithycurl/smithycurl/internal/eventserver"
 	"github.com/smithycurl/smithycurl/internal/kvserver"
 	"github.com/smithycurl/smithycurl/internal/pizzaserver"
 	"github.com/smithycurl/smithycurl/internal/todoserver"
@@ -38,6 +41,7 @@ func main() {
 	}{
 		{"httpbin", httpbin.New().Handler()},
 		{"todo", todoserver.New().Handler()},
+		{"events", eventserver.Service{}.Handler()},
 		{"kv", kvserver.New().Handler()},
 	}
 	if *pizza {

@@ -13,8 +13,7 @@ import (
 const s3Service = "com.amazonaws.s3#AmazonS3"
 
 // S3 (restXml, path-style to the endpoint) against fauxqs: the operations
-// without a streaming body (PutObject and GetObject wait for streaming
-// support in the client).
+// without a streaming body (PutObject and GetObject: s3stream_test.go).
 func TestS3(t *testing.T) {
 	emu := Start(t)
 	s3 := newClient(t, "../aws-large/s3.json", s3Service, emu.Fauxqs)

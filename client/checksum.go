@@ -1,0 +1,291 @@
+package client
+
+import (
+	"crypto/md5"
+	"crypto/sha1"
+	"crypto/sha256"
+	"encoding/base64"
+	"fmt"
+	"hash"
+	"hash/crc32"
+	"hash/crc64"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/transport"
+	"github.com/smithycurl/smithycurl/wire"
+)
+
+// checksumPlan is an operation's aws.protocols#httpChecksum trait, with
+// the headers its members are bound to.
+type checksumPlan struct {
+	algHeader    string   // header of requestAlgorithmMember ("" when none)
+	modeHeader   string   // header of requestValidationModeMember ("" when none)
+	responseAlgs []string // responseAlgorithms, in the model's order
+	required     bool     // requestChecksumRequired, or @httpChecksumRequired
+}
+
+func planChecksum(m *model.Model, op *model.Operation) checksumPlan {
+	var p checksumPlan
+	p.required = op.Shape.HasTrait("smithy.api#httpChecksumRequired")
+	t, ok := op.Shape.Trait("aws.protocols#httpChecksum")
+	if !ok {
+		return p
+	}
+	header := func(field string) string {
+		v, ok := t.Get(field)
+		if !ok {
+			return ""
+		}
+		for _, mem := range op.Input.Members {
+			if mem.Name() == v.Str() {
+				h, _ := mem.Traits.Get("smithy.api#httpHeader")
+				return h.Str()
+			}
+		}
+		return ""
+	}
+	p.algHeader = header("requestAlgorithmMember")
+	p.modeHeader = header("requestValidationModeMember")
+	if v, ok := t.Get("requestChecksumRequired"); ok && v.AsBool() {
+		p.required = true
+	}
+	if v, ok := t.Get("responseAlgorithms"); ok {
+		for _, a := range v.Items() {
+			p.responseAlgs = append(p.responseAlgs, a.Str())
+		}
+	}
+	return p
+}
+
+var (
+	castagnoli = crc32.MakeTable(crc32.Castagnoli)
+	// CRC-64/NVME (reflected polynomial; crc64 inverts before and after,
+	// as the algorithm's init and xorout ask).
+	nvme = crc64.MakeTable(0x9a6c9329ac4bc9b5)
+)
+
+// checksumAlgorithms are the algorithms of httpChecksum, by their name in
+// the model's enums; each digest is sent big-endian in base64.
+var checksumAlgorithms = map[string]func() hash.Hash{
+	"CRC32":     func() hash.Hash { return crc32.NewIEEE() },
+	"CRC32C":    func() hash.Hash { return crc32.New(castagnoli) },
+	"CRC64NVME": func() hash.Hash { return crc64.New(nvme) },
+	"SHA1":      sha1.New,
+	"SHA256":    sha256.New,
+}
+
+// checksumHeader is the header that carries a checksum of alg.
+func checksumHeader(alg string) string { return "X-Amz-Checksum-" + strings.ToLower(alg) }
+
+func digest(h hash.Hash) string { return base64.StdEncoding.EncodeToString(h.Sum(nil)) }
+
+// requestChecksum adds the request checksum httpChecksum asks for: the
+// algorithm the caller chose in requestAlgorithmMember (x-amz-checksum-*),
+// or Content-MD5 when a checksum is required and none was chosen. A
+// checksum the caller gave in its own member is kept. A streamed body is
+// read through once when it can be rewound (an io.Seeker), else its
+// checksum goes in a trailer of the aws-chunked encoding; Content-MD5,
+// which has no trailer form, needs a body that can be rewound.
+func (b *callBody) requestChecksum(op *model.Operation, cp checksumPlan, req *transport.Request) error {
+	alg := ""
+	if cp.algHeader != "" {
+		alg = strings.ToUpper(req.Header.Get(cp.algHeader))
+	}
+	if alg == "" && !cp.required {
+		return nil
+	}
+	newHash := md5.New
+	name := "Content-Md5"
+	if alg != "" {
+		var ok bool
+		if newHash, ok = checksumAlgorithms[alg]; !ok {
+			return usageError(op.Shape.ID, "checksum algorithm %q is not one of CRC32, CRC32C, CRC64NVME, SHA1, SHA256", alg)
+		}
+		name = checksumHeader(alg)
+		if req.Header.Get(name) != "" {
+			return nil // the caller's own
+		}
+	}
+	if b.r == nil {
+		if alg == "" {
+			return nil // the codec wrote Content-MD5
+		}
+		h := newHash()
+		h.Write(req.Body)
+		req.Header.Set(name, digest(h))
+		return nil
+	}
+	if alg == "" {
+		delete(req.Header, "Content-Md5") // the codec's, of an empty body
+	}
+	if b.seeker != nil {
+		h := newHash()
+		var n int64
+		var err error
+		if b.size >= 0 {
+			n, err = io.CopyN(h, b.r, b.size)
+		} else {
+			n, err = io.Copy(h, b.r)
+		}
+		if err != nil {
+			return usageError(op.Shape.ID, "reading the body for its %s checksum: %v", strings.TrimPrefix(name, "X-Amz-Checksum-"), err)
+		}
+		if _, err := b.seeker.Seek(b.pos, io.SeekStart); err != nil {
+			return usageError(op.Shape.ID, "rewinding the body after its checksum: %v", err)
+		}
+		b.size = n
+		req.Header.Set(name, digest(h))
+		b.set(req)
+		return nil
+	}
+	if alg == "" {
+		return usageError(op.Shape.ID, "operation %s requires a Content-MD5 of its body: give a body reader that is an io.Seeker, or choose a checksum algorithm", op.Name)
+	}
+	// The aws-chunked encoding with the checksum in a trailer.
+	trailer := strings.ToLower(name)
+	if ce := req.Header.Get("Content-Encoding"); ce != "" {
+		req.Header.Set("Content-Encoding", ce+", aws-chunked")
+	} else {
+		req.Header.Set("Content-Encoding", "aws-chunked")
+	}
+	req.Header.Set("X-Amz-Trailer", trailer)
+	req.Header.Set("X-Amz-Content-Sha256", "STREAMING-UNSIGNED-PAYLOAD-TRAILER")
+	if b.size >= 0 {
+		req.Header.Set("X-Amz-Decoded-Content-Length", strconv.FormatInt(b.size, 10))
+	}
+	size := b.size
+	b.wrap = func(r io.Reader) (io.Reader, int64) {
+		enc := &awsChunked{r: r, h: newHash(), trailer: trailer}
+		if size < 0 {
+			return enc, -1
+		}
+		return enc, awsChunkedLen(size, trailer, newHash().Size())
+	}
+	b.set(req)
+	return nil
+}
+
+// awsChunkSize is the payload of each aws-chunked chunk but the last.
+const awsChunkSize = 64 << 10
+
+// awsChunked encodes r in the aws-chunked encoding without signatures:
+// "<hex size>\r\n<data>\r\n" per chunk, then "0\r\n", the checksum
+// trailer line and "\r\n".
+type awsChunked struct {
+	r       io.Reader
+	h       hash.Hash
+	trailer string
+	buf     []byte // the encoded chunk being sent
+	off     int
+	chunk   []byte
+	done    bool
+}
+
+func (a *awsChunked) Read(p []byte) (int, error) {
+	for a.off == len(a.buf) {
+		if a.done {
+			return 0, io.EOF
+		}
+		if a.chunk == nil {
+			a.chunk = make([]byte, awsChunkSize)
+			a.buf = make([]byte, 0, awsChunkSize+128)
+		}
+		n, err := io.ReadFull(a.r, a.chunk)
+		a.buf, a.off = a.buf[:0], 0
+		if n > 0 {
+			a.h.Write(a.chunk[:n])
+			a.buf = strconv.AppendInt(a.buf, int64(n), 16)
+			a.buf = append(a.buf, "\r\n"...)
+			a.buf = append(a.buf, a.chunk[:n]...)
+			a.buf = append(a.buf, "\r\n"...)
+		}
+		switch err {
+		case nil:
+		case io.EOF, io.ErrUnexpectedEOF:
+			a.buf = append(a.buf, "0\r\n"...)
+			a.buf = append(a.buf, a.trailer...)
+			a.buf = append(a.buf, ':')
+			a.buf = append(a.buf, digest(a.h)...)
+			a.buf = append(a.buf, "\r\n\r\n"...)
+			a.done = true
+		default:
+			return 0, err
+		}
+	}
+	n := copy(p, a.buf[a.off:])
+	a.off += n
+	return n, nil
+}
+
+// awsChunkedLen is the encoded length of size bytes.
+func awsChunkedLen(size int64, trailer string, digestSize int) int64 {
+	chunk := func(n int64) int64 { return int64(len(strconv.FormatInt(n, 16))) + 2 + n + 2 }
+	l := (size / awsChunkSize) * chunk(awsChunkSize)
+	if r := size % awsChunkSize; r > 0 {
+		l += chunk(r)
+	}
+	return l + 3 + int64(len(trailer)) + 1 + int64(base64.StdEncoding.EncodedLen(digestSize)) + 4
+}
+
+// responseChecksum checks a response body against the checksum header the
+// service sent, the first of responseAlgorithms it sent. Composite
+// checksums of multipart objects ("…-N") are not checked, nor a response
+// without any.
+type responseChecksum struct {
+	algs []string
+	h    hash.Hash // the streamed body's, once it started
+	alg  string
+	want string
+}
+
+// newResponseChecksum is nil unless the request's validation mode member
+// is ENABLED.
+func newResponseChecksum(cp checksumPlan, req *transport.Request) *responseChecksum {
+	if cp.modeHeader == "" || !strings.EqualFold(req.Header.Get(cp.modeHeader), "ENABLED") {
+		return nil
+	}
+	return &responseChecksum{algs: cp.responseAlgs}
+}
+
+// pick finds the checksum to check in header; false when there is none.
+func (rc *responseChecksum) pick(header wire.Header) bool {
+	rc.alg, rc.want, rc.h = "", "", nil
+	for _, alg := range rc.algs {
+		v := header.Get(checksumHeader(alg))
+		newHash, ok := checksumAlgorithms[alg]
+		if v == "" || !ok || strings.Contains(v, "-") {
+			continue
+		}
+		rc.alg, rc.want, rc.h = alg, v, newHash()
+		return true
+	}
+	return false
+}
+
+// Write hashes a streamed body.
+func (rc *responseChecksum) Write(p []byte) (int, error) {
+	if rc.h != nil {
+		rc.h.Write(p)
+	}
+	return len(p), nil
+}
+
+// check checks a successful response (its body in memory, or streamed
+// through Write).
+func (rc *responseChecksum) check(resp *wire.Response) error {
+	if !resp.Streamed {
+		if !rc.pick(resp.Header) {
+			return nil
+		}
+		rc.h.Write(resp.Body)
+	} else if rc.h == nil {
+		return nil
+	}
+	if got := digest(rc.h); got != rc.want {
+		return fmt.Errorf("response checksum mismatch: %s is %s, the body's is %s", strings.ToLower(checksumHeader(rc.alg)), rc.want, got)
+	}
+	return nil
+}

@@ -1,0 +1,167 @@
+package client
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/transport"
+)
+
+// streamingPayloads finds the operation's streaming blob payloads (input
+// and output members with @streaming and @httpPayload targeting a blob:
+// "" when none) and says why the operation cannot be called when another
+// @streaming member (an event stream) is in its input or output.
+func streamingPayloads(m *model.Model, op *model.Operation) (in, out, unsupported string) {
+	for i, s := range []*model.Shape{op.Input, op.Output} {
+		for _, mem := range s.Members {
+			if _, ok := m.MemberTrait(mem, "smithy.api#streaming"); !ok {
+				continue
+			}
+			target, ok := m.Shape(mem.Target)
+			if !ok || target.Type != model.BlobType || !mem.Traits.Has("smithy.api#httpPayload") {
+				return "", "", fmt.Sprintf("operation %s: streaming member %s (an event stream) is not supported yet", op.Name, mem.Name())
+			}
+			if i == 0 {
+				in = mem.Name()
+			} else {
+				out = mem.Name()
+			}
+		}
+	}
+	return in, out, ""
+}
+
+// callBody is one call's streamed bodies: the reader of the request's
+// payload (rewound before a retry when it can be) and the writer of the
+// response's, counted so that a call that wrote part of a body is never
+// retried.
+type callBody struct {
+	r        io.Reader
+	size     int64
+	seeker   io.Seeker // nil when r cannot be rewound
+	pos      int64     // r's position when the call started
+	read     bool      // a send has read r
+	wrap     func(io.Reader) (io.Reader, int64)
+	w        *countingWriter
+	validate *responseChecksum // nil when the response is not checked
+}
+
+// newCallBody checks the streams given to a call of op against its
+// streaming payloads.
+func newCallBody(op *model.Operation, plan *callPlan, co callOptions) (*callBody, error) {
+	b := &callBody{}
+	if co.bodyReader != nil {
+		if plan.streamIn == "" {
+			return nil, usageError(op.Shape.ID, "WithBodyReader: operation %s has no streaming blob input payload", op.Name)
+		}
+		if co.bodySize < -1 {
+			return nil, usageError(op.Shape.ID, "WithBodyReader: size %d is neither a length nor -1 (unknown)", co.bodySize)
+		}
+		b.r, b.size = co.bodyReader, co.bodySize
+		if s, ok := co.bodyReader.(io.Seeker); ok {
+			if pos, err := s.Seek(0, io.SeekCurrent); err == nil {
+				b.seeker, b.pos = s, pos
+			}
+		}
+	}
+	if co.bodyWriter != nil {
+		if plan.streamOut == "" {
+			return nil, usageError(op.Shape.ID, "WithBodyWriter: operation %s has no streaming blob output payload", op.Name)
+		}
+		b.w = &countingWriter{w: co.bodyWriter}
+	}
+	return b, nil
+}
+
+// attach puts the streams on req. The request must not also carry the
+// payload from the input document.
+func (b *callBody) attach(op *model.Operation, plan *callPlan, req *transport.Request) error {
+	if b.w != nil {
+		req.BodyWriter = b.w
+	}
+	if b.r == nil {
+		return nil
+	}
+	if len(req.Body) > 0 {
+		return usageError(op.Shape.ID, "member %s is given both in the input and with WithBodyReader", plan.streamIn)
+	}
+	req.Body = nil
+	// A Content-Length from the input (S3's ContentLength member) is the
+	// size when none was given; libcurl writes the header itself.
+	if cl := req.Header.Get("Content-Length"); cl != "" {
+		n, err := strconv.ParseInt(cl, 10, 64)
+		if err != nil || n < 0 {
+			return usageError(op.Shape.ID, "Content-Length %q is not a length", cl)
+		}
+		if b.size >= 0 && n != b.size {
+			return usageError(op.Shape.ID, "Content-Length %d from the input differs from the size %d given with WithBodyReader", n, b.size)
+		}
+		b.size = n
+		delete(req.Header, "Content-Length")
+	}
+	b.set(req)
+	return nil
+}
+
+// set gives req the body reader for the next send.
+func (b *callBody) set(req *transport.Request) {
+	req.BodyReader, req.BodySize = b.r, b.size
+	if b.wrap != nil {
+		req.BodyReader, req.BodySize = b.wrap(b.r)
+	}
+	req.BodyReader = &markReader{r: req.BodyReader, read: &b.read}
+}
+
+// rewind prepares the next send of req; the error says why the call
+// cannot be retried.
+func (b *callBody) rewind(req *transport.Request) error {
+	if b.w != nil && b.w.n > 0 {
+		return fmt.Errorf("not retried: %d bytes of the response body were already written", b.w.n)
+	}
+	if b.r == nil || !b.read {
+		if b.r != nil {
+			b.set(req)
+		}
+		return nil
+	}
+	if b.seeker == nil {
+		return errors.New("not retried: the body reader cannot be rewound (it is no io.Seeker)")
+	}
+	if _, err := b.seeker.Seek(b.pos, io.SeekStart); err != nil {
+		return fmt.Errorf("not retried: rewinding the body reader: %w", err)
+	}
+	b.read = false
+	b.set(req)
+	return nil
+}
+
+// markReader records that a send read from r.
+type markReader struct {
+	r    io.Reader
+	read *bool
+}
+
+func (m *markReader) Read(p []byte) (int, error) {
+	*m.read = true
+	return m.r.Read(p)
+}
+
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// noRetry adds why a failed call was not retried to its error.
+func noRetry(e *Error, why error) *Error {
+	e.err = fmt.Errorf("%w (%v)", e.err, why)
+	return e
+}

@@ -1,0 +1,120 @@
+package transport
+
+/*
+#include <stddef.h>
+#include <stdint.h>
+#include "shim.h"
+
+static long sc_response_code(sc_handle *h) {
+	long status = 0;
+	curl_easy_getinfo(h->easy, CURLINFO_RESPONSE_CODE, &status);
+	return status;
+}
+*/
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"runtime/cgo"
+	"unsafe"
+
+	"github.com/smithycurl/smithycurl/wire"
+)
+
+// stream is the state of one call's streamed bodies, reached from the C
+// callbacks through a cgo.Handle: libcurl's read callback pulls the
+// request body from r, its write callback pushes a 2xx response body to w.
+type stream struct {
+	r         io.Reader
+	remaining int64 // bytes of r still to send; -1 when the size is unknown
+	pending   error // an error r returned with data, reported on the next read
+	w         io.Writer
+	written   int64
+	onStart   func(int, wire.Header) // Request.OnBodyStart
+	c         *C.sc_handle           // for the status and headers at the first write
+	err       error                  // the first failure of r or w, set before libcurl is told
+}
+
+// maxZeroReads bounds the reads that return neither data nor an error.
+const maxZeroReads = 100
+
+//export scGoRead
+func scGoRead(ref C.uintptr_t, buf *C.char, n C.size_t) (out C.size_t) {
+	s := cgo.Handle(ref).Value().(*stream)
+	defer func() {
+		if r := recover(); r != nil { // never across the C frames
+			s.err = fmt.Errorf("reading the request body: the reader panicked: %v", r)
+			out = ^C.size_t(0)
+		}
+	}()
+	p := unsafe.Slice((*byte)(unsafe.Pointer(buf)), int(n))
+	if s.remaining >= 0 && int64(len(p)) > s.remaining {
+		p = p[:s.remaining]
+	}
+	if len(p) == 0 {
+		return 0
+	}
+	for zero := 0; ; zero++ {
+		err := s.pending
+		k := 0
+		if err == nil {
+			k, err = s.r.Read(p)
+		}
+		s.pending = nil
+		if k > 0 {
+			k = min(k, len(p))
+			if s.remaining >= 0 {
+				s.remaining -= int64(k)
+			}
+			if err != nil && !errors.Is(err, io.EOF) {
+				s.pending = err
+			}
+			return C.size_t(k)
+		}
+		switch {
+		case errors.Is(err, io.EOF):
+			if s.remaining > 0 {
+				s.err = fmt.Errorf("reading the request body: the reader ended %d bytes before the size given", s.remaining)
+				return ^C.size_t(0)
+			}
+			return 0
+		case err != nil:
+			s.err = fmt.Errorf("reading the request body: %w", err)
+			return ^C.size_t(0)
+		case zero >= maxZeroReads:
+			s.err = fmt.Errorf("reading the request body: %w", io.ErrNoProgress)
+			return ^C.size_t(0)
+		}
+	}
+}
+
+//export scGoWrite
+func scGoWrite(ref C.uintptr_t, buf *C.char, n C.size_t) (out C.size_t) {
+	s := cgo.Handle(ref).Value().(*stream)
+	defer func() {
+		if r := recover(); r != nil {
+			s.err = fmt.Errorf("writing the response body: the writer panicked: %v", r)
+			out = 0
+		}
+	}()
+	if s.onStart != nil {
+		start := s.onStart
+		s.onStart = nil
+		start(int(C.sc_response_code(s.c)), parseHeader(s.c.hdr.p, s.c.hdr.len))
+	}
+	p := unsafe.Slice((*byte)(unsafe.Pointer(buf)), int(n))
+	k, err := s.w.Write(p)
+	if k > 0 {
+		s.written += int64(min(k, len(p)))
+	}
+	if err == nil && k < len(p) {
+		err = io.ErrShortWrite
+	}
+	if err != nil {
+		s.err = fmt.Errorf("writing the response body: %w", err)
+		return 0
+	}
+	return n
+}
