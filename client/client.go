@@ -375,7 +375,7 @@ func (c *Client) plan(op *model.Operation) *callPlan {
 	if es, ok := c.codec.(protocol.EventStreams); ok && p.unsupported != "" {
 		if member, ok := es.OutputEventStream(op); ok && onlyStreamingMember(c.model, op, member) {
 			p.eventStream = true
-			p.unsupported = fmt.Sprintf("operation %s: its output is an event stream (member %s): call it with CallStream", op.Name, member)
+			p.unsupported = fmt.Sprintf("operation %s: its output is an event stream (member %s): open it as a stream (CallStream in Go, smithycurl_event_stream_open in C, .stream() in Python)", op.Name, member)
 		}
 	}
 	c.plans.Store(op, p)

@@ -96,7 +96,7 @@ func TestEventStreamOperationsRefused(t *testing.T) {
 	srv := newStubServer(t, 200, `{}`)
 	for _, tc := range []struct{ file, svc, op, input, want string }{
 		{"lambda.json", "com.amazonaws.lambda#AWSGirApiService", "InvokeWithResponseStream", `{"FunctionName": "f"}`,
-			"operation InvokeWithResponseStream: its output is an event stream (member EventStream): call it with CallStream"},
+			"operation InvokeWithResponseStream: its output is an event stream (member EventStream): open it as a stream"},
 	} {
 		m := awsModel(t, tc.file)
 		c, err := client.New(m, model.ShapeID(tc.svc), srv.URL, fakeAWS, client.WithoutRetries())

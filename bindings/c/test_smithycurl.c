@@ -1271,15 +1271,14 @@ static void test_exact(void) {
     CHECK_CONTAINS(message_of(r), "name: is required");
     smithycurl_result_free(r);
 
-    // a streaming blob and an event stream: refused by smithycurl_call before sending
-    r = call_err(c, "Upload", "{\"data\": \"aGk=\"}", NULL, SMITHYCURL_E_USAGE, SMITHYCURL_KIND_USAGE);
-    CHECK_CONTAINS(message_of(r), "operation Upload: streaming member data is not supported yet");
+    // a streaming blob given in the document is sent as the body; an event
+    // stream is refused by smithycurl_call before sending
+    free(call_ok(c, "Upload", "{\"data\": \"aGk=\"}"));
+    r = call_err(c, "Subscribe", NULL, NULL, SMITHYCURL_E_USAGE, SMITHYCURL_KIND_USAGE);
+    CHECK_CONTAINS(message_of(r), "operation Subscribe: its output is an event stream (member events): open it as a stream (CallStream in Go, smithycurl_event_stream_open in C");
     int attempts = -1;
     smithycurl_result_attempts(r, &attempts);
     CHECK(attempts == 0);
-    smithycurl_result_free(r);
-    r = call_err(c, "Subscribe", NULL, NULL, SMITHYCURL_E_USAGE, SMITHYCURL_KIND_USAGE);
-    CHECK_CONTAINS(message_of(r), "operation Subscribe: its output is an event stream (member events): call it with CallStream");
     smithycurl_result_free(r);
 
     CHECK_RC(smithycurl_client_free(c), SMITHYCURL_OK);

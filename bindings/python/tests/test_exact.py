@@ -71,12 +71,13 @@ def test_type_errors(servers: Servers, exact_model: smithycurl.Model, validate: 
         assert message in str(e.value) and e.value.attempts == 0
 
 
-def test_streaming_refused(exact: smithycurl.Client) -> None:
-    with pytest.raises(smithycurl.UsageError, match="operation Upload: streaming member data is not supported yet") as e:
-        exact.upload(data=b"hi")
-    assert e.value.attempts == 0
-    with pytest.raises(smithycurl.UsageError, match=r"operation Subscribe: its output is an event stream \(member events\): call it with CallStream"):
+def test_event_stream_needs_stream(exact: smithycurl.Client) -> None:
+    """A streaming blob given as bytes is the body; an event stream output
+    is refused by a plain call (it is read with .stream()), nothing sent."""
+    assert exact.upload(data=b"hi") is None
+    with pytest.raises(smithycurl.UsageError, match=r"operation Subscribe: its output is an event stream \(member events\): open it as a stream") as e:
         exact.subscribe()
+    assert e.value.attempts == 0
 
 
 def test_empty_blob_payload(exact: smithycurl.Client) -> None:
