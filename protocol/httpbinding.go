@@ -707,7 +707,9 @@ func (c *restCodec) decodeBound(b *binding, resp *wire.Response) ([]byte, error)
 			if i > 0 {
 				w.dst = append(w.dst, ',')
 			}
-			w.dst = appendString(w.dst, k[len(mc.locName):])
+			// The key as the wire spelled it (x-foo-abc gives "abc"),
+			// not Header's canonical form ("Abc").
+			w.dst = appendString(w.dst, resp.WireName(k)[len(mc.locName):])
 			w.dst = append(w.dst, ':')
 			w.dst = appendString(w.dst, strings.Join(resp.Header[k], ", "))
 		}

@@ -59,12 +59,12 @@ func TestParseHeaderBlock(t *testing.T) {
 			}},
 		{"bare LF, no final blank line", "HTTP/1.1 200 OK\nA: 1\nB: 2", wire.Header{"A": {"1"}, "B": {"2"}}},
 	} {
-		if got := parseHeaderBlock(tc.in); !reflect.DeepEqual(got, tc.want) {
+		if got, _ := parseHeaderBlock(tc.in); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s: got %#v, want %#v", tc.name, got, tc.want)
 		}
 	}
 	// Values are independent slices: appending to one does not touch another.
-	h := parseHeaderBlock(httpbinHeader)
+	h, _ := parseHeaderBlock(httpbinHeader)
 	h["Date"] = append(h["Date"], "x")
 	if got := h.Values("Content-Type"); len(got) != 1 || got[0] != "application/json; charset=utf-8" {
 		t.Errorf("append to one value changed another: %q", got)
@@ -131,7 +131,7 @@ func FuzzParseHeaderBlock(f *testing.F) {
 	f.Add("HTTP/2 404\nx-amzn-errortype: Foo:http://x\n\n")
 	f.Add("HTTP/1.1 200 OK\r\n: no name\r\n\tfold first\r\n")
 	f.Fuzz(func(t *testing.T, block string) {
-		h := parseHeaderBlock(block)
+		h, _ := parseHeaderBlock(block)
 		for k, vs := range h {
 			if k != wire.CanonicalHeaderKey(k) {
 				t.Fatalf("name %q is not canonical", k)
@@ -148,7 +148,7 @@ func FuzzParseHeaderBlock(f *testing.F) {
 // A bare CR inside a header line reached the caller in the value (found by
 // FuzzParseHeaderBlock).
 func TestParseHeaderBlockBareCR(t *testing.T) {
-	h := parseHeaderBlock("HTTP/1.1 200 OK\r\nX-A: a\rb\r\nX-B: c\r\n d\re\r\n\r\n")
+	h, _ := parseHeaderBlock("HTTP/1.1 200 OK\r\nX-A: a\rb\r\nX-B: c\r\n d\re\r\n\r\n")
 	if got := h.Get("X-A"); got != "a b" {
 		t.Errorf("X-A %q, want %q", got, "a b")
 	}

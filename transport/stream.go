@@ -102,7 +102,8 @@ func scGoWrite(ref C.uintptr_t, buf *C.char, n C.size_t) (out C.size_t) {
 	if s.onStart != nil {
 		start := s.onStart
 		s.onStart = nil
-		start(int(C.sc_response_code(s.c)), parseHeader(s.c.hdr.p, s.c.hdr.len))
+		hdr, _ := parseHeader(s.c.hdr.p, s.c.hdr.len)
+		start(int(C.sc_response_code(s.c)), hdr)
 	}
 	p := unsafe.Slice((*byte)(unsafe.Pointer(buf)), int(n))
 	k, err := s.w.Write(p)

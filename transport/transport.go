@@ -758,10 +758,10 @@ func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 	if res.code == 0 && res.cancelled == 0 {
 		resp = &wire.Response{
 			Status:   int(res.status),
-			Header:   parseHeader(h.c.hdr.p, h.c.hdr.len),
 			Body:     copyC(h.c.body.p, h.c.body.len),
 			Streamed: res.streamed != 0,
 		}
+		resp.Header, resp.Names = parseHeader(h.c.hdr.p, h.c.hdr.len)
 	} else if res.stream_failed != 0 && st != nil && st.err != nil && res.cancelled == 0 {
 		rerr = &Error{Kind: KindOther, Code: int(res.code), MayHaveReached: true, Method: method, URL: req.shownURL(),
 			Message: st.err.Error(), cause: st.err}
@@ -921,27 +921,29 @@ func validText(v string) error {
 }
 
 // parseHeader parses the last header block libcurl delivered.
-func parseHeader(p *C.char, n C.size_t) wire.Header {
+func parseHeader(p *C.char, n C.size_t) (wire.Header, []string) {
 	if n == 0 {
-		return make(wire.Header)
+		return make(wire.Header), nil
 	}
 	return parseHeaderBlock(C.GoStringN(p, C.int(n)))
 }
 
 // parseHeaderBlock parses a response header block: the status line, then
-// one header per line up to the first empty line.
-func parseHeaderBlock(s string) wire.Header {
+// one header per line up to the first empty line. names are the names as
+// they were spelled on the wire where that is not their canonical form
+// (wire.Response.Names).
+func parseHeaderBlock(s string) (hdr wire.Header, names []string) {
 	// Skip the status line.
 	i := strings.IndexByte(s, '\n')
 	if i < 0 {
-		return make(wire.Header)
+		return make(wire.Header), nil
 	}
 	s = s[i+1:]
 	// One map sized for every line and one backing array for the values:
 	// each name's first value is a one-element slice of it (capacity one,
 	// so a second value of the same name moves that name to its own array).
 	n := strings.Count(s, "\n") + 1
-	hdr := make(wire.Header, n)
+	hdr = make(wire.Header, n)
 	vals := make([]string, 0, n)
 	var last string
 	for len(s) > 0 {
@@ -969,7 +971,14 @@ func parseHeaderBlock(s string) wire.Header {
 		if i <= 0 {
 			continue
 		}
-		k := textproto.CanonicalMIMEHeaderKey(strings.TrimRight(line[:i], " \t"))
+		raw := strings.TrimRight(line[:i], " \t")
+		k := textproto.CanonicalMIMEHeaderKey(raw)
+		if k != raw {
+			if names == nil {
+				names = make([]string, 0, n)
+			}
+			names = append(names, raw)
+		}
 		v := strings.Trim(line[i+1:], " \t")
 		if vs, ok := hdr[k]; ok {
 			hdr[k] = append(vs, v)
@@ -979,5 +988,5 @@ func parseHeaderBlock(s string) wire.Header {
 		}
 		last = k
 	}
-	return hdr
+	return hdr, names
 }

@@ -4,7 +4,10 @@
 // libcurl transport without a codec.
 package wire
 
-import "net/textproto"
+import (
+	"net/textproto"
+	"strings"
+)
 
 // Request is an HTTP request built by a protocol codec.
 type Request struct {
@@ -28,6 +31,22 @@ type Response struct {
 	// arrived (a streaming payload, transport.Request.BodyWriter): Body is
 	// then empty and the codec leaves the payload member out.
 	Streamed bool
+	// Names are the response's header names as they were spelled on the
+	// wire, for those whose spelling is not their canonical form (Header's
+	// keys): "x-amz-meta-color" (HTTP/2 sends every name in lower case).
+	// The keys of an @httpPrefixHeaders map are taken from them.
+	Names []string
+}
+
+// WireName is the spelling on the wire of the header named by canonical
+// key k: from Names when one of them is k in another case, else k.
+func (r *Response) WireName(k string) string {
+	for _, n := range r.Names {
+		if len(n) == len(k) && strings.EqualFold(n, k) {
+			return n
+		}
+	}
+	return k
 }
 
 // Header maps canonical header names (CanonicalHeaderKey) to their values,
