@@ -118,8 +118,8 @@ func (b *callBody) set(req *transport.Request) {
 // rewind prepares the next send of req; the error says why the call
 // cannot be retried.
 func (b *callBody) rewind(req *transport.Request) error {
-	if b.w != nil && b.w.n > 0 {
-		return fmt.Errorf("not retried: %d bytes of the response body were already written", b.w.n)
+	if b.w != nil && b.w.calls > 0 {
+		return fmt.Errorf("not retried: the response body's writer was already given %d bytes", b.w.n)
 	}
 	if b.r == nil || !b.read {
 		if b.r != nil {
@@ -150,11 +150,13 @@ func (m *markReader) Read(p []byte) (int, error) {
 }
 
 type countingWriter struct {
-	w io.Writer
-	n int64
+	w     io.Writer
+	n     int64
+	calls int // a failed Write may have taken part of p
 }
 
 func (c *countingWriter) Write(p []byte) (int, error) {
+	c.calls++
 	n, err := c.w.Write(p)
 	c.n += int64(n)
 	return n, err
