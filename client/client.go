@@ -60,6 +60,7 @@ type callPlan struct {
 	// streamIn and streamOut are the streaming blob payload members of the
 	// input and output ("" when none).
 	streamIn, streamOut string
+	streamInRequired    bool // streamIn is @required
 	checksum            checksumPlan
 }
 
@@ -192,6 +193,12 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte, opts 
 	body, err := newCallBody(op, plan, co)
 	if err != nil {
 		return nil, err
+	}
+	if body.r != nil && plan.streamInRequired {
+		// The reader is the required member: an empty one stands for it
+		// in the document (a value the input gives comes after and wins).
+		input = withEmptyMember(input, plan.streamIn)
+		body.placeholder = true
 	}
 	wreq, err := c.codec.EncodeRequest(ctx, op, input)
 	if err != nil {
@@ -358,6 +365,11 @@ func (c *Client) plan(op *model.Operation) *callPlan {
 		sensitiveURL: sensitiveURL(c.model, op), secretHeaders: sensitiveHeaders(c.model, op),
 		checksum: planChecksum(c.model, op)}
 	p.streamIn, p.streamOut, p.unsupported = streamingPayloads(c.model, op)
+	for _, mem := range op.Input.Members {
+		if mem.Name() == p.streamIn {
+			_, p.streamInRequired = c.model.MemberTrait(mem, "smithy.api#required")
+		}
+	}
 	c.plans.Store(op, p)
 	return p
 }

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -165,9 +167,12 @@ func TestCallStreamingAndEmptyPayload(t *testing.T) {
 	bin := smithycurl(t)
 	var mu sync.Mutex
 	hits := 0
+	var got []byte
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
 		mu.Lock()
 		hits++
+		got = body
 		mu.Unlock()
 		w.WriteHeader(200) // no body
 	}))
@@ -175,7 +180,7 @@ func TestCallStreamingAndEmptyPayload(t *testing.T) {
 	base := []string{"call", "--model", lambda, "--endpoint", srv.URL, "--retries", "0",
 		"--aws-access-key-id", "AKIDEXAMPLE", "--aws-secret-access-key", "fake", "--region", "us-east-1"}
 	_, errOut, code := runCmd(t, bin, append(base, "InvokeWithResponseStream", "--input", `{"FunctionName": "f"}`)...)
-	if code != 2 || !strings.Contains(errOut, "operation InvokeWithResponseStream: streaming member EventStream is not supported yet") {
+	if code != 2 || !strings.Contains(errOut, "operation InvokeWithResponseStream: streaming member EventStream (an event stream) is not supported yet") {
 		t.Errorf("event stream: exit %d: %s", code, errOut)
 	}
 	mu.Lock()
@@ -186,6 +191,20 @@ func TestCallStreamingAndEmptyPayload(t *testing.T) {
 	out, errOut, code := runCmd(t, bin, append(base, "Invoke", "--input", `{"FunctionName": "f"}`)...)
 	if code != 0 || strings.TrimSpace(out) != `{"StatusCode":200,"Payload":""}` {
 		t.Errorf("Invoke with an empty body: exit %d: %s %s", code, out, errOut)
+	}
+	// --body-in: InvokeAsync's streaming InvokeArgs from a file.
+	file := filepath.Join(t.TempDir(), "args.json")
+	args := bytes.Repeat([]byte(`{"k": "streamed"}`), 10_000)
+	os.WriteFile(file, args, 0o600)
+	out, errOut, code = runCmd(t, bin, append(base, "InvokeAsync", "--input", `{"FunctionName": "f"}`, "--body-in", file)...)
+	mu.Lock()
+	if code != 0 || !bytes.Equal(got, args) {
+		t.Errorf("InvokeAsync --body-in: exit %d, server got %d bytes (want %d): %s %s", code, len(got), len(args), out, errOut)
+	}
+	mu.Unlock()
+	_, errOut, code = runCmd(t, bin, append(base, "Invoke", "--input", `{"FunctionName": "f"}`, "--body-in", file)...)
+	if code != 2 || !strings.Contains(errOut, "WithBodyReader: operation Invoke has no streaming blob input payload") {
+		t.Errorf("Invoke --body-in: exit %d: %s", code, errOut)
 	}
 }
 
