@@ -60,6 +60,7 @@ type callPlan struct {
 	// streamIn and streamOut are the streaming blob payload members of the
 	// input and output ("" when none).
 	streamIn, streamOut string
+	streamInRequired    bool // streamIn is @required
 	checksum            checksumPlan
 	// eventStream is set when op's output is an event stream the codec
 	// reads and nothing else streams: CallStream can call it.
@@ -257,6 +258,12 @@ func (c *Client) prepare(ctx context.Context, operation string, input []byte, co
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
+	if body.r != nil && plan.streamInRequired {
+		// The reader is the required member: an empty one stands for it
+		// in the document (a value the input gives comes after and wins).
+		input = withEmptyMember(input, plan.streamIn)
+		body.placeholder = true
+	}
 	wreq, err := c.codec.EncodeRequest(ctx, op, input)
 	if err != nil {
 		return nil, nil, nil, nil, classify(op.Shape.ID, err)
@@ -376,6 +383,11 @@ func (c *Client) plan(op *model.Operation) *callPlan {
 		if member, ok := es.OutputEventStream(op); ok && onlyStreamingMember(c.model, op, member) {
 			p.eventStream = true
 			p.unsupported = fmt.Sprintf("operation %s: its output is an event stream (member %s): open it as a stream (CallStream in Go, smithycurl_event_stream_open in C, .stream() in Python)", op.Name, member)
+		}
+	}
+	for _, mem := range op.Input.Members {
+		if mem.Name() == p.streamIn {
+			_, p.streamInRequired = c.model.MemberTrait(mem, "smithy.api#required")
 		}
 	}
 	c.plans.Store(op, p)

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -39,14 +40,17 @@ func streamingPayloads(m *model.Model, op *model.Operation) (in, out, unsupporte
 // response's, counted so that a call that wrote part of a body is never
 // retried.
 type callBody struct {
-	r        io.Reader
-	size     int64
-	seeker   io.Seeker // nil when r cannot be rewound
-	pos      int64     // r's position when the call started
-	read     bool      // a send has read r
-	wrap     func(io.Reader) (io.Reader, int64)
-	w        *countingWriter
-	validate *responseChecksum // nil when the response is not checked
+	r      io.Reader
+	size   int64
+	seeker io.Seeker // nil when r cannot be rewound
+	pos    int64     // r's position when the call started
+	read   bool      // a send has read r
+	wrap   func(io.Reader) (io.Reader, int64)
+	// placeholder: the input got an empty payload member for the reader
+	// (a required one); the codec's Content-Length of it is not the size.
+	placeholder bool
+	w           *countingWriter
+	validate    *responseChecksum // nil when the response is not checked
 }
 
 // newCallBody checks the streams given to a call of op against its
@@ -89,6 +93,9 @@ func (b *callBody) attach(op *model.Operation, plan *callPlan, req *transport.Re
 		return usageError(op.Shape.ID, "member %s is given both in the input and with WithBodyReader", plan.streamIn)
 	}
 	req.Body = nil
+	if b.placeholder {
+		delete(req.Header, "Content-Length")
+	}
 	// A Content-Length from the input (S3's ContentLength member) is the
 	// size when none was given; libcurl writes the header itself.
 	if cl := req.Header.Get("Content-Length"); cl != "" {
@@ -118,8 +125,8 @@ func (b *callBody) set(req *transport.Request) {
 // rewind prepares the next send of req; the error says why the call
 // cannot be retried.
 func (b *callBody) rewind(req *transport.Request) error {
-	if b.w != nil && b.w.n > 0 {
-		return fmt.Errorf("not retried: %d bytes of the response body were already written", b.w.n)
+	if b.w != nil && b.w.calls > 0 {
+		return fmt.Errorf("not retried: the response body's writer was already given %d bytes", b.w.n)
 	}
 	if b.r == nil || !b.read {
 		if b.r != nil {
@@ -138,6 +145,25 @@ func (b *callBody) rewind(req *transport.Request) error {
 	return nil
 }
 
+// withEmptyMember returns the input object with member name first, as an
+// empty string.
+func withEmptyMember(input []byte, name string) []byte {
+	out := append([]byte(`{"`), name...)
+	out = append(out, `":""`...)
+	t := bytes.TrimSpace(input)
+	if len(t) == 0 || t[0] != '{' {
+		if len(t) == 0 {
+			return append(out, '}')
+		}
+		return input // not an object: the codec says so
+	}
+	rest := bytes.TrimSpace(t[1:])
+	if len(rest) > 0 && rest[0] != '}' {
+		out = append(out, ',')
+	}
+	return append(out, rest...)
+}
+
 // markReader records that a send read from r.
 type markReader struct {
 	r    io.Reader
@@ -150,11 +176,13 @@ func (m *markReader) Read(p []byte) (int, error) {
 }
 
 type countingWriter struct {
-	w io.Writer
-	n int64
+	w     io.Writer
+	n     int64
+	calls int // a failed Write may have taken part of p
 }
 
 func (c *countingWriter) Write(p []byte) (int, error) {
+	c.calls++
 	n, err := c.w.Write(p)
 	c.n += int64(n)
 	return n, err

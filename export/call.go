@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"unicode/utf8"
 	"unsafe"
 
@@ -91,12 +92,84 @@ func scx_call(ch C.uintptr_t, op *C.char, in *C.char, n C.size_t, tok C.uintptr_
 	return C.int(r.code)
 }
 
+//export scx_call_stream
+func scx_call_stream(ch C.uintptr_t, op *C.char, in *C.char, n C.size_t, readFn, readUser C.uintptr_t, size C.longlong,
+	writeFn, writeUser C.uintptr_t, tok C.uintptr_t, hints, threads C.int, out *C.uintptr_t) (rc C.int) {
+	defer guard(&rc)
+	schedHints(int(hints), int(threads))
+	cl, ok := lookup[*clientH](ch, C.SCX_CLIENT)
+	if !ok {
+		return codeInvalidHandle
+	}
+	ctx := context.Background()
+	if tok != 0 {
+		t, ok := lookup[*cancelH](tok, C.SCX_CANCEL)
+		if !ok {
+			return codeInvalidHandle
+		}
+		ctx = t.ctx
+	}
+	if op == nil || (in == nil && n > 0) {
+		return codeInvalidArgument
+	}
+	var opts []client.CallOption
+	if readFn != 0 {
+		opts = append(opts, client.WithBodyReader(&cReader{fn: readFn, user: readUser}, int64(size)))
+	}
+	if writeFn != 0 {
+		opts = append(opts, client.WithBodyWriter(&cWriter{fn: writeFn, user: writeUser}))
+	}
+	r := call(ctx, cl.c, C.GoString(op), unsafe.Slice((*byte)(unsafe.Pointer(in)), int(n)), opts...)
+	if r == nil {
+		return codeNoMem
+	}
+	*out = register(C.SCX_RESULT, r)
+	return C.int(r.code)
+}
+
+// cReader reads a request body from a smithycurl_read_fn.
+type cReader struct {
+	fn, user C.uintptr_t
+	done     bool
+}
+
+func (r *cReader) Read(p []byte) (int, error) {
+	if r.done {
+		return 0, io.EOF
+	}
+	if len(p) == 0 {
+		return 0, nil
+	}
+	n := C.scx_read_invoke(r.fn, r.user, (*C.char)(unsafe.Pointer(unsafe.SliceData(p))), C.size_t(len(p)))
+	switch {
+	case n == 0:
+		r.done = true
+		return 0, io.EOF
+	case n < 0 || int64(n) > int64(len(p)):
+		return 0, errors.New("the read callback failed")
+	}
+	return int(n), nil
+}
+
+// cWriter writes a response body to a smithycurl_write_fn.
+type cWriter struct{ fn, user C.uintptr_t }
+
+func (w *cWriter) Write(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	if C.scx_write_invoke(w.fn, w.user, (*C.char)(unsafe.Pointer(unsafe.SliceData(p))), C.size_t(len(p))) != 0 {
+		return 0, errors.New("the write callback failed")
+	}
+	return len(p), nil
+}
+
 // call runs one call. input is C memory, read during the call only.
-func call(ctx context.Context, c *client.Client, op string, input []byte) *result {
+func call(ctx context.Context, c *client.Client, op string, input []byte, opts ...client.CallOption) *result {
 	if r := checkCall(c, op, input); r != nil {
 		return r
 	}
-	output, err := c.Call(ctx, op, input)
+	output, err := c.Call(ctx, op, input, opts...)
 	return outcome(output, err)
 }
 

@@ -91,6 +91,14 @@ void scx_trace_invoke(uintptr_t fn, uintptr_t user, const char *ev, size_t len) 
     ((smithycurl_trace_fn)fn)((void *)user, ev, len);
 }
 
+long long scx_read_invoke(uintptr_t fn, uintptr_t user, char *buf, size_t cap) {
+    return ((smithycurl_read_fn)fn)((void *)user, buf, cap);
+}
+
+int scx_write_invoke(uintptr_t fn, uintptr_t user, const char *data, size_t len) {
+    return ((smithycurl_write_fn)fn)((void *)user, data, len);
+}
+
 // ---- loaders ----
 
 smithycurl_code smithycurl_loader_new(smithycurl_loader **out) {
@@ -338,6 +346,24 @@ smithycurl_code smithycurl_wait(smithycurl_client *client, const char *waiter, c
     *out = (smithycurl_result *)h;
     return rc;
 }
+
+smithycurl_code smithycurl_call_stream(smithycurl_client *client, const char *operation, const char *input,
+                                       size_t input_len, smithycurl_read_fn read, void *read_data,
+                                       long long body_size, smithycurl_write_fn write, void *write_data,
+                                       smithycurl_cancel_token *cancel, smithycurl_result **out) {
+    if (out) *out = NULL;
+    FORK_CHECK();
+    if (!out) return SMITHYCURL_E_INVALID_ARGUMENT;
+    uintptr_t h = 0;
+    int threads = 0;
+    int hints = sched_hints(&threads);
+    int rc = scx_call_stream(H(client), (char *)operation, (char *)input, input_len, (uintptr_t)read,
+                             (uintptr_t)read_data, body_size, (uintptr_t)write, (uintptr_t)write_data,
+                             H(cancel), hints, threads, &h);
+    *out = (smithycurl_result *)h;
+    return rc;
+}
+
 
 // ---- event streams ----
 

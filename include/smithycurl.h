@@ -795,6 +795,69 @@ smithycurl_code smithycurl_event_stream_next(smithycurl_event_stream *stream, sm
  * Thread-safety: once, from any thread, when no thread reads it. */
 smithycurl_code smithycurl_event_stream_free(smithycurl_event_stream *stream);
 
+/** Reads the next bytes of a streamed request body.
+ *
+ * Writes at most cap bytes to buf and returns how many it wrote; 0 at the
+ * end of the body; -1 on failure (the call then fails with
+ * SMITHYCURL_E_TRANSPORT, "reading the request body: the read callback
+ * failed"). buf is valid only during the callback. */
+typedef long long (*smithycurl_read_fn)(void *user_data, char *buf, size_t cap);
+
+/** Receives the next len bytes of a streamed response body, valid only
+ * during the callback (copy what you keep). Returns 0 to go on, non-zero
+ * to stop: the call then fails with SMITHYCURL_E_TRANSPORT ("writing the
+ * response body: the write callback failed"). */
+typedef int (*smithycurl_write_fn)(void *user_data, const char *data, size_t len);
+
+/** Calls an operation whose input or output has a streaming blob payload
+ * (a @streaming blob bound to @httpPayload, as S3 PutObject's and
+ * GetObject's Body), with that body read from a callback and/or written to
+ * one instead of as base64 in the input or output JSON, so that it is
+ * never held in memory.
+ *
+ * @param read the request body's reader, or NULL for none (the body is
+ *   then the payload member of the input JSON, if any). The input JSON
+ *   must then leave the payload member out.
+ * @param read_data passed to read as given, never dereferenced.
+ * @param body_size the body's length in bytes (sent as Content-Length), or
+ *   -1 when unknown (chunked transfer encoding, HTTP/1.1). Ignored without
+ *   read. The read callback must deliver exactly body_size bytes.
+ * @param write the response body's writer, or NULL for none (the body is
+ *   then base64 in the output JSON, bounded by the max-response option).
+ *   Only the body of a successful response goes to write, without the
+ *   max-response limit; the output JSON then leaves the payload member
+ *   out. Error responses are read and decoded as by smithycurl_call().
+ * @param write_data passed to write as given, never dereferenced.
+ * Other parameters, the result and the codes are those of
+ * smithycurl_call(); a usage error (SMITHYCURL_E_USAGE) when read or write
+ * is given to an operation without such a payload.
+ *
+ * Retries: a body read from a callback cannot be rewound, so once read
+ * has been called the call is not retried (the error message says so);
+ * nor once write has received a byte (write may then have received part
+ * of a body that a later failure made incomplete). A request checksum the
+ * input asks for (aws.protocols#httpChecksum, "ChecksumAlgorithm") goes in
+ * an aws-chunked trailer, as the callback cannot be read twice; an
+ * operation that requires Content-MD5 cannot be called with read.
+ *
+ * Thread-safety: as smithycurl_call(). read and write are called on the
+ * calling thread only, during this call only, one at a time; neither may
+ * call back into the same client's calls from inside the callback. The
+ * callbacks block the call: a cancel token takes effect once the callback
+ * in progress returns.
+ *
+ *     static long long from_file(void *f, char *buf, size_t cap) {
+ *         size_t n = fread(buf, 1, cap, f);
+ *         return n == 0 && ferror(f) ? -1 : (long long)n;
+ *     }
+ *     smithycurl_call_stream(c, "PutObject", in, n, from_file, f, size,
+ *                            NULL, NULL, NULL, &r);
+ */
+smithycurl_code smithycurl_call_stream(smithycurl_client *client, const char *operation, const char *input,
+                                       size_t input_len, smithycurl_read_fn read, void *read_data,
+                                       long long body_size, smithycurl_write_fn write, void *write_data,
+                                       smithycurl_cancel_token *cancel, smithycurl_result **out);
+
 /* ======================================================================
  * Results
  *

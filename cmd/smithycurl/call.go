@@ -42,6 +42,7 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 type callFlags struct {
 	modelFlags
 	endpoint, input                  string
+	bodyIn, bodyOut                  string
 	headers                          multiFlag
 	bearer, basic, apiKey            string
 	awsKey, awsSecret, awsToken, reg string
@@ -94,6 +95,8 @@ func (f *callFlags) register(fs *flag.FlagSet) {
 	f.endpointFlags.register(fs)
 	fs.StringVar(&f.endpoint, "endpoint", os.Getenv("SMITHYCURL_ENDPOINT"), "service URL, e.g. http://127.0.0.1:8080 (env SMITHYCURL_ENDPOINT)")
 	fs.StringVar(&f.input, "input", "", "input JSON in the document form, or @FILE, or - for stdin")
+	fs.StringVar(&f.bodyIn, "body-in", "", "send the streaming blob payload (S3 PutObject's Body) from FILE, or - for stdin, without holding it in memory")
+	fs.StringVar(&f.bodyOut, "body-out", "", "write the streaming blob payload of the output (S3 GetObject's Body) to FILE, or - for stdout (the output JSON then goes to stderr)")
 	fs.Var(&f.headers, "H", "extra header 'Name: value' (repeatable)")
 	fs.StringVar(&f.bearer, "bearer", "", "bearer token (@httpBearerAuth)")
 	fs.StringVar(&f.basic, "basic", "", "user:password (@httpBasicAuth)")
@@ -140,7 +143,7 @@ func call(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	// An operation without input members reads no stdin, so that a script
 	// with an open stdin does not wait for it.
-	input, err := readInput(f.input, len(op.Input.Members) > 0)
+	input, err := readInput(f.input, len(op.Input.Members) > 0 && f.bodyIn != "-")
 	if err != nil {
 		fmt.Fprintf(stderr, "smithycurl: %v\n", err)
 		return exitUsage
@@ -151,7 +154,19 @@ func call(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if c.HasEventStream(op.Name) {
 		return callStream(ctx, c, op.Name, input, f.raw, stdout, stderr)
 	}
-	out, err := c.Call(ctx, op.Name, input)
+	callOpts, closeBodies, err := f.bodies(stdout)
+	if err != nil {
+		fmt.Fprintf(stderr, "smithycurl: %v\n", err)
+		return exitUsage
+	}
+	out, err := c.Call(ctx, op.Name, input, callOpts...)
+	if cerr := closeBodies(); cerr != nil && err == nil {
+		fmt.Fprintf(stderr, "smithycurl: %v\n", cerr)
+		return exitTransport
+	}
+	if f.bodyOut == "-" {
+		stdout = stderr // the body went to stdout
+	}
 	if f.raw && last != nil && last.Response != nil {
 		writeRaw(stdout, last.Response.Status, last.Response.Header, last.Response.Body)
 	}
@@ -210,6 +225,52 @@ func (f *callFlags) newClient(ctx context.Context, stderr io.Writer, extra ...cl
 		return nil, nil, nil, false
 	}
 	return c, m, svc, true
+}
+
+// bodies opens the files of --body-in and --body-out; the func closes them.
+func (f *callFlags) bodies(stdout io.Writer) ([]client.CallOption, func() error, error) {
+	var opts []client.CallOption
+	var closers []io.Closer
+	closeAll := func() error {
+		var first error
+		for _, c := range closers {
+			if err := c.Close(); err != nil && first == nil {
+				first = err
+			}
+		}
+		return first
+	}
+	switch f.bodyIn {
+	case "":
+	case "-":
+		opts = append(opts, client.WithBodyReader(os.Stdin, -1))
+	default:
+		in, err := os.Open(f.bodyIn)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--body-in: %w", err)
+		}
+		closers = append(closers, in)
+		st, err := in.Stat()
+		if err != nil || !st.Mode().IsRegular() {
+			opts = append(opts, client.WithBodyReader(in, -1))
+		} else {
+			opts = append(opts, client.WithBodyReader(in, st.Size()))
+		}
+	}
+	switch f.bodyOut {
+	case "":
+	case "-":
+		opts = append(opts, client.WithBodyWriter(stdout))
+	default:
+		out, err := os.Create(f.bodyOut)
+		if err != nil {
+			closeAll()
+			return nil, nil, fmt.Errorf("--body-out: %w", err)
+		}
+		closers = append(closers, out)
+		opts = append(opts, client.WithBodyWriter(out))
+	}
+	return opts, closeAll, nil
 }
 
 func (f *callFlags) options(stderr io.Writer) ([]client.Option, error) {

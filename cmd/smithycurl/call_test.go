@@ -1,13 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mccutchen/go-httpbin/v2/httpbin"
@@ -154,7 +157,15 @@ func TestDescribeAndExample(t *testing.T) {
 func TestCallStreamingAndEmptyPayload(t *testing.T) {
 	lambda := shareddata.Path(t, "models", "aws", "lambda.json")
 	bin := smithycurl(t)
+	var mu sync.Mutex
+	hits := 0
+	var got []byte
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		hits++
+		got = body
+		mu.Unlock()
 		w.WriteHeader(200) // no body
 	}))
 	defer srv.Close()
@@ -168,6 +179,20 @@ func TestCallStreamingAndEmptyPayload(t *testing.T) {
 	out, errOut, code = runCmd(t, bin, append(base, "Invoke", "--input", `{"FunctionName": "f"}`)...)
 	if code != 0 || strings.TrimSpace(out) != `{"StatusCode":200,"Payload":""}` {
 		t.Errorf("Invoke with an empty body: exit %d: %s %s", code, out, errOut)
+	}
+	// --body-in: InvokeAsync's streaming InvokeArgs from a file.
+	file := filepath.Join(t.TempDir(), "args.json")
+	args := bytes.Repeat([]byte(`{"k": "streamed"}`), 10_000)
+	os.WriteFile(file, args, 0o600)
+	out, errOut, code = runCmd(t, bin, append(base, "InvokeAsync", "--input", `{"FunctionName": "f"}`, "--body-in", file)...)
+	mu.Lock()
+	if code != 0 || !bytes.Equal(got, args) {
+		t.Errorf("InvokeAsync --body-in: exit %d, server got %d bytes (want %d): %s %s", code, len(got), len(args), out, errOut)
+	}
+	mu.Unlock()
+	_, errOut, code = runCmd(t, bin, append(base, "Invoke", "--input", `{"FunctionName": "f"}`, "--body-in", file)...)
+	if code != 2 || !strings.Contains(errOut, "WithBodyReader: operation Invoke has no streaming blob input payload") {
+		t.Errorf("Invoke --body-in: exit %d: %s", code, errOut)
 	}
 }
 
