@@ -1,5 +1,6 @@
-// DynamoDB from C through libsmithycurl: create a table, put and get an item,
-// then a conditional put that fails with its modeled error. Runs against any
+// DynamoDB from C through libsmithycurl: create a table, wait until it
+// exists (the model's TableExists waiter), put and get an item, then a
+// conditional put that fails with its modeled error. Runs against any
 // DynamoDB endpoint; the tests use dynalite (scripts/emulators.sh).
 //
 //   cc dynamodb.c $(pkg-config --cflags --libs smithycurl) -o dynamodb
@@ -77,6 +78,14 @@ int main(int argc, char **argv) {
                       "{\"TableName\": \"c-example\", \"BillingMode\": \"PAY_PER_REQUEST\","
                       " \"AttributeDefinitions\": [{\"AttributeName\": \"id\", \"AttributeType\": \"S\"}],"
                       " \"KeySchema\": [{\"AttributeName\": \"id\", \"KeyType\": \"HASH\"}]}") != SMITHYCURL_OK;
+    // A new table is CREATING until it becomes ACTIVE: wait for it (60 s at
+    // most), as the model's TableExists waiter says.
+    smithycurl_result *w = NULL;
+    const char *table = "{\"TableName\": \"c-example\"}";
+    int wrc = smithycurl_wait(client, "TableExists", table, strlen(table), 60000, NULL, &w);
+    printf("TableExists: %s\n", smithycurl_strerror(wrc));
+    failed |= wrc != SMITHYCURL_OK;
+    smithycurl_result_free(w);
     failed |= call(client, "PutItem",
                    "{\"TableName\": \"c-example\", \"Item\": {\"id\": {\"S\": \"1\"}, \"name\": {\"S\": \"from C\"}}}") !=
               SMITHYCURL_OK;
