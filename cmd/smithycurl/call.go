@@ -50,6 +50,7 @@ type callFlags struct {
 	validate                         bool
 	trace, raw                       bool
 	endpointFlags
+	pages paginateFlags
 }
 
 // endpointFlags select the endpoint from the service's endpoint rules.
@@ -108,6 +109,7 @@ func call(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.noHostPrefix, "no-host-prefix", false, "ignore the endpoint trait's host prefix")
 	fs.BoolVar(&f.trace, "trace", false, "print the wire trace on stderr (credentials and @sensitive values redacted)")
 	fs.BoolVar(&f.raw, "raw", false, "print the raw HTTP response instead of the decoded output")
+	f.pages.register(fs)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return exitUsage
@@ -156,6 +158,9 @@ func call(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if f.trace {
 		fmt.Fprintf(stderr, "* input %s\n", client.RedactSensitive(m, op.Input, input))
 	}
+	if f.pages.mode != "" || f.pages.maxItems != 0 || f.pages.pageSize != 0 {
+		return f.pages.run(ctx, c, op.Name, input, f.raw, stdout, stderr)
+	}
 	out, err := c.Call(ctx, op.Name, input)
 	if f.raw && last != nil && last.Response != nil {
 		writeRaw(stdout, last.Response.Status, last.Response.Header, last.Response.Body)
@@ -169,6 +174,12 @@ func call(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
+	return callFailed(err, f.raw, stdout, stderr)
+}
+
+// callFailed reports a failed call (the service's error members on stdout
+// unless raw) and returns the exit status.
+func callFailed(err error, raw bool, stdout, stderr io.Writer) int {
 	var ce *client.Error
 	if !errors.As(err, &ce) {
 		fmt.Fprintf(stderr, "smithycurl: %v\n", err)
@@ -177,7 +188,7 @@ func call(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stderr, "smithycurl: %v\n", ce)
 	switch ce.Kind {
 	case client.KindService:
-		if !f.raw {
+		if !raw {
 			writeJSON(stdout, serviceErrorJSON(ce))
 		}
 		return exitServiceError
