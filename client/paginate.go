@@ -13,75 +13,11 @@ import (
 	"github.com/smithycurl/smithycurl/model"
 )
 
-const paginatedTrait model.ShapeID = "smithy.api#paginated"
-
 // ErrRepeatedToken is what a paginator's error wraps (a KindDecode *Error)
 // when the service answers a page with the continuation token it was sent:
 // following it would loop forever. WithStopOnRepeatedToken turns it into a
 // silent stop.
 var ErrRepeatedToken = errors.New("the service returned the same continuation token twice in a row")
-
-// Pagination is an operation's @paginated trait, the operation's members
-// merged over the service's (Smithy: the operation's settings override the
-// ones it inherits). OutputToken and Items are member paths ("Result.Token").
-type Pagination struct {
-	InputToken  string
-	OutputToken string
-	Items       string // "" when the trait names none
-	PageSize    string // "" when the trait names none
-}
-
-// PaginationOf returns op's pagination, ok false when op is not paginated.
-// A trait whose members do not name members of op's input and output is an
-// error.
-func PaginationOf(m *model.Model, svc *model.Service, op *model.Operation) (p Pagination, ok bool, err error) {
-	opTrait, ok := op.Shape.Trait(paginatedTrait)
-	if !ok {
-		return Pagination{}, false, nil
-	}
-	svcTrait, _ := svc.Shape.Trait(paginatedTrait)
-	get := func(name string) string {
-		if v, ok := opTrait.Get(name); ok && v.Str() != "" {
-			return v.Str()
-		}
-		v, _ := svcTrait.Get(name)
-		return v.Str()
-	}
-	p = Pagination{InputToken: get("inputToken"), OutputToken: get("outputToken"), Items: get("items"), PageSize: get("pageSize")}
-	if p.InputToken == "" || p.OutputToken == "" {
-		return p, true, fmt.Errorf("operation %s: @paginated needs inputToken and outputToken (on the operation or its service)", op.Name)
-	}
-	for _, name := range []string{p.InputToken, p.PageSize} {
-		if _, found := op.Input.Member(name); name != "" && !found {
-			return p, true, fmt.Errorf("operation %s: @paginated names input member %s, which the input does not have", op.Name, name)
-		}
-	}
-	for _, path := range []string{p.OutputToken, p.Items} {
-		if path == "" {
-			continue
-		}
-		if err := checkPath(m, op.Output, path); err != nil {
-			return p, true, fmt.Errorf("operation %s: @paginated output path %s: %v", op.Name, path, err)
-		}
-	}
-	return p, true, nil
-}
-
-// checkPath checks that path names a member of s, then of its target and
-// so on.
-func checkPath(m *model.Model, s *model.Shape, path string) error {
-	for _, name := range strings.Split(path, ".") {
-		if s == nil {
-			return fmt.Errorf("%s is not in a structure", name)
-		}
-		mem, ok := s.Member(name)
-		if !ok {
-			return fmt.Errorf("no member %s in %s", name, s.ID)
-		}
-		s, _ = m.Target(mem)
-	}
-	return nil
-}
 
 // PaginateOption changes one Paginate or PaginateItems.
 type PaginateOption interface{ applyPaginate(*paginateOptions) }
@@ -130,7 +66,7 @@ func WithPageCallOptions(opts ...CallOption) PaginateOption {
 type Pager struct {
 	c          *Client
 	op         *model.Operation
-	p          Pagination
+	p          model.Pagination
 	outToken   []string
 	itemsPath  []string
 	o          paginateOptions
@@ -155,7 +91,7 @@ func (c *Client) NewPager(operation string, input []byte, opts ...PaginateOption
 	if err != nil {
 		return nil, &Error{Kind: KindUsage, err: err}
 	}
-	p, ok, err := PaginationOf(c.model, c.svc, op)
+	p, ok, err := c.model.Pagination(c.svc, op)
 	if err != nil {
 		return nil, usageError(op.Shape.ID, "%v", err)
 	}
@@ -197,7 +133,7 @@ func (c *Client) NewPager(operation string, input []byte, opts ...PaginateOption
 }
 
 // Pagination is the merged @paginated trait the pager follows.
-func (pg *Pager) Pagination() Pagination { return pg.p }
+func (pg *Pager) Pagination() model.Pagination { return pg.p }
 
 // Next sends the next request and returns its output. (nil, nil) when there
 // are no more pages. After an error (an *Error, as from Call) the pages end.

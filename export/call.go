@@ -93,9 +93,37 @@ func scx_call(ch C.uintptr_t, op *C.char, in *C.char, n C.size_t, tok C.uintptr_
 
 // call runs one call. input is C memory, read during the call only.
 func call(ctx context.Context, c *client.Client, op string, input []byte) *result {
-	usage := func(code int, format string, args ...any) *result {
-		return newErrorResult(code, int(client.KindUsage), 0, 0, [numFields]string{fMessage: fmt.Sprintf(format, args...)})
+	if r := checkCall(c, op, input); r != nil {
+		return r
 	}
+	output, err := c.Call(ctx, op, input)
+	if err == nil {
+		if len(output) == 0 {
+			output = []byte("{}")
+		}
+		p, ok := cBytes(output)
+		if !ok {
+			return nil
+		}
+		// Every error field of a success is "": the NUL after the output.
+		r := &result{code: codeOK, buf: unsafe.Pointer(p), outLen: len(output)}
+		for i := range r.off {
+			r.off[i] = len(output)
+		}
+		return r
+	}
+	return errorResult(err)
+}
+
+// usageResult is the result of a usage error found before calling.
+func usageResult(code int, format string, args ...any) *result {
+	return newErrorResult(code, int(client.KindUsage), 0, 0, [numFields]string{fMessage: fmt.Sprintf(format, args...)})
+}
+
+// checkCall returns the result of a call of op with input that cannot be
+// made (the more precise codes of the C API), nil when it can.
+func checkCall(c *client.Client, op string, input []byte) *result {
+	usage := usageResult
 	if !utf8.ValidString(op) {
 		return usage(codeInvalidUTF8, "the operation name is not valid UTF-8")
 	}
@@ -114,25 +142,14 @@ func call(ctx context.Context, c *client.Client, op string, input []byte) *resul
 		}
 		return usage(codeInvalidJSON, "%s: the input is not valid JSON: %v", op, err)
 	}
-	output, err := c.Call(ctx, op, input)
-	if err == nil {
-		if len(output) == 0 {
-			output = []byte("{}")
-		}
-		p, ok := cBytes(output)
-		if !ok {
-			return nil
-		}
-		// Every error field of a success is "": the NUL after the output.
-		r := &result{code: codeOK, buf: unsafe.Pointer(p), outLen: len(output)}
-		for i := range r.off {
-			r.off[i] = len(output)
-		}
-		return r
-	}
+	return nil
+}
+
+// errorResult is the result of a failed call (nil when out of memory).
+func errorResult(err error) *result {
 	var ce *client.Error
 	if !errors.As(err, &ce) {
-		return usage(codeUsage, "%v", err)
+		return usageResult(codeUsage, "%v", err)
 	}
 	return newErrorResult(codeOfKind(ce.Kind), int(ce.Kind), ce.Status, ce.Attempts, [numFields]string{
 		fShape:     string(ce.Shape),

@@ -23,6 +23,7 @@ const char *smithycurl_strerror(smithycurl_code code) {
     case SMITHYCURL_E_FORKED: return "smithycurl cannot be used in a child process after fork()";
     case SMITHYCURL_E_NOMEM: return "out of memory";
     case SMITHYCURL_E_INTERNAL: return "internal error (a bug in smithycurl)";
+    case SMITHYCURL_E_DONE: return "no more pages";
     }
     return "unknown code";
 }

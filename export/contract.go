@@ -24,6 +24,7 @@ const (
 	codeForked          = 15
 	codeNoMem           = 16
 	codeInternal        = 17
+	codeDone            = 18
 )
 
 // codeOfKind is the code a call failing with kind k returns.

@@ -101,6 +101,8 @@ func scx_free(h C.uintptr_t, typ C.int) (rc C.int) {
 		v.cancel()
 	case *result:
 		v.free()
+	case *pagerH:
+		v.free()
 	}
 	return codeOK
 }

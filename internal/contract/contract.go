@@ -44,6 +44,7 @@ var Codes = []Code{
 	{"NOMEM", 16, "out of memory", "Out of memory."},
 	{"INTERNAL", 17, "internal error (a bug in smithycurl)",
 		"A bug in the library (an internal panic was caught); please report it with the errmsg. The handle stays usable."},
+	{"DONE", 18, "no more pages", "smithycurl_paginator_next(): the pages (or items) are over; not an error."},
 }
 
 // Kind is one error kind: smithycurl_error_kind in C, client.Kind in Go,

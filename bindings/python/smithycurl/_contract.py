@@ -23,6 +23,7 @@ E_DECODE = 14
 E_FORKED = 15
 E_NOMEM = 16
 E_INTERNAL = 17
+E_DONE = 18
 
 # smithycurl_error_kind values.
 KIND_NONE = 0
