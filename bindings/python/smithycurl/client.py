@@ -11,7 +11,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable, Mapping, Optional, Union as TUnion
 
-from . import _codec, _interrupt, _lib, _scalars, errors
+from . import _codec, _interrupt, _lib, _paginate, _scalars, errors
 from .errors import ServiceError
 
 if TYPE_CHECKING:
@@ -171,10 +171,12 @@ class Operation:
         data = model.operation_shapes(info.name, client.service.id)
         reg = model.registry
         self._registry = reg
-        self._op = info.name.encode()
+        self._op: bytes = info.name.encode()
         shapes = data.get("shapes", {})
         self._in = None if info.input == "smithy.api#Unit" else reg.codec(info.input, "structure")
-        self._out = None if info.output == "smithy.api#Unit" else reg.codec(info.output, "structure")
+        self._out: Optional[_codec._Codec] = (
+            None if info.output == "smithy.api#Unit" else reg.codec(info.output, "structure")
+        )
         self._kw: dict[str, _codec._Member] = {m.py: m for m in self._in.members} if self._in else {}
         self._errors = tuple(data.get("errors", ()))
         self._exact = _codec.reaches_big_decimal(shapes)
@@ -202,6 +204,10 @@ class Operation:
         return f"<smithycurl operation {self.info.id}: {self.info.py_name}({names})>"
 
     def __call__(self, input: Any = None, /, **kwargs: Any) -> Any:
+        return self._client._call(self, self._body(input, kwargs))
+
+    def _body(self, input: Any, kwargs: Mapping[str, Any]) -> bytes:
+        """The input JSON of a call with input or keyword arguments."""
         if kwargs:
             if input is not None:
                 raise TypeError(f"{self.info.py_name}() takes an input or keyword arguments, not both")
@@ -231,10 +237,10 @@ class Operation:
             except errors.UsageError as err:
                 raise _scalars.for_input(err, self.info.name)
         else:
-            return self._client._call(self, _EMPTY)
+            return _EMPTY
         if self._in_decimal:
             body = _scalars.fix_decimals(body)
-        return self._client._call(self, body.encode())
+        return body.encode()
 
     def _call_members(self, args: Mapping[str, Any]) -> Any:
         """Calls with the input's members by Smithy name (None: unset); for
@@ -371,6 +377,7 @@ class Client:
         self._lock = threading.Lock()
         self.types = _Namespace(self, False)
         self.errors = _Namespace(self, True)
+        self.paginate = _paginate.Paginate(self)
 
     @property
     def operations(self) -> tuple[str, ...]:

@@ -38,6 +38,9 @@ class OperationInfo:
     readonly: bool = False
     idempotent: bool = False
     deprecated: bool = False
+    #: the @paginated trait, the service's merged in ("inputToken",
+    #: "outputToken", "items", "pageSize"); None when not paginated
+    paginated: Optional[Mapping[str, str]] = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -80,6 +83,7 @@ def _service_info(d: Mapping[str, Any]) -> ServiceInfo:
                 errors=tuple(o.get("errors", ())), documentation=o.get("documentation", ""),
                 http=o.get("http"), readonly=bool(o.get("readonly")),
                 idempotent=bool(o.get("idempotent")), deprecated=bool(o.get("deprecated")),
+                paginated=o.get("paginated"),
             )
         )
     return ServiceInfo(
