@@ -45,6 +45,7 @@ from .errors import (
 )
 from .model import Model, OperationInfo, ServiceInfo, load_model
 from .client import Client, Operation
+from ._paginate import Paginator
 from .types import IntEnum, StrEnum, Structure, Union, UnknownUnionMember
 
 __version__ = "0.1.0"
@@ -79,6 +80,7 @@ __all__ = [
     "NotFoundError",
     "Operation",
     "OperationInfo",
+    "Paginator",
     "ServiceError",
     "ServiceInfo",
     "SmithycurlError",

@@ -245,8 +245,12 @@ class Operation:
     def _call_members(self, args: Mapping[str, Any]) -> Any:
         """Calls with the input's members by Smithy name (None: unset); for
         generated clients."""
+        return self._client._call(self, self._members_body(args))
+
+    def _members_body(self, args: Mapping[str, Any]) -> bytes:
+        """The input JSON of _call_members."""
         if self._in is None:
-            return self._client._call(self, _EMPTY)
+            return _EMPTY
         by_key = self._in.by_key
         body_obj: dict[str, Any] = {}
         k = ""
@@ -260,7 +264,7 @@ class Operation:
         body = _dumps(body_obj)
         if self._in_decimal:
             body = _scalars.fix_decimals(body)
-        return self._client._call(self, body.encode())
+        return body.encode()
 
     def _decode(self, raw: bytes) -> Any:
         out = self._out

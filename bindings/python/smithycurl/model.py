@@ -67,7 +67,7 @@ class ServiceInfo:
 
 # Names the client itself uses; an operation whose Python name is one of
 # these gets a trailing underscore.
-CLIENT_NAMES = frozenset({"call", "close", "types", "errors", "service", "endpoint", "model", "operations"})
+CLIENT_NAMES = frozenset({"call", "close", "types", "errors", "service", "endpoint", "model", "operations", "paginate"})
 
 
 def _service_info(d: Mapping[str, Any]) -> ServiceInfo:
