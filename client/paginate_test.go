@@ -340,3 +340,39 @@ func TestPaginateTodos(t *testing.T) {
 		t.Errorf("titles: %v", titles)
 	}
 }
+
+// BenchmarkPaginate compares a page of Paginate (10 pages of 1 item) with a
+// plain Call of the same request, against the in-test server.
+func BenchmarkPaginate(b *testing.B) {
+	m, err := model.LoadPaths(context.Background(), filepath.Join("testdata", "pages.smithy"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv := httptest.NewServer(&pagesServer{})
+	defer srv.Close()
+	c, err := client.New(m, "smithycurl.test.pages#Pages", srv.URL, client.WithoutRetries())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	ctx := context.Background()
+	b.Run("call", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			if _, err := c.Call(ctx, "ListThings", fmt.Appendf(nil, `{"Limit": 1, "Marker": "%d"}`, i%10)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("page", func(b *testing.B) {
+		n := 0
+		for b.Loop() {
+			for _, err := range c.Paginate(ctx, "ListThings", nil, client.WithPageSize(1)) {
+				if err != nil {
+					b.Fatal(err)
+				}
+				n++
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(n), "ns/page")
+	})
+}
