@@ -60,6 +60,8 @@ type operationJSON struct {
 	Output        model.ShapeID   `json:"output"`
 	Errors        []model.ShapeID `json:"errors,omitempty"`
 	Waiters       []string        `json:"waiters,omitempty"` // smithy.waiters#waitable names, sorted
+	// Paginated is the @paginated trait, the service's merged in.
+	Paginated *model.Pagination `json:"paginated,omitempty"`
 }
 
 // Services describes every service of m with its operations.
@@ -92,7 +94,7 @@ func Services(m *model.Model) []byte {
 			sort.Slice(s.Auth, func(i, j int) bool { return s.Auth[i] < s.Auth[j] })
 		}
 		for _, op := range svc.Operations {
-			s.Operations = append(s.Operations, describeOperationSummary(op))
+			s.Operations = append(s.Operations, describeOperationSummary(m, svc, op))
 		}
 		out.Services = append(out.Services, s)
 	}
@@ -112,7 +114,7 @@ func isDefinedAs(m *model.Model, trait, definition model.ShapeID, known []model.
 	return false
 }
 
-func describeOperationSummary(op *model.Operation) operationJSON {
+func describeOperationSummary(m *model.Model, svc *model.Service, op *model.Operation) operationJSON {
 	o := operationJSON{Name: op.Name, ID: op.Shape.ID, Documentation: doc(op.Shape.Traits),
 		Readonly: op.Shape.HasTrait("smithy.api#readonly"), Idempotent: op.Shape.HasTrait("smithy.api#idempotent"),
 		Deprecated: op.Shape.HasTrait(tDeprecated), Input: op.Input.ID, Output: op.Output.ID}
@@ -125,6 +127,9 @@ func describeOperationSummary(op *model.Operation) operationJSON {
 	if v, ok := op.Shape.Trait("smithy.waiters#waitable"); ok {
 		o.Waiters = v.Keys()
 		sort.Strings(o.Waiters)
+	}
+	if p, ok, err := m.Pagination(svc, op); ok && err == nil {
+		o.Paginated = &p
 	}
 	return o
 }

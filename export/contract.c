@@ -25,7 +25,7 @@ const char *smithycurl_strerror(smithycurl_code code) {
     case SMITHYCURL_E_INTERNAL: return "internal error (a bug in smithycurl)";
     case SMITHYCURL_E_WAITER_FAILURE: return "the waiter reached its failure state";
     case SMITHYCURL_E_WAITER_TIMEOUT: return "the waiter did not succeed within the time allowed";
-    case SMITHYCURL_E_END: return "the event stream has no more events";
+    case SMITHYCURL_E_END: return "no more events or pages";
     }
     return "unknown code";
 }

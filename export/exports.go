@@ -103,6 +103,8 @@ func scx_free(h C.uintptr_t, typ C.int) (rc C.int) {
 		v.free()
 	case *streamH:
 		v.close()
+	case *pagerH:
+		v.free()
 	}
 	return codeOK
 }

@@ -16,7 +16,7 @@ import (
 // The return codes (codeOK, ...) are in contract.go, rendered from
 // internal/contract.
 
-// Handles are registry keys, never addresses: serial<<4 | type<<1 | 1.
+// Handles are registry keys, never addresses: serial<<5 | type<<1 | 1 (four type bits).
 // Serials are never reused, so a freed handle stays invalid forever, and
 // the type bits catch a handle passed where another type is expected. The
 // value is odd and tiny compared with any mapping, so C code that
@@ -24,7 +24,7 @@ import (
 var (
 	serial   atomic.Uint64
 	shards   [16]shard
-	handleOf = func(s uint64, typ C.int) uintptr { return uintptr(s<<4 | uint64(typ)<<1 | 1) }
+	handleOf = func(s uint64, typ C.int) uintptr { return uintptr(s<<5 | uint64(typ)<<1 | 1) }
 )
 
 type shard struct {
@@ -38,7 +38,7 @@ func init() {
 	}
 }
 
-func shardOf(h uintptr) *shard { return &shards[(h>>4)%uintptr(len(shards))] }
+func shardOf(h uintptr) *shard { return &shards[(h>>5)%uintptr(len(shards))] }
 
 // register stores v and returns its new handle.
 func register(typ C.int, v any) C.uintptr_t {
@@ -54,7 +54,7 @@ func register(typ C.int, v any) C.uintptr_t {
 func lookup[T any](h C.uintptr_t, typ C.int) (T, bool) {
 	var zero T
 	k := uintptr(h)
-	if k&0xf != uintptr(typ)<<1|1 {
+	if k&0x1f != uintptr(typ)<<1|1 {
 		return zero, false
 	}
 	s := shardOf(k)
@@ -71,7 +71,7 @@ func lookup[T any](h C.uintptr_t, typ C.int) (T, bool) {
 // unregister removes handle h of type typ and returns its value.
 func unregister(h C.uintptr_t, typ C.int) (any, bool) {
 	k := uintptr(h)
-	if k&0xf != uintptr(typ)<<1|1 {
+	if k&0x1f != uintptr(typ)<<1|1 {
 		return nil, false
 	}
 	s := shardOf(k)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 // Handle types (the low bits of every handle value carry one).
-enum { SCX_LOADER = 1, SCX_MODEL, SCX_OPTIONS, SCX_CLIENT, SCX_RESULT, SCX_CANCEL, SCX_STREAM };
+enum { SCX_LOADER = 1, SCX_MODEL, SCX_OPTIONS, SCX_CLIENT, SCX_RESULT, SCX_CANCEL, SCX_STREAM, SCX_PAGINATOR };
 
 // What scx_model_json writes.
 enum { SCX_JSON_SERVICES = 1, SCX_JSON_OPERATION, SCX_JSON_AST };

@@ -400,6 +400,45 @@ smithycurl_code smithycurl_event_stream_free(smithycurl_event_stream *stream) {
     return scx_free(H(stream), SCX_STREAM);
 }
 
+// ---- paginators ----
+
+smithycurl_code smithycurl_paginator_new(smithycurl_client *client, const char *operation, const char *input,
+                                         size_t input_len, long long max_items, long long page_size,
+                                         unsigned flags, smithycurl_cancel_token *cancel,
+                                         smithycurl_paginator **out) {
+    FORK_CHECK();
+    if (!out) return SMITHYCURL_E_INVALID_ARGUMENT;
+    uintptr_t h = 0;
+    int rc = scx_paginator_new(H(client), (char *)operation, (char *)input, input_len, max_items, page_size,
+                               flags, H(cancel), &h);
+    if (rc == SMITHYCURL_OK) *out = (smithycurl_paginator *)h;
+    return rc;
+}
+
+smithycurl_code smithycurl_paginator_next(smithycurl_paginator *paginator, const char **json, size_t *len,
+                                          smithycurl_result **error) {
+    if (json) *json = NULL;
+    if (len) *len = 0;
+    if (error) *error = NULL;
+    FORK_CHECK();
+    if (!json || !error) return SMITHYCURL_E_INVALID_ARGUMENT;
+    char *p = NULL;
+    size_t n = 0;
+    uintptr_t r = 0;
+    int threads = 0;
+    int hints = sched_hints(&threads);
+    int rc = scx_paginator_next(H(paginator), hints, threads, &p, &n, &r);
+    *json = p;
+    if (len) *len = n;
+    *error = (smithycurl_result *)r;
+    return rc;
+}
+
+smithycurl_code smithycurl_paginator_free(smithycurl_paginator *paginator) {
+    FORK_CHECK();
+    return scx_free(H(paginator), SCX_PAGINATOR);
+}
+
 // ---- results ----
 
 static int result_str(smithycurl_result *r, int field, const char **s, size_t *len) {

@@ -191,8 +191,8 @@ typedef enum smithycurl_code {
     SMITHYCURL_E_WAITER_FAILURE = 18,
     /** A wait failed: SMITHYCURL_KIND_WAITER_TIMEOUT. */
     SMITHYCURL_E_WAITER_TIMEOUT = 19,
-    /** smithycurl_event_stream_next(): the stream ended cleanly; there is no
-     * event. */
+    /** smithycurl_event_stream_next() and smithycurl_paginator_next(): the
+     * stream or the pages (items) are over; not an error. */
     SMITHYCURL_E_END = 20
 } smithycurl_code;
 
@@ -348,7 +348,10 @@ smithycurl_code smithycurl_loader_free(smithycurl_loader *loader);
  *          "input": "ns#GetIpInput",              // "smithy.api#Unit": none
  *          "output": "ns#GetIpOutput",
  *          "errors": ["ns#Unauthorized"],         // operation's, then service's
- *          "waiters": ["TableExists"]}]}]}        // smithy.waiters#waitable, sorted
+ *          "waiters": ["TableExists"],            // smithy.waiters#waitable, sorted
+ *          "paginated": {"inputToken": "NextToken", // @paginated, the service's
+ *            "outputToken": "Result.NextToken",     // merged in; items and
+ *            "items": "Result.Items", "pageSize": "MaxResults"}}]}]}  // pageSize optional
  *
  * @param json receives the JSON (caller frees with smithycurl_free());
  * @param len receives its length (may be NULL).
@@ -857,6 +860,108 @@ smithycurl_code smithycurl_call_stream(smithycurl_client *client, const char *op
                                        size_t input_len, smithycurl_read_fn read, void *read_data,
                                        long long body_size, smithycurl_write_fn write, void *write_data,
                                        smithycurl_cancel_token *cancel, smithycurl_result **out);
+
+/* ======================================================================
+ * Paginators
+ *
+ * A paginator is a cursor over the pages of a @paginated operation: each
+ * request carries the continuation token of the page before (the trait's
+ * inputToken from its outputToken, which may be a path like
+ * "Result.NextToken"). The pages end when the token is absent, null or
+ * empty, or after max_items items.
+ *
+ *     smithycurl_paginator *pg;
+ *     const char *json; size_t n; smithycurl_result *err;
+ *     smithycurl_paginator_new(c, "ListTables", "{}", 2, 0, 10, 0, NULL, &pg);
+ *     int rc;
+ *     while ((rc = smithycurl_paginator_next(pg, &json, &n, &err)) == SMITHYCURL_OK) {
+ *         ... one page's output, n bytes at json ...
+ *     }
+ *     if (rc != SMITHYCURL_E_END) { ... smithycurl_result_error_message(err, &msg); }
+ *     smithycurl_result_free(err);   // NULL unless an error
+ *     smithycurl_paginator_free(pg);
+ * ====================================================================== */
+
+typedef struct smithycurl_paginator smithycurl_paginator;
+
+/** Flags of smithycurl_paginator_new(). */
+enum {
+    /** smithycurl_paginator_next() gives each item of the trait's items
+     * member, one at a time, instead of each page: a list's items as they
+     * are, a map's entries as one-member objects {"key": value}. */
+    SMITHYCURL_PAGINATE_ITEMS = 1,
+    /** When the service returns the token it was sent, end the pages after
+     * that page, silently (a "tail" operation), instead of failing with
+     * SMITHYCURL_E_DECODE. */
+    SMITHYCURL_PAGINATE_STOP_ON_REPEATED_TOKEN = 2
+};
+
+/** Creates a paginator for operation with input. Nothing is sent before
+ * the first smithycurl_paginator_next().
+ *
+ * @param client the client; it must outlive the paginator.
+ * @param operation the operation's name or absolute id.
+ * @param input the first request's input JSON (document form), input_len
+ *   bytes; copied (the caller may free it when this returns). NULL with
+ *   length 0 for none.
+ * @param max_items stop after this many items in all (the page that
+ *   reaches it is cut to what is left); 0 for no limit.
+ * @param page_size set the trait's pageSize input member to this on every
+ *   request (ignored when the operation has none); 0 to leave the input as
+ *   it is.
+ * @param flags SMITHYCURL_PAGINATE_* or'ed, or 0.
+ * @param cancel a cancel token for every request of the paginator, or
+ *   NULL; it must outlive the paginator.
+ * @param out receives the paginator; free it with
+ *   smithycurl_paginator_free().
+ * @return SMITHYCURL_OK; SMITHYCURL_E_INVALID_HANDLE (client or cancel);
+ *   SMITHYCURL_E_INVALID_ARGUMENT (operation or out NULL, input NULL with a
+ *   non-zero length, a negative max_items or page_size, page_size over
+ *   2^31-1, an unknown flag); SMITHYCURL_E_NOMEM. Every other problem (an
+ *   unknown operation, one that is not @paginated, bad input) is what the
+ *   first smithycurl_paginator_next() returns, with its result.
+ * Thread-safety: any thread; paginators of one client may be used by
+ *   different threads at the same time. */
+smithycurl_code smithycurl_paginator_new(smithycurl_client *client, const char *operation, const char *input,
+                                         size_t input_len, long long max_items, long long page_size,
+                                         unsigned flags, smithycurl_cancel_token *cancel,
+                                         smithycurl_paginator **out);
+
+/** Sends the next request and gives its output (or, with
+ * SMITHYCURL_PAGINATE_ITEMS, the next item, sending a request only when
+ * the page's items are used up).
+ *
+ * @param json receives the page's output JSON (or the item's), NUL
+ *   terminated; owned by the paginator: valid until the next
+ *   smithycurl_paginator_next() or smithycurl_paginator_free() of this
+ *   paginator, never freed by the caller. NULL unless SMITHYCURL_OK.
+ * @param len receives the length of json (may be NULL).
+ * @param error receives, when the return is a call failure, a result with
+ *   the error (read it with the smithycurl_result_error_* accessors, free
+ *   it with smithycurl_result_free()); NULL otherwise.
+ * @return SMITHYCURL_OK: a page (or item) in json;
+ *   SMITHYCURL_E_END: there are no more pages; not an error, and every
+ *   later call returns it too;
+ *   a call failure, as smithycurl_call() returns them (SMITHYCURL_E_USAGE
+ *   when the operation is not @paginated, SMITHYCURL_E_NOT_FOUND,
+ *   SMITHYCURL_E_INVALID_JSON, SMITHYCURL_E_SERVICE, ...; and
+ *   SMITHYCURL_E_DECODE when the service sends back the token it was sent),
+ *   with *error set: the pages end there (later calls return
+ *   SMITHYCURL_E_END);
+ *   SMITHYCURL_E_INVALID_HANDLE, SMITHYCURL_E_INVALID_ARGUMENT (json or
+ *   error NULL), SMITHYCURL_E_NOMEM.
+ * Thread-safety: one thread at a time per paginator (calls from two
+ *   threads are serialized, never crash, and each gets a page, but which
+ *   one is unspecified). */
+smithycurl_code smithycurl_paginator_next(smithycurl_paginator *paginator, const char **json, size_t *len,
+                                          smithycurl_result **error);
+
+/** Frees a paginator and the last page it gave. Results it gave stay
+ * valid.
+ * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_HANDLE (NULL or freed).
+ * Thread-safety: once, from any thread, when no smithycurl_paginator_next()
+ *   of it runs. */
+smithycurl_code smithycurl_paginator_free(smithycurl_paginator *paginator);
 
 /* ======================================================================
  * Results

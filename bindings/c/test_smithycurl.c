@@ -1677,6 +1677,117 @@ static void test_wait(void) {
     smithycurl_model_free(m);
 }
 
+// test_paginator pages through the Todos service's ListTodos (limit 2).
+static void test_paginator(void) {
+    const char *url = getenv("SMITHYCURL_TODO_URL");
+    if (!url) {
+        if (getenv("CI")) failf(__FILE__, __LINE__, "SMITHYCURL_TODO_URL is needed in CI");
+        else printf("    skipped: SMITHYCURL_TODO_URL not set\n");
+        return;
+    }
+    smithycurl_loader *ld = NULL;
+    smithycurl_model *m = NULL;
+    smithycurl_client *c = NULL;
+    CHECK_RC(smithycurl_loader_new(&ld), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_add_path(ld, "examples/todo"), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_load(ld, &m), SMITHYCURL_OK);
+    smithycurl_loader_free(ld);
+    CHECK_RC(smithycurl_client_new(m, "smithycurl.examples.todo#Todos", url, NULL, &c), SMITHYCURL_OK);
+    smithycurl_model_free(m);
+    for (int i = 0; i < 5; i++) {
+        char in[64];
+        snprintf(in, sizeof in, "{\"title\": \"pg-%d\"}", i);
+        free(call_ok(c, "CreateTodo", in));
+    }
+
+    // Pages: at least 3 of at most 2 items; ours all seen, in order.
+    smithycurl_paginator *pg = NULL;
+    smithycurl_result *err = NULL;
+    const char *json = NULL;
+    size_t n = 0;
+    CHECK_RC(smithycurl_paginator_new(c, "ListTodos", "{}", 2, 0, 2, 0, NULL, &pg), SMITHYCURL_OK);
+    int pages = 0, rc, seen = 0;
+    while ((rc = smithycurl_paginator_next(pg, &json, &n, &err)) == SMITHYCURL_OK && pages < 100) {
+        pages++;
+        CHECK(json != NULL && strlen(json) == n && err == NULL);
+        CHECK_CONTAINS(json, "\"items\":[");
+        for (const char *p = json; (p = strstr(p, "\"title\":\"pg-")); p++) seen++;
+    }
+    CHECK_RC(rc, SMITHYCURL_E_END);
+    CHECK(json == NULL && n == 0 && err == NULL);
+    CHECK(pages >= 3 && seen == 5);
+    CHECK_RC(smithycurl_paginator_next(pg, &json, &n, &err), SMITHYCURL_E_END);
+    CHECK_RC(smithycurl_paginator_free(pg), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_paginator_free(pg), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_paginator_next(pg, &json, &n, &err), SMITHYCURL_E_INVALID_HANDLE);
+
+    // Items, cut at max_items across pages; len may be NULL.
+    CHECK_RC(smithycurl_paginator_new(c, "ListTodos", NULL, 0, 3, 2, SMITHYCURL_PAGINATE_ITEMS, NULL, &pg),
+             SMITHYCURL_OK);
+    int items = 0;
+    while ((rc = smithycurl_paginator_next(pg, &json, NULL, &err)) == SMITHYCURL_OK && items < 100) {
+        items++;
+        CHECK(json[0] == '{');
+        CHECK_CONTAINS(json, "\"title\":");
+    }
+    CHECK_RC(rc, SMITHYCURL_E_END);
+    CHECK(items == 3);
+    smithycurl_paginator_free(pg);
+
+    // Freed before the end: the last page goes with it (valgrind checks).
+    CHECK_RC(smithycurl_paginator_new(c, "ListTodos", "{}", 2, 0, 1, 0, NULL, &pg), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_paginator_next(pg, &json, &n, &err), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_paginator_free(pg), SMITHYCURL_OK);
+
+    // Failures come from the first next, with a result; then the pages end.
+    struct {
+        const char *op, *input;
+        int code;
+        const char *message;
+    } bad[] = {
+        {"GetTodo", "{\"id\": \"x\"}", SMITHYCURL_E_USAGE, "operation GetTodo is not paginated"},
+        {"ListTodoz", "{}", SMITHYCURL_E_NOT_FOUND, "ListTodos"},
+        {"ListTodos", "{\"limit\": ", SMITHYCURL_E_INVALID_JSON, "not valid JSON"},
+        {"ListTodos", "{\"limit\": \"2\"}", SMITHYCURL_E_USAGE, "limit"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        CHECK_RC(smithycurl_paginator_new(c, bad[i].op, bad[i].input, strlen(bad[i].input), 0, 0, 0, NULL, &pg),
+                 SMITHYCURL_OK);
+        CHECK_RC(smithycurl_paginator_next(pg, &json, &n, &err), bad[i].code);
+        const char *msg = NULL;
+        CHECK(json == NULL && err != NULL);
+        if (err) {
+            CHECK_RC(smithycurl_result_error_message(err, &msg), SMITHYCURL_OK);
+            CHECK_CONTAINS(msg, bad[i].message);
+        }
+        smithycurl_result_free(err);
+        CHECK_RC(smithycurl_paginator_next(pg, &json, &n, &err), SMITHYCURL_E_END);
+        smithycurl_paginator_free(pg);
+    }
+    // A paginator freed without a next frees its pending error.
+    CHECK_RC(smithycurl_paginator_new(c, "GetTodo", "{}", 2, 0, 0, 0, NULL, &pg), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_paginator_free(pg), SMITHYCURL_OK);
+
+    // Bad arguments and handles.
+    pg = NULL;
+    CHECK_RC(smithycurl_paginator_new(c, NULL, "{}", 2, 0, 0, 0, NULL, &pg), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_paginator_new(c, "ListTodos", NULL, 2, 0, 0, 0, NULL, &pg), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_paginator_new(c, "ListTodos", "{}", 2, -1, 0, 0, NULL, &pg), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_paginator_new(c, "ListTodos", "{}", 2, 0, 1LL << 31, 0, NULL, &pg),
+             SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_paginator_new(c, "ListTodos", "{}", 2, 0, 0, 8, NULL, &pg), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_paginator_new(c, "ListTodos", "{}", 2, 0, 0, 0, NULL, NULL), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_paginator_new(NULL, "ListTodos", "{}", 2, 0, 0, 0, NULL, &pg), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK(pg == NULL);
+    CHECK_RC(smithycurl_paginator_new(c, "ListTodos", "{}", 2, 0, 0, 0, NULL, &pg), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_paginator_next(pg, NULL, &n, &err), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_paginator_next(pg, &json, &n, NULL), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_paginator_free((smithycurl_paginator *)c), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_paginator_free(pg), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_paginator_free(NULL), SMITHYCURL_E_INVALID_HANDLE);
+    smithycurl_client_free(c);
+}
+
 static const struct test tests[] = {
     {"version", test_version},
     {"load", test_load},
@@ -1698,6 +1809,7 @@ static const struct test tests[] = {
     {"wait", test_wait},
     {"event_stream", test_event_stream},
     {"streaming", test_streaming},
+    {"paginator", test_paginator},
 };
 
 int main(int argc, char **argv) {

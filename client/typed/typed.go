@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"sync"
 
 	"github.com/bytedance/sonic"
@@ -115,6 +116,38 @@ func Invoke(ctx context.Context, c *client.Client, operation string, in, out any
 		return fmt.Errorf("%s: output: %w", operation, err)
 	}
 	return nil
+}
+
+// Paginate is Invoke for the pages of a @paginated operation
+// (client.Client.Paginate): each page's output is unmarshalled into a new
+// O and yielded; a failure is yielded as Invoke returns it, and ends the
+// pages.
+func Paginate[O any](ctx context.Context, c *client.Client, operation string, in any,
+	errorFor func(model.ShapeID) ModeledError, opts ...client.PaginateOption) iter.Seq2[*O, error] {
+	return func(yield func(*O, error) bool) {
+		var body []byte
+		if in != nil {
+			var err error
+			if body, err = JSON.Marshal(in); err != nil {
+				yield(nil, fmt.Errorf("%s: input: %w", operation, err))
+				return
+			}
+		}
+		for raw, err := range c.Paginate(ctx, operation, body, opts...) {
+			if err != nil {
+				yield(nil, typedError(err, errorFor))
+				return
+			}
+			out := new(O)
+			if err := JSON.Unmarshal(raw, out); err != nil {
+				yield(nil, fmt.Errorf("%s: output: %w", operation, err))
+				return
+			}
+			if !yield(out, nil) {
+				return
+			}
+		}
+	}
 }
 
 func typedError(err error, errorFor func(model.ShapeID) ModeledError) error {

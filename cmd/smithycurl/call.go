@@ -52,6 +52,7 @@ type callFlags struct {
 	validate                         bool
 	trace, raw                       bool
 	endpointFlags
+	pages paginateFlags
 }
 
 // endpointFlags select the endpoint from the service's endpoint rules.
@@ -118,6 +119,7 @@ func call(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var f callFlags
 	f.register(fs)
 	fs.BoolVar(&f.raw, "raw", false, "print the raw HTTP response instead of the decoded output")
+	f.pages.register(fs)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return exitUsage
@@ -150,6 +152,9 @@ func call(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if f.trace {
 		fmt.Fprintf(stderr, "* input %s\n", client.RedactSensitive(m, op.Input, input))
+	}
+	if f.pages.mode != "" || f.pages.maxItems != 0 || f.pages.pageSize != 0 {
+		return f.pages.run(ctx, c, op.Name, input, f.raw, stdout, stderr)
 	}
 	if c.HasEventStream(op.Name) {
 		return callStream(ctx, c, op.Name, input, f.raw, stdout, stderr)

@@ -46,8 +46,8 @@ var Codes = []Code{
 		"A bug in the library (an internal panic was caught); please report it with the errmsg. The handle stays usable."},
 	{"WAITER_FAILURE", 18, "the waiter reached its failure state", "A wait failed: SMITHYCURL_KIND_WAITER_FAILURE."},
 	{"WAITER_TIMEOUT", 19, "the waiter did not succeed within the time allowed", "A wait failed: SMITHYCURL_KIND_WAITER_TIMEOUT."},
-	{"END", 20, "the event stream has no more events",
-		"smithycurl_event_stream_next(): the stream ended cleanly; there is no event."},
+	{"END", 20, "no more events or pages",
+		"smithycurl_event_stream_next() and smithycurl_paginator_next(): the stream or the pages (items) are over; not an error."},
 }
 
 // Kind is one error kind: smithycurl_error_kind in C, client.Kind in Go,

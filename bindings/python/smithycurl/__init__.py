@@ -48,6 +48,7 @@ from .errors import (
 )
 from .model import Model, OperationInfo, ServiceInfo, load_model
 from .client import Client, EventStream, Operation, Waiter
+from ._paginate import Paginator
 from .types import IntEnum, StrEnum, Structure, Union, UnknownUnionMember
 
 __version__ = "0.1.0"
@@ -83,6 +84,7 @@ __all__ = [
     "NotFoundError",
     "Operation",
     "OperationInfo",
+    "Paginator",
     "ServiceError",
     "ServiceInfo",
     "SmithycurlError",

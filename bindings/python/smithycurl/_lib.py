@@ -178,6 +178,12 @@ _FUNCTIONS: dict[str, tuple[Any, list[Any], bool]] = {
     "result_request_id": (c_int, [c_void_p, P(c_char_p)], True),
     "result_attempts": (c_int, [c_void_p, P(c_int)], True),
     "result_free": (c_int, [c_void_p], False),
+    "paginator_new": (
+        c_int, [c_void_p, c_char_p, c_char_p, c_size_t, ctypes.c_longlong, ctypes.c_longlong, ctypes.c_uint, c_void_p,
+                P(c_void_p)], True,
+    ),
+    "paginator_next": (c_int, [c_void_p, P(c_void_p), P(c_size_t), P(c_void_p)], False),
+    "paginator_free": (c_int, [c_void_p], False),
 }
 
 

@@ -11,7 +11,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable, Mapping, Optional, Union as TUnion
 
-from . import _codec, _interrupt, _lib, _scalars, errors
+from . import _codec, _interrupt, _lib, _paginate, _scalars, errors
 from ._contract import E_USAGE
 from .errors import ServiceError
 from .types import snake_case
@@ -212,10 +212,12 @@ class Operation:
         data = model.operation_shapes(info.name, client.service.id)
         reg = model.registry
         self._registry = reg
-        self._op = info.name.encode()
+        self._op: bytes = info.name.encode()
         shapes = data.get("shapes", {})
         self._in = None if info.input == "smithy.api#Unit" else reg.codec(info.input, "structure")
-        self._out = None if info.output == "smithy.api#Unit" else reg.codec(info.output, "structure")
+        self._out: Optional[_codec._Codec] = (
+            None if info.output == "smithy.api#Unit" else reg.codec(info.output, "structure")
+        )
         self._kw: dict[str, _codec._Member] = {m.py: m for m in self._in.members} if self._in else {}
         self._errors = tuple(data.get("errors", ()))
         self._exact = _codec.reaches_big_decimal(shapes)
@@ -290,8 +292,12 @@ class Operation:
     def _call_members(self, args: Mapping[str, Any]) -> Any:
         """Calls with the input's members by Smithy name (None: unset); for
         generated clients."""
+        return self._client._call(self, self._members_body(args))
+
+    def _members_body(self, args: Mapping[str, Any]) -> bytes:
+        """The input JSON of _call_members."""
         if self._in is None:
-            return self._client._call(self, _EMPTY)
+            return _EMPTY
         by_key = self._in.by_key
         body_obj: dict[str, Any] = {}
         k = ""
@@ -305,7 +311,7 @@ class Operation:
         body = _dumps(body_obj)
         if self._in_decimal:
             body = _scalars.fix_decimals(body)
-        return self._client._call(self, _utf8(body, self.info.name))
+        return _utf8(body, self.info.name)
 
     def _decode(self, raw: bytes) -> Any:
         out = self._out
@@ -508,6 +514,7 @@ class Client:
         self.errors = _Namespace(self, True)
         #: The service's waiters: ``client.wait.table_exists(table_name="t", max_wait=60)``.
         self.wait = _Waiters(self)
+        self.paginate = _paginate.Paginate(self)
 
     @property
     def operations(self) -> tuple[str, ...]:

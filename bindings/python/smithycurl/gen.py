@@ -195,17 +195,19 @@ class _Gen:
 
     # ---- client ----------------------------------------------------------
 
-    def method(self, info: Any, data: dict[str, Any]) -> str:
+    def method(self, info: Any, data: dict[str, Any], paginate: bool = False) -> str:
+        """The client's method of an operation or, with paginate, the
+        paginators class's method of a @paginated one."""
         in_shape = self.shapes.get(info.input) if info.input != "smithy.api#Unit" else None
         out_type = "None" if info.output == "smithy.api#Unit" else self.names[info.output]
         params = ["self"]
         mapping = []
         args_doc = []
+        used = {"self"} | (set(_PAGINATE_OPTIONS) if paginate else set())
         if in_shape:
             mem = self.members(in_shape)
-            if mem:
+            if mem or paginate:
                 params.append("*")
-            used = {"self"}
             for m, py in sorted(mem, key=lambda x: not x[0].get("required")):
                 if py in used:
                     py += "_"
@@ -239,6 +241,21 @@ class _Gen:
                 for e in errs if e in self.names
             )
             doc += "\n    smithycurl.SmithycurlError: the other failures (ValidationError, TransportError, ...)."
+        if paginate:
+            if "*" not in params:
+                params.append("*")
+            params += [f"{o}: {ann} = {default}" for o, (ann, default) in _PAGINATE_OPTIONS.items()]
+            page_type = f"smithycurl.Paginator[{out_type}]"
+            doc = (f"Pages of {info.name}: an iterator of {out_type}, .items() their items.\n\n"
+                   "max_items stops after that many items; page_size sets the page size member;\n"
+                   "stop_on_repeated_token ends quietly on a token the service sends back.\n\n" + doc)
+            sig = ", ".join(params)
+            out = f"    def {info.py_name}({sig}) -> {page_type}:\n"
+            out += _doc(doc, "        ")
+            options = ", ".join(_PAGINATE_OPTIONS)
+            out += (f"        return typing.cast({page_type!r}, self._client._paginate(\n"
+                    f"            {info.name!r}, {{{', '.join(mapping)}}}, {options}))\n")
+            return out
         sig = ", ".join(params)
         out = f"    def {info.py_name}({sig}) -> {out_type}:\n"
         out += _doc(doc, "        ")
@@ -288,6 +305,22 @@ class _Gen:
         for info, data in zip(svc.operations, self.ops):
             client += "\n" + self.method(info, data)
         self.exports.append(self.client_name)
+        paged = [(info, data) for info, data in zip(svc.operations, self.ops) if info.paginated]
+        if paged:
+            pname = self.client_name + "Paginators"
+            while pname in self.names.values():
+                pname += "_"
+            client += (f"\n    @property\n    def paginate(self) -> {pname}:\n"
+                       f'        """The paginators of the @paginated operations."""\n'
+                       f"        return {pname}(self)\n")
+            pclass = f"class {pname}:\n"
+            pclass += _doc(f"client.paginate of {self.client_name}: one method per @paginated operation.", "    ")
+            pclass += ("    def __init__(self, client: smithycurl.generated.GeneratedClient) -> None:\n"
+                       "        self._client = client\n")
+            for info, data in paged:
+                pclass += "\n" + self.method(info, data, paginate=True)
+            parts.append(pclass)
+            self.exports.append(pname)
 
         binds = "".join(f"    {sid!r}: {name},\n" for sid, name in self.bindings)
         header = (
@@ -313,6 +346,13 @@ class _Gen:
         )
         return header + "\n\n".join(parts) + "\n\n" + client + footer
 
+
+# The paginators' own keyword arguments: annotation and default.
+_PAGINATE_OPTIONS = {
+    "max_items": ("typing.Optional[int]", "None"),
+    "page_size": ("typing.Optional[int]", "None"),
+    "stop_on_repeated_token": ("bool", "False"),
+}
 
 _TYPING_NAMES = {"Any": "typing.Any", "Callable": "typing.Callable", "Mapping": "typing.Mapping",
                  "Optional": "typing.Optional", "TUnion": "typing.Union"}

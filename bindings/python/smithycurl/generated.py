@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import os
 import threading
-from typing import Any, ClassVar, Mapping, TypeVar
+from typing import Any, ClassVar, Mapping, Optional, TypeVar
 
+from ._paginate import Paginator
 from .client import Client
 from .model import Model, load_model
 
@@ -51,6 +52,11 @@ class GeneratedClient:
 
     def _call(self, operation: str, members: Mapping[str, Any]) -> Any:
         return self.client._operation(operation)._call_members(members)
+
+    def _paginate(self, operation: str, members: Mapping[str, Any], max_items: Optional[int],
+                  page_size: Optional[int], stop_on_repeated_token: bool) -> Paginator[Any]:
+        op = self.client._operation(operation)
+        return Paginator(op, op._members_body(members), max_items, page_size, stop_on_repeated_token)
 
     def close(self) -> None:
         """Closes the client's connections."""

@@ -39,6 +39,9 @@ class OperationInfo:
     idempotent: bool = False
     deprecated: bool = False
     waiters: tuple[str, ...] = ()  #: its smithy.waiters#waitable waiters ("TableExists")
+    #: the @paginated trait, the service's merged in ("inputToken",
+    #: "outputToken", "items", "pageSize"); None when not paginated
+    paginated: Optional[Mapping[str, str]] = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -65,7 +68,8 @@ class ServiceInfo:
 
 # Names the client itself uses; an operation whose Python name is one of
 # these gets a trailing underscore.
-CLIENT_NAMES = frozenset({"call", "close", "types", "errors", "service", "endpoint", "model", "operations", "wait"})
+CLIENT_NAMES = frozenset({"call", "close", "types", "errors", "service", "endpoint", "model", "operations", "wait",
+                          "paginate"})
 
 
 def _service_info(d: Mapping[str, Any]) -> ServiceInfo:
@@ -82,6 +86,7 @@ def _service_info(d: Mapping[str, Any]) -> ServiceInfo:
                 http=o.get("http"), readonly=bool(o.get("readonly")),
                 idempotent=bool(o.get("idempotent")), deprecated=bool(o.get("deprecated")),
                 waiters=tuple(o.get("waiters", ())),
+                paginated=o.get("paginated"),
             )
         )
     return ServiceInfo(

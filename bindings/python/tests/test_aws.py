@@ -132,3 +132,25 @@ def test_sqs_flow(emulators: dict[str, str]) -> None:
         err = info.value
         assert type(err).__name__ == "QueueDoesNotExist"
         assert err.status == 400 and err.code == "AWS.SimpleQueueService.NonExistentQueue"
+
+
+def test_dynamodb_list_tables_pages(emulators: dict[str, str]) -> None:
+    """client.paginate.list_tables against dynalite: 5 tables, 2 a page."""
+    model = aws_model("dynamodb.json")
+    with model.client(endpoint=emulators["SMITHYCURL_DYNALITE_URL"], aws_credentials=CREDENTIALS) as db:
+        names = [f"py-pages-{i}" for i in range(5)]
+        for name in names:
+            db.create_table(table_name=name, billing_mode="PAY_PER_REQUEST",
+                            attribute_definitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                            key_schema=[{"AttributeName": "pk", "KeyType": "HASH"}])
+        try:
+            start = "py-pages"  # sorts just before ours
+            pages = list(db.paginate.list_tables(exclusive_start_table_name=start, limit=2))
+            assert len(pages) >= 3 and all(len(p.table_names) <= 2 for p in pages)
+            got = [n for p in pages for n in p.table_names if n.startswith("py-pages-")]
+            assert got == names
+            items = list(db.paginate.list_tables(exclusive_start_table_name=start, page_size=2, max_items=3).items())
+            assert items == names[:3]
+        finally:
+            for name in names:
+                db.delete_table(table_name=name)

@@ -12,6 +12,9 @@ type OperationNames struct {
 	Operation     string // the Smithy name
 	Method        string // the Client's method
 	Input, Output string // the types; "" for smithy.api#Unit (no parameter, no result)
+	// Paginator is the method iterating the pages of a @paginated
+	// operation ("PaginateListTodos"); "" when it is not paginated.
+	Paginator string
 }
 
 // Names returns the Go names Generate gives the operations of svc, in the
@@ -37,6 +40,13 @@ func (g *gen) operationNames() []OperationNames {
 		}
 		if op.Output.ID != unitID {
 			out[i].Output = g.names[op.Output.ID]
+		}
+	}
+	// After every operation's method: an operation named PaginateX keeps
+	// its name.
+	for i, op := range g.svc.Operations {
+		if _, ok, err := g.m.Pagination(g.svc, op); ok && err == nil && out[i].Output != "" {
+			out[i].Paginator = methods.take("Paginate" + out[i].Method)
 		}
 	}
 	return out
@@ -127,6 +137,9 @@ func (g *gen) clientFile() ([]byte, error) {
 		w.p("\treturn out, nil")
 		w.p("}")
 		w.p("")
+		if names.Paginator != "" {
+			g.paginator(&w, op, names)
+		}
 	}
 	w.p("// errorFor returns a new value of the error type of shape id, nil when none.")
 	w.p("func errorFor(id model.ShapeID) typed.ModeledError {")
@@ -141,4 +154,24 @@ func (g *gen) clientFile() ([]byte, error) {
 	w.p("\treturn nil")
 	w.p("}")
 	return w.file(g.pkg, "client.go", []string{"context", "_ embed", "github.com/smithycurl/smithycurl/client", "github.com/smithycurl/smithycurl/model"})
+}
+
+// paginator writes the method iterating the pages of a @paginated
+// operation.
+func (g *gen) paginator(w *writer, op *model.Operation, names OperationNames) {
+	w.comment("", fmt.Sprintf("%s calls %s page after page (its @paginated trait), each with the continuation token of the page before, and yields each page's output; the pages end at an absent or empty token, after client.WithMaxItems, or at the first error, which is yielded.", names.Paginator, op.Name))
+	params, inArg := "ctx context.Context", "nil"
+	if names.Input != "" {
+		params += ", in *" + names.Input
+		inArg = "in"
+	}
+	w.p("func (c *Client) %s(%s, opts ...client.PaginateOption) iter.Seq2[*%s, error] {", names.Paginator, params, names.Output)
+	if names.Input != "" {
+		w.p("\tif in == nil {")
+		w.p("\t\tin = new(%s)", names.Input)
+		w.p("\t}")
+	}
+	w.p("\treturn typed.Paginate[%s](ctx, c.c, %q, %s, errorFor, opts...)", names.Output, op.Name, inArg)
+	w.p("}")
+	w.p("")
 }

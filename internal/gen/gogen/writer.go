@@ -80,7 +80,7 @@ func (w *writer) file(pkg, name string, imports []string) ([]byte, error) {
 	imp = append(imp, imports...)
 	for _, c := range []struct{ use, path string }{
 		{"fmt.Errorf(", "fmt"}, {"big.Int", "math/big"}, {"time.Time", "time"}, {"unsafe.Pointer(", "unsafe"},
-		{"typed.", runtimePkg},
+		{"typed.", runtimePkg}, {"iter.Seq2[", "iter"},
 	} {
 		if uses(c.use) {
 			imp = append(imp, c.path)

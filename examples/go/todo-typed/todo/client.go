@@ -7,6 +7,7 @@ package todo
 import (
 	"context"
 	_ "embed"
+	"iter"
 
 	"github.com/smithycurl/smithycurl/client"
 	"github.com/smithycurl/smithycurl/client/typed"
@@ -97,6 +98,16 @@ func (c *Client) ListTodos(ctx context.Context, in *ListTodosInput, opts ...clie
 		return nil, err
 	}
 	return out, nil
+}
+
+// PaginateListTodos calls ListTodos page after page (its @paginated trait), each with the
+// continuation token of the page before, and yields each page's output; the pages end at an absent
+// or empty token, after client.WithMaxItems, or at the first error, which is yielded.
+func (c *Client) PaginateListTodos(ctx context.Context, in *ListTodosInput, opts ...client.PaginateOption) iter.Seq2[*ListTodosOutput, error] {
+	if in == nil {
+		in = new(ListTodosInput)
+	}
+	return typed.Paginate[ListTodosOutput](ctx, c.c, "ListTodos", in, errorFor, opts...)
 }
 
 // UpdateTodo: Changes an item's title, priority or state.
