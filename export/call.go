@@ -65,21 +65,30 @@ func newErrorResult(code, kind, status, attempts int, fields [numFields]string) 
 	return r
 }
 
+// callTarget looks up the client of a call and the context of its cancel
+// token (tok 0: none); ok is false when either handle is invalid.
+func callTarget(ch, tok C.uintptr_t) (*clientH, context.Context, bool) {
+	cl, ok := lookup[*clientH](ch, C.SCX_CLIENT)
+	if !ok {
+		return nil, nil, false
+	}
+	if tok == 0 {
+		return cl, context.Background(), true
+	}
+	t, ok := lookup[*cancelH](tok, C.SCX_CANCEL)
+	if !ok {
+		return nil, nil, false
+	}
+	return cl, t.ctx, true
+}
+
 //export scx_call
 func scx_call(ch C.uintptr_t, op *C.char, in *C.char, n C.size_t, tok C.uintptr_t, hints, threads C.int, out *C.uintptr_t) (rc C.int) {
 	defer guard(&rc)
 	schedHints(int(hints), int(threads))
-	cl, ok := lookup[*clientH](ch, C.SCX_CLIENT)
+	cl, ctx, ok := callTarget(ch, tok)
 	if !ok {
 		return codeInvalidHandle
-	}
-	ctx := context.Background()
-	if tok != 0 {
-		t, ok := lookup[*cancelH](tok, C.SCX_CANCEL)
-		if !ok {
-			return codeInvalidHandle
-		}
-		ctx = t.ctx
 	}
 	if op == nil || (in == nil && n > 0) {
 		return codeInvalidArgument
@@ -97,17 +106,9 @@ func scx_call_stream(ch C.uintptr_t, op *C.char, in *C.char, n C.size_t, readFn,
 	writeFn, writeUser C.uintptr_t, tok C.uintptr_t, hints, threads C.int, out *C.uintptr_t) (rc C.int) {
 	defer guard(&rc)
 	schedHints(int(hints), int(threads))
-	cl, ok := lookup[*clientH](ch, C.SCX_CLIENT)
+	cl, ctx, ok := callTarget(ch, tok)
 	if !ok {
 		return codeInvalidHandle
-	}
-	ctx := context.Background()
-	if tok != 0 {
-		t, ok := lookup[*cancelH](tok, C.SCX_CANCEL)
-		if !ok {
-			return codeInvalidHandle
-		}
-		ctx = t.ctx
 	}
 	if op == nil || (in == nil && n > 0) {
 		return codeInvalidArgument

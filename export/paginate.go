@@ -47,17 +47,9 @@ func (p *pagerH) free() {
 func scx_paginator_new(ch C.uintptr_t, op *C.char, in *C.char, n C.size_t, maxItems C.longlong, pageSize C.longlong,
 	flags C.uint, tok C.uintptr_t, out *C.uintptr_t) (rc C.int) {
 	defer guard(&rc)
-	cl, ok := lookup[*clientH](ch, C.SCX_CLIENT)
+	cl, ctx, ok := callTarget(ch, tok)
 	if !ok {
 		return codeInvalidHandle
-	}
-	ctx := context.Background()
-	if tok != 0 {
-		t, ok := lookup[*cancelH](tok, C.SCX_CANCEL)
-		if !ok {
-			return codeInvalidHandle
-		}
-		ctx = t.ctx
 	}
 	const maxInt32 = 1<<31 - 1
 	if op == nil || (in == nil && n > 0) || maxItems < 0 || pageSize < 0 || pageSize > maxInt32 ||

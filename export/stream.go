@@ -6,7 +6,6 @@ package main
 import "C"
 
 import (
-	"context"
 	"iter"
 	"sync"
 	"unsafe"
@@ -39,17 +38,9 @@ func scx_stream_open(ch C.uintptr_t, op *C.char, in *C.char, n C.size_t, tok C.u
 	outR, outS *C.uintptr_t) (rc C.int) {
 	defer guard(&rc)
 	schedHints(int(hints), int(threads))
-	cl, ok := lookup[*clientH](ch, C.SCX_CLIENT)
+	cl, ctx, ok := callTarget(ch, tok)
 	if !ok {
 		return codeInvalidHandle
-	}
-	ctx := context.Background()
-	if tok != 0 {
-		t, ok := lookup[*cancelH](tok, C.SCX_CANCEL)
-		if !ok {
-			return codeInvalidHandle
-		}
-		ctx = t.ctx
 	}
 	if op == nil || (in == nil && n > 0) {
 		return codeInvalidArgument

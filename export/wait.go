@@ -18,17 +18,9 @@ import (
 func scx_wait(ch C.uintptr_t, name *C.char, in *C.char, n C.size_t, maxWaitMs C.longlong, tok C.uintptr_t, hints, threads C.int, out *C.uintptr_t) (rc C.int) {
 	defer guard(&rc)
 	schedHints(int(hints), int(threads))
-	cl, ok := lookup[*clientH](ch, C.SCX_CLIENT)
+	cl, ctx, ok := callTarget(ch, tok)
 	if !ok {
 		return codeInvalidHandle
-	}
-	ctx := context.Background()
-	if tok != 0 {
-		t, ok := lookup[*cancelH](tok, C.SCX_CANCEL)
-		if !ok {
-			return codeInvalidHandle
-		}
-		ctx = t.ctx
 	}
 	if name == nil || (in == nil && n > 0) || maxWaitMs <= 0 {
 		return codeInvalidArgument
