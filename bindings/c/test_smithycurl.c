@@ -1599,7 +1599,7 @@ static void test_wait(void) {
     smithycurl_options_free(o);
 
     // Success: the output of the call that matched.
-    smithycurl_result *r = wait_rc(c, "TestIs", "{\"id\": 1, \"test\": \"ok\"}", 10000, NULL, SMITHYCURL_OK);
+    smithycurl_result *r = wait_rc(c, "TestIs", "{\"id\": 1, \"test\": \"ok\"}", 10000LL * slow, NULL, SMITHYCURL_OK);
     const char *out = NULL;
     size_t n = 0;
     CHECK_RC(smithycurl_result_output(r, &out, &n), SMITHYCURL_OK);
@@ -1607,10 +1607,10 @@ static void test_wait(void) {
     CHECK(n == strlen(out));
     smithycurl_result_free(r);
     // Names ignore case.
-    smithycurl_result_free(wait_rc(c, "testis", "{\"id\": 1, \"test\": \"ok\"}", 10000, NULL, SMITHYCURL_OK));
+    smithycurl_result_free(wait_rc(c, "testis", "{\"id\": 1, \"test\": \"ok\"}", 10000LL * slow, NULL, SMITHYCURL_OK));
 
     // A failure acceptor: which one, and its message.
-    r = wait_rc(c, "TestIs", "{\"id\": 1, \"test\": \"failed\"}", 10000, NULL, SMITHYCURL_E_WAITER_FAILURE);
+    r = wait_rc(c, "TestIs", "{\"id\": 1, \"test\": \"failed\"}", 10000LL * slow, NULL, SMITHYCURL_E_WAITER_FAILURE);
     smithycurl_error_kind k = SMITHYCURL_KIND_NONE;
     CHECK_RC(smithycurl_result_error_kind(r, &k), SMITHYCURL_OK);
     CHECK(k == SMITHYCURL_KIND_WAITER_FAILURE);
@@ -1633,15 +1633,15 @@ static void test_wait(void) {
     smithycurl_result_free(r);
 
     // errorType: success on the modeled error; a success matched as failure.
-    r = wait_rc(c, "StatusServerFailure", "{\"code\": 500}", 10000, NULL, SMITHYCURL_OK);
+    r = wait_rc(c, "StatusServerFailure", "{\"code\": 500}", 10000LL * slow, NULL, SMITHYCURL_OK);
     CHECK_RC(smithycurl_result_output(r, &out, &n), SMITHYCURL_OK);
     CHECK(strcmp(out, "{}") == 0);
     smithycurl_result_free(r);
-    r = wait_rc(c, "StatusServerFailure", "{\"code\": 200}", 10000, NULL, SMITHYCURL_E_WAITER_FAILURE);
+    r = wait_rc(c, "StatusServerFailure", "{\"code\": 200}", 10000LL * slow, NULL, SMITHYCURL_E_WAITER_FAILURE);
     CHECK_CONTAINS(message_of(r), "acceptor 2 (success true)");
     smithycurl_result_free(r);
     // An error no acceptor expects stops the waiter with that error.
-    r = wait_rc(c, "TestIs", "{\"test\": \"ok\"}", 10000, NULL, SMITHYCURL_E_VALIDATION);
+    r = wait_rc(c, "TestIs", "{\"test\": \"ok\"}", 10000LL * slow, NULL, SMITHYCURL_E_VALIDATION);
     smithycurl_result_free(r);
 
     // Unknown waiter, bad arguments.
