@@ -7,6 +7,7 @@ import ctypes
 from typing import TYPE_CHECKING, Any, Generic, Iterator, Optional, TypeVar
 
 from . import _lib, errors
+from ._closing import Closing
 from ._contract import E_END
 
 if TYPE_CHECKING:
@@ -17,7 +18,7 @@ T = TypeVar("T")
 _STOP_ON_REPEATED_TOKEN = 2  # SMITHYCURL_PAGINATE_STOP_ON_REPEATED_TOKEN
 
 
-class Paginator(Generic[T]):
+class Paginator(Closing, Generic[T]):
     """An iterator of the pages of one paginated call: each page is the
     operation's output, the same class a plain call returns. Requests are
     sent as the iteration goes; it ends when the service's continuation
@@ -106,18 +107,6 @@ class Paginator(Generic[T]):
         h, self._h = self._h, None
         if h is not None:
             self._lib.paginator_free(h)
-
-    def __enter__(self) -> "Paginator[T]":
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:
-            pass
 
     def __repr__(self) -> str:
         return f"<smithycurl paginator of {self._op.info.id}{'' if self._h is not None else ' (ended)'}>"

@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from typing import Any, Callable, Mapping, Optional, Union as TUnion
 
 from . import _codec, _interrupt, _lib, _paginate, _scalars, errors
+from ._closing import Closing
 from ._contract import E_USAGE
 from .errors import ServiceError
 from .types import snake_case
@@ -492,7 +493,7 @@ class _Waiters:
         return f"<waiters of {self._client.service.id}: {', '.join(self.__dir__()) or '(none)'}>"
 
 
-class Client:
+class Client(Closing):
     """A client of one service at one endpoint. Safe to share between
     threads; calls release the GIL. Operations are methods named in
     snake_case (``client.get_ip()``); ``client.call("GetIp")`` also works.
@@ -652,25 +653,13 @@ class Client:
         if h is not None:
             self._lib.client_free(h)
 
-    def __enter__(self) -> "Client":
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:
-            pass
-
     def __repr__(self) -> str:
         state = "" if self._handle is not None else " (closed)"
         at = self.endpoint if self.endpoint is not None else "the endpoint its rules resolve"
         return f"<smithycurl.Client {self.service.id} at {at}{state}>"
 
 
-class EventStream:
+class EventStream(Closing):
     """The events of an operation whose output is an event stream
     (``client.tick.stream(count=3)``), read as they arrive: iterate it for
     each event (an instance of the stream union's class); ``initial`` is the
@@ -734,18 +723,6 @@ class EventStream:
         tok, self._token = self._token, None
         if tok is not None:
             self._lib.cancel_token_free(tok)
-
-    def __enter__(self) -> "EventStream":
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:
-            pass
 
     def __repr__(self) -> str:
         state = "" if self._handle is not None else " (ended)"
