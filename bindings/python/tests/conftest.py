@@ -6,6 +6,7 @@ per session."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from typing import Iterator
@@ -55,6 +56,14 @@ def pizza_model_paths() -> list[str]:
         msg = f"the shared folder ($SMITHYCURL_SHARED, default ../shared) lacks {missing[0]}"
         pytest.fail(msg)
     return paths
+
+
+def default_sigint() -> None:
+    """preexec_fn of the Ctrl-C tests' children: SIGINT back to its default
+    disposition, so that Python installs KeyboardInterrupt even when the
+    test run itself was started with SIGINT ignored (a background job of a
+    non-interactive shell is)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 class Servers:

@@ -13,7 +13,7 @@ import time
 import pytest
 
 import smithycurl
-from conftest import HTTPBIN_MODEL, PKG, Servers, run_python
+from conftest import HTTPBIN_MODEL, PKG, Servers, default_sigint, run_python
 
 DECODE_MODEL = """
 $version: "2"
@@ -172,7 +172,7 @@ print("no interrupt", flush=True)
 def test_ctrl_c_interrupts_a_long_call(servers: Servers) -> None:
     env = dict(os.environ, PYTHONPATH=PKG)
     p = subprocess.Popen([sys.executable, "-c", CTRL_C, servers.httpbin, HTTPBIN_MODEL], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True, env=env)
+                         stderr=subprocess.PIPE, text=True, env=env, preexec_fn=default_sigint)
     assert p.stdout is not None
     assert p.stdout.readline().strip() == "calling"
     time.sleep(0.5)

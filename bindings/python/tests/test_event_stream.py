@@ -98,10 +98,10 @@ print("no interrupt", flush=True)
 
 
 def test_ctrl_c_interrupts_a_waiting_stream(servers: Servers) -> None:
-    from conftest import PKG
+    from conftest import PKG, default_sigint
     env = dict(os.environ, PYTHONPATH=PKG)
     p = subprocess.Popen([sys.executable, "-c", CTRL_C, servers.events, TICKER], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True, env=env)
+                         stderr=subprocess.PIPE, text=True, env=env, preexec_fn=default_sigint)
     assert p.stdout is not None
     assert p.stdout.readline().strip() == "waiting"
     time.sleep(0.5)

@@ -137,10 +137,10 @@ def test_ctrl_c_interrupts_a_wait(servers: Servers) -> None:
     import subprocess
     import sys
 
-    from conftest import PKG
+    from conftest import PKG, default_sigint
 
     p = subprocess.Popen([sys.executable, "-c", CTRL_C, servers.httpbin, HTTPBIN_MODEL, WAITERS],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ, PYTHONPATH=PKG))
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ, PYTHONPATH=PKG), preexec_fn=default_sigint)
     assert p.stdout is not None
     assert p.stdout.readline().strip() == "waiting"
     time.sleep(0.7)
