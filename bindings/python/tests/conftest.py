@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from typing import Iterator
 
 import pytest
@@ -64,6 +65,22 @@ def default_sigint() -> None:
     test run itself was started with SIGINT ignored (a background job of a
     non-interactive shell is)."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def interrupt_child(code: str, *args: str, ready: str, settle: float = 0.5) -> tuple[int, str, str, float]:
+    """Runs code in a child Python with this package, waits for it to print
+    the line ready, lets it settle, sends it SIGINT (Ctrl-C) and returns its
+    exit status, stdout, stderr and the seconds it took to exit after the
+    signal (8 s at most)."""
+    p = subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, env=dict(os.environ, PYTHONPATH=PKG), preexec_fn=default_sigint)
+    assert p.stdout is not None
+    assert p.stdout.readline().strip() == ready
+    time.sleep(settle)
+    sent = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=8)
+    return p.returncode, out, err, time.monotonic() - sent
 
 
 class Servers:

@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import builtins
 import os
-import signal
-import subprocess
-import sys
 import threading
 import time
 
 import pytest
 
 import smithycurl
-from conftest import HTTPBIN_MODEL, PKG, Servers, default_sigint, run_python
+from conftest import HTTPBIN_MODEL, Servers, interrupt_child, run_python
 
 DECODE_MODEL = """
 $version: "2"
@@ -170,17 +167,8 @@ print("no interrupt", flush=True)
 
 
 def test_ctrl_c_interrupts_a_long_call(servers: Servers) -> None:
-    env = dict(os.environ, PYTHONPATH=PKG)
-    p = subprocess.Popen([sys.executable, "-c", CTRL_C, servers.httpbin, HTTPBIN_MODEL], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True, env=env, preexec_fn=default_sigint)
-    assert p.stdout is not None
-    assert p.stdout.readline().strip() == "calling"
-    time.sleep(0.5)
-    sent = time.monotonic()
-    p.send_signal(signal.SIGINT)
-    out, err = p.communicate(timeout=8)
-    took = time.monotonic() - sent
-    assert p.returncode == 42, (out, err)
+    rc, out, err, took = interrupt_child(CTRL_C, servers.httpbin, HTTPBIN_MODEL, ready="calling")
+    assert rc == 42, (out, err)
     assert "KeyboardInterrupt" in out and "after: 127.0.0.1" in out
     assert took < 2, f"exited {took:.2f}s after SIGINT"
 

@@ -5,9 +5,6 @@ from __future__ import annotations
 
 import datetime
 import os
-import signal
-import subprocess
-import sys
 import time
 
 import pytest
@@ -98,17 +95,8 @@ print("no interrupt", flush=True)
 
 
 def test_ctrl_c_interrupts_a_waiting_stream(servers: Servers) -> None:
-    from conftest import PKG, default_sigint
-    env = dict(os.environ, PYTHONPATH=PKG)
-    p = subprocess.Popen([sys.executable, "-c", CTRL_C, servers.events, TICKER], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True, env=env, preexec_fn=default_sigint)
-    assert p.stdout is not None
-    assert p.stdout.readline().strip() == "waiting"
-    time.sleep(0.5)
-    sent = time.monotonic()
-    p.send_signal(signal.SIGINT)
-    out, err = p.communicate(timeout=8)
-    took = time.monotonic() - sent
-    assert p.returncode == 42, (out, err)
+    from conftest import interrupt_child
+    rc, out, err, took = interrupt_child(CTRL_C, servers.events, TICKER, ready="waiting")
+    assert rc == 42, (out, err)
     assert "KeyboardInterrupt" in out and "closed: True" in out and "after: 0" in out, out
     assert took < 2, f"exited {took:.2f}s after SIGINT"

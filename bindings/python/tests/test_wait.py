@@ -132,20 +132,8 @@ print("no interrupt", flush=True)
 
 
 def test_ctrl_c_interrupts_a_wait(servers: Servers) -> None:
-    import os
-    import signal
-    import subprocess
-    import sys
+    from conftest import interrupt_child
 
-    from conftest import PKG, default_sigint
-
-    p = subprocess.Popen([sys.executable, "-c", CTRL_C, servers.httpbin, HTTPBIN_MODEL, WAITERS],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ, PYTHONPATH=PKG), preexec_fn=default_sigint)
-    assert p.stdout is not None
-    assert p.stdout.readline().strip() == "waiting"
-    time.sleep(0.7)
-    sent = time.monotonic()
-    p.send_signal(signal.SIGINT)
-    out, err = p.communicate(timeout=8)
-    assert p.returncode == 42, (out, err)
-    assert time.monotonic() - sent < 0.9, "the wait's sleep was not interrupted at once"
+    rc, out, err, took = interrupt_child(CTRL_C, servers.httpbin, HTTPBIN_MODEL, WAITERS, ready="waiting", settle=0.7)
+    assert rc == 42, (out, err)
+    assert took < 0.9, "the wait's sleep was not interrupted at once"
