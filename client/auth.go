@@ -116,6 +116,30 @@ func (c *credentials) has(scheme model.ShapeID) bool {
 	return false
 }
 
+// UnusedCredentials names the credentials given to the client (e.g.
+// "bearer token") that no operation of its service can send: the service
+// and its operations list no auth scheme that takes them. A front end can
+// warn about them; the client itself ignores them, as the AWS SDKs do.
+func (c *Client) UnusedCredentials() []string {
+	given := []struct {
+		scheme model.ShapeID
+		what   string
+	}{{authBearer, "bearer token"}, {authBasic, "basic auth"}, {authAPIKey, "API key"}, {authSigV4, "AWS credentials"}}
+	usable := map[model.ShapeID]bool{}
+	for _, op := range c.svc.Operations {
+		for _, s := range planAuth(c.svc.Shape, op.Shape).schemes {
+			usable[s] = true
+		}
+	}
+	var unused []string
+	for _, g := range given {
+		if c.opts.creds.has(g.scheme) && !usable[g.scheme] { // opts: what the caller gave, not the environment
+			unused = append(unused, g.what)
+		}
+	}
+	return unused
+}
+
 // missingAWS says which half of the AWS credentials is missing when only
 // one was given ("" when both or neither were).
 func (c *credentials) missingAWS() string {
