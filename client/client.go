@@ -41,6 +41,7 @@ type Client struct {
 	// bucketInEndpoint: S3 through its endpoint rules, which put the bucket
 	// in the endpoint (the codec leaves {Bucket} out of the path).
 	bucketInEndpoint bool
+	isAWS            bool // an AWS service (aws.api#service): its SDKs' retry codes apply
 	opts             options
 	creds            credentials
 	plans            sync.Map // *model.Operation -> *callPlan
@@ -103,7 +104,7 @@ func New(m *model.Model, serviceID model.ShapeID, endpoint string, opts ...Optio
 		return nil, &Error{Kind: KindUsage, err: err}
 	}
 	c := &Client{model: m, svc: svc, codec: codec, endpoint: u, rules: rules, opts: o, creds: o.creds,
-		region: o.endpoint.regionOrEnv(), bucketInEndpoint: bucketInEndpoint}
+		region: o.endpoint.regionOrEnv(), bucketInEndpoint: bucketInEndpoint, isAWS: svc.Shape.HasTrait("aws.api#service")}
 	if c.creds.aws == nil && svc.Shape.HasTrait(authSigV4) {
 		c.creds.aws = awsFromEnv()
 	}

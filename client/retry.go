@@ -18,7 +18,8 @@ import (
 // [0, min(Cap, Base·2^n)]), or the server's Retry-After when it sends one.
 //
 // What is retried: transport failures that certainly did not reach the
-// server; HTTP 429 and throttling errors (the server refused the request);
+// server; HTTP 429 and throttling errors (the server refused the request;
+// for AWS services, the AWS SDKs' throttling codes too);
 // errors marked @retryable; and, only for operations that are @readonly,
 // @idempotent or carry an idempotency token, HTTP 500, 502, 503, 504 and
 // transport failures that may have reached the server. A request that may
@@ -73,20 +74,55 @@ func (c *Client) retryDecision(e *Error, header wire.Header, idem bool) (bool, t
 		case 500, 502, 503, 504:
 			return idem, wait
 		}
+		if c.isAWS && awsTransientCodes[errorName(e)] {
+			return idem, wait
+		}
 	}
 	return false, 0
 }
 
-// throttling reports a throttling error: @retryable(throttling: true), or an
+// throttling reports a throttling error: @retryable(throttling: true); for
+// an AWS service, one of the codes the AWS SDKs' standard retry mode treats
+// as throttling, modeled or not (DynamoDB's modeled
+// ProvisionedThroughputExceededException has no @retryable); or an
 // unmodeled error type that says so.
 func (c *Client) throttling(e *Error) bool {
-	if s, ok := c.model.Shape(e.Shape); ok {
+	s, modeled := c.model.Shape(e.Shape)
+	if modeled {
 		v, _ := s.Trait("smithy.api#retryable")
-		t, _ := v.Get("throttling")
-		return t.AsBool()
+		if t, _ := v.Get("throttling"); t.AsBool() {
+			return true
+		}
+	}
+	if c.isAWS && awsThrottlingCodes[errorName(e)] {
+		return true
+	}
+	if modeled {
+		return false
 	}
 	code := strings.ToLower(e.Code)
 	return strings.Contains(code, "throttl") || strings.Contains(code, "toomanyrequests") || strings.Contains(code, "slowdown")
+}
+
+// awsThrottlingCodes and awsTransientCodes are the error codes the AWS SDKs'
+// standard retry mode retries as throttling (always) and as transient (like
+// a 5xx status: here, for idempotent operations only).
+var (
+	awsThrottlingCodes = map[string]bool{"Throttling": true, "ThrottlingException": true, "ThrottledException": true,
+		"RequestThrottledException": true, "TooManyRequestsException": true, "ProvisionedThroughputExceededException": true,
+		"TransactionInProgressException": true, "RequestLimitExceeded": true, "BandwidthLimitExceeded": true,
+		"LimitExceededException": true, "RequestThrottled": true, "SlowDown": true, "PriorRequestNotComplete": true,
+		"EC2ThrottledException": true}
+	awsTransientCodes = map[string]bool{"RequestTimeout": true, "RequestTimeoutException": true}
+)
+
+// errorName is the error's code as the AWS SDKs match it: the modeled
+// shape's name, else the code the response carried.
+func errorName(e *Error) string {
+	if e.Shape != "" {
+		return e.Shape.Name()
+	}
+	return e.Code
 }
 
 // retryAfter parses a Retry-After header (seconds or HTTP date).
