@@ -189,6 +189,12 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte, opts 
 	callStart := time.Now()
 	var deadline time.Time // the whole call's time budget, set at the first retry
 	for attempt := 1; ; attempt++ {
+		if attempt > 1 && body.signer != nil {
+			// Each attempt is signed as of its own time.
+			if err := body.signer.sign(req, time.Now()); err != nil {
+				return nil, usageError(op.Shape.ID, "signing the request: %v", err)
+			}
+		}
 		start := time.Now()
 		out, resp, e := c.send(ctx, op, req, body.validate)
 		if c.opts.observer != nil {
@@ -305,15 +311,20 @@ func (c *Client) prepare(ctx context.Context, operation string, input []byte, co
 		body.w.w = io.MultiWriter(w, rc)
 		req.OnBodyStart = func(_ int, h wire.Header) { rc.pick(h) }
 	}
-	secret, err := c.authenticate(op, plan.auth, req, ep.signing)
+	secret, signer, err := c.authenticate(op, plan.auth, req, ep.signing)
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
-	if req.AWSSigV4 != nil && req.BodyReader != nil && req.Header.Get("X-Amz-Content-Sha256") == "" {
-		// libcurl signs the hash of an in-memory body only; a streamed
-		// one is sent unsigned (libcurl takes this header's value as the
-		// payload hash), as the AWS SDKs do for S3 streaming uploads.
-		req.Header.Set("X-Amz-Content-Sha256", "UNSIGNED-PAYLOAD")
+	if signer != nil {
+		if len(req.Body) > 1<<20 || req.BodyReader != nil && (req.BodySize < 0 || req.BodySize > 1<<20) {
+			// As the AWS SDKs do (unsigned): the service may refuse a
+			// large upload before it is sent.
+			req.Header.Set("Expect", "100-continue")
+		}
+		if err := signer.sign(req, time.Now()); err != nil {
+			return nil, nil, nil, nil, usageError(op.Shape.ID, "signing the request: %v", err)
+		}
+		body.signer = signer
 	}
 	// Errors and traces show the URL without secrets: the path template when
 	// a @sensitive member is in the URL, and no API key.
