@@ -42,6 +42,7 @@ type Client struct {
 	// in the endpoint (the codec leaves {Bucket} out of the path).
 	bucketInEndpoint bool
 	isAWS            bool // an AWS service (aws.api#service): its SDKs' retry codes apply
+	quota            *retryQuota
 	opts             options
 	creds            credentials
 	plans            sync.Map // *model.Operation -> *callPlan
@@ -104,7 +105,8 @@ func New(m *model.Model, serviceID model.ShapeID, endpoint string, opts ...Optio
 		return nil, &Error{Kind: KindUsage, err: err}
 	}
 	c := &Client{model: m, svc: svc, codec: codec, endpoint: u, rules: rules, opts: o, creds: o.creds,
-		region: o.endpoint.regionOrEnv(), bucketInEndpoint: bucketInEndpoint, isAWS: svc.Shape.HasTrait("aws.api#service")}
+		region: o.endpoint.regionOrEnv(), bucketInEndpoint: bucketInEndpoint, isAWS: svc.Shape.HasTrait("aws.api#service"),
+		quota: newRetryQuota(o.retry)}
 	if c.creds.aws == nil && svc.Shape.HasTrait(authSigV4) {
 		c.creds.aws = awsFromEnv()
 	}
@@ -188,6 +190,7 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte, opts 
 	}
 	callStart := time.Now()
 	var deadline time.Time // the whole call's time budget, set at the first retry
+	lastCost := 0          // what the last retry took from the quota
 	for attempt := 1; ; attempt++ {
 		if attempt > 1 && body.signer != nil {
 			// Each attempt is signed as of its own time.
@@ -208,6 +211,7 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte, opts 
 			c.opts.observer(a)
 		}
 		if e == nil {
+			c.quota.succeeded(lastCost)
 			return out, nil
 		}
 		var header wire.Header
@@ -239,6 +243,11 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte, opts 
 		if time.Until(deadline) <= backoff {
 			return nil, e // no time left for another attempt
 		}
+		cost, ok := c.quota.take(e)
+		if !ok {
+			return nil, noRetry(e, errQuotaSpent)
+		}
+		lastCost = cost
 		if err := sleep(ctx, backoff); err != nil {
 			return nil, e // the last real failure says more than "cancelled while waiting"
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/smithycurl/smithycurl/client"
 	"github.com/smithycurl/smithycurl/internal/faultserver"
@@ -47,6 +48,47 @@ func TestAWSThrottlingCodesAreRetried(t *testing.T) {
 		}
 		if err != nil && !strings.Contains(err.Error(), tc.code) {
 			t.Errorf("%s: error %v does not name %s", tc.name, err, tc.code)
+		}
+	}
+}
+
+// The retry quota: retries take 5 tokens each, successes give back 1 (or
+// what their last retry took); a retry the quota cannot pay is not made,
+// and the error says so.
+func TestRetryQuota(t *testing.T) {
+	r := newFaultRig(t, client.WithRetryPolicy(client.RetryPolicy{MaxAttempts: 3, Base: time.Millisecond, Cap: time.Second, Quota: 10}))
+	r.srv.Handle("/read/down", faultserver.Status(503))
+	r.srv.Handle("/read/up", faultserver.JSON(200, okBody))
+	attempts := func(path string) int {
+		t.Helper()
+		before := r.srv.Hits(path)
+		r.call("Read", `{"name": "`+strings.TrimPrefix(path, "/read/")+`"}`)
+		return r.srv.Hits(path) - before
+	}
+	if n := attempts("/read/down"); n != 3 {
+		t.Fatalf("first failing call: %d attempts, want 3 (two retries, 10 tokens)", n)
+	}
+	_, err := r.call("Read", `{"name": "down"}`)
+	if e := wantErr(t, err, client.KindService, 1, -1); !strings.Contains(e.Error(), "retry quota is spent") {
+		t.Errorf("error does not say why it was not retried: %v", e)
+	}
+	for i := 0; i < 5; i++ { // 5 successes: 5 tokens back, one retry's worth
+		if n := attempts("/read/up"); n != 1 {
+			t.Fatalf("success took %d attempts", n)
+		}
+	}
+	if n := attempts("/read/down"); n != 2 {
+		t.Errorf("failing call after 5 successes: %d attempts, want 2 (one retry paid)", n)
+	}
+
+	// Quota -1: no quota, every call gets its retries.
+	r2 := newFaultRig(t, client.WithRetryPolicy(client.RetryPolicy{MaxAttempts: 3, Base: time.Millisecond, Cap: time.Second, Quota: -1}))
+	r2.srv.Handle("/read/down", faultserver.Status(503))
+	for i := 0; i < 3; i++ {
+		before := r2.srv.Hits("/read/down")
+		r2.call("Read", `{"name": "down"}`)
+		if n := r2.srv.Hits("/read/down") - before; n != 3 {
+			t.Errorf("no quota, call %d: %d attempts, want 3", i, n)
 		}
 	}
 }
