@@ -183,7 +183,9 @@ class ServiceError(SmithycurlError):
 
     def __str__(self) -> str:
         cls = type(self)
-        what = cls.__name__ if cls is not ServiceError else "service error"
+        # An unmodeled error is named by the code the service sent, as in
+        # Go and the CLI ("ValidationException (HTTP 400): ...").
+        what = cls.__name__ if cls is not ServiceError else (self.meta.error_code or "service error")
         text = f"{what} (HTTP {self.meta.status})"
         generic = not self.message or (self.meta.shape_id and self.message.startswith(self.meta.shape_id))
         if not generic:

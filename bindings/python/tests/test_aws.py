@@ -67,6 +67,11 @@ def test_dynamodb_flow(emulators: dict[str, str]) -> None:
         assert type(err).__name__ == "ConditionalCheckFailedException"
         assert err.status == 400
         assert err.code == "ConditionalCheckFailedException" and err.rc == 10  # as boto3 users expect
+        # An unmodeled error is named by its code in its message, as in Go and the CLI.
+        with pytest.raises(smithycurl.ServiceError) as info:
+            db.describe_table(table_name="x")  # too short a name: dynalite's ValidationException
+        assert type(info.value) is smithycurl.ServiceError
+        assert str(info.value).startswith("ValidationException (HTTP 400): "), str(info.value)
         db.delete_table(table_name="py-flow")
 
 
