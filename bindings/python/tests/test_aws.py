@@ -67,6 +67,17 @@ def test_dynamodb_flow(emulators: dict[str, str]) -> None:
         assert type(err).__name__ == "ConditionalCheckFailedException"
         assert err.status == 400
         assert err.code == "ConditionalCheckFailedException" and err.rc == 10  # as boto3 users expect
+        # A recursive union decodes as itself at every depth (DynamoDB's M and L).
+        nested = {"pk": {"S": "user#2"}, "sk": {"N": "0"},
+                  "m": {"M": {"n": {"NULL": True}, "l": {"L": [{"BOOL": False}, {"M": {"s": {"S": "x"}}}]}}}}
+        db.put_item(table_name="py-flow", item=nested)
+        got = db.get_item(table_name="py-flow", key={"pk": {"S": "user#2"}, "sk": {"N": "0"}})
+        assert got.item is not None
+        inner = got.item["m"].value
+        assert type(inner["n"]).__name__ == "AttributeValueNULL" and inner["n"].value is True, inner
+        deep = inner["l"].value
+        assert type(deep[0]).__name__ == "AttributeValueBOOL" and deep[0].value is False, deep
+        assert type(deep[1].value["s"]).__name__ == "AttributeValueS" and deep[1].value["s"].value == "x", deep
         # An unmodeled error is named by its code in its message, as in Go and the CLI.
         with pytest.raises(smithycurl.ServiceError) as info:
             db.describe_table(table_name="x")  # too short a name: dynalite's ValidationException
