@@ -3,7 +3,7 @@ GO        ?= go
 FUZZTIME  ?= 20s
 BUILD     := build
 
-.PHONY: all deps build demo test vet unit conformance fuzz bench clean contract bench-aws lib install examples ctest bench-c pytest bench-python gentest-c bench-typed-c proptest fuzz-long
+.PHONY: all deps build demo test vet unit conformance fuzz bench clean contract bench-aws lib install examples ctest bench-c pytest bench-python gentest-c bench-typed-c proptest fuzz-long bench-sched
 
 all: build
 
@@ -134,6 +134,13 @@ ctest: lib build examples
 	$(CC) $(CFLAGS_C) -Iinclude -o $(BUILD)/ctest bindings/c/test_smithycurl.c -L$(BUILD) -lsmithycurl -lpthread
 	bindings/c/run.sh
 	bindings/c/run.sh --valgrind
+
+# Where a call should wait (inside a cgo call or in C between two entries
+# into Go): the runtime's cost around a libcurl transfer, apart from codecs.
+bench-sched: build
+	$(GO) build -buildmode=c-shared -o $(BUILD)/libschedprobe.so ./internal/cmd/schedprobe
+	$(CC) $(CFLAGS_C) -Ibench/c -o $(BUILD)/bench-sched bench/c/sched.c -L$(BUILD) -lschedprobe -lcurl -lpthread -Wl,-rpath,$(CURDIR)/$(BUILD)
+	bench/c/sched.sh
 
 # C API vs plain libcurl: CPU per call and calls/s (1, 2, 8 threads), cold start.
 bench-c: lib build
