@@ -2,6 +2,8 @@ package client_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
@@ -83,6 +85,24 @@ func BenchmarkStartupDynamoDB(b *testing.B) {
 	b.Run("load+client+GetItem", func(b *testing.B) {
 		startupMeasure(b, func() error {
 			m, err := model.LoadPaths(ctx, path)
+			if err != nil {
+				return err
+			}
+			return startupClient(ctx, m)
+		})
+	})
+	// The same from the model's snapshot (smithycurl compile), read from
+	// its file.
+	snap := filepath.Join(b.TempDir(), "dynamodb.scmodel")
+	if err := os.WriteFile(snap, m.MarshalSnapshot(), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("snapshot-load", func(b *testing.B) {
+		startupMeasure(b, func() error { _, err := model.LoadPaths(ctx, snap); return err })
+	})
+	b.Run("snapshot-load+client+GetItem", func(b *testing.B) {
+		startupMeasure(b, func() error {
+			m, err := model.LoadPaths(ctx, snap)
 			if err != nil {
 				return err
 			}

@@ -62,7 +62,9 @@ func (m *Model) MarshalSnapshot() []byte {
 		p = binary.AppendUvarint(p, uint64(len(s)))
 		p = append(p, s...)
 	}
-	p = binary.AppendUvarint(p, w.nodes)
+	for _, n := range []uint64{w.nodes, w.traits, w.members, w.ids} {
+		p = binary.AppendUvarint(p, n)
+	}
 	p = append(p, w.body...)
 	out := make([]byte, 0, snapshotHeaderSize+len(p))
 	out = append(out, snapshotMagic...)
@@ -76,7 +78,9 @@ type snapWriter struct {
 	body  []byte
 	strs  []string
 	index map[string]uint64
-	nodes uint64 // list elements of every node, for the reader's one allocation
+	// The number of node list elements, traits, members and shape ids in
+	// lists, for the reader's one allocation of each.
+	nodes, traits, members, ids uint64
 }
 
 func (w *snapWriter) uvarint(v uint64) { w.body = binary.AppendUvarint(w.body, v) }
@@ -91,8 +95,9 @@ func (w *snapWriter) str(s string) {
 	w.uvarint(i)
 }
 
-func (w *snapWriter) ids(ids []ShapeID) {
+func (w *snapWriter) idList(ids []ShapeID) {
 	w.uvarint(uint64(len(ids)))
+	w.ids += uint64(len(ids))
 	for _, id := range ids {
 		w.str(string(id))
 	}
@@ -118,8 +123,9 @@ func (w *snapWriter) node(n Node) {
 	}
 }
 
-func (w *snapWriter) traits(ts Traits) {
+func (w *snapWriter) traitList(ts Traits) {
 	w.uvarint(uint64(len(ts)))
+	w.traits += uint64(len(ts))
 	for _, t := range ts {
 		w.str(string(t.ID))
 		w.node(t.Value)
@@ -155,22 +161,23 @@ func (w *snapWriter) shape(s *Shape, withLocal bool) {
 	}
 	w.body = append(w.body, byte(t), flags)
 	w.loc(s.Loc)
-	w.traits(s.Traits)
+	w.traitList(s.Traits)
 	w.uvarint(uint64(len(s.Members)))
+	w.members += uint64(len(s.Members))
 	for _, m := range s.Members {
-		w.str(m.ID.Member())
+		w.str(string(m.ID))
 		w.str(string(m.Target))
-		w.traits(m.Traits)
+		w.traitList(m.Traits)
 		w.loc(m.Loc)
 		w.str(string(m.Mixin))
 	}
-	w.ids(s.Mixins)
+	w.idList(s.Mixins)
 	w.str(string(s.Input))
 	w.str(string(s.Output))
-	w.ids(s.Errors)
+	w.idList(s.Errors)
 	w.str(s.Version)
-	w.ids(s.Operations)
-	w.ids(s.Resources)
+	w.idList(s.Operations)
+	w.idList(s.Resources)
 	w.uvarint(uint64(len(s.Rename)))
 	for _, r := range s.Rename {
 		w.str(string(r.ID))
@@ -181,7 +188,7 @@ func (w *snapWriter) shape(s *Shape, withLocal bool) {
 	for _, id := range []ShapeID{s.Create, s.Put, s.Read, s.Update, s.Delete, s.List} {
 		w.str(string(id))
 	}
-	w.ids(s.CollectionOperations)
+	w.idList(s.CollectionOperations)
 	if flags&snapLocal != 0 {
 		w.shape(s.local, false)
 	}
@@ -248,8 +255,12 @@ type snapReader struct {
 	i    int
 	err  string
 	strs []string
-	// nodes is the one allocation every node list is cut from.
-	nodes []Node
+	// The allocations node lists, traits, members and id lists are cut from.
+	nodes   []Node
+	traitsA Traits
+	members []Member
+	memberP []*Member
+	idsA    []ShapeID
 	depth int
 	// localNext is set by shape when the shape's own definition follows.
 	localNext bool
@@ -314,10 +325,14 @@ func (r *snapReader) id() ShapeID { return ShapeID(r.str()) }
 
 func (r *snapReader) ids() []ShapeID {
 	n := r.count()
-	if n == 0 {
+	if n == 0 || n > len(r.idsA) {
+		if n > 0 {
+			r.fail("more shape ids than counted")
+		}
 		return nil
 	}
-	out := make([]ShapeID, n)
+	out := r.idsA[:n:n]
+	r.idsA = r.idsA[n:]
 	for i := range out {
 		out[i] = r.id()
 	}
@@ -337,6 +352,10 @@ func (r *snapReader) model() *Model {
 		r.i += int(size)
 	}
 	r.nodes = make([]Node, r.count())
+	r.traitsA = make(Traits, r.count())
+	n = r.count()
+	r.members, r.memberP = make([]Member, n), make([]*Member, n)
+	r.idsA = make([]ShapeID, r.count())
 	m := &Model{version: r.str()}
 	m.metadata = r.node()
 	n = r.count()
@@ -417,10 +436,14 @@ func (r *snapReader) node() Node {
 
 func (r *snapReader) traits() Traits {
 	n := r.count()
-	if n == 0 {
+	if n == 0 || n > len(r.traitsA) {
+		if n > 0 {
+			r.fail("more traits than counted")
+		}
 		return nil
 	}
-	ts := make(Traits, n)
+	ts := r.traitsA[:n:n]
+	r.traitsA = r.traitsA[n:]
 	for i := range ts {
 		ts[i] = Trait{ID: r.id(), Value: r.node()}
 	}
@@ -459,12 +482,20 @@ func (r *snapReader) shape(s *Shape) {
 	r.localNext = flags&snapLocal != 0
 	s.Loc = r.loc()
 	s.Traits = r.traits()
-	if n := r.count(); n > 0 {
-		members := make([]Member, n)
-		s.Members = make([]*Member, n)
+	if n := r.count(); n > len(r.members) {
+		r.fail("more members than counted")
+		return
+	} else if n > 0 {
+		members := r.members[:n:n]
+		s.Members = r.memberP[:n:n]
+		r.members, r.memberP = r.members[n:], r.memberP[n:]
 		for i := range members {
 			m := &members[i]
-			m.ID = s.ID.WithMember(r.str())
+			m.ID = r.id()
+			if len(m.ID) <= len(s.ID)+1 || m.ID[:len(s.ID)] != s.ID || m.ID[len(s.ID)] != '$' {
+				r.fail("a member id that is not of its shape")
+				return
+			}
 			m.Target = r.id()
 			m.Traits = r.traits()
 			m.Loc = r.loc()
