@@ -261,7 +261,7 @@ type snapReader struct {
 	members []Member
 	memberP []*Member
 	idsA    []ShapeID
-	depth int
+	depth   int
 	// localNext is set by shape when the shape's own definition follows.
 	localNext bool
 }
