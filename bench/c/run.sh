@@ -13,5 +13,7 @@ while read -r -t 30 name u <&"${SERVER[0]}"; do
   [ "$name" = httpbin ] && { url=$u; break; }
 done
 [ -n "$url" ] || { echo "testserver did not start" >&2; exit 1; }
+# The cold start also loads the model from its snapshot (smithycurl compile).
+"$build/smithycurl" compile -o "$build/httpbin.scmodel" examples/httpbin >/dev/null
 timeout 900 "$build/bench-c" "$url" examples/httpbin "${BENCH_C_CALLS:-4000}" "${BENCH_C_COLD:-21}" \
-  "$build/bench-c-cold-curl" "$build/bench-c-cold-smithycurl" "$PWD/$build/libsmithycurl.so"
+  "$build/bench-c-cold-curl" "$build/bench-c-cold-smithycurl" "$PWD/$build/libsmithycurl.so" "$build/httpbin.scmodel"
