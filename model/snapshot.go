@@ -303,9 +303,12 @@ func (r *snapReader) byte() byte {
 
 // count reads a number of elements that each take at least one more byte,
 // so that a damaged count cannot ask for more memory than the file holds.
-func (r *snapReader) count() int {
+func (r *snapReader) count() int { return r.countOf(1) }
+
+// countOf reads a number of elements that each take at least size bytes.
+func (r *snapReader) countOf(size int) int {
 	n := r.uvarint()
-	if n > uint64(len(r.src)-r.i) {
+	if n > uint64((len(r.src)-r.i)/size) {
 		r.fail("a count larger than the data")
 		return 0
 	}
@@ -352,8 +355,8 @@ func (r *snapReader) model() *Model {
 		r.i += int(size)
 	}
 	r.nodes = make([]Node, r.count())
-	r.traitsA = make(Traits, r.count())
-	n = r.count()
+	r.traitsA = make(Traits, r.countOf(2)) // an id and a node kind
+	n = r.countOf(7)                        // id, target, trait count, location (3), mixin
 	r.members, r.memberP = make([]Member, n), make([]*Member, n)
 	r.idsA = make([]ShapeID, r.count())
 	m := &Model{version: r.str()}

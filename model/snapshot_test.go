@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -228,4 +229,42 @@ func FuzzSnapshot(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestSnapshotMutations: payloads of a real snapshot with random bytes
+// changed, inserted or cut, behind a valid header and checksum, read back as
+// a model or an error naming the file, never a panic (FuzzSnapshot explores
+// further).
+func TestSnapshotMutations(t *testing.T) {
+	m, err := LoadPaths(context.Background(), "../examples/httpbin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := m.MarshalSnapshot()[snapshotHeaderSize:]
+	rng := rand.New(rand.NewSource(7))
+	for i := range 1000 {
+		p := bytes.Clone(good)
+		for range 1 + rng.Intn(4) {
+			at := rng.Intn(len(p))
+			switch rng.Intn(3) {
+			case 0:
+				p[at] = byte(rng.Intn(256))
+			case 1:
+				p = append(p[:at:at], append([]byte{byte(rng.Intn(256))}, p[at:]...)...)
+			default:
+				p = append(p[:at:at], p[at+1:]...)
+			}
+		}
+		got, err := UnmarshalSnapshot("m.scmodel", withPayload(p))
+		if err != nil {
+			if !strings.Contains(err.Error(), "model snapshot m.scmodel: ") {
+				t.Fatalf("mutation %d: %v", i, err)
+			}
+			continue
+		}
+		got.MarshalAST()
+		for _, id := range got.Services() {
+			got.Service(id)
+		}
+	}
 }
