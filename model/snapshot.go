@@ -356,7 +356,7 @@ func (r *snapReader) model() *Model {
 	}
 	r.nodes = make([]Node, r.count())
 	r.traitsA = make(Traits, r.countOf(2)) // an id and a node kind
-	n = r.countOf(7)                        // id, target, trait count, location (3), mixin
+	n = r.countOf(7)                       // id, target, trait count, location (3), mixin
 	r.members, r.memberP = make([]Member, n), make([]*Member, n)
 	r.idsA = make([]ShapeID, r.count())
 	m := &Model{version: r.str()}
