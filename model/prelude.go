@@ -49,24 +49,29 @@ func buildPrelude() *preludeModel {
 	return &preludeModel{file: f, drafts: a.drafts, shapes: a.shapes, events: a.events}
 }
 
-// readPrelude reads preludeSnapshot (nil when it cannot). Loads need of a
-// prelude draft only its id, type and location: which shapes exist and the
-// default value of an annotation trait.
+// readPrelude reads preludeSnapshot (nil when it cannot).
 func readPrelude() *preludeModel {
 	m, err := unmarshalSnapshot("smithy.api/prelude.scmodel", preludeSnapshot)
 	if err != nil {
 		return nil
 	}
-	f := &draftFile{path: "smithy.api/prelude.smithy", version: "2.0", namespace: PreludeNamespace,
-		shapes: make([]*draftShape, 0, len(m.shapes))}
-	p := &preludeModel{file: f, drafts: make(map[ShapeID]*draftShape, len(m.shapes)), shapes: m.shapes}
+	f := &draftFile{path: "smithy.api/prelude.smithy", version: "2.0", namespace: PreludeNamespace}
+	return &preludeModel{file: f, drafts: draftsOf(f, m), shapes: m.shapes}
+}
+
+// draftsOf gives the shapes of m, read from a snapshot of file f, the
+// drafts a load needs of shapes it does not assemble: id, type and location
+// (which shapes exist, the default value of an annotation trait).
+func draftsOf(f *draftFile, m *Model) map[ShapeID]*draftShape {
+	out := make(map[ShapeID]*draftShape, len(m.shapes))
 	drafts := make([]draftShape, 0, len(m.shapes))
+	f.shapes = make([]*draftShape, 0, len(m.shapes))
 	for _, id := range m.ShapeIDs() {
 		s := m.shapes[id]
 		drafts = append(drafts, draftShape{id: id, typ: s.Type, loc: s.Loc})
 		d := &drafts[len(drafts)-1]
-		p.drafts[id] = d
+		out[id] = d
 		f.shapes = append(f.shapes, d)
 	}
-	return p
+	return out
 }

@@ -214,6 +214,13 @@ func UnmarshalSnapshot(name string, data []byte) (*Model, error) {
 }
 
 func unmarshalSnapshot(name, data string) (*Model, error) {
+	return unmarshalSnapshotOver(name, data, nil)
+}
+
+// unmarshalSnapshotOver reads a snapshot whose shapes may refer to the
+// shapes of base (the prelude, for a bundled namespace's snapshot); without
+// base the snapshot must hold every shape it refers to.
+func unmarshalSnapshotOver(name, data string, base map[ShapeID]*Shape) (*Model, error) {
 	fail := func(format string, args ...any) (*Model, error) {
 		return nil, &SnapshotError{Name: name, Msg: sprintf(format, args...)}
 	}
@@ -242,7 +249,7 @@ func unmarshalSnapshot(name, data string) (*Model, error) {
 	if r.err != "" {
 		return fail("%s at byte %d: the file is damaged or was not written by this smithycurl; compile the model again with `smithycurl compile`", r.err, snapshotHeaderSize+r.i)
 	}
-	if problem := checkSnapshotRefs(m); problem != "" {
+	if problem := checkSnapshotRefs(m, base); problem != "" {
 		return fail("%s: the file is damaged or was not written by this smithycurl; compile the model again with `smithycurl compile`", problem)
 	}
 	return m, nil
@@ -528,10 +535,11 @@ func (r *snapReader) shape(s *Shape) {
 // checkSnapshotRefs checks that every reference the clients follow names a
 // shape of the model, as validation made sure when the snapshot was written;
 // it returns the first problem, or "".
-func checkSnapshotRefs(m *Model) string {
+func checkSnapshotRefs(m *Model, base map[ShapeID]*Shape) string {
 	has := func(id ShapeID) bool {
 		_, ok := m.shapes[id]
-		return ok || id == ""
+		_, inBase := base[id]
+		return ok || inBase || id == ""
 	}
 	for _, s := range m.shapes {
 		for _, mem := range s.Members {
@@ -554,7 +562,7 @@ func checkSnapshotRefs(m *Model) string {
 			}
 		}
 	}
-	if _, ok := m.shapes[unitID]; !ok {
+	if _, ok := m.shapes[unitID]; !ok && base == nil {
 		return "the snapshot has no prelude"
 	}
 	return ""
