@@ -40,9 +40,9 @@ vet:
 conformance:
 	$(GO) run ./internal/cmd/conformance
 
-# Every fuzzer, FUZZTIME each (14 fuzzers: 4.7 min at 20 s). fuzz-long runs each
+# Every fuzzer, FUZZTIME each (15 fuzzers: 5 min at 20 s). fuzz-long runs each
 # to FUZZLONG executions; crashers land in testdata/fuzz/ as regression seeds.
-FUZZERS := ./model:FuzzParseIDL ./model:FuzzParseAST \
+FUZZERS := ./model:FuzzParseIDL ./model:FuzzParseAST ./model:FuzzSnapshot \
 	./internal/proptest:FuzzDecodeResponse ./internal/proptest:FuzzDecodeError \
 	./internal/proptest:FuzzEncodeRequest ./transport:FuzzParseHeaderBlock \
 	./endpoints:FuzzRuleSet ./endpoints:FuzzPath \
