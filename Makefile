@@ -40,9 +40,9 @@ vet:
 conformance:
 	$(GO) run ./internal/cmd/conformance
 
-# Every fuzzer, FUZZTIME each (14 fuzzers: 4.7 min at 20 s). fuzz-long runs each
+# Every fuzzer, FUZZTIME each (15 fuzzers: 5 min at 20 s). fuzz-long runs each
 # to FUZZLONG executions; crashers land in testdata/fuzz/ as regression seeds.
-FUZZERS := ./model:FuzzParseIDL ./model:FuzzParseAST \
+FUZZERS := ./model:FuzzParseIDL ./model:FuzzParseAST ./model:FuzzSnapshot \
 	./internal/proptest:FuzzDecodeResponse ./internal/proptest:FuzzDecodeError \
 	./internal/proptest:FuzzEncodeRequest ./transport:FuzzParseHeaderBlock \
 	./endpoints:FuzzRuleSet ./endpoints:FuzzPath \
@@ -74,6 +74,7 @@ bench:
 	$(GO) test ./model -run '^$$' -bench . -benchmem
 	$(GO) test ./protocol -run '^$$' -bench '^Benchmark(RoundTrip1KB|RoundTrip1MB|SonicTyped|AWSJSON|RPCv2|FxCBORTyped|XML)' -benchmem
 	$(GO) test ./client -run '^$$' -bench '^BenchmarkCall' -benchmem -benchtime 1s
+	$(GO) test ./client -run '^$$' -bench '^BenchmarkStartup' -benchmem -benchtime 20x
 	$(GO) test ./internal/gen/gogen -run '^$$' -bench 'GenGo' -benchmem -benchtime 3x
 	$(MAKE) bench-aws
 	$(MAKE) bench-c
@@ -148,7 +149,9 @@ bench-c: lib build
 	$(CC) $(CFLAGS_C) -Iinclude -o $(BUILD)/bench-c bench/c/bench.c -lcurl -lpthread -ldl
 	$(CC) $(CFLAGS_C) -o $(BUILD)/bench-c-cold-curl bench/c/cold_curl.c -lcurl
 	$(CC) $(CFLAGS_C) -Iinclude -o $(BUILD)/bench-c-cold-smithycurl bench/c/cold_smithycurl.c -L$(BUILD) -lsmithycurl -Wl,-rpath,$(CURDIR)/$(BUILD)
+	$(CC) $(CFLAGS_C) -Iinclude -o $(BUILD)/bench-c-startup bench/c/startup.c -L$(BUILD) -lsmithycurl -Wl,-rpath,$(CURDIR)/$(BUILD)
 	bench/c/run.sh
+	$(BUILD)/bench-c-startup $${SMITHYCURL_SHARED:-../shared}/models/aws/dynamodb.json 21
 
 clean:
 	rm -rf $(BUILD)
@@ -163,6 +166,7 @@ pytest: lib build
 
 bench-python: lib build
 	SMITHYCURL_LIBRARY=$(CURDIR)/$(BUILD)/libsmithycurl.so $(PYTHON) -B bench/python/bench.py
+	SMITHYCURL_LIBRARY=$(CURDIR)/$(BUILD)/libsmithycurl.so $(PYTHON) -B bench/python/bench_startup.py 21
 
 # Typed C clients (smithycurl gen c, internal/gen/cgen): the C of every model
 # under $(SMITHYCURL_SHARED)/models/aws and aws-large compiles with -std=c99

@@ -1,6 +1,6 @@
 // Benchmarks of the C API against plain libcurl on loopback (make bench-c).
 //
-//   bench-c <httpbin-url> <model-dir> <calls> <cold-runs> <cold-curl> <cold-smithycurl> <lib> <echo-url> <echo-model>
+//   bench-c <httpbin-url> <model-dir> <calls> <cold-runs> <cold-curl> <cold-smithycurl> <lib> <echo-url> <echo-model> [<snapshot>]
 //
 // Throughput: the echo workload the Go and Python benchmarks share (a POST
 // of the ~210-byte JSON document of internal/benchserver to its echo
@@ -18,7 +18,9 @@
 //
 // Cold start: <cold-runs> alternating runs of two programs, one that loads
 // the httpbin model, creates a client and makes one call, and one that makes
-// one plain libcurl request; median wall time and peak RSS of each.
+// one plain libcurl request; median wall time and peak RSS of each. With
+// <snapshot> (the httpbin model compiled by `smithycurl compile`), a third
+// program loads the model from it. <calls> 0 skips the throughput part.
 
 #define _GNU_SOURCE
 #include <curl/curl.h>
@@ -227,29 +229,35 @@ static void throughput(int threads, int calls) {
            threads > 1 ? "s" : " ", cps[1] / cps[0], us[1] / us[0]);
 }
 
-static void cold(int runs, char *curl_prog, char *sc_prog) {
-    double w[2][256];
-    double rss[2][256];
-    char *argv[2][4] = {{curl_prog, (char *)url, NULL}, {sc_prog, (char *)url, (char *)model_dir, NULL}};
+static void cold(int runs, char *curl_prog, char *sc_prog, char *snapshot) {
+    enum { MAXK = 3 };
+    double w[MAXK][256];
+    double rss[MAXK][256];
+    char *argv[MAXK][4] = {{curl_prog, (char *)url, NULL},
+                           {sc_prog, (char *)url, (char *)model_dir, NULL},
+                           {sc_prog, (char *)url, snapshot, NULL}};
+    int kinds = snapshot ? 3 : 2;
     if (runs > 256) runs = 256;
     for (int r = 0; r < runs; r++) {
-        for (int k = 0; k < 2; k++) {
+        for (int k = 0; k < kinds; k++) {
             long kb;
             if (run_cold(argv[k], &w[k][r], &kb) != 0) {
-                fprintf(stderr, "%s failed\n", argv[k][0]);
+                fprintf(stderr, "%s %s failed\n", argv[k][0], argv[k][2] ? argv[k][2] : "");
                 exit(1);
             }
             rss[k][r] = kb;
         }
     }
-    double wm[2], rm[2];
-    const char *names[2] = {"libcurl request", "smithycurl load+client+call"};
-    for (int k = 0; k < 2; k++) {
+    double wm[MAXK], rm[MAXK];
+    const char *names[MAXK] = {"libcurl request", "smithycurl load+client+call", "  the same from a snapshot"};
+    for (int k = 0; k < kinds; k++) {
         wm[k] = median(w[k], runs);
         rm[k] = median(rss[k], runs);
         printf("  %-28s %6.1f ms  %6.1f MiB peak RSS   (median of %d)\n", names[k], wm[k] * 1e3, rm[k] / 1024, runs);
     }
     printf("  ratio                        %6.2fx     %+6.1f MiB\n", wm[1] / wm[0], (rm[1] - rm[0]) / 1024);
+    if (snapshot)
+        printf("  ratio, from a snapshot       %6.2fx     %+6.1f MiB\n", wm[2] / wm[0], (rm[2] - rm[0]) / 1024);
 }
 
 int main(int argc, char **argv) {
@@ -258,24 +266,26 @@ int main(int argc, char **argv) {
         echo_model = getenv("BENCH_C_ECHO_MODEL");
         return worker(argv[2], atoi(argv[3]), atoi(argv[4]), argv[5]);
     }
-    if (argc != 10) {
+    if (argc != 10 && argc != 11) {
         fprintf(stderr,
                 "usage: %s <httpbin-url> <model-dir> <calls> <cold-runs> <cold-curl> <cold-smithycurl> <libsmithycurl.so> "
-                "<echo-url> <echo-model>\n",
+                "<echo-url> <echo-model> [<snapshot>]\n",
                 argv[0]);
         return 2;
     }
     self = argv[0], url = argv[1], model_dir = argv[2], lib = argv[7], echo_url = argv[8], echo_model = argv[9];
     setenv("BENCH_C_ECHO_MODEL", echo_model, 1);
     int calls = atoi(argv[3]), runs = atoi(argv[4]);
-    printf("C API vs plain libcurl, echo workload (POST of a ~210-byte JSON document, ~100-byte answer) over loopback,\n"
-           "%d calls per measurement, medians of 5 rounds\n", calls);
-    throughput(1, calls);
-    throughput(2, calls);
-    throughput(8, calls);
+    if (calls > 0) {
+        printf("C API vs plain libcurl, echo workload (POST of a ~210-byte JSON document, ~100-byte answer) over loopback,\n"
+               "%d calls per measurement, medians of 5 rounds\n", calls);
+        throughput(1, calls);
+        throughput(2, calls);
+        throughput(8, calls);
+    }
     if (runs > 0) {
         printf("cold start: one process, one call\n");
-        cold(runs, argv[5], argv[6]);
+        cold(runs, argv[5], argv[6], argc == 11 ? argv[10] : NULL);
     }
     return 0;
 }

@@ -16,6 +16,8 @@ while read -r -t 30 name u <&"${SERVER[0]}"; do
   [ -n "$url" ] && [ -n "$echo" ] && break
 done
 [ -n "$url" ] && [ -n "$echo" ] || { echo "testserver did not start" >&2; exit 1; }
+# The cold start also loads the model from its snapshot (smithycurl compile).
+"$build/smithycurl" compile -o "$build/httpbin.scmodel" examples/httpbin >/dev/null
 timeout 900 "$build/bench-c" "$url" examples/httpbin "${BENCH_C_CALLS:-4000}" "${BENCH_C_COLD:-21}" \
   "$build/bench-c-cold-curl" "$build/bench-c-cold-smithycurl" "$PWD/$build/libsmithycurl.so" \
-  "$echo" client/testdata/bench.smithy
+  "$echo" client/testdata/bench.smithy "$build/httpbin.scmodel"
