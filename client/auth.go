@@ -1,7 +1,9 @@
 package client
 
 import (
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/url"
@@ -218,6 +220,29 @@ func (c *Client) authenticate(op *model.Operation, plan authPlan, req *transport
 	}
 	return "", usageError(op.Shape.ID, "%s requires authentication with one of [%s]; no credentials were given for them",
 		op.Name, strings.Join(names, ", "))
+}
+
+// setPayloadHash sets X-Amz-Content-Sha256 on a request signed with SigV4
+// (libcurl takes this header's value as the payload hash it signs). A
+// streamed body is sent unsigned, as the AWS SDKs do for S3 streaming
+// uploads: libcurl can hash an in-memory body only. S3 refuses any SigV4
+// request without the header, so for S3's signing names an in-memory body's
+// hash is sent in it (libcurl 7.88 does not add it by itself).
+func setPayloadHash(req *transport.Request) {
+	switch {
+	case req.BodyReader != nil:
+		req.Header.Set("X-Amz-Content-Sha256", "UNSIGNED-PAYLOAD")
+	case s3SigningName(req.AWSSigV4.Provider):
+		sum := sha256.Sum256(req.Body)
+		req.Header.Set("X-Amz-Content-Sha256", hex.EncodeToString(sum[:]))
+	}
+}
+
+// s3SigningName reports whether libcurl's provider string
+// ("aws:amz:REGION:SERVICE") signs for S3 or S3 on Outposts.
+func s3SigningName(provider string) bool {
+	name := provider[strings.LastIndexByte(provider, ':')+1:]
+	return name == "s3" || name == "s3-outposts"
 }
 
 func (c *Client) applyAPIKey(req *transport.Request) (string, error) {

@@ -308,11 +308,8 @@ func (c *Client) prepare(ctx context.Context, operation string, input []byte, co
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
-	if req.AWSSigV4 != nil && req.BodyReader != nil && req.Header.Get("X-Amz-Content-Sha256") == "" {
-		// libcurl signs the hash of an in-memory body only; a streamed
-		// one is sent unsigned (libcurl takes this header's value as the
-		// payload hash), as the AWS SDKs do for S3 streaming uploads.
-		req.Header.Set("X-Amz-Content-Sha256", "UNSIGNED-PAYLOAD")
+	if req.AWSSigV4 != nil && req.Header.Get("X-Amz-Content-Sha256") == "" {
+		setPayloadHash(req)
 	}
 	// Errors and traces show the URL without secrets: the path template when
 	// a @sensitive member is in the URL, and no API key.
