@@ -38,9 +38,9 @@ func artifact(t *testing.T, rel string) string {
 }
 
 // cli builds the smithycurl command and returns a function running
-// `call OP --input INPUT` against endpoint with modelPath and the
+// `call OP --input INPUT [ARGS...]` against endpoint with modelPath and the
 // emulators' credentials; it gives stdout and the exit code.
-func cli(t *testing.T, modelPath, endpoint string) func(op, input string) (string, int) {
+func cli(t *testing.T, modelPath, endpoint string) func(op, input string, args ...string) (string, int) {
 	root, err := shareddata.Root()
 	if err != nil {
 		t.Fatal(err)
@@ -49,8 +49,8 @@ func cli(t *testing.T, modelPath, endpoint string) func(op, input string) (strin
 	if out, err := exec.Command("go", "build", "-o", bin, filepath.Join(root, "cmd", "smithycurl")).CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	return func(op, input string) (string, int) {
-		cmd := exec.Command(bin, "call", "--model", modelPath, "--endpoint", endpoint, op, "--input", input)
+	return func(op, input string, args ...string) (string, int) {
+		cmd := exec.Command(bin, append([]string{"call", "--model", modelPath, "--endpoint", endpoint, op, "--input", input}, args...)...)
 		cmd.Env = append(os.Environ(), "AWS_ACCESS_KEY_ID="+Credentials.AccessKeyID,
 			"AWS_SECRET_ACCESS_KEY="+Credentials.SecretAccessKey, "AWS_REGION="+Credentials.Region)
 		out, err := cmd.Output()
