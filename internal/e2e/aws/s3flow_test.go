@@ -74,6 +74,8 @@ func TestS3Flow(t *testing.T) {
 			if !errors.As(err, &e) || e.Kind != client.KindService || e.Shape != "com.amazonaws.s3#NoSuchKey" ||
 				e.Status != 404 || e.Code != "NoSuchKey" {
 				t.Errorf("GetObject of a missing key: %#v", err)
+			} else if !strings.Contains(e.Message(), "does not exist") {
+				t.Errorf("NoSuchKey's message is not the service's: %q", e.Message()) // NoSuchKey has no message member
 			}
 			call(t, s3, "DeleteObject", `{"Bucket": "`+bucket+`", "Key": "dir/all bytes.bin"}`)
 			if list := call(t, s3, "ListObjectsV2", `{"Bucket": "`+bucket+`"}`); list["KeyCount"] != float64(0) {
