@@ -179,3 +179,28 @@ func TestS3FlowFromC(t *testing.T) {
 		})
 	}
 }
+
+// An endpoint with a host name (localhost) gets virtual-host URLs from the
+// rules (bucket.localhost); ForcePathStyle keeps the bucket in the path,
+// which s3rver (no virtual hosts) needs.
+func TestS3ForcePathStyle(t *testing.T) {
+	emu := Start(t)
+	endpoint := strings.Replace(emu.S3rver, "127.0.0.1", "localhost", 1)
+	s3, err := client.New(loadModel(t, "../aws-large/s3.json"), s3Service, endpoint, client.WithAWSCredentials(Credentials),
+		client.WithTimeout(20*time.Second), client.WithEndpointParams(map[string]any{"ForcePathStyle": true}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s3.Close()
+	bucket := fmt.Sprintf("smithycurl-path-%d", time.Now().UnixNano())
+	call(t, s3, "CreateBucket", `{"Bucket": "`+bucket+`"}`)
+	call(t, s3, "PutObject", `{"Bucket": "`+bucket+`", "Key": "k", "Body": "aGk="}`)
+	if got := call(t, s3, "GetObject", `{"Bucket": "`+bucket+`", "Key": "k"}`); got["Body"] != "aGk=" {
+		t.Errorf("GetObject: %v", got)
+	}
+	if list := call(t, s3, "ListObjectsV2", `{"Bucket": "`+bucket+`"}`); list["Name"] != bucket || list["KeyCount"] != float64(1) {
+		t.Errorf("ListObjectsV2: %v", list)
+	}
+	call(t, s3, "DeleteObject", `{"Bucket": "`+bucket+`", "Key": "k"}`)
+	call(t, s3, "DeleteBucket", `{"Bucket": "`+bucket+`"}`)
+}
