@@ -906,7 +906,13 @@ func (c *restCodec) decodeError(p *opPlan, resp *wire.Response) error {
 	if err != nil {
 		return &ResponseError{Operation: p.op.Shape.ID, Status: resp.Status, Err: fmt.Errorf("error %s: %w", match.shape.ID, err)}
 	}
-	return &ServiceError{Shape: match.shape.ID, Code: match.shape.ID.Name(), Status: resp.Status, Members: members, Message: messageOf(members)}
+	msg := messageOf(members)
+	if msg == "" && c.d.errorBody != nil {
+		// An error shape without a message member (S3's NoSuchKey): the
+		// envelope's <Message>, as for an unmodeled error.
+		msg, _ = childText(errResp.Body, "Message")
+	}
+	return &ServiceError{Shape: match.shape.ID, Code: match.shape.ID.Name(), Status: resp.Status, Members: members, Message: msg}
 }
 
 // messageOf returns the message or Message property of a JSON object.
