@@ -4,9 +4,11 @@
 // rpcv2Json (line "kv <URL>": services smithycurl.kv#KVCbor and KVJson, model
 // internal/kvserver/kv.smithy), the event-stream Ticker service of
 // internal/eventserver (line "events <URL>", model
-// internal/eventserver/ticker.smithy), and with -pizza alloy's PizzaAdminService (model in the
+// internal/eventserver/ticker.smithy), with -pizza alloy's PizzaAdminService (model in the
 // shared conformance folder, namespace alloy.test; see internal/pizzaserver
-// for the inputs that produce its errors). It prints one line per service,
+// for the inputs that produce its errors), and last the streaming blob
+// service of internal/blobserver (line "blobs <URL>", model
+// internal/blobserver/blobs.smithy). It prints one line per service,
 // "<name> <base URL>", then serves until stdin (a pipe) reaches EOF or it gets SIGINT
 // or SIGTERM.
 package main
@@ -23,6 +25,7 @@ import (
 
 	"github.com/mccutchen/go-httpbin/v2/httpbin"
 
+	"github.com/smithycurl/smithycurl/internal/blobserver"
 	"github.com/smithycurl/smithycurl/internal/eventserver"
 	"github.com/smithycurl/smithycurl/internal/kvserver"
 	"github.com/smithycurl/smithycurl/internal/pizzaserver"
@@ -50,6 +53,11 @@ func main() {
 			handler http.Handler
 		}{"pizza", pizzaserver.New().Handler()})
 	}
+	// Last, so that readers of the lines before it need not know it.
+	services = append(services, struct {
+		name    string
+		handler http.Handler
+	}{"blobs", blobserver.New().Handler()})
 	for _, s := range services {
 		ln, err := net.Listen("tcp", *addr)
 		if err != nil {

@@ -1,0 +1,222 @@
+"""Streamed bodies: a @streaming blob payload read from a file object (or
+an iterable of chunks) and written to one, through the read, rewind and
+write callbacks of smithycurl_call_stream_v2, never held whole in memory.
+
+The callbacks run on the calling thread, with the GIL taken back for them.
+An exception in one (the file's read raising, KeyboardInterrupt arriving
+while Python code runs in it) never unwinds into C: the first one is kept,
+the callback returns its failure code (which aborts the transfer, and no
+retry follows), and call_stream raises it once the C call has returned.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import io
+import os
+import stat
+
+# typing is for the type checker only: importing it costs every process a few ms.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Iterable, Iterator, Optional, Protocol, Union
+
+    class Readable(Protocol):
+        """A binary file object, or anything with ``read(n) -> bytes``."""
+
+        def read(self, n: int = ..., /) -> bytes: ...
+
+    class Writable(Protocol):
+        """A binary file object, or anything with ``write(b) -> int``."""
+
+        def write(self, b: bytes, /) -> Optional[int]: ...
+
+    #: What a @streaming blob payload member takes: bytes (sent from the
+    #: document, as any blob), a binary file object or readable (streamed),
+    #: or an iterable of bytes chunks (streamed, chunked).
+    BodySource = Union[bytes, bytearray, memoryview, str, Readable, Iterable[bytes]]
+
+from . import _interrupt, _lib, errors
+
+_BYTES = (bytes, bytearray, memoryview, str)
+
+
+def is_stream(value: Any) -> bool:
+    """Whether a payload member's value is streamed (a readable or an
+    iterable of chunks) rather than sent from the document (bytes, str)."""
+    if value is None or isinstance(value, _BYTES):
+        return False
+    return callable(getattr(value, "read", None)) or hasattr(value, "__iter__")
+
+
+class _Transfer:
+    """One call's callbacks and the first exception they raised."""
+
+    def __init__(self) -> None:
+        self.error: Optional[BaseException] = None
+
+    def fail(self, e: BaseException) -> None:
+        if self.error is None:
+            self.error = e
+
+
+class Source(_Transfer):
+    """The request body: a readable, or an iterable of bytes chunks."""
+
+    def __init__(self, value: Any, member: str) -> None:
+        super().__init__()
+        self.member = member
+        self.size = -1
+        self.start: Optional[int] = None  # where a seekable body started
+        self._chunks: Optional[Iterator[Any]] = None
+        self._left = memoryview(b"")
+        self._readinto: Any = None
+        self._read: Any = None
+        self._seek: Any = None
+        if callable(getattr(value, "read", None)):
+            if isinstance(value, io.TextIOBase):
+                raise errors.InputTypeError(
+                    f"member {member}: a text file; open it in binary mode ('rb')", rc=_lib.E_USAGE)
+            self._read = value.read
+            self._readinto = getattr(value, "readinto", None)
+            self._measure(value)
+        else:
+            self._chunks = iter(value)
+
+    def _measure(self, f: Any) -> None:
+        """The size from the file's position to its end (fstat of a regular
+        file, else seeking to the end and back), and the position to rewind
+        to when it is seekable; size -1 (chunked) when neither works."""
+        try:
+            seekable = bool(f.seekable()) if callable(getattr(f, "seekable", None)) else False
+        except (OSError, ValueError):
+            seekable = False
+        if not seekable:
+            return
+        try:
+            pos = f.tell()
+            try:
+                st = os.fstat(f.fileno())
+                end = st.st_size if stat.S_ISREG(st.st_mode) else None
+            except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+                end = None
+            if end is None:
+                end = f.seek(0, io.SEEK_END)
+                f.seek(pos)
+        except (OSError, ValueError, io.UnsupportedOperation):
+            return
+        self.start, self.size = pos, max(0, end - pos)
+        self._seek = f.seek
+
+    def read(self, _user: Any, buf: int, cap: int) -> int:
+        if self.error is not None:
+            return -1
+        try:
+            if self._chunks is not None:
+                return self._from_chunks(buf, cap)
+            if self._readinto is not None:
+                n = self._readinto(memoryview((ctypes.c_char * cap).from_address(buf)).cast("B"))
+            else:
+                data = self._read(cap)
+                if isinstance(data, str):
+                    raise TypeError(f"member {self.member}: read() returned str; open the file in binary mode ('rb')")
+                n = None if data is None else len(data)
+                if n:
+                    if n > cap:
+                        raise ValueError(f"member {self.member}: read({cap}) returned {n} bytes")
+                    ctypes.memmove(buf, bytes(data), n)
+            if n is None:
+                raise BlockingIOError(f"member {self.member}: the file is non-blocking and has no data ready")
+            return int(n)
+        except BaseException as e:  # never into C; KeyboardInterrupt too
+            self.fail(e)
+            return -1
+
+    def _from_chunks(self, buf: int, cap: int) -> int:
+        left = self._left
+        while not len(left):
+            assert self._chunks is not None
+            chunk = next(self._chunks, None)
+            if chunk is None:
+                return 0
+            if isinstance(chunk, str) or not isinstance(chunk, (bytes, bytearray, memoryview)):
+                raise TypeError(f"member {self.member}: a chunk of the body is {type(chunk).__name__}, not bytes")
+            left = memoryview(chunk).cast("B")
+        n = min(cap, len(left))
+        ctypes.memmove(buf, bytes(left[:n]), n)
+        self._left = left[n:]
+        return n
+
+    def rewind(self, _user: Any) -> int:
+        if self.error is not None:  # a callback failed: no retry
+            return 1
+        try:
+            assert self.start is not None
+            self._seek(self.start)
+            return 0
+        except BaseException as e:
+            self.fail(e)
+            return 1
+
+
+class Sink(_Transfer):
+    """The response body's writable."""
+
+    def __init__(self, f: Any) -> None:
+        super().__init__()
+        write = getattr(f, "write", None)
+        if not callable(write):
+            raise TypeError(f"the body's destination must have a write method (a binary file object), not {type(f).__name__}")
+        if isinstance(f, io.TextIOBase):
+            raise TypeError("the body's destination is a text file; open it in binary mode ('wb')")
+        self._write = write
+        self.written = 0
+
+    def write(self, _user: Any, data: int, n: int) -> int:
+        try:
+            view = memoryview(ctypes.string_at(data, n))  # a copy: f may keep what it is given
+            while len(view):
+                k = self._write(view)
+                k = len(view) if k is None else int(k)  # None: a writer that returns nothing took it all
+                if k <= 0:
+                    raise OSError(f"the body's destination wrote {k} bytes")
+                view = view[k:]
+            self.written += n
+            return 0
+        except BaseException as e:
+            self.fail(e)
+            return 1
+
+
+def call_stream(lib: _lib.Library, client: int, op: bytes, body: bytes, source: Optional[Source],
+                sink: Optional[Sink], out: ctypes.c_void_p) -> int:
+    """smithycurl_call_stream_v2 with source and sink, interruptible by
+    Ctrl-C as any call. Returns the code; raises the first exception of a
+    callback (after freeing the result), or KeyboardInterrupt."""
+    keep = []  # the ctypes callbacks live until the call returns
+    # A callback type called without arguments is a NULL pointer.
+    read, rewind, write = _lib.READ_FN(), _lib.REWIND_FN(), _lib.WRITE_FN()
+    size = -1
+    if source is not None:
+        read = _lib.READ_FN(source.read)
+        keep.append(read)
+        size = source.size
+        if source.start is not None:
+            rewind = _lib.REWIND_FN(source.rewind)
+            keep.append(rewind)
+    if sink is not None:
+        write = _lib.WRITE_FN(sink.write)
+        keep.append(write)
+    # A KeyboardInterrupt the watcher raised here wins over a callback's error.
+    rc = _interrupt.run(lib, out, lib.call_stream_v2, client, op, body, len(body), read, rewind, None, size,
+                        write, None)
+    err = (source and source.error) or (sink and sink.error)
+    if err is not None:
+        if isinstance(err, KeyboardInterrupt):
+            _interrupt.drain()
+        if out.value:
+            lib.result_free(out)
+            out.value = None
+        raise err
+    del keep
+    return rc
