@@ -16,25 +16,26 @@ import io
 import os
 import stat
 
-# typing is for the type checker only: importing it costs every process a few ms.
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any, Iterable, Iterator, Optional, Protocol, Union
+from typing import Any, Iterable, Iterator, Optional, Protocol, Union
 
-    class Readable(Protocol):
-        """A binary file object, or anything with ``read(n) -> bytes``."""
 
-        def read(self, n: int = ..., /) -> bytes: ...
+class Readable(Protocol):
+    """A binary file object, or anything with ``read(n) -> bytes``."""
 
-    class Writable(Protocol):
-        """A binary file object, or anything with ``write(b) -> int``."""
+    def read(self, n: int = ..., /) -> bytes: ...
 
-        def write(self, b: bytes, /) -> Optional[int]: ...
 
-    #: What a @streaming blob payload member takes: bytes (sent from the
-    #: document, as any blob), a binary file object or readable (streamed),
-    #: or an iterable of bytes chunks (streamed, chunked).
-    BodySource = Union[bytes, bytearray, memoryview, str, Readable, Iterable[bytes]]
+class Writable(Protocol):
+    """A binary file object, or anything with ``write(b)`` (returning the
+    bytes it took, or None for all of them)."""
+
+    def write(self, b: bytes, /) -> Optional[int]: ...
+
+
+#: What a @streaming blob payload member takes: bytes or str (sent from the
+#: document, as any blob), a binary file object or readable (streamed), or
+#: an iterable of bytes chunks (streamed, chunked).
+BodySource = Union[bytes, bytearray, memoryview, str, Readable, Iterable[bytes]]
 
 from . import _interrupt, _lib, errors
 
@@ -47,6 +48,26 @@ def is_stream(value: Any) -> bool:
     if value is None or isinstance(value, _BYTES):
         return False
     return callable(getattr(value, "read", None)) or hasattr(value, "__iter__")
+
+
+def take_source(name: str, py: str, input: Any, kwargs: dict[str, Any]) -> tuple[Any, dict[str, Any], Optional[Source]]:
+    """Takes the payload member (Smithy name, Python name) out of a call's
+    input (a dict or dataclass) or keywords when it is streamed, and
+    returns them with its Source; bytes and str stay where they are (sent
+    from the document)."""
+    if py in kwargs and is_stream(kwargs[py]):
+        kwargs = dict(kwargs)
+        return input, kwargs, Source(kwargs.pop(py), py)
+    if isinstance(input, dict):
+        key = name if name in input else py
+        if is_stream(input.get(key)):
+            input = dict(input)
+            return input, kwargs, Source(input.pop(key), py)
+    elif input is not None and is_stream(getattr(input, py, None)):
+        import dataclasses
+
+        return dataclasses.replace(input, **{py: None}), kwargs, Source(getattr(input, py), py)
+    return input, kwargs, None
 
 
 class _Transfer:
@@ -194,8 +215,8 @@ def call_stream(lib: _lib.Library, client: int, op: bytes, body: bytes, source: 
     Ctrl-C as any call. Returns the code; raises the first exception of a
     callback (after freeing the result), or KeyboardInterrupt."""
     keep = []  # the ctypes callbacks live until the call returns
-    # A callback type called without arguments is a NULL pointer.
-    read, rewind, write = _lib.READ_FN(), _lib.REWIND_FN(), _lib.WRITE_FN()
+    # A callback at address 0 is a NULL pointer.
+    read, rewind, write = _lib.READ_FN(0), _lib.REWIND_FN(0), _lib.WRITE_FN(0)
     size = -1
     if source is not None:
         read = _lib.READ_FN(source.read)
@@ -210,7 +231,9 @@ def call_stream(lib: _lib.Library, client: int, op: bytes, body: bytes, source: 
     # A KeyboardInterrupt the watcher raised here wins over a callback's error.
     rc = _interrupt.run(lib, out, lib.call_stream_v2, client, op, body, len(body), read, rewind, None, size,
                         write, None)
-    err = (source and source.error) or (sink and sink.error)
+    err = source.error if source is not None else None
+    if err is None and sink is not None:
+        err = sink.error
     if err is not None:
         if isinstance(err, KeyboardInterrupt):
             _interrupt.drain()

@@ -11,7 +11,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable, Mapping, Optional, Union as TUnion
 
-from . import _body, _codec, _interrupt, _lib, _paginate, _scalars, errors
+from . import _body as _streamed, _codec, _interrupt, _lib, _paginate, _scalars, errors
 from ._closing import Closing
 from ._contract import E_USAGE
 from .errors import ServiceError
@@ -255,7 +255,7 @@ class Operation:
         input, kwargs, source = self._take_source(input, kwargs)
         return self._client._call(self, self._body(input, kwargs), source)
 
-    def download(self, file: "_body.Writable", input: Any = None, /, **kwargs: Any) -> Any:
+    def download(self, file: _streamed.Writable, input: Any = None, /, **kwargs: Any) -> Any:
         """Calls an operation whose output has a @streaming blob payload
         (S3 GetObject's Body), with the same arguments as calling it,
         writing that body to file (a binary file object, or anything with
@@ -265,32 +265,17 @@ class Operation:
         and is raised."""
         if not self._stream_out:
             raise errors.UsageError(f"{self.info.py_name}.download(): operation {self.info.name} has no streaming blob output payload")
-        sink = _body.Sink(file)
+        sink = _streamed.Sink(file)
         input, kwargs, source = self._take_source(input, kwargs)
         return self._client._call(self, self._body(input, kwargs), source, sink)
 
-    def _take_source(self, input: Any, kwargs: dict[str, Any]) -> tuple[Any, dict[str, Any], Optional[_body.Source]]:
+    def _take_source(self, input: Any, kwargs: dict[str, Any]) -> tuple[Any, dict[str, Any], Optional[_streamed.Source]]:
         """The input and keywords without the streaming payload member when
-        it is given as a file object or an iterable of chunks, and its
-        source; bytes and str stay in the input (sent from the document)."""
+        it is a file object or chunks, and its Source."""
         name = self._stream_in
         if not name:
             return input, kwargs, None
-        m = self._in.by_key[name] if self._in else None
-        py = m.py if m else name
-        if py in kwargs and _body.is_stream(kwargs[py]):
-            kwargs = dict(kwargs)
-            return input, kwargs, _body.Source(kwargs.pop(py), py)
-        if isinstance(input, dict) and _body.is_stream(input.get(name, input.get(py))):
-            key = name if name in input else py
-            input = dict(input)
-            return input, kwargs, _body.Source(input.pop(key), py)
-        value = getattr(input, py, None) if input is not None and not isinstance(input, dict) else None
-        if _body.is_stream(value):
-            import dataclasses
-
-            return dataclasses.replace(input, **{py: None}), kwargs, _body.Source(value, py)
-        return input, kwargs, None
+        return _streamed.take_source(name, self._in.by_key[name].py if self._in else name, input, kwargs)
 
     def stream(self, input: Any = None, /, **kwargs: Any) -> "EventStream":
         """Calls an operation whose output is an event stream, with the same
@@ -334,18 +319,18 @@ class Operation:
             body = _scalars.fix_decimals(body)
         return _utf8(body, self.info.name)
 
-    def _call_members(self, args: Mapping[str, Any], download: Optional["_body.Writable"] = None) -> Any:
+    def _call_members(self, args: Mapping[str, Any], download: Optional[_streamed.Writable] = None) -> Any:
         """Calls with the input's members by Smithy name (None: unset),
         writing a streaming output payload to download when given; for
         generated clients."""
         source = None
         name = self._stream_in
-        if name and _body.is_stream(args.get(name)):
+        if name and _streamed.is_stream(args.get(name)):
             args = dict(args)
-            source = _body.Source(args.pop(name), self._in.by_key[name].py if self._in else name)
+            source = _streamed.Source(args.pop(name), self._in.by_key[name].py if self._in else name)
         if download is not None and not self._stream_out:
             raise errors.UsageError(f"operation {self.info.name} has no streaming blob output payload")
-        sink = _body.Sink(download) if download is not None else None
+        sink = _streamed.Sink(download) if download is not None else None
         return self._client._call(self, self._members_body(args), source, sink)
 
     def _members_body(self, args: Mapping[str, Any]) -> bytes:
@@ -599,8 +584,8 @@ class Client(Closing):
         """Calls an operation by its Smithy name ("GetIp"), id or Python name."""
         return self._operation(operation)(input, **kwargs)
 
-    def _call(self, op: Operation, body: bytes, source: Optional[_body.Source] = None,
-              sink: Optional[_body.Sink] = None) -> Any:
+    def _call(self, op: Operation, body: bytes, source: Optional[_streamed.Source] = None,
+              sink: Optional[_streamed.Sink] = None) -> Any:
         h = self._handle
         if h is None:
             raise errors.UsageError(f"the client of {self.service.id} is closed")
@@ -608,7 +593,7 @@ class Client(Closing):
         if source is None and sink is None:
             rc = _interrupt.call(self._lib, h, op._op, body, r)
         else:
-            rc = _body.call_stream(self._lib, h, op._op, body, source, sink, r)
+            rc = _streamed.call_stream(self._lib, h, op._op, body, source, sink, r)
         return self._outcome(op, rc, r)
 
     def _wait(self, w: Waiter, body: bytes, max_wait_ms: int) -> Any:

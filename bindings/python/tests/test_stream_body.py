@@ -288,3 +288,59 @@ def test_large_transfer_memory_bounded(servers: Servers) -> None:
                      f"RSS {int(rss0) >> 10} MiB, peak +{growth / (1 << 20):.1f} MiB\n")
     # Holding either body would be +128 MiB.
     assert growth < 24 << 20, f"RSS grew by {growth >> 20} MiB during 128 MiB up and down"
+
+
+GEN_PROGRAM = '''
+import io
+import sys
+import tempfile
+
+from blobs_api import BlobsClient, GetBlobOutput
+
+
+def main(url: str) -> None:
+    with BlobsClient(url, timeout=30) as client, tempfile.TemporaryFile() as f:
+        f.write(bytes(i % 251 for i in range(100_000)))
+        f.seek(0)
+        up = client.put_blob(key="gen", body=f)
+        chunks = client.put_blob(key="gen-chunks", body=iter([b"\\x00\\x01", b"\\x02"]))
+        sink = io.BytesIO()
+        down: GetBlobOutput = client.get_blob(size=70_000, download=sink)
+        inline = client.get_blob(size=5)
+        print(up.size, up.intact, chunks.size, chunks.intact, down.body, len(sink.getvalue()), inline.body)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
+'''
+
+
+def test_generated_client_streams(servers: Servers, tmp_path: object) -> None:
+    """python -m smithycurl gen: a streaming input member takes a
+    smithycurl.BodySource, a streaming output gets download=; the program
+    runs and passes mypy --strict."""
+    import shutil
+    import subprocess
+
+    from conftest import PKG
+    out = str(tmp_path)
+    env = dict(os.environ, PYTHONPATH=PKG)
+    subprocess.run([sys.executable, "-m", "smithycurl", "gen", BLOBS_MODEL, "-o", os.path.join(out, "blobs_api")],
+                   check=True, env=env, capture_output=True)
+    with open(os.path.join(out, "program.py"), "w") as f:
+        f.write(GEN_PROGRAM)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([out, PKG]))
+    r = subprocess.run([sys.executable, os.path.join(out, "program.py"), servers.blobs], capture_output=True,
+                       text=True, env=env, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["100000", "True", "3", "True", "None", "70000", repr(bytes(range(5)))]
+    mypy = shutil.which("mypy")
+    if mypy is None:
+        if os.environ.get("CI"):
+            pytest.fail("mypy is needed in CI (Debian package mypy)")
+        pytest.skip("mypy not installed")
+    env = dict(os.environ, MYPYPATH=os.pathsep.join([out, PKG]))
+    r = subprocess.run([mypy, "--strict", "--no-incremental", os.path.join(out, "program.py"),
+                        os.path.join(PKG, "smithycurl")], capture_output=True, text=True, env=env, cwd=out,
+                       timeout=180)
+    assert r.returncode == 0, r.stdout + r.stderr
