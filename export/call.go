@@ -136,7 +136,10 @@ func scx_call_stream(ch C.uintptr_t, op *C.char, in *C.char, n C.size_t, readFn,
 type cReader struct {
 	fn, user C.uintptr_t
 	done     bool
+	failed   bool // the callback failed: the call is over, never retried
 }
+
+var errReadCallback = errors.New("the read callback failed")
 
 func (r *cReader) Read(p []byte) (int, error) {
 	if r.done {
@@ -151,7 +154,8 @@ func (r *cReader) Read(p []byte) (int, error) {
 		r.done = true
 		return 0, io.EOF
 	case n < 0 || int64(n) > int64(len(p)):
-		return 0, errors.New("the read callback failed")
+		r.failed = true
+		return 0, errReadCallback
 	}
 	return int(n), nil
 }
@@ -177,6 +181,9 @@ func (r *cRewinder) Seek(offset int64, whence int) (int64, error) {
 	case whence == io.SeekCurrent && offset == 0:
 		return r.pos, nil
 	case whence == io.SeekStart && offset == 0:
+		if r.failed { // it asked to stop: not a failure to send again
+			return 0, errReadCallback
+		}
 		if C.scx_rewind_invoke(r.rewind, r.user) != 0 {
 			return 0, errors.New("the rewind callback failed")
 		}

@@ -870,7 +870,8 @@ typedef int (*smithycurl_rewind_fn)(void *user_data);
  * failed after read was called is retried as any other call (the retry
  * policy, the operation's idempotency), rewind being called before each
  * new send; when rewind fails the call fails with the error of the send
- * before ("not retried: rewinding the body reader: ..."). A request
+ * before ("not retried: rewinding the body reader: ..."); a call whose
+ * read returned -1 is never sent again (rewind is not called). A request
  * checksum (aws.protocols#httpChecksum) is computed by reading the body
  * through once and rewinding it, and goes in a header, not a trailer;
  * Content-MD5 works too. rewind receives read_data. With rewind NULL, this
