@@ -15,8 +15,9 @@ import ctypes
 import io
 import os
 import stat
-
 from typing import Any, Iterable, Iterator, Optional, Protocol, Union
+
+from . import _interrupt, _lib, errors
 
 
 class Readable(Protocol):
@@ -36,8 +37,6 @@ class Writable(Protocol):
 #: document, as any blob), a binary file object or readable (streamed), or
 #: an iterable of bytes chunks (streamed, chunked).
 BodySource = Union[bytes, bytearray, memoryview, str, Readable, Iterable[bytes]]
-
-from . import _interrupt, _lib, errors
 
 _BYTES = (bytes, bytearray, memoryview, str)
 
