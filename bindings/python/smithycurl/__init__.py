@@ -49,7 +49,7 @@ from .errors import (
 from .model import Model, OperationInfo, ServiceInfo, load_model
 from .client import Client, EventStream, Operation, Waiter
 from ._paginate import Paginator
-from ._body import BodySource, Readable, Writable
+from ._body import BodyChunks, BodySource, Readable, Writable
 from .types import IntEnum, StrEnum, Structure, Union, UnknownUnionMember
 
 __version__ = "0.1.0"
@@ -71,6 +71,7 @@ def library_path() -> str:
 
 __all__ = [
     "CancelledError",
+    "BodyChunks",
     "BodySource",
     "Client",
     "DecodeError",

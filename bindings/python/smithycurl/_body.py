@@ -14,10 +14,13 @@ from __future__ import annotations
 import ctypes
 import io
 import os
+import queue
 import stat
+import threading
 from typing import Any, Iterable, Iterator, Optional, Protocol, Union
 
 from . import _interrupt, _lib, errors
+from ._closing import Closing
 
 
 class Readable(Protocol):
@@ -209,7 +212,7 @@ class Sink(_Transfer):
 
 
 def call_stream(lib: _lib.Library, client: int, op: bytes, body: bytes, source: Optional[Source],
-                sink: Optional[Sink], out: ctypes.c_void_p) -> int:
+                sink: Optional[Sink], out: ctypes.c_void_p, token: Optional[int] = None) -> int:
     """smithycurl_call_stream_v2 with source and sink, interruptible by
     Ctrl-C as any call. Returns the code; raises the first exception of a
     callback (after freeing the result), or KeyboardInterrupt."""
@@ -229,7 +232,7 @@ def call_stream(lib: _lib.Library, client: int, op: bytes, body: bytes, source: 
         keep.append(write)
     # A KeyboardInterrupt the watcher raised here wins over a callback's error.
     rc = _interrupt.run(lib, out, lib.call_stream_v2, client, op, body, len(body), read, rewind, None, size,
-                        write, None)
+                        write, None, token=token)
     err = source.error if source is not None else None
     if err is None and sink is not None:
         err = sink.error
@@ -242,3 +245,122 @@ def call_stream(lib: _lib.Library, client: int, op: bytes, body: bytes, source: 
         raise err
     del keep
     return rc
+
+
+class _Closed(Exception):
+    """The reader of a BodyChunks closed it: the transfer stops."""
+
+
+_END = object()
+
+
+class _ChunkPipe:
+    """What the helper thread of a BodyChunks shares with it (never the
+    BodyChunks itself, which can then be collected, and closed, while the
+    thread runs): the bounded queue of chunks and the closed flag."""
+
+    def __init__(self) -> None:
+        self.q: queue.Queue[Any] = queue.Queue(maxsize=16)
+        self.closed = threading.Event()
+        self.output: Any = None
+
+    def put(self, item: Any) -> None:
+        while not self.closed.is_set():
+            try:
+                self.q.put(item, timeout=0.1)
+                return
+            except queue.Full:
+                pass
+        raise _Closed()
+
+    def write(self, b: memoryview) -> int:
+        """The write callback's file object (Sink gives it a private copy)."""
+        obj = b.obj
+        self.put(obj if isinstance(obj, bytes) and len(obj) == len(b) else bytes(b))
+        return len(b)
+
+    def run(self, call: Any, token: int) -> None:
+        try:
+            self.output = call(Sink(self), token)
+            item: Any = _END
+        except BaseException as e:  # handed to the reader
+            item = e
+        try:
+            self.put(item)
+        except _Closed:
+            pass
+
+
+class BodyChunks(Closing):
+    """The streamed body of an operation's output as an iterator of bytes
+    chunks (``client.get_object.iter_body(bucket="b", key="k")``), read as
+    they arrive; ``output`` is the output without the body once the
+    iteration has ended. The call runs on a helper thread whose write
+    callback hands the chunks over through a bounded queue (at most 16
+    libcurl writes, 16 KiB each, are held). ``close()``, the end of a
+    ``with`` block or collection stops the transfer; an error of the call
+    is raised by the iteration; Ctrl-C while it waits for a chunk raises
+    KeyboardInterrupt and stops it. Use it from one thread at a time."""
+
+    def __init__(self, lib: _lib.Library, call: Any) -> None:
+        self._lib = lib
+        self._pipe = _ChunkPipe()
+        self._done = False
+        tok = ctypes.c_void_p()
+        lib.cancel_token_new(ctypes.byref(tok))
+        assert tok.value is not None
+        self._token: Optional[int] = tok.value
+        self._thread = threading.Thread(target=self._pipe.run, args=(call, tok.value), name="smithycurl-body",
+                                        daemon=True)
+        self._thread.start()
+
+    @property
+    def output(self) -> Any:
+        """The output without the body; None until the iteration ended."""
+        return self._pipe.output
+
+    def __iter__(self) -> Iterator[bytes]:
+        return self
+
+    def __next__(self) -> bytes:
+        if self._done:
+            raise StopIteration
+        try:
+            item = self._pipe.q.get()
+        except BaseException:  # Ctrl-C while waiting
+            self.close()
+            raise
+        if isinstance(item, bytes):
+            return item
+        self._done = True
+        self._finish()
+        if item is _END:
+            raise StopIteration
+        raise item
+
+    def read_all(self) -> bytes:
+        """The rest of the body in one bytes object (held in memory)."""
+        return b"".join(self)
+
+    def _finish(self) -> None:
+        self._thread.join()
+        tok, self._token = self._token, None
+        if tok is not None:
+            self._lib.cancel_token_free(tok)
+
+    def close(self) -> None:
+        """Stops the transfer if the body is not over. Idempotent."""
+        if self._token is None:
+            return
+        self._done = True
+        self._pipe.closed.set()
+        self._lib.cancel_token_cancel(self._token)
+        while self._thread.is_alive():
+            try:
+                self._pipe.q.get(timeout=0.1)
+            except queue.Empty:
+                pass
+        self._finish()
+
+    def __repr__(self) -> str:
+        return f"<smithycurl.BodyChunks{' (ended)' if self._done else ''}>"

@@ -269,6 +269,19 @@ class Operation:
         input, kwargs, source = self._take_source(input, kwargs)
         return self._client._call(self, self._body(input, kwargs), source, sink)
 
+    def iter_body(self, input: Any = None, /, **kwargs: Any) -> _streamed.BodyChunks:
+        """Calls an operation whose output has a @streaming blob payload,
+        with the same arguments as calling it, and returns its body as an
+        iterator of bytes chunks as they arrive (a BodyChunks: close it or
+        use ``with``); its ``output`` (without the body) is set once the
+        iteration has ended. Errors are raised by the iteration."""
+        if not self._stream_out:
+            raise errors.UsageError(f"{self.info.py_name}.iter_body(): operation {self.info.name} has no streaming blob output payload")
+        input, kwargs, source = self._take_source(input, kwargs)
+        body = self._body(input, kwargs)
+        client = self._client
+        return _streamed.BodyChunks(client._lib, lambda sink, token: client._call(self, body, source, sink, token))
+
     def _take_source(self, input: Any, kwargs: dict[str, Any]) -> tuple[Any, dict[str, Any], Optional[_streamed.Source]]:
         """The input and keywords without the streaming payload member when
         it is a file object or chunks, and its Source."""
@@ -585,7 +598,7 @@ class Client(Closing):
         return self._operation(operation)(input, **kwargs)
 
     def _call(self, op: Operation, body: bytes, source: Optional[_streamed.Source] = None,
-              sink: Optional[_streamed.Sink] = None) -> Any:
+              sink: Optional[_streamed.Sink] = None, token: Optional[int] = None) -> Any:
         h = self._handle
         if h is None:
             raise errors.UsageError(f"the client of {self.service.id} is closed")
@@ -593,7 +606,7 @@ class Client(Closing):
         if source is None and sink is None:
             rc = _interrupt.call(self._lib, h, op._op, body, r)
         else:
-            rc = _streamed.call_stream(self._lib, h, op._op, body, source, sink, r)
+            rc = _streamed.call_stream(self._lib, h, op._op, body, source, sink, r, token)
         return self._outcome(op, rc, r)
 
     def _wait(self, w: Waiter, body: bytes, max_wait_ms: int) -> Any:

@@ -130,6 +130,31 @@ def test_download_to_file_objects(blobs: smithycurl.Client) -> None:
     assert blobs.get_blob(size=300).body == pattern(300)
 
 
+def test_iterate_body_chunks(blobs: smithycurl.Client) -> None:
+    body = blobs.get_blob.iter_body(size=3_000_000)
+    assert body.output is None
+    chunks = list(body)
+    assert b"".join(chunks) == pattern(3_000_000) and len(chunks) > 10
+    assert body.output.content_length == 3_000_000 and body.output.body is None
+    assert list(body) == []
+    assert blobs.get_blob.iter_body({"size": 10}).read_all() == pattern(10)
+    # Closed early: the transfer of 1 GiB stops at once.
+    import time
+    with blobs.get_blob.iter_body(size=1 << 30) as big:
+        first = next(big)
+        assert first == pattern(len(first))
+        start = time.monotonic()
+    assert time.monotonic() - start < 2 and list(big) == []
+    # Errors come from the iteration.
+    with pytest.raises(smithycurl.ServiceError) as e:
+        list(blobs.get_blob.iter_body(size=-1))
+    assert e.value.status == 400
+    with pytest.raises(smithycurl.UsageError, match="no streaming blob output payload"):
+        blobs.put_blob.iter_body(key="x")
+    # The client still works.
+    assert blobs.get_blob(size=3).body == pattern(3)
+
+
 def test_retry_only_when_rewindable(blobs: smithycurl.Client) -> None:
     data = pattern(600_000)
     # PutBlob is @idempotent: the two 503s are retried, the file rewound.
@@ -186,8 +211,8 @@ def test_failing_reader_is_raised_not_retried(blobs: smithycurl.Client) -> None:
         raise ValueError("generator broke")
     with pytest.raises(ValueError, match="generator broke"):
         blobs.put_blob(key="fail-gen", body=gen())
-    # The server saw the cut uploads as such: nothing was answered twice.
-    assert blobs.put_blob(key="fail-half", body=b"").attempt == 2
+    # The server saw one send at most (a cut one it may not have seen).
+    assert blobs.put_blob(key="fail-half", body=b"").attempt <= 2
     # The client still works.
     assert blobs.put_blob(key="after", body=io.BytesIO(b"\x00\x01")).intact
 
@@ -269,6 +294,11 @@ with tempfile.TemporaryFile() as up, tempfile.TemporaryFile() as down:
     mid = time.monotonic()
     got = c.get_blob.download(down, size=size)
     end = time.monotonic()
+    n = 0
+    with c.get_blob.iter_body(size=size) as chunks:
+        for chunk in chunks:
+            n += len(chunk)
+    assert n == size
     peak = status("VmHWM")
     assert out.size == size and out.intact, out
     assert got.content_length == size and down.tell() == size
