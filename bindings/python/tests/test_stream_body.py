@@ -374,3 +374,28 @@ def test_generated_client_streams(servers: Servers, tmp_path: object) -> None:
                         os.path.join(PKG, "smithycurl")], capture_output=True, text=True, env=env, cwd=out,
                        timeout=180)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+CTRL_C_CHUNKS = """
+import sys, time
+import smithycurl
+c = smithycurl.load_model(sys.argv[2]).client(endpoint=sys.argv[1])
+try:
+    with c.get_blob.iter_body(size=1 << 34) as body:  # 16 GiB: never over in this test
+        for i, chunk in enumerate(body):
+            if i == 3:
+                print("reading", flush=True)
+            time.sleep(0.01)
+except KeyboardInterrupt:
+    print("KeyboardInterrupt", flush=True)
+    print("after:", c.get_blob(size=3).body, flush=True)
+    sys.exit(42)
+print("no interrupt", flush=True)
+"""
+
+
+def test_ctrl_c_while_iterating_a_body(servers: Servers) -> None:
+    rc, out, err, took = interrupt_child(CTRL_C_CHUNKS, servers.blobs, BLOBS_MODEL, ready="reading")
+    assert rc == 42, (out, err)
+    assert "KeyboardInterrupt" in out and "after: b'\\x00\\x01\\x02'" in out, out
+    assert took < 2, f"exited {took:.2f}s after SIGINT"
