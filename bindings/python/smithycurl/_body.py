@@ -49,7 +49,13 @@ def is_stream(value: Any) -> bool:
     iterable of chunks) rather than sent from the document (bytes, str)."""
     if value is None or isinstance(value, _BYTES):
         return False
-    return callable(getattr(value, "read", None)) or hasattr(value, "__iter__")
+    if callable(getattr(value, "read", None)):
+        return True
+    try:
+        memoryview(value)  # bytes-like (array.array, mmap): from the document
+        return False
+    except TypeError:
+        return hasattr(value, "__iter__")
 
 
 def take_source(name: str, py: str, input: Any, kwargs: dict[str, Any]) -> tuple[Any, dict[str, Any], Optional[Source]]:

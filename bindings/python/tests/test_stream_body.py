@@ -90,6 +90,9 @@ def test_bad_sources(blobs: smithycurl.Client) -> None:
     with tempfile.TemporaryFile("w+") as text:
         with pytest.raises(smithycurl.InputTypeError, match="member body: a text file; open it in binary mode"):
             blobs.put_blob(key="t", body=text)
+    import array  # another buffer: the document's blob check, not a chunk iterator
+    with pytest.raises(smithycurl.InputTypeError, match="member body: expected bytes, bytearray, memoryview or str"):
+        blobs.put_blob(key="a", body=array.array("B", b"xy"))
     with pytest.raises(TypeError, match="a chunk of the body is str, not bytes"):
         blobs.put_blob(key="s", body=iter(["text"]))
     with pytest.raises(smithycurl.UsageError, match="no streaming blob output payload"):
