@@ -3,7 +3,7 @@ GO        ?= go
 FUZZTIME  ?= 20s
 BUILD     := build
 
-.PHONY: all deps build demo test vet unit conformance fuzz bench clean contract bench-aws lib install examples ctest bench-c pytest bench-python gentest-c bench-typed-c proptest fuzz-long bench-sched
+.PHONY: all deps build demo test vet unit conformance fuzz bench clean contract bench-aws lib install examples ctest bench-c pytest bench-python gentest-c bench-typed-c proptest fuzz-long bench-sched bench-stream
 
 all: build
 
@@ -80,6 +80,19 @@ bench:
 	$(MAKE) bench-c
 	$(MAKE) bench-typed-c
 	$(MAKE) bench-python
+	$(MAKE) bench-stream
+
+# Streamed bodies: BENCH_STREAM_SIZE bytes (1 GiB) up and down through the Go
+# client, the C API, the Python package and the CLI against the blob service
+# of build/testserver (internal/blobserver); throughput and each process's
+# peak RSS (goal: under 64 MiB). `make test` runs 128 MiB versions with an
+# RSS bound (TestStreamingMemoryBounded, ctest streaming_memory,
+# test_stream_body.py, TestCallBodyFilesMemoryBounded).
+BENCH_STREAM_SIZE ?= 1073741824
+bench-stream: lib build
+	$(GO) build -o $(BUILD)/bench-stream-go ./internal/cmd/streambench
+	$(CC) $(CFLAGS_C) -Iinclude -o $(BUILD)/bench-stream-c bench/stream/c_client.c -L$(BUILD) -lsmithycurl -Wl,-rpath,$(CURDIR)/$(BUILD)
+	SMITHYCURL_LIBRARY=$(CURDIR)/$(BUILD)/libsmithycurl.so PYTHONPATH=$(CURDIR)/bindings/python $(PYTHON) -B bench/stream/run.py $(BENCH_STREAM_SIZE)
 
 # DynamoDB GetItem and PutItem against dynalite, BENCH_N sequential calls on one
 # client: smithycurl vs aws-sdk-go-v2 (wall and CPU time per call), then client

@@ -102,7 +102,7 @@ func scx_call(ch C.uintptr_t, op *C.char, in *C.char, n C.size_t, tok C.uintptr_
 }
 
 //export scx_call_stream
-func scx_call_stream(ch C.uintptr_t, op *C.char, in *C.char, n C.size_t, readFn, readUser C.uintptr_t, size C.longlong,
+func scx_call_stream(ch C.uintptr_t, op *C.char, in *C.char, n C.size_t, readFn, rewindFn, readUser C.uintptr_t, size C.longlong,
 	writeFn, writeUser C.uintptr_t, tok C.uintptr_t, hints, threads C.int, out *C.uintptr_t) (rc C.int) {
 	defer guard(&rc)
 	schedHints(int(hints), int(threads))
@@ -115,7 +115,11 @@ func scx_call_stream(ch C.uintptr_t, op *C.char, in *C.char, n C.size_t, readFn,
 	}
 	var opts []client.CallOption
 	if readFn != 0 {
-		opts = append(opts, client.WithBodyReader(&cReader{fn: readFn, user: readUser}, int64(size)))
+		var r io.Reader = &cReader{fn: readFn, user: readUser}
+		if rewindFn != 0 {
+			r = &cRewinder{cReader: r.(*cReader), rewind: rewindFn}
+		}
+		opts = append(opts, client.WithBodyReader(r, int64(size)))
 	}
 	if writeFn != 0 {
 		opts = append(opts, client.WithBodyWriter(&cWriter{fn: writeFn, user: writeUser}))
@@ -132,7 +136,10 @@ func scx_call_stream(ch C.uintptr_t, op *C.char, in *C.char, n C.size_t, readFn,
 type cReader struct {
 	fn, user C.uintptr_t
 	done     bool
+	failed   bool // the callback failed: the call is over, never retried
 }
+
+var errReadCallback = errors.New("the read callback failed")
 
 func (r *cReader) Read(p []byte) (int, error) {
 	if r.done {
@@ -147,9 +154,43 @@ func (r *cReader) Read(p []byte) (int, error) {
 		r.done = true
 		return 0, io.EOF
 	case n < 0 || int64(n) > int64(len(p)):
-		return 0, errors.New("the read callback failed")
+		r.failed = true
+		return 0, errReadCallback
 	}
 	return int(n), nil
+}
+
+// cRewinder is a cReader with a smithycurl_rewind_fn: an io.Seeker whose
+// positions count the bytes read since the call started (or the last
+// rewind), and which seeks only back to 0 (where the client puts it
+// before a new send).
+type cRewinder struct {
+	*cReader
+	rewind C.uintptr_t
+	pos    int64
+}
+
+func (r *cRewinder) Read(p []byte) (int, error) {
+	n, err := r.cReader.Read(p)
+	r.pos += int64(n)
+	return n, err
+}
+
+func (r *cRewinder) Seek(offset int64, whence int) (int64, error) {
+	switch {
+	case whence == io.SeekCurrent && offset == 0:
+		return r.pos, nil
+	case whence == io.SeekStart && offset == 0:
+		if r.failed { // it asked to stop: not a failure to send again
+			return 0, errReadCallback
+		}
+		if C.scx_rewind_invoke(r.rewind, r.user) != 0 {
+			return 0, errors.New("the rewind callback failed")
+		}
+		r.pos, r.done = 0, false
+		return 0, nil
+	}
+	return 0, fmt.Errorf("a body read from a callback can only be rewound to its start (seek %d, %d)", offset, whence)
 }
 
 // cWriter writes a response body to a smithycurl_write_fn.

@@ -55,6 +55,7 @@ void scx_trace_invoke(uintptr_t fn, uintptr_t user, const char *ev, size_t len);
 // The callbacks of smithycurl_call_stream.
 long long scx_read_invoke(uintptr_t fn, uintptr_t user, char *buf, size_t cap);
 int scx_write_invoke(uintptr_t fn, uintptr_t user, const char *data, size_t len);
+int scx_rewind_invoke(uintptr_t fn, uintptr_t user);
 
 // scx_alloc is malloc that returns NULL on failure (C.malloc aborts instead).
 void *scx_alloc(size_t n);

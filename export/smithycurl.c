@@ -95,6 +95,10 @@ long long scx_read_invoke(uintptr_t fn, uintptr_t user, char *buf, size_t cap) {
     return ((smithycurl_read_fn)fn)((void *)user, buf, cap);
 }
 
+int scx_rewind_invoke(uintptr_t fn, uintptr_t user) {
+    return ((smithycurl_rewind_fn)fn)((void *)user);
+}
+
 int scx_write_invoke(uintptr_t fn, uintptr_t user, const char *data, size_t len) {
     return ((smithycurl_write_fn)fn)((void *)user, data, len);
 }
@@ -357,6 +361,14 @@ smithycurl_code smithycurl_call_stream(smithycurl_client *client, const char *op
                                        size_t input_len, smithycurl_read_fn read, void *read_data,
                                        long long body_size, smithycurl_write_fn write, void *write_data,
                                        smithycurl_cancel_token *cancel, smithycurl_result **out) {
+    return smithycurl_call_stream_v2(client, operation, input, input_len, read, NULL, read_data, body_size, write,
+                                     write_data, cancel, out);
+}
+
+smithycurl_code smithycurl_call_stream_v2(smithycurl_client *client, const char *operation, const char *input,
+                                          size_t input_len, smithycurl_read_fn read, smithycurl_rewind_fn rewind,
+                                          void *read_data, long long body_size, smithycurl_write_fn write,
+                                          void *write_data, smithycurl_cancel_token *cancel, smithycurl_result **out) {
     if (out) *out = NULL;
     FORK_CHECK();
     if (!out) return SMITHYCURL_E_INVALID_ARGUMENT;
@@ -364,7 +376,7 @@ smithycurl_code smithycurl_call_stream(smithycurl_client *client, const char *op
     int threads = 0;
     int hints = sched_hints(&threads);
     int rc = scx_call_stream(H(client), (char *)operation, (char *)input, input_len, (uintptr_t)read,
-                             (uintptr_t)read_data, body_size, (uintptr_t)write, (uintptr_t)write_data,
+                             (uintptr_t)rewind, (uintptr_t)read_data, body_size, (uintptr_t)write, (uintptr_t)write_data,
                              H(cancel), hints, threads, &h);
     *out = (smithycurl_result *)h;
     return rc;

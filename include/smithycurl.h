@@ -879,6 +879,28 @@ smithycurl_code smithycurl_call_stream(smithycurl_client *client, const char *op
                                        long long body_size, smithycurl_write_fn write, void *write_data,
                                        smithycurl_cancel_token *cancel, smithycurl_result **out);
 
+/** Puts a streamed request body back to where it was when the call
+ * started (a file: seek to the offset it had then), so that it can be
+ * sent again. Returns 0 on success, non-zero when it cannot. */
+typedef int (*smithycurl_rewind_fn)(void *user_data);
+
+/** smithycurl_call_stream() with a body that can be rewound: a call that
+ * failed after read was called is retried as any other call (the retry
+ * policy, the operation's idempotency), rewind being called before each
+ * new send; when rewind fails the call fails with the error of the send
+ * before ("not retried: rewinding the body reader: ..."); a call whose
+ * read returned -1 is never sent again (rewind is not called). A request
+ * checksum (aws.protocols#httpChecksum) is computed by reading the body
+ * through once and rewinding it, and goes in a header, not a trailer;
+ * Content-MD5 works too. rewind receives read_data. With rewind NULL, this
+ * is smithycurl_call_stream().
+ *
+ * Thread-safety: as smithycurl_call_stream(); rewind is called as read is. */
+smithycurl_code smithycurl_call_stream_v2(smithycurl_client *client, const char *operation, const char *input,
+                                          size_t input_len, smithycurl_read_fn read, smithycurl_rewind_fn rewind,
+                                          void *read_data, long long body_size, smithycurl_write_fn write,
+                                          void *write_data, smithycurl_cancel_token *cancel, smithycurl_result **out);
+
 /* ======================================================================
  * Paginators
  *

@@ -1597,6 +1597,184 @@ static void test_streaming(void) {
     CHECK_RC(smithycurl_model_free(m), SMITHYCURL_OK);
 }
 
+// ---- streamed bodies against internal/blobserver (PutBlob reads and
+// checks the pattern, byte i being i % 251; GetBlob writes it) ----
+
+struct pattern_src {
+    long long off, len, fail_at; // fail_at 0: never
+    int calls, rewinds;
+};
+
+static long long read_pattern(void *ud, char *buf, size_t cap) {
+    struct pattern_src *s = ud;
+    s->calls++;
+    if (s->fail_at && s->off >= s->fail_at) return -1;
+    long long n = s->len - s->off;
+    if (n > (long long)cap) n = (long long)cap;
+    for (long long i = 0; i < n; i++) buf[i] = (char)((s->off + i) % 251);
+    s->off += n;
+    return n;
+}
+
+static int rewind_pattern(void *ud) {
+    struct pattern_src *s = ud;
+    s->rewinds++;
+    s->off = 0;
+    return 0;
+}
+
+struct pattern_sink {
+    long long len;
+    int bad; // a byte was not the pattern's
+};
+
+static int write_pattern(void *ud, const char *data, size_t len) {
+    struct pattern_sink *k = ud;
+    for (size_t i = 0; i < len; i++)
+        if ((unsigned char)data[i] != (k->len + (long long)i) % 251) k->bad = 1;
+    k->len += (long long)len;
+    return 0;
+}
+
+// A /proc/self/status value in KiB, -1 when unknown.
+static long status_kib(const char *key) {
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f) return -1;
+    char line[256];
+    long v = -1;
+    size_t n = strlen(key);
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, key, n) == 0 && line[n] == ':') v = atol(line + n + 1);
+    fclose(f);
+    return v;
+}
+
+static smithycurl_client *blobs_client(smithycurl_model **m) {
+    const char *url = getenv("SMITHYCURL_BLOBS_URL");
+    smithycurl_loader *ld = NULL;
+    smithycurl_client *c = NULL;
+    *m = NULL;
+    CHECK(url != NULL);
+    if (!url) return NULL;
+    CHECK_RC(smithycurl_loader_new(&ld), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_add_path(ld, "internal/blobserver/blobs.smithy"), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_load(ld, m), SMITHYCURL_OK);
+    smithycurl_loader_free(ld);
+    smithycurl_options *o = NULL;
+    CHECK_RC(smithycurl_options_new(&o), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_timeout_ms(o, 120000L * slow), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_client_new(*m, NULL, url, o, &c), SMITHYCURL_OK);
+    smithycurl_options_free(o);
+    return c;
+}
+
+// 128 MiB up from a read callback and 128 MiB down to a write callback:
+// the peak resident set (VmHWM, reset through /proc/self/clear_refs)
+// grows by a few MiB at most. Under valgrind (SMITHYCURL_TEST_SLOW) the
+// sizes shrink to 8 MiB and the memory is not measured.
+static void test_streaming_memory(void) {
+    smithycurl_model *m;
+    smithycurl_client *c = blobs_client(&m);
+    if (!c) return;
+    smithycurl_result *r = NULL;
+    const char *out = NULL;
+    long long size = slow > 1 ? 8LL << 20 : 128LL << 20;
+    struct pattern_src warm = {.len = 1 << 20};
+    struct pattern_sink wsink = {0};
+    CHECK_RC(smithycurl_call_stream(c, "PutBlob", "{\"key\":\"c-warm\"}", 16, read_pattern, &warm, warm.len, NULL,
+                                    NULL, NULL, &r),
+             SMITHYCURL_OK);
+    smithycurl_result_free(r);
+    CHECK_RC(smithycurl_call_stream(c, "GetBlob", "{\"size\":1048576}", 16, NULL, NULL, 0, write_pattern, &wsink,
+                                    NULL, &r),
+             SMITHYCURL_OK);
+    smithycurl_result_free(r);
+
+    FILE *clear = fopen("/proc/self/clear_refs", "w");
+    int measured = clear && fputs("5", clear) >= 0;
+    if (clear) measured = fclose(clear) == 0 && measured;
+    long rss0 = status_kib("VmRSS");
+    double t0 = now_s();
+    struct pattern_src src = {.len = size};
+    CHECK_RC(smithycurl_call_stream(c, "PutBlob", "{\"key\":\"c-big\"}", 15, read_pattern, &src, size, NULL, NULL,
+                                    NULL, &r),
+             SMITHYCURL_OK);
+    CHECK_RC(smithycurl_result_output(r, &out, NULL), SMITHYCURL_OK);
+    char want[128];
+    snprintf(want, sizeof want, "\"intact\":true,\"size\":%lld", size);
+    CHECK_CONTAINS(out, want);
+    smithycurl_result_free(r);
+    double t1 = now_s();
+    struct pattern_sink sink = {0};
+    char in[64];
+    snprintf(in, sizeof in, "{\"size\":%lld}", size);
+    CHECK_RC(smithycurl_call_stream(c, "GetBlob", in, strlen(in), NULL, NULL, 0, write_pattern, &sink, NULL, &r),
+             SMITHYCURL_OK);
+    smithycurl_result_free(r);
+    CHECK(sink.len == size && !sink.bad);
+    long peak = status_kib("VmHWM");
+    printf("    %lld MiB up in %.2f s, down in %.2f s; RSS %ld MiB, peak +%.1f MiB\n", size >> 20, t1 - t0,
+           now_s() - t1, rss0 >> 10, (peak - rss0) / 1024.0);
+    if (slow == 1) {
+        CHECK(measured && rss0 > 0 && peak > 0);
+        CHECK(peak - rss0 < 24 * 1024); // holding a body would be +128 MiB
+    }
+    smithycurl_client_free(c);
+    smithycurl_model_free(m);
+}
+
+// Retries of a streamed body (PutBlob is @idempotent; failFirst makes the
+// server answer 503 after reading the body): with a rewind callback the
+// body is sent again; without one, or after the read callback failed half
+// way, never.
+static void test_streaming_retry(void) {
+    smithycurl_model *m;
+    smithycurl_client *c = blobs_client(&m);
+    if (!c) return;
+    smithycurl_result *r = NULL;
+    const char *out = NULL, *msg = NULL;
+    int attempts = 0, status = 0;
+
+    struct pattern_src src = {.len = 300000};
+    const char *in = "{\"key\":\"c-rw\",\"failFirst\":2}";
+    CHECK_RC(smithycurl_call_stream_v2(c, "PutBlob", in, strlen(in), read_pattern, rewind_pattern, &src, src.len,
+                                       NULL, NULL, NULL, &r),
+             SMITHYCURL_OK);
+    CHECK_RC(smithycurl_result_output(r, &out, NULL), SMITHYCURL_OK);
+    CHECK_CONTAINS(out, "\"attempt\":3,\"intact\":true,\"size\":300000");
+    CHECK(src.rewinds == 2);
+    smithycurl_result_free(r);
+
+    // No rewind: the 503 of the first send is the answer.
+    struct pattern_src once = {.len = 300000};
+    in = "{\"key\":\"c-once\",\"failFirst\":1}";
+    CHECK_RC(smithycurl_call_stream(c, "PutBlob", in, strlen(in), read_pattern, &once, once.len, NULL, NULL, NULL,
+                                    &r),
+             SMITHYCURL_E_SERVICE);
+    CHECK_RC(smithycurl_result_attempts(r, &attempts), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_result_http_status(r, &status), SMITHYCURL_OK);
+    CHECK(attempts == 1 && status == 503);
+    smithycurl_result_free(r);
+
+    // A read callback failing half way, with or without rewind: a clear
+    // error, one send, no rewind.
+    for (int with_rewind = 0; with_rewind < 2; with_rewind++) {
+        struct pattern_src bad = {.len = 400000, .fail_at = 200000};
+        in = with_rewind ? "{\"key\":\"c-bad-rw\"}" : "{\"key\":\"c-bad\"}";
+        CHECK_RC(smithycurl_call_stream_v2(c, "PutBlob", in, strlen(in), read_pattern,
+                                           with_rewind ? rewind_pattern : NULL, &bad, bad.len, NULL, NULL, NULL, &r),
+                 SMITHYCURL_E_TRANSPORT);
+        CHECK_RC(smithycurl_result_error_message(r, &msg), SMITHYCURL_OK);
+        CHECK_CONTAINS(msg, "reading the request body: the read callback failed");
+        CHECK_RC(smithycurl_result_attempts(r, &attempts), SMITHYCURL_OK);
+        CHECK(attempts == 1);
+        CHECK(bad.rewinds == 0 && bad.off >= 200000 && bad.off < 400000);
+        smithycurl_result_free(r);
+    }
+    smithycurl_client_free(c);
+    smithycurl_model_free(m);
+}
+
 struct test {
     const char *name;
     void (*fn)(void);
@@ -1869,6 +2047,8 @@ static const struct test tests[] = {
     {"wait", test_wait},
     {"event_stream", test_event_stream},
     {"streaming", test_streaming},
+    {"streaming_retry", test_streaming_retry},
+    {"streaming_memory", test_streaming_memory},
     {"paginator", test_paginator},
 };
 

@@ -49,6 +49,7 @@ from .errors import (
 from .model import Model, OperationInfo, ServiceInfo, load_model
 from .client import Client, EventStream, Operation, Waiter
 from ._paginate import Paginator
+from ._body import BodyChunks, BodySource, Readable, Writable
 from .types import IntEnum, StrEnum, Structure, Union, UnknownUnionMember
 
 __version__ = "0.1.0"
@@ -70,6 +71,8 @@ def library_path() -> str:
 
 __all__ = [
     "CancelledError",
+    "BodyChunks",
+    "BodySource",
     "Client",
     "DecodeError",
     "ErrorMeta",
@@ -85,6 +88,7 @@ __all__ = [
     "Operation",
     "OperationInfo",
     "Paginator",
+    "Readable",
     "ServiceError",
     "ServiceInfo",
     "SmithycurlError",
@@ -100,6 +104,7 @@ __all__ = [
     "WaiterError",
     "WaiterFailureError",
     "WaiterTimeoutError",
+    "Writable",
     "library_path",
     "library_version",
     "load_model",

@@ -57,6 +57,13 @@ class _Watcher:
         self.token = self._new_token()
         self.fired: Optional[int] = None  # the token the watcher cancelled
         self.active = False
+        # Held while the watcher cancels and while a call ends, so that a
+        # SIGINT that arrives as the call returns (one that Python code in a
+        # streamed body's callback already raised as KeyboardInterrupt)
+        # either cancels this call's token, seen as fired, or nothing: never
+        # the token of the next call.
+        self.lock = threading.Lock()
+        self.drained = threading.Event()  # set when the watcher reads a 0 byte (see drain)
         # target, when set, is the token a SIGINT cancels instead of token
         # (an event stream's own, bound to the stream for its life).
         self.target: Optional[int] = None
@@ -81,14 +88,15 @@ class _Watcher:
                 return
             if not data:
                 return
-            if (
-                signal.SIGINT in data
-                and self.active
-                and _getsignal(_SIGINT) is _default_int_handler
-            ):
-                tok = self.target if self.target is not None else self.token
-                self.fired = tok
-                self.lib.cancel_token_cancel(tok)
+            if b"\0" in data:
+                self.drained.set()
+            if signal.SIGINT not in data:
+                continue
+            with self.lock:
+                if self.active and _getsignal(_SIGINT) is _default_int_handler:
+                    tok = self.target if self.target is not None else self.token
+                    self.fired = tok
+                    self.lib.cancel_token_cancel(tok)
 
     def renew(self) -> None:
         """Replaces a token the watcher cancelled (only the main thread
@@ -123,6 +131,23 @@ def _after_fork_in_child() -> None:
 
 
 os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+def drain() -> None:
+    """Waits (1 s at most) until the watcher has read what the wakeup fd
+    holds. After Python code running in a callback during a call (a
+    streamed body's reader) raised a SIGINT as KeyboardInterrupt, the
+    signal's byte may still be in the pipe: read during the next call, it
+    would cancel that one."""
+    w = _watcher
+    if w is None:
+        return
+    w.drained.clear()
+    try:
+        os.write(w.wfd, b"\0")  # no signal is numbered 0
+    except OSError:
+        return
+    w.drained.wait(1.0)
 
 
 def call(lib: _lib.Library, client: int, op: bytes, body: bytes, out: ctypes.c_void_p) -> int:
@@ -163,8 +188,9 @@ def run(lib: _lib.Library, out: ctypes.c_void_p, fn: Callable[..., int], *args: 
     finally:
         # Python may raise the KeyboardInterrupt as soon as the C call
         # returns, before rc is even assigned: clean up here either way.
-        w.active = False
-        w.target = None
+        with w.lock:
+            w.active = False
+            w.target = None
         fired = w.fired is not None
         if fired and w.fired == w.token:
             w.renew()

@@ -87,6 +87,11 @@ c_size_t = ctypes.c_size_t
 P = ctypes.POINTER
 
 TRACE_FN = ctypes.CFUNCTYPE(None, c_void_p, c_void_p, c_size_t)
+# The callbacks of smithycurl_call_stream_v2 (data pointers as c_void_p:
+# c_char_p would stop at a NUL).
+READ_FN = ctypes.CFUNCTYPE(ctypes.c_longlong, c_void_p, c_void_p, c_size_t)
+REWIND_FN = ctypes.CFUNCTYPE(c_int, c_void_p)
+WRITE_FN = ctypes.CFUNCTYPE(c_int, c_void_p, c_void_p, c_size_t)
 
 
 class Library:
@@ -164,6 +169,10 @@ _FUNCTIONS: dict[str, tuple[Any, list[Any], bool]] = {
     "cancel_token_cancel": (c_int, [c_void_p], False),
     "cancel_token_free": (c_int, [c_void_p], False),
     "call": (c_int, [c_void_p, c_char_p, c_char_p, c_size_t, c_void_p, P(c_void_p)], False),
+    "call_stream_v2": (
+        c_int, [c_void_p, c_char_p, c_char_p, c_size_t, READ_FN, REWIND_FN, c_void_p, ctypes.c_longlong, WRITE_FN,
+                c_void_p, c_void_p, P(c_void_p)], False,
+    ),
     "event_stream_open": (c_int, [c_void_p, c_char_p, c_char_p, c_size_t, c_void_p, P(c_void_p), P(c_void_p)], False),
     "event_stream_next": (c_int, [c_void_p, P(c_void_p)], False),
     "event_stream_free": (c_int, [c_void_p], False),

@@ -11,7 +11,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable, Mapping, Optional, Union as TUnion
 
-from . import _codec, _interrupt, _lib, _paginate, _scalars, errors
+from . import _body as _streamed, _codec, _interrupt, _lib, _paginate, _scalars, errors
 from ._closing import Closing
 from ._contract import E_USAGE
 from .errors import ServiceError
@@ -223,6 +223,12 @@ class Operation:
         self._errors = tuple(data.get("errors", ()))
         self._exact = _codec.reaches_big_decimal(shapes)
         self._in_decimal = self._exact
+        # The @streaming blob payloads (Smithy member names), "" when none.
+        self._stream_in = self._stream_out = ""
+        for key, sid in (("_stream_in", info.input), ("_stream_out", info.output)):
+            for m in (shapes.get(sid) or {}).get("members") or ():
+                if m.get("streaming") == "blob" and (m.get("http") or {}).get("location") == "payload":
+                    setattr(self, key, m["name"])
         self.__doc__ = self._doc()
 
     def _doc(self) -> str:
@@ -246,7 +252,43 @@ class Operation:
         return f"<smithycurl operation {self.info.id}: {self.info.py_name}({names})>"
 
     def __call__(self, input: Any = None, /, **kwargs: Any) -> Any:
-        return self._client._call(self, self._body(input, kwargs))
+        input, kwargs, source = self._take_source(input, kwargs)
+        return self._client._call(self, self._body(input, kwargs), source)
+
+    def download(self, file: _streamed.Writable, input: Any = None, /, **kwargs: Any) -> Any:
+        """Calls an operation whose output has a @streaming blob payload
+        (S3 GetObject's Body), with the same arguments as calling it,
+        writing that body to file (a binary file object, or anything with
+        ``write(bytes)``) as it arrives instead of holding it in memory.
+        Returns the output without the body. A call that wrote part of the
+        body is not retried; an exception of file.write stops the transfer
+        and is raised."""
+        if not self._stream_out:
+            raise errors.UsageError(f"{self.info.py_name}.download(): operation {self.info.name} has no streaming blob output payload")
+        sink = _streamed.Sink(file)
+        input, kwargs, source = self._take_source(input, kwargs)
+        return self._client._call(self, self._body(input, kwargs), source, sink)
+
+    def iter_body(self, input: Any = None, /, **kwargs: Any) -> _streamed.BodyChunks:
+        """Calls an operation whose output has a @streaming blob payload,
+        with the same arguments as calling it, and returns its body as an
+        iterator of bytes chunks as they arrive (a BodyChunks: close it or
+        use ``with``); its ``output`` (without the body) is set once the
+        iteration has ended. Errors are raised by the iteration."""
+        if not self._stream_out:
+            raise errors.UsageError(f"{self.info.py_name}.iter_body(): operation {self.info.name} has no streaming blob output payload")
+        input, kwargs, source = self._take_source(input, kwargs)
+        body = self._body(input, kwargs)
+        client = self._client
+        return _streamed.BodyChunks(client._lib, lambda sink, token: client._call(self, body, source, sink, token))
+
+    def _take_source(self, input: Any, kwargs: dict[str, Any]) -> tuple[Any, dict[str, Any], Optional[_streamed.Source]]:
+        """The input and keywords without the streaming payload member when
+        it is a file object or chunks, and its Source."""
+        name = self._stream_in
+        if not name:
+            return input, kwargs, None
+        return _streamed.take_source(name, self._in.by_key[name].py if self._in else name, input, kwargs)
 
     def stream(self, input: Any = None, /, **kwargs: Any) -> "EventStream":
         """Calls an operation whose output is an event stream, with the same
@@ -290,10 +332,19 @@ class Operation:
             body = _scalars.fix_decimals(body)
         return _utf8(body, self.info.name)
 
-    def _call_members(self, args: Mapping[str, Any]) -> Any:
-        """Calls with the input's members by Smithy name (None: unset); for
+    def _call_members(self, args: Mapping[str, Any], download: Optional[_streamed.Writable] = None) -> Any:
+        """Calls with the input's members by Smithy name (None: unset),
+        writing a streaming output payload to download when given; for
         generated clients."""
-        return self._client._call(self, self._members_body(args))
+        source = None
+        name = self._stream_in
+        if name and _streamed.is_stream(args.get(name)):
+            args = dict(args)
+            source = _streamed.Source(args.pop(name), self._in.by_key[name].py if self._in else name)
+        if download is not None and not self._stream_out:
+            raise errors.UsageError(f"operation {self.info.name} has no streaming blob output payload")
+        sink = _streamed.Sink(download) if download is not None else None
+        return self._client._call(self, self._members_body(args), source, sink)
 
     def _members_body(self, args: Mapping[str, Any]) -> bytes:
         """The input JSON of _call_members."""
@@ -546,12 +597,16 @@ class Client(Closing):
         """Calls an operation by its Smithy name ("GetIp"), id or Python name."""
         return self._operation(operation)(input, **kwargs)
 
-    def _call(self, op: Operation, body: bytes) -> Any:
+    def _call(self, op: Operation, body: bytes, source: Optional[_streamed.Source] = None,
+              sink: Optional[_streamed.Sink] = None, token: Optional[int] = None) -> Any:
         h = self._handle
         if h is None:
             raise errors.UsageError(f"the client of {self.service.id} is closed")
         r = ctypes.c_void_p()
-        rc = _interrupt.call(self._lib, h, op._op, body, r)
+        if source is None and sink is None:
+            rc = _interrupt.call(self._lib, h, op._op, body, r)
+        else:
+            rc = _streamed.call_stream(self._lib, h, op._op, body, source, sink, r, token)
         return self._outcome(op, rc, r)
 
     def _wait(self, w: Waiter, body: bytes, max_wait_ms: int) -> Any:

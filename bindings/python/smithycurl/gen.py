@@ -213,6 +213,8 @@ class _Gen:
                     py += "_"
                 used.add(py)
                 ann = self.ann(m.get("type", ""), m["target"])
+                if m.get("streaming") == "blob" and not paginate:
+                    ann = "smithycurl.BodySource"  # bytes, or streamed from a file object or chunks
                 if m.get("type") in ("structure", "union"):
                     ann = f"{ann} | typing.Mapping[str, typing.Any]"
                 elif m.get("type") in ("enum", "intEnum"):
@@ -227,6 +229,19 @@ class _Gen:
                 if "default" in m:
                     extra += f" Default: {m['default']!r}."
                 args_doc.append(f"{py}: {d}{extra}".rstrip())
+        # A streaming blob output payload: written to the download file
+        # object when one is given (keyword-only, after the members).
+        download = ""
+        out_shape = self.shapes.get(info.output) if info.output != "smithy.api#Unit" else None
+        if not paginate and any(m.get("streaming") == "blob" for m in (out_shape or {}).get("members", ())):
+            download = "download"
+            while download in used:
+                download += "_"
+            if "*" not in params:
+                params.append("*")
+            params.append(f"{download}: typing.Optional[smithycurl.Writable] = None")
+            args_doc.append(f"{download}: a binary file object to write the streamed body to, as it arrives;"
+                            " the output then has no body.")
         doc = (info.documentation or f"Calls {info.id}.").strip()
         if args_doc:
             doc += "\n\nArgs:\n" + "\n".join(
@@ -259,7 +274,7 @@ class _Gen:
         sig = ", ".join(params)
         out = f"    def {info.py_name}({sig}) -> {out_type}:\n"
         out += _doc(doc, "        ")
-        call = f"self._call({info.name!r}, {{{', '.join(mapping)}}})"
+        call = f"self._call({info.name!r}, {{{', '.join(mapping)}}}{', ' + download if download else ''})"
         if out_type == "None":
             out += f"        {call}\n"
         else:

@@ -11,6 +11,7 @@ import os
 import threading
 from typing import Any, ClassVar, Mapping, Optional, TypeVar
 
+from ._body import Writable
 from ._paginate import Paginator
 from .client import Client
 from .model import Model, load_model
@@ -50,8 +51,8 @@ class GeneratedClient:
     def __init__(self, endpoint: str, **options: Any) -> None:
         self.client: Client = self._load_model().client(self._SERVICE, endpoint=endpoint, **options)
 
-    def _call(self, operation: str, members: Mapping[str, Any]) -> Any:
-        return self.client._operation(operation)._call_members(members)
+    def _call(self, operation: str, members: Mapping[str, Any], download: Optional[Writable] = None) -> Any:
+        return self.client._operation(operation)._call_members(members, download)
 
     def _paginate(self, operation: str, members: Mapping[str, Any], max_items: Optional[int],
                   page_size: Optional[int], stop_on_repeated_token: bool) -> Paginator[Any]:

@@ -1,7 +1,7 @@
 """Fixtures: the package from this folder, the library built by make, and the
 local test services (build/testserver -pizza: go-httpbin, Todos, the
-event-stream Ticker and alloy's PizzaAdminService on 127.0.0.1), started once
-per session."""
+event-stream Ticker, alloy's PizzaAdminService and the streaming blob service
+on 127.0.0.1), started once per session."""
 
 from __future__ import annotations
 
@@ -90,6 +90,7 @@ class Servers:
         self.pizza = urls["pizza"]
         self.kv = urls["kv"]
         self.events = urls["events"]
+        self.blobs = urls["blobs"]
 
 
 @pytest.fixture(scope="session")
@@ -100,7 +101,7 @@ def servers() -> Iterator[Servers]:
     proc = subprocess.Popen([exe, "-pizza"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     urls = {}
     assert proc.stdout is not None and proc.stdin is not None
-    names = {"httpbin", "todo", "kv", "events", "pizza"}
+    names = {"httpbin", "todo", "kv", "events", "pizza", "blobs"}
     for _ in range(len(names)):
         line = proc.stdout.readline()
         if not line:

@@ -8,7 +8,9 @@
 // internal/benchserver (line "bench <URL>", model
 // client/testdata/bench.smithy), and with -pizza alloy's PizzaAdminService (model in the
 // shared conformance folder, namespace alloy.test; see internal/pizzaserver
-// for the inputs that produce its errors). It prints one line per service,
+// for the inputs that produce its errors), and last the streaming blob
+// service of internal/blobserver (line "blobs <URL>", model
+// internal/blobserver/blobs.smithy). It prints one line per service,
 // "<name> <base URL>", then serves until stdin (a pipe) reaches EOF or it gets SIGINT
 // or SIGTERM.
 package main
@@ -26,6 +28,7 @@ import (
 	"github.com/mccutchen/go-httpbin/v2/httpbin"
 
 	"github.com/smithycurl/smithycurl/internal/benchserver"
+	"github.com/smithycurl/smithycurl/internal/blobserver"
 	"github.com/smithycurl/smithycurl/internal/eventserver"
 	"github.com/smithycurl/smithycurl/internal/kvserver"
 	"github.com/smithycurl/smithycurl/internal/pizzaserver"
@@ -59,6 +62,10 @@ func main() {
 		name    string
 		handler http.Handler
 	}{"bench", benchserver.Handler()})
+	services = append(services, struct {
+		name    string
+		handler http.Handler
+	}{"blobs", blobserver.New().Handler()})
 	for _, s := range services {
 		ln, err := net.Listen("tcp", *addr)
 		if err != nil {
