@@ -137,6 +137,7 @@ func (p *plan) header(name string) string {
 	p.headerErrors(&b)
 	for _, op := range p.ops {
 		p.headerOp(&b, op)
+		p.headerExtras(&b, op)
 	}
 	fmt.Fprintf(&b, "#ifdef __cplusplus\n}\n#endif\n\n#endif /* %s */\n", guard)
 	return b.String()
