@@ -90,6 +90,7 @@ class Servers:
         self.pizza = urls["pizza"]
         self.kv = urls["kv"]
         self.events = urls["events"]
+        self.extras = urls["extras"]
 
 
 @pytest.fixture(scope="session")
@@ -100,7 +101,7 @@ def servers() -> Iterator[Servers]:
     proc = subprocess.Popen([exe, "-pizza"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     urls = {}
     assert proc.stdout is not None and proc.stdin is not None
-    names = {"httpbin", "todo", "kv", "events", "pizza"}
+    names = {"httpbin", "todo", "kv", "events", "extras", "pizza"}
     for _ in range(len(names)):
         line = proc.stdout.readline()
         if not line:

@@ -4,7 +4,9 @@
 // rpcv2Json (line "kv <URL>": services smithycurl.kv#KVCbor and KVJson, model
 // internal/kvserver/kv.smithy), the event-stream Ticker service of
 // internal/eventserver (line "events <URL>", model
-// internal/eventserver/ticker.smithy), and with -pizza alloy's PizzaAdminService (model in the
+// internal/eventserver/ticker.smithy), the Extras service of
+// internal/extraserver (line "extras <URL>": paginated, waitable and
+// streamed operations, model internal/extraserver/extras.smithy), and with -pizza alloy's PizzaAdminService (model in the
 // shared conformance folder, namespace alloy.test; see internal/pizzaserver
 // for the inputs that produce its errors). It prints one line per service,
 // "<name> <base URL>", then serves until stdin (a pipe) reaches EOF or it gets SIGINT
@@ -24,6 +26,7 @@ import (
 	"github.com/mccutchen/go-httpbin/v2/httpbin"
 
 	"github.com/smithycurl/smithycurl/internal/eventserver"
+	"github.com/smithycurl/smithycurl/internal/extraserver"
 	"github.com/smithycurl/smithycurl/internal/kvserver"
 	"github.com/smithycurl/smithycurl/internal/pizzaserver"
 	"github.com/smithycurl/smithycurl/internal/todoserver"
@@ -43,6 +46,7 @@ func main() {
 		{"todo", todoserver.New().Handler()},
 		{"events", eventserver.Service{}.Handler()},
 		{"kv", kvserver.New().Handler()},
+		{"extras", extraserver.New().Handler()},
 	}
 	if *pizza {
 		services = append(services, struct {
