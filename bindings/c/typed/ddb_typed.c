@@ -65,7 +65,7 @@ int main(void) {
     if (!(m = load_model(path))) return 2;
     smithycurl_options_new(&opts);
     smithycurl_options_set_region(opts, "us-east-1");
-    smithycurl_options_set_waiter_delays(opts, 50, 200);
+    smithycurl_options_set_waiter_delays(opts, 250, 500); /* an attempt under valgrind fits in 250 ms */
     CHECK_RC(smithycurl_client_new(m, NULL, url, opts, &c), SMITHYCURL_OK);
     smithycurl_options_free(opts);
     if (!c) return check_done();
@@ -114,7 +114,7 @@ int main(void) {
     /* TableNotExists on a table that stays: the wait times out. */
     ddb_describe_table_input_init(&dt);
     dt.table_name = names[0];
-    CHECK_RC(ddb_wait_table_not_exists(c, &dt, 300, NULL, NULL, &err), SMITHYCURL_E_WAITER_TIMEOUT);
+    CHECK_RC(ddb_wait_table_not_exists(c, &dt, 800, NULL, NULL, &err), SMITHYCURL_E_WAITER_TIMEOUT);
     smithycurl_result_free(err);
 
     for (i = 0; i < TABLES; i++) {

@@ -95,11 +95,11 @@ static void test_waiter(smithycurl_client *c) {
 
     /* Never done: max_wait_ms runs out. */
     in.id = "never";
-    CHECK_RC(ex_wait_job_done(c, &in, 300, NULL, &out, &err), SMITHYCURL_E_WAITER_TIMEOUT);
+    CHECK_RC(ex_wait_job_done(c, &in, 800, NULL, &out, &err), SMITHYCURL_E_WAITER_TIMEOUT);
     CHECK(out == NULL && err != NULL);
     smithycurl_result_free(err);
     /* Without err the result is freed inside. */
-    CHECK_RC(ex_wait_job_done(c, &in, 300, NULL, &out, NULL), SMITHYCURL_E_WAITER_TIMEOUT);
+    CHECK_RC(ex_wait_job_done(c, &in, 800, NULL, &out, NULL), SMITHYCURL_E_WAITER_TIMEOUT);
 
     /* A cancelled token stops it. */
     CHECK_RC(smithycurl_cancel_token_new(&tok), SMITHYCURL_OK);
@@ -225,7 +225,9 @@ int main(void) {
     }
     if (!(m = load_model(path))) return 2;
     smithycurl_options_new(&opts);
-    smithycurl_options_set_waiter_delays(opts, 10, 40);
+    /* Each attempt gets at least the minimum delay before max_wait_ms
+     * cancels it: 250 ms is enough for a call under valgrind. */
+    smithycurl_options_set_waiter_delays(opts, 250, 500);
     CHECK_RC(smithycurl_client_new(m, NULL, url, opts, &c), SMITHYCURL_OK);
     smithycurl_options_free(opts);
     if (c) {
