@@ -293,6 +293,9 @@ func (p *plan) headerOp(b *strings.Builder, op *opPlan) {
 		}
 		text += "\n\nModeled errors: " + strings.Join(names, ", ") + "."
 	}
+	if op.x.events != "" {
+		text += fmt.Sprintf("\n\nIts output is an event stream: read it with %s_open(); this function fails with SMITHYCURL_E_USAGE.", op.x.events)
+	}
 	comment(b, "", deprecatedNote(s.Traits, text))
 	fmt.Fprintf(b, "%s%s;\n\n", p.deprecated(s.Traits), p.signature(op))
 }

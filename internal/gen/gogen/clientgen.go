@@ -114,6 +114,9 @@ func (g *gen) clientFile() ([]byte, error) {
 			}
 			w.comment("", "", "Its modeled errors: "+strings.Join(names, ", ")+".")
 		}
+		if names.Events != "" {
+			w.comment("", "", fmt.Sprintf("Its output is an event stream, which %s reads; this method fails with a usage error.", names.Events))
+		}
 		params := "ctx context.Context"
 		inArg := "nil"
 		if in != "" {

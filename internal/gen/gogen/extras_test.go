@@ -169,6 +169,11 @@ func TestTypedEventStream(t *testing.T) {
 	}
 	s.Close()
 
+	// The plain call refuses the event stream.
+	if _, err := c.Tick(ctx, &ticker.TickInput{Count: 1}); !errors.As(err, &ce) || ce.Kind != client.KindUsage {
+		t.Errorf("Tick: %v", err)
+	}
+
 	// An error response: from TickEvents, typed.
 	var br *ticker.BadRequest
 	if _, err := c.TickEvents(ctx, &ticker.TickInput{Count: 1, Fail: ptr("refuse")}); !errors.As(err, &br) {

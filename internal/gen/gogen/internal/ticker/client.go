@@ -50,6 +50,8 @@ func (c *Client) Untyped() *client.Client { return c.c }
 // Tick calls smithycurl.test.events#Tick.
 //
 // Its modeled errors: *BadRequest.
+//
+// Its output is an event stream, which TickEvents reads; this method fails with a usage error.
 func (c *Client) Tick(ctx context.Context, in *TickInput, opts ...client.CallOption) (*TickOutput, error) {
 	if in == nil {
 		in = new(TickInput)
