@@ -133,11 +133,12 @@ func (p *plan) headerExtras(b *strings.Builder, op *opPlan) {
 		fmt.Fprintf(b, "/** Frees the paginator; pages it gave stay valid. NULL is ignored. */\nvoid %s_free(%s *paginator);\n\n", t, t)
 	}
 	for _, w := range x.waiters {
-		outParam := ""
+		outParam, outText := "", ""
 		if op.out != nil {
 			outParam = fmt.Sprintf(", %s **out", op.out.name)
+			outText = fmt.Sprintf(" On success *out (when out is not NULL) receives the output of the call that succeeded as a new %s (free it with %s_free(); empty when the success was an error).", op.out.name, op.out.name)
 		}
-		comment(b, "", fmt.Sprintf("Waits with the waiter %s (smithy.waiters#waitable): calls %s with input until an acceptor reaches the success state, sleeping between attempts as the Smithy specification says (smithycurl_options_set_waiter_delays() overrides the delays), at most max_wait_ms (> 0) in all; cancel (or NULL) stops it at any time. On success *out (when out is not NULL) receives the output of the call that succeeded (an empty output when the success was an error). Returns SMITHYCURL_OK; SMITHYCURL_E_WAITER_FAILURE (a failure acceptor matched: *err's message says which); SMITHYCURL_E_WAITER_TIMEOUT (max_wait_ms ran out); an error no acceptor expected, as %s() returns it; *err as there. Thread-safety: as smithycurl_wait().", w.name, opName, op.fn))
+		comment(b, "", fmt.Sprintf("Waits with the waiter %s (smithy.waiters#waitable): calls %s with input until an acceptor reaches the success state, sleeping between attempts as the Smithy specification says (smithycurl_options_set_waiter_delays() overrides the delays), at most max_wait_ms (> 0) in all; cancel (or NULL) stops it at any time.%s Returns SMITHYCURL_OK; SMITHYCURL_E_WAITER_FAILURE (a failure acceptor matched: *err's message says which); SMITHYCURL_E_WAITER_TIMEOUT (max_wait_ms ran out); an error no acceptor expected, as %s() returns it; *err as there. Thread-safety: as smithycurl_wait().", w.name, opName, outText, op.fn))
 		fmt.Fprintf(b, "int %s(smithycurl_client *client, %slong long max_wait_ms,\n    smithycurl_cancel_token *cancel%s, smithycurl_result **err);\n\n", w.fn, inParam, outParam)
 	}
 	if x.stream != "" {
@@ -148,7 +149,7 @@ func (p *plan) headerExtras(b *strings.Builder, op *opPlan) {
 		if x.outStream != "" {
 			text += fmt.Sprintf("The body of a successful response (the output's %s, then absent) goes to write (with write_data) as it arrives; write NULL keeps it in the output. ", x.outStream)
 		}
-		comment(b, "", fmt.Sprintf("Calls %s with its streaming blob payload streamed, never held in memory (smithycurl_call_stream()). %sA body read from a callback is never sent twice: the call is not retried once read was called or write received a byte. Otherwise as %s(); cancel may be NULL.", opName, text, op.fn))
+		comment(b, "", fmt.Sprintf("Calls %s with its streaming blob payload streamed, never held in memory (smithycurl_call_stream()). %sA streamed body is never sent or received twice: the call is not retried once a callback was called. Otherwise as %s(); cancel may be NULL.", opName, text, op.fn))
 		fmt.Fprintf(b, "%s;\n\n", p.streamSignature(op))
 	}
 	if x.events != "" {
