@@ -192,10 +192,12 @@ bench-python: lib build
 # under $(SMITHYCURL_SHARED)/models/aws and aws-large compiles with -std=c99
 # -Wall -Wextra -Werror -pedantic; colliding names; and the Todos,
 # PizzaAdminService and every-kind programs of bindings/c/typed, natively,
-# with ASan+UBSan and under valgrind (the -tags valgrind library as in ctest).
+# with ASan+UBSan and under valgrind (the -tags valgrind library as in ctest);
+# the typed paginators, waiters, streamed calls and event streams
+# (extras_typed.c, ticker_typed.c, ddb_typed.c on dynalite) the same way.
 gentest-c: lib
 	$(GO) build -tags valgrind -buildmode=c-shared -ldflags='-extldflags=-Wl,--version-script=$(CURDIR)/export/smithycurl.map' -o $(BUILD)/valgrind/libsmithycurl.so ./export
-	SMITHYCURL_GENTEST=full $(GO) test -count=1 -v ./internal/gen/cgen/ > $(BUILD)/gentest-c.log 2>&1; rc=$$?; \
+	SMITHYCURL_GENTEST=full $(GO) test -count=1 -timeout 30m -v ./internal/gen/cgen/ > $(BUILD)/gentest-c.log 2>&1; rc=$$?; \
 	grep -v -e '^=== ' -e ' warning: ' $(BUILD)/gentest-c.log; exit $$rc
 
 # Typed C client vs the JSON C path: CPU per call on the Todos service, then

@@ -98,12 +98,9 @@ func NewModel(ast []byte) func() (*model.Model, error) {
 // members and ErrorMeta filled in; any other error is the *client.Error.
 func Invoke(ctx context.Context, c *client.Client, operation string, in, out any,
 	errorFor func(model.ShapeID) ModeledError, opts ...client.CallOption) error {
-	var body []byte
-	if in != nil {
-		var err error
-		if body, err = JSON.Marshal(in); err != nil {
-			return fmt.Errorf("%s: input: %w", operation, err)
-		}
+	body, err := marshalInput(operation, in)
+	if err != nil {
+		return err
 	}
 	raw, err := c.Call(ctx, operation, body, opts...)
 	if err != nil {
@@ -125,13 +122,10 @@ func Invoke(ctx context.Context, c *client.Client, operation string, in, out any
 func Paginate[O any](ctx context.Context, c *client.Client, operation string, in any,
 	errorFor func(model.ShapeID) ModeledError, opts ...client.PaginateOption) iter.Seq2[*O, error] {
 	return func(yield func(*O, error) bool) {
-		var body []byte
-		if in != nil {
-			var err error
-			if body, err = JSON.Marshal(in); err != nil {
-				yield(nil, fmt.Errorf("%s: input: %w", operation, err))
-				return
-			}
+		body, err := marshalInput(operation, in)
+		if err != nil {
+			yield(nil, err)
+			return
 		}
 		for raw, err := range c.Paginate(ctx, operation, body, opts...) {
 			if err != nil {

@@ -11,6 +11,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable, Mapping, Optional, Union as TUnion
 
+from typing import Generic, TypeVar  # loaded already by _paginate (its Paginator is generic too)
+
 from . import _body as _streamed, _codec, _interrupt, _lib, _paginate, _scalars, errors
 from ._closing import Closing
 from ._contract import E_USAGE
@@ -19,6 +21,8 @@ from .types import snake_case
 
 if TYPE_CHECKING:
     from .model import Model, OperationInfo, ServiceInfo
+
+_E = TypeVar("_E")  # an event stream's event: its union's classes
 
 
 
@@ -290,7 +294,7 @@ class Operation:
             return input, kwargs, None
         return _streamed.take_source(name, self._in.by_key[name].py if self._in else name, input, kwargs)
 
-    def stream(self, input: Any = None, /, **kwargs: Any) -> "EventStream":
+    def stream(self, input: Any = None, /, **kwargs: Any) -> "EventStream[Any]":
         """Calls an operation whose output is an event stream, with the same
         arguments as calling it. Returns once the initial response is in;
         iterate the returned EventStream for the events as they arrive."""
@@ -502,10 +506,13 @@ class Waiter:
         return f"<smithycurl waiter {self.name} of {self.operation.info.name}>"
 
     def __call__(self, input: Any = None, /, *, max_wait: float, **kwargs: Any) -> Any:
+        return self._run(self.operation._body(input, kwargs), max_wait)
+
+    def _run(self, body: bytes, max_wait: float) -> Any:
+        """Waits with the input JSON body; for generated clients too."""
         if not max_wait > 0:
             raise errors.UsageError(f"{self.__name__}(): max_wait must be a positive number of seconds, not {max_wait!r}")
-        op = self.operation
-        return self._client._wait(self, op._body(input, kwargs), max(1, int(round(max_wait * 1000))))
+        return self._client._wait(self, body, max(1, int(round(max_wait * 1000))))
 
 
 class _Waiters:
@@ -660,7 +667,7 @@ class Client(Closing):
             lib.result_free(r)
         raise exc
 
-    def _stream(self, op: Operation, body: bytes) -> "EventStream":
+    def _stream(self, op: Operation, body: bytes) -> "EventStream[Any]":
         h = self._handle
         if h is None:
             raise errors.UsageError(f"the client of {self.service.id} is closed")
@@ -693,7 +700,7 @@ class Client(Closing):
             raw = ctypes.string_at(p, n.value)
         finally:
             lib.result_free(r)
-        stream = EventStream(op, lib, s.value, tok.value)
+        stream: EventStream[Any] = EventStream(op, lib, s.value, tok.value)
         try:
             stream.initial = op._decode(raw)
         except (ValueError, TypeError, KeyError) as e:
@@ -714,7 +721,7 @@ class Client(Closing):
         return f"<smithycurl.Client {self.service.id} at {at}{state}>"
 
 
-class EventStream(Closing):
+class EventStream(Closing, Generic[_E]):
     """The events of an operation whose output is an event stream
     (``client.tick.stream(count=3)``), read as they arrive: iterate it for
     each event (an instance of the stream union's class); ``initial`` is the
@@ -732,10 +739,10 @@ class EventStream(Closing):
         self._handle = handle
         self._token = token  # the stream's cancel token (Ctrl-C), freed by close
 
-    def __iter__(self) -> "EventStream":
+    def __iter__(self) -> "EventStream[_E]":
         return self
 
-    def __next__(self) -> Any:
+    def __next__(self) -> _E:
         h = self._handle
         if h is None:
             raise StopIteration
@@ -765,7 +772,8 @@ class EventStream(Closing):
         finally:
             lib.result_free(ev)
         try:
-            return self._op._decode_event(raw)
+            event: _E = self._op._decode_event(raw)
+            return event
         except (ValueError, TypeError, KeyError) as e:
             self.close()
             raise errors.DecodeError(f"{self._op.info.name}: cannot decode the event {raw[:200]!r}: {e}") from e

@@ -19,7 +19,7 @@ import textwrap
 from typing import Any, Optional
 
 from . import _codec
-from .model import Model, ServiceInfo
+from .model import CLIENT_NAMES, Model, ServiceInfo
 from .types import snake_case
 
 _ERROR_BASE_ATTRS = {
@@ -195,15 +195,27 @@ class _Gen:
 
     # ---- client ----------------------------------------------------------
 
-    def method(self, info: Any, data: dict[str, Any], paginate: bool = False) -> str:
+    def event_union(self, info: Any) -> Optional[str]:
+        """The shape id of an operation's output event stream, None when none."""
+        out = self.shapes.get(info.output) if info.output != "smithy.api#Unit" else None
+        for m in (out or {}).get("members", []):
+            target = self.shapes.get(m.get("target", ""), {})
+            if target.get("type") == "union" and target.get("streaming"):
+                return str(m["target"])
+        return None
+
+    def method(self, info: Any, data: dict[str, Any], paginate: bool = False, waiter: Optional[str] = None,
+               stream: Optional[str] = None) -> str:
         """The client's method of an operation or, with paginate, the
-        paginators class's method of a @paginated one."""
+        paginators class's method of a @paginated one; with waiter, the
+        waiters class's method of that waiter; with stream (the method's
+        name), the client's method opening its event stream."""
         in_shape = self.shapes.get(info.input) if info.input != "smithy.api#Unit" else None
         out_type = "None" if info.output == "smithy.api#Unit" else self.names[info.output]
         params = ["self"]
         mapping = []
         args_doc = []
-        used = {"self"} | (set(_PAGINATE_OPTIONS) if paginate else set())
+        used = {"self"} | (set(_PAGINATE_OPTIONS) if paginate else set()) | ({"max_wait"} if waiter else set())
         if in_shape:
             mem = self.members(in_shape)
             if mem or paginate:
@@ -256,6 +268,32 @@ class _Gen:
                 for e in errs if e in self.names
             )
             doc += "\n    smithycurl.SmithycurlError: the other failures (ValidationError, TransportError, ...)."
+        if waiter is not None:
+            if "*" not in params:
+                params.append("*")
+            params.append("max_wait: float")
+            doc = (f"Waits with {waiter} (smithy.waiters#waitable): calls {info.name} until an acceptor reaches\n"
+                   "the success state and returns that call's output; max_wait (seconds) bounds the wait.\n"
+                   "Raises smithycurl.WaiterFailureError, smithycurl.WaiterTimeoutError, or an error no\n"
+                   "acceptor expects.\n\n" + doc)
+            out = f"    def {snake_case(waiter)}({', '.join(params)}) -> {out_type}:\n"
+            out += _doc(doc, "        ")
+            call = f"self._client._wait({waiter!r}, {info.name!r}, {{{', '.join(mapping)}}}, max_wait)"
+            if out_type == "None":
+                return out + f"        {call}\n"
+            return out + f"        return typing.cast({out_type}, {call})\n"
+        if stream is not None:
+            union = self.event_union(info)
+            assert union is not None
+            ev_type = f"smithycurl.EventStream[{self.names[union]}]"
+            doc = (f"Calls {info.name} and returns its event stream once the initial response is in:\n"
+                   f"iterate it for each {self.names[union]} as it arrives; .initial is the {out_type}\n"
+                   "without its stream. `with` or close() ends it early.\n\n"
+                   + doc.replace(f"\n\nReturns:\n    {out_type}", ""))
+            out = f"    def {stream}({', '.join(params)}) -> {ev_type}:\n"
+            out += _doc(doc, "        ")
+            return out + (f"        return typing.cast({ev_type!r}, self._stream(\n"
+                          f"            {info.name!r}, {{{', '.join(mapping)}}}))\n")
         if paginate:
             if "*" not in params:
                 params.append("*")
@@ -317,9 +355,32 @@ class _Gen:
         client += f"    _SERVICE = {svc.id!r}\n\n"
         client += _client_init()
         client += "    @classmethod\n    def _load_model(cls) -> smithycurl.Model:\n        return _model()\n"
+        taken = {info.py_name for info in svc.operations} | set(CLIENT_NAMES)
         for info, data in zip(svc.operations, self.ops):
             client += "\n" + self.method(info, data)
+            if self.event_union(info) is not None:
+                name = info.py_name + "_stream"
+                while name in taken:
+                    name += "_"
+                taken.add(name)
+                client += "\n" + self.method(info, data, stream=name)
         self.exports.append(self.client_name)
+        waits = [(w, info, data) for info, data in zip(svc.operations, self.ops) for w in info.waiters]
+        if waits:
+            wname = self.client_name + "Waiters"
+            while wname in self.names.values():
+                wname += "_"
+            client += (f"\n    @property\n    def wait(self) -> {wname}:\n"
+                       f'        """The waiters of the service (smithy.waiters#waitable)."""\n'
+                       f"        return {wname}(self)\n")
+            wclass = f"class {wname}:\n"
+            wclass += _doc(f"client.wait of {self.client_name}: one method per waiter.", "    ")
+            wclass += ("    def __init__(self, client: smithycurl.generated.GeneratedClient) -> None:\n"
+                       "        self._client = client\n")
+            for w, info, data in waits:
+                wclass += "\n" + self.method(info, data, waiter=w)
+            parts.append(wclass)
+            self.exports.append(wname)
         paged = [(info, data) for info, data in zip(svc.operations, self.ops) if info.paginated]
         if paged:
             pname = self.client_name + "Paginators"

@@ -13,7 +13,7 @@ from typing import Any, ClassVar, Mapping, Optional, TypeVar
 
 from ._body import Writable
 from ._paginate import Paginator
-from .client import Client
+from .client import Client, EventStream, Waiter
 from .model import Model, load_model
 
 _T = TypeVar("_T", bound="GeneratedClient")
@@ -58,6 +58,14 @@ class GeneratedClient:
                   page_size: Optional[int], stop_on_repeated_token: bool) -> Paginator[Any]:
         op = self.client._operation(operation)
         return Paginator(op, op._members_body(members), max_items, page_size, stop_on_repeated_token)
+
+    def _wait(self, waiter: str, operation: str, members: Mapping[str, Any], max_wait: float) -> Any:
+        op = self.client._operation(operation)
+        return Waiter(self.client, waiter, op)._run(op._members_body(members), max_wait)
+
+    def _stream(self, operation: str, members: Mapping[str, Any]) -> EventStream[Any]:
+        op = self.client._operation(operation)
+        return self.client._stream(op, op._members_body(members))
 
     def close(self) -> None:
         """Closes the client's connections."""

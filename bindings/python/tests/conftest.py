@@ -91,6 +91,7 @@ class Servers:
         self.kv = urls["kv"]
         self.events = urls["events"]
         self.blobs = urls["blobs"]
+        self.extras = urls["extras"]
 
 
 @pytest.fixture(scope="session")
@@ -101,7 +102,7 @@ def servers() -> Iterator[Servers]:
     proc = subprocess.Popen([exe, "-pizza"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     urls = {}
     assert proc.stdout is not None and proc.stdin is not None
-    names = {"httpbin", "todo", "kv", "events", "pizza", "blobs"}
+    names = {"httpbin", "todo", "kv", "events", "pizza", "blobs", "extras"}
     for _ in range(32):  # every line until the ones the tests use (others may come between)
         line = proc.stdout.readline()
         if not line:

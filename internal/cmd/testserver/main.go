@@ -6,7 +6,9 @@
 // internal/eventserver (line "events <URL>", model
 // internal/eventserver/ticker.smithy), the benchmarks' echo service of
 // internal/benchserver (line "bench <URL>", model
-// client/testdata/bench.smithy), and with -pizza alloy's PizzaAdminService (model in the
+// client/testdata/bench.smithy), the Extras service of
+// internal/extraserver (line "extras <URL>": paginated, waitable and
+// streamed operations, model internal/extraserver/extras.smithy), and with -pizza alloy's PizzaAdminService (model in the
 // shared conformance folder, namespace alloy.test; see internal/pizzaserver
 // for the inputs that produce its errors), and last the streaming blob
 // service of internal/blobserver (line "blobs <URL>", model
@@ -30,6 +32,7 @@ import (
 	"github.com/smithycurl/smithycurl/internal/benchserver"
 	"github.com/smithycurl/smithycurl/internal/blobserver"
 	"github.com/smithycurl/smithycurl/internal/eventserver"
+	"github.com/smithycurl/smithycurl/internal/extraserver"
 	"github.com/smithycurl/smithycurl/internal/kvserver"
 	"github.com/smithycurl/smithycurl/internal/pizzaserver"
 	"github.com/smithycurl/smithycurl/internal/todoserver"
@@ -49,6 +52,7 @@ func main() {
 		{"todo", todoserver.New().Handler()},
 		{"events", eventserver.Service{}.Handler()},
 		{"kv", kvserver.New().Handler()},
+		{"extras", extraserver.New().Handler()},
 	}
 	if *pizza {
 		services = append(services, struct {

@@ -137,6 +137,7 @@ func (p *plan) header(name string) string {
 	p.headerErrors(&b)
 	for _, op := range p.ops {
 		p.headerOp(&b, op)
+		p.headerExtras(&b, op)
 	}
 	fmt.Fprintf(&b, "#ifdef __cplusplus\n}\n#endif\n\n#endif /* %s */\n", guard)
 	return b.String()
@@ -291,6 +292,9 @@ func (p *plan) headerOp(b *strings.Builder, op *opPlan) {
 			names = append(names, e.t.shape.ID.Name())
 		}
 		text += "\n\nModeled errors: " + strings.Join(names, ", ") + "."
+	}
+	if op.x.events != "" {
+		text += fmt.Sprintf("\n\nIts output is an event stream: read it with %s_open(); this function fails with SMITHYCURL_E_USAGE.", op.x.events)
 	}
 	comment(b, "", deprecatedNote(s.Traits, text))
 	fmt.Fprintf(b, "%s%s;\n\n", p.deprecated(s.Traits), p.signature(op))

@@ -175,6 +175,7 @@ type opPlan struct {
 	in     *typ // nil: no input
 	out    *typ // nil: no output
 	errors []*errPlan
+	x      extras
 }
 
 type errPlan struct {
@@ -188,7 +189,7 @@ func newPlan(m *model.Model, svc *model.Service, prefix string) (*plan, error) {
 		global: newScope()}
 	p.global.claim(p.upper+"_H", "")
 	p.global.claim(p.upper+"_DEPRECATED", "")
-	p.global.claim(prefix+"_", "_strndup", "_call", "_error_members")
+	p.global.claim(prefix+"_", "_strndup", "_call", "_error_members", "_fail")
 	p.errType = p.global.claim(prefix+"_error", "_which")
 	p.which = p.errType + "_which"
 	eu := strings.ToUpper(p.errType)
@@ -244,10 +245,14 @@ func newPlan(m *model.Model, svc *model.Service, prefix string) (*plan, error) {
 	errByID := map[model.ShapeID]*errPlan{}
 	var errIDs []model.ShapeID
 	for _, op := range svc.Operations {
+		ids := p.eventErrors(op)
 		for _, e := range op.Errors {
-			if _, ok := errByID[e.ID]; !ok {
-				errByID[e.ID] = &errPlan{}
-				errIDs = append(errIDs, e.ID)
+			ids = append(ids, e.ID)
+		}
+		for _, id := range ids {
+			if _, ok := errByID[id]; !ok {
+				errByID[id] = &errPlan{}
+				errIDs = append(errIDs, id)
 			}
 		}
 	}
@@ -287,6 +292,7 @@ func newPlan(m *model.Model, svc *model.Service, prefix string) (*plan, error) {
 			return nil, err
 		}
 	}
+	p.planExtras()
 	return p, nil
 }
 

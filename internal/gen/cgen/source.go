@@ -57,6 +57,7 @@ func (p *plan) source(name string) string {
 }
 
 `, unused, p.prefix, unused, p.prefix, unused, p.prefix)
+	p.sourceFail(&b, unused)
 
 	// Enum tables and the prototypes of the (mutually recursive) codecs.
 	for _, t := range p.types {
@@ -94,6 +95,7 @@ func (p *plan) source(name string) string {
 	p.sourceErrors(&b)
 	for _, op := range p.ops {
 		p.sourceOp(&b, op)
+		p.sourceExtras(&b, op)
 	}
 	return b.String()
 }

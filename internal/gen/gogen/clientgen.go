@@ -15,6 +15,14 @@ type OperationNames struct {
 	// Paginator is the method iterating the pages of a @paginated
 	// operation ("PaginateListTodos"); "" when it is not paginated.
 	Paginator string
+	// Waiters are the WaitX methods of the operation's waiters.
+	Waiters []WaiterNames
+	// Stream is the method taking an io.Reader and/or io.Writer for its
+	// streaming blob payloads ("GetObjectStream"); "" when none.
+	Stream string
+	// Events is the method opening its output event stream ("TickEvents");
+	// "" when none.
+	Events string
 }
 
 // Names returns the Go names Generate gives the operations of svc, in the
@@ -49,6 +57,7 @@ func (g *gen) operationNames() []OperationNames {
 			out[i].Paginator = methods.take("Paginate" + out[i].Method)
 		}
 	}
+	g.extraNames(out, methods)
 	return out
 }
 
@@ -105,6 +114,9 @@ func (g *gen) clientFile() ([]byte, error) {
 			}
 			w.comment("", "", "Its modeled errors: "+strings.Join(names, ", ")+".")
 		}
+		if names.Events != "" {
+			w.comment("", "", fmt.Sprintf("Its output is an event stream, which %s reads; this method fails with a usage error.", names.Events))
+		}
 		params := "ctx context.Context"
 		inArg := "nil"
 		if in != "" {
@@ -122,6 +134,7 @@ func (g *gen) clientFile() ([]byte, error) {
 			w.p("\treturn typed.Invoke(ctx, c.c, %q, %s, nil, errorFor, opts...)", op.Name, inArg)
 			w.p("}")
 			w.p("")
+			g.extras(&w, op, names)
 			continue
 		}
 		w.p("func (c *Client) %s(%s) (*%s, error) {", method, params, out)
@@ -140,6 +153,7 @@ func (g *gen) clientFile() ([]byte, error) {
 		if names.Paginator != "" {
 			g.paginator(&w, op, names)
 		}
+		g.extras(&w, op, names)
 	}
 	w.p("// errorFor returns a new value of the error type of shape id, nil when none.")
 	w.p("func errorFor(id model.ShapeID) typed.ModeledError {")

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
+	"slices"
 	"sort"
 	"strings"
 
@@ -80,9 +81,10 @@ func (w *writer) file(pkg, name string, imports []string) ([]byte, error) {
 	imp = append(imp, imports...)
 	for _, c := range []struct{ use, path string }{
 		{"fmt.Errorf(", "fmt"}, {"big.Int", "math/big"}, {"time.Time", "time"}, {"unsafe.Pointer(", "unsafe"},
-		{"typed.", runtimePkg}, {"iter.Seq2[", "iter"},
+		{"typed.", runtimePkg}, {"iter.Seq2[", "iter"}, {"time.Duration", "time"},
+		{"io.Reader", "io"}, {"io.Writer", "io"},
 	} {
-		if uses(c.use) {
+		if uses(c.use) && !slices.Contains(imp, c.path) {
 			imp = append(imp, c.path)
 		}
 	}
