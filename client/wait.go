@@ -154,7 +154,7 @@ func (c *Client) Wait(ctx context.Context, waiterName string, input []byte, maxW
 	start := time.Now()
 	deadline := start.Add(maxWait)
 	for attempt := 1; ; attempt++ {
-		out, callErr := c.waitAttempt(ctx, w, input, deadline, b.min, o.call)
+		out, cut, callErr := c.waitAttempt(ctx, w, input, deadline, b.min, o.call)
 		if ctx.Err() != nil {
 			return nil, classify(opID, ctx.Err())
 		}
@@ -162,6 +162,15 @@ func (c *Client) Wait(ctx context.Context, waiterName string, input []byte, maxW
 		if callErr != nil {
 			if !errors.As(callErr, &r.err) {
 				r.err = classify(opID, callErr)
+			}
+			if cut {
+				// maxWait ran out during the attempt: the wait timed out
+				// (not the call, whose own timeout did not pass).
+				we := &WaitError{Waiter: w.Name, Operation: w.Operation.Name, Attempts: attempt, Elapsed: time.Since(start), Acceptor: -1, Last: r.err}
+				if o.observer != nil {
+					o.observer(WaitAttempt{Number: attempt, State: stateRetry, Acceptor: -1, Err: r.err})
+				}
+				return nil, &Error{Kind: KindWaiterTimeout, Operation: opID, Attempts: attempt, err: we}
 			}
 		} else if r.output, err = jmesData(c.model, w.Operation.Output, out); err != nil {
 			return nil, &Error{Kind: KindDecode, Operation: opID, Attempts: attempt,
@@ -222,13 +231,15 @@ func (c *Client) Wait(ctx context.Context, waiterName string, input []byte, maxW
 // waitAttempt makes one call of the waiter's operation. A call still in
 // flight when maxWait passes is cancelled, except that every attempt gets
 // at least minDelay (the specification's last attempt starts at maxWait).
-func (c *Client) waitAttempt(ctx context.Context, w *Waiter, input []byte, deadline time.Time, minDelay time.Duration, opts []CallOption) ([]byte, error) {
+// cut reports that the call failed because that deadline passed.
+func (c *Client) waitAttempt(ctx context.Context, w *Waiter, input []byte, deadline time.Time, minDelay time.Duration, opts []CallOption) (out []byte, cut bool, err error) {
 	if floor := time.Now().Add(minDelay); deadline.Before(floor) {
 		deadline = floor
 	}
-	ctx, cancel := context.WithDeadline(ctx, deadline)
+	actx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
-	return c.Call(ctx, w.Operation.Name, input, opts...)
+	out, err = c.Call(actx, w.Operation.Name, input, opts...)
+	return out, err != nil && ctx.Err() == nil && !time.Now().Before(deadline), err
 }
 
 // backoff is the specification's delay between waiter attempts.

@@ -93,6 +93,13 @@ func (s *scripted) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.inputs = append(s.inputs, string(body))
 	s.mu.Unlock()
 	status, text, _ := strings.Cut(reply, " ")
+	if status == "slow" { // "slow 200 {...}": the reply after 400 ms
+		select {
+		case <-time.After(400 * time.Millisecond):
+		case <-r.Context().Done():
+		}
+		status, text, _ = strings.Cut(text, " ")
+	}
 	w.Header().Set("Content-Type", "application/x-amz-json-1.0")
 	switch status {
 	case "200":
@@ -221,6 +228,25 @@ func TestWaitTimeout(t *testing.T) {
 	}
 	if n := s.count(); n < 4 || n > 12 || n != we.Attempts {
 		t.Errorf("%d attempts (WaitError says %d)", n, we.Attempts)
+	}
+}
+
+// An attempt still in flight when maxWait passes is cut: the wait times
+// out (KindWaiterTimeout, the cut call's error as Last), it is not a call
+// timeout.
+func TestWaitTimeoutDuringAnAttempt(t *testing.T) {
+	c, _ := newWaitClient(t, `slow 200 {"status": "pending"}`)
+	start := time.Now()
+	_, err := c.Wait(context.Background(), "ThingReady", []byte(`{"name": "a"}`), 150*time.Millisecond,
+		client.WithWaitDelays(20*time.Millisecond, 40*time.Millisecond))
+	asError(t, err, client.KindWaiterTimeout)
+	var we *client.WaitError
+	var last *client.Error
+	if !errors.As(err, &we) || we.Attempts != 1 || !errors.As(we.Last, &last) || last.Kind != client.KindTimeout {
+		t.Fatalf("err = %v (%+v)", err, we)
+	}
+	if took := time.Since(start); took > 350*time.Millisecond {
+		t.Errorf("took %s: the attempt was not cut at maxWait", took)
 	}
 }
 
