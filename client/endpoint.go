@@ -1,14 +1,18 @@
 package client
 
 import (
+	"bytes"
 	"fmt"
 	"net/url"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/smithycurl/smithycurl/endpoints"
+	"github.com/smithycurl/smithycurl/internal/jsonstr"
 	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/protocol"
 	"github.com/smithycurl/smithycurl/transport"
 )
 
@@ -248,9 +252,34 @@ func (c *Client) endpointParams(op *model.Operation, input []byte) (*endpoints.P
 	}
 	p = p.Clone()
 	doc := model.Null()
-	if b.UsesInput() && len(strings.TrimSpace(string(input))) > 0 {
+	if b.UsesInput() && len(bytes.TrimSpace(input)) > 0 {
+		text := string(input)
+		if roots, ok := b.Roots(); ok {
+			// Only the members the bindings read: an S3 PutObject's body
+			// is neither copied nor parsed for its Bucket.
+			var sub []byte
+			err := protocol.Members(input, func(name string, raw []byte) bool {
+				if slices.Contains(roots, name) {
+					if len(sub) == 0 {
+						sub = append(sub, '{')
+					} else {
+						sub = append(sub, ',')
+					}
+					sub = jsonstr.Append(sub, name)
+					sub = append(append(sub, ':'), raw...)
+				}
+				return true
+			})
+			if err != nil {
+				return nil, fmt.Errorf("endpoint parameters from the input: %v", err)
+			}
+			text = "{}"
+			if len(sub) > 0 {
+				text = string(append(sub, '}'))
+			}
+		}
 		var err error
-		if doc, err = model.ParseJSONNode(string(input)); err != nil {
+		if doc, err = model.ParseJSONNode(text); err != nil {
 			return nil, fmt.Errorf("endpoint parameters from the input: %v", err)
 		}
 	}

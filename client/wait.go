@@ -238,8 +238,17 @@ func (c *Client) waitAttempt(ctx context.Context, w *Waiter, input []byte, deadl
 	}
 	actx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
+	start := time.Now()
 	out, err = c.Call(actx, w.Operation.Name, input, opts...)
-	return out, err != nil && ctx.Err() == nil && !time.Now().Before(deadline), err
+	if err == nil || ctx.Err() != nil {
+		return out, false, err
+	}
+	// libcurl's own timer, set from the deadline in whole milliseconds,
+	// may fire just before actx's: a timeout when the attempt's deadline
+	// came before the client's timeout is the wait's.
+	var e *Error
+	timedOut := errors.As(err, &e) && e.Kind == KindTimeout
+	return out, actx.Err() != nil || timedOut && deadline.Before(start.Add(c.callTimeout())), err
 }
 
 // backoff is the specification's delay between waiter attempts.

@@ -92,6 +92,22 @@ type pathBinding struct {
 	path *Path
 }
 
+// Roots returns the top-level input members Apply reads; ok is false when
+// a path starts elsewhere than at a member (then it reads the whole input).
+func (b *Binding) Roots() (names []string, ok bool) {
+	for _, mb := range b.members {
+		names = append(names, mb.member)
+	}
+	for _, pb := range b.paths {
+		name, ok := pb.path.root()
+		if !ok {
+			return nil, false
+		}
+		names = append(names, name)
+	}
+	return names, true
+}
+
 // UsesInput reports whether Apply reads the input.
 func (b *Binding) UsesInput() bool { return len(b.members) > 0 || len(b.paths) > 0 }
 

@@ -52,6 +52,14 @@ func CompilePath(src string) (*Path, error) {
 
 func (p *Path) String() string { return p.src }
 
+// root is the input member the path starts at, when it starts at one.
+func (p *Path) root() (string, bool) {
+	if len(p.steps) == 0 || p.steps[0].op != opField {
+		return "", false
+	}
+	return p.steps[0].name, true
+}
+
 // Eval evaluates the path against a document (an operation's input).
 func (p *Path) Eval(doc model.Node) model.Node { return evalPath(p.steps, doc) }
 

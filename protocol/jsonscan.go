@@ -402,3 +402,28 @@ func (s *scanner) isNull() bool {
 
 // appendString appends s (a string or bytes) as a JSON string.
 func appendString[T string | []byte](dst []byte, s T) []byte { return jsonstr.Append(dst, s) }
+
+// Members calls visit with the name and the raw text of each member of doc,
+// a JSON object, in order, without reading the values: a front end can
+// pick a few top-level members of a large input (the endpoint rules'
+// Bucket of an S3 PutObject) without parsing its body. Names are given
+// unescaped; visit returning false stops the scan.
+func Members(doc []byte, visit func(name string, raw []byte) bool) error {
+	s := scanner{data: doc}
+	errStop := &syntaxError{}
+	err := s.object(func(key []byte) error {
+		name := string(key) // strBytes has unescaped it
+		raw, err := s.skip()
+		if err != nil {
+			return err
+		}
+		if !visit(name, raw) {
+			return errStop
+		}
+		return nil
+	})
+	if err == errStop {
+		return nil
+	}
+	return err
+}
