@@ -29,6 +29,7 @@ type EventStream struct {
 	initial []byte
 	status  int
 	dec     *eventstream.Decoder
+	pending *eventstream.Message // read before Events (the RPC protocols' first message)
 	body    *bodyPipe
 	cancel  context.CancelFunc
 	done    chan struct{} // closed when the transfer has ended
@@ -63,7 +64,9 @@ func (e *idleError) Unwrap() error { return context.DeadlineExceeded }
 
 // CallStream sends operation, whose output holds an event stream, and
 // returns once the initial response has arrived (with the first bytes of
-// the stream, or the end of the response). Errors are *Error: an
+// the stream, or the end of the response; for the RPC protocols, whose
+// initial response is the stream's first message, once that message has
+// arrived). Errors are *Error: an
 // error response of the service (KindService) comes from CallStream, a
 // modeled exception event or an error message from Events. The call is
 // not retried. ctx (and WithCallTimeout) bounds the whole stream; the
@@ -155,12 +158,34 @@ func (c *Client) CallStream(ctx context.Context, operation string, input []byte,
 	}
 	s := &EventStream{op: op, es: es, initial: initial, status: resp.Status, body: pipe, cancel: stop, done: done,
 		dec: eventstream.NewDecoder(pipe, eventstream.Limits{})}
+	if es.InitialInStream(op) {
+		// The initial response is the stream's first message (RPC
+		// protocols); a stream without one starts with its events.
+		msg, err := s.dec.Next()
+		switch {
+		case err == io.EOF:
+		case err != nil:
+			s.Close()
+			return nil, s.wrap(err)
+		default:
+			out, ok, err := es.DecodeInitialMessage(ctx, op, msg)
+			switch {
+			case err != nil:
+				s.Close()
+				return nil, s.wrap(err)
+			case ok:
+				s.initial = out
+			default:
+				s.pending = &msg
+			}
+		}
+	}
 	return s, nil
 }
 
 // Initial is the output without its event stream member: what the initial
-// response carries (its HTTP headers and status for the REST protocols),
-// in the document form.
+// response carries (its HTTP headers and status for the REST protocols,
+// the initial-response event for the RPC ones), in the document form.
 func (s *EventStream) Initial() []byte { return s.initial }
 
 // Events yields each event as it arrives, in the document form of the
@@ -173,7 +198,13 @@ func (s *EventStream) Initial() []byte { return s.initial }
 func (s *EventStream) Events() iter.Seq2[[]byte, error] {
 	return func(yield func([]byte, error) bool) {
 		for s.err == nil {
-			msg, err := s.dec.Next()
+			var msg eventstream.Message
+			var err error
+			if s.pending != nil {
+				msg, s.pending = *s.pending, nil
+			} else {
+				msg, err = s.dec.Next()
+			}
 			if err == io.EOF {
 				return
 			}

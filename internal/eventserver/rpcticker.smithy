@@ -1,0 +1,82 @@
+$version: "2"
+namespace smithycurl.test.events.rpc
+
+use aws.protocols#awsJson1_0
+use aws.protocols#awsJson1_1
+use smithy.protocols#rpcv2Cbor
+use smithy.protocols#rpcv2Json
+
+// The Ticker of ticker.smithy in the four RPC protocols: the event stream
+// is the whole response body, the initial response (session) its first
+// message, an event of type initial-response.
+
+@awsJson1_0
+service TickerJson10 {
+    version: "2024-01-01"
+    operations: [Tick]
+}
+
+@awsJson1_1
+service TickerJson11 {
+    version: "2024-01-01"
+    operations: [Tick]
+}
+
+@rpcv2Cbor
+service TickerCbor {
+    version: "2024-01-01"
+    operations: [Tick]
+}
+
+@rpcv2Json
+service TickerRpcJson {
+    version: "2024-01-01"
+    operations: [Tick]
+}
+
+operation Tick {
+    input := {
+        @required
+        count: Integer
+        intervalMs: Integer
+        fail: String
+        /// bytes of padding added to each tick's message
+        pad: Integer
+    }
+    output := {
+        session: String
+        @required
+        events: TickStream
+    }
+    errors: [BadRequest]
+}
+
+@streaming
+union TickStream {
+    tick: TickEvent
+    note: NoteEvent
+    tooFast: TooFast
+}
+
+structure TickEvent {
+    @eventHeader
+    seq: Integer
+    @eventHeader
+    at: Timestamp
+    message: String
+}
+
+structure NoteEvent {
+    @eventPayload
+    text: String
+}
+
+@error("client")
+structure TooFast {
+    message: String
+}
+
+@error("client")
+structure BadRequest {
+    message: String
+}
