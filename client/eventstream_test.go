@@ -304,8 +304,15 @@ func TestCallStreamMemoryBound(t *testing.T) {
 
 // BenchmarkEventStream measures the cost per event of a stream of
 // small events through libcurl, the framing decoder and the codec.
+// Sub-benchmarks: restJson1 and each RPC protocol.
 func BenchmarkEventStream(b *testing.B) {
-	c := tickerClient(b)
+	b.Run("restJson1", func(b *testing.B) { benchEvents(b, tickerClient(b)) })
+	for _, svc := range rpcTickers {
+		b.Run(svc, func(b *testing.B) { benchEvents(b, eventClient(b, eventserver.RPCModel, rpcNS+"#"+svc)) })
+	}
+}
+
+func benchEvents(b *testing.B, c *client.Client) {
 	const n = 2000
 	b.ReportAllocs()
 	for b.Loop() {
