@@ -129,6 +129,8 @@ static size_t sc_write(char *ptr, size_t size, size_t nmemb, void *ud) {
 static size_t sc_read(char *buf, size_t size, size_t nitems, void *ud) {
 	sc_handle *h = ud;
 	size_t n = scGoRead(h->stream_ref, buf, size * nitems);
+	if (n == (size_t)-2)
+		return CURL_READFUNC_PAUSE; /* no data yet: sc_unpause resumes */
 	if (n == (size_t)-1) {
 		h->stream_failed = 1;
 		return CURL_READFUNC_ABORT;
@@ -227,6 +229,11 @@ void sc_cancel(sc_handle *h) {
 	curl_multi_wakeup(h->multi);
 }
 
+void sc_unpause(sc_handle *h) {
+	__atomic_store_n(&h->unpause, 1, __ATOMIC_RELEASE);
+	curl_multi_wakeup(h->multi);
+}
+
 void sc_stream(sc_handle *h, uintptr_t ref, int out) {
 	h->stream_ref = ref;
 	h->stream_out = out;
@@ -249,6 +256,7 @@ void sc_perform(sc_handle *h, const char *strs, int nhdrs, int method_kind,
 	h->resend_blocked = 0;
 	h->out_mode = 0;
 	h->stream_failed = 0;
+	__atomic_store_n(&h->unpause, 0, __ATOMIC_RELEASE);
 
 	const char *url = strs;
 	const char *method = url + strlen(url) + 1;
@@ -308,6 +316,10 @@ void sc_perform(sc_handle *h, const char *strs, int nhdrs, int method_kind,
 		for (;;) {
 			int running = 0;
 			int done = 0;
+			/* Resumed here, on the thread that drives the transfer:
+			   curl_easy_pause is not safe from another thread. */
+			if (__atomic_exchange_n(&h->unpause, 0, __ATOMIC_ACQ_REL))
+				curl_easy_pause(e, CURLPAUSE_CONT);
 			mc = curl_multi_perform(h->multi, &running);
 			if (mc != CURLM_OK) {
 				res = mc == CURLM_OUT_OF_MEMORY ? CURLE_OUT_OF_MEMORY : CURLE_FAILED_INIT;

@@ -56,6 +56,7 @@ typedef struct sc_handle {
 	int stream_out;
 	int out_mode;
 	int stream_failed; /* a Go reader or writer failed: see the Go side */
+	int unpause;       /* set atomically by sc_unpause: resume a paused upload */
 } sc_handle;
 
 
@@ -67,6 +68,9 @@ void sc_share_free(CURLSH *sh);
 sc_handle *sc_new(CURL *easy, CURLSH *share);
 void sc_free(sc_handle *h);
 void sc_cancel(sc_handle *h);
+/* sc_unpause asks the perform loop, from any thread, to resume an upload
+   the read callback paused (a duplex body with no data yet). */
+void sc_unpause(sc_handle *h);
 
 /* sc_stream sets the streams of the next sc_perform: ref is the call's
    cgo.Handle (0: none), out says the response body goes to Go. */

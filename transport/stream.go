@@ -40,6 +40,22 @@ type stream struct {
 // maxZeroReads bounds the reads that return neither data nor an error.
 const maxZeroReads = 100
 
+// ErrNoDataYet is what a duplex request body (Request.BodyReader that is
+// a Waker: an input event stream, sent while the response is read)
+// returns from Read when it has nothing to send yet but has not ended:
+// the upload pauses (CURL_READFUNC_PAUSE) until the reader calls the wake
+// function, while the response keeps arriving.
+var ErrNoDataYet = errors.New("transport: no request body data yet")
+
+// Waker is a request body that may return ErrNoDataYet. Do calls
+// SetWake with the function that resumes the upload before sending, and
+// SetWake(nil) when the call is over: the reader calls wake (from any
+// goroutine) once data or its end is there, and never after SetWake(nil)
+// has returned.
+type Waker interface {
+	SetWake(wake func())
+}
+
 //export scGoRead
 func scGoRead(ref C.uintptr_t, buf *C.char, n C.size_t) (out C.size_t) {
 	s := cgo.Handle(ref).Value().(*stream)
@@ -63,6 +79,9 @@ func scGoRead(ref C.uintptr_t, buf *C.char, n C.size_t) (out C.size_t) {
 			k, err = s.r.Read(p)
 		}
 		s.pending = nil
+		if k == 0 && errors.Is(err, ErrNoDataYet) {
+			return ^C.size_t(1) // (size_t)-2: pause the upload
+		}
 		if k > 0 {
 			k = min(k, len(p))
 			if s.remaining >= 0 {

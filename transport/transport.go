@@ -739,16 +739,25 @@ func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 		defer C.sc_set_sigv4(h.c, nil, nil)
 	}
 	var st *stream
+	var waker Waker
 	if req.BodyReader != nil || req.BodyWriter != nil {
 		st = &stream{r: req.BodyReader, remaining: req.BodySize, w: req.BodyWriter, onStart: req.OnBodyStart, c: h.c}
 		ref := cgo.NewHandle(st)
 		defer ref.Delete()
 		C.sc_stream(h.c, C.uintptr_t(ref), cBool(req.BodyWriter != nil))
+		if w, ok := req.BodyReader.(Waker); ok {
+			c := h.c
+			w.SetWake(func() { C.sc_unpause(c) })
+			waker = w
+		}
 	}
 	res := &h.c.res
 	C.sc_perform(h.c, (*C.char)(unsafe.Pointer(unsafe.SliceData(b))), C.int(nh), kind,
 		bodyPtr, bodyLen, C.long(connectMS), C.long(totalMS), C.longlong(t.maxBody),
 		cBool(req.Idempotent && req.BodyReader == nil))
+	if waker != nil {
+		waker.SetWake(nil) // before the handle goes back to the pool
+	}
 	if !stop() {
 		<-h.cancelDone // the AfterFunc ran (or is running): let it finish before reuse
 	}

@@ -1,0 +1,184 @@
+package transport
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+)
+
+// duplexBody is a request body written while the response is read: Read
+// returns ErrNoDataYet when nothing is queued, and Send wakes the paused
+// upload (the mechanism an input event stream needs).
+type duplexBody struct {
+	mu     sync.Mutex
+	buf    bytes.Buffer
+	closed bool
+	wake   func()
+	paused int // reads that returned ErrNoDataYet
+}
+
+func (d *duplexBody) SetWake(wake func()) {
+	d.mu.Lock()
+	d.wake = wake
+	d.mu.Unlock()
+}
+
+func (d *duplexBody) Read(p []byte) (int, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.buf.Len() > 0 {
+		return d.buf.Read(p)
+	}
+	if d.closed {
+		return 0, io.EOF
+	}
+	d.paused++
+	return 0, ErrNoDataYet
+}
+
+func (d *duplexBody) send(b []byte, end bool) {
+	d.mu.Lock()
+	d.buf.Write(b)
+	d.closed = d.closed || end
+	if d.wake != nil {
+		d.wake()
+	}
+	d.mu.Unlock()
+}
+
+// echoWriter hands each line of the response to got as it arrives.
+type echoWriter struct {
+	partial []byte
+	got     chan string
+}
+
+func (e *echoWriter) Write(p []byte) (int, error) {
+	e.partial = append(e.partial, p...)
+	for {
+		i := bytes.IndexByte(e.partial, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		e.got <- string(e.partial[:i])
+		e.partial = e.partial[i+1:]
+	}
+}
+
+// duplexServer echoes each line of the request body at once (HTTP/2 is
+// full duplex in net/http; HTTP/1.1 is made so).
+func duplexServer(t testing.TB) string {
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rc := http.NewResponseController(w)
+		if r.ProtoMajor == 1 {
+			rc.EnableFullDuplex()
+		}
+		w.WriteHeader(200)
+		rc.Flush()
+		buf := make([]byte, 0, 256)
+		chunk := make([]byte, 256)
+		for {
+			n, err := r.Body.Read(chunk)
+			buf = append(buf, chunk[:n]...)
+			for {
+				i := bytes.IndexByte(buf, '\n')
+				if i < 0 {
+					break
+				}
+				w.Write(buf[:i+1])
+				rc.Flush()
+				buf = buf[i+1:]
+			}
+			if err != nil {
+				return
+			}
+		}
+	}))
+	srv.Config.Protocols = new(http.Protocols)
+	srv.Config.Protocols.SetHTTP1(true)
+	srv.Config.Protocols.SetUnencryptedHTTP2(true)
+	srv.Start()
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// pingPong runs one duplex exchange: rounds lines sent one at a time, each
+// only after the echo of the one before came back, the upload paused in
+// between (CURL_READFUNC_PAUSE, resumed with curl_easy_pause from the loop).
+func pingPong(ctx context.Context, tr *Curl, url string, rounds int) error {
+	body := &duplexBody{}
+	w := &echoWriter{got: make(chan string, rounds+1)}
+	errc := make(chan error, 1)
+	go func() {
+		resp, err := tr.Do(ctx, &Request{Method: "POST", URL: url, BodyReader: body, BodySize: -1, BodyWriter: w, NoTimeout: true,
+			Header: map[string][]string{"Content-Type": {"application/vnd.amazon.eventstream"}}})
+		if err == nil && resp.Status != 200 {
+			err = fmt.Errorf("status %d", resp.Status)
+		}
+		errc <- err
+	}()
+	for i := 0; i < rounds; i++ {
+		want := fmt.Sprintf("event %d", i)
+		body.send([]byte(want+"\n"), false)
+		select {
+		case got := <-w.got:
+			if got != want {
+				return fmt.Errorf("round %d: echo %q, want %q", i, got, want)
+			}
+		case err := <-errc:
+			return fmt.Errorf("round %d: the call ended: %v", i, err)
+		case <-ctx.Done():
+			return fmt.Errorf("round %d: no echo (hang): %w", i, ctx.Err())
+		}
+	}
+	body.send(nil, true)
+	select {
+	case err := <-errc:
+		if body.paused == 0 && err == nil {
+			err = fmt.Errorf("the upload never paused")
+		}
+		return err
+	case <-ctx.Done():
+		return fmt.Errorf("the call did not end after the body did (hang): %w", ctx.Err())
+	}
+}
+
+// TestDuplexExperiment is the experiment of issue 16 (input event
+// streams): can libcurl (7.88.1 on Debian 12) send a request body while the
+// response is read, event by event? Each exchange sends a line only after
+// the echo of the one before has arrived, so the request cannot be
+// buffered whole: 200 exchanges of 5 rounds and one of 200, over h2c and
+// HTTP/1.1, each bounded in time.
+func TestDuplexExperiment(t *testing.T) {
+	url := duplexServer(t)
+	for _, v := range []struct {
+		name string
+		v    HTTPVersion
+	}{{"h2c", HTTPVersion2PriorKnowledge}, {"HTTP1.1", HTTPVersion1}} {
+		t.Run(v.name, func(t *testing.T) {
+			tr := newT(t, Config{HTTPVersion: v.v})
+			start := time.Now()
+			for i := 0; i < 200; i++ {
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				err := pingPong(ctx, tr, url, 5)
+				cancel()
+				if err != nil {
+					t.Fatalf("exchange %d: %v", i, err)
+				}
+			}
+			t.Logf("200 exchanges of 5 rounds in %v", time.Since(start))
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			start = time.Now()
+			if err := pingPong(ctx, tr, url, 200); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("200 rounds in one exchange in %v", time.Since(start))
+		})
+	}
+}
