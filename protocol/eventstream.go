@@ -66,6 +66,12 @@ type EventStreams interface {
 	// model does not know returns nil, nil: clients skip it (the service
 	// may be newer than the model).
 	DecodeEvent(ctx context.Context, op *model.Operation, msg eventstream.Message) ([]byte, error)
+	// EncodeInitialMessage writes the initial-request message of op's
+	// request stream from the input (its members but the stream's), for
+	// the protocols whose initial request is in the stream (RPC); ok is
+	// false for the others, whose EncodeRequest binds the input to the
+	// HTTP request.
+	EncodeInitialMessage(ctx context.Context, op *model.Operation, input []byte) (msg eventstream.Message, ok bool, err error)
 	// EncodeEvent writes one event of the request stream from its union
 	// value; a member targeting an @error structure is an exception event.
 	EncodeEvent(ctx context.Context, op *model.Operation, event []byte) (eventstream.Message, error)
@@ -146,6 +152,10 @@ func (c *restCodec) DecodeInitialResponse(ctx context.Context, op *model.Operati
 }
 
 func (c *restCodec) InitialInStream(*model.Operation) bool { return false }
+
+func (c *restCodec) EncodeInitialMessage(context.Context, *model.Operation, []byte) (eventstream.Message, bool, error) {
+	return eventstream.Message{}, false, nil
+}
 
 func (c *restCodec) DecodeInitialMessage(context.Context, *model.Operation, eventstream.Message) ([]byte, bool, error) {
 	return nil, false, nil

@@ -427,6 +427,14 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 				}
 			}
 		default:
+			if pm.streaming && pm.target.kind == kUnion {
+				// An input event stream: the body is its messages.
+				if raw != nil {
+					return inputFailure(p.op, inMember(badValue("an event stream is sent as events, not in the input"), pm.name))
+				}
+				setDefault(req.Header, "Content-Type", EventStreamMediaType)
+				break
+			}
 			if raw != nil {
 				body, err := c.body.encodePayload(pm, raw)
 				if err != nil {

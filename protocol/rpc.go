@@ -122,7 +122,14 @@ func (c *rpcCodec) EncodeRequest(ctx context.Context, op *model.Operation, input
 	in := p.in
 	req := &wire.Request{Method: "POST", Path: p.path, Header: make(wire.Header, 6)}
 	var body []byte
-	if !(c.d.unitNoBody && in.kind == kUnit) {
+	if p.inStream != nil {
+		// The body is the input event stream; the other members go in its
+		// initial-request message (EncodeInitialMessage).
+		if vals[p.inStream.index] != nil {
+			return inputFailure(op, inMember(badValue("an event stream is sent as events, not in the input"), p.inStream.name))
+		}
+		req.Header.Set("Content-Type", EventStreamMediaType)
+	} else if !(c.d.unitNoBody && in.kind == kUnit) {
 		if body, err = c.format.encodeInput(in, vals); err != nil {
 			return inputFailure(op, err)
 		}
@@ -141,7 +148,9 @@ func (c *rpcCodec) EncodeRequest(ctx context.Context, op *model.Operation, input
 	if p.gzip && body != nil {
 		body = gzipBody(req.Header, body)
 	}
-	setBody(req, body)
+	if p.inStream == nil {
+		setBody(req, body)
+	}
 	return req, nil
 }
 

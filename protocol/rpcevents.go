@@ -122,6 +122,26 @@ func (c *rpcCodec) DecodeInitialMessage(ctx context.Context, op *model.Operation
 	return out, true, nil
 }
 
+func (c *rpcCodec) EncodeInitialMessage(ctx context.Context, op *model.Operation, input []byte) (eventstream.Message, bool, error) {
+	p, vals, err := startRequest(ctx, &c.plans, &c.cfg, op, input)
+	if err != nil {
+		return eventstream.Message{}, false, err
+	}
+	if p.inStream == nil {
+		return eventstream.Message{}, false, fmt.Errorf("operation %s has no event stream in its input", op.Shape.ID)
+	}
+	vals[p.inStream.index] = nil
+	body, err := c.format.encodeInput(p.in, vals)
+	if err != nil {
+		return eventstream.Message{}, false, &InputError{Operation: op.Shape.ID, Err: err}
+	}
+	return eventstream.Message{Headers: []eventstream.Header{
+		{Name: ":message-type", Value: eventstream.StringValue("event")},
+		{Name: ":event-type", Value: eventstream.StringValue(initialRequest)},
+		{Name: ":content-type", Value: eventstream.StringValue(c.format.eventBody().mediaType())},
+	}, Payload: body}, true, nil
+}
+
 func (c *rpcCodec) DecodeEvent(ctx context.Context, op *model.Operation, msg eventstream.Message) ([]byte, error) {
 	_, pm, err := c.streamPlan(ctx, op, true)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -79,6 +80,9 @@ func duplexServer(t testing.TB) string {
 			rc.EnableFullDuplex()
 		}
 		w.WriteHeader(200)
+		if r.URL.Path == "/ready" {
+			io.WriteString(w, "ready\n")
+		}
 		rc.Flush()
 		buf := make([]byte, 0, 256)
 		chunk := make([]byte, 256)
@@ -122,6 +126,20 @@ func pingPong(ctx context.Context, tr *Curl, url string, rounds int) error {
 		}
 		errc <- err
 	}()
+	if strings.HasSuffix(url, "/ready") {
+		// The server speaks first: the request's headers must go out
+		// before any of its body.
+		select {
+		case got := <-w.got:
+			if got != "ready" {
+				return fmt.Errorf("first line %q", got)
+			}
+		case err := <-errc:
+			return fmt.Errorf("the call ended before the server spoke: %v", err)
+		case <-ctx.Done():
+			return fmt.Errorf("the server never spoke (hang): %w", ctx.Err())
+		}
+	}
 	for i := 0; i < rounds; i++ {
 		want := fmt.Sprintf("event %d", i)
 		body.send([]byte(want+"\n"), false)
@@ -179,6 +197,26 @@ func TestDuplexExperiment(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Logf("200 rounds in one exchange in %v", time.Since(start))
+		})
+	}
+}
+
+// The server answers before the request body's first byte (an event
+// stream whose initial response comes first): libcurl must send the
+// request's headers although the read callback pauses at once.
+func TestDuplexServerFirst(t *testing.T) {
+	url := duplexServer(t) + "/ready"
+	for _, v := range []struct {
+		name string
+		v    HTTPVersion
+	}{{"h2c", HTTPVersion2PriorKnowledge}, {"HTTP1.1", HTTPVersion1}} {
+		t.Run(v.name, func(t *testing.T) {
+			tr := newT(t, Config{HTTPVersion: v.v})
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			if err := pingPong(ctx, tr, url, 3); err != nil {
+				t.Fatal(err)
+			}
 		})
 	}
 }

@@ -148,6 +148,14 @@ static size_t sc_header(char *ptr, size_t size, size_t nmemb, void *ud) {
 		h->oom = 1;
 		return 0;
 	}
+	if (h->start_early && h->stream_ref && (n == 2 || n == 1) && (ptr[0] == '\r' || ptr[0] == '\n')) {
+		long status = 0;
+		curl_easy_getinfo(h->easy, CURLINFO_RESPONSE_CODE, &status);
+		if (status >= 200 && status <= 299) {
+			h->start_early = 0;
+			scGoStart(h->stream_ref);
+		}
+	}
 	return n;
 }
 
@@ -234,9 +242,10 @@ void sc_unpause(sc_handle *h) {
 	curl_multi_wakeup(h->multi);
 }
 
-void sc_stream(sc_handle *h, uintptr_t ref, int out) {
+void sc_stream(sc_handle *h, uintptr_t ref, int out, int early) {
 	h->stream_ref = ref;
 	h->stream_out = out;
+	h->start_early = early;
 }
 
 void sc_perform(sc_handle *h, const char *strs, int nhdrs, int method_kind,
@@ -372,6 +381,7 @@ void sc_perform(sc_handle *h, const char *strs, int nhdrs, int method_kind,
 	}
 	h->stream_ref = 0;
 	h->stream_out = 0;
+	h->start_early = 0;
 	curl_easy_setopt(e, CURLOPT_HTTPHEADER, NULL);
 	curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, NULL);
 }

@@ -109,6 +109,27 @@ func scGoRead(ref C.uintptr_t, buf *C.char, n C.size_t) (out C.size_t) {
 	}
 }
 
+// start calls onStart, once.
+func (s *stream) start() {
+	if s.onStart != nil {
+		start := s.onStart
+		s.onStart = nil
+		hdr, _ := parseHeader(s.c.hdr.p, s.c.hdr.len)
+		start(int(C.sc_response_code(s.c)), hdr)
+	}
+}
+
+//export scGoStart
+func scGoStart(ref C.uintptr_t) {
+	s := cgo.Handle(ref).Value().(*stream)
+	defer func() {
+		if r := recover(); r != nil { // never across the C frames
+			s.err = fmt.Errorf("the response's start: panicked: %v", r)
+		}
+	}()
+	s.start()
+}
+
 //export scGoWrite
 func scGoWrite(ref C.uintptr_t, buf *C.char, n C.size_t) (out C.size_t) {
 	s := cgo.Handle(ref).Value().(*stream)
@@ -118,12 +139,7 @@ func scGoWrite(ref C.uintptr_t, buf *C.char, n C.size_t) (out C.size_t) {
 			out = 0
 		}
 	}()
-	if s.onStart != nil {
-		start := s.onStart
-		s.onStart = nil
-		hdr, _ := parseHeader(s.c.hdr.p, s.c.hdr.len)
-		start(int(C.sc_response_code(s.c)), hdr)
-	}
+	s.start()
 	p := unsafe.Slice((*byte)(unsafe.Pointer(buf)), int(n))
 	k, err := s.w.Write(p)
 	if k > 0 {

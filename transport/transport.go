@@ -88,7 +88,9 @@ type Request struct {
 	// headers of a 2xx response before its first byte goes to BodyWriter
 	// (to choose how to check the body; an event stream's initial
 	// response), on the goroutine that called Do. It is not called for an
-	// empty or unstreamed body.
+	// empty or unstreamed body. With a duplex BodyReader (a Waker) it is
+	// called as soon as the headers are complete, empty body or not: the
+	// response body may wait for the request's.
 	OnBodyStart func(status int, header wire.Header)
 	// AWSSigV4, when set, makes libcurl sign the request with AWS Signature
 	// Version 4 (CURLOPT_AWS_SIGV4).
@@ -744,8 +746,9 @@ func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 		st = &stream{r: req.BodyReader, remaining: req.BodySize, w: req.BodyWriter, onStart: req.OnBodyStart, c: h.c}
 		ref := cgo.NewHandle(st)
 		defer ref.Delete()
-		C.sc_stream(h.c, C.uintptr_t(ref), cBool(req.BodyWriter != nil))
-		if w, ok := req.BodyReader.(Waker); ok {
+		w, duplex := req.BodyReader.(Waker)
+		C.sc_stream(h.c, C.uintptr_t(ref), cBool(req.BodyWriter != nil), cBool(duplex && req.BodyWriter != nil))
+		if duplex {
 			c := h.c
 			w.SetWake(func() { C.sc_unpause(c) })
 			waker = w

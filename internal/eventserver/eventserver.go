@@ -53,23 +53,30 @@ type Service struct{}
 func (Service) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /tick", func(w http.ResponseWriter, r *http.Request) { tick(w, r, restJSON) })
+	mux.HandleFunc("POST /echo", func(w http.ResponseWriter, r *http.Request) { echo(w, r, restJSON) })
 	mux.HandleFunc("POST /{$}", func(w http.ResponseWriter, r *http.Request) {
 		for _, f := range []*format{awsJSON10, awsJSON11} {
-			if r.Header.Get("X-Amz-Target") == f.target {
+			switch r.Header.Get("X-Amz-Target") {
+			case f.target + ".Tick":
 				tick(w, r, f)
+				return
+			case f.target + ".Echo":
+				echo(w, r, f)
 				return
 			}
 		}
 		http.Error(w, "unknown X-Amz-Target", http.StatusNotFound)
 	})
-	mux.HandleFunc("POST /service/TickerCbor/operation/Tick", func(w http.ResponseWriter, r *http.Request) { tick(w, r, rpcv2CBOR) })
-	mux.HandleFunc("POST /service/TickerRpcJson/operation/Tick", func(w http.ResponseWriter, r *http.Request) { tick(w, r, rpcv2JSON) })
+	for svc, f := range map[string]*format{"TickerCbor": rpcv2CBOR, "TickerRpcJson": rpcv2JSON} {
+		mux.HandleFunc("POST /service/"+svc+"/operation/Tick", func(w http.ResponseWriter, r *http.Request) { tick(w, r, f) })
+		mux.HandleFunc("POST /service/"+svc+"/operation/Echo", func(w http.ResponseWriter, r *http.Request) { echo(w, r, f) })
+	}
 	return mux
 }
 
 // format is what differs between the protocols the ticker speaks.
 type format struct {
-	// target is the X-Amz-Target (awsJson), smithyProtocol the
+	// target is the X-Amz-Target's service part (awsJson), smithyProtocol the
 	// Smithy-Protocol header (rpcv2) the requests carry and the responses
 	// echo; requestType is the requests' Content-Type.
 	target, smithyProtocol, requestType string
@@ -88,8 +95,8 @@ type format struct {
 
 var (
 	restJSON   = &format{requestType: "application/json", payloadType: "application/json", marshal: json.Marshal, unmarshal: json.Unmarshal}
-	awsJSON10  = awsJSON("TickerJson10.Tick", "application/x-amz-json-1.0")
-	awsJSON11  = awsJSON("TickerJson11.Tick", "application/x-amz-json-1.1")
+	awsJSON10  = awsJSON("TickerJson10", "application/x-amz-json-1.0")
+	awsJSON11  = awsJSON("TickerJson11", "application/x-amz-json-1.1")
 	cborDec, _ = cbor.DecOptions{DupMapKey: cbor.DupMapKeyEnforcedAPF, ExtraReturnErrors: cbor.ExtraDecErrorUnknownField}.DecMode()
 	rpcv2CBOR  = &format{smithyProtocol: "rpc-v2-cbor", requestType: "application/cbor", payloadType: "application/cbor",
 		marshal: cbor.Marshal, unmarshal: cborDec.Unmarshal, initialInStream: true, errorType: "smithycurl.test.events.rpc#BadRequest"}
@@ -253,4 +260,72 @@ func tick(w http.ResponseWriter, r *http.Request, f *format) {
 		b[len(b)-1] ^= 0xff
 		w.Write(b)
 	}
+}
+
+// echo serves Echo, a duplex stream: the request body is a stream of say
+// events (after an initial-request message in the RPC protocols), each
+// answered at once by a said event with the prefix (X-Prefix, or the
+// initial request's prefix) added; the response ends with the request.
+func echo(w http.ResponseWriter, r *http.Request, f *format) {
+	if f.smithyProtocol != "" {
+		w.Header().Set("Smithy-Protocol", f.smithyProtocol)
+	}
+	if got := r.Header.Get("Content-Type"); got != "application/vnd.amazon.eventstream" {
+		f.fail(w, fmt.Sprintf("Content-Type %q, want application/vnd.amazon.eventstream", got))
+		return
+	}
+	rc := http.NewResponseController(w)
+	if r.ProtoMajor == 1 {
+		rc.EnableFullDuplex()
+	}
+	dec := eventstream.NewDecoder(r.Body, eventstream.Limits{})
+	prefix := r.Header.Get("X-Prefix")
+	if f.initialInStream {
+		msg, err := dec.Next()
+		if err != nil || eventType(msg) != "initial-request" {
+			f.fail(w, fmt.Sprintf("no initial-request message (%v)", err))
+			return
+		}
+		var in struct {
+			Prefix string `json:"prefix"`
+		}
+		if err := f.unmarshal(msg.Payload, &in); err != nil {
+			f.fail(w, "initial request: "+err.Error())
+			return
+		}
+		prefix = in.Prefix
+	}
+	w.Header().Set("Content-Type", "application/vnd.amazon.eventstream")
+	w.WriteHeader(200)
+	send := func(typ string, v any) error {
+		payload, _ := f.marshal(v)
+		b, _ := eventstream.Append(nil, eventstream.Message{Headers: []eventstream.Header{
+			str(":message-type", "event"), str(":event-type", typ), str(":content-type", f.payloadType)}, Payload: payload})
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+		return rc.Flush()
+	}
+	if f.initialInStream {
+		send("initial-response", map[string]string{})
+	} else {
+		rc.Flush()
+	}
+	for {
+		msg, err := dec.Next()
+		if err != nil {
+			return // io.EOF: the input ended
+		}
+		if eventType(msg) != "say" {
+			continue
+		}
+		if send("said", map[string]string{"message": prefix + string(msg.Payload)}) != nil {
+			return
+		}
+	}
+}
+
+func eventType(msg eventstream.Message) string {
+	v, _ := msg.Get(":event-type")
+	return v.Str()
 }

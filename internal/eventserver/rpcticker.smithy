@@ -13,25 +13,25 @@ use smithy.protocols#rpcv2Json
 @awsJson1_0
 service TickerJson10 {
     version: "2024-01-01"
-    operations: [Tick]
+    operations: [Tick, Echo]
 }
 
 @awsJson1_1
 service TickerJson11 {
     version: "2024-01-01"
-    operations: [Tick]
+    operations: [Tick, Echo]
 }
 
 @rpcv2Cbor
 service TickerCbor {
     version: "2024-01-01"
-    operations: [Tick]
+    operations: [Tick, Echo]
 }
 
 @rpcv2Json
 service TickerRpcJson {
     version: "2024-01-01"
-    operations: [Tick]
+    operations: [Tick, Echo]
 }
 
 operation Tick {
@@ -78,5 +78,37 @@ structure TooFast {
 
 @error("client")
 structure BadRequest {
+    message: String
+}
+
+/// A duplex stream: each say event of the input comes back at once as a
+/// said event with the prefix added; the output ends with the input.
+operation Echo {
+    input := {
+        prefix: String
+        @required
+        events: SayStream
+    }
+    output := {
+        events: SaidStream
+    }
+}
+
+@streaming
+union SayStream {
+    say: SayEvent
+}
+
+structure SayEvent {
+    @eventPayload
+    text: String
+}
+
+@streaming
+union SaidStream {
+    said: SaidEvent
+}
+
+structure SaidEvent {
     message: String
 }

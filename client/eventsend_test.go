@@ -1,0 +1,85 @@
+package client_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"testing"
+	"time"
+
+	"github.com/smithycurl/smithycurl/client"
+	"github.com/smithycurl/smithycurl/internal/eventserver"
+	"github.com/smithycurl/smithycurl/transport"
+)
+
+// Input event streams: Echo answers each say event with a said event at
+// once, so each round's event is sent only after the last round's answer
+// came back (the request is still open: duplex), in restJson1 (prefix in
+// a header) and rpcv2Cbor and awsJson1_1 (prefix in the initial-request
+// message), over h2c and HTTP/1.1.
+func TestEventStreamSend(t *testing.T) {
+	for _, svc := range []struct{ src, id string }{
+		{eventserver.Model, "smithycurl.test.events#Ticker"},
+		{eventserver.RPCModel, rpcNS + "#TickerCbor"},
+		{eventserver.RPCModel, rpcNS + "#TickerJson11"},
+	} {
+		for _, v := range []struct {
+			name string
+			v    transport.HTTPVersion
+		}{{"h2c", transport.HTTPVersion2PriorKnowledge}, {"HTTP1.1", transport.HTTPVersion1}} {
+			t.Run(svc.id+"/"+v.name, func(t *testing.T) {
+				c := eventClient(t, svc.src, svc.id, client.WithHTTPVersion(v.v))
+				for i := 0; i < 20; i++ {
+					if err := echoRounds(t, c, 5); err != nil {
+						t.Fatalf("exchange %d: %v", i, err)
+					}
+				}
+				if err := echoRounds(t, c, 100); err != nil {
+					t.Fatal(err)
+				}
+			})
+		}
+	}
+}
+
+func echoRounds(t *testing.T, c *client.Client, rounds int) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	s, err := c.CallStream(ctx, "Echo", []byte(`{"prefix":"re:"}`))
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	next, stop := iterPull(s)
+	defer stop()
+	for i := 0; i < rounds; i++ {
+		if err := s.Send(ctx, []byte(fmt.Sprintf(`{"say":{"text":"hello %d"}}`, i))); err != nil {
+			return fmt.Errorf("send %d: %w", i, err)
+		}
+		ev, err, ok := next()
+		if want := fmt.Sprintf(`{"said":{"message":"re:hello %d"}}`, i); !ok || err != nil || string(ev) != want {
+			return fmt.Errorf("round %d: %s %v %v, want %s", i, ev, err, ok, want)
+		}
+	}
+	if err := s.CloseSend(); err != nil {
+		return err
+	}
+	if ev, err, ok := next(); ok {
+		return fmt.Errorf("after CloseSend: %s %v", ev, err)
+	}
+	if err := s.Send(ctx, []byte(`{"say":{"text":"late"}}`)); err == nil {
+		return errors.New("Send after CloseSend was taken")
+	}
+	return nil
+}
+
+// iterPull pulls the stream's events one at a time.
+func iterPull(s *client.EventStream) (func() ([]byte, error, bool), func()) {
+	return iterPull2(s.Events())
+}
+
+func iterPull2(seq func(func([]byte, error) bool)) (func() ([]byte, error, bool), func()) {
+	next, stop := iter.Pull2(iter.Seq2[[]byte, error](seq))
+	return next, stop
+}
