@@ -21,20 +21,28 @@ var errSendClosed = errors.New("the input event stream is closed")
 // duplexBody is the request body of an input event stream: the messages
 // Send queues, read by libcurl's read callback while the response
 // arrives. Read never blocks: with nothing queued it returns
-// transport.ErrNoDataYet (the upload pauses) and Send wakes it.
+// transport.ErrNoDataYet (the upload pauses) and Send wakes it. With a
+// signer, messages are signed as libcurl takes them (the chain starts
+// from the request's signature, known once its headers are sent), and an
+// empty signed message ends the body.
 type duplexBody struct {
 	mu       sync.Mutex
 	drained  *sync.Cond // signalled when Read takes bytes or the call ends
-	buf      []byte
+	buf      []byte     // ready to send
 	off      int
-	closed   bool  // CloseSend: the body ends once buf is read
-	err      error // the call is over: Send fails with it
+	pending  [][]byte // messages to sign (with a signer)
+	queued   int      // bytes in pending
+	closed   bool     // CloseSend: the body ends once everything is read
+	final    bool     // the final signed message is in buf
+	err      error    // the call is over: Send fails with it
 	wake     func()
+	signer   *eventSigner
+	seed     func() string
 	maxQueue int
 }
 
-func newDuplexBody() *duplexBody {
-	d := &duplexBody{maxQueue: sendBuffer}
+func newDuplexBody(signer *eventSigner) *duplexBody {
+	d := &duplexBody{maxQueue: sendBuffer, signer: signer}
 	d.drained = sync.NewCond(&d.mu)
 	return d
 }
@@ -46,9 +54,40 @@ func (d *duplexBody) SetWake(wake func()) {
 	d.mu.Unlock()
 }
 
+// SetSeed implements transport.Seeded.
+func (d *duplexBody) SetSeed(seed func() string) {
+	d.mu.Lock()
+	d.seed = seed
+	d.mu.Unlock()
+}
+
 func (d *duplexBody) Read(p []byte) (int, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if d.off == len(d.buf) && d.signer != nil && (len(d.pending) > 0 || d.closed && !d.final) {
+		if d.signer.prior == "" {
+			seed := ""
+			if d.seed != nil {
+				seed = d.seed()
+			}
+			if seed == "" {
+				return 0, transport.ErrNoDataYet // resumed once libcurl has sent the headers
+			}
+			d.signer.prior = seed
+		}
+		var msg []byte
+		if len(d.pending) > 0 {
+			msg, d.pending = d.pending[0], d.pending[1:]
+			d.queued -= len(msg)
+		} else {
+			d.final = true
+		}
+		var err error
+		if d.buf, err = d.signer.sign(d.buf[:0], msg); err != nil {
+			return 0, err
+		}
+		d.off = 0
+	}
 	if d.off < len(d.buf) {
 		n := copy(p, d.buf[d.off:])
 		d.off += n
@@ -75,7 +114,7 @@ func (d *duplexBody) queue(ctx context.Context, msg []byte, end bool) error {
 		d.mu.Unlock()
 	})
 	defer stop()
-	for d.err == nil && !d.closed && len(d.buf)-d.off > 0 && len(d.buf)-d.off+len(msg) > d.maxQueue {
+	for d.err == nil && !d.closed && d.backlog() > 0 && d.backlog()+len(msg) > d.maxQueue {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -87,13 +126,23 @@ func (d *duplexBody) queue(ctx context.Context, msg []byte, end bool) error {
 	case d.closed:
 		return errSendClosed
 	}
-	d.buf = append(d.buf, msg...)
+	if len(msg) > 0 {
+		if d.signer != nil {
+			d.pending = append(d.pending, msg)
+			d.queued += len(msg)
+		} else {
+			d.buf = append(d.buf, msg...)
+		}
+	}
 	d.closed = end
 	if d.wake != nil {
 		d.wake()
 	}
 	return nil
 }
+
+// backlog is the bytes queued and not yet read.
+func (d *duplexBody) backlog() int { return len(d.buf) - d.off + d.queued }
 
 // end marks the call over: Send fails with err from now on.
 func (d *duplexBody) end(err error) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"strings"
 	"testing"
 	"time"
 
@@ -82,4 +83,33 @@ func iterPull(s *client.EventStream) (func() ([]byte, error, bool), func()) {
 func iterPull2(seq func(func([]byte, error) bool)) (func() ([]byte, error, bool), func()) {
 	next, stop := iter.Pull2(iter.Seq2[[]byte, error](seq))
 	return next, stop
+}
+
+// A SigV4 service: each input event is signed in a chain that starts from
+// the request's signature (libcurl's, read from the headers it sent), and
+// an empty signed message ends the stream; the server checks every
+// signature with the secret key (and answers an error message on a
+// mismatch).
+func TestEventStreamSendSigned(t *testing.T) {
+	for _, v := range []struct {
+		name string
+		v    transport.HTTPVersion
+	}{{"h2c", transport.HTTPVersion2PriorKnowledge}, {"HTTP1.1", transport.HTTPVersion1}} {
+		t.Run(v.name, func(t *testing.T) {
+			c := eventClient(t, eventserver.RPCModel, rpcNS+"#SignedTicker", client.WithHTTPVersion(v.v), client.WithRegion("us-east-1"),
+				client.WithAWSCredentials(client.AWSCredentials{AccessKeyID: "AKIDEXAMPLE", SecretAccessKey: eventserver.TestSecretKey}))
+			for i := 0; i < 5; i++ {
+				if err := echoRounds(t, c, 5); err != nil {
+					t.Fatalf("exchange %d: %v", i, err)
+				}
+			}
+			// A wrong key: the server finds the first event's signature wrong.
+			bad := eventClient(t, eventserver.RPCModel, rpcNS+"#SignedTicker", client.WithHTTPVersion(v.v), client.WithRegion("us-east-1"),
+				client.WithAWSCredentials(client.AWSCredentials{AccessKeyID: "AKIDEXAMPLE", SecretAccessKey: "wrong"}))
+			err := echoRounds(t, bad, 1)
+			if err == nil || !strings.Contains(err.Error(), "signature does not match") {
+				t.Errorf("a wrong key: %v", err)
+			}
+		})
+	}
 }

@@ -101,11 +101,17 @@ func (c *Client) CallStream(ctx context.Context, operation string, input []byte,
 	}
 	var in *duplexBody
 	if plan.inEvents != "" {
-		if req.AWSSigV4 != nil {
-			cancelOpts()
-			return nil, usageError(op.Shape.ID, "operation %s: its input is an event stream (member %s), whose events SigV4 signs in a chain seeded by the request's signature; libcurl computes that signature and does not expose it, so signed input event streams are not supported yet", op.Name, plan.inEvents)
+		var signer *eventSigner
+		if sv := req.AWSSigV4; sv != nil {
+			if signer, err = newEventSigner(sv.Provider, sv.SecretAccessKey); err != nil {
+				cancelOpts()
+				return nil, usageError(op.Shape.ID, "%v", err)
+			}
+			// libcurl signs the request with this as its payload hash;
+			// the events are signed in a chain from its signature.
+			req.Header.Set("X-Amz-Content-Sha256", "STREAMING-AWS4-HMAC-SHA256-EVENTS")
 		}
-		in = newDuplexBody()
+		in = newDuplexBody(signer)
 		if msg, ok, err := es.EncodeInitialMessage(ctx, op, input); err != nil {
 			cancelOpts()
 			return nil, classify(op.Shape.ID, err)

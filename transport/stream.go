@@ -35,7 +35,11 @@ type stream struct {
 	onStart   func(int, wire.Header) // Request.OnBodyStart
 	c         *C.sc_handle           // for the status and headers at the first write
 	err       error                  // the first failure of r or w, set before libcurl is told
+	ended     bool                   // a duplex call got an error status: the body ends here
 }
+
+// curlVersion is the version of the libcurl in use (0x075801 for 7.88.1).
+func curlVersion() int { return int(C.curl_version_info(C.CURLVERSION_NOW).version_num) }
 
 // maxZeroReads bounds the reads that return neither data nor an error.
 const maxZeroReads = 100
@@ -56,6 +60,17 @@ type Waker interface {
 	SetWake(wake func())
 }
 
+// Seeded is a duplex request body whose messages are signed in a chain
+// that starts from the request's own SigV4 signature (an input event
+// stream of a SigV4 service), which libcurl computes: with
+// Request.AWSSigV4 set, Do calls SetSeed with a function that returns it
+// in hex once libcurl has sent the request's headers ("" before; the
+// upload is resumed when it is known), and SetSeed(nil) when the call is
+// over. The function is called from Read only.
+type Seeded interface {
+	SetSeed(seed func() string)
+}
+
 //export scGoRead
 func scGoRead(ref C.uintptr_t, buf *C.char, n C.size_t) (out C.size_t) {
 	s := cgo.Handle(ref).Value().(*stream)
@@ -65,6 +80,9 @@ func scGoRead(ref C.uintptr_t, buf *C.char, n C.size_t) (out C.size_t) {
 			out = ^C.size_t(0)
 		}
 	}()
+	if s.ended {
+		return 0
+	}
 	p := unsafe.Slice((*byte)(unsafe.Pointer(buf)), int(n))
 	if s.remaining >= 0 && int64(len(p)) > s.remaining {
 		p = p[:s.remaining]
@@ -119,14 +137,22 @@ func (s *stream) start() {
 	}
 }
 
+// scGoStart is called at the end of the final headers of a duplex
+// call: a success starts the response (onStart), an error status ends the
+// request body (the server has answered).
+//
 //export scGoStart
-func scGoStart(ref C.uintptr_t) {
+func scGoStart(ref C.uintptr_t, status C.int) {
 	s := cgo.Handle(ref).Value().(*stream)
 	defer func() {
 		if r := recover(); r != nil { // never across the C frames
 			s.err = fmt.Errorf("the response's start: panicked: %v", r)
 		}
 	}()
+	if status < 200 || status > 299 {
+		s.ended = true
+		return
+	}
 	s.start()
 }
 

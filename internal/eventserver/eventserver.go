@@ -23,6 +23,7 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -55,7 +56,7 @@ func (Service) Handler() http.Handler {
 	mux.HandleFunc("POST /tick", func(w http.ResponseWriter, r *http.Request) { tick(w, r, restJSON) })
 	mux.HandleFunc("POST /echo", func(w http.ResponseWriter, r *http.Request) { echo(w, r, restJSON) })
 	mux.HandleFunc("POST /{$}", func(w http.ResponseWriter, r *http.Request) {
-		for _, f := range []*format{awsJSON10, awsJSON11} {
+		for _, f := range []*format{awsJSON10, awsJSON11, signedJSON} {
 			switch r.Header.Get("X-Amz-Target") {
 			case f.target + ".Tick":
 				tick(w, r, f)
@@ -97,6 +98,7 @@ var (
 	restJSON   = &format{requestType: "application/json", payloadType: "application/json", marshal: json.Marshal, unmarshal: json.Unmarshal}
 	awsJSON10  = awsJSON("TickerJson10", "application/x-amz-json-1.0")
 	awsJSON11  = awsJSON("TickerJson11", "application/x-amz-json-1.1")
+	signedJSON = awsJSON("SignedTicker", "application/x-amz-json-1.1")
 	cborDec, _ = cbor.DecOptions{DupMapKey: cbor.DupMapKeyEnforcedAPF, ExtraReturnErrors: cbor.ExtraDecErrorUnknownField}.DecMode()
 	rpcv2CBOR  = &format{smithyProtocol: "rpc-v2-cbor", requestType: "application/cbor", payloadType: "application/cbor",
 		marshal: cbor.Marshal, unmarshal: cborDec.Unmarshal, initialInStream: true, errorType: "smithycurl.test.events.rpc#BadRequest"}
@@ -278,25 +280,20 @@ func echo(w http.ResponseWriter, r *http.Request, f *format) {
 	if r.ProtoMajor == 1 {
 		rc.EnableFullDuplex()
 	}
-	dec := eventstream.NewDecoder(r.Body, eventstream.Limits{})
-	prefix := r.Header.Get("X-Prefix")
-	if f.initialInStream {
-		msg, err := dec.Next()
-		if err != nil || eventType(msg) != "initial-request" {
-			f.fail(w, fmt.Sprintf("no initial-request message (%v)", err))
+	var next func() (eventstream.Message, error)
+	if strings.HasPrefix(r.Header.Get("Authorization"), "AWS4-HMAC-SHA256 ") {
+		v, err := newVerifier(r)
+		if err != nil {
+			f.fail(w, err.Error())
 			return
 		}
-		var in struct {
-			Prefix string `json:"prefix"`
-		}
-		if err := f.unmarshal(msg.Payload, &in); err != nil {
-			f.fail(w, "initial request: "+err.Error())
-			return
-		}
-		prefix = in.Prefix
+		next = v.next
+	} else {
+		next = eventstream.NewDecoder(r.Body, eventstream.Limits{}).Next
 	}
 	w.Header().Set("Content-Type", "application/vnd.amazon.eventstream")
 	w.WriteHeader(200)
+	rc.Flush()
 	send := func(typ string, v any) error {
 		payload, _ := f.marshal(v)
 		b, _ := eventstream.Append(nil, eventstream.Message{Headers: []eventstream.Header{
@@ -306,14 +303,42 @@ func echo(w http.ResponseWriter, r *http.Request, f *format) {
 		}
 		return rc.Flush()
 	}
-	if f.initialInStream {
-		send("initial-response", map[string]string{})
-	} else {
+	// Failures once the stream has started are error messages in it; the
+	// rest of the request is read until the client ends it (a reset
+	// HTTP/2 stream hides the message from libcurl 7.88 while its upload
+	// is paused: transport.TestDuplexRefused).
+	fail := func(err error) {
+		b, _ := eventstream.Append(nil, eventstream.Message{Headers: []eventstream.Header{str(":message-type", "error"),
+			str(":error-code", "InvalidSignatureException"), str(":error-message", err.Error())}})
+		w.Write(b)
 		rc.Flush()
+		io.Copy(io.Discard, r.Body)
+	}
+	prefix := r.Header.Get("X-Prefix")
+	if f.initialInStream {
+		msg, err := next()
+		if err == nil && eventType(msg) != "initial-request" {
+			err = errors.New("no initial-request message")
+		}
+		var in struct {
+			Prefix string `json:"prefix"`
+		}
+		if err == nil {
+			err = f.unmarshal(msg.Payload, &in)
+		}
+		if err != nil {
+			fail(fmt.Errorf("initial request: %w", err))
+			return
+		}
+		prefix = in.Prefix
+		send("initial-response", map[string]string{})
 	}
 	for {
-		msg, err := dec.Next()
+		msg, err := next()
 		if err != nil {
+			if err != io.EOF {
+				fail(err)
+			}
 			return // io.EOF: the input ended
 		}
 		if eventType(msg) != "say" {

@@ -5,6 +5,7 @@ use aws.protocols#awsJson1_0
 use aws.protocols#awsJson1_1
 use smithy.protocols#rpcv2Cbor
 use smithy.protocols#rpcv2Json
+use aws.auth#sigv4
 
 // The Ticker of ticker.smithy in the four RPC protocols: the event stream
 // is the whole response body, the initial response (session) its first
@@ -20,6 +21,15 @@ service TickerJson10 {
 service TickerJson11 {
     version: "2024-01-01"
     operations: [Tick, Echo]
+}
+
+/// Echo with SigV4: each input event is signed (the server checks the
+/// chain with the secret key eventserver.TestSecretKey).
+@awsJson1_1
+@sigv4(name: "ticker")
+service SignedTicker {
+    version: "2024-01-01"
+    operations: [Echo]
 }
 
 @rpcv2Cbor
