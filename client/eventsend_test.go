@@ -39,6 +39,10 @@ func TestEventStreamSend(t *testing.T) {
 				if err := echoRounds(t, c, 100); err != nil {
 					t.Fatal(err)
 				}
+				// The front ends without Send (CallStream) refuse it.
+				if _, err := c.CallStream(context.Background(), "Echo", []byte(`{}`)); err == nil || !strings.Contains(err.Error(), "CallDuplex") {
+					t.Errorf("CallStream of a duplex operation: %v", err)
+				}
 			})
 		}
 	}
@@ -47,7 +51,7 @@ func TestEventStreamSend(t *testing.T) {
 func echoRounds(t *testing.T, c *client.Client, rounds int) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	s, err := c.CallStream(ctx, "Echo", []byte(`{"prefix":"re:"}`))
+	s, err := c.CallDuplex(ctx, "Echo", []byte(`{"prefix":"re:"}`))
 	if err != nil {
 		return err
 	}

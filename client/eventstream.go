@@ -76,6 +76,24 @@ func (e *idleError) Unwrap() error { return context.DeadlineExceeded }
 // stream (KindTimeout); the time the caller takes between events does not
 // count.
 func (c *Client) CallStream(ctx context.Context, operation string, input []byte, opts ...CallOption) (*EventStream, error) {
+	return c.callStream(ctx, operation, input, false, opts)
+}
+
+// CallDuplex is CallStream for an operation whose input is an event stream
+// too (Transcribe's StartStreamTranscription, Bedrock's bidirectional
+// streams): the input document holds the other members, the events go
+// with Send while Events reads the response's, and CloseSend ends the
+// input stream. The request goes out while the response is read (HTTP/2,
+// or chunked HTTP/1.1); with SigV4 each event is signed in a chain from
+// the request's signature. Like CallStream it returns once the initial
+// response has arrived, so a service must answer before it has events
+// (the RPC protocols' initial-request message is sent first). Not safe
+// to use from the C, Python and command-line front ends yet: Go only.
+func (c *Client) CallDuplex(ctx context.Context, operation string, input []byte, opts ...CallOption) (*EventStream, error) {
+	return c.callStream(ctx, operation, input, true, opts)
+}
+
+func (c *Client) callStream(ctx context.Context, operation string, input []byte, duplex bool, opts []CallOption) (*EventStream, error) {
 	ctx, co, cancelOpts := applyCallOptions(ctx, opts)
 	op, plan, req, _, err := c.prepare(ctx, operation, input, co, true)
 	if err != nil {
@@ -98,6 +116,13 @@ func (c *Client) CallStream(ctx context.Context, operation string, input []byte,
 	req.NoTimeout = true
 	if req.Header.Get("Accept") == "" {
 		req.Header.Set("Accept", protocol.EventStreamMediaType)
+	}
+	if (plan.inEvents != "") != duplex {
+		cancelOpts()
+		if duplex {
+			return nil, usageError(op.Shape.ID, "operation %s has no event stream in its input; use CallStream", op.Name)
+		}
+		return nil, usageError(op.Shape.ID, "operation %s: its input is an event stream (member %s): open it with CallDuplex (Go only for now)", op.Name, plan.inEvents)
 	}
 	var in *duplexBody
 	if plan.inEvents != "" {
