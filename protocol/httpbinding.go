@@ -427,11 +427,8 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 				}
 			}
 		default:
-			if pm.streaming && pm.target.kind == kUnion {
+			if pm.streaming && pm.target.kind == kUnion && raw == nil {
 				// An input event stream: the body is its messages.
-				if raw != nil {
-					return inputFailure(p.op, inMember(badValue("an event stream is sent as events, not in the input"), pm.name))
-				}
 				setDefault(req.Header, "Content-Type", EventStreamMediaType)
 				break
 			}

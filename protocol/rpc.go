@@ -122,12 +122,10 @@ func (c *rpcCodec) EncodeRequest(ctx context.Context, op *model.Operation, input
 	in := p.in
 	req := &wire.Request{Method: "POST", Path: p.path, Header: make(wire.Header, 6)}
 	var body []byte
-	if p.inStream != nil {
-		// The body is the input event stream; the other members go in its
-		// initial-request message (EncodeInitialMessage).
-		if vals[p.inStream.index] != nil {
-			return inputFailure(op, inMember(badValue("an event stream is sent as events, not in the input"), p.inStream.name))
-		}
+	// The body of an input event stream is its messages (the other members
+	// go in its initial-request message: EncodeInitialMessage).
+	streamBody := p.inStream != nil && vals[p.inStream.index] == nil
+	if streamBody {
 		req.Header.Set("Content-Type", EventStreamMediaType)
 	} else if !(c.d.unitNoBody && in.kind == kUnit) {
 		if body, err = c.format.encodeInput(in, vals); err != nil {
@@ -148,7 +146,7 @@ func (c *rpcCodec) EncodeRequest(ctx context.Context, op *model.Operation, input
 	if p.gzip && body != nil {
 		body = gzipBody(req.Header, body)
 	}
-	if p.inStream == nil {
+	if !streamBody {
 		setBody(req, body)
 	}
 	return req, nil
