@@ -28,6 +28,8 @@ type eventSigner struct {
 	secret, region, service string
 	prior                   string // hex; "" until the seed is known
 	now                     func() time.Time
+	day                     string // the day of key
+	key                     []byte // the signing key of day
 }
 
 // newEventSigner reads the region and service from libcurl's provider
@@ -62,11 +64,14 @@ func (s *eventSigner) sign(dst, payload []byte) ([]byte, error) {
 	payloadSum := sha256.Sum256(payload)
 	toSign := "AWS4-HMAC-SHA256-PAYLOAD\n" + t.Format("20060102T150405Z") + "\n" + scope + "\n" + s.prior + "\n" +
 		hex.EncodeToString(headerSum[:]) + "\n" + hex.EncodeToString(payloadSum[:])
-	key := hmacSHA256([]byte("AWS4"+s.secret), day)
-	for _, part := range []string{s.region, s.service, "aws4_request"} {
-		key = hmacSHA256(key, part)
+	if day != s.day {
+		key := hmacSHA256([]byte("AWS4"+s.secret), day)
+		for _, part := range []string{s.region, s.service, "aws4_request"} {
+			key = hmacSHA256(key, part)
+		}
+		s.day, s.key = day, key
 	}
-	sig := hmacSHA256(key, toSign)
+	sig := hmacSHA256(s.key, toSign)
 	s.prior = hex.EncodeToString(sig)
 	return eventstream.Append(dst, eventstream.Message{Headers: []eventstream.Header{
 		date, {Name: ":chunk-signature", Value: eventstream.Value{Type: eventstream.Bytes, Bytes: sig}},
