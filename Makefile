@@ -3,7 +3,7 @@ GO        ?= go
 FUZZTIME  ?= 20s
 BUILD     := build
 
-.PHONY: all deps build demo test vet unit conformance fuzz bench clean contract bench-aws lib install examples ctest bench-c pytest bench-python gentest-c bench-typed-c proptest fuzz-long
+.PHONY: all deps build demo test vet unit conformance fuzz bench clean contract bench-aws lib install examples ctest bench-c pytest bench-python gentest-c bench-typed-c proptest fuzz-long bench-sched
 
 all: build
 
@@ -40,9 +40,9 @@ vet:
 conformance:
 	$(GO) run ./internal/cmd/conformance
 
-# Every fuzzer, FUZZTIME each (14 fuzzers: 4.7 min at 20 s). fuzz-long runs each
+# Every fuzzer, FUZZTIME each (15 fuzzers: 5 min at 20 s). fuzz-long runs each
 # to FUZZLONG executions; crashers land in testdata/fuzz/ as regression seeds.
-FUZZERS := ./model:FuzzParseIDL ./model:FuzzParseAST \
+FUZZERS := ./model:FuzzParseIDL ./model:FuzzParseAST ./model:FuzzSnapshot \
 	./internal/proptest:FuzzDecodeResponse ./internal/proptest:FuzzDecodeError \
 	./internal/proptest:FuzzEncodeRequest ./transport:FuzzParseHeaderBlock \
 	./endpoints:FuzzRuleSet ./endpoints:FuzzPath \
@@ -74,6 +74,7 @@ bench:
 	$(GO) test ./model -run '^$$' -bench . -benchmem
 	$(GO) test ./protocol -run '^$$' -bench '^Benchmark(RoundTrip1KB|RoundTrip1MB|SonicTyped|AWSJSON|RPCv2|FxCBORTyped|XML)' -benchmem
 	$(GO) test ./client -run '^$$' -bench '^BenchmarkCall' -benchmem -benchtime 1s
+	$(GO) test ./client -run '^$$' -bench '^BenchmarkStartup' -benchmem -benchtime 20x
 	$(GO) test ./internal/gen/gogen -run '^$$' -bench 'GenGo' -benchmem -benchtime 3x
 	$(MAKE) bench-aws
 	$(MAKE) bench-c
@@ -83,16 +84,23 @@ bench:
 # DynamoDB GetItem and PutItem against dynalite, BENCH_N sequential calls on one
 # client: smithycurl vs aws-sdk-go-v2 (wall and CPU time per call), then client
 # creation with the model load. bench/ is a module of its own (the AWS SDK).
+# Then S3 PutObject+GetObject of 1 KiB and 1 MiB on s3rver, BENCH_S3_1KB and
+# BENCH_S3_1MB interleaved rounds: vs aws-sdk-go-v2 and vs boto3 (CPU ratios).
 BENCH_N ?= 2000
+BENCH_S3_1KB ?= 300
+BENCH_S3_1MB ?= 30
 bench-aws: lib
 	$(GO) run ./cmd/smithycurl gen go --model $${SMITHYCURL_SHARED:-../shared}/models/aws/dynamodb.json --package typeddynamo -o bench/build/_typeddynamo
 	cd bench && $(GO) test -tags typedbench -run '^$$' -bench 'DynamoDB' -benchtime $(BENCH_N)x -benchmem .
 	cd bench && $(GO) test -run '^$$' -bench 'NewClient' -benchtime 20x -benchmem .
+	cd bench && $(GO) test -run '^$$' -bench 'S3/1KB' -benchtime $(BENCH_S3_1KB)x . && \
+	$(GO) test -run '^$$' -bench 'S3/1MB' -benchtime $(BENCH_S3_1MB)x .
 	@command -v $(PYTHON) >/dev/null && $(PYTHON) -c 'import boto3' 2>/dev/null || { echo "bench-aws: the Python comparison needs python3-boto3 (apt-get install python3-boto3)"; exit 1; }
 	$(CC) $(CFLAGS_C) -Iinclude -o $(BUILD)/bench-c-dynamodb bench/c/dynamodb.c $$(pkg-config --cflags --libs libcurl) -ldl
 	set -a; eval "$$(scripts/emulators.sh start)"; set +a; \
 	$(BUILD)/bench-c-dynamodb "$$SMITHYCURL_DYNALITE_URL" "$${SMITHYCURL_SHARED:-../shared}/models/aws/dynamodb.json" $(CURDIR)/$(BUILD)/libsmithycurl.so $(BENCH_N) && \
-	SMITHYCURL_LIBRARY=$(CURDIR)/$(BUILD)/libsmithycurl.so $(PYTHON) -B bench/python/bench_dynamodb.py $(BENCH_N); \
+	SMITHYCURL_LIBRARY=$(CURDIR)/$(BUILD)/libsmithycurl.so $(PYTHON) -B bench/python/bench_dynamodb.py $(BENCH_N) && \
+	SMITHYCURL_LIBRARY=$(CURDIR)/$(BUILD)/libsmithycurl.so $(PYTHON) -B bench/python/bench_s3.py $(BENCH_S3_1KB) $(BENCH_S3_1MB); \
 	rc=$$?; scripts/emulators.sh stop >/dev/null; exit $$rc
 
 # The C library: build/libsmithycurl.so from export/ (only the smithycurl_*
@@ -135,13 +143,22 @@ ctest: lib build examples
 	bindings/c/run.sh
 	bindings/c/run.sh --valgrind
 
+# Where a call should wait (inside a cgo call or in C between two entries
+# into Go): the runtime's cost around a libcurl transfer, apart from codecs.
+bench-sched: build
+	$(GO) build -buildmode=c-shared -o $(BUILD)/libschedprobe.so ./internal/cmd/schedprobe
+	$(CC) $(CFLAGS_C) -Ibench/c -o $(BUILD)/bench-sched bench/c/sched.c -L$(BUILD) -lschedprobe -lcurl -lpthread -Wl,-rpath,$(CURDIR)/$(BUILD)
+	bench/c/sched.sh
+
 # C API vs plain libcurl: CPU per call and calls/s (1, 2, 8 threads), cold start.
 bench-c: lib build
 	$(GO) build -o $(BUILD)/testserver ./internal/cmd/testserver
 	$(CC) $(CFLAGS_C) -Iinclude -o $(BUILD)/bench-c bench/c/bench.c -lcurl -lpthread -ldl
 	$(CC) $(CFLAGS_C) -o $(BUILD)/bench-c-cold-curl bench/c/cold_curl.c -lcurl
 	$(CC) $(CFLAGS_C) -Iinclude -o $(BUILD)/bench-c-cold-smithycurl bench/c/cold_smithycurl.c -L$(BUILD) -lsmithycurl -Wl,-rpath,$(CURDIR)/$(BUILD)
+	$(CC) $(CFLAGS_C) -Iinclude -o $(BUILD)/bench-c-startup bench/c/startup.c -L$(BUILD) -lsmithycurl -Wl,-rpath,$(CURDIR)/$(BUILD)
 	bench/c/run.sh
+	$(BUILD)/bench-c-startup $${SMITHYCURL_SHARED:-../shared}/models/aws/dynamodb.json 21
 
 clean:
 	rm -rf $(BUILD)
@@ -156,6 +173,7 @@ pytest: lib build
 
 bench-python: lib build
 	SMITHYCURL_LIBRARY=$(CURDIR)/$(BUILD)/libsmithycurl.so $(PYTHON) -B bench/python/bench.py
+	SMITHYCURL_LIBRARY=$(CURDIR)/$(BUILD)/libsmithycurl.so $(PYTHON) -B bench/python/bench_startup.py 21
 
 # Typed C clients (smithycurl gen c, internal/gen/cgen): the C of every model
 # under $(SMITHYCURL_SHARED)/models/aws and aws-large compiles with -std=c99

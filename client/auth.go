@@ -116,6 +116,30 @@ func (c *credentials) has(scheme model.ShapeID) bool {
 	return false
 }
 
+// UnusedCredentials names the credentials given to the client (e.g.
+// "bearer token") that no operation of its service can send: the service
+// and its operations list no auth scheme that takes them. A front end can
+// warn about them; the client itself ignores them, as the AWS SDKs do.
+func (c *Client) UnusedCredentials() []string {
+	given := []struct {
+		scheme model.ShapeID
+		what   string
+	}{{authBearer, "bearer token"}, {authBasic, "basic auth"}, {authAPIKey, "API key"}, {authSigV4, "AWS credentials"}}
+	usable := map[model.ShapeID]bool{}
+	for _, op := range c.svc.Operations {
+		for _, s := range planAuth(c.svc.Shape, op.Shape).schemes {
+			usable[s] = true
+		}
+	}
+	var unused []string
+	for _, g := range given {
+		if c.opts.creds.has(g.scheme) && !usable[g.scheme] { // opts: what the caller gave, not the environment
+			unused = append(unused, g.what)
+		}
+	}
+	return unused
+}
+
 // missingAWS says which half of the AWS credentials is missing when only
 // one was given ("" when both or neither were).
 func (c *credentials) missingAWS() string {
@@ -161,9 +185,11 @@ func planAuth(svc, op *model.Shape) authPlan {
 }
 
 // authenticate applies the first scheme of the plan the caller has
-// credentials for. It returns the query parameter value to redact, if any.
-// sig is what the resolved endpoint's authSchemes say about SigV4.
-func (c *Client) authenticate(op *model.Operation, plan authPlan, req *transport.Request, sig signingOverride) (secret string, err error) {
+// credentials for. It returns the query parameter value to redact, if any,
+// and for SigV4 the signer the request must be signed with once it is
+// complete (and again before each retry). sig is what the resolved
+// endpoint's authSchemes say about SigV4.
+func (c *Client) authenticate(op *model.Operation, plan authPlan, req *transport.Request, sig signingOverride) (secret string, signer *sigV4, err error) {
 	for _, scheme := range plan.schemes {
 		if !c.creds.has(scheme) {
 			continue
@@ -174,10 +200,11 @@ func (c *Client) authenticate(op *model.Operation, plan authPlan, req *transport
 		case authBasic:
 			req.Header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(c.creds.user+":"+c.creds.password)))
 		case authAPIKey:
-			return c.applyAPIKey(req)
+			secret, err := c.applyAPIKey(req)
+			return secret, nil, err
 		case authSigV4:
 			if sig.unsupported != "" {
-				return "", usageError(op.Shape.ID, "the endpoint needs an auth scheme smithycurl cannot sign with (%s)", sig.unsupported)
+				return "", nil, usageError(op.Shape.ID, "the endpoint needs an auth scheme smithycurl cannot sign with (%s)", sig.unsupported)
 			}
 			signing, _ := c.svc.Shape.Trait(authSigV4)
 			nameNode, _ := signing.Get("name")
@@ -193,30 +220,27 @@ func (c *Client) authenticate(op *model.Operation, plan authPlan, req *transport
 				region = c.region
 			}
 			if region == "" {
-				return "", usageError(op.Shape.ID, "aws.auth#sigv4 needs a region: set AWS_REGION or give one with the credentials")
+				return "", nil, usageError(op.Shape.ID, "aws.auth#sigv4 needs a region: set AWS_REGION or give one with the credentials")
 			}
-			req.AWSSigV4 = &transport.AWSSigV4{
-				Provider: "aws:amz:" + region + ":" + name, AccessKeyID: c.creds.aws.AccessKeyID,
-				SecretAccessKey: c.creds.aws.SecretAccessKey,
-			}
+			signer = &sigV4{region: region, service: name, creds: c.creds.aws}
 			if c.creds.aws.SessionToken != "" {
 				req.Header.Set("X-Amz-Security-Token", c.creds.aws.SessionToken)
 			}
 		}
-		return "", nil
+		return "", signer, nil
 	}
 	if plan.optional {
-		return "", nil
+		return "", nil, nil
 	}
 	names := make([]string, len(plan.schemes))
 	for i, s := range plan.schemes {
 		names[i] = string(s)
 	}
 	if half := c.creds.missingAWS(); half != "" {
-		return "", usageError(op.Shape.ID, "%s requires authentication with one of [%s]; the AWS credentials lack the %s",
+		return "", nil, usageError(op.Shape.ID, "%s requires authentication with one of [%s]; the AWS credentials lack the %s",
 			op.Name, strings.Join(names, ", "), half)
 	}
-	return "", usageError(op.Shape.ID, "%s requires authentication with one of [%s]; no credentials were given for them",
+	return "", nil, usageError(op.Shape.ID, "%s requires authentication with one of [%s]; no credentials were given for them",
 		op.Name, strings.Join(names, ", "))
 }
 

@@ -137,3 +137,29 @@ func BenchmarkCallOverhead(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCallVsC is the goal of the per-call cost: client.Call on the
+// echo workload, workers goroutines sharing one client, against the
+// hand-written libcurl loop in C (bench/c/bench.c's, one easy handle per
+// thread) in the same run: CPU per call and calls/s of each and their
+// ratios (cpu-x, calls/s-x; medians of BENCH_ROUNDS, default 5, rounds of
+// 3000 calls, alternating). Run with -benchtime 1x.
+func BenchmarkCallVsC(b *testing.B) {
+	for _, w := range []int{1, 2, 8} {
+		b.Run(fmt.Sprintf("workers=%d", w), func(b *testing.B) {
+			c := benchClient(b)
+			defer c.Close()
+			ctx := context.Background()
+			benchserver.CompareToC(b, benchserver.Start(b)+"/orders", w, 3000, 5, func() error {
+				out, err := c.Call(ctx, "CreateOrder", benchserver.Request)
+				if err != nil {
+					return err
+				}
+				if !bytes.HasPrefix(out, []byte(`{"id":"a1b2c3d4"`)) {
+					return fmt.Errorf("unexpected output %s", out)
+				}
+				return nil
+			})
+		})
+	}
+}

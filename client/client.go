@@ -41,6 +41,8 @@ type Client struct {
 	// bucketInEndpoint: S3 through its endpoint rules, which put the bucket
 	// in the endpoint (the codec leaves {Bucket} out of the path).
 	bucketInEndpoint bool
+	isAWS            bool // an AWS service (aws.api#service): its SDKs' retry codes apply
+	quota            *retryQuota
 	opts             options
 	creds            credentials
 	plans            sync.Map // *model.Operation -> *callPlan
@@ -105,7 +107,8 @@ func New(m *model.Model, serviceID model.ShapeID, endpoint string, opts ...Optio
 		return nil, &Error{Kind: KindUsage, err: err}
 	}
 	c := &Client{model: m, svc: svc, codec: codec, endpoint: u, rules: rules, opts: o, creds: o.creds,
-		region: o.endpoint.regionOrEnv(), bucketInEndpoint: bucketInEndpoint}
+		region: o.endpoint.regionOrEnv(), bucketInEndpoint: bucketInEndpoint, isAWS: svc.Shape.HasTrait("aws.api#service"),
+		quota: newRetryQuota(o.retry)}
 	if c.creds.aws == nil && svc.Shape.HasTrait(authSigV4) {
 		c.creds.aws = awsFromEnv()
 	}
@@ -189,7 +192,14 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte, opts 
 	}
 	callStart := time.Now()
 	var deadline time.Time // the whole call's time budget, set at the first retry
+	lastCost := 0          // what the last retry took from the quota
 	for attempt := 1; ; attempt++ {
+		if attempt > 1 && body.signer != nil {
+			// Each attempt is signed as of its own time.
+			if err := body.signer.sign(req, time.Now()); err != nil {
+				return nil, usageError(op.Shape.ID, "signing the request: %v", err)
+			}
+		}
 		start := time.Now()
 		out, resp, e := c.send(ctx, op, req, body.validate)
 		if c.opts.observer != nil {
@@ -203,6 +213,7 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte, opts 
 			c.opts.observer(a)
 		}
 		if e == nil {
+			c.quota.succeeded(lastCost)
 			return out, nil
 		}
 		var header wire.Header
@@ -234,6 +245,11 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte, opts 
 		if time.Until(deadline) <= backoff {
 			return nil, e // no time left for another attempt
 		}
+		cost, ok := c.quota.take(e)
+		if !ok {
+			return nil, noRetry(e, errQuotaSpent)
+		}
+		lastCost = cost
 		if err := sleep(ctx, backoff); err != nil {
 			return nil, e // the last real failure says more than "cancelled while waiting"
 		}
@@ -306,15 +322,20 @@ func (c *Client) prepare(ctx context.Context, operation string, input []byte, co
 		body.w.w = io.MultiWriter(w, rc)
 		req.OnBodyStart = func(_ int, h wire.Header) { rc.pick(h) }
 	}
-	secret, err := c.authenticate(op, plan.auth, req, ep.signing)
+	secret, signer, err := c.authenticate(op, plan.auth, req, ep.signing)
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
-	if req.AWSSigV4 != nil && req.BodyReader != nil && req.Header.Get("X-Amz-Content-Sha256") == "" {
-		// libcurl signs the hash of an in-memory body only; a streamed
-		// one is sent unsigned (libcurl takes this header's value as the
-		// payload hash), as the AWS SDKs do for S3 streaming uploads.
-		req.Header.Set("X-Amz-Content-Sha256", "UNSIGNED-PAYLOAD")
+	if signer != nil {
+		if len(req.Body) > 1<<20 || req.BodyReader != nil && (req.BodySize < 0 || req.BodySize > 1<<20) {
+			// As the AWS SDKs do (unsigned): the service may refuse a
+			// large upload before it is sent.
+			req.Header.Set("Expect", "100-continue")
+		}
+		if err := signer.sign(req, time.Now()); err != nil {
+			return nil, nil, nil, nil, usageError(op.Shape.ID, "signing the request: %v", err)
+		}
+		body.signer = signer
 	}
 	// Errors and traces show the URL without secrets: the path template when
 	// a @sensitive member is in the URL, and no API key.

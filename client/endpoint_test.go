@@ -48,8 +48,11 @@ type awsStandIn struct {
 
 func (r *awsStandIn) Do(_ context.Context, req *transport.Request) (*wire.Response, error) {
 	r.url, r.header = req.URL, req.Header
-	if req.AWSSigV4 != nil {
-		r.provider = req.AWSSigV4.Provider
+	// "Credential=KEY/DATE/REGION/SERVICE/aws4_request" names what signed it.
+	if _, cred, ok := strings.Cut(req.Header.Get("Authorization"), "Credential="); ok {
+		if parts := strings.Split(strings.SplitN(cred, ",", 2)[0], "/"); len(parts) == 5 {
+			r.provider = "aws:amz:" + parts[2] + ":" + parts[3]
+		}
 	}
 	return &wire.Response{Status: 200, Header: wire.Header{"Content-Type": {"application/x-amz-json-1.0"}}, Body: []byte("{}")}, nil
 }

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/smithycurl/smithycurl/model"
@@ -18,7 +19,8 @@ import (
 // [0, min(Cap, Base·2^n)]), or the server's Retry-After when it sends one.
 //
 // What is retried: transport failures that certainly did not reach the
-// server; HTTP 429 and throttling errors (the server refused the request);
+// server; HTTP 429 and throttling errors (the server refused the request;
+// for AWS services, the AWS SDKs' throttling codes too);
 // errors marked @retryable; and, only for operations that are @readonly,
 // @idempotent or carry an idempotency token, HTTP 500, 502, 503, 504 and
 // transport failures that may have reached the server. A request that may
@@ -26,14 +28,80 @@ import (
 // own re-send on a fresh connection included), and a response over the
 // size limit is not retried. The client's timeout bounds the whole call,
 // backoff and retries included.
+//
+// Retries also draw on the client's retry quota, as in the AWS SDKs'
+// standard retry mode: each retry takes 5 tokens (10 after a timeout or a
+// transport failure), a successful call gives back what its last retry took,
+// or 1 token when it needed none, up to Quota. A retry the quota cannot pay
+// for is not made: a failing service is not sent three times its load.
 type RetryPolicy struct {
 	MaxAttempts int           // total sends; 1 turns retries off
 	Base        time.Duration // first backoff ceiling
 	Cap         time.Duration // largest backoff, also caps Retry-After
+	Quota       int           // retry quota in tokens: 0 for the default (500), < 0 for none
 }
 
 // DefaultRetryPolicy is used when no WithRetryPolicy option is given.
 var DefaultRetryPolicy = RetryPolicy{MaxAttempts: 3, Base: 100 * time.Millisecond, Cap: 20 * time.Second}
+
+// The retry quota's figures, those of the AWS SDKs' standard retry mode.
+const (
+	defaultRetryQuota = 500
+	retryCost         = 5
+	retryTimeoutCost  = 10
+	noRetryRefund     = 1
+)
+
+// retryQuota is a client's retry budget; a nil one never runs out.
+type retryQuota struct {
+	mu               sync.Mutex
+	tokens, capacity int
+}
+
+func newRetryQuota(p RetryPolicy) *retryQuota {
+	switch {
+	case p.Quota < 0 || p.MaxAttempts <= 1:
+		return nil
+	case p.Quota == 0:
+		return &retryQuota{tokens: defaultRetryQuota, capacity: defaultRetryQuota}
+	}
+	return &retryQuota{tokens: p.Quota, capacity: p.Quota}
+}
+
+// take removes the cost of a retry after e, if the quota has it.
+func (q *retryQuota) take(e *Error) (cost int, ok bool) {
+	if q == nil {
+		return 0, true
+	}
+	cost = retryCost
+	if e.Kind == KindTimeout || e.Kind == KindTransport {
+		cost = retryTimeoutCost
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.tokens < cost {
+		return 0, false
+	}
+	q.tokens -= cost
+	return cost, true
+}
+
+// succeeded gives back after a successful call: the cost of its last retry,
+// or noRetryRefund when it had none.
+func (q *retryQuota) succeeded(lastCost int) {
+	if q == nil {
+		return
+	}
+	if lastCost == 0 {
+		lastCost = noRetryRefund
+	}
+	q.mu.Lock()
+	q.tokens = min(q.tokens+lastCost, q.capacity)
+	q.mu.Unlock()
+}
+
+// errQuotaSpent says why a retryable failure was not retried.
+var errQuotaSpent = errors.New("not retried: the client's retry quota is spent (too many failures lately)")
 
 // idempotent reports whether op may be sent twice with the same effect.
 func idempotent(m *model.Model, op *model.Shape, input *model.Shape) bool {
@@ -73,20 +141,55 @@ func (c *Client) retryDecision(e *Error, header wire.Header, idem bool) (bool, t
 		case 500, 502, 503, 504:
 			return idem, wait
 		}
+		if c.isAWS && awsTransientCodes[errorName(e)] {
+			return idem, wait
+		}
 	}
 	return false, 0
 }
 
-// throttling reports a throttling error: @retryable(throttling: true), or an
+// throttling reports a throttling error: @retryable(throttling: true); for
+// an AWS service, one of the codes the AWS SDKs' standard retry mode treats
+// as throttling, modeled or not (DynamoDB's modeled
+// ProvisionedThroughputExceededException has no @retryable); or an
 // unmodeled error type that says so.
 func (c *Client) throttling(e *Error) bool {
-	if s, ok := c.model.Shape(e.Shape); ok {
+	s, modeled := c.model.Shape(e.Shape)
+	if modeled {
 		v, _ := s.Trait("smithy.api#retryable")
-		t, _ := v.Get("throttling")
-		return t.AsBool()
+		if t, _ := v.Get("throttling"); t.AsBool() {
+			return true
+		}
+	}
+	if c.isAWS && awsThrottlingCodes[errorName(e)] {
+		return true
+	}
+	if modeled {
+		return false
 	}
 	code := strings.ToLower(e.Code)
 	return strings.Contains(code, "throttl") || strings.Contains(code, "toomanyrequests") || strings.Contains(code, "slowdown")
+}
+
+// awsThrottlingCodes and awsTransientCodes are the error codes the AWS SDKs'
+// standard retry mode retries as throttling (always) and as transient (like
+// a 5xx status: here, for idempotent operations only).
+var (
+	awsThrottlingCodes = map[string]bool{"Throttling": true, "ThrottlingException": true, "ThrottledException": true,
+		"RequestThrottledException": true, "TooManyRequestsException": true, "ProvisionedThroughputExceededException": true,
+		"TransactionInProgressException": true, "RequestLimitExceeded": true, "BandwidthLimitExceeded": true,
+		"LimitExceededException": true, "RequestThrottled": true, "SlowDown": true, "PriorRequestNotComplete": true,
+		"EC2ThrottledException": true}
+	awsTransientCodes = map[string]bool{"RequestTimeout": true, "RequestTimeoutException": true}
+)
+
+// errorName is the error's code as the AWS SDKs match it: the modeled
+// shape's name, else the code the response carried.
+func errorName(e *Error) string {
+	if e.Shape != "" {
+		return e.Shape.Name()
+	}
+	return e.Code
 }
 
 // retryAfter parses a Retry-After header (seconds or HTTP date).

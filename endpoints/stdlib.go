@@ -5,6 +5,8 @@ import (
 	"net"
 	"net/url"
 	"strings"
+
+	"github.com/smithycurl/smithycurl/wire"
 )
 
 // function describes one library function: its parameter types (variadic
@@ -309,8 +311,6 @@ func parseURL(v Value) Value {
 	})
 }
 
-const upperHex = "0123456789ABCDEF"
-
 // uriEncode percent-encodes everything but RFC 3986's unreserved characters.
 func uriEncode(v Value) Value {
 	if v.kind != StringKind {
@@ -319,25 +319,13 @@ func uriEncode(v Value) Value {
 	s := v.s
 	n := 0
 	for i := 0; i < len(s); i++ {
-		if !unreserved(s[i]) {
+		if !wire.Unreserved(s[i]) {
 			n++
 		}
 	}
 	if n == 0 {
 		return v
 	}
-	b := make([]byte, 0, len(s)+2*n)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if unreserved(c) {
-			b = append(b, c)
-		} else {
-			b = append(b, '%', upperHex[c>>4], upperHex[c&15])
-		}
-	}
+	b := wire.AppendEscaped(make([]byte, 0, len(s)+2*n), s, false)
 	return String(string(b))
-}
-
-func unreserved(c byte) bool {
-	return isAlnum(c) || c == '-' || c == '_' || c == '.' || c == '~'
 }

@@ -203,6 +203,8 @@ func scx_model_json(h C.uintptr_t, which C.int, svc, op *C.char, out **C.char, n
 		b = describe.Services(mh.m)
 	case C.SCX_JSON_AST:
 		b = mh.m.MarshalAST()
+	case C.SCX_SNAPSHOT:
+		b = mh.m.MarshalSnapshot()
 	case C.SCX_JSON_OPERATION:
 		s, err := findService(mh.m, svc)
 		if err != nil {

@@ -11,7 +11,7 @@
 enum { SCX_LOADER = 1, SCX_MODEL, SCX_OPTIONS, SCX_CLIENT, SCX_RESULT, SCX_CANCEL, SCX_STREAM, SCX_PAGINATOR };
 
 // What scx_model_json writes.
-enum { SCX_JSON_SERVICES = 1, SCX_JSON_OPERATION, SCX_JSON_AST };
+enum { SCX_JSON_SERVICES = 1, SCX_JSON_OPERATION, SCX_JSON_AST, SCX_SNAPSHOT };
 
 // Options set by scx_options_set_int and scx_options_set_str.
 enum {

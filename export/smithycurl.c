@@ -159,6 +159,12 @@ smithycurl_code smithycurl_model_ast_json(smithycurl_model *model, char **json, 
     return scx_model_json(H(model), SCX_JSON_AST, NULL, NULL, json, len);
 }
 
+smithycurl_code smithycurl_model_snapshot(smithycurl_model *model, char **data, size_t *len) {
+    FORK_CHECK();
+    if (!len) return SMITHYCURL_E_INVALID_ARGUMENT;
+    return scx_model_json(H(model), SCX_SNAPSHOT, NULL, NULL, data, len);
+}
+
 smithycurl_code smithycurl_model_errmsg(smithycurl_model *model, char **msg) {
     FORK_CHECK();
     return scx_errmsg(H(model), SCX_MODEL, msg);

@@ -274,7 +274,11 @@ smithycurl_code smithycurl_loader_new(smithycurl_loader **out);
  * directory: every .smithy file and JSON AST under it (recursively, in name
  * order; other JSON files, FIFOs and devices are skipped), or the sources and
  * imports of the smithy-build.json at its top. Files are read now, each up
- * to 256 MiB.
+ * to 256 MiB. A model snapshot (smithycurl_model_snapshot(), `smithycurl
+ * compile`; recognised by its first bytes) is a whole, checked model: it
+ * loads alone (with other files, smithycurl_loader_load() fails), without
+ * being parsed or validated again; a damaged one fails to load with a
+ * message naming the file.
  *
  * @param path a NUL-terminated path; copied.
  * @return SMITHYCURL_OK, SMITHYCURL_E_NOT_FOUND (no such file or directory,
@@ -430,6 +434,20 @@ smithycurl_code smithycurl_model_operation_json(smithycurl_model *model, const c
  *   SMITHYCURL_E_INVALID_HANDLE.
  * Thread-safety: any thread. */
 smithycurl_code smithycurl_model_ast_json(smithycurl_model *model, char **json, size_t *len);
+
+/** The model as a snapshot: a compact binary file (what `smithycurl compile`
+ * writes) that smithycurl_loader_add_path() loads several times faster than
+ * the model's files, without parsing or validating it again. Write the bytes
+ * to a file as they are. A snapshot holds a format version and a checksum:
+ * one of another version, damaged or truncated is a load error naming the
+ * file, and a snapshot written by one version of the library may need
+ * compiling again for another.
+ * @param data receives the bytes (binary, not NUL-terminated); caller frees
+ *   with smithycurl_free(). @param len receives their number (required).
+ * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_ARGUMENT,
+ *   SMITHYCURL_E_INVALID_HANDLE.
+ * Thread-safety: any thread. */
+smithycurl_code smithycurl_model_snapshot(smithycurl_model *model, char **data, size_t *len);
 
 /** Copies the message of the last failure of a call made on this model
  * (model queries and smithycurl_client_new()); "" when none.

@@ -360,8 +360,10 @@ func duplicateMember(earlier []*draftMember, name string) bool {
 func (a *assembler) build(f *draftFile, d *draftShape) *Shape {
 	s := &Shape{ID: d.id, Type: d.typ, Loc: d.loc}
 	s.Traits = a.traits(f, d.id, d.traits)
+	var members []Member // one allocation for the shape's members
 	if len(d.members) > 0 {
 		s.Members = make([]*Member, 0, len(d.members))
+		members = make([]Member, 0, len(d.members))
 	}
 	var seen map[string]bool // only for many members: a scan is cheaper below that
 	if len(d.members) > 64 {
@@ -380,7 +382,8 @@ func (a *assembler) build(f *draftFile, d *draftShape) *Shape {
 			a.errorf(mid, dm.loc, "Duplicate member of `%s`: `%s`", d.id, dm.name)
 			continue
 		}
-		m := &Member{ID: mid, Target: a.ref(f, dm.target), Traits: a.traits(f, mid, dm.traits), Loc: dm.loc}
+		members = append(members, Member{ID: mid, Target: a.ref(f, dm.target), Traits: a.traits(f, mid, dm.traits), Loc: dm.loc})
+		m := &members[len(members)-1]
 		if m.Target == "" && !dm.elided && (d.typ == EnumType || d.typ == IntEnumType) {
 			m.Target = unitID
 		}
@@ -415,9 +418,10 @@ func (a *assembler) traits(f *draftFile, target ShapeID, ts []draftTrait) Traits
 	for _, t := range ts {
 		id, _ := a.resolve(f, t.name.name)
 		v := t.value
-		if t.annotation {
+		switch {
+		case t.annotation:
 			v = a.annotationValue(id)
-		} else {
+		case !f.json: // a JSON AST has no syntactic shape ids
 			v = a.resolveNode(f, v)
 		}
 		out = a.addTrait(out, Trait{ID: id, Value: v}, target, t.loc)

@@ -9,6 +9,9 @@ import (
 type astReader struct {
 	f     *draftFile
 	lines lineIndex
+	// line is the line of the last location found: the reader mostly moves
+	// forward a few lines at a time.
+	line int
 }
 
 // parseAST reads one Smithy JSON AST file.
@@ -35,7 +38,7 @@ func readAST(path string, src string, root Node, err error) *draftFile {
 		f.errorf(r.loc(root), "", "Model", "Expected the JSON AST to be an object; found %s", root.Kind())
 		return f
 	}
-	r.checkProperties(root, "", "metadata", "shapes", "smithy")
+	r.checkProperties(root, subject{}, "metadata", "shapes", "smithy")
 	v, ok := root.Get("smithy")
 	switch {
 	case !ok:
@@ -78,6 +81,20 @@ func readAST(path string, src string, root Node, err error) *draftFile {
 	return f
 }
 
+// subject is the shape or member a JSON AST value belongs to, named in
+// errors: a member's id is only built for an error.
+type subject struct {
+	shape  ShapeID
+	member string
+}
+
+func (s subject) id() ShapeID {
+	if s.member == "" {
+		return s.shape
+	}
+	return s.shape.WithMember(s.member)
+}
+
 type errorString string
 
 func (e errorString) Error() string { return string(e) }
@@ -86,11 +103,24 @@ func (r *astReader) loc(n Node) SourceLocation {
 	if n.pos == 0 {
 		return SourceLocation{File: r.f.path}
 	}
-	return r.lines.loc(r.f.path, int(n.pos-1))
+	off, idx := int(n.pos-1), r.lines
+	l := r.line
+	if l >= len(idx) || idx[l] > off {
+		l = 0
+	}
+	for steps := 0; l+1 < len(idx) && idx[l+1] <= off; steps++ {
+		if steps == 8 { // far ahead: search the rest
+			l += sort.Search(len(idx)-l, func(i int) bool { return idx[l+i] > off }) - 1
+			break
+		}
+		l++
+	}
+	r.line = l
+	return SourceLocation{File: r.f.path, Line: int32(l + 1), Column: int32(off - idx[l] + 1)}
 }
 
 // checkProperties warns about keys of obj that are not in allowed (sorted).
-func (r *astReader) checkProperties(obj Node, shape ShapeID, allowed ...string) {
+func (r *astReader) checkProperties(obj Node, shape subject, allowed ...string) {
 	var extra []string
 	for i := 0; i < obj.Len(); i++ {
 		k, _ := obj.Entry(i)
@@ -107,41 +137,41 @@ func (r *astReader) checkProperties(obj Node, shape ShapeID, allowed ...string) 
 	for i, a := range allowed {
 		quoted[i] = "`" + a + "`"
 	}
-	r.f.warnf(r.loc(obj), shape, "Model", "Expected an object with possible properties of %s, but found additional properties: %s",
+	r.f.warnf(r.loc(obj), shape.id(), "Model", "Expected an object with possible properties of %s, but found additional properties: %s",
 		strings.Join(quoted, ", "), strings.Join(extra, ", "))
 }
 
 // ref reads a {"target": "id"} reference object.
-func (r *astReader) ref(n Node, shape ShapeID, prop string) draftRef {
+func (r *astReader) ref(n Node, shape subject, prop string) draftRef {
 	if n.Kind() != ObjectNode {
-		r.f.errorf(r.loc(n), shape, "Model", "Expected `%s` to be an object; found %s", prop, n.Kind())
+		r.f.errorf(r.loc(n), shape.id(), "Model", "Expected `%s` to be an object; found %s", prop, n.Kind())
 		return draftRef{}
 	}
 	t, ok := n.Get("target")
 	if !ok || t.Kind() != StringNode {
-		r.f.errorf(r.loc(n), shape, "Model", "Expected `%s` to have a string `target`", prop)
+		r.f.errorf(r.loc(n), shape.id(), "Model", "Expected `%s` to have a string `target`", prop)
 		return draftRef{}
 	}
 	return r.absRef(t, shape)
 }
 
-func (r *astReader) absRef(t Node, shape ShapeID) draftRef {
+func (r *astReader) absRef(t Node, shape subject) draftRef {
 	if _, ok := ParseShapeID(t.Str()); !ok {
-		r.f.errorf(r.loc(t), shape, "Model", "Invalid shape ID: %s", t.Str())
+		r.f.errorf(r.loc(t), shape.id(), "Model", "Invalid shape ID: %s", t.Str())
 		return draftRef{}
 	}
 	return draftRef{name: t.Str(), loc: r.loc(t)}
 }
 
-func (r *astReader) refList(n Node, shape ShapeID, prop string) []draftRef {
+func (r *astReader) refList(n Node, shape subject, prop string) []draftRef {
 	if n.Kind() != ArrayNode {
-		r.f.errorf(r.loc(n), shape, "Model", "Expected `%s` to be an array; found %s", prop, n.Kind())
+		r.f.errorf(r.loc(n), shape.id(), "Model", "Expected `%s` to be an array; found %s", prop, n.Kind())
 		return nil
 	}
 	out := make([]draftRef, 0, n.Len())
 	for _, item := range n.Items() {
 		if item.Kind() != ObjectNode {
-			r.f.errorf(r.loc(item), shape, "Model", "Expected object, but found %s.", item.Kind())
+			r.f.errorf(r.loc(item), shape.id(), "Model", "Expected object, but found %s.", item.Kind())
 			continue
 		}
 		if ref := r.ref(item, shape, prop); ref.set() {
@@ -151,9 +181,9 @@ func (r *astReader) refList(n Node, shape ShapeID, prop string) []draftRef {
 	return out
 }
 
-func (r *astReader) traits(n Node, shape ShapeID) []draftTrait {
+func (r *astReader) traits(n Node, shape subject) []draftTrait {
 	if n.Kind() != ObjectNode {
-		r.f.errorf(r.loc(n), shape, "Model", "Expected `traits` to be an object; found %s", n.Kind())
+		r.f.errorf(r.loc(n), shape.id(), "Model", "Expected `traits` to be an object; found %s", n.Kind())
 		return nil
 	}
 	out := make([]draftTrait, 0, n.Len())
@@ -161,7 +191,7 @@ func (r *astReader) traits(n Node, shape ShapeID) []draftTrait {
 		k, v := n.Entry(i)
 		loc := r.loc(n.list[2*i])
 		if _, ok := ParseShapeID(k); !ok {
-			r.f.errorf(loc, shape, "Model", "Invalid shape ID: %s", k)
+			r.f.errorf(loc, shape.id(), "Model", "Invalid shape ID: %s", k)
 			continue
 		}
 		out = append(out, draftTrait{name: draftRef{name: k, loc: loc}, value: v, loc: loc})
@@ -194,15 +224,16 @@ func (r *astReader) shape(key string, n Node) {
 		f.errorf(keyLoc, "", "Model", "Invalid shape ID: %s", key)
 		return
 	}
+	subj := subject{shape: id}
 	if n.Kind() != ObjectNode {
 		f.errorf(keyLoc, id, "Model", "Expected shape `%s` to be an object; found %s", key, n.Kind())
 		return
 	}
 	tn, _ := n.Get("type")
 	if tn.Str() == "apply" {
-		r.checkProperties(n, id, "traits", "type")
+		r.checkProperties(n, subj, "traits", "type")
 		if tr, ok := n.Get("traits"); ok {
-			f.applies = append(f.applies, draftApply{target: draftRef{name: key, loc: keyLoc}, traits: r.traits(tr, id)})
+			f.applies = append(f.applies, draftApply{target: draftRef{name: key, loc: keyLoc}, traits: r.traits(tr, subj)})
 		}
 		return
 	}
@@ -219,15 +250,15 @@ func (r *astReader) shape(key string, n Node) {
 	if !ok {
 		props = simpleShapeProps
 	}
-	r.checkProperties(n, id, props...)
+	r.checkProperties(n, subj, props...)
 	s := &draftShape{id: id, typ: typ, loc: keyLoc}
 	for i := 0; i < n.Len(); i++ {
 		k, v := n.Entry(i)
 		switch k {
 		case "traits":
-			s.traits = r.traits(v, id)
+			s.traits = r.traits(v, subj)
 		case "mixins":
-			s.mixins = r.refList(v, id, k)
+			s.mixins = r.refList(v, subj, k)
 		case "members":
 			r.members(s, v)
 		case "member", "key", "value":
@@ -235,33 +266,33 @@ func (r *astReader) shape(key string, n Node) {
 				s.members = append(s.members, r.member(s, k, v))
 			}
 		case "input":
-			s.input = r.ref(v, id, k)
+			s.input = r.ref(v, subj, k)
 		case "output":
-			s.output = r.ref(v, id, k)
+			s.output = r.ref(v, subj, k)
 		case "errors":
-			s.errors = r.refList(v, id, k)
+			s.errors = r.refList(v, subj, k)
 		case "operations":
-			s.operations = r.refList(v, id, k)
+			s.operations = r.refList(v, subj, k)
 		case "resources":
-			s.resources = r.refList(v, id, k)
+			s.resources = r.refList(v, subj, k)
 		case "collectionOperations":
-			s.collectionOps = r.refList(v, id, k)
+			s.collectionOps = r.refList(v, subj, k)
 		case "create":
-			s.create = r.ref(v, id, k)
+			s.create = r.ref(v, subj, k)
 		case "put":
-			s.put = r.ref(v, id, k)
+			s.put = r.ref(v, subj, k)
 		case "read":
-			s.read = r.ref(v, id, k)
+			s.read = r.ref(v, subj, k)
 		case "update":
-			s.update = r.ref(v, id, k)
+			s.update = r.ref(v, subj, k)
 		case "delete":
-			s.del = r.ref(v, id, k)
+			s.del = r.ref(v, subj, k)
 		case "list":
-			s.list = r.ref(v, id, k)
+			s.list = r.ref(v, subj, k)
 		case "version":
 			s.version = v.Str()
 		case "identifiers", "properties":
-			named := r.namedRefs(v, id, k)
+			named := r.namedRefs(v, subj, k)
 			if k == "identifiers" {
 				s.identifiers = named
 			} else {
@@ -281,9 +312,9 @@ func (r *astReader) shape(key string, n Node) {
 	f.shapes = append(f.shapes, s)
 }
 
-func (r *astReader) namedRefs(n Node, shape ShapeID, prop string) []draftNamedRef {
+func (r *astReader) namedRefs(n Node, shape subject, prop string) []draftNamedRef {
 	if n.Kind() != ObjectNode {
-		r.f.errorf(r.loc(n), shape, "Model", "Expected `%s` to be an object; found %s", prop, n.Kind())
+		r.f.errorf(r.loc(n), shape.id(), "Model", "Expected `%s` to be an object; found %s", prop, n.Kind())
 		return nil
 	}
 	out := make([]draftNamedRef, 0, n.Len())
@@ -307,17 +338,17 @@ func (r *astReader) members(s *draftShape, n Node) {
 }
 
 func (r *astReader) member(s *draftShape, name string, n Node) *draftMember {
-	mid := s.id.WithMember(name)
+	mid := subject{shape: s.id, member: name}
 	m := &draftMember{name: name, loc: r.loc(n)}
 	if n.Kind() != ObjectNode {
-		r.f.errorf(m.loc, mid, "Model", "Expected member `%s` to be an object; found %s", name, n.Kind())
+		r.f.errorf(m.loc, mid.id(), "Model", "Expected member `%s` to be an object; found %s", name, n.Kind())
 		return m
 	}
 	r.checkProperties(n, mid, "target", "traits")
 	if t, ok := n.Get("target"); ok && t.Kind() == StringNode {
 		m.target = r.absRef(t, mid)
 	} else {
-		r.f.errorf(m.loc, mid, "Model", "Expected member `%s` to have a string `target`", name)
+		r.f.errorf(m.loc, mid.id(), "Model", "Expected member `%s` to have a string `target`", name)
 	}
 	if tr, ok := n.Get("traits"); ok {
 		m.traits = r.traits(tr, mid)

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unsafe"
 )
 
 // The bundled namespaces are the trait definitions of the protocols, auth
@@ -20,7 +21,7 @@ import (
 // copy of the same definitions): its own definition of a shape replaces the
 // bundled one, as if the bundle were a dependency the model did not declare.
 //
-//go:embed bundled/*.smithy
+//go:embed bundled/*.smithy bundled/*.scmodel
 var bundledFS embed.FS
 
 // bundledNamespace is one bundled namespace, assembled on first use.
@@ -45,8 +46,9 @@ func bundledIndex() map[string]*bundledNamespace {
 	}
 	out := make(map[string]*bundledNamespace, len(entries))
 	for _, e := range entries {
-		ns := strings.TrimSuffix(e.Name(), ".smithy")
-		out[ns] = &bundledNamespace{name: ns}
+		if ns, ok := strings.CutSuffix(e.Name(), ".smithy"); ok {
+			out[ns] = &bundledNamespace{name: ns}
+		}
 	}
 	return out
 }
@@ -62,30 +64,56 @@ func BundledNamespaces() []string {
 	return out
 }
 
-// load assembles the namespace on top of the prelude. A bundled namespace
-// refers only to itself and the prelude.
+// load assembles the namespace on top of the prelude, once: it reads the
+// namespace's embedded snapshot (bundled/NS.scmodel), else parses and
+// assembles its definitions. A bundled namespace refers only to itself and
+// the prelude.
 func (b *bundledNamespace) load() *bundledNamespace {
 	b.once.Do(func() {
-		path := "bundled/" + b.name + ".smithy"
-		src, err := bundledFS.ReadFile(path)
-		if err != nil {
-			panic("model: the embedded file " + path + " is missing: " + err.Error())
-		}
-		f := parseIDL("smithycurl/"+path, src)
-		f.bundled = true
-		a := newAssembler(loadPrelude())
-		a.run([]*draftFile{f})
-		b.file, b.events = f, a.events
-		b.drafts = make(map[ShapeID]*draftShape, len(f.shapes))
-		b.shapes = make(map[ShapeID]*Shape, len(f.shapes))
-		for _, d := range f.shapes {
-			if s, ok := a.shapes[d.id]; ok && a.drafts[d.id] == d {
-				s.bundled = true
-				b.drafts[d.id], b.shapes[d.id] = d, s
-			}
+		if !b.read() {
+			b.build()
 		}
 	})
 	return b
+}
+
+// build parses and assembles the namespace's definitions.
+func (b *bundledNamespace) build() {
+	path := "bundled/" + b.name + ".smithy"
+	src, err := bundledFS.ReadFile(path)
+	if err != nil {
+		panic("model: the embedded file " + path + " is missing: " + err.Error())
+	}
+	f := parseIDL("smithycurl/"+path, src)
+	f.bundled = true
+	a := newAssembler(loadPrelude())
+	a.run([]*draftFile{f})
+	b.file, b.events = f, a.events
+	b.drafts = make(map[ShapeID]*draftShape, len(f.shapes))
+	b.shapes = make(map[ShapeID]*Shape, len(f.shapes))
+	for _, d := range f.shapes {
+		if s, ok := a.shapes[d.id]; ok && a.drafts[d.id] == d {
+			s.bundled = true
+			b.drafts[d.id], b.shapes[d.id] = d, s
+		}
+	}
+}
+
+// read reads the namespace's embedded snapshot, which TestBundledSnapshots
+// keeps current; false when there is none or it is of another format.
+func (b *bundledNamespace) read() bool {
+	name := "bundled/" + b.name + ".scmodel"
+	data, err := bundledFS.ReadFile(name)
+	if err != nil {
+		return false
+	}
+	m, err := unmarshalSnapshotOver(name, unsafe.String(unsafe.SliceData(data), len(data)), loadPrelude().shapes)
+	if err != nil {
+		return false
+	}
+	b.file = &draftFile{path: "smithycurl/bundled/" + b.name + ".smithy", version: "2.0", namespace: b.name, bundled: true}
+	b.shapes, b.drafts = m.shapes, draftsOf(b.file, m)
+	return true
 }
 
 // defined reports whether shape id (a root id) is defined, first copying in

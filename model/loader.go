@@ -27,6 +27,9 @@ var ErrTooLarge = errors.New("over the size limit of a model file")
 // Model. A Loader may be loaded, given more files, and loaded again.
 type Loader struct {
 	files []*draftFile
+	// snapshots are the compiled models added (snapshot.go): a snapshot is
+	// a whole model, loaded alone.
+	snapshots []namedSource
 	// maxBytes is MaxFileBytes unless a test sets it lower.
 	maxBytes int64
 }
@@ -187,8 +190,15 @@ func (l *Loader) AddSource(name string, src []byte) {
 	l.add(name, string(src))
 }
 
+// namedSource is a source's text and the name errors give it.
+type namedSource struct{ name, text string }
+
 // add reads one source, whose text nobody changes afterwards.
 func (l *Loader) add(name string, text string) {
+	if strings.HasPrefix(text, snapshotMagic) {
+		l.snapshots = append(l.snapshots, namedSource{name, text})
+		return
+	}
 	if strings.HasSuffix(name, ".json") || strings.HasPrefix(strings.TrimLeft(text, " \t\r\n"), "{") {
 		l.files = append(l.files, parseAST(name, text))
 		return
@@ -203,15 +213,52 @@ func (l *Loader) Load(ctx context.Context) (*Model, []Event, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
+	if len(l.snapshots) > 0 {
+		return l.loadSnapshot()
+	}
 	m, events := assemble(l.files)
+	if bad := failures(events); len(bad) > 0 {
+		return nil, events, &LoadError{Events: bad}
+	}
+	return m, events, nil
+}
+
+// failures returns the ERROR and DANGER events, which make a load fail.
+func failures(events []Event) []Event {
 	var bad []Event
 	for _, e := range events {
 		if e.Severity >= SeverityDanger {
 			bad = append(bad, e)
 		}
 	}
-	if len(bad) > 0 {
+	return bad
+}
+
+// loadSnapshot loads the one snapshot added, which cannot be combined with
+// other model files: it is a whole model, already assembled and validated.
+func (l *Loader) loadSnapshot() (*Model, []Event, error) {
+	first := l.snapshots[0]
+	fail := func(format string, args ...any) (*Model, []Event, error) {
+		events := []Event{{Severity: SeverityError, ID: "Model", Loc: SourceLocation{File: first.name}, Message: sprintf(format, args...)}}
+		return nil, events, &LoadError{Events: events}
+	}
+	var events []Event
+	others := len(l.snapshots) > 1
+	for _, f := range l.files {
+		// Files without definitions (notes of the loader, empty files)
+		// do not conflict.
+		others = others || len(f.shapes)+len(f.applies)+len(f.metadata) > 0
+		events = append(events, f.events...)
+	}
+	if others {
+		return fail("The model snapshot `%s` is a whole model: it cannot be loaded with other model files or snapshots", first.name)
+	}
+	if bad := failures(events); len(bad) > 0 {
 		return nil, events, &LoadError{Events: bad}
+	}
+	m, err := unmarshalSnapshot(first.name, first.text)
+	if err != nil {
+		return fail("Cannot read the model snapshot: %s", err.(*SnapshotError).Msg)
 	}
 	return m, events, nil
 }

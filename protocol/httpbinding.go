@@ -230,7 +230,7 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 				if i > 0 {
 					path = append(path, '/')
 				}
-				path = appendEscaped(path, part) // dot segments kept, as S3's tests ask (the transport sends the path as is)
+				path = wire.AppendEscaped(path, part, false) // dot segments kept, as S3's tests ask (the transport sends the path as is)
 			}
 		} else {
 			path = appendSegment(path, text)
@@ -246,9 +246,9 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 		if len(qry) > 0 {
 			qry = append(qry, '&')
 		}
-		qry = appendEscaped(qry, k)
+		qry = wire.AppendEscaped(qry, k, false)
 		qry = append(qry, '=')
-		qry = appendEscaped(qry, v)
+		qry = wire.AppendEscaped(qry, v, false)
 	}
 	for _, kv := range p.literalQry {
 		if len(qry) > 0 {
@@ -514,7 +514,7 @@ func appendSegment(dst []byte, s string) []byte {
 	if s == "." || s == ".." {
 		return append(dst, strings.Repeat("%2E", len(s))...)
 	}
-	return appendEscaped(dst, s)
+	return wire.AppendEscaped(dst, s, false)
 }
 
 // quoteHeaderItem writes a list item as an RFC 9110 quoted-string: only
@@ -532,19 +532,6 @@ func quoteHeaderItem(s string) string {
 	}
 	b.WriteByte('"')
 	return b.String()
-}
-
-// appendEscaped percent-encodes everything but RFC 3986 unreserved characters.
-func appendEscaped(dst []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~' {
-			dst = append(dst, c)
-			continue
-		}
-		dst = append(dst, '%', "0123456789ABCDEF"[c>>4], "0123456789ABCDEF"[c&0xf])
-	}
-	return dst
 }
 
 // scalarText renders a document-form scalar as text for a label, query
@@ -924,7 +911,13 @@ func (c *restCodec) decodeError(p *opPlan, resp *wire.Response) error {
 	if err != nil {
 		return &ResponseError{Operation: p.op.Shape.ID, Status: resp.Status, Err: fmt.Errorf("error %s: %w", match.shape.ID, err)}
 	}
-	return &ServiceError{Shape: match.shape.ID, Code: match.shape.ID.Name(), Status: resp.Status, Members: members, Message: messageOf(members)}
+	msg := messageOf(members)
+	if msg == "" && c.d.errorBody != nil {
+		// An error shape without a message member (S3's NoSuchKey): the
+		// envelope's <Message>, as for an unmodeled error.
+		msg, _ = childText(errResp.Body, "Message")
+	}
+	return &ServiceError{Shape: match.shape.ID, Code: match.shape.ID.Name(), Status: resp.Status, Members: members, Message: msg}
 }
 
 // messageOf returns the message or Message property of a JSON object.

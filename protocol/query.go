@@ -105,9 +105,9 @@ func (c *queryCodec) EncodeRequest(ctx context.Context, op *model.Operation, inp
 	in := p.in
 	body := make([]byte, 0, len(input)*2+64)
 	body = append(body, "Action="...)
-	body = appendEscaped(body, op.Name)
+	body = wire.AppendEscaped(body, op.Name, false)
 	body = append(body, "&Version="...)
-	body = appendEscaped(body, c.svc.Shape.Version)
+	body = wire.AppendEscaped(body, c.svc.Shape.Version, false)
 	var key []byte
 	for i, mc := range in.members {
 		raw := vals[i]
@@ -144,9 +144,9 @@ func (c *queryCodec) keyOf(mc *memberCodec) string {
 // appendParam appends "&key=value", both form-encoded.
 func appendParam(dst, key []byte, value string) []byte {
 	dst = append(dst, '&')
-	dst = appendEscaped(dst, string(key))
+	dst = wire.AppendEscaped(dst, string(key), false)
 	dst = append(dst, '=')
-	return appendEscaped(dst, value)
+	return wire.AppendEscaped(dst, value, false)
 }
 
 // encodeValue appends the parameters of one document-form value under key.

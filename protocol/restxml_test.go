@@ -173,6 +173,13 @@ func TestRestXMLResponses(t *testing.T) {
 	if !errors.As(err, &se) || se.Shape != "example.s3#NotFound" {
 		t.Errorf("HEAD 404: %#v", err)
 	}
+	// An error shape without a message member (as S3's NoSuchKey): the
+	// message is the envelope's.
+	_, err = c.DecodeResponse(ctx, head, &wire.Response{Status: 404,
+		Body: []byte(`<Error><Code>NotFound</Code><Message>nothing &amp; nobody</Message></Error>`)})
+	if !errors.As(err, &se) || se.Shape != "example.s3#NotFound" || se.Message != "nothing & nobody" || string(se.Members) != `{}` {
+		t.Errorf("error without a message member: %#v", err)
+	}
 	// An unmodeled error keeps its code and message.
 	_, err = c.DecodeResponse(ctx, get, &wire.Response{Status: 403,
 		Body: []byte(`<Error><Code>AccessDenied</Code><Message>no</Message></Error>`)})

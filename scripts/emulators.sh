@@ -1,27 +1,29 @@
 #!/usr/bin/env bash
 # The AWS emulators the end-to-end tests and benchmarks call: dynalite
-# (DynamoDB, awsJson1_0), kinesalite (Kinesis, awsJson1_1) and fauxqs (SQS in
-# awsJson1_0, SNS in awsQuery, S3), installed from npm into a git-ignored
-# cache and bound to 127.0.0.1.
+# (DynamoDB, awsJson1_0), kinesalite (Kinesis, awsJson1_1), fauxqs (SQS in
+# awsJson1_0, SNS in awsQuery, S3) and s3rver (S3, restXml path-style),
+# installed from npm into a git-ignored cache and bound to 127.0.0.1.
 #
 #   scripts/emulators.sh install   # npm install into $SMITHYCURL_CACHE/npm (default .cache/npm); prints node_modules
-#   scripts/emulators.sh start     # install, start both (free ports), print their URLs as shell variables:
+#   scripts/emulators.sh start     # install, start them all (free ports), print their URLs as shell variables:
 #                                  #   SMITHYCURL_DYNALITE_URL=http://127.0.0.1:PORT
 #                                  #   SMITHYCURL_KINESALITE_URL=http://127.0.0.1:PORT
 #                                  #   SMITHYCURL_FAUXQS_URL=http://127.0.0.1:PORT
+#                                  #   SMITHYCURL_S3RVER_URL=http://127.0.0.1:PORT
 #   scripts/emulators.sh env       # print the URLs of the running emulators (exit 1 if not running)
 #   scripts/emulators.sh stop      # stop the emulators this script started
 #
 # Use: eval "$(scripts/emulators.sh start)"; ...; scripts/emulators.sh stop
 # Needs node and npm (Node 18 or newer). Fake credentials are fine: the
-# emulators do not check signatures.
+# emulators do not check signatures (s3rver knows only the access keys
+# S3RVER and AKIDEXAMPLE, the tests' key: scripts/emulator.js).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cache="${SMITHYCURL_CACHE:-$root/.cache}"
 npmdir="$cache/npm"
 state="$cache/emulators"
-versions=(dynalite@4.0.0 kinesalite@3.3.3 fauxqs@1.9.2)
-names=(dynalite kinesalite fauxqs)
+versions=(dynalite@4.0.0 kinesalite@3.3.3 fauxqs@1.9.2 s3rver@3.7.1)
+names=(dynalite kinesalite fauxqs s3rver)
 
 installed() {
   local spec name version
@@ -44,7 +46,8 @@ install() {
 
 alive() { [ -f "$state/$1.pid" ] && kill -0 "$(cat "$state/$1.pid")" 2>/dev/null && [ -s "$state/$1.port" ]; }
 
-var() { case "$1" in dynalite) echo SMITHYCURL_DYNALITE_URL ;; kinesalite) echo SMITHYCURL_KINESALITE_URL ;; fauxqs) echo SMITHYCURL_FAUXQS_URL ;; esac; }
+var() { case "$1" in dynalite) echo SMITHYCURL_DYNALITE_URL ;; kinesalite) echo SMITHYCURL_KINESALITE_URL ;; fauxqs) echo SMITHYCURL_FAUXQS_URL ;;
+  s3rver) echo SMITHYCURL_S3RVER_URL ;; esac; }
 
 print_env() {
   local n

@@ -81,7 +81,7 @@ func BenchmarkParseHeader(b *testing.B) {
 
 // TestAcceptEncoding checks the Accept-Encoding line Do writes itself: the
 // value libcurl would send, once; none of ours when the caller or a default
-// header sets one, or when libcurl signs the request (SigV4).
+// header sets one.
 func TestAcceptEncoding(t *testing.T) {
 	var got atomic.Value
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -117,7 +117,6 @@ func TestAcceptEncoding(t *testing.T) {
 	check("plain", tr, &Request{URL: srv.URL}, []string{want})
 	check("POST", tr, &Request{Method: "POST", URL: srv.URL, Body: []byte("x")}, []string{want})
 	check("caller's", tr, &Request{URL: srv.URL, Header: wire.Header{"accept-encoding": {"gzip"}}}, []string{"gzip"})
-	check("SigV4", tr, &Request{URL: srv.URL, AWSSigV4: &AWSSigV4{Provider: "aws:amz:us-east-1:s3", AccessKeyID: "AKID", SecretAccessKey: "secret"}}, []string{want})
 	trd := newT(t, Config{DefaultHeader: wire.Header{"Accept-Encoding": {"gzip"}}})
 	check("default", trd, &Request{URL: srv.URL}, []string{"gzip"})
 	check("caller's over default", trd, &Request{URL: srv.URL, Header: wire.Header{"Accept-Encoding": {"deflate"}}}, []string{"deflate"})

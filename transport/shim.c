@@ -434,7 +434,3 @@ void sc_trim(sc_handle *h) {
 	h->body.len = h->body.cap = 0;
 }
 
-void sc_set_sigv4(sc_handle *h, const char *provider, const char *userpwd) {
-	curl_easy_setopt(h->easy, CURLOPT_AWS_SIGV4, provider);
-	curl_easy_setopt(h->easy, CURLOPT_USERPWD, userpwd);
-}

@@ -96,9 +96,6 @@ void sc_stream(sc_handle *h, uintptr_t ref, int out, int early);
 void sc_perform(sc_handle *h, const char *strs, int nhdrs, int method_kind,
                 const char *body, size_t body_len, long connect_ms,
                 long total_ms, long long max_body, int may_resend);
-/* sc_set_sigv4 sets (or, with NULLs, clears) AWS SigV4 signing on the
-   handle: CURLOPT_AWS_SIGV4 and the key pair as CURLOPT_USERPWD. */
-void sc_set_sigv4(sc_handle *h, const char *provider, const char *userpwd);
 /* sc_trim frees a large body buffer kept from the last call. */
 void sc_trim(sc_handle *h);
 

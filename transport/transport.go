@@ -92,9 +92,6 @@ type Request struct {
 	// called as soon as the headers are complete, empty body or not: the
 	// response body may wait for the request's.
 	OnBodyStart func(status int, header wire.Header)
-	// AWSSigV4, when set, makes libcurl sign the request with AWS Signature
-	// Version 4 (CURLOPT_AWS_SIGV4).
-	AWSSigV4 *AWSSigV4
 	// DisplayURL, when set, stands for URL in errors and traces: the URL
 	// without secrets (API keys, @sensitive labels and query values).
 	DisplayURL string
@@ -119,14 +116,6 @@ func (r *Request) shownURL() string {
 		return r.DisplayURL
 	}
 	return r.URL
-}
-
-// AWSSigV4 are the signing parameters of one request.
-type AWSSigV4 struct {
-	// Provider is libcurl's "provider1[:provider2[:region[:service]]]",
-	// e.g. "aws:amz:us-east-1:dynamodb".
-	Provider                     string
-	AccessKeyID, SecretAccessKey string
 }
 
 // Transport sends one request and returns its full response. HTTP error
@@ -208,16 +197,6 @@ type Config struct {
 	// Verbose turns on libcurl's own trace to stderr (CURLOPT_VERBOSE),
 	// for debugging only: it prints headers unredacted.
 	Verbose bool
-}
-
-// setSigV4 configures signing on a handle; libcurl copies the strings.
-func setSigV4(h *C.sc_handle, s *AWSSigV4) {
-	provider := C.CString(s.Provider)
-	userpwd := C.CString(s.AccessKeyID + ":" + s.SecretAccessKey)
-	C.sc_set_sigv4(h, provider, userpwd)
-	C.free(unsafe.Pointer(provider))
-	C.memset(unsafe.Pointer(userpwd), 0, C.size_t(len(s.AccessKeyID)+1+len(s.SecretAccessKey)))
-	C.free(unsafe.Pointer(userpwd))
 }
 
 // ErrClosed is the cause of errors from a closed Transport.
@@ -689,9 +668,7 @@ func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 		}
 	}
 	// libcurl's own Accept-Encoding line, written once (see acceptEncoding).
-	// Not with SigV4: libcurl signs the header lines it is given, and the
-	// signed header set stays what it was (host, x-amz-*, the protocol's).
-	if !hasAE && acceptEncoding != "" && req.AWSSigV4 == nil {
+	if !hasAE && acceptEncoding != "" {
 		b = append(b, acceptEncoding...)
 		b = append(b, 0)
 		nh++
@@ -700,13 +677,10 @@ func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 		b = append(b, "Transfer-Encoding: chunked\x00"...)
 		nh++
 	}
-	if (kind == C.SC_BODY || kind == C.SC_STREAM) && req.AWSSigV4 == nil {
+	if kind == C.SC_BODY || kind == C.SC_STREAM {
 		// libcurl would add "Content-Type: application/x-www-form-urlencoded"
 		// and, for bodies over 1 MiB, "Expect: 100-continue"; "Name:" removes
-		// them. Not with SigV4: libcurl 7.88 signs a "Name:" line as a header
-		// with an empty value although it never sends it, and the service
-		// then rejects the signature. Signed, libcurl's own Expect goes out
-		// unsigned over 1 MiB, as the AWS SDKs send it.
+		// them.
 		if !hasCT {
 			b = append(b, "Content-Type:\x00"...)
 			nh++
@@ -735,10 +709,6 @@ func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 	stop := func() bool { return true }
 	if ctx.Done() != nil {
 		stop = context.AfterFunc(ctx, h.cancelFn)
-	}
-	if req.AWSSigV4 != nil {
-		setSigV4(h.c, req.AWSSigV4)
-		defer C.sc_set_sigv4(h.c, nil, nil)
 	}
 	var st *stream
 	var waker Waker

@@ -97,3 +97,26 @@ func (h Header) Clone() Header {
 	}
 	return out
 }
+
+// Unreserved reports whether c is an RFC 3986 unreserved character
+// (A-Z a-z 0-9 - . _ ~), the ones percent-encoding leaves as they are.
+func Unreserved(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~'
+}
+
+// AppendEscaped appends s percent-encoded: every byte but the unreserved
+// ones (and '/' when keepSlash is set) as %XX with upper-case hex digits,
+// the encoding of Smithy's labels and query strings, of the endpoint rules'
+// uriEncode and of SigV4's canonical requests.
+func AppendEscaped(dst []byte, s string, keepSlash bool) []byte {
+	const hexDigits = "0123456789ABCDEF"
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if Unreserved(c) || (c == '/' && keepSlash) {
+			dst = append(dst, c)
+			continue
+		}
+		dst = append(dst, '%', hexDigits[c>>4], hexDigits[c&0xf])
+	}
+	return dst
+}

@@ -1,11 +1,15 @@
 // Benchmarks of the C API against plain libcurl on loopback (make bench-c).
 //
-//   bench-c <httpbin-url> <model-dir> <calls> <cold-runs> <cold-curl> <cold-smithycurl>
+//   bench-c <httpbin-url> <model-dir> <calls> <cold-runs> <cold-curl> <cold-smithycurl> <lib> <echo-url> <echo-model> [<snapshot>]
 //
-// Throughput: the same small call (httpbin GET /ip, ~25-byte JSON answer)
+// Throughput: the echo workload the Go and Python benchmarks share (a POST
+// of the ~210-byte JSON document of internal/benchserver to its echo
+// service, "bench" in build/testserver, answered with a ~100-byte JSON
+// document; model client/testdata/bench.smithy, operation CreateOrder)
 // made <calls> times, sequentially and then split over 2 and 8 threads;
-// through smithycurl_call on one shared client, and directly with libcurl
-// (one reused easy handle per thread, the body collected into a buffer).
+// through smithycurl_call on one shared client (the output checked), and
+// directly with libcurl (one reused easy handle per thread, the body
+// collected into a buffer and compared with the expected bytes).
 // Each measurement runs in a fresh child process (the libcurl children never
 // load the Go runtime: libsmithycurl is dlopen'ed by the smithycurl children
 // only) and reports wall time and the process's CPU time (user + system,
@@ -14,7 +18,9 @@
 //
 // Cold start: <cold-runs> alternating runs of two programs, one that loads
 // the httpbin model, creates a client and makes one call, and one that makes
-// one plain libcurl request; median wall time and peak RSS of each.
+// one plain libcurl request; median wall time and peak RSS of each. With
+// <snapshot> (the httpbin model compiled by `smithycurl compile`), a third
+// program loads the model from it. <calls> 0 skips the throughput part.
 
 #define _GNU_SOURCE
 #include <curl/curl.h>
@@ -45,7 +51,16 @@ static double median(double *v, int n) {
 
 // ---- workers (child processes) ----
 
-static const char *url, *model_dir;
+static const char *url, *model_dir, *echo_url, *echo_model;
+
+// The echo workload (internal/benchserver: Request, Response).
+static const char echo_request[] =
+    "{\"name\":\"margherita\",\"size\":12,\"crust\":\"thin\",\"toppings\":[\"basil\",\"mozzarella\",\"tomato\"],"
+    "\"notes\":\"extra basil please, and cut in eight slices\",\"customer\":{\"id\":\"c-0042\",\"tier\":\"gold\"},"
+    "\"requestId\":\"7f9c2ba4e88f827d\"}";
+static const char echo_response[] =
+    "{\"id\":\"a1b2c3d4\",\"name\":\"margherita\",\"size\":12,\"toppings\":[\"basil\",\"mozzarella\",\"tomato\"],"
+    "\"price\":9.5}";
 static int per_thread;
 static volatile int failures;
 
@@ -67,11 +82,14 @@ static size_t collect(char *p, size_t size, size_t n, void *ud) {
 static void *curl_worker(void *arg) {
     (void)arg;
     char target[512];
-    snprintf(target, sizeof target, "%s/ip", url);
+    snprintf(target, sizeof target, "%s/orders", echo_url);
     CURL *h = curl_easy_init();
     struct buf b;
-    struct curl_slist *hdrs = curl_slist_append(NULL, "Accept: application/json");
+    struct curl_slist *hdrs = curl_slist_append(NULL, "Content-Type: application/json");
+    hdrs = curl_slist_append(hdrs, "Accept: application/json");
     curl_easy_setopt(h, CURLOPT_URL, target);
+    curl_easy_setopt(h, CURLOPT_POSTFIELDS, echo_request);
+    curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, (long)(sizeof echo_request - 1));
     curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
     curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, collect);
     curl_easy_setopt(h, CURLOPT_WRITEDATA, &b);
@@ -81,7 +99,7 @@ static void *curl_worker(void *arg) {
         b.len = 0;
         long status = 0;
         if (curl_easy_perform(h) != CURLE_OK || (curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status), status != 200) ||
-            b.len == 0)
+            b.len != sizeof echo_response - 1 || memcmp(b.data, echo_response, b.len) != 0)
             __atomic_add_fetch(&failures, 1, __ATOMIC_RELAXED);
     }
     curl_slist_free_all(hdrs);
@@ -106,8 +124,8 @@ static void *sc_worker(void *arg) {
         smithycurl_result *r = NULL;
         const char *out;
         size_t n = 0;
-        if (sc.call(client, "GetIp", NULL, 0, NULL, &r) != SMITHYCURL_OK || sc.result_output(r, &out, &n) != SMITHYCURL_OK ||
-            n == 0)
+        if (sc.call(client, "CreateOrder", echo_request, sizeof echo_request - 1, NULL, &r) != SMITHYCURL_OK ||
+            sc.result_output(r, &out, &n) != SMITHYCURL_OK || n < 20 || memcmp(out, "{\"id\":\"a1b2c3d4\"", 16) != 0)
             __atomic_add_fetch(&failures, 1, __ATOMIC_RELAXED);
         sc.result_free(r);
     }
@@ -126,8 +144,8 @@ static int load_sc(const char *lib) {
     smithycurl_loader *ld;
     smithycurl_model *m;
     sc.loader_new(&ld);
-    if (sc.loader_add_path(ld, model_dir) || sc.loader_load(ld, &m) ||
-        sc.client_new(m, "smithycurl.examples.httpbin#HttpBin", url, NULL, &client))
+    if (sc.loader_add_path(ld, echo_model) || sc.loader_load(ld, &m) ||
+        sc.client_new(m, "smithycurl.test.bench#Bench", echo_url, NULL, &client))
         return -1;
     return 0;
 }
@@ -159,7 +177,7 @@ static char *self, *lib;
 
 static int run_worker(const char *kind, int threads, int calls, double *wall, double *cpu) {
     char cmd[2048];
-    snprintf(cmd, sizeof cmd, "'%s' worker %s %d %d '%s' '%s' '%s'", self, kind, threads, calls, url, model_dir, lib);
+    snprintf(cmd, sizeof cmd, "'%s' worker %s %d %d '%s' '%s'", self, kind, threads, calls, lib, echo_url);
     FILE *p = popen(cmd, "r");
     int fails = -1;
     if (!p || fscanf(p, "%lf %lf %d", wall, cpu, &fails) != 3) fails = -1;
@@ -186,7 +204,7 @@ static int run_cold(char *const argv[], double *wall, long *rss) {
 }
 
 static void throughput(int threads, int calls) {
-    enum { ROUNDS = 3 };
+    enum { ROUNDS = 5 };
     double w[2][ROUNDS], c[2][ROUNDS];
     const char *kinds[2] = {"libcurl", "smithycurl"};
     for (int r = 0; r < ROUNDS; r++) {
@@ -211,47 +229,63 @@ static void throughput(int threads, int calls) {
            threads > 1 ? "s" : " ", cps[1] / cps[0], us[1] / us[0]);
 }
 
-static void cold(int runs, char *curl_prog, char *sc_prog) {
-    double w[2][256];
-    double rss[2][256];
-    char *argv[2][4] = {{curl_prog, (char *)url, NULL}, {sc_prog, (char *)url, (char *)model_dir, NULL}};
+static void cold(int runs, char *curl_prog, char *sc_prog, char *snapshot) {
+    enum { MAXK = 3 };
+    double w[MAXK][256];
+    double rss[MAXK][256];
+    char *argv[MAXK][4] = {{curl_prog, (char *)url, NULL},
+                           {sc_prog, (char *)url, (char *)model_dir, NULL},
+                           {sc_prog, (char *)url, snapshot, NULL}};
+    int kinds = snapshot ? 3 : 2;
     if (runs > 256) runs = 256;
     for (int r = 0; r < runs; r++) {
-        for (int k = 0; k < 2; k++) {
+        for (int k = 0; k < kinds; k++) {
             long kb;
             if (run_cold(argv[k], &w[k][r], &kb) != 0) {
-                fprintf(stderr, "%s failed\n", argv[k][0]);
+                fprintf(stderr, "%s %s failed\n", argv[k][0], argv[k][2] ? argv[k][2] : "");
                 exit(1);
             }
             rss[k][r] = kb;
         }
     }
-    double wm[2], rm[2];
-    const char *names[2] = {"libcurl request", "smithycurl load+client+call"};
-    for (int k = 0; k < 2; k++) {
+    double wm[MAXK], rm[MAXK];
+    const char *names[MAXK] = {"libcurl request", "smithycurl load+client+call", "  the same from a snapshot"};
+    for (int k = 0; k < kinds; k++) {
         wm[k] = median(w[k], runs);
         rm[k] = median(rss[k], runs);
         printf("  %-28s %6.1f ms  %6.1f MiB peak RSS   (median of %d)\n", names[k], wm[k] * 1e3, rm[k] / 1024, runs);
     }
     printf("  ratio                        %6.2fx     %+6.1f MiB\n", wm[1] / wm[0], (rm[1] - rm[0]) / 1024);
+    if (snapshot)
+        printf("  ratio, from a snapshot       %6.2fx     %+6.1f MiB\n", wm[2] / wm[0], (rm[2] - rm[0]) / 1024);
 }
 
 int main(int argc, char **argv) {
-    if (argc == 8 && strcmp(argv[1], "worker") == 0) {
-        url = argv[5], model_dir = argv[6];
-        return worker(argv[2], atoi(argv[3]), atoi(argv[4]), argv[7]);
+    if (argc == 7 && strcmp(argv[1], "worker") == 0) {
+        echo_url = argv[6];
+        echo_model = getenv("BENCH_C_ECHO_MODEL");
+        return worker(argv[2], atoi(argv[3]), atoi(argv[4]), argv[5]);
     }
-    if (argc != 8) {
-        fprintf(stderr, "usage: %s <httpbin-url> <model-dir> <calls> <cold-runs> <cold-curl> <cold-smithycurl> <libsmithycurl.so>\n", argv[0]);
+    if (argc != 10 && argc != 11) {
+        fprintf(stderr,
+                "usage: %s <httpbin-url> <model-dir> <calls> <cold-runs> <cold-curl> <cold-smithycurl> <libsmithycurl.so> "
+                "<echo-url> <echo-model> [<snapshot>]\n",
+                argv[0]);
         return 2;
     }
-    self = argv[0], url = argv[1], model_dir = argv[2], lib = argv[7];
+    self = argv[0], url = argv[1], model_dir = argv[2], lib = argv[7], echo_url = argv[8], echo_model = argv[9];
+    setenv("BENCH_C_ECHO_MODEL", echo_model, 1);
     int calls = atoi(argv[3]), runs = atoi(argv[4]);
-    printf("C API vs plain libcurl, GET /ip on go-httpbin over loopback, %d calls per measurement\n", calls);
-    throughput(1, calls);
-    throughput(2, calls);
-    throughput(8, calls);
-    printf("cold start: one process, one call\n");
-    cold(runs, argv[5], argv[6]);
+    if (calls > 0) {
+        printf("C API vs plain libcurl, echo workload (POST of a ~210-byte JSON document, ~100-byte answer) over loopback,\n"
+               "%d calls per measurement, medians of 5 rounds\n", calls);
+        throughput(1, calls);
+        throughput(2, calls);
+        throughput(8, calls);
+    }
+    if (runs > 0) {
+        printf("cold start: one process, one call\n");
+        cold(runs, argv[5], argv[6], argc == 11 ? argv[10] : NULL);
+    }
     return 0;
 }

@@ -4,9 +4,12 @@ loop on loopback (make bench-python).
     python3 bench/python/bench.py [--calls N] [--rounds R] [--cold K]
 
 Throughput: the same small call made N times sequentially, through
-smithycurl (client.get_ip(), and client.anything(id=.., test=.., query_param=..)
-with its typed output) and through http.client + json doing the same
-request by hand on one kept-alive connection. Each measurement runs in a
+smithycurl (client.get_ip(), client.anything(id=.., test=.., query_param=..)
+with its typed output, and client.create_order(...) on the echo workload
+the C and Go benchmarks share: a POST of internal/benchserver's ~210-byte
+JSON document to build/testserver's "bench" service, model
+client/testdata/bench.smithy) and through http.client + json doing the
+same request by hand on one kept-alive connection. Each measurement runs in a
 fresh child process; the figure is that process's CPU time per call
 (time.process_time: user + system, every thread, the Go runtime's
 included) and its wall time per call; the server (build/testserver) is
@@ -34,6 +37,7 @@ import time
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUILD = os.environ.get("BUILD", os.path.join(REPO, "build"))
 MODEL = os.path.join(REPO, "examples", "httpbin")
+BENCH_MODEL = os.path.join(REPO, "client", "testdata", "bench.smithy")
 
 WORKER_SMITHYCURL = """
 import sys, time, smithycurl
@@ -42,6 +46,14 @@ client = smithycurl.load_model(sys.argv[4]).client(endpoint=url)
 if op == "get_ip":
     def call(i):
         return client.get_ip().origin
+elif op == "echo":
+    def call(i):
+        out = client.create_order(name="margherita", size=12, crust="thin", toppings=["basil", "mozzarella", "tomato"],
+                                  notes="extra basil please, and cut in eight slices",
+                                  customer={"id": "c-0042", "tier": "gold"}, request_id="7f9c2ba4e88f827d")
+        if out.id != "a1b2c3d4":
+            raise RuntimeError(out)
+        return out
 else:
     def call(i):
         return client.anything(id=i, test="yo", query_param="hello").json
@@ -66,6 +78,18 @@ if op == "get_ip":
         if r.status != 200:
             raise RuntimeError(r.status)
         return json.loads(body)["origin"]
+elif op == "echo":
+    def call(i):
+        doc = {"name": "margherita", "size": 12, "crust": "thin", "toppings": ["basil", "mozzarella", "tomato"],
+               "notes": "extra basil please, and cut in eight slices", "customer": {"id": "c-0042", "tier": "gold"},
+               "requestId": "7f9c2ba4e88f827d"}
+        conn.request("POST", "/orders", body=json.dumps(doc, separators=(",", ":")).encode(),
+                     headers={"Content-Type": "application/json", "Accept": "application/json"})
+        r = conn.getresponse()
+        out = json.loads(r.read())
+        if r.status != 200 or out["id"] != "a1b2c3d4":
+            raise RuntimeError(r.status)
+        return out
 else:
     def call(i):
         body = json.dumps({"id": i, "test": "yo"}).encode()
@@ -117,7 +141,8 @@ def env() -> dict[str, str]:
 
 
 def worker(code: str, url: str, n: int, op: str) -> tuple[float, float]:
-    out = subprocess.run([sys.executable, "-c", code, url, str(n), op, MODEL], check=True, capture_output=True,
+    model = BENCH_MODEL if op == "echo" else MODEL
+    out = subprocess.run([sys.executable, "-c", code, url, str(n), op, model], check=True, capture_output=True,
                          text=True, env=env(), timeout=600).stdout.split()
     return float(out[0]) / n * 1e6, float(out[1]) / n * 1e6
 
@@ -146,22 +171,26 @@ def main() -> int:
     server = subprocess.Popen([os.path.join(BUILD, "testserver")], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         assert server.stdout is not None
-        url = ""
-        for _ in range(3):
-            name, u = server.stdout.readline().split()
-            if name == "httpbin":
-                url = u
-                break
+        urls: dict[str, str] = {}
+        while "httpbin" not in urls or "bench" not in urls:
+            line = server.stdout.readline()
+            if not line:
+                raise RuntimeError("testserver did not start")
+            name, u = line.split()
+            urls[name] = u
+        url = urls["httpbin"]
         print(f"python {sys.version.split()[0]}, {args.calls} sequential calls per run, {args.rounds} runs each "
               f"(medians), httpbin at {url}")
         print(f"{'call':<44} {'CPU/call':>10} {'wall/call':>10}   CPU ratio")
-        for op, what in (("get_ip", "GET /ip"), ("anything", "POST /anything (query, body)")):
+        for op, what in (("get_ip", "GET /ip"), ("anything", "POST /anything (query, body)"),
+                         ("echo", "echo POST /orders (C, Go)")):
             sc_cpu, sc_wall, hc_cpu, hc_wall = [], [], [], []
+            u = urls["bench"] if op == "echo" else url
             for _ in range(args.rounds):
-                c, w = worker(WORKER_SMITHYCURL, url, args.calls, op)
+                c, w = worker(WORKER_SMITHYCURL, u, args.calls, op)
                 sc_cpu.append(c)
                 sc_wall.append(w)
-                c, w = worker(WORKER_HTTPCLIENT, url, args.calls, op)
+                c, w = worker(WORKER_HTTPCLIENT, u, args.calls, op)
                 hc_cpu.append(c)
                 hc_wall.append(w)
             s, h = statistics.median(sc_cpu), statistics.median(hc_cpu)

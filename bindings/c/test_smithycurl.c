@@ -14,6 +14,7 @@
 // failed checks), then "N passed, N failed" as the last line.
 
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -302,6 +303,64 @@ static void test_load_errors(void) {
     smithycurl_free(msg);
     CHECK_RC(smithycurl_loader_load(ld, NULL), SMITHYCURL_E_INVALID_ARGUMENT);
     CHECK_RC(smithycurl_loader_free(ld), SMITHYCURL_OK);
+}
+
+// A model's snapshot, written to a file, loads alone through
+// smithycurl_loader_add_path and calls like the model; a damaged one is a
+// load error naming the file; with other files it is an error.
+static void test_snapshot(void) {
+    smithycurl_model *m = load_httpbin();
+    char *data = NULL;
+    size_t n = 0;
+    CHECK_RC(smithycurl_model_snapshot(m, &data, NULL), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_model_snapshot(m, &data, &n), SMITHYCURL_OK);
+    CHECK(data != NULL && n > 24);
+    CHECK_RC(smithycurl_model_free(m), SMITHYCURL_OK);
+    char path[] = "/tmp/smithycurl-test-XXXXXX.scmodel";
+    int fd = mkstemps(path, 8);
+    CHECK(fd >= 0);
+    CHECK(write(fd, data, n) == (ssize_t)n);
+    close(fd);
+
+    smithycurl_loader *ld = NULL;
+    CHECK_RC(smithycurl_loader_new(&ld), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_add_path(ld, path), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_load(ld, &m), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_free(ld), SMITHYCURL_OK);
+    smithycurl_client *c = new_client(m, NULL, NULL);
+    char *out = call_ok(c, "GetIp", NULL);
+    CHECK_CONTAINS(out, "\"origin\":\"127.0.0.1\"");
+    free(out);
+    smithycurl_client_free(c);
+    CHECK_RC(smithycurl_model_free(m), SMITHYCURL_OK);
+
+    char *msg = NULL;
+    CHECK_RC(smithycurl_loader_new(&ld), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_add_path(ld, path), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_add_path(ld, model_dir), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_load(ld, &m), SMITHYCURL_E_LOAD);
+    CHECK_RC(smithycurl_loader_errmsg(ld, &msg), SMITHYCURL_OK);
+    CHECK_CONTAINS(msg, "cannot be loaded with other model files");
+    smithycurl_free(msg);
+    CHECK_RC(smithycurl_loader_free(ld), SMITHYCURL_OK);
+
+    data[n / 2] ^= 1;
+    fd = open(path, O_WRONLY | O_TRUNC);
+    CHECK(fd >= 0);
+    CHECK(write(fd, data, n) == (ssize_t)n);
+    close(fd);
+    smithycurl_free(data);
+    CHECK_RC(smithycurl_loader_new(&ld), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_add_path(ld, path), SMITHYCURL_OK);
+    m = NULL;
+    CHECK_RC(smithycurl_loader_load(ld, &m), SMITHYCURL_E_LOAD);
+    CHECK(m == NULL);
+    CHECK_RC(smithycurl_loader_errmsg(ld, &msg), SMITHYCURL_OK);
+    CHECK_CONTAINS(msg, path);
+    CHECK_CONTAINS(msg, "checksum mismatch");
+    smithycurl_free(msg);
+    CHECK_RC(smithycurl_loader_free(ld), SMITHYCURL_OK);
+    unlink(path);
 }
 
 static void test_operations(void) {
@@ -1849,6 +1908,7 @@ static const struct test tests[] = {
     {"version", test_version},
     {"load", test_load},
     {"load_errors", test_load_errors},
+    {"snapshot", test_snapshot},
     {"operations", test_operations},
     {"error_kinds", test_error_kinds},
     {"cancel", test_cancel},

@@ -229,6 +229,18 @@ func (f *callFlags) newClient(ctx context.Context, stderr io.Writer, extra ...cl
 		fmt.Fprintf(stderr, "smithycurl: %v\n", err)
 		return nil, nil, nil, false
 	}
+	// A credential flag the service cannot use is a likely mistake: say so
+	// (the call goes on without it).
+	flags := map[string][2]string{"bearer token": {"--bearer", "a bearer token"}, "basic auth": {"--basic", "basic auth"},
+		"API key": {"--api-key", "an API key"}}
+	if f.awsKey != "" {
+		flags["AWS credentials"] = [2]string{"--aws-access-key-id", "AWS credentials"}
+	}
+	for _, what := range c.UnusedCredentials() {
+		if flag, ok := flags[what]; ok {
+			fmt.Fprintf(stderr, "smithycurl: note: %s is not sent: no operation of %s accepts %s\n", flag[0], svc.Shape.ID, flag[1])
+		}
+	}
 	return c, m, svc, true
 }
 

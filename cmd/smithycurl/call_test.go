@@ -106,6 +106,14 @@ func TestCall(t *testing.T) {
 		!strings.Contains(errOut, "X-Extra: 1") || !strings.Contains(errOut, "* output") {
 		t.Errorf("trace:\n%s", errOut)
 	}
+	if strings.Contains(errOut, "is not sent") {
+		t.Errorf("a usable --bearer got a note:\n%s", errOut)
+	}
+	// A credential no operation of the service accepts: a note, the call goes on.
+	if _, errOut, code := run("GetIp", "--api-key", "k3y-value"); code != 0 ||
+		!strings.Contains(errOut, "--api-key is not sent: no operation of") || strings.Contains(errOut, "k3y-value") {
+		t.Errorf("--api-key on a service without @httpApiKeyAuth: exit %d: %s", code, errOut)
+	}
 	// @sensitive members are redacted in the trace (the output's token).
 	if !strings.Contains(errOut, `"token":"*** sensitive ***"`) {
 		t.Errorf("trace does not redact @sensitive output:\n%s", errOut)

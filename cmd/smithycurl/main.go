@@ -7,6 +7,7 @@
 //	smithycurl example  --model PATH... OPERATION
 //	smithycurl validate FILE...
 //	smithycurl ast      FILE...
+//	smithycurl compile  -o FILE PATH...
 //	smithycurl completion bash|zsh
 //	smithycurl version
 //
@@ -43,6 +44,8 @@ Usage:
   smithycurl example  --model PATH OPERATION        print an input JSON to fill in
   smithycurl validate PATH...                       load and check a model
   smithycurl ast      PATH...                       print the model as a JSON AST
+  smithycurl compile  -o FILE PATH...               write the model as a snapshot that
+                                                    loads fast (--model FILE, C, Python)
   smithycurl gen c|go|python --model PATH -o DIR    write a typed client
   smithycurl completion bash|zsh                    print a shell completion script
   smithycurl version                                print the version (also --version)
@@ -79,7 +82,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	cmds := map[string]func(context.Context, []string, io.Writer, io.Writer) int{
 		"call": call, "wait": wait, "endpoint": endpointCmd, "ops": ops, "describe": describe, "example": example,
-		"validate": validate, "ast": ast, "completion": completion, "gen": gen,
+		"validate": validate, "ast": ast, "compile": compile, "completion": completion, "gen": gen,
 	}
 	cmd, ok := cmds[args[0]]
 	if !ok {

@@ -44,7 +44,15 @@ func ServeIfChild() {
 	}
 	fmt.Println(ln.Addr().String())
 	go func() { io.Copy(io.Discard, os.Stdin); os.Exit(0) }() // exit with the parent
-	http.Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	http.Serve(ln, Handler())
+	os.Exit(0)
+}
+
+// Handler answers Response to a POST of Request on any path, 400 to any
+// other body (the echo service of the benchmarks; build/testserver serves
+// it too, line "bench <URL>", model client/testdata/bench.smithy).
+func Handler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		if !bytes.Equal(body, Request) {
 			http.Error(w, "unexpected request "+r.URL.Path+" "+string(body), http.StatusBadRequest)
@@ -52,8 +60,7 @@ func ServeIfChild() {
 		}
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(Response)
-	}))
-	os.Exit(0)
+	})
 }
 
 var (

@@ -258,12 +258,12 @@ class Registry:
             elem = self._sub(shape.get("member"))
             c.members = [elem] if elem else []
             c.enc = _list_enc(elem.codec if elem else None)
-            c.dec = _list_dec(elem.codec) if elem and elem.codec.dec else None
+            c.dec = _list_dec(elem.codec) if elem and _decodes(elem.codec) else None
         elif t == "map":
             val = self._sub(shape.get("value"))
             c.members = [val] if val else []
             c.enc = _map_enc(val.codec if val else None)
-            c.dec = _map_dec(val.codec) if val and val.codec.dec else None
+            c.dec = _map_dec(val.codec) if val and _decodes(val.codec) else None
         elif t in ("enum", "intEnum"):
             c.cls = self._enum_class(sid, t, shape)
             c.enc = _scalars.enc_int_enum if t == "intEnum" else _scalars.enc_str_enum
@@ -478,6 +478,14 @@ def _list_enc(elem: Optional[_Codec]) -> Callable[[Any], Any]:
         return out
 
     return enc
+
+
+def _decodes(c: _Codec) -> bool:
+    """Whether values of c's shape are converted when decoded. A structure
+    or union always is, even while it is still being compiled: a recursive
+    shape's lists and maps (DynamoDB's AttributeValue in its own L and M)
+    are compiled before it has its dec."""
+    return c.dec is not None or c.type in ("structure", "union")
 
 
 def _list_dec(elem: _Codec) -> Callable[[Any], Any]:

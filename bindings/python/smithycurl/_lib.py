@@ -134,6 +134,7 @@ _FUNCTIONS: dict[str, tuple[Any, list[Any], bool]] = {
     "model_services_json": (c_int, [c_void_p, P(c_void_p), P(c_size_t)], True),
     "model_operation_json": (c_int, [c_void_p, c_char_p, c_char_p, P(c_void_p), P(c_size_t)], False),
     "model_ast_json": (c_int, [c_void_p, P(c_void_p), P(c_size_t)], True),
+    "model_snapshot": (c_int, [c_void_p, P(c_void_p), P(c_size_t)], True),
     "model_errmsg": (c_int, [c_void_p, P(c_void_p)], True),
     "model_free": (c_int, [c_void_p], False),
     "options_new": (c_int, [P(c_void_p)], True),

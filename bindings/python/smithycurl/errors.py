@@ -183,9 +183,14 @@ class ServiceError(SmithycurlError):
 
     def __str__(self) -> str:
         cls = type(self)
-        what = cls.__name__ if cls is not ServiceError else "service error"
+        # An unmodeled error is named by the code the service sent, as in
+        # Go and the CLI ("ValidationException (HTTP 400): ...").
+        what = cls.__name__ if cls is not ServiceError else (self.meta.error_code or "service error")
         text = f"{what} (HTTP {self.meta.status})"
-        generic = not self.message or (self.meta.shape_id and self.message.startswith(self.meta.shape_id))
+        # The library's own text when the service sent no message: it names
+        # the shape or code again, so it is not repeated.
+        generic = not self.message or any(
+            n and self.message.startswith(n) for n in (self.meta.shape_id, self.meta.error_code))
         if not generic:
             return f"{text}: {self.message}"
         shown = [
@@ -195,7 +200,7 @@ class ServiceError(SmithycurlError):
         ]
         if shown:
             return f"{text}: {', '.join(shown)}"
-        return f"{text}: {self.message}" if self.message and cls is ServiceError else text
+        return f"{text}: {self.message}" if self.message and cls is ServiceError and not generic else text
 
     def __repr__(self) -> str:
         cls = type(self)

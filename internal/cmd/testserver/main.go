@@ -4,7 +4,9 @@
 // rpcv2Json (line "kv <URL>": services smithycurl.kv#KVCbor and KVJson, model
 // internal/kvserver/kv.smithy), the event-stream Ticker service of
 // internal/eventserver (line "events <URL>", model
-// internal/eventserver/ticker.smithy), and with -pizza alloy's PizzaAdminService (model in the
+// internal/eventserver/ticker.smithy), the benchmarks' echo service of
+// internal/benchserver (line "bench <URL>", model
+// client/testdata/bench.smithy), and with -pizza alloy's PizzaAdminService (model in the
 // shared conformance folder, namespace alloy.test; see internal/pizzaserver
 // for the inputs that produce its errors). It prints one line per service,
 // "<name> <base URL>", then serves until stdin (a pipe) reaches EOF or it gets SIGINT
@@ -23,6 +25,7 @@ import (
 
 	"github.com/mccutchen/go-httpbin/v2/httpbin"
 
+	"github.com/smithycurl/smithycurl/internal/benchserver"
 	"github.com/smithycurl/smithycurl/internal/eventserver"
 	"github.com/smithycurl/smithycurl/internal/kvserver"
 	"github.com/smithycurl/smithycurl/internal/pizzaserver"
@@ -50,6 +53,12 @@ func main() {
 			handler http.Handler
 		}{"pizza", pizzaserver.New().Handler()})
 	}
+	// Last: readers that take a fixed number of lines (the Python tests'
+	// conftest) get the services above first.
+	services = append(services, struct {
+		name    string
+		handler http.Handler
+	}{"bench", benchserver.Handler()})
 	for _, s := range services {
 		ln, err := net.Listen("tcp", *addr)
 		if err != nil {

@@ -20,6 +20,9 @@ import (
 func TestMain(m *testing.M) {
 	code := m.Run()
 	Stop()
+	if cliDir != "" {
+		os.RemoveAll(cliDir)
+	}
 	os.Exit(code)
 }
 

@@ -1,10 +1,10 @@
 // Package awse2e runs smithycurl end to end against AWS emulators from npm:
-// dynalite (DynamoDB, awsJson1_0), kinesalite (Kinesis, awsJson1_1) and
-// fauxqs (SQS in awsJson1_0, SNS in awsQuery).
+// dynalite (DynamoDB, awsJson1_0), kinesalite (Kinesis, awsJson1_1),
+// fauxqs (SQS in awsJson1_0, SNS in awsQuery, S3) and s3rver (S3, restXml).
 //
 // The emulators come from $SMITHYCURL_DYNALITE_URL,
-// $SMITHYCURL_KINESALITE_URL and $SMITHYCURL_FAUXQS_URL when set (scripts/emulators.sh start prints
-// them); otherwise Start installs them into the npm cache with
+// $SMITHYCURL_KINESALITE_URL, $SMITHYCURL_FAUXQS_URL and
+// $SMITHYCURL_S3RVER_URL when set (scripts/emulators.sh start prints them); otherwise Start installs them into the npm cache with
 // scripts/emulators.sh install and runs them itself on free ports of
 // 127.0.0.1 until Stop (or until the test process exits). Tests skip when
 // the emulators cannot be started, except in CI (CI set), where they fail.
@@ -39,7 +39,8 @@ var Credentials = client.AWSCredentials{
 type Emulators struct {
 	DynamoDB string // dynalite
 	Kinesis  string // kinesalite
-	Fauxqs   string // fauxqs: SQS, SNS
+	Fauxqs   string // fauxqs: SQS, SNS, S3
+	S3rver   string // s3rver: S3
 }
 
 var (
@@ -86,8 +87,8 @@ func Stop() {
 
 func start() (Emulators, error) {
 	e := Emulators{DynamoDB: os.Getenv("SMITHYCURL_DYNALITE_URL"), Kinesis: os.Getenv("SMITHYCURL_KINESALITE_URL"),
-		Fauxqs: os.Getenv("SMITHYCURL_FAUXQS_URL")}
-	if e.DynamoDB != "" && e.Kinesis != "" && e.Fauxqs != "" {
+		Fauxqs: os.Getenv("SMITHYCURL_FAUXQS_URL"), S3rver: os.Getenv("SMITHYCURL_S3RVER_URL")}
+	if e.DynamoDB != "" && e.Kinesis != "" && e.Fauxqs != "" && e.S3rver != "" {
 		return e, nil
 	}
 	root, err := shareddata.Root()
@@ -139,22 +140,15 @@ func start() (Emulators, error) {
 			return "", fmt.Errorf("%s did not start within 20 s", name)
 		}
 	}
-	if e.DynamoDB == "" {
-		if e.DynamoDB, err = run("dynalite"); err != nil {
-			Stop()
-			return e, err
-		}
-	}
-	if e.Kinesis == "" {
-		if e.Kinesis, err = run("kinesalite"); err != nil {
-			Stop()
-			return e, err
-		}
-	}
-	if e.Fauxqs == "" {
-		if e.Fauxqs, err = run("fauxqs"); err != nil {
-			Stop()
-			return e, err
+	for _, em := range []struct {
+		url  *string
+		name string
+	}{{&e.DynamoDB, "dynalite"}, {&e.Kinesis, "kinesalite"}, {&e.Fauxqs, "fauxqs"}, {&e.S3rver, "s3rver"}} {
+		if *em.url == "" {
+			if *em.url, err = run(em.name); err != nil {
+				Stop()
+				return e, err
+			}
 		}
 	}
 	return e, nil

@@ -2,10 +2,12 @@ package awse2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/smithycurl/smithycurl/internal/shareddata"
@@ -37,20 +39,38 @@ func artifact(t *testing.T, rel string) string {
 	return p
 }
 
-// cli builds the smithycurl command and returns a function running
-// `call OP --input INPUT` against endpoint with modelPath and the
+// The smithycurl command, built once for the test run into cliDir (which
+// TestMain removes).
+var (
+	cliOnce sync.Once
+	cliDir  string
+	cliErr  error
+)
+
+// cli builds the smithycurl command (once) and returns a function running
+// `call OP --input INPUT [ARGS...]` against endpoint with modelPath and the
 // emulators' credentials; it gives stdout and the exit code.
-func cli(t *testing.T, modelPath, endpoint string) func(op, input string) (string, int) {
-	root, err := shareddata.Root()
-	if err != nil {
-		t.Fatal(err)
+func cli(t *testing.T, modelPath, endpoint string) func(op, input string, args ...string) (string, int) {
+	cliOnce.Do(func() {
+		root, err := shareddata.Root()
+		if err != nil {
+			cliErr = err
+			return
+		}
+		if cliDir, cliErr = os.MkdirTemp("", "smithycurl-e2e-cli-"); cliErr != nil {
+			return
+		}
+		out, err := exec.Command("go", "build", "-o", filepath.Join(cliDir, "smithycurl"), filepath.Join(root, "cmd", "smithycurl")).CombinedOutput()
+		if err != nil {
+			cliErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if cliErr != nil {
+		t.Fatal(cliErr)
 	}
-	bin := filepath.Join(t.TempDir(), "smithycurl")
-	if out, err := exec.Command("go", "build", "-o", bin, filepath.Join(root, "cmd", "smithycurl")).CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return func(op, input string) (string, int) {
-		cmd := exec.Command(bin, "call", "--model", modelPath, "--endpoint", endpoint, op, "--input", input)
+	bin := filepath.Join(cliDir, "smithycurl")
+	return func(op, input string, args ...string) (string, int) {
+		cmd := exec.Command(bin, append([]string{"call", "--model", modelPath, "--endpoint", endpoint, op, "--input", input}, args...)...)
 		cmd.Env = append(os.Environ(), "AWS_ACCESS_KEY_ID="+Credentials.AccessKeyID,
 			"AWS_SECRET_ACCESS_KEY="+Credentials.SecretAccessKey, "AWS_REGION="+Credentials.Region)
 		out, err := cmd.Output()

@@ -1,0 +1,203 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+
+	"github.com/smithycurl/smithycurl/client"
+	awse2e "github.com/smithycurl/smithycurl/internal/e2e/aws"
+	"github.com/smithycurl/smithycurl/internal/shareddata"
+	"github.com/smithycurl/smithycurl/model"
+)
+
+// S3 PutObject then GetObject of the same object (1 KiB and 1 MiB) on
+// s3rver, path-style to 127.0.0.1, one client each, sequential: smithycurl
+// with the body streamed (WithBodyReader/WithBodyWriter, the way to move
+// objects), smithycurl with the body as base64 in the document (and the
+// output JSON decoded to get the bytes), and aws-sdk-go-v2's S3 client.
+// Both sides compute a CRC32 request checksum (the SDK's default; the
+// smithycurl input asks for it) and sign the payload's SHA-256 (plain
+// HTTP). BenchmarkS3 prints the ratios of the CPU per PutObject+GetObject.
+
+const (
+	s3Service = "com.amazonaws.s3#AmazonS3"
+	s3Bucket  = "smithycurl-bench"
+)
+
+var (
+	s3Once     sync.Once
+	s3Err      error
+	s3Endpoint string
+	s3Model    *model.Model
+)
+
+func s3Setup(b *testing.B) {
+	emu := awse2e.Start(b)
+	s3Once.Do(func() {
+		s3Endpoint = emu.S3rver
+		s3Model, s3Err = model.LoadPaths(context.Background(), shareddata.Path(b, "models", "aws-large", "s3.json"))
+		if s3Err != nil {
+			return
+		}
+		c, err := newS3Smithycurl()
+		if err != nil {
+			s3Err = err
+			return
+		}
+		defer c.Close()
+		_, err = c.Call(context.Background(), "CreateBucket", []byte(`{"Bucket": "`+s3Bucket+`"}`))
+		var ce *client.Error
+		if err != nil && !(errors.As(err, &ce) && strings.HasPrefix(ce.Code, "BucketAlready")) {
+			s3Err = err
+		}
+	})
+	if s3Err != nil {
+		b.Fatal(s3Err)
+	}
+}
+
+func newS3Smithycurl() (*client.Client, error) {
+	return client.New(s3Model, s3Service, s3Endpoint, client.WithAWSCredentials(awse2e.Credentials))
+}
+
+func newS3SDK() *s3.Client {
+	creds := awse2e.Credentials
+	cfg := aws.Config{
+		Region: creds.Region,
+		Credentials: aws.NewCredentialsCache(aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
+			return aws.Credentials{AccessKeyID: creds.AccessKeyID, SecretAccessKey: creds.SecretAccessKey, Source: "bench"}, nil
+		})),
+	}
+	return s3.NewFromConfig(cfg, func(o *s3.Options) {
+		o.BaseEndpoint = aws.String(s3Endpoint)
+		o.UsePathStyle = true
+	})
+}
+
+// BenchmarkS3 runs, per size, b.N rounds of one PutObject+GetObject pair
+// from each client in turn (interleaved, so that the load of a shared
+// machine falls on all alike), and reports each one's CPU time per pair
+// (this process's user+system time around the pair, GC and runtime
+// included) and the ratios to aws-sdk-go-v2; ns/op is a round's wall time.
+func BenchmarkS3(b *testing.B) {
+	s3Setup(b)
+	ctx := context.Background()
+	sc, err := newS3Smithycurl()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer sc.Close()
+	sdk := newS3SDK()
+	for _, size := range []struct {
+		name string
+		n    int
+	}{{"1KB", 1 << 10}, {"1MB", 1 << 20}} {
+		data := make([]byte, size.n)
+		rand.NewChaCha8([32]byte{1}).Read(data)
+		key := "bench/" + size.name
+		check := func(got []byte) error {
+			if !bytes.Equal(got, data) {
+				return fmt.Errorf("GetObject: %d bytes, not the %d put", len(got), len(data))
+			}
+			return nil
+		}
+		var buf bytes.Buffer
+		putIn := []byte(`{"Bucket": "` + s3Bucket + `", "Key": "` + key + `", "ChecksumAlgorithm": "CRC32", "Metadata": {"colour": "blue"}}`)
+		getIn := []byte(`{"Bucket": "` + s3Bucket + `", "Key": "` + key + `", "ChecksumMode": "ENABLED"}`)
+		docIn := []byte(`{"Bucket": "` + s3Bucket + `", "Key": "` + key + `", "ChecksumAlgorithm": "CRC32", "Metadata": {"colour": "blue"}, "Body": "` +
+			base64.StdEncoding.EncodeToString(data) + `"}`)
+		clients := []struct {
+			name string
+			pair func() error
+		}{
+			{"smithycurl", func() error {
+				if _, err := sc.Call(ctx, "PutObject", putIn, client.WithBodyReader(bytes.NewReader(data), int64(len(data)))); err != nil {
+					return err
+				}
+				buf.Reset()
+				if _, err := sc.Call(ctx, "GetObject", getIn, client.WithBodyWriter(&buf)); err != nil {
+					return err
+				}
+				return check(buf.Bytes())
+			}},
+			{"smithycurl-document", func() error {
+				if _, err := sc.Call(ctx, "PutObject", docIn); err != nil {
+					return err
+				}
+				out, err := sc.Call(ctx, "GetObject", getIn)
+				if err != nil {
+					return err
+				}
+				var got struct{ Body []byte }
+				if err := json.Unmarshal(out, &got); err != nil {
+					return err
+				}
+				return check(got.Body)
+			}},
+			{"aws-sdk-go-v2", func() error {
+				_, err := sdk.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String(s3Bucket), Key: aws.String(key),
+					Body: bytes.NewReader(data), Metadata: map[string]string{"colour": "blue"}})
+				if err != nil {
+					return err
+				}
+				out, err := sdk.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(s3Bucket), Key: aws.String(key)})
+				if err != nil {
+					return err
+				}
+				buf.Reset()
+				_, err = buf.ReadFrom(out.Body)
+				out.Body.Close()
+				if err != nil {
+					return err
+				}
+				return check(buf.Bytes())
+			}},
+		}
+		b.Run(size.name, func(b *testing.B) {
+			for _, c := range clients { // warm-up: connections, caches
+				if err := c.pair(); err != nil {
+					b.Fatalf("%s: %v", c.name, err)
+				}
+			}
+			cpu := make([]time.Duration, len(clients))
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				for j, c := range clients {
+					start := cpuTime()
+					if err := c.pair(); err != nil {
+						b.Fatalf("%s: %v", c.name, err)
+					}
+					cpu[j] += cpuTime() - start
+				}
+			}
+			b.StopTimer()
+			sdkCPU := cpu[len(cpu)-1]
+			for j, c := range clients {
+				b.ReportMetric(float64(cpu[j].Microseconds())/float64(b.N), c.name+"-cpu-µs/pair")
+				if j < len(cpu)-1 {
+					b.ReportMetric(float64(cpu[j])/float64(sdkCPU), c.name+"/sdk")
+				}
+			}
+			if b.N > 1 {
+				fmt.Printf("S3 PutObject+GetObject %s, CPU per pair over %d interleaved rounds: smithycurl %.0f µs, "+
+					"smithycurl (body in the document) %.0f µs, aws-sdk-go-v2 %.0f µs: ratios %.2fx and %.2fx\n",
+					size.name, b.N, perPair(cpu[0], b.N), perPair(cpu[1], b.N), perPair(sdkCPU, b.N),
+					float64(cpu[0])/float64(sdkCPU), float64(cpu[1])/float64(sdkCPU))
+			}
+		})
+	}
+}
+
+func perPair(d time.Duration, n int) float64 { return float64(d.Microseconds()) / float64(n) }

@@ -1,0 +1,306 @@
+package model
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/smithycurl/smithycurl/internal/shareddata"
+)
+
+// snapshotModels are models of every kind: IDL with mixins, resources and
+// apply, and real AWS JSON ASTs (endpoint rules, waiters, bundled traits).
+func snapshotModels(t testing.TB) []string {
+	aws := shareddata.Path(t, "models", "aws")
+	return []string{"../examples/todo", "../examples/httpbin", "../internal/kvserver/kv.smithy",
+		filepath.Join(aws, "dynamodb.json"), filepath.Join(aws, "sqs.json"), filepath.Join(aws, "lambda.json"),
+		shareddata.Path(t, "models", "aws-large", "s3.json")}
+}
+
+// clearPos drops the source offsets of nodes, which snapshots leave out.
+func clearPos(n *Node) {
+	n.pos = 0
+	for i := range n.list {
+		clearPos(&n.list[i])
+	}
+}
+
+func clearShapePos(s *Shape) {
+	for i := range s.Traits {
+		clearPos(&s.Traits[i].Value)
+	}
+	for _, m := range s.Members {
+		for i := range m.Traits {
+			clearPos(&m.Traits[i].Value)
+		}
+	}
+	if s.local != nil {
+		clearShapePos(s.local)
+	}
+}
+
+// TestSnapshotRoundTrip: a model read back from its snapshot is the model
+// (every shape field, the own definitions the JSON AST writer uses, the
+// metadata), writes the same JSON AST and the same snapshot again.
+func TestSnapshotRoundTrip(t *testing.T) {
+	for _, path := range snapshotModels(t) {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			m, err := LoadPaths(context.Background(), path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data := m.MarshalSnapshot()
+			got, err := UnmarshalSnapshot("x.scmodel", data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got.MarshalAST(), m.MarshalAST()) {
+				t.Fatal("the JSON AST of the snapshot differs")
+			}
+			if !bytes.Equal(got.MarshalSnapshot(), data) {
+				t.Fatal("the snapshot of the snapshot differs")
+			}
+			clearPos(&m.metadata)
+			if !reflect.DeepEqual(got.metadata, m.metadata) || got.version != m.version || len(got.shapes) != len(m.shapes) {
+				t.Fatal("metadata, version or shape count differ")
+			}
+			for id, s := range m.shapes {
+				// The shared prelude and bundled shapes are copied: clear a copy.
+				c := *s
+				c.Traits = append(Traits(nil), s.Traits...)
+				c.Members = nil
+				for _, mem := range s.Members {
+					mc := *mem
+					mc.Traits = append(Traits(nil), mem.Traits...)
+					c.Members = append(c.Members, &mc)
+				}
+				c.local = nil
+				clearShapePos(&c)
+				g := *got.shapes[id]
+				if (g.local == nil) != (s.local == nil) {
+					t.Fatalf("%s: own definition kept %v, want %v", id, g.local != nil, s.local != nil)
+				}
+				g.local = nil
+				if !reflect.DeepEqual(&g, &c) {
+					t.Fatalf("%s differs:\n got %+v\nwant %+v", id, g, c)
+				}
+			}
+			for _, sid := range m.Services() {
+				want, _ := m.Service(sid)
+				svc, err := got.Service(sid)
+				if err != nil || len(svc.Operations) != len(want.Operations) {
+					t.Fatalf("service %s: %v", sid, err)
+				}
+			}
+		})
+	}
+}
+
+// TestSnapshotLoadPath: a snapshot file named to the loader loads alone, in
+// a directory walk it is not a model file, and with other files it is an error.
+func TestSnapshotLoadPath(t *testing.T) {
+	ctx := context.Background()
+	m, err := LoadPaths(ctx, "../examples/todo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "todo.scmodel")
+	if err := os.WriteFile(path, m.MarshalSnapshot(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := LoadPaths(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := got.Service("smithycurl.examples.todo#Todos"); err != nil {
+		t.Fatal(err)
+	}
+	l := NewLoader()
+	data, _ := os.ReadFile(path)
+	l.AddSource("mem.scmodel", data)
+	if _, _, err := l.Load(ctx); err != nil {
+		t.Fatalf("AddSource: %v", err)
+	}
+	_, err = LoadPaths(ctx, path, "../examples/httpbin")
+	if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "cannot be loaded with other model files") {
+		t.Fatalf("snapshot with other files: %v", err)
+	}
+}
+
+// TestSnapshotDamaged: every truncation, a changed byte anywhere, another
+// format version and a payload that passes its checksum but is not one this
+// version wrote are errors naming the file, never a crash.
+func TestSnapshotDamaged(t *testing.T) {
+	ctx := context.Background()
+	m, err := LoadPaths(ctx, "../examples/todo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := m.MarshalSnapshot()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "todo.scmodel")
+	check := func(what string, data []byte, want string) {
+		t.Helper()
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := LoadPaths(ctx, path)
+		var le *LoadError
+		if !errors.As(err, &le) || le.Events[0].Loc.File != path || !strings.Contains(err.Error(), want) ||
+			!strings.Contains(err.Error(), "smithycurl compile") {
+			t.Fatalf("%s: got %v, want an error at %s with %q", what, err, path, want)
+		}
+	}
+	for _, n := range []int{len(snapshotMagic), snapshotHeaderSize - 1, snapshotHeaderSize, len(good) / 2, len(good) - 1} {
+		check("truncated", good[:n], "")
+	}
+	for i := snapshotHeaderSize; i < len(good); i += 97 {
+		bad := bytes.Clone(good)
+		bad[i] ^= 0x40
+		check("byte changed", bad, "checksum mismatch")
+	}
+	bad := bytes.Clone(good)
+	binary.LittleEndian.PutUint32(bad[len(snapshotMagic):], SnapshotVersion+1)
+	check("other version", bad, "format version 2")
+	// A payload with a valid checksum that this version did not write: a
+	// byte cut out leaves the decoder with short or shifted data. (Cut out
+	// of a string, it may still read as a model.)
+	payload := good[snapshotHeaderSize:]
+	failed := 0
+	for i := 0; i < len(payload); i += 53 {
+		p := append(bytes.Clone(payload[:i]), payload[i+1:]...)
+		if _, err := UnmarshalSnapshot(path, withPayload(p)); err != nil {
+			if !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "compile the model again") {
+				t.Fatalf("byte %d removed: %v", i, err)
+			}
+			failed++
+		}
+	}
+	if failed == 0 {
+		t.Fatal("no payload with a byte removed was refused")
+	}
+}
+
+// smallSnapshot writes the shapes of m outside the prelude, the shapes they
+// refer to and smithy.api#Unit.
+func smallSnapshot(m *Model) []byte {
+	keep := map[ShapeID]*Shape{unitID: m.shapes[unitID]}
+	var add func(id ShapeID)
+	add = func(id ShapeID) {
+		s, ok := m.shapes[id]
+		if !ok || keep[id] != nil {
+			return
+		}
+		keep[id] = s
+		for _, mem := range s.Members {
+			add(mem.Target)
+		}
+		for _, ids := range [][]ShapeID{{s.Input, s.Output}, s.Errors, s.Operations, s.Resources, s.Mixins} {
+			for _, r := range ids {
+				add(r)
+			}
+		}
+	}
+	for id := range m.shapes {
+		if id.Namespace() != PreludeNamespace && !m.shapes[id].bundled {
+			add(id)
+		}
+	}
+	return (&Model{shapes: keep, version: m.version, metadata: m.metadata}).MarshalSnapshot()
+}
+
+// withPayload returns a snapshot of payload p with a valid header.
+func withPayload(p []byte) []byte {
+	out := []byte(snapshotMagic)
+	out = binary.LittleEndian.AppendUint32(out, SnapshotVersion)
+	out = binary.LittleEndian.AppendUint32(out, crc32.Checksum(p, crc32.MakeTable(crc32.Castagnoli)))
+	out = binary.LittleEndian.AppendUint64(out, uint64(len(p)))
+	return append(out, p...)
+}
+
+// FuzzSnapshot feeds payloads with valid headers and checksums to the
+// snapshot reader: it returns a model or an error, never panics, and a model
+// it returns can be indexed and written.
+func FuzzSnapshot(f *testing.F) {
+	// Small seeds (the engine minimizes every new input: large ones crawl):
+	// the shapes of small models and the shapes they refer to, not the
+	// whole prelude.
+	for _, src := range []string{
+		"$version: \"2\"\nnamespace a.b\nuse aws.protocols#restJson1\n@restJson1\nservice S { operations: [Op] }\n@http(method: \"POST\", uri: \"/x/{id}\")\noperation Op { input := { @required @httpLabel id: String, n: Integer, l: L } output := { m: M } }\nlist L { member: Timestamp }\nmap M { key: String, value: Blob }\n",
+		"$version: \"2\"\nnamespace a.b\n@mixin structure Base { x: String }\nstructure S with [Base] { y: U }\nunion U { a: Boolean, b: E }\nenum E {\n    A\n    B = \"b\"\n}\nintEnum I {\n    ONE = 1\n}\n",
+	} {
+		l := NewLoader()
+		l.AddSource("seed.smithy", []byte(src))
+		m, _, err := l.Load(context.Background())
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(smallSnapshot(m)[snapshotHeaderSize:])
+	}
+	f.Fuzz(func(t *testing.T, payload []byte) {
+		m, err := UnmarshalSnapshot("fuzz.scmodel", withPayload(payload))
+		if err != nil {
+			if !strings.Contains(err.Error(), "fuzz.scmodel") {
+				t.Fatalf("error without the file name: %v", err)
+			}
+			return
+		}
+		m.MarshalAST()
+		for _, id := range m.Services() {
+			if svc, err := m.Service(id); err == nil {
+				for _, op := range svc.Operations {
+					for _, mem := range op.Input.Members {
+						m.Target(mem)
+					}
+				}
+			}
+		}
+	})
+}
+
+// TestSnapshotMutations: payloads of a real snapshot with random bytes
+// changed, inserted or cut, behind a valid header and checksum, read back as
+// a model or an error naming the file, never a panic (FuzzSnapshot explores
+// further).
+func TestSnapshotMutations(t *testing.T) {
+	m, err := LoadPaths(context.Background(), "../examples/httpbin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := m.MarshalSnapshot()[snapshotHeaderSize:]
+	rng := rand.New(rand.NewSource(7))
+	for i := range 1000 {
+		p := bytes.Clone(good)
+		for range 1 + rng.Intn(4) {
+			at := rng.Intn(len(p))
+			switch rng.Intn(3) {
+			case 0:
+				p[at] = byte(rng.Intn(256))
+			case 1:
+				p = append(p[:at:at], append([]byte{byte(rng.Intn(256))}, p[at:]...)...)
+			default:
+				p = append(p[:at:at], p[at+1:]...)
+			}
+		}
+		got, err := UnmarshalSnapshot("m.scmodel", withPayload(p))
+		if err != nil {
+			if !strings.Contains(err.Error(), "model snapshot m.scmodel: ") {
+				t.Fatalf("mutation %d: %v", i, err)
+			}
+			continue
+		}
+		got.MarshalAST()
+		for _, id := range got.Services() {
+			got.Service(id)
+		}
+	}
+}
