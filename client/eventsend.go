@@ -22,8 +22,7 @@ var errSendClosed = errors.New("the input event stream is closed")
 // Send queues, read by libcurl's read callback while the response
 // arrives. Read never blocks: with nothing queued it returns
 // transport.ErrNoDataYet (the upload pauses) and Send wakes it. With a
-// signer, messages are signed as libcurl takes them (the chain starts
-// from the request's signature, known once its headers are sent), and an
+// signer, messages are signed in the order libcurl takes them, and an
 // empty signed message ends the body.
 type duplexBody struct {
 	mu       sync.Mutex
@@ -37,7 +36,6 @@ type duplexBody struct {
 	err      error    // the call is over: Send fails with it
 	wake     func()
 	signer   *eventSigner
-	seed     func() string
 	maxQueue int
 }
 
@@ -54,27 +52,10 @@ func (d *duplexBody) SetWake(wake func()) {
 	d.mu.Unlock()
 }
 
-// SetSeed implements transport.Seeded.
-func (d *duplexBody) SetSeed(seed func() string) {
-	d.mu.Lock()
-	d.seed = seed
-	d.mu.Unlock()
-}
-
 func (d *duplexBody) Read(p []byte) (int, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.off == len(d.buf) && d.signer != nil && (len(d.pending) > 0 || d.closed && !d.final) {
-		if d.signer.prior == "" {
-			seed := ""
-			if d.seed != nil {
-				seed = d.seed()
-			}
-			if seed == "" {
-				return 0, transport.ErrNoDataYet // resumed once libcurl has sent the headers
-			}
-			d.signer.prior = seed
-		}
 		var msg []byte
 		if len(d.pending) > 0 {
 			msg, d.pending = d.pending[0], d.pending[1:]

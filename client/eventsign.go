@@ -1,7 +1,6 @@
 package client
 
 import (
-	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -26,26 +25,21 @@ import (
 // stream.
 type eventSigner struct {
 	secret, region, service string
-	prior                   string // hex; "" until the seed is known
+	prior                   string // hex
 	now                     func() time.Time
 	day                     string // the day of key
 	key                     []byte // the signing key of day
 }
 
-// newEventSigner reads the region and service from libcurl's provider
-// string ("aws:amz:region:service").
-func newEventSigner(provider, secret string) (*eventSigner, error) {
-	parts := strings.Split(provider, ":")
-	if len(parts) != 4 || parts[2] == "" || parts[3] == "" {
-		return nil, fmt.Errorf("signing an event stream needs a region and a service name (provider %q)", provider)
+// newEventSigner returns the signer of the events of a request that sv
+// signed: the chain starts from the request's signature (its
+// Authorization header).
+func newEventSigner(sv *sigV4, auth string) (*eventSigner, error) {
+	_, sig, ok := strings.Cut(auth, "Signature=")
+	if !ok || len(sig) != 64 {
+		return nil, fmt.Errorf("signing an event stream: the request's signature is missing")
 	}
-	return &eventSigner{secret: secret, region: parts[2], service: parts[3], now: time.Now}, nil
-}
-
-func hmacSHA256(key []byte, data string) []byte {
-	m := hmac.New(sha256.New, key)
-	m.Write([]byte(data))
-	return m.Sum(nil)
+	return &eventSigner{secret: sv.creds.SecretAccessKey, region: sv.region, service: sv.service, prior: sig, now: time.Now}, nil
 }
 
 // sign wraps payload (an encoded message, or nil for the final one) in a
@@ -65,11 +59,7 @@ func (s *eventSigner) sign(dst, payload []byte) ([]byte, error) {
 	toSign := "AWS4-HMAC-SHA256-PAYLOAD\n" + t.Format("20060102T150405Z") + "\n" + scope + "\n" + s.prior + "\n" +
 		hex.EncodeToString(headerSum[:]) + "\n" + hex.EncodeToString(payloadSum[:])
 	if day != s.day {
-		key := hmacSHA256([]byte("AWS4"+s.secret), day)
-		for _, part := range []string{s.region, s.service, "aws4_request"} {
-			key = hmacSHA256(key, part)
-		}
-		s.day, s.key = day, key
+		s.day, s.key = day, signingKey(s.secret, day, s.region, s.service)
 	}
 	sig := hmacSHA256(s.key, toSign)
 	s.prior = hex.EncodeToString(sig)

@@ -95,7 +95,7 @@ func (c *Client) CallDuplex(ctx context.Context, operation string, input []byte,
 
 func (c *Client) callStream(ctx context.Context, operation string, input []byte, duplex bool, opts []CallOption) (*EventStream, error) {
 	ctx, co, cancelOpts := applyCallOptions(ctx, opts)
-	op, plan, req, _, err := c.prepare(ctx, operation, input, co, true)
+	op, plan, req, body, err := c.prepare(ctx, operation, input, co, true)
 	if err != nil {
 		cancelOpts()
 		return nil, err
@@ -127,14 +127,18 @@ func (c *Client) callStream(ctx context.Context, operation string, input []byte,
 	var in *duplexBody
 	if plan.inEvents != "" {
 		var signer *eventSigner
-		if sv := req.AWSSigV4; sv != nil {
-			if signer, err = newEventSigner(sv.Provider, sv.SecretAccessKey); err != nil {
+		if sv := body.signer; sv != nil {
+			// Signed again with the event stream's payload hash; the
+			// events are signed in a chain from this signature.
+			req.Header.Set("X-Amz-Content-Sha256", "STREAMING-AWS4-HMAC-SHA256-EVENTS")
+			if err := sv.sign(req, time.Now()); err != nil {
+				cancelOpts()
+				return nil, usageError(op.Shape.ID, "signing the request: %v", err)
+			}
+			if signer, err = newEventSigner(sv, req.Header.Get("Authorization")); err != nil {
 				cancelOpts()
 				return nil, usageError(op.Shape.ID, "%v", err)
 			}
-			// libcurl signs the request with this as its payload hash;
-			// the events are signed in a chain from its signature.
-			req.Header.Set("X-Amz-Content-Sha256", "STREAMING-AWS4-HMAC-SHA256-EVENTS")
 		}
 		in = newDuplexBody(signer)
 		if msg, ok, err := es.EncodeInitialMessage(ctx, op, input); err != nil {

@@ -241,29 +241,6 @@ void sc_cancel(sc_handle *h) {
 	curl_multi_wakeup(h->multi);
 }
 
-/* sc_debug reads the request's SigV4 signature from the headers libcurl
-   sends ("Authorization: AWS4-HMAC-SHA256 ..., Signature=<64 hex>"). */
-static int sc_debug(CURL *e, curl_infotype type, char *data, size_t size, void *ud) {
-	(void)e;
-	sc_handle *h = ud;
-	static const char key[] = "Signature=";
-	const size_t klen = sizeof key - 1;
-	if (type != CURLINFO_HEADER_OUT || h->seed[0]) return 0;
-	for (size_t i = 0; i + klen + 64 <= size; i++) {
-		if (memcmp(data + i, key, klen) != 0) continue;
-		memcpy(h->seed, data + i + klen, 64);
-		h->seed[64] = 0;
-		sc_unpause(h);
-		break;
-	}
-	return 0;
-}
-
-void sc_capture_seed(sc_handle *h, int on, int verbose) {
-	h->capture_seed = on;
-	h->verbose = verbose;
-}
-
 void sc_unpause(sc_handle *h) {
 	__atomic_store_n(&h->unpause, 1, __ATOMIC_RELEASE);
 	curl_multi_wakeup(h->multi);
@@ -341,16 +318,10 @@ void sc_perform(sc_handle *h, const char *strs, int nhdrs, int method_kind,
 	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, connect_ms);
 	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, total_ms);
 	/* The Content-Length check; HEAD has no body to limit. */
-	h->seed[0] = 0;
 	/* A duplex body's first bytes may wait for the response: never hold
 	   them back for a 100 Continue (libcurl's own Expect goes out with a
 	   signed chunked upload). */
 	curl_easy_setopt(e, CURLOPT_EXPECT_100_TIMEOUT_MS, h->start_early ? 1L : 1000L);
-	if (h->capture_seed) {
-		curl_easy_setopt(e, CURLOPT_DEBUGFUNCTION, sc_debug);
-		curl_easy_setopt(e, CURLOPT_DEBUGDATA, h);
-		curl_easy_setopt(e, CURLOPT_VERBOSE, 1L);
-	}
 	curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE,
 	                 (curl_off_t)(max_body >= 0 && method_kind != SC_HEAD && !h->stream_out ? max_body : 0));
 
@@ -419,11 +390,6 @@ void sc_perform(sc_handle *h, const char *strs, int nhdrs, int method_kind,
 	h->stream_ref = 0;
 	h->stream_out = 0;
 	h->start_early = 0;
-	if (h->capture_seed) {
-		curl_easy_setopt(e, CURLOPT_DEBUGFUNCTION, NULL);
-		curl_easy_setopt(e, CURLOPT_VERBOSE, (long)h->verbose);
-		h->capture_seed = 0;
-	}
 	curl_easy_setopt(e, CURLOPT_HTTPHEADER, NULL);
 	curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, NULL);
 }

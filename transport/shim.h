@@ -58,12 +58,6 @@ typedef struct sc_handle {
 	int stream_failed; /* a Go reader or writer failed: see the Go side */
 	int unpause;       /* set atomically by sc_unpause: resume a paused upload */
 	int start_early;   /* duplex: tell Go the final headers are complete (scGoStart) */
-	/* A SigV4-signed duplex body: the request's signature libcurl sent
-	   (the seed of the event signatures), read from its outgoing headers
-	   (CURLOPT_DEBUGFUNCTION); verbose is the handle's own setting. */
-	int capture_seed;
-	int verbose;
-	char seed[65];
 } sc_handle;
 
 
@@ -78,9 +72,6 @@ void sc_cancel(sc_handle *h);
 /* sc_unpause asks the perform loop, from any thread, to resume an upload
    the read callback paused (a duplex body with no data yet). */
 void sc_unpause(sc_handle *h);
-/* sc_capture_seed makes the next sc_perform keep the SigV4 signature of
-   the request it sends in h->seed (then resumes the paused upload). */
-void sc_capture_seed(sc_handle *h, int on, int verbose);
 
 /* sc_stream sets the streams of the next sc_perform: ref is the call's
    cgo.Handle (0: none), out says the response body goes to Go; early

@@ -60,17 +60,6 @@ type Waker interface {
 	SetWake(wake func())
 }
 
-// Seeded is a duplex request body whose messages are signed in a chain
-// that starts from the request's own SigV4 signature (an input event
-// stream of a SigV4 service), which libcurl computes: with
-// Request.AWSSigV4 set, Do calls SetSeed with a function that returns it
-// in hex once libcurl has sent the request's headers ("" before; the
-// upload is resumed when it is known), and SetSeed(nil) when the call is
-// over. The function is called from Read only.
-type Seeded interface {
-	SetSeed(seed func() string)
-}
-
 //export scGoRead
 func scGoRead(ref C.uintptr_t, buf *C.char, n C.size_t) (out C.size_t) {
 	s := cgo.Handle(ref).Value().(*stream)

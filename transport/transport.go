@@ -722,11 +722,6 @@ func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 			c := h.c
 			w.SetWake(func() { C.sc_unpause(c) })
 			waker = w
-			if sd, ok := req.BodyReader.(Seeded); ok && req.AWSSigV4 != nil {
-				C.sc_capture_seed(c, 1, cBool(t.cfg.Verbose))
-				sd.SetSeed(func() string { return C.GoString(&c.seed[0]) })
-				defer sd.SetSeed(nil)
-			}
 		}
 	}
 	res := &h.c.res

@@ -279,6 +279,11 @@ func echo(w http.ResponseWriter, r *http.Request, f *format) {
 	rc := http.NewResponseController(w)
 	if r.ProtoMajor == 1 {
 		rc.EnableFullDuplex()
+		// The request is read to its end before the handler returns: a
+		// full-duplex HTTP/1.1 connection whose body was left unread (the
+		// chunked body's last chunk after the final signed message) is
+		// read again by the server for the next request, concurrently.
+		defer io.Copy(io.Discard, r.Body)
 	}
 	var next func() (eventstream.Message, error)
 	if strings.HasPrefix(r.Header.Get("Authorization"), "AWS4-HMAC-SHA256 ") {
