@@ -65,8 +65,10 @@ type callPlan struct {
 	streamInRequired    bool // streamIn is @required
 	checksum            checksumPlan
 	// eventStream is set when op's output is an event stream the codec
-	// reads and nothing else streams: CallStream can call it.
+	// reads and nothing else streams but an input event stream
+	// (inEvents, "" when none): CallStream can call it.
 	eventStream bool
+	inEvents    string
 }
 
 // New returns a client for service serviceID of m, sending requests to
@@ -401,8 +403,9 @@ func (c *Client) plan(op *model.Operation) *callPlan {
 		checksum: planChecksum(c.model, op)}
 	p.streamIn, p.streamOut, p.unsupported = streamingPayloads(c.model, op)
 	if es, ok := c.codec.(protocol.EventStreams); ok && p.unsupported != "" {
-		if member, ok := es.OutputEventStream(op); ok && onlyStreamingMember(c.model, op, member) {
-			p.eventStream = true
+		in, _ := es.InputEventStream(op)
+		if member, ok := es.OutputEventStream(op); ok && onlyStreamingMember(c.model, op, member, in) {
+			p.eventStream, p.inEvents = true, in
 			p.unsupported = fmt.Sprintf("operation %s: its output is an event stream (member %s): open it as a stream (CallStream in Go, smithycurl_event_stream_open in C, .stream() in Python)", op.Name, member)
 		}
 	}
@@ -416,11 +419,13 @@ func (c *Client) plan(op *model.Operation) *callPlan {
 }
 
 // onlyStreamingMember reports whether output member is the only @streaming
-// member of op's input and output.
-func onlyStreamingMember(m *model.Model, op *model.Operation, member string) bool {
+// member of op's output, and input member (when not "") the only one of
+// its input.
+func onlyStreamingMember(m *model.Model, op *model.Operation, member, input string) bool {
 	for _, s := range []*model.Shape{op.Input, op.Output} {
 		for _, mem := range s.Members {
-			if _, ok := m.MemberTrait(mem, "smithy.api#streaming"); ok && (s != op.Output || mem.Name() != member) {
+			_, ok := m.MemberTrait(mem, "smithy.api#streaming")
+			if ok && !(s == op.Output && mem.Name() == member) && !(s == op.Input && input != "" && mem.Name() == input) {
 				return false
 			}
 		}

@@ -29,6 +29,8 @@ type EventStream struct {
 	initial []byte
 	status  int
 	dec     *eventstream.Decoder
+	pending *eventstream.Message // read before Events (the RPC protocols' first message)
+	in      *duplexBody          // the input event stream's body (nil when none)
 	body    *bodyPipe
 	cancel  context.CancelFunc
 	done    chan struct{} // closed when the transfer has ended
@@ -63,7 +65,9 @@ func (e *idleError) Unwrap() error { return context.DeadlineExceeded }
 
 // CallStream sends operation, whose output holds an event stream, and
 // returns once the initial response has arrived (with the first bytes of
-// the stream, or the end of the response). Errors are *Error: an
+// the stream, or the end of the response; for the RPC protocols, whose
+// initial response is the stream's first message, once that message has
+// arrived). Errors are *Error: an
 // error response of the service (KindService) comes from CallStream, a
 // modeled exception event or an error message from Events. The call is
 // not retried. ctx (and WithCallTimeout) bounds the whole stream; the
@@ -72,8 +76,26 @@ func (e *idleError) Unwrap() error { return context.DeadlineExceeded }
 // stream (KindTimeout); the time the caller takes between events does not
 // count.
 func (c *Client) CallStream(ctx context.Context, operation string, input []byte, opts ...CallOption) (*EventStream, error) {
+	return c.callStream(ctx, operation, input, false, opts)
+}
+
+// CallDuplex is CallStream for an operation whose input is an event stream
+// too (Transcribe's StartStreamTranscription, Bedrock's bidirectional
+// streams): the input document holds the other members, the events go
+// with Send while Events reads the response's, and CloseSend ends the
+// input stream. The request goes out while the response is read (HTTP/2,
+// or chunked HTTP/1.1); with SigV4 each event is signed in a chain from
+// the request's signature. Like CallStream it returns once the initial
+// response has arrived, so a service must answer before it has events
+// (the RPC protocols' initial-request message is sent first). Not safe
+// to use from the C, Python and command-line front ends yet: Go only.
+func (c *Client) CallDuplex(ctx context.Context, operation string, input []byte, opts ...CallOption) (*EventStream, error) {
+	return c.callStream(ctx, operation, input, true, opts)
+}
+
+func (c *Client) callStream(ctx context.Context, operation string, input []byte, duplex bool, opts []CallOption) (*EventStream, error) {
 	ctx, co, cancelOpts := applyCallOptions(ctx, opts)
-	op, plan, req, _, err := c.prepare(ctx, operation, input, co, true)
+	op, plan, req, body, err := c.prepare(ctx, operation, input, co, true)
 	if err != nil {
 		cancelOpts()
 		return nil, err
@@ -94,6 +116,45 @@ func (c *Client) CallStream(ctx context.Context, operation string, input []byte,
 	req.NoTimeout = true
 	if req.Header.Get("Accept") == "" {
 		req.Header.Set("Accept", protocol.EventStreamMediaType)
+	}
+	if (plan.inEvents != "") != duplex {
+		cancelOpts()
+		if duplex {
+			return nil, usageError(op.Shape.ID, "operation %s has no event stream in its input; use CallStream", op.Name)
+		}
+		return nil, usageError(op.Shape.ID, "operation %s: its input is an event stream (member %s): open it with CallDuplex (Go only for now)", op.Name, plan.inEvents)
+	}
+	var in *duplexBody
+	if plan.inEvents != "" {
+		var signer *eventSigner
+		if sv := body.signer; sv != nil {
+			// Signed again with the event stream's payload hash; the
+			// events are signed in a chain from this signature.
+			req.Header.Set("X-Amz-Content-Sha256", "STREAMING-AWS4-HMAC-SHA256-EVENTS")
+			if err := sv.sign(req, time.Now()); err != nil {
+				cancelOpts()
+				return nil, usageError(op.Shape.ID, "signing the request: %v", err)
+			}
+			if signer, err = newEventSigner(sv, req.Header.Get("Authorization")); err != nil {
+				cancelOpts()
+				return nil, usageError(op.Shape.ID, "%v", err)
+			}
+		}
+		in = newDuplexBody(signer)
+		if msg, ok, err := es.EncodeInitialMessage(ctx, op, input); err != nil {
+			cancelOpts()
+			return nil, classify(op.Shape.ID, err)
+		} else if ok {
+			b, err := eventstream.Append(nil, msg)
+			if err == nil {
+				err = in.queue(ctx, b, false)
+			}
+			if err != nil {
+				cancelOpts()
+				return nil, usageError(op.Shape.ID, "initial request: %v", err)
+			}
+		}
+		req.BodyReader, req.BodySize = in, -1
 	}
 	pipe := newBodyPipe(streamBuffer)
 	pipe.idle, pipe.idleFor = idle, idleFor
@@ -123,6 +184,9 @@ func (c *Client) CallStream(ctx context.Context, operation string, input []byte,
 			c.opts.observer(a)
 		}
 		pipe.CloseWrite(err)
+		if in != nil {
+			in.end(orErr(err, errStreamClosed))
+		}
 		if !sent {
 			heads <- head{resp: resp, err: err}
 		}
@@ -154,13 +218,35 @@ func (c *Client) CallStream(ctx context.Context, operation string, input []byte,
 		return fail(err, resp)
 	}
 	s := &EventStream{op: op, es: es, initial: initial, status: resp.Status, body: pipe, cancel: stop, done: done,
-		dec: eventstream.NewDecoder(pipe, eventstream.Limits{})}
+		dec: eventstream.NewDecoder(pipe, eventstream.Limits{}), in: in}
+	if es.InitialInStream(op) {
+		// The initial response is the stream's first message (RPC
+		// protocols); a stream without one starts with its events.
+		msg, err := s.dec.Next()
+		switch {
+		case err == io.EOF:
+		case err != nil:
+			s.Close()
+			return nil, s.wrap(err)
+		default:
+			out, ok, err := es.DecodeInitialMessage(ctx, op, msg)
+			switch {
+			case err != nil:
+				s.Close()
+				return nil, s.wrap(err)
+			case ok:
+				s.initial = out
+			default:
+				s.pending = &msg
+			}
+		}
+	}
 	return s, nil
 }
 
 // Initial is the output without its event stream member: what the initial
-// response carries (its HTTP headers and status for the REST protocols),
-// in the document form.
+// response carries (its HTTP headers and status for the REST protocols,
+// the initial-response event for the RPC ones), in the document form.
 func (s *EventStream) Initial() []byte { return s.initial }
 
 // Events yields each event as it arrives, in the document form of the
@@ -173,7 +259,13 @@ func (s *EventStream) Initial() []byte { return s.initial }
 func (s *EventStream) Events() iter.Seq2[[]byte, error] {
 	return func(yield func([]byte, error) bool) {
 		for s.err == nil {
-			msg, err := s.dec.Next()
+			var msg eventstream.Message
+			var err error
+			if s.pending != nil {
+				msg, s.pending = *s.pending, nil
+			} else {
+				msg, err = s.dec.Next()
+			}
 			if err == io.EOF {
 				return
 			}
@@ -217,11 +309,22 @@ func (s *EventStream) wrap(err error) *Error {
 // let go of the connection. It is safe to call more than once.
 func (s *EventStream) Close() error {
 	s.closing.Do(func() {
+		if s.in != nil {
+			s.in.end(errStreamClosed)
+		}
 		s.body.CloseRead(errStreamClosed)
 		s.cancel()
 		<-s.done
 	})
 	return nil
+}
+
+// orErr is err, or def when err is nil.
+func orErr(err, def error) error {
+	if err != nil {
+		return err
+	}
+	return def
 }
 
 // String names the stream's operation.

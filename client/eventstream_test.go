@@ -21,6 +21,13 @@ import (
 // returns a client for it.
 func tickerClient(t testing.TB, opts ...client.Option) *client.Client {
 	t.Helper()
+	return eventClient(t, eventserver.Model, "smithycurl.test.events#Ticker", opts...)
+}
+
+// eventClient starts the event-stream test server and returns a client of
+// its service svc, from the model src.
+func eventClient(t testing.TB, src, svc string, opts ...client.Option) *client.Client {
+	t.Helper()
 	srv := httptest.NewUnstartedServer(eventserver.Service{}.Handler())
 	// HTTP/1.1, and HTTP/2 without TLS for a client WithHTTPVersion(HTTPVersion2PriorKnowledge).
 	srv.Config.Protocols = new(http.Protocols)
@@ -29,12 +36,12 @@ func tickerClient(t testing.TB, opts ...client.Option) *client.Client {
 	srv.Start()
 	t.Cleanup(srv.Close)
 	l := model.NewLoader()
-	l.AddSource("ticker.smithy", []byte(eventserver.Model))
+	l.AddSource("ticker.smithy", []byte(src))
 	m, _, err := l.Load(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := client.New(m, "smithycurl.test.events#Ticker", srv.URL, opts...)
+	c, err := client.New(m, model.ShapeID(svc), srv.URL, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,11 +107,14 @@ func TestCallStreamEndings(t *testing.T) {
 		name string
 		v    transport.HTTPVersion
 	}{{"HTTP1.1", transport.HTTPVersion1}, {"h2c", transport.HTTPVersion2PriorKnowledge}} {
-		t.Run(v.name, func(t *testing.T) { testEndings(t, tickerClient(t, client.WithHTTPVersion(v.v))) })
+		t.Run(v.name, func(t *testing.T) {
+			testEndings(t, tickerClient(t, client.WithHTTPVersion(v.v)), "smithycurl.test.events")
+		})
 	}
 }
 
-func testEndings(t *testing.T, c *client.Client) {
+// testEndings checks each way the ticker of namespace ns can end a stream.
+func testEndings(t *testing.T, c *client.Client, ns string) {
 	cases := []struct {
 		fail   string
 		events int
@@ -112,7 +122,7 @@ func testEndings(t *testing.T, c *client.Client) {
 		want   string
 		shape  string
 	}{
-		{"exception", 2, client.KindService, "slow down", "smithycurl.test.events#TooFast"},
+		{"exception", 2, client.KindService, "slow down", ns + "#TooFast"},
 		{"error", 2, client.KindService, "An unknown error occurred.", ""},
 		{"truncate", 2, client.KindTransport, "", ""},
 		{"crc", 2, client.KindDecode, "message CRC", ""},
@@ -294,8 +304,15 @@ func TestCallStreamMemoryBound(t *testing.T) {
 
 // BenchmarkEventStream measures the cost per event of a stream of
 // small events through libcurl, the framing decoder and the codec.
+// Sub-benchmarks: restJson1 and each RPC protocol.
 func BenchmarkEventStream(b *testing.B) {
-	c := tickerClient(b)
+	b.Run("restJson1", func(b *testing.B) { benchEvents(b, tickerClient(b)) })
+	for _, svc := range rpcTickers {
+		b.Run(svc, func(b *testing.B) { benchEvents(b, eventClient(b, eventserver.RPCModel, rpcNS+"#"+svc)) })
+	}
+}
+
+func benchEvents(b *testing.B, c *client.Client) {
 	const n = 2000
 	b.ReportAllocs()
 	for b.Loop() {

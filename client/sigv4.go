@@ -119,13 +119,20 @@ func (s *sigV4) sign(req *transport.Request, now time.Time) error {
 	scope := date + "/" + s.region + "/" + s.service + "/aws4_request"
 	hash := sha256.Sum256([]byte(canon.String()))
 	toSign := "AWS4-HMAC-SHA256\n" + amzDate + "\n" + scope + "\n" + hex.EncodeToString(hash[:])
-	key := hmacSHA256([]byte("AWS4"+s.creds.SecretAccessKey), date)
-	for _, part := range []string{s.region, s.service, "aws4_request"} {
-		key = hmacSHA256(key, part)
-	}
+	key := signingKey(s.creds.SecretAccessKey, date, s.region, s.service)
 	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential="+s.creds.AccessKeyID+"/"+scope+
 		", SignedHeaders="+signed+", Signature="+hex.EncodeToString(hmacSHA256(key, toSign)))
 	return nil
+}
+
+// signingKey is the SigV4 signing key of a day (yyyymmdd), region and
+// service.
+func signingKey(secret, day, region, service string) []byte {
+	key := hmacSHA256([]byte("AWS4"+secret), day)
+	for _, part := range []string{region, service, "aws4_request"} {
+		key = hmacSHA256(key, part)
+	}
+	return key
 }
 
 func hmacSHA256(key []byte, data string) []byte {

@@ -23,8 +23,14 @@ const (
 const EventStreamMediaType = "application/vnd.amazon.eventstream"
 
 // EventStreams is implemented by the codecs that read and write Smithy
-// event streams (a @streaming union bound to the @httpPayload of an
-// operation's input or output): the REST protocols.
+// event streams (a @streaming union member of an operation's input or
+// output; the REST protocols bind it to the @httpPayload): the REST
+// protocols and the RPC ones (awsJson1_0, awsJson1_1, rpcv2Cbor,
+// rpcv2Json). The framing, the message types and the event structures
+// (@eventHeader, @eventPayload) are shared (eventCodec); a protocol brings
+// the format of the payloads (JSON, CBOR, XML) and where the initial
+// response is: the HTTP response (REST) or the stream's first message, an
+// event of type initial-response (RPC).
 //
 // Events are in the document form of the union: {"MemberName": {...}}.
 type EventStreams interface {
@@ -37,8 +43,21 @@ type EventStreams interface {
 	// (status and headers; the body is the stream and is not looked at)
 	// into the output without its stream member, or returns the error an
 	// error status carries (resp.Body then holds the whole error body).
-	// A @required header member that is absent is a *ResponseError.
+	// A @required header member that is absent is a *ResponseError. When
+	// InitialInStream, the output it returns has no member of its own
+	// (the defaults only): the initial response is the stream's first
+	// message.
 	DecodeInitialResponse(ctx context.Context, op *model.Operation, resp *wire.Response) ([]byte, error)
+	// InitialInStream reports whether op's initial response is the first
+	// message of its response stream (an event of type initial-response:
+	// the RPC protocols) rather than the HTTP response (REST).
+	InitialInStream(op *model.Operation) bool
+	// DecodeInitialMessage reads an initial-response message into the
+	// output without its stream member; ok is false when msg is another
+	// message (the service sent no initial response: msg is the first
+	// message of the stream proper). It always returns false when the
+	// initial response is not in the stream.
+	DecodeInitialMessage(ctx context.Context, op *model.Operation, msg eventstream.Message) (out []byte, ok bool, err error)
 	// DecodeEvent reads one message of the response stream: an event
 	// gives its union value; a modeled exception event is a *ServiceError
 	// naming the error shape; an error message (:message-type error) is
@@ -47,6 +66,12 @@ type EventStreams interface {
 	// model does not know returns nil, nil: clients skip it (the service
 	// may be newer than the model).
 	DecodeEvent(ctx context.Context, op *model.Operation, msg eventstream.Message) ([]byte, error)
+	// EncodeInitialMessage writes the initial-request message of op's
+	// request stream from the input (its members but the stream's), for
+	// the protocols whose initial request is in the stream (RPC); ok is
+	// false for the others, whose EncodeRequest binds the input to the
+	// HTTP request.
+	EncodeInitialMessage(ctx context.Context, op *model.Operation, input []byte) (msg eventstream.Message, ok bool, err error)
 	// EncodeEvent writes one event of the request stream from its union
 	// value; a member targeting an @error structure is an exception event.
 	EncodeEvent(ctx context.Context, op *model.Operation, event []byte) (eventstream.Message, error)
@@ -126,6 +151,16 @@ func (c *restCodec) DecodeInitialResponse(ctx context.Context, op *model.Operati
 	return out, nil
 }
 
+func (c *restCodec) InitialInStream(*model.Operation) bool { return false }
+
+func (c *restCodec) EncodeInitialMessage(context.Context, *model.Operation, []byte) (eventstream.Message, bool, error) {
+	return eventstream.Message{}, false, nil
+}
+
+func (c *restCodec) DecodeInitialMessage(context.Context, *model.Operation, eventstream.Message) ([]byte, bool, error) {
+	return nil, false, nil
+}
+
 // eventFail is a malformed message of op's response stream.
 func eventFail(op *model.Operation, format string, args ...any) error {
 	return &ResponseError{Operation: op.Shape.ID, Status: 200, Err: fmt.Errorf("event stream: "+format, args...)}
@@ -149,6 +184,21 @@ func (c *restCodec) DecodeEvent(ctx context.Context, op *model.Operation, msg ev
 	if err != nil {
 		return nil, err
 	}
+	return c.events().decode(op, pm, msg)
+}
+
+// eventCodec reads and writes the messages of event streams for every
+// protocol: body is the protocol's format of event payloads.
+type eventCodec struct {
+	body restBody
+	json *jsonOptions
+}
+
+func (c *restCodec) events() eventCodec { return eventCodec{body: c.body, json: &c.json} }
+
+// decode reads one message of op's response stream, whose union is pm's
+// target (EventStreams.DecodeEvent).
+func (e eventCodec) decode(op *model.Operation, pm *memberCodec, msg eventstream.Message) ([]byte, error) {
 	mt, ok, err := stringHeader(&msg, ":message-type")
 	if err != nil {
 		return nil, eventFail(op, "%v", err)
@@ -169,7 +219,7 @@ func (c *restCodec) DecodeEvent(ctx context.Context, op *model.Operation, msg ev
 		if !known || mc.target.shape.HasTrait(tError) {
 			return nil, nil
 		}
-		body, err := c.decodeEventStruct(mc.target, &msg)
+		body, err := e.decodeStruct(mc.target, &msg)
 		if err != nil {
 			return nil, eventFail(op, "event %s: %v", et, err)
 		}
@@ -190,7 +240,7 @@ func (c *restCodec) DecodeEvent(ctx context.Context, op *model.Operation, msg ev
 		if !known || !mc.target.shape.HasTrait(tError) {
 			return nil, &ServiceError{Code: sanitizeErrorType(et), Status: 200, Members: msg.Payload, Message: messageOf(msg.Payload)}
 		}
-		members, err := c.decodeEventStruct(mc.target, &msg)
+		members, err := e.decodeStruct(mc.target, &msg)
 		if err != nil {
 			return nil, eventFail(op, "exception %s: %v", et, err)
 		}
@@ -210,10 +260,10 @@ func (c *restCodec) DecodeEvent(ctx context.Context, op *model.Operation, msg ev
 	return nil, eventFail(op, "unknown :message-type %q", mt)
 }
 
-// decodeEventStruct reads an event structure from a message: @eventHeader
+// decodeStruct reads an event structure from a message: @eventHeader
 // members from its headers, the @eventPayload member from the payload, or
 // else the other members from the payload as a document body.
-func (c *restCodec) decodeEventStruct(sc *shapeCodec, msg *eventstream.Message) ([]byte, error) {
+func (e eventCodec) decodeStruct(sc *shapeCodec, msg *eventstream.Message) ([]byte, error) {
 	w := objectWriter{dst: make([]byte, 0, len(msg.Payload)+len(msg.Payload)/4+32)}
 	w.dst = append(w.dst, '{')
 	var payload *memberCodec
@@ -225,7 +275,7 @@ func (c *restCodec) decodeEventStruct(sc *shapeCodec, msg *eventstream.Message) 
 			if !ok {
 				continue
 			}
-			doc, err := c.headerDoc(v, mc)
+			doc, err := e.headerDoc(v, mc)
 			if err != nil {
 				return nil, fmt.Errorf("header %s: %w", mc.name, err)
 			}
@@ -256,7 +306,7 @@ func (c *restCodec) decodeEventStruct(sc *shapeCodec, msg *eventstream.Message) 
 			w.dst = appendString(w.dst, msg.Payload)
 		default:
 			if len(bytes.TrimSpace(msg.Payload)) > 0 {
-				v, set, err := c.body.decodePayload(nil, payload, msg.Payload)
+				v, set, err := e.body.decodePayload(nil, payload, msg.Payload)
 				if err != nil {
 					return nil, fmt.Errorf("payload %s: %w", payload.name, err)
 				}
@@ -268,16 +318,16 @@ func (c *restCodec) decodeEventStruct(sc *shapeCodec, msg *eventstream.Message) 
 			}
 		}
 	case len(body) > 0 && len(bytes.TrimSpace(msg.Payload)) > 0:
-		if err := c.body.decodeMembers(&w, &binding{sc: sc, body: body}, msg.Payload); err != nil {
+		if err := e.body.decodeMembers(&w, &binding{sc: sc, body: body}, msg.Payload); err != nil {
 			return nil, fmt.Errorf("payload: %w", err)
 		}
 	}
-	c.json.addDefaults(&w, sc)
+	e.json.addDefaults(&w, sc)
 	return append(w.dst, '}'), nil
 }
 
 // headerDoc converts a typed event header to the document form of mc.
-func (c *restCodec) headerDoc(v eventstream.Value, mc *memberCodec) ([]byte, error) {
+func (e eventCodec) headerDoc(v eventstream.Value, mc *memberCodec) ([]byte, error) {
 	want := func(t string) error { return fmt.Errorf("a %s header cannot be read as a %s", v.Type, t) }
 	switch mc.target.kind {
 	case kBool:
@@ -310,7 +360,7 @@ func (c *restCodec) headerDoc(v eventstream.Value, mc *memberCodec) ([]byte, err
 		if v.Type != eventstream.Timestamp {
 			return nil, want("timestamp")
 		}
-		return c.json.appendDocTimestamp(nil, fromTime(v.Time())), nil
+		return e.json.appendDocTimestamp(nil, fromTime(v.Time())), nil
 	}
 	return nil, fmt.Errorf("a %s cannot be an event header", kindName(mc.target))
 }
@@ -320,6 +370,12 @@ func (c *restCodec) EncodeEvent(ctx context.Context, op *model.Operation, event 
 	if err != nil {
 		return eventstream.Message{}, err
 	}
+	return c.events().encode(pm, event)
+}
+
+// encode writes one event of a request stream, whose union is pm's target,
+// from its union value (EventStreams.EncodeEvent).
+func (e eventCodec) encode(pm *memberCodec, event []byte) (eventstream.Message, error) {
 	vals, err := topLevel(pm.target, event)
 	if err != nil {
 		return eventstream.Message{}, &InputError{Err: fmt.Errorf("event: %w", err)}
@@ -338,14 +394,16 @@ func (c *restCodec) EncodeEvent(ctx context.Context, op *model.Operation, event 
 	if mc == nil {
 		return eventstream.Message{}, &InputError{Err: fmt.Errorf("event: no member of %s is set", pm.target.shape.ID)}
 	}
-	msg, err := c.encodeEventStruct(mc, raw)
+	msg, err := e.encodeStruct(mc, raw)
 	if err != nil {
 		return eventstream.Message{}, &InputError{Err: fmt.Errorf("event %s: %w", mc.name, err)}
 	}
 	return msg, nil
 }
 
-func (c *restCodec) encodeEventStruct(ev *memberCodec, raw []byte) (eventstream.Message, error) {
+// encodeStruct writes the event ev (a member of the stream's union) from
+// its value.
+func (e eventCodec) encodeStruct(ev *memberCodec, raw []byte) (eventstream.Message, error) {
 	var msg eventstream.Message
 	if ev.target.shape.HasTrait(tError) {
 		msg.Headers = append(msg.Headers,
@@ -407,10 +465,10 @@ func (c *restCodec) encodeEventStruct(ev *memberCodec, raw []byte) (eventstream.
 			msg.Payload = []byte(str)
 			contentType = orDefault(payload.mediaType, "text/plain")
 		default:
-			if msg.Payload, err = c.body.encodePayload(payload, v); err != nil {
+			if msg.Payload, err = e.body.encodePayload(payload, v); err != nil {
 				return msg, inMember(err, payload.name)
 			}
-			contentType = c.body.mediaType()
+			contentType = e.body.mediaType()
 		}
 	case len(body) > 0:
 		any := false
@@ -418,12 +476,12 @@ func (c *restCodec) encodeEventStruct(ev *memberCodec, raw []byte) (eventstream.
 			any = any || vals[memberIndex(sc, mc)] != nil
 		}
 		if any {
-			if msg.Payload, err = c.body.encodeMembers(&binding{sc: sc, body: body}, func(mc *memberCodec) []byte {
+			if msg.Payload, err = e.body.encodeMembers(&binding{sc: sc, body: body}, func(mc *memberCodec) []byte {
 				return vals[memberIndex(sc, mc)]
 			}); err != nil {
 				return msg, err
 			}
-			contentType = c.body.mediaType()
+			contentType = e.body.mediaType()
 		}
 	}
 	if contentType != "" {

@@ -16,7 +16,8 @@ import (
 
 // FuzzDecodeEvent feeds arbitrary event-stream bytes to the restJson1
 // event decoder of the Ticker model (headers of every type, a JSON event
-// body, an @eventPayload string, a modeled exception): it never panics,
+// body, an @eventPayload string, a modeled exception) and to the rpcv2Cbor
+// one (CBOR payloads, the initial-response message): it never panics,
 // every failure is a *ResponseError or a *ServiceError, and every event
 // valid JSON.
 func FuzzDecodeEvent(f *testing.F) {
@@ -36,6 +37,19 @@ func FuzzDecodeEvent(f *testing.F) {
 	}
 	codec := protocol.NewRestJSON1(m)
 	es := codec.(protocol.EventStreams)
+	cb := rpcTickers(f)[2]
+	if cb.name != "TickerCbor" {
+		f.Fatal(cb.name)
+	}
+	ces := cb.codec.(protocol.EventStreams)
+	for _, msg := range []eventstream.Message{
+		cb.message(f, "event", "initial-response", map[string]string{"session": "s"}),
+		cb.message(f, "event", "tick", map[string]any{"message": "m", "x": []int{1}}),
+		cb.message(f, "exception", "tooFast", map[string]string{"message": "m"}),
+	} {
+		b, _ := eventstream.Append(nil, msg)
+		f.Add(b)
+	}
 	seed, _ := eventstream.Append(nil, eventserver.TickMessage(3))
 	f.Add(seed)
 	str := func(n, v string) eventstream.Header {
@@ -65,14 +79,25 @@ func FuzzDecodeEvent(f *testing.F) {
 				return
 			}
 			out, err := es.DecodeEvent(context.Background(), op, msg)
-			var re *protocol.ResponseError
-			var se *protocol.ServiceError
-			if err != nil && !errors.As(err, &re) && !errors.As(err, &se) {
-				t.Fatalf("DecodeEvent: %T %v", err, err)
-			}
-			if err == nil && out != nil && !json.Valid(out) {
-				t.Fatalf("DecodeEvent gave invalid JSON %q", out)
-			}
+			checkDecoded(t, out, err)
+			out, err = ces.DecodeEvent(context.Background(), cb.op, msg)
+			checkDecoded(t, out, err)
+			out, _, err = ces.DecodeInitialMessage(context.Background(), cb.op, msg)
+			checkDecoded(t, out, err)
 		}
 	})
+}
+
+// checkDecoded fails t unless a decoded event is valid JSON or the error a
+// *ResponseError or a *ServiceError.
+func checkDecoded(t *testing.T, out []byte, err error) {
+	t.Helper()
+	var re *protocol.ResponseError
+	var se *protocol.ServiceError
+	if err != nil && !errors.As(err, &re) && !errors.As(err, &se) {
+		t.Fatalf("decoding: %T %v", err, err)
+	}
+	if err == nil && out != nil && !json.Valid(out) {
+		t.Fatalf("decoding gave invalid JSON %q", out)
+	}
 }

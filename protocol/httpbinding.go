@@ -427,6 +427,11 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 				}
 			}
 		default:
+			if pm.streaming && pm.target.kind == kUnion && raw == nil {
+				// An input event stream: the body is its messages.
+				setDefault(req.Header, "Content-Type", EventStreamMediaType)
+				break
+			}
 			if raw != nil {
 				body, err := c.body.encodePayload(pm, raw)
 				if err != nil {

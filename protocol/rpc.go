@@ -29,6 +29,8 @@ type rpcFormat interface {
 	// document returns an error body no error shape describes in the
 	// document form (JSON), or nil.
 	document(body []byte) []byte
+	// eventBody is the format of event payloads (rpcevents.go).
+	eventBody() restBody
 }
 
 // rpcDialect is what one RPC protocol adds to the shared codec.
@@ -41,6 +43,9 @@ type rpcDialect struct {
 	header func(h wire.Header, svc *model.Service, op *model.Operation)
 	// unitNoBody sends no body and no Content-Type for Unit input.
 	unitNoBody bool
+	// streamAccept asks for an event-stream response by its media type in
+	// Accept (rpcv2).
+	streamAccept bool
 	// smithyProtocol is the Smithy-Protocol header value (rpcv2): responses
 	// with another value are malformed.
 	smithyProtocol string
@@ -87,6 +92,9 @@ type rpcPlan struct {
 	opCommon
 	path   string
 	errors []rpcErrorPlan
+	// inStream and outStream are the event-stream members of the input
+	// and output (nil when none).
+	inStream, outStream *memberCodec
 }
 
 type rpcErrorPlan struct {
@@ -99,7 +107,7 @@ func (c *rpcCodec) compile(op *model.Operation) (*rpcPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &rpcPlan{opCommon: common, path: c.d.path(c.svc, op)}
+	p := &rpcPlan{opCommon: common, path: c.d.path(c.svc, op), inStream: unionStream(common.in), outStream: unionStream(common.out)}
 	for _, es := range op.Errors {
 		p.errors = append(p.errors, rpcErrorPlan{shape: es, sc: c.plans.comp.shape(es.ID)})
 	}
@@ -114,13 +122,21 @@ func (c *rpcCodec) EncodeRequest(ctx context.Context, op *model.Operation, input
 	in := p.in
 	req := &wire.Request{Method: "POST", Path: p.path, Header: make(wire.Header, 6)}
 	var body []byte
-	if !(c.d.unitNoBody && in.kind == kUnit) {
+	// The body of an input event stream is its messages (the other members
+	// go in its initial-request message: EncodeInitialMessage).
+	streamBody := p.inStream != nil && vals[p.inStream.index] == nil
+	if streamBody {
+		req.Header.Set("Content-Type", EventStreamMediaType)
+	} else if !(c.d.unitNoBody && in.kind == kUnit) {
 		if body, err = c.format.encodeInput(in, vals); err != nil {
 			return inputFailure(op, err)
 		}
 		req.Header.Set("Content-Type", c.d.contentType)
 	}
 	c.d.header(req.Header, c.svc, op)
+	if c.d.streamAccept && p.outStream != nil {
+		req.Header.Set("Accept", EventStreamMediaType)
+	}
 	if c.queryCompat {
 		req.Header.Set("X-Amzn-Query-Mode", "true")
 	}
@@ -130,7 +146,9 @@ func (c *rpcCodec) EncodeRequest(ctx context.Context, op *model.Operation, input
 	if p.gzip && body != nil {
 		body = gzipBody(req.Header, body)
 	}
-	setBody(req, body)
+	if !streamBody {
+		setBody(req, body)
+	}
 	return req, nil
 }
 
@@ -142,19 +160,8 @@ func (c *rpcCodec) DecodeResponse(ctx context.Context, op *model.Operation, resp
 	if err != nil {
 		return nil, err
 	}
-	if c.d.smithyProtocol != "" {
-		got := ""
-		if v, ok := headerValues(resp.Header, "Smithy-Protocol"); ok && len(v) > 0 {
-			got = strings.TrimSpace(v[0])
-		}
-		if got != c.d.smithyProtocol {
-			// A malformed response is handled by its status alone.
-			if resp.Status < 200 || resp.Status > 299 {
-				return nil, &ServiceError{Status: resp.Status, Members: resp.Body}
-			}
-			return nil, &ResponseError{Operation: op.Shape.ID, Status: resp.Status,
-				Err: fmt.Errorf("Smithy-Protocol header is %q, want %q", got, c.d.smithyProtocol)}
-		}
+	if err := c.checkSmithyProtocol(op, resp); err != nil {
+		return nil, err
 	}
 	if resp.Status < 200 || resp.Status > 299 {
 		return nil, c.decodeError(p, resp)
@@ -164,6 +171,27 @@ func (c *rpcCodec) DecodeResponse(ctx context.Context, op *model.Operation, resp
 		return nil, &ResponseError{Operation: op.Shape.ID, Status: resp.Status, Err: err}
 	}
 	return out, nil
+}
+
+// checkSmithyProtocol refuses a response whose Smithy-Protocol header is
+// not the protocol's (rpcv2).
+func (c *rpcCodec) checkSmithyProtocol(op *model.Operation, resp *wire.Response) error {
+	if c.d.smithyProtocol == "" {
+		return nil
+	}
+	got := ""
+	if v, ok := headerValues(resp.Header, "Smithy-Protocol"); ok && len(v) > 0 {
+		got = strings.TrimSpace(v[0])
+	}
+	if got == c.d.smithyProtocol {
+		return nil
+	}
+	// A malformed response is handled by its status alone.
+	if resp.Status < 200 || resp.Status > 299 {
+		return &ServiceError{Status: resp.Status, Members: resp.Body}
+	}
+	return &ResponseError{Operation: op.Shape.ID, Status: resp.Status,
+		Err: fmt.Errorf("Smithy-Protocol header is %q, want %q", got, c.d.smithyProtocol)}
 }
 
 // errorCorrect gives required members without a default that the service
@@ -289,3 +317,5 @@ func (f jsonFormat) decodeStruct(sc *shapeCodec, body []byte) ([]byte, error) {
 func (f jsonFormat) errorType(resp *wire.Response) string { return f.errTyp(resp) }
 
 func (f jsonFormat) document(body []byte) []byte { return nil }
+
+func (f jsonFormat) eventBody() restBody { return jsonBody{o: f.o} }

@@ -43,6 +43,7 @@ func rpcv2Dialect(proto model.ShapeID, smithyProtocol, mediaType string, format 
 			h.Set("Accept", mediaType)
 		},
 		unitNoBody:        true,
+		streamAccept:      true,
 		smithyProtocol:    smithyProtocol,
 		newFormat:         format,
 		noTimestampFormat: true,
@@ -109,6 +110,8 @@ func (f cborFormat) errorType(resp *wire.Response) string {
 	})
 	return sanitizeErrorType(typ)
 }
+
+func (f cborFormat) eventBody() restBody { return cborBody{o: f.o} }
 
 func (f cborFormat) document(body []byte) []byte {
 	r := cbor.NewReader(body)

@@ -70,7 +70,8 @@ func validateInput(sc *shapeCodec, vals [][]byte, constraints bool) []Violation 
 	for i, mc := range sc.members {
 		v.path = append(v.path[:0], pathElem{name: mc.name})
 		if vals[i] == nil {
-			if mc.required && !mc.hasDefault {
+			// An input event stream is sent as events, not in the input.
+			if mc.required && !mc.hasDefault && !(mc.streaming && mc.target.kind == kUnion) {
 				v.add("is required")
 			}
 			continue

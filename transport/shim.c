@@ -129,6 +129,8 @@ static size_t sc_write(char *ptr, size_t size, size_t nmemb, void *ud) {
 static size_t sc_read(char *buf, size_t size, size_t nitems, void *ud) {
 	sc_handle *h = ud;
 	size_t n = scGoRead(h->stream_ref, buf, size * nitems);
+	if (n == (size_t)-2)
+		return CURL_READFUNC_PAUSE; /* no data yet: sc_unpause resumes */
 	if (n == (size_t)-1) {
 		h->stream_failed = 1;
 		return CURL_READFUNC_ABORT;
@@ -145,6 +147,18 @@ static size_t sc_header(char *ptr, size_t size, size_t nmemb, void *ud) {
 	if (sc_append(&h->hdr, ptr, n) != 0) {
 		h->oom = 1;
 		return 0;
+	}
+	if (h->start_early && h->stream_ref && (n == 2 || n == 1) && (ptr[0] == '\r' || ptr[0] == '\n')) {
+		long status = 0;
+		curl_easy_getinfo(h->easy, CURLINFO_RESPONSE_CODE, &status);
+		if (status >= 200) {
+			/* A final status. An error one ends the paused upload: the
+			   transfer would otherwise wait for the rest of a body the
+			   server no longer reads (HTTP/2 in libcurl 7.88). */
+			h->start_early = 0;
+			scGoStart(h->stream_ref, (int)status);
+			if (status > 299) sc_unpause(h);
+		}
 	}
 	return n;
 }
@@ -227,9 +241,15 @@ void sc_cancel(sc_handle *h) {
 	curl_multi_wakeup(h->multi);
 }
 
-void sc_stream(sc_handle *h, uintptr_t ref, int out) {
+void sc_unpause(sc_handle *h) {
+	__atomic_store_n(&h->unpause, 1, __ATOMIC_RELEASE);
+	curl_multi_wakeup(h->multi);
+}
+
+void sc_stream(sc_handle *h, uintptr_t ref, int out, int early) {
 	h->stream_ref = ref;
 	h->stream_out = out;
+	h->start_early = early;
 }
 
 void sc_perform(sc_handle *h, const char *strs, int nhdrs, int method_kind,
@@ -249,6 +269,7 @@ void sc_perform(sc_handle *h, const char *strs, int nhdrs, int method_kind,
 	h->resend_blocked = 0;
 	h->out_mode = 0;
 	h->stream_failed = 0;
+	__atomic_store_n(&h->unpause, 0, __ATOMIC_RELEASE);
 
 	const char *url = strs;
 	const char *method = url + strlen(url) + 1;
@@ -297,6 +318,10 @@ void sc_perform(sc_handle *h, const char *strs, int nhdrs, int method_kind,
 	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, connect_ms);
 	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, total_ms);
 	/* The Content-Length check; HEAD has no body to limit. */
+	/* A duplex body's first bytes may wait for the response: never hold
+	   them back for a 100 Continue (libcurl's own Expect goes out with a
+	   signed chunked upload). */
+	curl_easy_setopt(e, CURLOPT_EXPECT_100_TIMEOUT_MS, h->start_early ? 1L : 1000L);
 	curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE,
 	                 (curl_off_t)(max_body >= 0 && method_kind != SC_HEAD && !h->stream_out ? max_body : 0));
 
@@ -308,6 +333,10 @@ void sc_perform(sc_handle *h, const char *strs, int nhdrs, int method_kind,
 		for (;;) {
 			int running = 0;
 			int done = 0;
+			/* Resumed here, on the thread that drives the transfer:
+			   curl_easy_pause is not safe from another thread. */
+			if (__atomic_exchange_n(&h->unpause, 0, __ATOMIC_ACQ_REL))
+				curl_easy_pause(e, CURLPAUSE_CONT);
 			mc = curl_multi_perform(h->multi, &running);
 			if (mc != CURLM_OK) {
 				res = mc == CURLM_OUT_OF_MEMORY ? CURLE_OUT_OF_MEMORY : CURLE_FAILED_INIT;
@@ -360,6 +389,7 @@ void sc_perform(sc_handle *h, const char *strs, int nhdrs, int method_kind,
 	}
 	h->stream_ref = 0;
 	h->stream_out = 0;
+	h->start_early = 0;
 	curl_easy_setopt(e, CURLOPT_HTTPHEADER, NULL);
 	curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, NULL);
 }

@@ -56,6 +56,8 @@ typedef struct sc_handle {
 	int stream_out;
 	int out_mode;
 	int stream_failed; /* a Go reader or writer failed: see the Go side */
+	int unpause;       /* set atomically by sc_unpause: resume a paused upload */
+	int start_early;   /* duplex: tell Go the final headers are complete (scGoStart) */
 } sc_handle;
 
 
@@ -67,10 +69,16 @@ void sc_share_free(CURLSH *sh);
 sc_handle *sc_new(CURL *easy, CURLSH *share);
 void sc_free(sc_handle *h);
 void sc_cancel(sc_handle *h);
+/* sc_unpause asks the perform loop, from any thread, to resume an upload
+   the read callback paused (a duplex body with no data yet). */
+void sc_unpause(sc_handle *h);
 
 /* sc_stream sets the streams of the next sc_perform: ref is the call's
-   cgo.Handle (0: none), out says the response body goes to Go. */
-void sc_stream(sc_handle *h, uintptr_t ref, int out);
+   cgo.Handle (0: none), out says the response body goes to Go; early
+   (a duplex body) calls scGoStart once the final headers of the response are
+   complete, not at the body's first byte (which may wait for the
+   request's). */
+void sc_stream(sc_handle *h, uintptr_t ref, int out, int early);
 
 /* sc_perform runs one request. strs holds NUL-terminated strings: the URL,
    the custom method ("" for none), then nhdrs header lines. Unless

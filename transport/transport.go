@@ -88,7 +88,9 @@ type Request struct {
 	// headers of a 2xx response before its first byte goes to BodyWriter
 	// (to choose how to check the body; an event stream's initial
 	// response), on the goroutine that called Do. It is not called for an
-	// empty or unstreamed body.
+	// empty or unstreamed body. With a duplex BodyReader (a Waker) it is
+	// called as soon as the headers are complete, empty body or not: the
+	// response body may wait for the request's.
 	OnBodyStart func(status int, header wire.Header)
 	// DisplayURL, when set, stands for URL in errors and traces: the URL
 	// without secrets (API keys, @sensitive labels and query values).
@@ -709,16 +711,26 @@ func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 		stop = context.AfterFunc(ctx, h.cancelFn)
 	}
 	var st *stream
+	var waker Waker
 	if req.BodyReader != nil || req.BodyWriter != nil {
 		st = &stream{r: req.BodyReader, remaining: req.BodySize, w: req.BodyWriter, onStart: req.OnBodyStart, c: h.c}
 		ref := cgo.NewHandle(st)
 		defer ref.Delete()
-		C.sc_stream(h.c, C.uintptr_t(ref), cBool(req.BodyWriter != nil))
+		w, duplex := req.BodyReader.(Waker)
+		C.sc_stream(h.c, C.uintptr_t(ref), cBool(req.BodyWriter != nil), cBool(duplex && req.BodyWriter != nil))
+		if duplex {
+			c := h.c
+			w.SetWake(func() { C.sc_unpause(c) })
+			waker = w
+		}
 	}
 	res := &h.c.res
 	C.sc_perform(h.c, (*C.char)(unsafe.Pointer(unsafe.SliceData(b))), C.int(nh), kind,
 		bodyPtr, bodyLen, C.long(connectMS), C.long(totalMS), C.longlong(t.maxBody),
 		cBool(req.Idempotent && req.BodyReader == nil))
+	if waker != nil {
+		waker.SetWake(nil) // before the handle goes back to the pool
+	}
 	if !stop() {
 		<-h.cancelDone // the AfterFunc ran (or is running): let it finish before reuse
 	}

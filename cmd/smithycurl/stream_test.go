@@ -70,3 +70,24 @@ func TestCallEventStream(t *testing.T) {
 		t.Errorf("truncated: exit %d: %s", code, stderr)
 	}
 }
+
+// The same from an RPC protocol (rpcv2Cbor), where the initial output is
+// the stream's first message and the events are CBOR.
+func TestCallEventStreamRPC(t *testing.T) {
+	bin := smithycurl(t)
+	srv := httptest.NewServer(eventserver.Service{}.Handler())
+	defer srv.Close()
+	model := filepath.Join(t.TempDir(), "rpcticker.smithy")
+	if err := os.WriteFile(model, []byte(eventserver.RPCModel), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base := []string{"call", "--model", model, "--service", "smithycurl.test.events.rpc#TickerCbor", "--endpoint", srv.URL, "Tick", "--input"}
+	stdout, stderr, code := runCmd(t, bin, append(base, `{"count":2,"fail":"exception"}`)...)
+	want := `{"session":"s-1"}` + "\n" +
+		`{"tick":{"seq":0,"at":"2024-10-31T14:15:14Z","message":"tick 0"}}` + "\n" +
+		`{"tick":{"seq":1,"at":"2024-10-31T14:15:15Z","message":"tick 1"}}` + "\n" +
+		`{"error":"smithycurl.test.events.rpc#TooFast","status":200,"data":{"message":"slow down"}}`
+	if code != 1 || strings.TrimSpace(stdout) != want || !strings.Contains(stderr, "slow down") {
+		t.Errorf("exit %d\n%s\nwant\n%s\nstderr: %s", code, stdout, want, stderr)
+	}
+}

@@ -6,7 +6,7 @@ use aws.protocols#restJson1
 @restJson1
 service Ticker {
     version: "2024-01-01"
-    operations: [Tick]
+    operations: [Tick, Echo]
 }
 
 @http(method: "POST", uri: "/tick")
@@ -56,5 +56,41 @@ structure TooFast {
 @error("client")
 @httpError(400)
 structure BadRequest {
+    message: String
+}
+
+/// A duplex stream: each say event of the input comes back at once as a
+/// said event with the prefix added; the output ends with the input.
+@http(method: "POST", uri: "/echo")
+operation Echo {
+    input := {
+        @httpHeader("x-prefix")
+        prefix: String
+        @httpPayload
+        @required
+        events: SayStream
+    }
+    output := {
+        @httpPayload
+        events: SaidStream
+    }
+}
+
+@streaming
+union SayStream {
+    say: SayEvent
+}
+
+structure SayEvent {
+    @eventPayload
+    text: String
+}
+
+@streaming
+union SaidStream {
+    said: SaidEvent
+}
+
+structure SaidEvent {
     message: String
 }

@@ -100,3 +100,26 @@ def test_ctrl_c_interrupts_a_waiting_stream(servers: Servers) -> None:
     assert rc == 42, (out, err)
     assert "KeyboardInterrupt" in out and "closed: True" in out and "after: 0" in out, out
     assert took < 2, f"exited {took:.2f}s after SIGINT"
+
+
+RPC_TICKER = os.path.join(REPO, "internal", "eventserver", "rpcticker.smithy")
+
+
+def test_rpc_protocol_stream(servers: Servers) -> None:
+    """The ticker in awsJson1_1: the initial output is the stream's first
+    message (an initial-response event), the events JSON payloads."""
+    c = smithycurl.load_model(RPC_TICKER).client(
+        endpoint=servers.events, service="smithycurl.test.events.rpc#TickerJson11"
+    )
+    start = time.monotonic()
+    with c.tick.stream(count=2, interval_ms=300, fail="exception") as s:
+        assert s.initial.session == "s-1"
+        got = [next(s), next(s)]
+        when = time.monotonic() - start
+        assert [(ev.member_name, ev.value.seq, ev.value.message) for ev in got] == [("tick", 0, "tick 0"), ("tick", 1, "tick 1")]
+        assert got[1].value.at == datetime.datetime(2024, 10, 31, 14, 15, 15, tzinfo=datetime.timezone.utc)
+        assert when >= 0.25, f"second event after {when} s: not streamed"
+        with pytest.raises(c.errors.TooFast, match="slow down"):
+            next(s)
+    with pytest.raises(c.errors.BadRequest, match="refused as asked"):
+        c.tick.stream(count=1, fail="refuse")
