@@ -374,7 +374,7 @@ smithycurl_code smithycurl_model_services_json(smithycurl_model *model, char **j
  *     {"service": "ns#Svc", "operation": "ns#Op", "name": "Op",
  *      "documentation": "...",
  *      "streaming": true,               // a member of the input or output
- *                                       // streams (not supported yet)
+ *                                       // streams (a blob or event stream)
  *      "input": "ns#OpInput", "output": "ns#OpOutput",  // or "smithy.api#Unit"
  *      "errors": ["ns#Err"],
  *      "shapes": {                      // every reachable shape outside the

@@ -132,8 +132,8 @@ func TestDescribe(t *testing.T) {
 	os.WriteFile(path, []byte(streamingModel), 0o644)
 
 	out, _, code := runCmd(t, bin, "describe", "--model", path, "Upload")
-	if code != 0 || !strings.Contains(out, "data: Data (blob)  [streaming blob: not supported yet, httpPayload]") ||
-		!strings.Contains(out, "streaming (data streaming blob): smithycurl cannot call this operation yet") {
+	if code != 0 || !strings.Contains(out, "data: Data (blob)  [streaming blob, httpPayload]") ||
+		!strings.Contains(out, "streaming blob (data): call sends it from --body-in FILE") {
 		t.Errorf("describe Upload: exit %d\n%s", code, out)
 	}
 	out, _, code = runCmd(t, bin, "describe", "--model", path, "Watch")

@@ -50,8 +50,12 @@ func describe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			switch kind := describepkg.Streaming(m, mem); {
 			case kind == "events" && io == op.Output:
 				fmt.Fprintf(stdout, "  event stream (%s): call prints the initial output, then one JSON line per event\n", mem.Name())
+			case kind == "events":
+				fmt.Fprintf(stdout, "  input event stream (%s): sent from Go only (client.CallDuplex); the CLI, C and Python cannot send events yet\n", mem.Name())
+			case kind != "" && io == op.Input:
+				fmt.Fprintf(stdout, "  streaming blob (%s): call sends it from --body-in FILE (or base64 in the input), never held whole\n", mem.Name())
 			case kind != "":
-				fmt.Fprintf(stdout, "  streaming (%s %s): smithycurl cannot call this operation yet\n", mem.Name(), streamingNote(kind))
+				fmt.Fprintf(stdout, "  streaming blob (%s): call writes it to --body-out FILE (or base64 in the output)\n", mem.Name())
 			}
 		}
 	}
@@ -128,10 +132,8 @@ func (d describer) members(s *model.Shape, indent string, seen map[model.ShapeID
 		if _, ok := d.m.MemberTrait(mem, "smithy.api#sensitive"); ok {
 			notes = append(notes, "sensitive")
 		}
-		if kind := describepkg.Streaming(d.m, mem); kind == "events" {
+		if kind := describepkg.Streaming(d.m, mem); kind != "" {
 			notes = append(notes, streamingNote(kind))
-		} else if kind != "" {
-			notes = append(notes, streamingNote(kind)+": not supported yet")
 		}
 		for _, b := range []string{"httpLabel", "httpQuery", "httpHeader", "httpPayload", "httpPrefixHeaders", "httpQueryParams"} {
 			if v, ok := mem.Traits.Get(model.ShapeID("smithy.api#" + b)); ok {
