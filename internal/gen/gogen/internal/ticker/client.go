@@ -47,6 +47,32 @@ func (c *Client) Close() error { return c.c.Close() }
 // Untyped returns the client.Client the typed methods run on (Call with JSON).
 func (c *Client) Untyped() *client.Client { return c.c }
 
+// Echo: A duplex stream: each say event of the input comes back at once as a said event with the
+// prefix added; the output ends with the input.
+//
+// Its output is an event stream, which EchoEvents reads; this method fails with a usage error.
+func (c *Client) Echo(ctx context.Context, in *EchoInput, opts ...client.CallOption) (*EchoOutput, error) {
+	if in == nil {
+		in = new(EchoInput)
+	}
+	out := new(EchoOutput)
+	if err := typed.Invoke(ctx, c.c, "Echo", in, out, errorFor, opts...); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// EchoEvents calls Echo and returns its event stream once the initial response is in: Initial() is
+// the output without its stream, Events() yields each SaidStream as it arrives (a modeled
+// exception event is its error type). Close it when done. The call is not retried; ctx bounds the
+// whole stream.
+func (c *Client) EchoEvents(ctx context.Context, in *EchoInput, opts ...client.CallOption) (*typed.EventStream[EchoOutput, SaidStream], error) {
+	if in == nil {
+		in = new(EchoInput)
+	}
+	return typed.OpenEventStream[EchoOutput](ctx, c.c, "Echo", in, decodeSaidStream, errorFor, opts...)
+}
+
 // Tick calls smithycurl.test.events#Tick.
 //
 // Its modeled errors: *BadRequest.

@@ -19,9 +19,192 @@ type BadRequest struct {
 // Error returns the error's shape, status and message.
 func (e *BadRequest) Error() string { return e.ErrorMeta.ErrorString() }
 
+// EchoInput is smithycurl.test.events#EchoInput.
+type EchoInput struct {
+	Prefix *string   `json:"prefix,omitzero"`
+	Events SayStream `json:"events"`
+}
+
+// UnmarshalJSON reads the document form.
+func (v *EchoInput) UnmarshalJSON(b []byte) error {
+	type Plain_ EchoInput
+	var s struct {
+		*Plain_
+		Events boxSayStream `json:"events"`
+	}
+	s.Plain_ = (*Plain_)(v)
+	if err := typed.JSON.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	v.Events = *(*SayStream)(unsafe.Pointer(&s.Events))
+	return nil
+}
+
+// EchoOutput is smithycurl.test.events#EchoOutput.
+type EchoOutput struct {
+	Events SaidStream `json:"events,omitzero"`
+}
+
+// UnmarshalJSON reads the document form.
+func (v *EchoOutput) UnmarshalJSON(b []byte) error {
+	type Plain_ EchoOutput
+	var s struct {
+		*Plain_
+		Events boxSaidStream `json:"events"`
+	}
+	s.Plain_ = (*Plain_)(v)
+	if err := typed.JSON.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	v.Events = *(*SaidStream)(unsafe.Pointer(&s.Events))
+	return nil
+}
+
 // NoteEvent is smithycurl.test.events#NoteEvent.
 type NoteEvent struct {
 	Text *string `json:"text,omitzero"`
+}
+
+// SaidEvent is smithycurl.test.events#SaidEvent.
+type SaidEvent struct {
+	Message *string `json:"message,omitzero"`
+}
+
+// SaidStream is the union smithycurl.test.events#SaidStream: one of the SaidStreamMember* types,
+// or SaidStreamUnknown.
+type SaidStream interface {
+	isSaidStream()
+}
+
+// SaidStreamMemberSaid is the said member of SaidStream.
+type SaidStreamMemberSaid struct {
+	Value SaidEvent
+}
+
+func (*SaidStreamMemberSaid) isSaidStream() {}
+
+// MarshalJSON writes the union as an object with this one member.
+func (v *SaidStreamMemberSaid) MarshalJSON() ([]byte, error) {
+	return typed.JSON.Marshal(struct {
+		V SaidEvent `json:"said"`
+	}{v.Value})
+}
+
+// SaidStreamUnknown is a member of SaidStream this client does not know (from a newer model): its
+// name and its value in the document form.
+type SaidStreamUnknown struct {
+	Tag   string
+	Value typed.Document
+}
+
+func (*SaidStreamUnknown) isSaidStream() {}
+
+// MarshalJSON writes the union as an object with this one member.
+func (v *SaidStreamUnknown) MarshalJSON() ([]byte, error) {
+	return typed.MarshalUnionMember(v.Tag, v.Value)
+}
+
+// decodeSaidStream reads a SaidStream from its document form (nil for null).
+func decodeSaidStream(b []byte) (SaidStream, error) {
+	tag, raw, err := typed.UnionMember(b)
+	if err != nil || tag == "" {
+		return nil, err
+	}
+	switch tag {
+	case "said":
+		var x SaidEvent
+		if err := typed.JSON.Unmarshal(raw, &x); err != nil {
+			return nil, fmt.Errorf("SaidStream.said: %w", err)
+		}
+		return &SaidStreamMemberSaid{Value: x}, nil
+	}
+	return &SaidStreamUnknown{Tag: tag, Value: typed.UnknownMember(raw)}, nil
+}
+
+// boxSaidStream holds a SaidStream where sonic needs a concrete type.
+type boxSaidStream struct{ v SaidStream }
+
+func (b boxSaidStream) MarshalJSON() ([]byte, error) {
+	if b.v == nil {
+		return []byte("null"), nil
+	}
+	return typed.JSON.Marshal(b.v)
+}
+
+func (b *boxSaidStream) UnmarshalJSON(d []byte) (err error) {
+	b.v, err = decodeSaidStream(d)
+	return err
+}
+
+// SayEvent is smithycurl.test.events#SayEvent.
+type SayEvent struct {
+	Text *string `json:"text,omitzero"`
+}
+
+// SayStream is the union smithycurl.test.events#SayStream: one of the SayStreamMember* types, or
+// SayStreamUnknown.
+type SayStream interface {
+	isSayStream()
+}
+
+// SayStreamMemberSay is the say member of SayStream.
+type SayStreamMemberSay struct {
+	Value SayEvent
+}
+
+func (*SayStreamMemberSay) isSayStream() {}
+
+// MarshalJSON writes the union as an object with this one member.
+func (v *SayStreamMemberSay) MarshalJSON() ([]byte, error) {
+	return typed.JSON.Marshal(struct {
+		V SayEvent `json:"say"`
+	}{v.Value})
+}
+
+// SayStreamUnknown is a member of SayStream this client does not know (from a newer model): its
+// name and its value in the document form.
+type SayStreamUnknown struct {
+	Tag   string
+	Value typed.Document
+}
+
+func (*SayStreamUnknown) isSayStream() {}
+
+// MarshalJSON writes the union as an object with this one member.
+func (v *SayStreamUnknown) MarshalJSON() ([]byte, error) {
+	return typed.MarshalUnionMember(v.Tag, v.Value)
+}
+
+// decodeSayStream reads a SayStream from its document form (nil for null).
+func decodeSayStream(b []byte) (SayStream, error) {
+	tag, raw, err := typed.UnionMember(b)
+	if err != nil || tag == "" {
+		return nil, err
+	}
+	switch tag {
+	case "say":
+		var x SayEvent
+		if err := typed.JSON.Unmarshal(raw, &x); err != nil {
+			return nil, fmt.Errorf("SayStream.say: %w", err)
+		}
+		return &SayStreamMemberSay{Value: x}, nil
+	}
+	return &SayStreamUnknown{Tag: tag, Value: typed.UnknownMember(raw)}, nil
+}
+
+// boxSayStream holds a SayStream where sonic needs a concrete type.
+type boxSayStream struct{ v SayStream }
+
+func (b boxSayStream) MarshalJSON() ([]byte, error) {
+	if b.v == nil {
+		return []byte("null"), nil
+	}
+	return typed.JSON.Marshal(b.v)
+}
+
+func (b *boxSayStream) UnmarshalJSON(d []byte) (err error) {
+	b.v, err = decodeSayStream(d)
+	return err
 }
 
 // TickEvent is smithycurl.test.events#TickEvent.
