@@ -204,6 +204,23 @@ class _Gen:
                 return str(m["target"])
         return None
 
+    def accessor(self, parts: list[str], suffix: str, prop: str, prop_doc: str, what: str, methods: list[str]) -> str:
+        """Adds to parts the class behind client.PROP (client.wait,
+        client.paginate) with methods, and returns the property's code."""
+        name = self.client_name + suffix
+        while name in self.names.values():
+            name += "_"
+        cls = f"class {name}:\n"
+        cls += _doc(f"client.{prop} of {self.client_name}: {what}.", "    ")
+        cls += ("    def __init__(self, client: smithycurl.generated.GeneratedClient) -> None:\n"
+                "        self._client = client\n")
+        cls += "".join("\n" + m for m in methods)
+        parts.append(cls)
+        self.exports.append(name)
+        return (f"\n    @property\n    def {prop}(self) -> {name}:\n"
+                f'        """{prop_doc}"""\n'
+                f"        return {name}(self)\n")
+
     def method(self, info: Any, data: dict[str, Any], paginate: bool = False, waiter: Optional[str] = None,
                stream: Optional[str] = None) -> str:
         """The client's method of an operation or, with paginate, the
@@ -367,36 +384,13 @@ class _Gen:
         self.exports.append(self.client_name)
         waits = [(w, info, data) for info, data in zip(svc.operations, self.ops) for w in info.waiters]
         if waits:
-            wname = self.client_name + "Waiters"
-            while wname in self.names.values():
-                wname += "_"
-            client += (f"\n    @property\n    def wait(self) -> {wname}:\n"
-                       f'        """The waiters of the service (smithy.waiters#waitable)."""\n'
-                       f"        return {wname}(self)\n")
-            wclass = f"class {wname}:\n"
-            wclass += _doc(f"client.wait of {self.client_name}: one method per waiter.", "    ")
-            wclass += ("    def __init__(self, client: smithycurl.generated.GeneratedClient) -> None:\n"
-                       "        self._client = client\n")
-            for w, info, data in waits:
-                wclass += "\n" + self.method(info, data, waiter=w)
-            parts.append(wclass)
-            self.exports.append(wname)
+            client += self.accessor(parts, "Waiters", "wait", "The waiters of the service (smithy.waiters#waitable).",
+                                    "one method per waiter", [self.method(info, data, waiter=w) for w, info, data in waits])
         paged = [(info, data) for info, data in zip(svc.operations, self.ops) if info.paginated]
         if paged:
-            pname = self.client_name + "Paginators"
-            while pname in self.names.values():
-                pname += "_"
-            client += (f"\n    @property\n    def paginate(self) -> {pname}:\n"
-                       f'        """The paginators of the @paginated operations."""\n'
-                       f"        return {pname}(self)\n")
-            pclass = f"class {pname}:\n"
-            pclass += _doc(f"client.paginate of {self.client_name}: one method per @paginated operation.", "    ")
-            pclass += ("    def __init__(self, client: smithycurl.generated.GeneratedClient) -> None:\n"
-                       "        self._client = client\n")
-            for info, data in paged:
-                pclass += "\n" + self.method(info, data, paginate=True)
-            parts.append(pclass)
-            self.exports.append(pname)
+            client += self.accessor(parts, "Paginators", "paginate", "The paginators of the @paginated operations.",
+                                    "one method per @paginated operation",
+                                    [self.method(info, data, paginate=True) for info, data in paged])
 
         binds = "".join(f"    {sid!r}: {name},\n" for sid, name in self.bindings)
         header = (
