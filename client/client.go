@@ -242,8 +242,11 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte, opts 
 				defer cancel()
 			}
 		}
-		if time.Until(deadline) <= backoff {
-			return nil, e // no time left for another attempt
+		// No time left for another attempt: the budget must leave it
+		// more than a sliver (libcurl's timer, in whole milliseconds, may
+		// end an attempt just before the call's deadline).
+		if time.Until(deadline) <= backoff+min(50*time.Millisecond, c.callTimeout()/10) {
+			return nil, e
 		}
 		cost, ok := c.quota.take(e)
 		if !ok {
