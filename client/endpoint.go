@@ -253,8 +253,10 @@ func (c *Client) endpointParams(op *model.Operation, input []byte) (*endpoints.P
 	p = p.Clone()
 	doc := model.Null()
 	if b.UsesInput() && len(bytes.TrimSpace(input)) > 0 {
-		text := string(input)
-		if roots, ok := b.Roots(); ok {
+		text := "{}"
+		if roots, ok := b.Roots(); !ok {
+			text = string(input) // a path that starts elsewhere reads it all
+		} else {
 			// Only the members the bindings read: an S3 PutObject's body
 			// is neither copied nor parsed for its Bucket.
 			var sub []byte
@@ -273,7 +275,6 @@ func (c *Client) endpointParams(op *model.Operation, input []byte) (*endpoints.P
 			if err != nil {
 				return nil, fmt.Errorf("endpoint parameters from the input: %v", err)
 			}
-			text = "{}"
 			if len(sub) > 0 {
 				text = string(append(sub, '}'))
 			}
