@@ -22,6 +22,7 @@ type callOptions struct {
 	bodyReader io.Reader
 	bodySize   int64
 	bodyWriter io.Writer
+	engine     bool
 }
 
 // WithCallTimeout bounds this call, retries included, when it is shorter
@@ -62,6 +63,15 @@ func WithBodyReader(r io.Reader, size int64) CallOption {
 // call with that error as its cause; w may hold part of the body then.
 func WithBodyWriter(w io.Writer) CallOption {
 	return callOptionFunc(func(o *callOptions) { o.bodyWriter = w })
+}
+
+// ViaEngine sends this call through the client's asynchronous engine (one
+// libcurl multi loop for many calls in flight: the calling goroutine waits
+// without holding an OS thread) instead of its pool of blocking handles.
+// The C and Python asynchronous APIs use it for every call.
+// (Until the engine lands the call takes the blocking path.)
+func ViaEngine() CallOption {
+	return callOptionFunc(func(o *callOptions) { o.engine = true })
 }
 
 // applyCallOptions applies opts to ctx and returns the other options; the
