@@ -26,6 +26,29 @@ type options struct {
 	trace        func(transport.TraceEvent)
 	endpoint     endpointOptions
 	waitDelays   [2]time.Duration // WithWaiterDelays: minDelay, maxDelay (0: the waiter's)
+	engine       engineOptions
+}
+
+// engineOptions configure the client's asynchronous engine (issue 17).
+type engineOptions struct {
+	all                bool // WithEngine: every call goes through it
+	maxTransfers       int  // 0: the default
+	maxHostConnections int  // 0: the default
+}
+
+// WithEngine sends every call of the client through its asynchronous
+// engine (see ViaEngine): calls from many goroutines share one libcurl
+// multi loop, so 10,000 calls in flight do not need 10,000 OS threads.
+func WithEngine() Option { return optionFunc(func(o *options) { o.engine.all = true }) }
+
+// WithEngineLimits bounds the asynchronous engine: at most maxTransfers
+// requests in flight at once (the others wait their turn in order, holding
+// no connection) and at most maxHostConnections connections to one host
+// (HTTP/2 multiplexes streams on them). 0 keeps a default.
+func WithEngineLimits(maxTransfers, maxHostConnections int) Option {
+	return optionFunc(func(o *options) {
+		o.engine.maxTransfers, o.engine.maxHostConnections = maxTransfers, maxHostConnections
+	})
 }
 
 // WithTimeout bounds each call, retries included (default 60 s). A ctx
