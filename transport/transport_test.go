@@ -53,7 +53,9 @@ type mkTransport func(testing.TB, Config) Transport
 // and through the engine, which must behave the same.
 func bothPaths(t *testing.T, test func(*testing.T, mkTransport)) {
 	t.Run("curl", func(t *testing.T) { test(t, func(t testing.TB, cfg Config) Transport { return newT(t, cfg) }) })
-	t.Run("engine", func(t *testing.T) { test(t, func(t testing.TB, cfg Config) Transport { return newE(t, cfg, EngineConfig{}) }) })
+	t.Run("engine", func(t *testing.T) {
+		test(t, func(t testing.TB, cfg Config) Transport { return newE(t, cfg, EngineConfig{}) })
+	})
 }
 
 var (
