@@ -178,10 +178,12 @@ func TestTimeoutAndCancel(t *testing.T) {
 	}
 }
 
-func TestTraceRedactsCredentials(t *testing.T) {
+func TestTraceRedactsCredentials(t *testing.T) { viaBoth(t, testTraceRedactsCredentials) }
+
+func testTraceRedactsCredentials(t *testing.T, path client.Option) {
 	var mu sync.Mutex
 	var seen []string
-	c := newHTTPBin(t, client.WithBearerToken("top-secret"), client.WithTrace(func(ev transport.TraceEvent) {
+	c := newHTTPBin(t, path, client.WithBearerToken("top-secret"), client.WithTrace(func(ev transport.TraceEvent) {
 		mu.Lock()
 		seen = append(seen, ev.Method+" "+ev.URL+" "+jsonText(ev.Header))
 		mu.Unlock()

@@ -432,6 +432,8 @@ func TestEngineFIFO(t *testing.T) {
 	for i := range want {
 		want[i] = strconv.Itoa(i)
 	}
+	mu.Lock() // the server's goroutines wrote it (libcurl's sockets are no happens-before edge for -race)
+	defer mu.Unlock()
 	if strings.Join(order, ",") != strings.Join(want, ",") {
 		t.Errorf("order %v", order)
 	}
