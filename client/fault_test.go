@@ -161,7 +161,9 @@ func wantOK(t *testing.T, out []byte, err error) {
 
 // A @readonly call whose response breaks mid-body is retried: the third
 // attempt fails too, and the error is the reset.
-func TestFaultResetMidBodyRetriedWhenReadonly(t *testing.T) { viaBoth(t, testFaultResetMidBodyRetriedWhenReadonly) }
+func TestFaultResetMidBodyRetriedWhenReadonly(t *testing.T) {
+	viaBoth(t, testFaultResetMidBodyRetriedWhenReadonly)
+}
 
 func testFaultResetMidBodyRetriedWhenReadonly(t *testing.T, path client.Option) {
 	r := newFaultRig(t, path)
@@ -182,7 +184,9 @@ func testFaultResetMidBodyRetriedWhenReadonly(t *testing.T, path client.Option) 
 }
 
 // The non-idempotent POST is sent once, whatever the reset.
-func TestFaultResetNotRetriedWhenNotIdempotent(t *testing.T) { viaBoth(t, testFaultResetNotRetriedWhenNotIdempotent) }
+func TestFaultResetNotRetriedWhenNotIdempotent(t *testing.T) {
+	viaBoth(t, testFaultResetNotRetriedWhenNotIdempotent)
+}
 
 func testFaultResetNotRetriedWhenNotIdempotent(t *testing.T, path client.Option) {
 	r := newFaultRig(t, path)
@@ -219,7 +223,9 @@ func testFaultResetNotRetriedWhenNotIdempotent(t *testing.T, path client.Option)
 }
 
 // The @idempotent PUT is re-sent after resets and succeeds.
-func TestFaultResetRetriedWhenIdempotent(t *testing.T) { viaBoth(t, testFaultResetRetriedWhenIdempotent) }
+func TestFaultResetRetriedWhenIdempotent(t *testing.T) {
+	viaBoth(t, testFaultResetRetriedWhenIdempotent)
+}
 
 func testFaultResetRetriedWhenIdempotent(t *testing.T, path client.Option) {
 	r := newFaultRig(t, path)
