@@ -21,9 +21,11 @@ import (
 // the request, budget sets its timeouts, fill writes its URL and header
 // lines into the handle, traceRequest and traceResponse call the hook,
 // finish turns libcurl's result into the response or the *Error.
+//
+// A call lives on its Do's stack: no field of it may flow to the heap (a
+// string of the request is read through req, never kept here).
 type call struct {
 	req     *Request
-	method  string
 	custom  string // CURLOPT_CUSTOMREQUEST, "" for none
 	kind    C.int  // SC_GET, SC_HEAD, SC_BODY or SC_STREAM
 	bodyLen C.size_t
@@ -34,9 +36,12 @@ type call struct {
 	start              time.Time
 }
 
+// method is the request's method.
+func (c *call) method() string { return c.req.method() }
+
 // fail is the *Error of this call.
 func (c *call) fail(kind Kind, msg string, cause error) *Error {
-	return &Error{Kind: kind, Message: msg, Method: c.method, URL: c.req.shownURL(), cause: cause}
+	return &Error{Kind: kind, Message: msg, Method: c.method(), URL: c.req.shownURL(), cause: cause}
 }
 
 // acquireError is the error of a handle that could not be had.
@@ -56,25 +61,23 @@ func (c *call) bodyPtr() *C.char {
 
 // newCall checks req (ctx, method, URL) and picks how libcurl sends it.
 func (t *Curl) newCall(ctx context.Context, req *Request) (call, *Error) {
-	c := call{req: req, method: req.Method}
-	if c.method == "" {
-		c.method = "GET"
-	}
+	c := call{req: req}
+	method := req.method()
 	if err := ctx.Err(); err != nil {
 		return c, c.fail(ctxKind(err), "", err)
 	}
-	if err := validMethod(c.method); err != nil {
+	if err := validMethod(method); err != nil {
 		return c, c.fail(KindOther, err.Error(), nil)
 	}
 	if strings.IndexByte(req.URL, 0) >= 0 {
 		return c, c.fail(KindOther, "URL contains NUL", nil)
 	}
-	c.kind, c.custom = C.SC_GET, c.method
-	switch c.method {
+	c.kind, c.custom = C.SC_GET, method
+	switch method {
 	case "GET":
 		c.custom = ""
 		if req.Body != nil {
-			c.kind, c.custom = C.SC_BODY, c.method
+			c.kind, c.custom = C.SC_BODY, method
 		}
 	case "HEAD":
 		c.kind, c.custom = C.SC_HEAD, ""
@@ -90,8 +93,8 @@ func (t *Curl) newCall(ctx context.Context, req *Request) (call, *Error) {
 	c.bodyLen = C.size_t(len(req.Body))
 	if req.BodyReader != nil {
 		// libcurl's upload sends PUT; any other method is its custom one.
-		c.kind, c.custom = C.SC_STREAM, c.method
-		if c.method == "PUT" {
+		c.kind, c.custom = C.SC_STREAM, method
+		if method == "PUT" {
 			c.custom = ""
 		}
 		c.bodyLen = ^C.size_t(0)
@@ -208,7 +211,7 @@ func (t *Curl) traceRequest(c *call) {
 	}
 	req := c.req
 	c.start = time.Now()
-	ev := TraceEvent{Phase: TraceRequest, Method: c.method, URL: req.shownURL(), Header: t.sentHeader(req)}
+	ev := TraceEvent{Phase: TraceRequest, Method: c.method(), URL: req.shownURL(), Header: t.sentHeader(req)}
 	if req.TraceBody != nil && len(req.Body) > 0 {
 		ev.Body = req.TraceBody(0, req.Header, req.Body)
 	}
@@ -229,13 +232,13 @@ func (t *Curl) finish(ctx context.Context, h *handle, c *call, st *stream) (*wir
 		}
 		resp.Header, resp.Names = parseHeader(h.c.hdr.p, h.c.hdr.len)
 	} else if res.stream_failed != 0 && st != nil && st.err != nil && res.cancelled == 0 {
-		rerr = &Error{Kind: KindOther, Code: int(res.code), MayHaveReached: true, Method: c.method, URL: c.req.shownURL(),
+		rerr = &Error{Kind: KindOther, Code: int(res.code), MayHaveReached: true, Method: c.method(), URL: c.req.shownURL(),
 			Message: st.err.Error(), cause: st.err}
 	} else {
 		code := int(res.code)
 		sent := res.request_size > 0 || res.pretransfer_us > 0
 		k, reached := classify(code, res.too_large != 0, res.cancelled != 0, sent)
-		rerr = &Error{Kind: k, Code: code, MayHaveReached: reached, Method: c.method, URL: c.req.shownURL()}
+		rerr = &Error{Kind: k, Code: code, MayHaveReached: reached, Method: c.method(), URL: c.req.shownURL()}
 		if res.resend_blocked != 0 && res.cancelled == 0 {
 			rerr.Kind, rerr.MayHaveReached = KindOther, true
 			rerr.Message = "the connection closed after the request was sent, before any response; not re-sent (not idempotent)"
@@ -268,7 +271,7 @@ func (t *Curl) finish(ctx context.Context, h *handle, c *call, st *stream) (*wir
 func (t *Curl) traceResponse(c *call, resp *wire.Response, rerr *Error) (*wire.Response, error) {
 	if t.cfg.Trace != nil {
 		req := c.req
-		ev := TraceEvent{Phase: TraceResponse, Method: c.method, URL: req.shownURL(), Took: time.Since(c.start)}
+		ev := TraceEvent{Phase: TraceResponse, Method: c.method(), URL: req.shownURL(), Took: time.Since(c.start)}
 		if resp != nil {
 			ev.Status, ev.Header = resp.Status, resp.Header.Clone()
 			if req.TraceBody != nil && len(resp.Body) > 0 {

@@ -111,6 +111,14 @@ type Request struct {
 	TraceBody func(status int, header wire.Header, body []byte) string
 }
 
+// method is the request's method ("GET" when empty).
+func (r *Request) method() string {
+	if r.Method == "" {
+		return "GET"
+	}
+	return r.Method
+}
+
 func (r *Request) shownURL() string {
 	if r.DisplayURL != "" {
 		return r.DisplayURL
