@@ -138,8 +138,8 @@ func NewEngine(cfg Config, ecfg EngineConfig) (*Engine, error) {
 // loop runs the multi handle on a thread of its own and hands each
 // completion to the Do waiting for it.
 func (e *Engine) loop() {
+	// Never unlocked: the thread ends with the goroutine (after Close).
 	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
 	batch := unsafe.Slice(e.out, engineBatch)
 	for {
 		n := int(C.sc_engine_wait(e.c, e.out, engineBatch))

@@ -2,7 +2,9 @@
 // returns their responses. The default implementation, Curl, runs on
 // libcurl (through github.com/andelf/go-curl plus a small C shim of ours
 // for the hot path: callbacks, header lists, the perform loop and the
-// share handle's locks).
+// share handle's locks): each call blocks an OS thread in libcurl. Engine
+// runs many calls in flight on one libcurl multi handle and one thread;
+// both prepare requests and read responses with the same code (call.go).
 //
 // Defaults (all finite, so that a call never hangs forever): connect
 // timeout 10 s, total timeout 60 s (the ctx deadline shortens it), maximum
