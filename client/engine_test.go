@@ -107,6 +107,9 @@ func createTodos(t *testing.T, c *client.Client, n int, opts ...client.CallOptio
 // holds one per call in flight).
 func TestEngineManyCallsFewThreads(t *testing.T) {
 	const n = 10000
+	if raceEnabled {
+		t.Skip("10,000 goroutines: over the race detector's limit")
+	}
 	noLeaks(t)
 	c := todoClient(t, nil, client.WithEngine())
 	items := createTodos(t, c, 100)

@@ -277,6 +277,9 @@ func TestEngineCloseRace(t *testing.T) {
 // about 1 s after they were made: the time waiting for a slot counts.
 func TestEngineTimeoutWhilePending(t *testing.T) {
 	const n = 10000
+	if raceEnabled {
+		t.Skip("10,000 goroutines: over the race detector's limit")
+	}
 	srv, started := hangServer(t)
 	e := newE(t, Config{Timeout: time.Second}, EngineConfig{})
 	var wg sync.WaitGroup
