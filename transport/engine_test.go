@@ -455,3 +455,56 @@ func TestEngineStreamedBodies(t *testing.T) {
 		t.Fatalf("streamed PUT: %v %+v, %d bytes", err, r, out.Len())
 	}
 }
+
+// TestEngineCancelStress cancels calls at random moments (queued, being
+// added, on the wire, completing) while others run on the same handles:
+// every answer that arrives is its own call's, every failure is the
+// cancel's, and nothing is left behind.
+func TestEngineCancelStress(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		if len(b)%3 == 0 {
+			time.Sleep(time.Duration(len(b)%7) * 100 * time.Microsecond)
+		}
+		w.Header().Set("X-Id", r.Header.Get("X-Id"))
+		w.Write(b)
+	}))
+	t.Cleanup(srv.Close)
+	e := newE(t, Config{}, EngineConfig{MaxTransfers: 64})
+	var wg sync.WaitGroup
+	var ok, cancelled atomic.Int64
+	for i := range 3000 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			if i%2 == 0 {
+				time.AfterFunc(time.Duration(i%97)*time.Millisecond, cancel)
+			}
+			id := strconv.Itoa(i)
+			body := []byte(strings.Repeat("b", i%50) + id)
+			r, err := e.Do(ctx, &Request{Method: "POST", URL: srv.URL, Header: wire.Header{"X-Id": {id}}, Body: body})
+			switch {
+			case err == nil:
+				ok.Add(1)
+				if r.Status != 200 || !bytes.Equal(r.Body, body) || r.Header.Get("X-Id") != id {
+					t.Errorf("call %s got %d %q (X-Id %s)", id, r.Status, r.Body, r.Header.Get("X-Id"))
+				}
+			case i%2 == 0 && errors.Is(err, context.Canceled):
+				cancelled.Add(1)
+				if e := asErr(t, err); e.Kind != KindCancelled {
+					t.Errorf("call %s: %v", id, err)
+				}
+			default:
+				t.Errorf("call %s: %v", id, err)
+			}
+		}()
+	}
+	wg.Wait()
+	t.Logf("%d answered, %d cancelled", ok.Load(), cancelled.Load())
+	if s := e.Stats(); s.InFlight != 0 || s.Queued != 0 || s.Handles.Busy != 0 {
+		t.Errorf("stats %+v", s)
+	}
+	echoCalls(t, e, srv.URL, 100)
+}
