@@ -221,7 +221,7 @@ func TestEngineViaEngineAndLimits(t *testing.T) {
 		wg.Wait()
 		return cc.most.Load()
 	}
-	if most := burst(client.ViaEngine()); most != 2 {
+	if most := burst(client.ViaEngine()); most > 2 || most < 1 {
 		t.Errorf("ViaEngine with at most 2 transfers: %d requests at once", most)
 	}
 	if most := burst(); most <= 2 {
