@@ -79,6 +79,9 @@ type Engine struct {
 	exited  bool // the loop goroutine has ended
 }
 
+// maxEngineIdle bounds the idle handles an engine keeps by default.
+const maxEngineIdle = 1024
+
 // engineBatch is the most completions one turn of the loop hands back.
 const engineBatch = 256
 
@@ -107,8 +110,10 @@ func NewEngine(cfg Config, ecfg EngineConfig) (*Engine, error) {
 	if ecfg.MaxTransfers == 0 {
 		ecfg.MaxTransfers = DefaultMaxTransfers
 	}
-	// Every transfer slot keeps its handle between calls.
-	cfg.MaxIdleHandles = max(cfg.MaxIdleHandles, ecfg.MaxTransfers)
+	// Every transfer slot keeps its handle between calls (up to 1,024:
+	// beyond, what a burst leaves is freed; a slot freed under load is
+	// taken again at once, so the pool rarely holds that many).
+	cfg.MaxIdleHandles = max(cfg.MaxIdleHandles, min(ecfg.MaxTransfers, maxEngineIdle))
 	inner, err := New(cfg)
 	if err != nil {
 		return nil, err
