@@ -205,7 +205,7 @@ func (e *Engine) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 		h.c.e_ref = C.uintptr_t(h.ref)
 		h.done = make(chan struct{}, 1)
 	}
-	t.traceRequest(&c)
+	e.traceRequest(h, &c)
 
 	// libcurl reads the header lines and the body after sc_engine_submit
 	// returns, until the call completes: they stay pinned until then.
@@ -231,6 +231,23 @@ func (e *Engine) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 	t.release(h)
 	e.releaseSlot()
 	return t.traceResponse(&c, resp, rerr)
+}
+
+// traceRequest calls the trace hook; should it panic, the call's handle
+// and slot go back before the panic goes on (the engine would otherwise
+// lose a transfer slot for good).
+func (e *Engine) traceRequest(h *handle, c *call) {
+	if e.inner.cfg.Trace == nil {
+		return
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			e.inner.release(h)
+			e.releaseSlot()
+			panic(r)
+		}
+	}()
+	e.inner.traceRequest(c)
 }
 
 // acquireSlot takes a transfer slot, waiting in line when MaxTransfers

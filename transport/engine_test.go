@@ -508,3 +508,31 @@ func TestEngineCancelStress(t *testing.T) {
 	}
 	echoCalls(t, e, srv.URL, 100)
 }
+
+// TestEngineTracePanic: a trace hook that panics fails its call with that
+// panic and costs the engine neither a transfer slot nor a handle.
+func TestEngineTracePanic(t *testing.T) {
+	echo, _ := countingServer(t, echoHandler())
+	var panicking atomic.Bool
+	e := newE(t, Config{Trace: func(ev TraceEvent) {
+		if ev.Phase == TraceRequest && panicking.Load() {
+			panic("trace hook")
+		}
+	}}, EngineConfig{MaxTransfers: 1})
+	panicking.Store(true)
+	for range 3 {
+		func() {
+			defer func() {
+				if r := recover(); r != "trace hook" {
+					t.Errorf("recovered %v", r)
+				}
+			}()
+			e.Do(context.Background(), &Request{URL: echo.URL})
+		}()
+	}
+	if s := e.Stats(); s.InFlight != 0 || s.Handles.Busy != 0 {
+		t.Errorf("stats after the panics %+v", s)
+	}
+	panicking.Store(false)
+	echoCalls(t, e, echo.URL, 5)
+}
