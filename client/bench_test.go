@@ -26,7 +26,10 @@ import (
 
 const benchService = "smithycurl.test.bench#Bench"
 
-func init() { benchserver.ServeIfChild() }
+func init() {
+	benchserver.ServeIfChild()
+	runInFlightIfChild()
+}
 
 var (
 	benchModelOnce sync.Once

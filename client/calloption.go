@@ -68,8 +68,13 @@ func WithBodyWriter(w io.Writer) CallOption {
 // ViaEngine sends this call through the client's asynchronous engine (one
 // libcurl multi loop for many calls in flight: the calling goroutine waits
 // without holding an OS thread) instead of its pool of blocking handles.
+// The engine is made on first use, once, with the client's transport
+// options (timeouts, TLS, proxy, trace) and its WithEngineLimits; Close
+// closes it. Results and errors are those of the blocking path; a call
+// waiting for one of the engine's transfer slots counts that time against
+// its timeout. Streamed bodies (WithBodyReader, WithBodyWriter) take the
+// blocking path all the same, and so does a client with WithTransport.
 // The C and Python asynchronous APIs use it for every call.
-// (Until the engine lands the call takes the blocking path.)
 func ViaEngine() CallOption {
 	return callOptionFunc(func(o *callOptions) { o.engine = true })
 }

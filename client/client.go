@@ -12,12 +12,14 @@ package client
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -35,9 +37,15 @@ type Client struct {
 	codec     protocol.Codec
 	transport transport.Transport
 	owned     *transport.Curl // closed by Close when the client made it
-	endpoint  *url.URL        // nil when every call's endpoint comes from the rules
-	rules     *endpointRules  // nil when the service has no rules, or the endpoint is used as is
-	region    string          // the configured region (signing region fallback)
+	// The asynchronous engine (ViaEngine, WithEngine) of an owned
+	// transport, made with its configuration on first use.
+	tcfg     transport.Config
+	engine   atomic.Pointer[transport.Engine]
+	engineMu sync.Mutex // making the engine; closed
+	closed   bool
+	endpoint *url.URL       // nil when every call's endpoint comes from the rules
+	rules    *endpointRules // nil when the service has no rules, or the endpoint is used as is
+	region   string         // the configured region (signing region fallback)
 	// bucketInEndpoint: S3 through its endpoint rules, which put the bucket
 	// in the endpoint (the codec leaves {Bucket} out of the path).
 	bucketInEndpoint bool
@@ -116,6 +124,9 @@ func New(m *model.Model, serviceID model.ShapeID, endpoint string, opts ...Optio
 	if err := c.creds.clean(); err != nil {
 		return nil, &Error{Kind: KindUsage, err: err}
 	}
+	if o.engine.maxTransfers < 0 || o.engine.maxHostConnections < 0 {
+		return nil, &Error{Kind: KindUsage, err: fmt.Errorf("WithEngineLimits(%d, %d): the limits must not be negative", o.engine.maxTransfers, o.engine.maxHostConnections)}
+	}
 	c.transport = o.custom
 	if c.transport == nil {
 		cfg := o.transport
@@ -126,9 +137,36 @@ func New(m *model.Model, serviceID model.ShapeID, endpoint string, opts ...Optio
 		if err != nil {
 			return nil, &Error{Kind: KindTransport, err: err}
 		}
-		c.transport, c.owned = t, t
+		c.transport, c.owned, c.tcfg = t, t, cfg
 	}
 	return c, nil
+}
+
+// transportFor returns the transport of a call: the engine when the call
+// (ViaEngine) or the client (WithEngine) asks for it, unless the client
+// sends through a transport of the caller's (WithTransport).
+func (c *Client) transportFor(co callOptions) (transport.Transport, *Error) {
+	if c.owned == nil || !co.engine && !c.opts.engine.all {
+		return c.transport, nil
+	}
+	if e := c.engine.Load(); e != nil {
+		return e, nil
+	}
+	c.engineMu.Lock()
+	defer c.engineMu.Unlock()
+	if e := c.engine.Load(); e != nil {
+		return e, nil
+	}
+	if c.closed {
+		return c.transport, nil // closed: its calls fail as the engine's would
+	}
+	e, err := transport.NewEngine(c.tcfg, transport.EngineConfig{
+		MaxTransfers: c.opts.engine.maxTransfers, MaxHostConnections: c.opts.engine.maxHostConnections})
+	if err != nil {
+		return nil, &Error{Kind: KindTransport, err: err}
+	}
+	c.engine.Store(e)
+	return e, nil
 }
 
 // parseEndpoint checks an endpoint URL. Its errors never show a password
@@ -159,12 +197,22 @@ func parseEndpoint(endpoint string) (*url.URL, error) {
 	return u, nil
 }
 
-// Close releases the client's connections. Calls in flight are cancelled.
+// Close releases the client's connections. Calls in flight or waiting
+// for the engine are cancelled: each fails once with KindCancelled
+// (errors.Is transport.ErrClosed).
 func (c *Client) Close() error {
-	if c.owned != nil {
-		return c.owned.Close()
+	c.engineMu.Lock()
+	c.closed = true
+	e := c.engine.Load()
+	c.engineMu.Unlock()
+	var err error
+	if e != nil {
+		err = e.Close()
 	}
-	return nil
+	if c.owned != nil {
+		err = errors.Join(err, c.owned.Close())
+	}
+	return err
 }
 
 // Service returns the service the client calls.
@@ -191,6 +239,11 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte, opts 
 	if err != nil {
 		return nil, err
 	}
+	tr, terr := c.transportFor(co)
+	if terr != nil {
+		terr.Operation = op.Shape.ID
+		return nil, terr
+	}
 	callStart := time.Now()
 	var deadline time.Time // the whole call's time budget, set at the first retry
 	lastCost := 0          // what the last retry took from the quota
@@ -202,7 +255,7 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte, opts 
 			}
 		}
 		start := time.Now()
-		out, resp, e := c.send(ctx, op, req, body.validate)
+		out, resp, e := c.send(ctx, tr, op, req, body.validate)
 		if c.opts.observer != nil {
 			a := Attempt{Operation: op.Name, Number: attempt, Took: time.Since(start), Response: resp}
 			if resp != nil {
@@ -364,10 +417,10 @@ func (c *Client) callTimeout() time.Duration {
 	return transport.DefaultTimeout
 }
 
-// send makes one attempt. resp is nil when no response arrived. sum, when
-// set, checks the body of a successful response.
-func (c *Client) send(ctx context.Context, op *model.Operation, req *transport.Request, sum *responseChecksum) ([]byte, *wire.Response, *Error) {
-	resp, err := c.transport.Do(ctx, req)
+// send makes one attempt through tr. resp is nil when no response
+// arrived. sum, when set, checks the body of a successful response.
+func (c *Client) send(ctx context.Context, tr transport.Transport, op *model.Operation, req *transport.Request, sum *responseChecksum) ([]byte, *wire.Response, *Error) {
+	resp, err := tr.Do(ctx, req)
 	if err != nil {
 		return nil, nil, classify(op.Shape.ID, err)
 	}

@@ -158,8 +158,10 @@ func TestErrors(t *testing.T) {
 	}
 }
 
-func TestTimeoutAndCancel(t *testing.T) {
-	c := newHTTPBin(t, client.WithTimeout(300*time.Millisecond), client.WithoutRetries())
+func TestTimeoutAndCancel(t *testing.T) { viaBoth(t, testTimeoutAndCancel) }
+
+func testTimeoutAndCancel(t *testing.T, path client.Option) {
+	c := newHTTPBin(t, path, client.WithTimeout(300*time.Millisecond), client.WithoutRetries())
 	start := time.Now()
 	_, err := c.Call(context.Background(), "Delay", []byte(`{"seconds": 3}`))
 	asError(t, err, client.KindTimeout)
@@ -167,7 +169,7 @@ func TestTimeoutAndCancel(t *testing.T) {
 		t.Errorf("timeout took %s", d)
 	}
 
-	c = newHTTPBin(t)
+	c = newHTTPBin(t, path)
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(200*time.Millisecond, cancel)
 	start = time.Now()
@@ -178,10 +180,12 @@ func TestTimeoutAndCancel(t *testing.T) {
 	}
 }
 
-func TestTraceRedactsCredentials(t *testing.T) {
+func TestTraceRedactsCredentials(t *testing.T) { viaBoth(t, testTraceRedactsCredentials) }
+
+func testTraceRedactsCredentials(t *testing.T, path client.Option) {
 	var mu sync.Mutex
 	var seen []string
-	c := newHTTPBin(t, client.WithBearerToken("top-secret"), client.WithTrace(func(ev transport.TraceEvent) {
+	c := newHTTPBin(t, path, client.WithBearerToken("top-secret"), client.WithTrace(func(ev transport.TraceEvent) {
 		mu.Lock()
 		seen = append(seen, ev.Method+" "+ev.URL+" "+jsonText(ev.Header))
 		mu.Unlock()

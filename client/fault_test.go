@@ -162,7 +162,11 @@ func wantOK(t *testing.T, out []byte, err error) {
 // A @readonly call whose response breaks mid-body is retried: the third
 // attempt fails too, and the error is the reset.
 func TestFaultResetMidBodyRetriedWhenReadonly(t *testing.T) {
-	r := newFaultRig(t)
+	viaBoth(t, testFaultResetMidBodyRetriedWhenReadonly)
+}
+
+func testFaultResetMidBodyRetriedWhenReadonly(t *testing.T, path client.Option) {
+	r := newFaultRig(t, path)
 	r.srv.Handle("/read/reset", faultserver.ResetMidBody(200, `{"message":"par`))
 	_, err := r.call("Read", `{"name": "reset"}`)
 	e := wantErr(t, err, client.KindTransport, 3, transport.KindOther)
@@ -181,7 +185,11 @@ func TestFaultResetMidBodyRetriedWhenReadonly(t *testing.T) {
 
 // The non-idempotent POST is sent once, whatever the reset.
 func TestFaultResetNotRetriedWhenNotIdempotent(t *testing.T) {
-	r := newFaultRig(t)
+	viaBoth(t, testFaultResetNotRetriedWhenNotIdempotent)
+}
+
+func testFaultResetNotRetriedWhenNotIdempotent(t *testing.T, path client.Option) {
+	r := newFaultRig(t, path)
 	r.srv.Handle("/write/mid-body", faultserver.ResetMidBody(200, `{"message":"par`), faultserver.JSON(200, okBody))
 	_, err := r.call("Write", `{"name": "mid-body", "item": "x"}`)
 	wantErr(t, err, client.KindTransport, 1, transport.KindOther)
@@ -216,7 +224,11 @@ func TestFaultResetNotRetriedWhenNotIdempotent(t *testing.T) {
 
 // The @idempotent PUT is re-sent after resets and succeeds.
 func TestFaultResetRetriedWhenIdempotent(t *testing.T) {
-	r := newFaultRig(t)
+	viaBoth(t, testFaultResetRetriedWhenIdempotent)
+}
+
+func testFaultResetRetriedWhenIdempotent(t *testing.T, path client.Option) {
+	r := newFaultRig(t, path)
 	r.srv.Handle("/put/reset", faultserver.Reset(), faultserver.Reset(), faultserver.JSON(200, okBody))
 	out, err := r.call("Put", `{"name": "reset", "item": "x"}`)
 	wantOK(t, out, err)
@@ -228,8 +240,10 @@ func TestFaultResetRetriedWhenIdempotent(t *testing.T) {
 
 // A server that accepts the request and sends nothing: the call times out
 // at the client's timeout, retries included.
-func TestFaultSlowFirstByteTimesOut(t *testing.T) {
-	r := newFaultRig(t, client.WithTimeout(300*time.Millisecond), client.WithoutRetries())
+func TestFaultSlowFirstByteTimesOut(t *testing.T) { viaBoth(t, testFaultSlowFirstByteTimesOut) }
+
+func testFaultSlowFirstByteTimesOut(t *testing.T, path client.Option) {
+	r := newFaultRig(t, path, client.WithTimeout(300*time.Millisecond), client.WithoutRetries())
 	r.srv.Handle("/read/slow", faultserver.Delay(10*time.Second, faultserver.JSON(200, okBody)))
 	start := time.Now()
 	_, err := r.call("Read", `{"name": "slow"}`)

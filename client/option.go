@@ -39,12 +39,16 @@ type engineOptions struct {
 // WithEngine sends every call of the client through its asynchronous
 // engine (see ViaEngine): calls from many goroutines share one libcurl
 // multi loop, so 10,000 calls in flight do not need 10,000 OS threads.
+// Paginators and waiters, which make their calls with Call, use it too;
+// event streams (CallStream) keep the blocking path.
 func WithEngine() Option { return optionFunc(func(o *options) { o.engine.all = true }) }
 
 // WithEngineLimits bounds the asynchronous engine: at most maxTransfers
 // requests in flight at once (the others wait their turn in order, holding
-// no connection) and at most maxHostConnections connections to one host
-// (HTTP/2 multiplexes streams on them). 0 keeps a default.
+// no connection; default 100, transport.DefaultMaxTransfers) and at most
+// maxHostConnections connections to one host (HTTP/2 multiplexes streams
+// on them; default: no bound beyond maxTransfers). 0 keeps a default;
+// negative values make New fail.
 func WithEngineLimits(maxTransfers, maxHostConnections int) Option {
 	return optionFunc(func(o *options) {
 		o.engine.maxTransfers, o.engine.maxHostConnections = maxTransfers, maxHostConnections

@@ -13,13 +13,14 @@ import (
 // before any response byte. The server may have acted on the first copy,
 // so that happens only for requests marked Idempotent.
 func TestNoSilentResendOnReusedConnection(t *testing.T) {
+	bothPaths(t, testNoSilentResendOnReusedConnection)
+}
+
+func testNoSilentResendOnReusedConnection(t *testing.T, mk mkTransport) {
 	s := faultserver.Start()
 	defer s.Close()
-	tr, err := New(Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tr.Close()
+	tr := mk(t, Config{})
+	var err error
 	ctx := context.Background()
 	s.Handle("/warm", faultserver.JSON(200, `{}`))
 	warm := func() {

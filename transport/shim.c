@@ -215,6 +215,7 @@ sc_handle *sc_new(CURL *easy, CURLSH *share) {
 	curl_easy_setopt(easy, CURLOPT_XFERINFODATA, h);
 	curl_easy_setopt(easy, CURLOPT_NOPROGRESS, 0L);
 	curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, h->errbuf);
+	curl_easy_setopt(easy, CURLOPT_PRIVATE, (void *)h);
 #if LIBCURL_VERSION_NUM >= 0x075000 /* CURLOPT_PREREQFUNCTION: 7.80.0 */
 	curl_easy_setopt(easy, CURLOPT_PREREQFUNCTION, sc_prereq);
 	curl_easy_setopt(easy, CURLOPT_PREREQDATA, h);
@@ -252,9 +253,9 @@ void sc_stream(sc_handle *h, uintptr_t ref, int out, int early) {
 	h->start_early = early;
 }
 
-void sc_perform(sc_handle *h, const char *strs, int nhdrs, int method_kind,
-                const char *body, size_t body_len, long connect_ms,
-                long total_ms, long long max_body, int may_resend) {
+int sc_prepare(sc_handle *h, const char *strs, int nhdrs, int method_kind,
+               const char *body, size_t body_len, long connect_ms,
+               long total_ms, long long max_body, int may_resend) {
 	CURL *e = h->easy;
 	sc_result *out = &h->res;
 	memset(out, 0, sizeof *out);
@@ -269,6 +270,7 @@ void sc_perform(sc_handle *h, const char *strs, int nhdrs, int method_kind,
 	h->resend_blocked = 0;
 	h->out_mode = 0;
 	h->stream_failed = 0;
+	h->kind = method_kind;
 	__atomic_store_n(&h->unpause, 0, __ATOMIC_RELEASE);
 
 	const char *url = strs;
@@ -276,14 +278,17 @@ void sc_perform(sc_handle *h, const char *strs, int nhdrs, int method_kind,
 	const char *p = method + strlen(method) + 1;
 	/* The header list is built in place, not with curl_slist_append (a
 	   malloc and a strdup per line, freed again after the call): libcurl
-	   only reads the list, and CURLOPT_HTTPHEADER is cleared before this
-	   function returns, so no pointer into strs outlives the call. */
+	   only reads the list, and CURLOPT_HTTPHEADER is cleared by sc_finish,
+	   so no pointer into strs outlives the call. */
 	if (nhdrs > h->hnodes_cap) {
 		int cap = nhdrs < 16 ? 16 : nhdrs;
 		struct curl_slist *nodes = realloc(h->hnodes, (size_t)cap * sizeof *nodes);
 		if (!nodes) {
 			out->code = CURLE_OUT_OF_MEMORY;
-			return;
+			h->stream_ref = 0;
+			h->stream_out = 0;
+			h->start_early = 0;
+			return -1;
 		}
 		h->hnodes = nodes;
 		h->hnodes_cap = cap;
@@ -317,53 +322,61 @@ void sc_perform(sc_handle *h, const char *strs, int nhdrs, int method_kind,
 	curl_easy_setopt(e, CURLOPT_HTTPHEADER, hl);
 	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, connect_ms);
 	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, total_ms);
-	/* The Content-Length check; HEAD has no body to limit. */
 	/* A duplex body's first bytes may wait for the response: never hold
 	   them back for a 100 Continue (libcurl's own Expect goes out with a
 	   signed chunked upload). */
 	curl_easy_setopt(e, CURLOPT_EXPECT_100_TIMEOUT_MS, h->start_early ? 1L : 1000L);
+	/* The Content-Length check; HEAD has no body to limit. */
 	curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE,
 	                 (curl_off_t)(max_body >= 0 && method_kind != SC_HEAD && !h->stream_out ? max_body : 0));
+	return 0;
+}
 
+/* sc_run drives the prepared transfer on the handle's own multi handle
+   until it is over or cancelled (sc_cancel). */
+static CURLcode sc_run(sc_handle *h) {
+	CURL *e = h->easy;
 	CURLcode res = CURLE_OK;
 	CURLMcode mc = curl_multi_add_handle(h->multi, e);
-	if (mc != CURLM_OK) {
-		res = CURLE_FAILED_INIT;
-	} else {
-		for (;;) {
-			int running = 0;
-			int done = 0;
-			/* Resumed here, on the thread that drives the transfer:
-			   curl_easy_pause is not safe from another thread. */
-			if (__atomic_exchange_n(&h->unpause, 0, __ATOMIC_ACQ_REL))
-				curl_easy_pause(e, CURLPAUSE_CONT);
-			mc = curl_multi_perform(h->multi, &running);
-			if (mc != CURLM_OK) {
-				res = mc == CURLM_OUT_OF_MEMORY ? CURLE_OUT_OF_MEMORY : CURLE_FAILED_INIT;
-				break;
-			}
-			int q;
-			CURLMsg *m;
-			while ((m = curl_multi_info_read(h->multi, &q)) != NULL) {
-				if (m->msg == CURLMSG_DONE && m->easy_handle == e) {
-					res = m->data.result;
-					done = 1;
-				}
-			}
-			if (done) break;
-			if (__atomic_load_n(&h->cancel, __ATOMIC_ACQUIRE)) {
-				res = CURLE_ABORTED_BY_CALLBACK;
-				out->cancelled = 1;
-				break;
-			}
-			mc = curl_multi_poll(h->multi, NULL, 0, 1000, NULL);
-			if (mc != CURLM_OK) {
-				res = CURLE_FAILED_INIT;
-				break;
+	if (mc != CURLM_OK) return CURLE_FAILED_INIT;
+	for (;;) {
+		int running = 0;
+		int done = 0;
+		/* Resumed here, on the thread that drives the transfer:
+		   curl_easy_pause is not safe from another thread. */
+		if (__atomic_exchange_n(&h->unpause, 0, __ATOMIC_ACQ_REL))
+			curl_easy_pause(e, CURLPAUSE_CONT);
+		mc = curl_multi_perform(h->multi, &running);
+		if (mc != CURLM_OK) {
+			res = mc == CURLM_OUT_OF_MEMORY ? CURLE_OUT_OF_MEMORY : CURLE_FAILED_INIT;
+			break;
+		}
+		int q;
+		CURLMsg *m;
+		while ((m = curl_multi_info_read(h->multi, &q)) != NULL) {
+			if (m->msg == CURLMSG_DONE && m->easy_handle == e) {
+				res = m->data.result;
+				done = 1;
 			}
 		}
-		curl_multi_remove_handle(h->multi, e);
+		if (done) break;
+		if (__atomic_load_n(&h->cancel, __ATOMIC_ACQUIRE)) {
+			res = CURLE_ABORTED_BY_CALLBACK;
+			break;
+		}
+		mc = curl_multi_poll(h->multi, NULL, 0, 1000, NULL);
+		if (mc != CURLM_OK) {
+			res = CURLE_FAILED_INIT;
+			break;
+		}
 	}
+	curl_multi_remove_handle(h->multi, e);
+	return res;
+}
+
+void sc_finish(sc_handle *h, CURLcode res, int started) {
+	CURL *e = h->easy;
+	sc_result *out = &h->res;
 	if (res == CURLE_ABORTED_BY_CALLBACK && __atomic_load_n(&h->cancel, __ATOMIC_ACQUIRE))
 		out->cancelled = 1;
 	if (h->oom && res == CURLE_WRITE_ERROR) res = CURLE_OUT_OF_MEMORY;
@@ -373,17 +386,19 @@ void sc_perform(sc_handle *h, const char *strs, int nhdrs, int method_kind,
 	out->stream_failed = h->stream_failed;
 	out->streamed = h->out_mode == 1;
 	out->resend_blocked = h->resend_blocked && res == CURLE_ABORTED_BY_CALLBACK;
-	curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &out->status);
-	curl_easy_getinfo(e, CURLINFO_REQUEST_SIZE, &out->request_size);
-	curl_easy_getinfo(e, CURLINFO_HTTP_VERSION, &out->http_version);
-	curl_off_t pt = 0;
-	curl_easy_getinfo(e, CURLINFO_PRETRANSFER_TIME_T, &pt);
-	out->pretransfer_us = (long long)pt;
+	if (started) {
+		curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &out->status);
+		curl_easy_getinfo(e, CURLINFO_REQUEST_SIZE, &out->request_size);
+		curl_easy_getinfo(e, CURLINFO_HTTP_VERSION, &out->http_version);
+		curl_off_t pt = 0;
+		curl_easy_getinfo(e, CURLINFO_PRETRANSFER_TIME_T, &pt);
+		out->pretransfer_us = (long long)pt;
+	}
 
 	/* Drop every per-call pointer: the body is Go memory pinned only for
-	   the duration of this call, and the header list is freed here. */
+	   the duration of the call, and the header list points into strs. */
 	curl_easy_setopt(e, CURLOPT_POSTFIELDS, NULL);
-	if (method_kind == SC_STREAM) {
+	if (h->kind == SC_STREAM) {
 		curl_easy_setopt(e, CURLOPT_UPLOAD, 0L);
 		curl_easy_setopt(e, CURLOPT_INFILESIZE_LARGE, (curl_off_t)-1);
 	}
@@ -392,6 +407,14 @@ void sc_perform(sc_handle *h, const char *strs, int nhdrs, int method_kind,
 	h->start_early = 0;
 	curl_easy_setopt(e, CURLOPT_HTTPHEADER, NULL);
 	curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, NULL);
+}
+
+void sc_perform(sc_handle *h, const char *strs, int nhdrs, int method_kind,
+                const char *body, size_t body_len, long connect_ms,
+                long total_ms, long long max_body, int may_resend) {
+	if (sc_prepare(h, strs, nhdrs, method_kind, body, body_len, connect_ms, total_ms, max_body, may_resend) != 0)
+		return;
+	sc_finish(h, sc_run(h), 1);
 }
 
 void sc_trim(sc_handle *h) {

@@ -2,7 +2,9 @@
 // returns their responses. The default implementation, Curl, runs on
 // libcurl (through github.com/andelf/go-curl plus a small C shim of ours
 // for the hot path: callbacks, header lists, the perform loop and the
-// share handle's locks).
+// share handle's locks): each call blocks an OS thread in libcurl. Engine
+// runs many calls in flight on one libcurl multi handle and one thread;
+// both prepare requests and read responses with the same code (call.go).
 //
 // Defaults (all finite, so that a call never hangs forever): connect
 // timeout 10 s, total timeout 60 s (the ctx deadline shortens it), maximum
@@ -109,6 +111,14 @@ type Request struct {
 	// client sets it for binary bodies (CBOR in diagnostic notation, with
 	// @sensitive values redacted); "" shows no body.
 	TraceBody func(status int, header wire.Header, body []byte) string
+}
+
+// method is the request's method ("GET" when empty).
+func (r *Request) method() string {
+	if r.Method == "" {
+		return "GET"
+	}
+	return r.Method
 }
 
 func (r *Request) shownURL() string {
@@ -280,6 +290,10 @@ type handle struct {
 	strs       []byte // scratch: URL, method and header lines, NUL-terminated
 	cancelDone chan struct{}
 	cancelFn   func()
+	// The engine's (engine.go): ref is this handle's cgo.Handle, in
+	// c.e_ref; done receives the completion of its call.
+	ref  cgo.Handle
+	done chan struct{}
 }
 
 var _ Transport = (*Curl)(nil)
@@ -447,6 +461,10 @@ func (t *Curl) newHandle() (*handle, error) {
 }
 
 func (t *Curl) freeHandle(h *handle) {
+	if h.ref != 0 {
+		h.ref.Delete()
+		h.ref = 0
+	}
 	C.sc_free(h.c)
 	h.easy.Cleanup()
 	h.c = nil
@@ -554,158 +572,23 @@ func (t *Curl) Stats() Stats {
 // Do sends req and returns the complete response. It honours ctx: its
 // deadline caps the total timeout and its cancellation aborts the transfer.
 func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
-	method := req.Method
-	if method == "" {
-		method = "GET"
+	c, cerr := t.newCall(ctx, req)
+	if cerr != nil {
+		return nil, cerr
 	}
-	fail := func(kind Kind, msg string, cause error) (*wire.Response, error) {
-		return nil, &Error{Kind: kind, Message: msg, Method: method, URL: req.shownURL(), cause: cause}
+	if err := t.budget(ctx, &c, 0); err != nil {
+		return nil, err
 	}
-	if err := ctx.Err(); err != nil {
-		return fail(ctxKind(err), "", err)
+	h, herr := t.acquire()
+	if herr != nil {
+		return nil, c.acquireError(herr)
 	}
-	totalMS := t.totalMS
-	if req.NoTimeout {
-		totalMS = 0 // none
+	if err := t.fill(h, &c); err != nil {
+		t.release(h)
+		return nil, err
 	}
-	ctxBound := false
-	if dl, ok := ctx.Deadline(); ok {
-		rem := time.Until(dl)
-		if rem <= 0 {
-			return fail(KindTimeout, "", context.DeadlineExceeded)
-		}
-		if m := ms(rem); totalMS == 0 || m < totalMS {
-			totalMS, ctxBound = m, true
-		}
-	}
-	connectMS := t.connectMS
-	if totalMS > 0 {
-		connectMS = min(connectMS, totalMS)
-	}
-	if err := validMethod(method); err != nil {
-		return fail(KindOther, err.Error(), nil)
-	}
-	if strings.IndexByte(req.URL, 0) >= 0 {
-		return fail(KindOther, "URL contains NUL", nil)
-	}
+	t.traceRequest(&c)
 
-	kind := C.int(C.SC_GET)
-	custom := method
-	switch method {
-	case "GET":
-		custom = ""
-		if req.Body != nil {
-			kind, custom = C.SC_BODY, method
-		}
-	case "HEAD":
-		kind, custom = C.SC_HEAD, ""
-	case "POST":
-		kind, custom = C.SC_BODY, ""
-	case "PUT", "PATCH":
-		kind = C.SC_BODY
-	default:
-		if req.Body != nil {
-			kind = C.SC_BODY
-		}
-	}
-	bodyLen := C.size_t(len(req.Body))
-	if req.BodyReader != nil {
-		// libcurl's upload sends PUT; any other method is its custom one.
-		kind, custom = C.SC_STREAM, method
-		if method == "PUT" {
-			custom = ""
-		}
-		bodyLen = ^C.size_t(0)
-		if req.BodySize >= 0 {
-			bodyLen = C.size_t(req.BodySize)
-		}
-	}
-
-	h, err := t.acquire()
-	if errors.Is(err, ErrClosed) {
-		return fail(KindCancelled, "", err)
-	} else if err != nil {
-		return fail(KindOther, err.Error(), nil)
-	}
-	b := h.strs[:0]
-	b = append(b, req.URL...)
-	b = append(b, 0)
-	b = append(b, custom...)
-	b = append(b, 0)
-	nh := 0
-	hasCT, hasExpect, hasAE, hasTE := false, false, t.defaultAE, false
-	for k, vs := range req.Header {
-		if err := validName(k); err != nil {
-			t.release(h)
-			return fail(KindOther, err.Error(), nil)
-		}
-		switch {
-		case strings.EqualFold(k, "Content-Type"):
-			hasCT = true
-		case strings.EqualFold(k, "Expect"):
-			hasExpect = true
-		case strings.EqualFold(k, "Accept-Encoding"):
-			hasAE = true
-		case strings.EqualFold(k, "Transfer-Encoding"):
-			hasTE = true
-		}
-		for _, v := range vs {
-			if err := validText(v); err != nil {
-				t.release(h)
-				return fail(KindOther, fmt.Sprintf("header %s: %v", k, err), nil)
-			}
-			b = appendHeader(b, k, v)
-			nh++
-		}
-	}
-	for _, d := range t.defaults {
-		if !hasHeader(req.Header, d.name) {
-			for _, l := range d.lines {
-				b = append(b, l...)
-				b = append(b, 0)
-				nh++
-			}
-		}
-	}
-	// libcurl's own Accept-Encoding line, written once (see acceptEncoding).
-	if !hasAE && acceptEncoding != "" {
-		b = append(b, acceptEncoding...)
-		b = append(b, 0)
-		nh++
-	}
-	if kind == C.SC_STREAM && req.BodySize < 0 && !hasTE {
-		b = append(b, "Transfer-Encoding: chunked\x00"...)
-		nh++
-	}
-	if kind == C.SC_BODY || kind == C.SC_STREAM {
-		// libcurl would add "Content-Type: application/x-www-form-urlencoded"
-		// and, for bodies over 1 MiB, "Expect: 100-continue"; "Name:" removes
-		// them.
-		if !hasCT {
-			b = append(b, "Content-Type:\x00"...)
-			nh++
-		}
-		if !hasExpect {
-			b = append(b, "Expect:\x00"...)
-			nh++
-		}
-	}
-	h.strs = b
-
-	var start time.Time
-	if t.cfg.Trace != nil {
-		start = time.Now()
-		ev := TraceEvent{Phase: TraceRequest, Method: method, URL: req.shownURL(), Header: t.sentHeader(req)}
-		if req.TraceBody != nil && len(req.Body) > 0 {
-			ev.Body = req.TraceBody(0, req.Header, req.Body)
-		}
-		t.cfg.Trace(ev)
-	}
-
-	var bodyPtr *C.char
-	if len(req.Body) > 0 {
-		bodyPtr = (*C.char)(unsafe.Pointer(unsafe.SliceData(req.Body)))
-	}
 	stop := func() bool { return true }
 	if ctx.Done() != nil {
 		stop = context.AfterFunc(ctx, h.cancelFn)
@@ -719,14 +602,13 @@ func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 		w, duplex := req.BodyReader.(Waker)
 		C.sc_stream(h.c, C.uintptr_t(ref), cBool(req.BodyWriter != nil), cBool(duplex && req.BodyWriter != nil))
 		if duplex {
-			c := h.c
-			w.SetWake(func() { C.sc_unpause(c) })
+			hc := h.c
+			w.SetWake(func() { C.sc_unpause(hc) })
 			waker = w
 		}
 	}
-	res := &h.c.res
-	C.sc_perform(h.c, (*C.char)(unsafe.Pointer(unsafe.SliceData(b))), C.int(nh), kind,
-		bodyPtr, bodyLen, C.long(connectMS), C.long(totalMS), C.longlong(t.maxBody),
+	C.sc_perform(h.c, (*C.char)(unsafe.Pointer(unsafe.SliceData(h.strs))), C.int(c.nh), c.kind,
+		c.bodyPtr(), c.bodyLen, C.long(c.connectMS), C.long(c.totalMS), C.longlong(t.maxBody),
 		cBool(req.Idempotent && req.BodyReader == nil))
 	if waker != nil {
 		waker.SetWake(nil) // before the handle goes back to the pool
@@ -734,66 +616,9 @@ func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 	if !stop() {
 		<-h.cancelDone // the AfterFunc ran (or is running): let it finish before reuse
 	}
-
-	var resp *wire.Response
-	var rerr *Error
-	if res.code == 0 && res.cancelled == 0 {
-		resp = &wire.Response{
-			Status:   int(res.status),
-			Body:     copyC(h.c.body.p, h.c.body.len),
-			Streamed: res.streamed != 0,
-		}
-		resp.Header, resp.Names = parseHeader(h.c.hdr.p, h.c.hdr.len)
-	} else if res.stream_failed != 0 && st != nil && st.err != nil && res.cancelled == 0 {
-		rerr = &Error{Kind: KindOther, Code: int(res.code), MayHaveReached: true, Method: method, URL: req.shownURL(),
-			Message: st.err.Error(), cause: st.err}
-	} else {
-		code := int(res.code)
-		sent := res.request_size > 0 || res.pretransfer_us > 0
-		k, reached := classify(code, res.too_large != 0, res.cancelled != 0, sent)
-		rerr = &Error{Kind: k, Code: code, MayHaveReached: reached, Method: method, URL: req.shownURL()}
-		if res.resend_blocked != 0 && res.cancelled == 0 {
-			rerr.Kind, rerr.MayHaveReached = KindOther, true
-			rerr.Message = "the connection closed after the request was sent, before any response; not re-sent (not idempotent)"
-		} else if h.c.errbuf[0] != 0 {
-			rerr.Message = C.GoString(&h.c.errbuf[0])
-		} else {
-			rerr.Message = C.GoString(C.curl_easy_strerror(C.CURLcode(code)))
-		}
-		if k == KindTooLarge {
-			rerr.Message = fmt.Sprintf("response body exceeds %d bytes", t.maxBody)
-		}
-		if k == KindCancelled || k == KindTimeout {
-			if cerr := ctx.Err(); cerr != nil {
-				rerr.Kind, rerr.cause = ctxKind(cerr), cerr
-			} else if k == KindTimeout && ctxBound {
-				rerr.cause = context.DeadlineExceeded
-			} else if k == KindCancelled {
-				rerr.cause = ErrClosed
-			}
-		}
-	}
-	if h.c.body.cap > 1<<20 {
-		C.sc_trim(h.c)
-	}
+	resp, rerr := t.finish(ctx, h, &c, st)
 	t.release(h)
-
-	if t.cfg.Trace != nil {
-		ev := TraceEvent{Phase: TraceResponse, Method: method, URL: req.shownURL(), Took: time.Since(start)}
-		if resp != nil {
-			ev.Status, ev.Header = resp.Status, resp.Header.Clone()
-			if req.TraceBody != nil && len(resp.Body) > 0 {
-				ev.Body = req.TraceBody(resp.Status, resp.Header, resp.Body)
-			}
-		} else {
-			ev.Err = rerr
-		}
-		t.cfg.Trace(ev)
-	}
-	if rerr != nil {
-		return nil, rerr
-	}
-	return resp, nil
+	return t.traceResponse(&c, resp, rerr)
 }
 
 func cBool(b bool) C.int {

@@ -45,6 +45,19 @@ func newT(t testing.TB, cfg Config) *Curl {
 	return tr
 }
 
+// mkTransport makes a transport closed at the end of the test: newT (the
+// blocking path) or newE (the engine).
+type mkTransport func(testing.TB, Config) Transport
+
+// bothPaths runs a test of the transport's behaviour on the blocking path
+// and through the engine, which must behave the same.
+func bothPaths(t *testing.T, test func(*testing.T, mkTransport)) {
+	t.Run("curl", func(t *testing.T) { test(t, func(t testing.TB, cfg Config) Transport { return newT(t, cfg) }) })
+	t.Run("engine", func(t *testing.T) {
+		test(t, func(t testing.TB, cfg Config) Transport { return newE(t, cfg, EngineConfig{}) })
+	})
+}
+
 var (
 	binOnce sync.Once
 	binSrv  *httptest.Server
@@ -102,8 +115,10 @@ func asErr(t *testing.T, err error) *Error {
 	return e
 }
 
-func TestHTTPBinGetHeadersRoundTrip(t *testing.T) {
-	tr := newT(t, Config{DefaultHeader: wire.Header{"X-Default": {"d"}, "X-Overridden": {"no"}}})
+func TestHTTPBinGetHeadersRoundTrip(t *testing.T) { bothPaths(t, testHTTPBinGetHeadersRoundTrip) }
+
+func testHTTPBinGetHeadersRoundTrip(t *testing.T, mk mkTransport) {
+	tr := mk(t, Config{DefaultHeader: wire.Header{"X-Default": {"d"}, "X-Overridden": {"no"}}})
 	h := wire.Header{"X-One": {"1"}, "X-Multi": {"a", "b"}, "X-Overridden": {"yes"}, "Accept": {"application/json"}}
 	r := mustDo(t, tr, "GET", bin(t)+"/get?q=1&r=two", h, nil)
 	if r.Status != 200 {
@@ -137,8 +152,10 @@ func TestHTTPBinGetHeadersRoundTrip(t *testing.T) {
 	}
 }
 
-func TestHTTPBinMethodsWithBodies(t *testing.T) {
-	tr := newT(t, Config{})
+func TestHTTPBinMethodsWithBodies(t *testing.T) { bothPaths(t, testHTTPBinMethodsWithBodies) }
+
+func testHTTPBinMethodsWithBodies(t *testing.T, mk mkTransport) {
+	tr := mk(t, Config{})
 	body := []byte(`{"name":"pizza","size":12}`)
 	for _, m := range []string{"POST", "PUT", "PATCH", "DELETE"} {
 		r := mustDo(t, tr, m, bin(t)+"/anything/x", wire.Header{"Content-Type": {"application/json"}}, body)
@@ -195,8 +212,10 @@ func TestHTTPBinMethodsWithBodies(t *testing.T) {
 	}
 }
 
-func TestDecompression(t *testing.T) {
-	tr := newT(t, Config{})
+func TestDecompression(t *testing.T) { bothPaths(t, testDecompression) }
+
+func testDecompression(t *testing.T, mk mkTransport) {
+	tr := mk(t, Config{})
 	for _, p := range []string{"/gzip", "/deflate"} {
 		r := mustDo(t, tr, "GET", bin(t)+p, nil, nil)
 		var got map[string]any
@@ -209,8 +228,10 @@ func TestDecompression(t *testing.T) {
 	}
 }
 
-func TestTimeouts(t *testing.T) {
-	tr := newT(t, Config{Timeout: 300 * time.Millisecond})
+func TestTimeouts(t *testing.T) { bothPaths(t, testTimeouts) }
+
+func testTimeouts(t *testing.T, mk mkTransport) {
+	tr := mk(t, Config{Timeout: 300 * time.Millisecond})
 	start := time.Now()
 	_, err := do(t, tr, "GET", bin(t)+"/delay/3", nil, nil)
 	e := asErr(t, err)
@@ -225,7 +246,7 @@ func TestTimeouts(t *testing.T) {
 	}
 
 	// The ctx deadline, shorter than the transport's timeout.
-	tr2 := newT(t, Config{})
+	tr2 := mk(t, Config{})
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	start = time.Now()
@@ -261,9 +282,11 @@ func hangServer(t *testing.T) (*httptest.Server, *atomic.Int32) {
 	return srv, &started
 }
 
-func TestCancelMidRequest(t *testing.T) {
+func TestCancelMidRequest(t *testing.T) { bothPaths(t, testCancelMidRequest) }
+
+func testCancelMidRequest(t *testing.T, mk mkTransport) {
 	srv, started := hangServer(t)
-	tr := newT(t, Config{})
+	tr := mk(t, Config{})
 	ctx, cancel := context.WithCancel(context.Background())
 	var cancelAt time.Time
 	go func() {
@@ -293,8 +316,10 @@ func TestCancelMidRequest(t *testing.T) {
 	}
 }
 
-func TestMaxResponseSize(t *testing.T) {
-	tr := newT(t, Config{MaxResponseBytes: 1000})
+func TestMaxResponseSize(t *testing.T) { bothPaths(t, testMaxResponseSize) }
+
+func testMaxResponseSize(t *testing.T, mk mkTransport) {
+	tr := mk(t, Config{MaxResponseBytes: 1000})
 	// Content-Length known: libcurl refuses before reading the body.
 	_, err := do(t, tr, "GET", bin(t)+"/bytes/5000", nil, nil)
 	if e := asErr(t, err); e.Kind != KindTooLarge || !e.MayHaveReached {
@@ -557,8 +582,10 @@ func TestResetMidBody(t *testing.T) {
 	}
 }
 
-func TestInvalidRequests(t *testing.T) {
-	tr := newT(t, Config{})
+func TestInvalidRequests(t *testing.T) { bothPaths(t, testInvalidRequests) }
+
+func testInvalidRequests(t *testing.T, mk mkTransport) {
+	tr := mk(t, Config{})
 	for _, req := range []*Request{
 		{URL: bin(t), Header: wire.Header{"X-Bad": {"a\r\nInjected: 1"}}},
 		{URL: bin(t), Header: wire.Header{"Bad Name": {"a"}}},
@@ -579,10 +606,12 @@ func TestInvalidRequests(t *testing.T) {
 	}
 }
 
-func TestTraceAndUserAgent(t *testing.T) {
+func TestTraceAndUserAgent(t *testing.T) { bothPaths(t, testTraceAndUserAgent) }
+
+func testTraceAndUserAgent(t *testing.T, mk mkTransport) {
 	var events []TraceEvent
 	var mu sync.Mutex
-	tr := newT(t, Config{UserAgent: "custom/1", DefaultHeader: wire.Header{"Authorization": {"Bearer s3cret"}},
+	tr := mk(t, Config{UserAgent: "custom/1", DefaultHeader: wire.Header{"Authorization": {"Bearer s3cret"}},
 		Trace: func(ev TraceEvent) {
 			if a := ev.Header.Get("Authorization"); a != "" {
 				ev.Header.Set("Authorization", "REDACTED")
