@@ -157,7 +157,15 @@ static void check_slots_at(const char *file, int line, struct slot *s, int n, sm
 }
 #define check_slots(s, n, code) check_slots_at(__FILE__, __LINE__, s, n, code)
 
-static const char *delay5 = "{\"seconds\": 5}";
+// A call that stays in flight until cancelled: 10 s (httpbin's longest).
+static const char *slow_in = "{\"seconds\": 10}";
+
+// settle gives calls just started time to be on the wire (or in the
+// engine's queue): 300 ms, longer under valgrind, never near 10 s.
+static void settle(void) {
+    int ms = 300 * slow;
+    usleep((useconds_t)(ms > 2500 ? 2500 : ms) * 1000);
+}
 
 // ---- tests ----
 
@@ -299,14 +307,14 @@ void test_async_cancel_many(void) {
     int queued = 0;
     for (int i = 0; i < n; i++) {
         if (i % 2) {
-            CHECK_RC(smithycurl_call_queued(c, "Delay", delay5, strlen(delay5), tok, q, &s[i]), SMITHYCURL_OK);
+            CHECK_RC(smithycurl_call_queued(c, "Delay", slow_in, strlen(slow_in), tok, q, &s[i]), SMITHYCURL_OK);
             queued++;
         } else {
             args[i] = (struct cb_arg){&t, &s[i]};
-            CHECK_RC(smithycurl_call_async(c, "Delay", delay5, strlen(delay5), tok, on_done, &args[i]), SMITHYCURL_OK);
+            CHECK_RC(smithycurl_call_async(c, "Delay", slow_in, strlen(slow_in), tok, on_done, &args[i]), SMITHYCURL_OK);
         }
     }
-    usleep(500 * 1000 * slow); // on the wire (or waiting their turn)
+    settle();
     CHECK(t.done == 0);
     double t0 = now_s();
     CHECK_RC(smithycurl_cancel_token_cancel(tok), SMITHYCURL_OK);
@@ -353,16 +361,16 @@ void test_async_client_free(void) {
     int queued = 0;
     for (int i = 0; i < n; i++) {
         if (i % 2) {
-            CHECK_RC(smithycurl_call_queued(c, "Delay", delay5, strlen(delay5), NULL, q, &s[i]), SMITHYCURL_OK);
+            CHECK_RC(smithycurl_call_queued(c, "Delay", slow_in, strlen(slow_in), NULL, q, &s[i]), SMITHYCURL_OK);
             queued++;
         } else {
             args[i] = (struct cb_arg){&t, &s[i]};
-            CHECK_RC(smithycurl_call_async(c, "Delay", delay5, strlen(delay5), NULL, on_done, &args[i]), SMITHYCURL_OK);
+            CHECK_RC(smithycurl_call_async(c, "Delay", slow_in, strlen(slow_in), NULL, on_done, &args[i]), SMITHYCURL_OK);
         }
     }
     // One call of another client on the same queue: it must succeed.
     CHECK_RC(smithycurl_call_queued(other, "Delay", "{\"seconds\": 1}", 14, NULL, q, &s[n]), SMITHYCURL_OK);
-    usleep(300 * 1000 * slow);
+    settle();
     double t0 = now_s();
     CHECK_RC(smithycurl_client_free(c), SMITHYCURL_OK);
     CHECK(now_s() - t0 < 1.0 * slow); // it does not wait for the calls
@@ -424,7 +432,7 @@ void test_async_queue_free(void) {
     // Calls in flight.
     int n = 200;
     for (int i = 0; i < n; i++)
-        CHECK_RC(smithycurl_call_queued(c, "Delay", delay5, strlen(delay5), NULL, q, NULL), SMITHYCURL_OK);
+        CHECK_RC(smithycurl_call_queued(c, "Delay", slow_in, strlen(slow_in), NULL, q, NULL), SMITHYCURL_OK);
     // A callback call of the same client: unaffected.
     struct slot cb = {0};
     struct tally t;
@@ -433,11 +441,12 @@ void test_async_queue_free(void) {
     CHECK_RC(smithycurl_call_async(c, "Delay", "{\"seconds\": 1}", 14, NULL, on_done, &a), SMITHYCURL_OK);
     struct pollfd p = {.fd = fd, .events = POLLIN};
     CHECK(poll(&p, 1, 10000 * slow) == 1); // some GetIp completed
-    usleep(300 * 1000 * slow);
+    settle();
     int before = trace_failures_now();
     CHECK_RC(smithycurl_queue_free(q), SMITHYCURL_OK);
     double t0 = now_s();
-    while (trace_failures_now() - before < n && now_s() - t0 < 3.0 * slow) usleep(10 * 1000);
+    double limit = 3.0 * slow > 8.0 ? 8.0 : 3.0 * slow; // well before the calls' 10 s
+    while (trace_failures_now() - before < n && now_s() - t0 < limit) usleep(10 * 1000);
     CHECK(trace_failures_now() - before == n); // aborted, not left to run their 5 s
     void *tag;
     smithycurl_code code;
@@ -522,7 +531,7 @@ void test_async_reentrant(void) {
     struct cb_arg args[10];
     for (int i = 0; i < 10; i++) {
         args[i] = (struct cb_arg){&t, &s[2 + i]};
-        CHECK_RC(smithycurl_call_async(c2, "Delay", delay5, strlen(delay5), NULL, on_done, &args[i]), SMITHYCURL_OK);
+        CHECK_RC(smithycurl_call_async(c2, "Delay", slow_in, strlen(slow_in), NULL, on_done, &args[i]), SMITHYCURL_OK);
     }
     struct freer f = {&t, &s[1], c2};
     CHECK_RC(smithycurl_call_async(c2, "GetIp", NULL, 0, NULL, free_client_done, &f), SMITHYCURL_OK);
