@@ -1,19 +1,22 @@
 // Many calls in flight from one thread (make bench-async-c): the C API's
 // asynchronous calls vs a hand-written libcurl multi loop.
 //
-//   bench-c-async <echo-url> <echo-model> <libsmithycurl.so> <calls> <in-flight> <connections> [<rounds>]
+//   bench-c-async <echo-url> <echo-model> <libsmithycurl.so> <calls> <in-flight> <transfers> <connections> [<rounds>]
 //
 // The workload is the echo workload of bench.c (a POST of the ~210-byte
 // JSON document of internal/benchserver to the "bench" service of
 // build/testserver, answered with a ~100-byte document; model
 // client/testdata/bench.smithy, operation CreateOrder), <calls> calls in
 // all, <in-flight> of them in flight at every moment (a new one starts as
-// each completes), at most <connections> connections to the server:
+// each completes), at most <transfers> of those on the wire at once (the
+// others wait their turn in order) over at most <connections> connections
+// to the server:
 //
-//   curl-multi  one thread: <in-flight> easy handles in one multi handle
-//               (CURLMOPT_MAX_HOST_CONNECTIONS = <connections>; libcurl
-//               queues the others), curl_multi_poll, each completed handle
-//               checked (status, body) and added again;
+//   curl-multi  one thread: <transfers> easy handles in one multi handle
+//               (CURLMOPT_MAX_HOST_CONNECTIONS = <connections>), the calls
+//               beyond them counted as waiting, curl_multi_poll, each
+//               completed transfer checked (status, body) and its handle
+//               added again for the next waiting call;
 //   queue       one thread: smithycurl_call_queued on one completion queue,
 //               poll() on its fd, smithycurl_queue_next until empty, each
 //               output checked, a new call per completion;
@@ -22,7 +25,7 @@
 //               library threads); the main thread waits for the last.
 //
 // The client's limits are the loop's: smithycurl_options_set_async_limits
-// (<in-flight>, <connections>). Each measurement runs in a fresh child
+// (<transfers>, <connections>). Each measurement runs in a fresh child
 // process (libsmithycurl is dlopen'ed by the smithycurl children only, so
 // the curl-multi children never start the Go runtime), after a warm-up
 // that opens the connections; it reports wall time, the process's CPU time
@@ -55,7 +58,7 @@ static const char echo_response[] =
 static const char output_prefix[] = "{\"id\":\"a1b2c3d4\"";
 
 static const char *echo_url, *echo_model, *lib;
-static int calls, inflight, conns;
+static int calls, inflight, transfers, conns;
 
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
@@ -83,12 +86,13 @@ static size_t collect(char *p, size_t size, size_t n, void *ud) {
     return k;
 }
 
-// multi_run makes total calls with window in flight; returns failures.
-static int multi_run(CURLM *m, struct xfer *xs, int window, int total) {
-    int started = 0, done = 0, failures = 0;
-    for (; started < window && started < total; started++) {
-        xs[started].len = 0;
-        curl_multi_add_handle(m, xs[started].h);
+// multi_run makes total calls with window in flight, at most max
+// transfers of them on the wire (xs holds max handles); returns failures.
+static int multi_run(CURLM *m, struct xfer *xs, int max, int window, int total) {
+    int started = window < total ? window : total, waiting = started, done = 0, failures = 0;
+    for (int i = 0; i < max && waiting > 0; i++, waiting--) {
+        xs[i].len = 0;
+        curl_multi_add_handle(m, xs[i].h);
     }
     while (done < total) {
         int running = 0;
@@ -108,8 +112,12 @@ static int multi_run(CURLM *m, struct xfer *xs, int window, int total) {
                 failures++;
             done++;
             curl_multi_remove_handle(m, h);
-            if (started < total) {
+            if (started < total) { // the completed call's successor
                 started++;
+                waiting++;
+            }
+            if (waiting > 0) { // the oldest waiting call takes the handle
+                waiting--;
                 x->len = 0;
                 curl_multi_add_handle(m, h);
             }
@@ -129,8 +137,8 @@ static int curl_worker(double *wall, double *cpu) {
     curl_multi_setopt(m, CURLMOPT_MAX_HOST_CONNECTIONS, (long)conns);
     curl_multi_setopt(m, CURLMOPT_MAXCONNECTS, (long)conns);
     curl_multi_setopt(m, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX);
-    struct xfer *xs = calloc((size_t)inflight, sizeof *xs);
-    for (int i = 0; i < inflight; i++) {
+    struct xfer *xs = calloc((size_t)transfers, sizeof *xs);
+    for (int i = 0; i < transfers; i++) {
         CURL *h = curl_easy_init();
         xs[i].h = h;
         curl_easy_setopt(h, CURLOPT_URL, target);
@@ -144,12 +152,12 @@ static int curl_worker(double *wall, double *cpu) {
         curl_easy_setopt(h, CURLOPT_TIMEOUT, 120L);
     }
     int warm = conns * 4 < inflight ? conns * 4 : inflight;
-    int failures = multi_run(m, xs, warm, warm);
+    int failures = multi_run(m, xs, transfers, warm, warm);
     double w0 = now_s(), c0 = cpu_s();
-    failures += multi_run(m, xs, inflight, calls);
+    failures += multi_run(m, xs, transfers, inflight, calls);
     *wall = now_s() - w0;
     *cpu = cpu_s() - c0;
-    for (int i = 0; i < inflight; i++) curl_easy_cleanup(xs[i].h);
+    for (int i = 0; i < transfers; i++) curl_easy_cleanup(xs[i].h);
     curl_multi_cleanup(m);
     curl_slist_free_all(hdrs);
     free(xs);
@@ -199,7 +207,7 @@ static int load_sc(void) {
     smithycurl_options *o;
     sc.loader_new(&ld);
     sc.options_new(&o);
-    if (sc.loader_add_path(ld, echo_model) || sc.loader_load(ld, &m) || sc.options_set_async_limits(o, inflight, conns) ||
+    if (sc.loader_add_path(ld, echo_model) || sc.loader_load(ld, &m) || sc.options_set_async_limits(o, transfers, conns) ||
         sc.client_new(m, "smithycurl.test.bench#Bench", echo_url, o, &client)) {
         fprintf(stderr, "smithycurl client setup failed\n");
         return -1;
@@ -323,8 +331,8 @@ static const char *kinds[KINDS] = {"curl-multi", "queue", "callback"};
 
 static int run_worker(const char *self, int k, double *wall, double *cpu, double *rss_mib) {
     char cmd[4096];
-    snprintf(cmd, sizeof cmd, "'%s' worker %s '%s' '%s' '%s' %d %d %d", self, kinds[k], echo_url, echo_model, lib,
-             calls, inflight, conns);
+    snprintf(cmd, sizeof cmd, "'%s' worker %s '%s' '%s' '%s' %d %d %d %d", self, kinds[k], echo_url, echo_model,
+             lib, calls, inflight, transfers, conns);
     FILE *p = popen(cmd, "r");
     int fails = -1;
     long rss_kb = 0;
@@ -335,9 +343,9 @@ static int run_worker(const char *self, int k, double *wall, double *cpu, double
 }
 
 int main(int argc, char **argv) {
-    if (argc == 9 && strcmp(argv[1], "worker") == 0) {
+    if (argc == 10 && strcmp(argv[1], "worker") == 0) {
         echo_url = argv[3], echo_model = argv[4], lib = argv[5];
-        calls = atoi(argv[6]), inflight = atoi(argv[7]), conns = atoi(argv[8]);
+        calls = atoi(argv[6]), inflight = atoi(argv[7]), transfers = atoi(argv[8]), conns = atoi(argv[9]);
         double wall = 0, cpu = 0;
         int f = strcmp(argv[2], "curl-multi") == 0 ? curl_worker(&wall, &cpu)
                 : strcmp(argv[2], "queue") == 0    ? queue_worker(&wall, &cpu)
@@ -348,21 +356,23 @@ int main(int argc, char **argv) {
         fflush(stdout);
         _exit(0); // the Go runtime's threads may still be in calls: no exit handlers
     }
-    if (argc != 7 && argc != 8) {
-        fprintf(stderr, "usage: %s <echo-url> <echo-model> <libsmithycurl.so> <calls> <in-flight> <connections> [<rounds>]\n",
+    if (argc != 8 && argc != 9) {
+        fprintf(stderr,
+                "usage: %s <echo-url> <echo-model> <libsmithycurl.so> <calls> <in-flight> <transfers> <connections> "
+                "[<rounds>]\n",
                 argv[0]);
         return 2;
     }
     echo_url = argv[1], echo_model = argv[2], lib = argv[3];
-    calls = atoi(argv[4]), inflight = atoi(argv[5]), conns = atoi(argv[6]);
-    int rounds = argc == 8 ? atoi(argv[7]) : 3;
-    if (calls <= 0 || inflight <= 0 || conns <= 0 || rounds <= 0 || rounds > 64) {
-        fprintf(stderr, "calls, in-flight, connections and rounds (1..64) must be positive\n");
+    calls = atoi(argv[4]), inflight = atoi(argv[5]), transfers = atoi(argv[6]), conns = atoi(argv[7]);
+    int rounds = argc == 9 ? atoi(argv[8]) : 3;
+    if (calls <= 0 || inflight <= 0 || transfers <= 0 || conns <= 0 || rounds <= 0 || rounds > 64) {
+        fprintf(stderr, "calls, in-flight, transfers, connections and rounds (1..64) must be positive\n");
         return 2;
     }
     printf("C API asynchronous calls vs a libcurl multi loop, one thread, echo workload over loopback:\n"
-           "%d calls, %d in flight, at most %d connections, medians of %d rounds\n",
-           calls, inflight, conns, rounds);
+           "%d calls, %d in flight, at most %d transfers at once over %d connections, medians of %d rounds\n",
+           calls, inflight, transfers, conns, rounds);
     double w[KINDS][64], c[KINDS][64], m[KINDS][64];
     for (int r = 0; r < rounds; r++) {
         for (int k = 0; k < KINDS; k++) {

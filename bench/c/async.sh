@@ -3,6 +3,8 @@
 # "bench" of build/testserver.
 #   BENCH_ASYNC_CALLS     calls per measurement (default 40000)
 #   BENCH_ASYNC_INFLIGHT  calls in flight at every moment (default 10000)
+#   BENCH_ASYNC_TRANSFERS transfers on the wire at once, both sides (default 100,
+#                         the engine's default; the other calls wait their turn)
 #   BENCH_ASYNC_CONNS     connection limit of both sides (default 32)
 #   BENCH_ASYNC_ROUNDS    rounds of each kind; medians are printed (default 3)
 set -euo pipefail
@@ -17,4 +19,5 @@ while read -r -t 30 name u <&"${SERVER[0]}"; do
 done
 [ -n "$echo" ] || { echo "testserver did not start" >&2; exit 1; }
 timeout 900 "$build/bench-c-async" "$echo" client/testdata/bench.smithy "$PWD/$build/libsmithycurl.so" \
-  "${BENCH_ASYNC_CALLS:-40000}" "${BENCH_ASYNC_INFLIGHT:-10000}" "${BENCH_ASYNC_CONNS:-32}" "${BENCH_ASYNC_ROUNDS:-3}"
+  "${BENCH_ASYNC_CALLS:-40000}" "${BENCH_ASYNC_INFLIGHT:-10000}" "${BENCH_ASYNC_TRANSFERS:-100}" \
+  "${BENCH_ASYNC_CONNS:-32}" "${BENCH_ASYNC_ROUNDS:-3}"

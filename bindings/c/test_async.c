@@ -128,6 +128,11 @@ static int drain(smithycurl_queue *q, struct tally *t, int want, double secs) {
         smithycurl_result *r = NULL;
         int rc;
         while ((rc = smithycurl_queue_next(q, 0, &tag, &code, &r)) == SMITHYCURL_OK) {
+            if (!tag) { // every call of these tests has a slot
+                failf(__FILE__, __LINE__, "a completion without a tag");
+                smithycurl_result_free(r);
+                continue;
+            }
             record(t, tag, code, r);
             got++;
         }
@@ -258,10 +263,10 @@ void test_async_queue(void) {
     // poll until the second is there too.
     CHECK_RC(smithycurl_queue_next(q, -1, &tag, &code, &r), SMITHYCURL_OK);
     CHECK(tag == &two[0] || tag == &two[1]);
-    record(&t, tag, code, r);
+    if (tag) record(&t, tag, code, r);
     CHECK(poll(&p, 1, 10000 * slow) == 1);
     CHECK_RC(smithycurl_queue_next(q, 0, &tag, &code, &r), SMITHYCURL_OK);
-    record(&t, tag, code, r);
+    if (tag) record(&t, tag, code, r);
     check_slots(two, 2, SMITHYCURL_OK);
     CHECK(poll(&p, 1, 0) == 0);
 
