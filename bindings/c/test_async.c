@@ -41,6 +41,7 @@ struct slot {
     int hits;             // completions seen: must end at 1
     smithycurl_code code; // of the first
     char *output;         // malloc'd copy of the output (success), or NULL
+    char *message;        // malloc'd copy of the error message, or NULL
     smithycurl_error_kind kind;
     int result_null;
     pthread_t thread; // where the callback ran
@@ -68,26 +69,29 @@ static void tally_destroy(struct tally *t) {
 
 // record stores a completion in s, frees r and counts it on t.
 static void record(struct tally *t, struct slot *s, smithycurl_code code, smithycurl_result *r) {
-    char *out = NULL;
+    char *out = NULL, *msg = NULL;
     smithycurl_error_kind kind = SMITHYCURL_KIND_NONE;
-    const char *json = NULL;
+    const char *json = NULL, *m = NULL;
     size_t n = 0;
     if (r && smithycurl_result_output(r, &json, &n) == SMITHYCURL_OK) out = strndup(json, n);
+    if (r && smithycurl_result_error_message(r, &m) == SMITHYCURL_OK && *m) msg = strdup(m);
     if (r) smithycurl_result_error_kind(r, &kind);
     smithycurl_result_free(r);
     pthread_mutex_lock(&t->mu);
     if (s->hits++ == 0) {
         s->code = code;
         s->output = out;
+        s->message = msg;
         s->kind = kind;
         s->result_null = r == NULL;
         s->thread = pthread_self();
-        out = NULL;
+        out = msg = NULL;
     }
     t->done++;
     pthread_cond_broadcast(&t->cv);
     pthread_mutex_unlock(&t->mu);
     free(out);
+    free(msg);
 }
 
 // wait_done waits up to secs for t to count n completions; returns the count.
@@ -150,7 +154,7 @@ static int drain(smithycurl_queue *q, struct tally *t, int want, double secs) {
 }
 
 // check_slots checks that each of the n slots completed exactly once with
-// code; it frees their outputs.
+// code; it frees their outputs and messages.
 static void check_slots_at(const char *file, int line, struct slot *s, int n, smithycurl_code code) {
     int bad_hits = 0, bad_code = 0, first = -1;
     for (int i = 0; i < n; i++) {
@@ -160,7 +164,8 @@ static void check_slots_at(const char *file, int line, struct slot *s, int n, sm
             bad_code++;
         }
         free(s[i].output);
-        s[i].output = NULL;
+        free(s[i].message);
+        s[i].output = s[i].message = NULL;
     }
     if (bad_hits) failf(file, line, "%d of %d calls did not complete exactly once", bad_hits, n);
     if (bad_code)
@@ -243,7 +248,9 @@ void test_async_callback(void) {
     CHECK(!s[N + 1].result_null);
     usleep(50 * 1000);
     check_slots(s, N, SMITHYCURL_OK);
-    CHECK(s[N].hits == 1 && s[N + 1].hits == 1);
+    CHECK_CONTAINS(s[N].message, "NoSuchOp");
+    check_slots(&s[N], 1, SMITHYCURL_E_NOT_FOUND);
+    check_slots(&s[N + 1], 1, SMITHYCURL_E_INVALID_JSON);
     tally_destroy(&t);
     smithycurl_client_free(c);
     smithycurl_model_free(m);
@@ -423,6 +430,9 @@ void test_async_client_free(void) {
     usleep(100 * 1000);
     CHECK(wait_done(&t, n + 2, 0) == n + 1);
     CHECK_RC(s[n].code, SMITHYCURL_OK);
+    int unexplained = 0;
+    for (int i = 0; i < n; i++) unexplained += !s[i].message || !strstr(s[i].message, "the client was freed");
+    CHECK(unexplained == 0);
     check_slots(s, n, SMITHYCURL_E_CANCELLED);
     free(s[n].output);
     CHECK_RC(smithycurl_call_async(c, "GetIp", NULL, 0, NULL, on_done, &args[0]), SMITHYCURL_E_INVALID_HANDLE);
