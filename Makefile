@@ -3,7 +3,7 @@ GO        ?= go
 FUZZTIME  ?= 20s
 BUILD     := build
 
-.PHONY: all deps build demo test vet unit conformance fuzz bench clean contract bench-aws lib install examples ctest bench-c pytest bench-python gentest-c bench-typed-c proptest fuzz-long bench-sched bench-stream bench-async-c
+.PHONY: all deps build demo test vet unit conformance fuzz bench clean contract bench-aws lib install examples ctest bench-c pytest bench-python gentest-c bench-typed-c proptest fuzz-long bench-sched bench-stream bench-soak bench-async-c
 
 all: build
 
@@ -82,6 +82,7 @@ bench:
 	$(MAKE) bench-typed-c
 	$(MAKE) bench-python
 	$(MAKE) bench-stream
+	$(MAKE) bench-soak
 
 # Streamed bodies: BENCH_STREAM_SIZE bytes (1 GiB) up and down through the Go
 # client, the C API, the Python package and the CLI against the blob service
@@ -163,6 +164,14 @@ bench-sched: build
 	$(GO) build -buildmode=c-shared -o $(BUILD)/libschedprobe.so ./internal/cmd/schedprobe
 	$(CC) $(CFLAGS_C) -Ibench/c -o $(BUILD)/bench-sched bench/c/sched.c -L$(BUILD) -lschedprobe -lcurl -lpthread -Wl,-rpath,$(CURDIR)/$(BUILD)
 	bench/c/sched.sh
+
+# Soak: BENCH_SOAK_CALLS calls (1,000,000) from 8 C threads on one client,
+# every output checked; the RSS growth after the first tenth (goal: <= 1 MiB).
+BENCH_SOAK_CALLS ?= 1000000
+bench-soak: lib build
+	$(GO) build -o $(BUILD)/testserver ./internal/cmd/testserver
+	$(CC) $(CFLAGS_C) -Iinclude -Ibench/c -o $(BUILD)/bench-soak bench/c/soak.c -L$(BUILD) -lsmithycurl -lpthread -Wl,-rpath,$(CURDIR)/$(BUILD)
+	bench/c/soak.sh $(BENCH_SOAK_CALLS)
 
 # C API vs plain libcurl: CPU per call and calls/s (1, 2, 8 threads), cold start.
 bench-c: lib build

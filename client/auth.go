@@ -222,7 +222,7 @@ func (c *Client) authenticate(op *model.Operation, plan authPlan, req *transport
 			if region == "" {
 				return "", nil, usageError(op.Shape.ID, "aws.auth#sigv4 needs a region: set AWS_REGION or give one with the credentials")
 			}
-			signer = &sigV4{region: region, service: name, creds: c.creds.aws}
+			signer = &sigV4{region: region, service: name, creds: c.creds.aws, keys: &c.sigKeys}
 			if c.creds.aws.SessionToken != "" {
 				req.Header.Set("X-Amz-Security-Token", c.creds.aws.SessionToken)
 			}

@@ -46,6 +46,7 @@ type Client struct {
 	opts             options
 	creds            credentials
 	plans            sync.Map // *model.Operation -> *callPlan
+	sigKeys          sigV4Keys
 }
 
 // callPlan is what the client precomputes per operation.

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/smithycurl/smithycurl/transport"
@@ -23,6 +24,31 @@ import (
 type sigV4 struct {
 	region, service string
 	creds           *AWSCredentials
+	keys            *sigV4Keys // the client's cache of signing keys; nil: none
+}
+
+// sigV4Keys keeps the signing key last derived (four HMACs, half the cost
+// of a signature), as the AWS SDKs do: a client signs for one secret,
+// region and service, and the key changes once a day. Safe for concurrent
+// use.
+type sigV4Keys struct {
+	mu                           sync.Mutex
+	secret, day, region, service string
+	key                          []byte // read-only once stored
+}
+
+// get returns the signing key of secret, day, region and service.
+func (c *sigV4Keys) get(secret, day, region, service string) []byte {
+	if c == nil {
+		return signingKey(secret, day, region, service)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.key == nil || c.day != day || c.secret != secret || c.region != region || c.service != service {
+		c.key = signingKey(secret, day, region, service)
+		c.secret, c.day, c.region, c.service = secret, day, region, service
+	}
+	return c.key
 }
 
 // sigV4Unsigned are the request headers left out of the signature, as the
@@ -41,6 +67,10 @@ func (s *sigV4) s3() bool {
 	return false
 }
 
+// canonicalHeader is one header of the canonical request: its lower-case
+// name and its values, trimmed and joined by commas.
+type canonicalHeader struct{ name, value string }
+
 // sign sets X-Amz-Date, X-Amz-Content-Sha256 (S3, or a streamed body whose
 // payload is not signed) and Authorization on req as of now. It is called
 // again before each retry: the date moves on.
@@ -49,7 +79,8 @@ func (s *sigV4) sign(req *transport.Request, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	amzDate := now.UTC().Format("20060102T150405Z")
+	var dateBuf [16]byte
+	amzDate := string(now.UTC().AppendFormat(dateBuf[:0], "20060102T150405Z"))
 	req.Header.Set("X-Amz-Date", amzDate)
 	payload := req.Header.Get("X-Amz-Content-Sha256")
 	if payload == "" {
@@ -69,60 +100,113 @@ func (s *sigV4) sign(req *transport.Request, now time.Time) error {
 	// Canonical headers: host and every header of the request but the
 	// unsigned ones, lower-case names in order, values trimmed with inner
 	// runs of spaces made one and repeated values joined by commas.
-	names := []string{"host"}
-	values := map[string]string{"host": hostHeader(u)}
+	hdrs := make([]canonicalHeader, 1, len(req.Header)+1)
+	hdrs[0] = canonicalHeader{"host", hostHeader(u)}
 	for name, vs := range req.Header {
 		lower := strings.ToLower(name)
 		if sigV4Unsigned[lower] || len(vs) == 0 {
 			continue
 		}
-		trimmed := make([]string, len(vs))
-		for i, v := range vs {
-			trimmed[i] = strings.Join(strings.Fields(v), " ")
+		value := canonicalValue(vs)
+		merged := false
+		for i := range hdrs {
+			if hdrs[i].name == lower { // the same name in another letter case
+				hdrs[i].value += "," + value
+				merged = true
+				break
+			}
 		}
-		if _, seen := values[lower]; !seen {
-			names = append(names, lower)
-			values[lower] = strings.Join(trimmed, ",")
-		} else {
-			values[lower] += "," + strings.Join(trimmed, ",")
+		if !merged {
+			hdrs = append(hdrs, canonicalHeader{lower, value})
 		}
 	}
-	sort.Strings(names)
-	signed := strings.Join(names, ";")
+	sort.Slice(hdrs, func(i, j int) bool { return hdrs[i].name < hdrs[j].name })
 
-	var canon strings.Builder
-	canon.WriteString(req.Method)
-	canon.WriteByte('\n')
 	path := u.EscapedPath()
 	if path == "" {
 		path = "/"
 	}
-	if !s.s3() {
-		path = string(wire.AppendEscaped(nil, path, true))
+	var canon []byte
+	canon = append(canon, req.Method...)
+	canon = append(canon, '\n')
+	if s.s3() {
+		canon = append(canon, path...)
+	} else {
+		canon = wire.AppendEscaped(canon, path, true)
 	}
-	canon.WriteString(path)
-	canon.WriteByte('\n')
-	canon.WriteString(canonicalQuery(u.RawQuery))
-	canon.WriteByte('\n')
-	for _, n := range names {
-		canon.WriteString(n)
-		canon.WriteByte(':')
-		canon.WriteString(values[n])
-		canon.WriteByte('\n')
+	canon = append(canon, '\n')
+	canon = append(canon, canonicalQuery(u.RawQuery)...)
+	canon = append(canon, '\n')
+	for _, h := range hdrs {
+		canon = append(canon, h.name...)
+		canon = append(canon, ':')
+		canon = append(canon, h.value...)
+		canon = append(canon, '\n')
 	}
-	canon.WriteByte('\n')
-	canon.WriteString(signed)
-	canon.WriteByte('\n')
-	canon.WriteString(payload)
+	canon = append(canon, '\n')
+	signedAt := len(canon)
+	for i, h := range hdrs {
+		if i > 0 {
+			canon = append(canon, ';')
+		}
+		canon = append(canon, h.name...)
+	}
+	signed := string(canon[signedAt:])
+	canon = append(canon, '\n')
+	canon = append(canon, payload...)
 
 	date := amzDate[:8]
 	scope := date + "/" + s.region + "/" + s.service + "/aws4_request"
-	hash := sha256.Sum256([]byte(canon.String()))
-	toSign := "AWS4-HMAC-SHA256\n" + amzDate + "\n" + scope + "\n" + hex.EncodeToString(hash[:])
-	key := signingKey(s.creds.SecretAccessKey, date, s.region, s.service)
+	hash := sha256.Sum256(canon)
+	var hexBuf [64]byte
+	hex.Encode(hexBuf[:], hash[:])
+	toSign := make([]byte, 0, len("AWS4-HMAC-SHA256\n")+len(amzDate)+len(scope)+2+len(hexBuf))
+	toSign = append(append(append(append(append(toSign, "AWS4-HMAC-SHA256\n"...), amzDate...), '\n'), scope...), '\n')
+	toSign = append(toSign, hexBuf[:]...)
+	mac := hmac.New(sha256.New, s.keys.get(s.creds.SecretAccessKey, date, s.region, s.service))
+	mac.Write(toSign)
+	var sum [sha256.Size]byte
+	hex.Encode(hexBuf[:], mac.Sum(sum[:0]))
 	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential="+s.creds.AccessKeyID+"/"+scope+
-		", SignedHeaders="+signed+", Signature="+hex.EncodeToString(hmacSHA256(key, toSign)))
+		", SignedHeaders="+signed+", Signature="+string(hexBuf[:]))
 	return nil
+}
+
+// canonicalValue is a header's values as SigV4 signs them: each trimmed,
+// inner runs of spaces and tabs made one space, joined by commas.
+func canonicalValue(vs []string) string {
+	if len(vs) == 1 && !needsTrim(vs[0]) {
+		return vs[0]
+	}
+	var b strings.Builder
+	for i, v := range vs {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		for j, f := range strings.Fields(v) {
+			if j > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(f)
+		}
+	}
+	return b.String()
+}
+
+// needsTrim reports whether v has leading or trailing white space, or a
+// white space character other than a lone space inside.
+func needsTrim(v string) bool {
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case c == ' ':
+			if i == 0 || i == len(v)-1 || v[i+1] == ' ' {
+				return true
+			}
+		case c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f' || c >= 0x80:
+			return true // strings.Fields also splits at Unicode spaces
+		}
+	}
+	return false
 }
 
 // signingKey is the SigV4 signing key of a day (yyyymmdd), region and

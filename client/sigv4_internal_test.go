@@ -42,3 +42,53 @@ func TestSigV4CanonicalQuery(t *testing.T) {
 		}
 	}
 }
+
+// A client keeps the signing key it derived (sigV4Keys); a new day, region,
+// service or secret derives it again: every signature made through the cache
+// is the one made without it.
+func TestSigV4KeyCache(t *testing.T) {
+	keys := &sigV4Keys{}
+	secrets := []string{"wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", "another-secret"}
+	days := []time.Time{time.Date(2015, 8, 30, 23, 59, 59, 0, time.UTC), time.Date(2015, 8, 31, 0, 0, 1, 0, time.UTC)}
+	signed := func(s *sigV4, now time.Time) string {
+		req := &transport.Request{Method: "POST", URL: "https://example.amazonaws.com/a%20b?x=1", Body: []byte("{}"),
+			Header: wire.Header{"Content-Type": {"  application/json ; a=b  "}, "X-Multi": {"1", "two  words"}}}
+		if err := s.sign(req, now); err != nil {
+			t.Fatal(err)
+		}
+		return req.Header.Get("Authorization")
+	}
+	// Each step changes one of secret, day, region and service, or none:
+	// the cache must notice each change.
+	type step struct {
+		secret, region, service string
+		now                     time.Time
+	}
+	steps := []step{{secrets[0], "us-east-1", "dynamodb", days[0]}}
+	for i := 0; i < 12; i++ {
+		s := steps[len(steps)-1]
+		switch i % 5 {
+		case 0:
+			s.now = days[(i/5+1)%2]
+		case 1:
+			s.region = map[string]string{"us-east-1": "eu-west-3", "eu-west-3": "us-east-1"}[s.region]
+		case 2:
+			s.service = map[string]string{"dynamodb": "s3", "s3": "dynamodb"}[s.service]
+		case 3:
+			s.secret = secrets[(i/5+1)%2]
+		}
+		steps = append(steps, s)
+	}
+	for _, s := range steps {
+		creds := &AWSCredentials{AccessKeyID: "AKIDEXAMPLE", SecretAccessKey: s.secret}
+		got := signed(&sigV4{region: s.region, service: s.service, creds: creds, keys: keys}, s.now)
+		want := signed(&sigV4{region: s.region, service: s.service, creds: creds}, s.now)
+		if got != want {
+			t.Errorf("%s %s %v: with the cache\n %s\nwithout\n %s", s.region, s.service, s.now, got, want)
+		}
+	}
+	// Header values are trimmed and inner white space made one space.
+	if got := canonicalValue([]string{"  a \t b  ", "c"}); got != "a b,c" {
+		t.Errorf("canonicalValue = %q, want %q", got, "a b,c")
+	}
+}

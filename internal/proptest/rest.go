@@ -106,14 +106,23 @@ func (p restProto) ReadRequest(m *model.Model, svc *model.Service, op *model.Ope
 	// Path.
 	pat := splitPath(upath)
 	got := pathSegments(rawPath)
-	for _, s := range got {
-		if s == "." || s == ".." {
-			return nil, fmt.Errorf("path %q has a dot segment, which clients and servers remove", rawPath)
+	// A dot segment is removed by servers and proxies, unless it is part of
+	// a greedy label: the codec sends those as they are, as the AWS SDKs do
+	// and S3's protocol tests ask (a key is a path).
+	dot := func(i int) error {
+		if got[i] == "." || got[i] == ".." {
+			return fmt.Errorf("path %q has a dot segment outside a greedy label, which clients and servers remove", rawPath)
 		}
+		return nil
 	}
 	gi := 0
 	for pi, ps := range pat {
 		if !strings.HasPrefix(ps, "{") {
+			if gi < len(got) {
+				if err := dot(gi); err != nil {
+					return nil, err
+				}
+			}
 			if gi >= len(got) || got[gi] != ps {
 				return nil, fmt.Errorf("path %q does not match %q at %q", rawPath, upath, ps)
 			}
@@ -133,6 +142,11 @@ func (p restProto) ReadRequest(m *model.Model, svc *model.Service, op *model.Ope
 		}
 		if n < 1 || gi+n > len(got) {
 			return nil, fmt.Errorf("path %q does not match %q", rawPath, upath)
+		}
+		if !greedy {
+			if err := dot(gi); err != nil {
+				return nil, err
+			}
 		}
 		parts := make([]string, n)
 		for i := range parts {
