@@ -1086,8 +1086,8 @@ smithycurl_code smithycurl_paginator_free(smithycurl_paginator *paginator);
  * @param result the result, as smithycurl_call()'s out: read it with the
  *   smithycurl_result_* accessors. It belongs to the callback: free it
  *   with smithycurl_result_free(), at any time, on any thread (keeping it
- *   after the callback returns is fine). NULL only for SMITHYCURL_E_NOMEM
- *   and SMITHYCURL_E_INTERNAL.
+ *   after the callback returns is fine). NULL only with SMITHYCURL_E_NOMEM
+ *   (the result itself could not be allocated).
  *
  * Calling back into the library from the callback is allowed: any function
  * of this header, including starting new calls (smithycurl_call_async(),
@@ -1170,7 +1170,7 @@ smithycurl_code smithycurl_call_queued(smithycurl_client *client, const char *op
  *   call (see smithycurl_done_fn).
  * @param result receives the call's result, which the caller then owns
  *   (free it with smithycurl_result_free(), any time, any thread); NULL
- *   only for SMITHYCURL_E_NOMEM and SMITHYCURL_E_INTERNAL.
+ *   only with SMITHYCURL_E_NOMEM.
  * @return SMITHYCURL_OK with *tag, *code and *result set;
  *   SMITHYCURL_E_END when no completion arrived in time (*tag and *result
  *   NULL); SMITHYCURL_E_INVALID_ARGUMENT (a NULL pointer),
