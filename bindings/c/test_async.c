@@ -545,8 +545,8 @@ void test_async_queue_free(void) {
 
 // Callbacks that call back into the library: a chain of calls each
 // started from the completion of the one before (with a synchronous call
-// inside the callback too), and a callback that frees the client of the
-// other calls in flight.
+// inside the callback too), a callback that frees the client of the other
+// calls in flight, and one that frees a queue.
 struct chain {
     struct tally *t;
     struct slot *s;
@@ -589,6 +589,18 @@ static void free_client_done(void *user, smithycurl_code code, smithycurl_result
     record(f->t, f->s, code, r);
 }
 
+struct qfreer {
+    struct tally *t;
+    struct slot *s;
+    smithycurl_queue *q;
+};
+
+static void free_queue_done(void *user, smithycurl_code code, smithycurl_result *r) {
+    struct qfreer *f = user;
+    CHECK_RC(smithycurl_queue_free(f->q), SMITHYCURL_OK);
+    record(f->t, f->s, code, r);
+}
+
 void test_async_reentrant(void) {
     smithycurl_model *m = load_httpbin();
     smithycurl_client *c = new_client(m, NULL, NULL);
@@ -618,6 +630,27 @@ void test_async_reentrant(void) {
     usleep(50 * 1000);
     check_slots(&s[1], 1, SMITHYCURL_OK);
     check_slots(&s[2], 10, SMITHYCURL_E_CANCELLED);
+
+    // A callback frees a queue with calls in flight on it (to a server
+    // that never answers): they are cancelled and their results freed.
+    struct hole hole;
+    if (hole_open(&hole) == 0) {
+        smithycurl_client *hc = new_client(m, hole.url, NULL);
+        smithycurl_queue *q = NULL;
+        CHECK_RC(smithycurl_queue_new(&q), SMITHYCURL_OK);
+        for (int i = 0; i < 10; i++)
+            CHECK_RC(smithycurl_call_queued(hc, "Delay", slow_in, strlen(slow_in), NULL, q, NULL), SMITHYCURL_OK);
+        t.done = 0;
+        memset(&s[0], 0, sizeof s[0]);
+        t.slots = &s[0];
+        struct qfreer f2 = {&t, &s[0], q};
+        CHECK_RC(smithycurl_call_async(c, "GetIp", NULL, 0, NULL, free_queue_done, &f2), SMITHYCURL_OK);
+        CHECK(wait_done(&t, 1, 10.0 * slow) == 1);
+        check_slots(&s[0], 1, SMITHYCURL_OK);
+        CHECK_RC(smithycurl_queue_free(q), SMITHYCURL_E_INVALID_HANDLE);
+        smithycurl_client_free(hc);
+        hole_close(&hole);
+    }
     tally_destroy(&t);
     smithycurl_client_free(c);
     smithycurl_model_free(m);
