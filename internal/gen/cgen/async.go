@@ -37,8 +37,8 @@ func (p *plan) headerAsync(b *strings.Builder, op *opPlan) {
 		outArg = fmt.Sprintf("%s *out, ", op.out.name)
 		outText = fmt.Sprintf(" On SMITHYCURL_OK out is the output, yours: free it with %s_free(); otherwise out is NULL.", op.out.name)
 	}
-	comment(b, "", fmt.Sprintf("The completion of %s(): called exactly once, on a library thread (never inside %s()), with rc as %s() returns it.%s On failure err (yours: free it with smithycurl_result_free(); NULL when there is no result) holds the details, read as %s()'s *err (%s() names a modeled error). It may call any function of the library, %s() included, and must not block for long: other completions of the client may wait for it.",
-		op.async, op.async, op.fn, outText, op.fn, p.which, op.async))
+	comment(b, "", fmt.Sprintf("The completion of %s(): called exactly once, on a library thread (never inside %s()), with rc as %s() returns it.%s On failure err (yours: free it with smithycurl_result_free(); NULL when there is no result) holds the details, read as %s()'s *err (%s() names a modeled error). It runs as a smithycurl_done_fn does (see there: its thread, and what it may call).",
+		op.async, op.async, op.fn, outText, op.fn, p.which))
 	fmt.Fprintf(b, "typedef void (*%s)(void *user_data, int rc, %ssmithycurl_result *err);\n\n", op.done, outArg)
 	inArg, inNull := "", ""
 	if op.in != nil {
