@@ -1,9 +1,12 @@
 /* The Todos example service (examples/todo) through its generated typed C
  * client (smithycurl gen c --prefix todo). Run by internal/gen/cgen's tests
  * with SMITHYCURL_TODO_URL and SMITHYCURL_TODO_MODEL set. */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "check.h"
 #include "todo.h"
@@ -185,6 +188,127 @@ static void test_ownership(void) {
     todo_create_todo_input_free(in);
 }
 
+/* Completions of the asynchronous calls, gathered under a lock (they run on
+   library threads). */
+#define ASYNC_N 40
+static struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int done;                    /* completions so far */
+    int rc[ASYNC_N + 8];         /* each call's rc, by its index (user data) */
+    int calls[ASYNC_N + 8];      /* completions of each call: exactly one */
+    todo_todo_item *out[ASYNC_N + 8];
+    smithycurl_result *err[ASYNC_N + 8];
+} async_state = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, {0}, {0}, {0}, {0}};
+
+static void async_record(void *ud, int rc, todo_todo_item *out, smithycurl_result *err) {
+    int i = (int)(size_t)ud;
+    pthread_mutex_lock(&async_state.mu);
+    async_state.rc[i] = rc;
+    async_state.calls[i]++;
+    async_state.out[i] = out;
+    async_state.err[i] = err;
+    async_state.done++;
+    pthread_cond_broadcast(&async_state.cv);
+    pthread_mutex_unlock(&async_state.mu);
+}
+
+static void async_deleted(void *ud, int rc, smithycurl_result *err) { async_record(ud, rc, NULL, err); }
+
+/* Waits (at most 30 s) until n completions have come in all. */
+static int async_wait(int n) {
+    struct timespec until;
+    int ok = 1;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 30;
+    pthread_mutex_lock(&async_state.mu);
+    while (async_state.done < n && ok)
+        ok = pthread_cond_timedwait(&async_state.cv, &async_state.mu, &until) == 0;
+    ok = async_state.done >= n;
+    pthread_mutex_unlock(&async_state.mu);
+    return ok;
+}
+
+/* The typed asynchronous calls: outputs, typed errors, validation, cancel,
+   refused arguments, and ASYNC_N calls in flight at once. */
+static void test_async(smithycurl_client *c) {
+    todo_create_todo_input in;
+    todo_get_todo_input get;
+    todo_delete_todo_input del;
+    todo_todo_not_found *nf = NULL;
+    smithycurl_cancel_token *tok = NULL;
+    char title[ASYNC_N][24];
+    int i, j, n = 0, distinct = 1;
+
+    /* Refused at once: the completion is never called. */
+    todo_create_todo_input_init(&in);
+    CHECK_RC(todo_create_todo_async(c, NULL, NULL, async_record, NULL), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(todo_create_todo_async(c, &in, NULL, NULL, NULL), SMITHYCURL_E_INVALID_ARGUMENT);
+    in.title = "x";
+    CHECK_RC(todo_create_todo_async(NULL, &in, NULL, async_record, NULL), SMITHYCURL_E_INVALID_HANDLE);
+
+    /* ASYNC_N creates in flight at once, each output its own. */
+    for (i = 0; i < ASYNC_N; i++) {
+        snprintf(title[i], sizeof title[i], "async %d", i);
+        todo_create_todo_input_init(&in);
+        in.title = title[i];
+        CHECK_RC(todo_create_todo_async(c, &in, NULL, async_record, (void *)(size_t)i), SMITHYCURL_OK);
+    }
+    n += ASYNC_N;
+    /* A missing item: the modeled error, typed. */
+    todo_get_todo_input_init(&get);
+    get.id = (char *)missing_id;
+    CHECK_RC(todo_get_todo_async(c, &get, NULL, async_record, (void *)(size_t)ASYNC_N), SMITHYCURL_OK);
+    /* A missing required member: accepted, then refused before anything
+       is sent, as the call would. */
+    todo_create_todo_input_init(&in);
+    CHECK_RC(todo_create_todo_async(c, &in, NULL, async_record, (void *)(size_t)(ASYNC_N + 1)), SMITHYCURL_OK);
+    /* A cancelled token: SMITHYCURL_E_CANCELLED. */
+    CHECK_RC(smithycurl_cancel_token_new(&tok), SMITHYCURL_OK);
+    smithycurl_cancel_token_cancel(tok);
+    in.title = "never";
+    CHECK_RC(todo_create_todo_async(c, &in, tok, async_record, (void *)(size_t)(ASYNC_N + 2)), SMITHYCURL_OK);
+    n += 3;
+    CHECK(async_wait(n));
+
+    pthread_mutex_lock(&async_state.mu);
+    for (i = 0; i < ASYNC_N; i++) {
+        todo_todo_item *it = async_state.out[i];
+        CHECK(async_state.calls[i] == 1);
+        CHECK_RC(async_state.rc[i], SMITHYCURL_OK);
+        CHECK(it && streq(it->title, title[i]) && it->id && strlen(it->id) == 36 && async_state.err[i] == NULL);
+        for (j = 0; it && j < i; j++)
+            if (async_state.out[j] && streq(async_state.out[j]->id, it->id)) distinct = 0;
+    }
+    CHECK(distinct);
+    CHECK(async_state.calls[ASYNC_N] == 1 && async_state.out[ASYNC_N] == NULL);
+    CHECK_RC(async_state.rc[ASYNC_N], SMITHYCURL_E_SERVICE);
+    CHECK(todo_error_which(async_state.err[ASYNC_N]) == TODO_ERROR_TODO_NOT_FOUND);
+    CHECK_RC(todo_error_as_todo_not_found(async_state.err[ASYNC_N], &nf), SMITHYCURL_OK);
+    todo_todo_not_found_free(nf);
+    CHECK_RC(async_state.rc[ASYNC_N + 1], SMITHYCURL_E_VALIDATION);
+    CHECK(async_state.err[ASYNC_N + 1] != NULL && async_state.out[ASYNC_N + 1] == NULL);
+    CHECK_RC(async_state.rc[ASYNC_N + 2], SMITHYCURL_E_CANCELLED);
+    pthread_mutex_unlock(&async_state.mu);
+    smithycurl_cancel_token_free(tok);
+
+    /* An operation without output: deletes of what was created. */
+    for (i = 0; i < ASYNC_N; i++) {
+        if (!async_state.out[i]) continue;
+        todo_delete_todo_input_init(&del);
+        del.id = async_state.out[i]->id;
+        CHECK_RC(todo_delete_todo_async(c, &del, NULL, async_deleted, (void *)(size_t)(ASYNC_N + 3)), SMITHYCURL_OK);
+        n++;
+    }
+    CHECK(async_wait(n));
+    CHECK_RC(async_state.rc[ASYNC_N + 3], SMITHYCURL_OK);
+    CHECK(async_state.err[ASYNC_N + 3] == NULL);
+    for (i = 0; i < ASYNC_N + 8; i++) {
+        todo_todo_item_free(async_state.out[i]);
+        smithycurl_result_free(async_state.err[i]);
+    }
+}
+
 int main(void) {
     const char *url = getenv("SMITHYCURL_TODO_URL"), *dir = getenv("SMITHYCURL_TODO_MODEL");
     smithycurl_model *m;
@@ -200,6 +324,7 @@ int main(void) {
     test_required(c);
     test_crud(c);
     test_ownership();
+    test_async(c);
     smithycurl_client_free(c);
     return check_done();
 }

@@ -138,6 +138,7 @@ func (p *plan) header(name string) string {
 	for _, op := range p.ops {
 		p.headerOp(&b, op)
 		p.headerExtras(&b, op)
+		p.headerAsync(&b, op)
 	}
 	fmt.Fprintf(&b, "#ifdef __cplusplus\n}\n#endif\n\n#endif /* %s */\n", guard)
 	return b.String()

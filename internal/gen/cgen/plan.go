@@ -176,6 +176,8 @@ type opPlan struct {
 	out    *typ // nil: no output
 	errors []*errPlan
 	x      extras
+	async  string // the asynchronous call; "" when none (async.go)
+	done   string // its completion's type
 }
 
 type errPlan struct {
@@ -189,7 +191,7 @@ func newPlan(m *model.Model, svc *model.Service, prefix string) (*plan, error) {
 		global: newScope()}
 	p.global.claim(p.upper+"_H", "")
 	p.global.claim(p.upper+"_DEPRECATED", "")
-	p.global.claim(prefix+"_", "_strndup", "_call", "_error_members", "_fail")
+	p.global.claim(prefix+"_", "_strndup", "_call", "_error_members", "_fail", "_async_ctx", "_call_async")
 	p.errType = p.global.claim(prefix+"_error", "_which")
 	p.which = p.errType + "_which"
 	eu := strings.ToUpper(p.errType)
@@ -293,6 +295,7 @@ func newPlan(m *model.Model, svc *model.Service, prefix string) (*plan, error) {
 		}
 	}
 	p.planExtras()
+	p.planAsync()
 	return p, nil
 }
 

@@ -58,6 +58,7 @@ func (p *plan) source(name string) string {
 
 `, unused, p.prefix, unused, p.prefix, unused, p.prefix)
 	p.sourceFail(&b, unused)
+	p.sourceAsyncHelpers(&b, unused)
 
 	// Enum tables and the prototypes of the (mutually recursive) codecs.
 	for _, t := range p.types {
@@ -96,6 +97,7 @@ func (p *plan) source(name string) string {
 	for _, op := range p.ops {
 		p.sourceOp(&b, op)
 		p.sourceExtras(&b, op)
+		p.sourceAsync(&b, op)
 	}
 	return b.String()
 }
