@@ -35,7 +35,9 @@ type modelH struct {
 }
 
 type clientH struct {
-	c *client.Client
+	c      *client.Client
+	ctx    context.Context // ends when the handle is freed (async.go)
+	cancel context.CancelCauseFunc
 }
 
 type cancelH struct {
@@ -96,7 +98,9 @@ func scx_free(h C.uintptr_t, typ C.int) (rc C.int) {
 	}
 	switch v := v.(type) {
 	case *clientH:
-		v.c.Close()
+		v.close()
+	case *queueH:
+		v.close()
 	case *cancelH:
 		v.cancel()
 	case *result:
@@ -251,6 +255,7 @@ type optionsH struct {
 	noHostPrefix            bool
 	maxResponse             int64
 	waiterDelays            [2]time.Duration
+	asyncLimits             *[2]int // WithEngineLimits: max transfers, max host connections
 	headers                 [][2]string
 	userAgent               string
 	bearer                  string
@@ -313,6 +318,11 @@ func scx_options_set_int(h C.uintptr_t, which C.int, a, b C.longlong) (rc C.int)
 			return fail(&o.errBox, codeInvalidArgument, "waiter delays: want 0 (the waiter's) or positive, and min_delay_ms <= max_delay_ms")
 		}
 		o.waiterDelays = [2]time.Duration{time.Duration(a) * time.Millisecond, time.Duration(b) * time.Millisecond}
+	case C.SCX_OPT_ASYNC_LIMITS:
+		if a < 0 || b < 0 {
+			return fail(&o.errBox, codeInvalidArgument, "async limits: want 0 (the default) or positive")
+		}
+		o.asyncLimits = &[2]int{int(a), int(b)}
 	default:
 		return codeInvalidArgument
 	}
@@ -477,6 +487,9 @@ func (o *optionsH) clientOptions() []client.Option {
 	if o.waiterDelays != [2]time.Duration{} {
 		opts = append(opts, client.WithWaiterDelays(o.waiterDelays[0], o.waiterDelays[1]))
 	}
+	if o.asyncLimits != nil {
+		opts = append(opts, client.WithEngineLimits(o.asyncLimits[0], o.asyncLimits[1]))
+	}
 	if o.maxResponse != 0 {
 		opts = append(opts, client.WithMaxResponseBytes(o.maxResponse))
 	}
@@ -590,7 +603,7 @@ func scx_client_new(mh C.uintptr_t, svc, endpoint *C.char, oh C.uintptr_t, hasOu
 		return fail(&m.errBox, codeUsage, "%v", err)
 	}
 	m.set("")
-	*out = register(C.SCX_CLIENT, &clientH{c: c})
+	*out = register(C.SCX_CLIENT, newClientH(c))
 	return codeOK
 }
 

@@ -85,9 +85,14 @@ func unregister(h C.uintptr_t, typ C.int) (any, bool) {
 // guard turns a panic into SMITHYCURL_E_INTERNAL; deferred by every export.
 func guard(rc *C.int) {
 	if r := recover(); r != nil {
-		fmt.Fprintf(os.Stderr, "smithycurl: internal error (please report): %v\n%s", r, debug.Stack())
+		reportPanic(r)
 		*rc = codeInternal
 	}
+}
+
+// reportPanic prints a recovered panic and its stack to stderr.
+func reportPanic(r any) {
+	fmt.Fprintf(os.Stderr, "smithycurl: internal error (please report): %v\n%s", r, debug.Stack())
 }
 
 // errBox is the last failure message of a handle.

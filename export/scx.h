@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 // Handle types (the low bits of every handle value carry one).
-enum { SCX_LOADER = 1, SCX_MODEL, SCX_OPTIONS, SCX_CLIENT, SCX_RESULT, SCX_CANCEL, SCX_STREAM, SCX_PAGINATOR };
+enum { SCX_LOADER = 1, SCX_MODEL, SCX_OPTIONS, SCX_CLIENT, SCX_RESULT, SCX_CANCEL, SCX_STREAM, SCX_PAGINATOR, SCX_QUEUE };
 
 // What scx_model_json writes.
 enum { SCX_JSON_SERVICES = 1, SCX_JSON_OPERATION, SCX_JSON_AST, SCX_SNAPSHOT };
@@ -31,7 +31,8 @@ enum {
     SCX_OPT_HOST_PREFIX,
     SCX_OPT_REGION,
     SCX_OPT_ENDPOINT_PARAM,
-    SCX_OPT_WAITER_DELAYS
+    SCX_OPT_WAITER_DELAYS,
+    SCX_OPT_ASYNC_LIMITS
 };
 
 // Result fields read by scx_result_get.
@@ -56,6 +57,15 @@ void scx_trace_invoke(uintptr_t fn, uintptr_t user, const char *ev, size_t len);
 long long scx_read_invoke(uintptr_t fn, uintptr_t user, char *buf, size_t cap);
 int scx_write_invoke(uintptr_t fn, uintptr_t user, const char *data, size_t len);
 int scx_rewind_invoke(uintptr_t fn, uintptr_t user);
+
+// The completion of an asynchronous call (smithycurl_done_fn), and the
+// eventfd of a completion queue (level-triggered: readable while its
+// counter is non-zero).
+void scx_done_invoke(uintptr_t fn, uintptr_t user, int code, uintptr_t result);
+int scx_eventfd_new(void);
+void scx_eventfd_signal(int fd);
+void scx_eventfd_drain(int fd);
+void scx_eventfd_close(int fd);
 
 // scx_alloc is malloc that returns NULL on failure (C.malloc aborts instead).
 void *scx_alloc(size_t n);

@@ -5,11 +5,15 @@
 // integers. Compiling this file against include/smithycurl.h is what keeps
 // the public header and the library in agreement.
 
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include "smithycurl.h"
@@ -285,6 +289,12 @@ smithycurl_code smithycurl_options_set_trace(smithycurl_options *o, smithycurl_t
     return scx_options_set_trace(H(o), (uintptr_t)fn, (uintptr_t)user_data);
 }
 
+smithycurl_code smithycurl_options_set_async_limits(smithycurl_options *o, int max_transfers,
+                                                    int max_host_connections) {
+    FORK_CHECK();
+    return scx_options_set_int(H(o), SCX_OPT_ASYNC_LIMITS, max_transfers, max_host_connections);
+}
+
 smithycurl_code smithycurl_options_errmsg(smithycurl_options *o, char **msg) {
     FORK_CHECK();
     return scx_errmsg(H(o), SCX_OPTIONS, msg);
@@ -455,6 +465,116 @@ smithycurl_code smithycurl_paginator_next(smithycurl_paginator *paginator, const
 smithycurl_code smithycurl_paginator_free(smithycurl_paginator *paginator) {
     FORK_CHECK();
     return scx_free(H(paginator), SCX_PAGINATOR);
+}
+
+// ---- asynchronous calls and completion queues (async.go) ----
+
+void scx_done_invoke(uintptr_t fn, uintptr_t user, int code, uintptr_t result) {
+    ((smithycurl_done_fn)fn)((void *)user, (smithycurl_code)code, (smithycurl_result *)result);
+}
+
+int scx_eventfd_new(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
+
+void scx_eventfd_signal(int fd) {
+    uint64_t one = 1;
+    while (write(fd, &one, sizeof one) < 0 && errno == EINTR) {
+    }
+}
+
+void scx_eventfd_drain(int fd) {
+    uint64_t n;
+    while (read(fd, &n, sizeof n) < 0 && errno == EINTR) {
+    }
+}
+
+void scx_eventfd_close(int fd) { close(fd); }
+
+smithycurl_code smithycurl_call_async(smithycurl_client *client, const char *operation, const char *input,
+                                      size_t input_len, smithycurl_cancel_token *cancel, smithycurl_done_fn done,
+                                      void *user_data) {
+    FORK_CHECK();
+    if (!done) return SMITHYCURL_E_INVALID_ARGUMENT;
+    int threads = 0;
+    int hints = sched_hints(&threads);
+    return scx_call_async(H(client), (char *)operation, (char *)input, input_len, H(cancel), (uintptr_t)done,
+                          (uintptr_t)user_data, 0, 0, hints, threads);
+}
+
+smithycurl_code smithycurl_call_queued(smithycurl_client *client, const char *operation, const char *input,
+                                       size_t input_len, smithycurl_cancel_token *cancel, smithycurl_queue *queue,
+                                       void *tag) {
+    FORK_CHECK();
+    if (!queue) return SMITHYCURL_E_INVALID_HANDLE;
+    int threads = 0;
+    int hints = sched_hints(&threads);
+    return scx_call_async(H(client), (char *)operation, (char *)input, input_len, H(cancel), 0, 0, H(queue),
+                          (uintptr_t)tag, hints, threads);
+}
+
+smithycurl_code smithycurl_queue_new(smithycurl_queue **out) {
+    FORK_CHECK();
+    if (!out) return SMITHYCURL_E_INVALID_ARGUMENT;
+    uintptr_t h = 0;
+    int rc = scx_queue_new(&h);
+    if (rc == SMITHYCURL_OK) *out = (smithycurl_queue *)h;
+    return rc;
+}
+
+smithycurl_code smithycurl_queue_fd(smithycurl_queue *queue, int *fd) {
+    FORK_CHECK();
+    if (!fd) return SMITHYCURL_E_INVALID_ARGUMENT;
+    int v = -1;
+    int rc = scx_queue_fd(H(queue), &v);
+    if (rc == SMITHYCURL_OK) *fd = v;
+    return rc;
+}
+
+static long long monotonic_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+// smithycurl_queue_next takes a completion from Go without waiting and,
+// when none is there, waits in C (poll on the queue's eventfd, outside the
+// Go runtime) until one may be.
+smithycurl_code smithycurl_queue_next(smithycurl_queue *queue, long timeout_ms, void **tag, smithycurl_code *code,
+                                      smithycurl_result **result) {
+    if (tag) *tag = NULL;
+    if (result) *result = NULL;
+    FORK_CHECK();
+    if (!tag || !code || !result) return SMITHYCURL_E_INVALID_ARGUMENT;
+    int fd = -1;
+    int rc = scx_queue_fd(H(queue), &fd);
+    if (rc != SMITHYCURL_OK) return rc;
+    long long deadline = timeout_ms > 0 ? monotonic_ms() + timeout_ms : 0;
+    for (;;) {
+        uintptr_t t = 0, r = 0;
+        int c = 0;
+        rc = scx_queue_pop(H(queue), &t, &c, &r);
+        if (rc == SMITHYCURL_OK) {
+            *tag = (void *)t;
+            *code = (smithycurl_code)c;
+            *result = (smithycurl_result *)r;
+            return rc;
+        }
+        if (rc != SMITHYCURL_E_END || timeout_ms == 0) return rc;
+        int wait = -1;
+        if (timeout_ms > 0) {
+            long long left = deadline - monotonic_ms();
+            if (left <= 0) return SMITHYCURL_E_END;
+            wait = left > INT_MAX ? INT_MAX : (int)left;
+        }
+        // Readable, interrupted, or the fd closed by a queue_free racing
+        // this call (POLLNVAL): the next pop tells which.
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        poll(&p, 1, wait);
+    }
+}
+
+smithycurl_code smithycurl_queue_free(smithycurl_queue *queue) {
+    FORK_CHECK();
+    return scx_free(H(queue), SCX_QUEUE);
 }
 
 // ---- results ----

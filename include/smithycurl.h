@@ -42,8 +42,8 @@
  * call was made on, and read with that handle's *_errmsg function, or, for
  * calls, by the result handle.
  *
- * Handles. loader, model, options, client, result and cancel tokens are
- * opaque handles. They are not pointers to memory: never dereference them.
+ * Handles. loader, model, options, client, result, cancel tokens and
+ * completion queues are opaque handles. They are not pointers to memory: never dereference them.
  * Every handle is created by a *_new (or *_load, smithycurl_call) function
  * and released by its *_free function. A NULL, already freed, or wrong-type
  * handle is detected: the call returns SMITHYCURL_E_INVALID_HANDLE and does
@@ -84,6 +84,10 @@
  *   time (it is not async-signal-safe: do not call it from a signal handler).
  * - The *_errmsg functions return a copy of the handle's last failure; when a
  *   handle is shared, that failure may come from another thread's call.
+ * - Asynchronous calls (smithycurl_call_async(), smithycurl_call_queued())
+ *   complete on library threads: their callbacks, and trace callbacks of
+ *   their requests, run there (see smithycurl_done_fn for what a callback
+ *   may do). A completion queue may be shared by threads and clients.
  * - Freeing a handle while another thread uses it is the caller's bug; it
  *   does not crash, but the other call may fail with
  *   SMITHYCURL_E_INVALID_HANDLE. Freeing a client cancels its calls in flight
@@ -96,7 +100,8 @@
  *       the runtime (the child's changed process id is noticed by a
  *       pthread_atfork handler, so a child made by a raw clone() system call
  *       is not detected). Fork before the first use, or exec() right after
- *       fork();
+ *       fork(). Asynchronous calls in flight at the fork complete in the
+ *       parent only (see "Asynchronous calls");
  *     * the library cannot be unloaded: do not dlclose() it (the Go runtime
  *       does not support it); load it once per process;
  *     * it installs signal handlers for its own use (it chains to handlers
@@ -594,6 +599,19 @@ smithycurl_code smithycurl_options_set_max_response_bytes(smithycurl_options *op
 smithycurl_code smithycurl_options_set_waiter_delays(smithycurl_options *options, long long min_delay_ms,
                                                      long long max_delay_ms);
 
+/** Limits of the engine that runs the client's asynchronous calls
+ * (smithycurl_call_async(), smithycurl_call_queued()): at most
+ * max_transfers requests on the wire at once (the others wait their turn,
+ * first come first served, holding no connection; 0: the default, 100)
+ * and at most max_host_connections connections to one host (0: the
+ * default; HTTP/2 multiplexes streams on them). Synchronous calls are not
+ * affected.
+ * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_ARGUMENT (negative),
+ *   SMITHYCURL_E_INVALID_HANDLE.
+ * Thread-safety: one thread at a time per options handle. */
+smithycurl_code smithycurl_options_set_async_limits(smithycurl_options *options, int max_transfers,
+                                                    int max_host_connections);
+
 /** A trace callback, called before each request is sent and after each
  * response (or failure), retries included.
  *
@@ -606,8 +624,9 @@ smithycurl_code smithycurl_options_set_waiter_delays(smithycurl_options *options
  *      "status": 200, "headers": {...}, "took_us": 1234,
  *      "error": "..."}                        // "error" only on failure
  *
- * The callback runs on the thread that called smithycurl_call(); with a
- * shared client it runs on many threads at once. It must not free the
+ * The callback runs on the thread that called smithycurl_call() (a
+ * library thread for asynchronous calls); with a shared client it runs on
+ * many threads at once. It must not free the
  * client it traces. user_data is passed as given and never dereferenced.
  * fn NULL removes the callback.
  */
@@ -651,7 +670,11 @@ smithycurl_code smithycurl_client_new(smithycurl_model *model, const char *servi
                                       smithycurl_options *options, smithycurl_client **out);
 
 /** Frees a client: closes its connections and cancels its calls in flight
- * (they fail with SMITHYCURL_E_CANCELLED). Results stay valid.
+ * (they fail with SMITHYCURL_E_CANCELLED). Results stay valid. Each
+ * asynchronous call of the client still in flight completes exactly once
+ * with SMITHYCURL_E_CANCELLED (its callback runs, or its queue gets its
+ * entry), during or after this call: it does not wait for them, and may be
+ * called from a completion callback.
  * Thread-safety: any thread, but no new call may start on the client. */
 smithycurl_code smithycurl_client_free(smithycurl_client *client);
 
@@ -670,7 +693,8 @@ smithycurl_code smithycurl_cancel_token_new(smithycurl_cancel_token **out);
  */
 smithycurl_code smithycurl_cancel_token_cancel(smithycurl_cancel_token *token);
 
-/** Frees the token. Calls using it must have returned.
+/** Frees the token. Calls using it must have returned; freeing it while
+ * asynchronous calls use it cancels them.
  * Thread-safety: any thread. */
 smithycurl_code smithycurl_cancel_token_free(smithycurl_cancel_token *token);
 
@@ -1002,6 +1026,172 @@ smithycurl_code smithycurl_paginator_next(smithycurl_paginator *paginator, const
  * Thread-safety: once, from any thread, when no smithycurl_paginator_next()
  *   of it runs. */
 smithycurl_code smithycurl_paginator_free(smithycurl_paginator *paginator);
+
+/* ======================================================================
+ * Asynchronous calls
+ *
+ * Many calls in flight without a thread per call: smithycurl_call_async()
+ * starts a call and returns at once; its completion comes later, either to
+ * a callback (on a library thread) or, with smithycurl_call_queued(), to a
+ * completion queue whose file descriptor an event loop (poll, epoll,
+ * libuv, asyncio) watches. The calls of a client share one libcurl multi
+ * loop (connection reuse, HTTP/2 multiplexing), bounded by
+ * smithycurl_options_set_async_limits().
+ *
+ *     smithycurl_queue *q; int fd;
+ *     smithycurl_queue_new(&q);
+ *     smithycurl_queue_fd(q, &fd);
+ *     for (i = 0; i < n; i++)
+ *         smithycurl_call_queued(c, "GetItem", in[i], len[i], NULL, q, &slot[i]);
+ *     while (pending > 0) {
+ *         struct pollfd p = {fd, POLLIN, 0};
+ *         poll(&p, 1, -1);                       // or epoll, libuv, ...
+ *         void *tag; smithycurl_code rc; smithycurl_result *r;
+ *         while (smithycurl_queue_next(q, 0, &tag, &rc, &r) == SMITHYCURL_OK) {
+ *             ... rc and r as smithycurl_call() would give them, for tag ...
+ *             smithycurl_result_free(r);
+ *             pending--;
+ *         }
+ *     }
+ *     smithycurl_queue_free(q);
+ *
+ * Every call these functions accept (they return SMITHYCURL_OK) completes
+ * exactly once: with its outcome, or with SMITHYCURL_E_CANCELLED when its
+ * cancel token is cancelled or its client freed (see
+ * smithycurl_client_free()). A call refused at once (another return)
+ * never completes.
+ *
+ * After fork(): a forked child cannot start asynchronous calls or read a
+ * queue (SMITHYCURL_E_FORKED, as every function); the calls it inherited
+ * from its parent never complete in the child and their memory is not the
+ * child's to free (exec() or _exit() it), and the child must not read
+ * the queue's file descriptor (it is the parent's, and is closed on
+ * exec()). The parent's calls are unaffected: they complete in the parent
+ * as usual.
+ * ====================================================================== */
+
+/** The completion of an asynchronous call.
+ *
+ * Called exactly once per call smithycurl_call_async() accepted, on a
+ * library thread (never the caller's thread inside smithycurl_call_async();
+ * completions of different calls may run at the same time on different
+ * threads, in any order).
+ *
+ * @param user_data as given to smithycurl_call_async(), never dereferenced.
+ * @param code what smithycurl_call() would have returned for the call
+ *   (SMITHYCURL_OK, a call failure, SMITHYCURL_E_NOT_FOUND,
+ *   SMITHYCURL_E_INVALID_JSON, ...; SMITHYCURL_E_CANCELLED after a cancel
+ *   or smithycurl_client_free()).
+ * @param result the result, as smithycurl_call()'s out: read it with the
+ *   smithycurl_result_* accessors. It belongs to the callback: free it
+ *   with smithycurl_result_free(), at any time, on any thread (keeping it
+ *   after the callback returns is fine). NULL only for SMITHYCURL_E_NOMEM
+ *   and SMITHYCURL_E_INTERNAL.
+ *
+ * Calling back into the library from the callback is allowed: any function
+ * of this header, including starting new calls (smithycurl_call_async(),
+ * smithycurl_call_queued(), even smithycurl_call() on the same client),
+ * freeing the result, cancelling tokens, and freeing the client (the
+ * client's other calls then complete with SMITHYCURL_E_CANCELLED, on other
+ * threads). A callback that blocks (a synchronous call, a lock) holds its
+ * thread meanwhile and delays no other completion; keep callbacks short
+ * all the same. It must not longjmp out or throw (C++) through the
+ * library.
+ */
+typedef void (*smithycurl_done_fn)(void *user_data, smithycurl_code code, smithycurl_result *result);
+
+/** Starts a call and returns without waiting for it; done receives its
+ * outcome later.
+ *
+ * @param client the client; shared between threads freely.
+ * @param operation the operation's name or absolute id; copied.
+ * @param input the input JSON in the document form, input_len bytes;
+ *   copied before this function returns. NULL with length 0 for none.
+ * @param cancel a cancel token, or NULL; it must not be freed before the
+ *   call completes (freeing it cancels the call).
+ * @param done the completion callback (see smithycurl_done_fn); required.
+ * @param user_data passed to done as given.
+ * @return SMITHYCURL_OK: the call is accepted and done will be called
+ *   exactly once; SMITHYCURL_E_INVALID_HANDLE (client or cancel),
+ *   SMITHYCURL_E_INVALID_ARGUMENT (operation or done NULL, input NULL with a
+ *   non-zero length), SMITHYCURL_E_FORKED: refused, done is never called.
+ *   Everything smithycurl_call() reports with a result (an unknown
+ *   operation, bad JSON, a service error, ...) comes to done.
+ * Thread-safety: any thread, concurrently on one client, and from
+ *   completion callbacks.
+ *
+ *     static void got(void *ud, smithycurl_code rc, smithycurl_result *r) {
+ *         const char *out; size_t n;
+ *         if (rc == SMITHYCURL_OK && smithycurl_result_output(r, &out, &n) == SMITHYCURL_OK) { ... }
+ *         smithycurl_result_free(r);
+ *     }
+ *     smithycurl_call_async(c, "GetIp", NULL, 0, NULL, got, ctx);
+ */
+smithycurl_code smithycurl_call_async(smithycurl_client *client, const char *operation, const char *input,
+                                      size_t input_len, smithycurl_cancel_token *cancel, smithycurl_done_fn done,
+                                      void *user_data);
+
+/** A completion queue: the pollable form of asynchronous calls, for event
+ * loops. Any number of clients may complete calls on one queue. */
+typedef struct smithycurl_queue smithycurl_queue;
+
+/** Creates a completion queue; free it with smithycurl_queue_free().
+ * @return SMITHYCURL_OK; SMITHYCURL_E_INVALID_ARGUMENT (out NULL);
+ *   SMITHYCURL_E_NOMEM (no file descriptor could be made).
+ * Thread-safety: any thread. */
+smithycurl_code smithycurl_queue_new(smithycurl_queue **out);
+
+/** The queue's file descriptor: readable (level-triggered: POLLIN, EPOLLIN
+ * without EPOLLET) while at least one completion waits, until
+ * smithycurl_queue_next() has taken the last one. Owned by the queue:
+ * never read, write or close it; it is closed by smithycurl_queue_free()
+ * (remove it from your epoll set or event loop first), and on exec().
+ * @return SMITHYCURL_OK; SMITHYCURL_E_INVALID_ARGUMENT (fd NULL);
+ *   SMITHYCURL_E_INVALID_HANDLE.
+ * Thread-safety: any thread. */
+smithycurl_code smithycurl_queue_fd(smithycurl_queue *queue, int *fd);
+
+/** Starts a call as smithycurl_call_async() does, but its completion goes
+ * to queue, with tag (passed as given, never dereferenced), to be taken
+ * with smithycurl_queue_next().
+ * @return as smithycurl_call_async(); SMITHYCURL_E_INVALID_HANDLE also for
+ *   a NULL or freed queue.
+ * Thread-safety: any thread, concurrently on one client and one queue. */
+smithycurl_code smithycurl_call_queued(smithycurl_client *client, const char *operation, const char *input,
+                                       size_t input_len, smithycurl_cancel_token *cancel, smithycurl_queue *queue,
+                                       void *tag);
+
+/** Takes the oldest completion of the queue, waiting for one up to
+ * timeout_ms milliseconds (0: do not wait; -1 or any negative: no limit).
+ *
+ * @param tag receives the tag given to smithycurl_call_queued().
+ * @param code receives what smithycurl_call() would have returned for the
+ *   call (see smithycurl_done_fn).
+ * @param result receives the call's result, which the caller then owns
+ *   (free it with smithycurl_result_free(), any time, any thread); NULL
+ *   only for SMITHYCURL_E_NOMEM and SMITHYCURL_E_INTERNAL.
+ * @return SMITHYCURL_OK with *tag, *code and *result set;
+ *   SMITHYCURL_E_END when no completion arrived in time (*tag and *result
+ *   NULL); SMITHYCURL_E_INVALID_ARGUMENT (a NULL pointer),
+ *   SMITHYCURL_E_INVALID_HANDLE, SMITHYCURL_E_FORKED (*tag and *result
+ *   NULL when the pointers are not).
+ * Thread-safety: any thread, and several threads at once (each completion
+ *   goes to one of them); waiting blocks the calling thread only, outside
+ *   the library's runtime. Not while smithycurl_queue_free() of the queue
+ *   runs.
+ */
+smithycurl_code smithycurl_queue_next(smithycurl_queue *queue, long timeout_ms, void **tag, smithycurl_code *code,
+                                      smithycurl_result **result);
+
+/** Frees a queue: the calls still in flight on it are cancelled, and their
+ * results, with those of the completions not yet taken, are freed by the
+ * library (their tags are never seen again); its file descriptor is
+ * closed. Results already taken stay valid. Calls of the queue's clients
+ * on other queues or callbacks are unaffected.
+ * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_HANDLE (NULL or freed).
+ * Thread-safety: once, from any thread, when no smithycurl_queue_next() of
+ *   it runs (a completion callback may free a queue). */
+smithycurl_code smithycurl_queue_free(smithycurl_queue *queue);
 
 /* ======================================================================
  * Results

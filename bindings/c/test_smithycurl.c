@@ -26,13 +26,14 @@
 #include <unistd.h>
 
 #include "smithycurl.h"
+#include "ctest.h"
 
-// ---- the runner ----
+// ---- the runner (ctest.h: CHECK, CHECK_RC, CHECK_CONTAINS) ----
 
-static int failures; // failed checks in the current test
+int failures; // failed checks in the current test
 static pthread_mutex_t fail_mu = PTHREAD_MUTEX_INITIALIZER;
 
-static void failf(const char *file, int line, const char *fmt, ...) {
+void failf(const char *file, int line, const char *fmt, ...) {
     pthread_mutex_lock(&fail_mu);
     if (failures < 20) {
         va_list ap;
@@ -46,38 +47,19 @@ static void failf(const char *file, int line, const char *fmt, ...) {
     pthread_mutex_unlock(&fail_mu);
 }
 
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond)) failf(__FILE__, __LINE__, "check failed: %s", #cond);                        \
-    } while (0)
-#define CHECK_RC(got, want)                                                                        \
-    do {                                                                                           \
-        int g_ = (got), w_ = (want);                                                               \
-        if (g_ != w_)                                                                              \
-            failf(__FILE__, __LINE__, "%s = %d (%s), want %d (%s)", #got, g_,                     \
-                  smithycurl_strerror(g_), w_, smithycurl_strerror(w_));                          \
-    } while (0)
-#define CHECK_CONTAINS(hay, needle)                                                                \
-    do {                                                                                           \
-        const char *h_ = (hay);                                                                    \
-        if (!h_ || !strstr(h_, (needle)))                                                          \
-            failf(__FILE__, __LINE__, "%s = \"%.3000s\", want it to contain \"%s\"", #hay,        \
-                  h_ ? h_ : "(null)", (needle));                                                   \
-    } while (0)
-
 // ---- helpers ----
 
-static const char *httpbin_url;
-static const char *model_dir;
-static int slow = 1;
+const char *httpbin_url;
+const char *model_dir;
+int slow = 1;
 
-static double now_s(void) {
+double now_s(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static smithycurl_model *load_httpbin(void) {
+smithycurl_model *load_httpbin(void) {
     smithycurl_loader *ld = NULL;
     smithycurl_model *m = NULL;
     CHECK_RC(smithycurl_loader_new(&ld), SMITHYCURL_OK);
@@ -95,7 +77,7 @@ static smithycurl_model *load_httpbin(void) {
 
 // new_client makes a client for httpbin (or endpoint) with fast retries off
 // unless the options say otherwise.
-static smithycurl_client *new_client(smithycurl_model *m, const char *endpoint, smithycurl_options *o) {
+smithycurl_client *new_client(smithycurl_model *m, const char *endpoint, smithycurl_options *o) {
     smithycurl_client *c = NULL;
     int rc = smithycurl_client_new(m, "smithycurl.examples.httpbin#HttpBin", endpoint ? endpoint : httpbin_url, o, &c);
     if (rc != SMITHYCURL_OK) {
@@ -109,7 +91,7 @@ static smithycurl_client *new_client(smithycurl_model *m, const char *endpoint, 
 
 // call_ok calls op and returns a malloc'd copy of the output ("" on failure,
 // after reporting it).
-static char *call_ok_at(const char *file, int line, smithycurl_client *c, const char *op, const char *in) {
+char *call_ok_at(const char *file, int line, smithycurl_client *c, const char *op, const char *in) {
     smithycurl_result *r = NULL;
     int rc = smithycurl_call(c, op, in, in ? strlen(in) : 0, NULL, &r);
     const char *out = "";
@@ -125,11 +107,10 @@ static char *call_ok_at(const char *file, int line, smithycurl_client *c, const 
     smithycurl_result_free(r);
     return copy;
 }
-#define call_ok(c, op, in) call_ok_at(__FILE__, __LINE__, c, op, in)
 
 // call_err checks that op fails with code and kind, and returns the result
 // (the caller frees it).
-static smithycurl_result *call_err_at(const char *file, int line, smithycurl_client *c, const char *op,
+smithycurl_result *call_err_at(const char *file, int line, smithycurl_client *c, const char *op,
                                       const char *in, smithycurl_cancel_token *tok, int code,
                                       smithycurl_error_kind kind) {
     smithycurl_result *r = NULL;
@@ -154,12 +135,11 @@ static smithycurl_result *call_err_at(const char *file, int line, smithycurl_cli
     CHECK_RC(smithycurl_result_output(r, &out, NULL), SMITHYCURL_E_NO_OUTPUT);
     return r;
 }
-#define call_err(c, op, in, tok, code, kind) call_err_at(__FILE__, __LINE__, c, op, in, tok, code, kind)
 
 // squash removes JSON whitespace outside strings, in place (go-httpbin
 // echoes a request's JSON body as it was sent, spaces and newlines
 // included).
-static char *squash(char *s) {
+char *squash(char *s) {
     char *w = s;
     int in_str = 0;
     for (char *r = s; *r; r++) {
@@ -177,7 +157,7 @@ static char *squash(char *s) {
     return s;
 }
 
-static const char *message_of(smithycurl_result *r) {
+const char *message_of(smithycurl_result *r) {
     const char *s = NULL;
     if (!r || smithycurl_result_error_message(r, &s) != SMITHYCURL_OK) return "";
     return s;
@@ -2108,6 +2088,15 @@ static const struct test tests[] = {
     {"streaming_retry", test_streaming_retry},
     {"streaming_memory", test_streaming_memory},
     {"paginator", test_paginator},
+    {"async_callback", test_async_callback},
+    {"async_queue", test_async_queue},
+    {"async_cancel_many", test_async_cancel_many},
+    {"async_client_free", test_async_client_free},
+    {"async_queue_free", test_async_queue_free},
+    {"async_reentrant", test_async_reentrant},
+    {"async_slow_timeout", test_async_slow_timeout},
+    {"async_fork", test_async_fork},
+    {"async_bad_args", test_async_bad_args},
 };
 
 int main(int argc, char **argv) {

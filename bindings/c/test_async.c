@@ -1,0 +1,726 @@
+// Tests of the asynchronous calls (smithycurl_call_async, the completion
+// queue) against go-httpbin; run with the others by bindings/c/run.sh (the
+// runner and helpers are in test_smithycurl.c, see ctest.h).
+//
+//   SMITHYCURL_TEST_ASYNC_N  calls in flight in the cancel, free and
+//                            slow-server tests (default 1000)
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ctest.h"
+#include "smithycurl.h"
+
+// ---- helpers ----
+
+static int async_n(void) {
+    const char *s = getenv("SMITHYCURL_TEST_ASYNC_N");
+    int n = s ? atoi(s) : 1000;
+    return n > 0 ? n : 1000;
+}
+
+// A slot records the completions of one call (callback or queue form).
+struct slot {
+    int hits;             // completions seen: must end at 1
+    smithycurl_code code; // of the first
+    char *output;         // malloc'd copy of the output (success), or NULL
+    smithycurl_error_kind kind;
+    int result_null;
+    pthread_t thread; // where the callback ran
+};
+
+// A tally counts completions, for waiting on them.
+struct tally {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int done;
+    struct slot *slots;
+};
+
+static void tally_init(struct tally *t, struct slot *slots) {
+    pthread_mutex_init(&t->mu, NULL);
+    pthread_cond_init(&t->cv, NULL);
+    t->done = 0;
+    t->slots = slots;
+}
+
+static void tally_destroy(struct tally *t) {
+    pthread_mutex_destroy(&t->mu);
+    pthread_cond_destroy(&t->cv);
+}
+
+// record stores a completion in s, frees r and counts it on t.
+static void record(struct tally *t, struct slot *s, smithycurl_code code, smithycurl_result *r) {
+    char *out = NULL;
+    smithycurl_error_kind kind = SMITHYCURL_KIND_NONE;
+    const char *json = NULL;
+    size_t n = 0;
+    if (r && smithycurl_result_output(r, &json, &n) == SMITHYCURL_OK) out = strndup(json, n);
+    if (r) smithycurl_result_error_kind(r, &kind);
+    smithycurl_result_free(r);
+    pthread_mutex_lock(&t->mu);
+    if (s->hits++ == 0) {
+        s->code = code;
+        s->output = out;
+        s->kind = kind;
+        s->result_null = r == NULL;
+        s->thread = pthread_self();
+        out = NULL;
+    }
+    t->done++;
+    pthread_cond_broadcast(&t->cv);
+    pthread_mutex_unlock(&t->mu);
+    free(out);
+}
+
+// wait_done waits up to secs for t to count n completions; returns the count.
+static int wait_done(struct tally *t, int n, double secs) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    long long ns = ts.tv_nsec + (long long)((secs - (long long)secs) * 1e9);
+    ts.tv_sec += (time_t)secs + ns / 1000000000;
+    ts.tv_nsec = ns % 1000000000;
+    pthread_mutex_lock(&t->mu);
+    while (t->done < n && pthread_cond_timedwait(&t->cv, &t->mu, &ts) != ETIMEDOUT) {
+    }
+    int done = t->done;
+    pthread_mutex_unlock(&t->mu);
+    return done;
+}
+
+// A callback's user_data: the tally and the slot.
+struct cb_arg {
+    struct tally *t;
+    struct slot *s;
+};
+
+static void on_done(void *user, smithycurl_code code, smithycurl_result *r) {
+    struct cb_arg *a = user;
+    record(a->t, a->s, code, r);
+}
+
+// drain takes every completion of q into the slots (tags are slot
+// pointers) until want have come or secs ran out; returns how many came.
+static int drain(smithycurl_queue *q, struct tally *t, int want, double secs) {
+    int fd = -1;
+    CHECK_RC(smithycurl_queue_fd(q, &fd), SMITHYCURL_OK);
+    double end = now_s() + secs;
+    int got = 0;
+    while (got < want && now_s() < end) {
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        int ready = poll(&p, 1, 100);
+        if (ready < 0 && errno != EINTR) {
+            failf(__FILE__, __LINE__, "poll: %s", strerror(errno));
+            break;
+        }
+        void *tag = NULL;
+        smithycurl_code code = SMITHYCURL_OK;
+        smithycurl_result *r = NULL;
+        int rc;
+        while ((rc = smithycurl_queue_next(q, 0, &tag, &code, &r)) == SMITHYCURL_OK) {
+            record(t, tag, code, r);
+            got++;
+        }
+        CHECK_RC(rc, SMITHYCURL_E_END);
+        if (ready > 0 && got == 0) failf(__FILE__, __LINE__, "the fd was readable with no completion");
+    }
+    return got;
+}
+
+// check_slots checks that each of the n slots completed exactly once with
+// code; it frees their outputs.
+static void check_slots_at(const char *file, int line, struct slot *s, int n, smithycurl_code code) {
+    int bad_hits = 0, bad_code = 0, first = -1;
+    for (int i = 0; i < n; i++) {
+        if (s[i].hits != 1) bad_hits++;
+        if (s[i].hits >= 1 && s[i].code != code) {
+            if (first < 0) first = i;
+            bad_code++;
+        }
+        free(s[i].output);
+        s[i].output = NULL;
+    }
+    if (bad_hits) failf(file, line, "%d of %d calls did not complete exactly once", bad_hits, n);
+    if (bad_code)
+        failf(file, line, "%d of %d calls completed with another code than %s (call %d: %s)", bad_code, n,
+              smithycurl_strerror(code), first, smithycurl_strerror(s[first].code));
+}
+#define check_slots(s, n, code) check_slots_at(__FILE__, __LINE__, s, n, code)
+
+static const char *delay5 = "{\"seconds\": 5}";
+
+// ---- tests ----
+
+// The callback form: outputs, errors that smithycurl_call reports with a
+// result, the callback's thread, and the input copied before the call
+// returns.
+void test_async_callback(void) {
+    smithycurl_model *m = load_httpbin();
+    smithycurl_client *c = new_client(m, NULL, NULL);
+    enum { N = 20 };
+    struct slot s[N + 2];
+    memset(s, 0, sizeof s);
+    struct tally t;
+    tally_init(&t, s);
+    struct cb_arg args[N + 2];
+    for (int i = 0; i < N; i++) {
+        char in[96];
+        int n = snprintf(in, sizeof in, "{\"id\": %d, \"test\": \"cb-%d\"}", i, i);
+        args[i] = (struct cb_arg){&t, &s[i]};
+        CHECK_RC(smithycurl_call_async(c, "Anything", in, (size_t)n, NULL, on_done, &args[i]), SMITHYCURL_OK);
+        memset(in, 'x', sizeof in); // the library has its own copy
+    }
+    args[N] = (struct cb_arg){&t, &s[N]};
+    CHECK_RC(smithycurl_call_async(c, "NoSuchOp", NULL, 0, NULL, on_done, &args[N]), SMITHYCURL_OK);
+    args[N + 1] = (struct cb_arg){&t, &s[N + 1]};
+    CHECK_RC(smithycurl_call_async(c, "Anything", "{\"id\":", 6, NULL, on_done, &args[N + 1]), SMITHYCURL_OK);
+    CHECK(wait_done(&t, N + 2, 20.0 * slow) == N + 2);
+    for (int i = 0; i < N; i++) {
+        char want[64];
+        snprintf(want, sizeof want, "\"json\":{\"id\":%d,\"test\":\"cb-%d\"}", i, i);
+        CHECK_RC(s[i].code, SMITHYCURL_OK);
+        CHECK_CONTAINS(s[i].output ? squash(s[i].output) : NULL, want);
+        CHECK(!pthread_equal(s[i].thread, pthread_self()));
+    }
+    CHECK_RC(s[N].code, SMITHYCURL_E_NOT_FOUND);
+    CHECK(!s[N].result_null && s[N].kind == SMITHYCURL_KIND_USAGE);
+    CHECK_RC(s[N + 1].code, SMITHYCURL_E_INVALID_JSON);
+    CHECK(!s[N + 1].result_null);
+    usleep(50 * 1000);
+    check_slots(s, N, SMITHYCURL_OK);
+    CHECK(s[N].hits == 1 && s[N + 1].hits == 1);
+    tally_destroy(&t);
+    smithycurl_client_free(c);
+    smithycurl_model_free(m);
+}
+
+// The queue form: outputs by tag, the fd readable exactly while
+// completions wait (level-triggered), queue_next's timeout.
+void test_async_queue(void) {
+    smithycurl_model *m = load_httpbin();
+    smithycurl_client *c = new_client(m, NULL, NULL);
+    smithycurl_queue *q = NULL;
+    CHECK_RC(smithycurl_queue_new(&q), SMITHYCURL_OK);
+    int fd = -1;
+    CHECK_RC(smithycurl_queue_fd(q, &fd), SMITHYCURL_OK);
+    CHECK(fd >= 0);
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    CHECK(poll(&p, 1, 0) == 0); // empty: not readable
+
+    enum { N = 50 };
+    struct slot s[N];
+    memset(s, 0, sizeof s);
+    struct tally t;
+    tally_init(&t, s);
+    for (int i = 0; i < N; i++) {
+        char in[64];
+        int n = snprintf(in, sizeof in, "{\"id\": %d}", 1000 + i);
+        CHECK_RC(smithycurl_call_queued(c, "Anything", in, (size_t)n, NULL, q, &s[i]), SMITHYCURL_OK);
+    }
+    CHECK(drain(q, &t, N, 20.0 * slow) == N);
+    for (int i = 0; i < N; i++) {
+        char want[32];
+        snprintf(want, sizeof want, "\"json\":{\"id\":%d}", 1000 + i);
+        CHECK_CONTAINS(s[i].output ? squash(s[i].output) : NULL, want);
+    }
+    check_slots(s, N, SMITHYCURL_OK);
+    CHECK(poll(&p, 1, 0) == 0); // all taken: not readable
+
+    // Two completions: readable after taking the first, not after the second.
+    struct slot two[2];
+    memset(two, 0, sizeof two);
+    t.slots = two;
+    t.done = 0;
+    CHECK_RC(smithycurl_call_queued(c, "GetIp", NULL, 0, NULL, q, &two[0]), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_call_queued(c, "GetIp", NULL, 0, NULL, q, &two[1]), SMITHYCURL_OK);
+    void *tag = NULL;
+    smithycurl_code code = SMITHYCURL_E_INTERNAL;
+    smithycurl_result *r = NULL;
+    // Wait for both to be on the queue: no limit on the first take, then
+    // poll until the second is there too.
+    CHECK_RC(smithycurl_queue_next(q, -1, &tag, &code, &r), SMITHYCURL_OK);
+    CHECK(tag == &two[0] || tag == &two[1]);
+    record(&t, tag, code, r);
+    CHECK(poll(&p, 1, 10000 * slow) == 1);
+    CHECK_RC(smithycurl_queue_next(q, 0, &tag, &code, &r), SMITHYCURL_OK);
+    record(&t, tag, code, r);
+    check_slots(two, 2, SMITHYCURL_OK);
+    CHECK(poll(&p, 1, 0) == 0);
+
+    // Nothing in flight: END at once with 0, after the timeout with one.
+    tag = (void *)1;
+    r = (smithycurl_result *)1;
+    CHECK_RC(smithycurl_queue_next(q, 0, &tag, &code, &r), SMITHYCURL_E_END);
+    CHECK(tag == NULL && r == NULL);
+    double t0 = now_s();
+    CHECK_RC(smithycurl_queue_next(q, 150, &tag, &code, &r), SMITHYCURL_E_END);
+    double took = now_s() - t0;
+    CHECK(took >= 0.14 && took < 2.0 * slow);
+
+    // A waiting queue_next wakes when a completion arrives.
+    t0 = now_s();
+    CHECK_RC(smithycurl_call_queued(c, "GetIp", NULL, 0, NULL, q, (void *)&t), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_queue_next(q, 10000 * slow, &tag, &code, &r), SMITHYCURL_OK);
+    CHECK(tag == (void *)&t && code == SMITHYCURL_OK && r != NULL);
+    CHECK(now_s() - t0 < 5.0 * slow);
+    smithycurl_result_free(r);
+
+    tally_destroy(&t);
+    CHECK_RC(smithycurl_queue_free(q), SMITHYCURL_OK);
+    smithycurl_client_free(c);
+    smithycurl_model_free(m);
+}
+
+// N calls in flight on a slow operation, cancelled at once by one token:
+// each completes with SMITHYCURL_E_CANCELLED exactly once, half by
+// callback, half by queue, promptly.
+void test_async_cancel_many(void) {
+    smithycurl_model *m = load_httpbin();
+    smithycurl_client *c = new_client(m, NULL, NULL);
+    smithycurl_queue *q = NULL;
+    CHECK_RC(smithycurl_queue_new(&q), SMITHYCURL_OK);
+    smithycurl_cancel_token *tok = NULL;
+    CHECK_RC(smithycurl_cancel_token_new(&tok), SMITHYCURL_OK);
+    int n = async_n();
+    struct slot *s = calloc((size_t)n, sizeof *s);
+    struct cb_arg *args = calloc((size_t)n, sizeof *args);
+    struct tally t;
+    tally_init(&t, s);
+    int queued = 0;
+    for (int i = 0; i < n; i++) {
+        if (i % 2) {
+            CHECK_RC(smithycurl_call_queued(c, "Delay", delay5, strlen(delay5), tok, q, &s[i]), SMITHYCURL_OK);
+            queued++;
+        } else {
+            args[i] = (struct cb_arg){&t, &s[i]};
+            CHECK_RC(smithycurl_call_async(c, "Delay", delay5, strlen(delay5), tok, on_done, &args[i]), SMITHYCURL_OK);
+        }
+    }
+    usleep(500 * 1000 * slow); // on the wire (or waiting their turn)
+    CHECK(t.done == 0);
+    double t0 = now_s();
+    CHECK_RC(smithycurl_cancel_token_cancel(tok), SMITHYCURL_OK);
+    CHECK(drain(q, &t, queued, 4.0 * slow) == queued);
+    CHECK(wait_done(&t, n, 4.0 * slow) == n);
+    double took = now_s() - t0;
+    CHECK(took < 4.0 * slow);
+    usleep(100 * 1000);
+    CHECK(wait_done(&t, n + 1, 0) == n); // no second completion
+    int not_cancelled_kind = 0;
+    for (int i = 0; i < n; i++) not_cancelled_kind += s[i].hits && s[i].kind != SMITHYCURL_KIND_CANCELLED;
+    CHECK(not_cancelled_kind == 0);
+    check_slots(s, n, SMITHYCURL_E_CANCELLED);
+    printf("    %d calls cancelled in %.3f s\n", n, took);
+    // Calls with the cancelled token complete CANCELLED at once.
+    struct slot late = {0};
+    struct cb_arg la = {&t, &late};
+    CHECK_RC(smithycurl_call_async(c, "GetIp", NULL, 0, tok, on_done, &la), SMITHYCURL_OK);
+    CHECK(wait_done(&t, n + 1, 5.0 * slow) == n + 1);
+    check_slots(&late, 1, SMITHYCURL_E_CANCELLED);
+    tally_destroy(&t);
+    free(s);
+    free(args);
+    CHECK_RC(smithycurl_cancel_token_free(tok), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_queue_free(q), SMITHYCURL_OK);
+    smithycurl_client_free(c);
+    smithycurl_model_free(m);
+}
+
+// Freeing a client with N calls in flight (callbacks and a queue): each
+// completes with SMITHYCURL_E_CANCELLED exactly once; the queue and other
+// clients are unaffected; the freed client's handle is refused.
+void test_async_client_free(void) {
+    smithycurl_model *m = load_httpbin();
+    smithycurl_client *c = new_client(m, NULL, NULL);
+    smithycurl_client *other = new_client(m, NULL, NULL);
+    smithycurl_queue *q = NULL;
+    CHECK_RC(smithycurl_queue_new(&q), SMITHYCURL_OK);
+    int n = async_n();
+    struct slot *s = calloc((size_t)n + 1, sizeof *s);
+    struct cb_arg *args = calloc((size_t)n, sizeof *args);
+    struct tally t;
+    tally_init(&t, s);
+    int queued = 0;
+    for (int i = 0; i < n; i++) {
+        if (i % 2) {
+            CHECK_RC(smithycurl_call_queued(c, "Delay", delay5, strlen(delay5), NULL, q, &s[i]), SMITHYCURL_OK);
+            queued++;
+        } else {
+            args[i] = (struct cb_arg){&t, &s[i]};
+            CHECK_RC(smithycurl_call_async(c, "Delay", delay5, strlen(delay5), NULL, on_done, &args[i]), SMITHYCURL_OK);
+        }
+    }
+    // One call of another client on the same queue: it must succeed.
+    CHECK_RC(smithycurl_call_queued(other, "Delay", "{\"seconds\": 1}", 14, NULL, q, &s[n]), SMITHYCURL_OK);
+    usleep(300 * 1000 * slow);
+    double t0 = now_s();
+    CHECK_RC(smithycurl_client_free(c), SMITHYCURL_OK);
+    CHECK(now_s() - t0 < 1.0 * slow); // it does not wait for the calls
+    CHECK(drain(q, &t, queued + 1, 10.0 * slow) == queued + 1);
+    CHECK(wait_done(&t, n + 1, 5.0 * slow) == n + 1);
+    usleep(100 * 1000);
+    CHECK(wait_done(&t, n + 2, 0) == n + 1);
+    CHECK_RC(s[n].code, SMITHYCURL_OK);
+    check_slots(s, n, SMITHYCURL_E_CANCELLED);
+    free(s[n].output);
+    CHECK_RC(smithycurl_call_async(c, "GetIp", NULL, 0, NULL, on_done, &args[0]), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_call_queued(c, "GetIp", NULL, 0, NULL, q, NULL), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK(wait_done(&t, n + 2, 0.1) == n + 1); // refused calls never complete
+    tally_destroy(&t);
+    free(s);
+    free(args);
+    CHECK_RC(smithycurl_queue_free(q), SMITHYCURL_OK);
+    smithycurl_client_free(other);
+    smithycurl_model_free(m);
+}
+
+static int trace_failures; // response events with an error (trace_count)
+static pthread_mutex_t trace_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static void trace_count(void *user, const char *ev, size_t len) {
+    (void)user;
+    (void)len;
+    if (strstr(ev, "\"phase\":\"response\"") && strstr(ev, "\"error\":")) {
+        pthread_mutex_lock(&trace_mu);
+        trace_failures++;
+        pthread_mutex_unlock(&trace_mu);
+    }
+}
+
+static int trace_failures_now(void) {
+    pthread_mutex_lock(&trace_mu);
+    int n = trace_failures;
+    pthread_mutex_unlock(&trace_mu);
+    return n;
+}
+
+// Freeing a queue with calls in flight and completions not taken: the
+// calls are aborted (their transfers fail at once: the trace sees them),
+// the library frees every result (valgrind: no leak), the client and its
+// callback calls are unaffected.
+void test_async_queue_free(void) {
+    smithycurl_model *m = load_httpbin();
+    smithycurl_options *o = NULL;
+    CHECK_RC(smithycurl_options_new(&o), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_trace(o, trace_count, NULL), SMITHYCURL_OK);
+    smithycurl_client *c = new_client(m, NULL, o);
+    smithycurl_options_free(o);
+    smithycurl_queue *q = NULL;
+    CHECK_RC(smithycurl_queue_new(&q), SMITHYCURL_OK);
+    int fd = -1;
+    CHECK_RC(smithycurl_queue_fd(q, &fd), SMITHYCURL_OK);
+    // Completions left on the queue, untaken.
+    for (int i = 0; i < 5; i++) CHECK_RC(smithycurl_call_queued(c, "GetIp", NULL, 0, NULL, q, NULL), SMITHYCURL_OK);
+    // Calls in flight.
+    int n = 200;
+    for (int i = 0; i < n; i++)
+        CHECK_RC(smithycurl_call_queued(c, "Delay", delay5, strlen(delay5), NULL, q, NULL), SMITHYCURL_OK);
+    // A callback call of the same client: unaffected.
+    struct slot cb = {0};
+    struct tally t;
+    tally_init(&t, &cb);
+    struct cb_arg a = {&t, &cb};
+    CHECK_RC(smithycurl_call_async(c, "Delay", "{\"seconds\": 1}", 14, NULL, on_done, &a), SMITHYCURL_OK);
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    CHECK(poll(&p, 1, 10000 * slow) == 1); // some GetIp completed
+    usleep(300 * 1000 * slow);
+    int before = trace_failures_now();
+    CHECK_RC(smithycurl_queue_free(q), SMITHYCURL_OK);
+    double t0 = now_s();
+    while (trace_failures_now() - before < n && now_s() - t0 < 3.0 * slow) usleep(10 * 1000);
+    CHECK(trace_failures_now() - before == n); // aborted, not left to run their 5 s
+    void *tag;
+    smithycurl_code code;
+    smithycurl_result *r;
+    CHECK_RC(smithycurl_queue_next(q, 0, &tag, &code, &r), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_queue_fd(q, &fd), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_call_queued(c, "GetIp", NULL, 0, NULL, q, NULL), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_queue_free(q), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK(wait_done(&t, 1, 10.0 * slow) == 1);
+    check_slots(&cb, 1, SMITHYCURL_OK);
+    char *out = call_ok(c, "GetIp", NULL);
+    free(out);
+    tally_destroy(&t);
+    smithycurl_client_free(c);
+    smithycurl_model_free(m);
+}
+
+// Callbacks that call back into the library: a chain of calls each
+// started from the completion of the one before (with a synchronous call
+// inside the callback too), and a callback that frees the client of the
+// other calls in flight.
+struct chain {
+    struct tally *t;
+    struct slot *s;
+    smithycurl_client *c;
+    int left;       // calls still to start from callbacks
+    int sync_ok;    // synchronous calls made in callbacks that succeeded
+    int start_fail; // smithycurl_call_async failures inside callbacks
+};
+
+static void chain_done(void *user, smithycurl_code code, smithycurl_result *r) {
+    struct chain *ch = user;
+    CHECK_RC(code, SMITHYCURL_OK);
+    CHECK_RC(smithycurl_result_free(r), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_result_free(r), SMITHYCURL_E_INVALID_HANDLE);
+    smithycurl_result *sr = NULL;
+    if (smithycurl_call(ch->c, "GetIp", NULL, 0, NULL, &sr) == SMITHYCURL_OK) ch->sync_ok++;
+    smithycurl_result_free(sr);
+    if (ch->left > 0) {
+        ch->left--;
+        char in[32];
+        int n = snprintf(in, sizeof in, "{\"id\": %d}", ch->left);
+        if (smithycurl_call_async(ch->c, "Anything", in, (size_t)n, NULL, chain_done, ch) != SMITHYCURL_OK) {
+            ch->start_fail++;
+            record(ch->t, ch->s, SMITHYCURL_E_INTERNAL, NULL);
+        }
+        return;
+    }
+    record(ch->t, ch->s, code, NULL);
+}
+
+struct freer {
+    struct tally *t;
+    struct slot *s;
+    smithycurl_client *c;
+};
+
+static void free_client_done(void *user, smithycurl_code code, smithycurl_result *r) {
+    struct freer *f = user;
+    CHECK_RC(smithycurl_client_free(f->c), SMITHYCURL_OK);
+    record(f->t, f->s, code, r);
+}
+
+void test_async_reentrant(void) {
+    smithycurl_model *m = load_httpbin();
+    smithycurl_client *c = new_client(m, NULL, NULL);
+    struct slot s[12];
+    memset(s, 0, sizeof s);
+    struct tally t;
+    tally_init(&t, s);
+    struct chain ch = {&t, &s[0], c, 5, 0, 0};
+    CHECK_RC(smithycurl_call_async(c, "GetIp", NULL, 0, NULL, chain_done, &ch), SMITHYCURL_OK);
+    CHECK(wait_done(&t, 1, 20.0 * slow) == 1);
+    CHECK(ch.left == 0 && ch.sync_ok == 6 && ch.start_fail == 0);
+    check_slots(&s[0], 1, SMITHYCURL_OK);
+
+    // A callback frees the client: the client's 10 slow calls complete
+    // CANCELLED, each once.
+    smithycurl_client *c2 = new_client(m, NULL, NULL);
+    t.done = 0;
+    t.slots = &s[1];
+    struct cb_arg args[10];
+    for (int i = 0; i < 10; i++) {
+        args[i] = (struct cb_arg){&t, &s[2 + i]};
+        CHECK_RC(smithycurl_call_async(c2, "Delay", delay5, strlen(delay5), NULL, on_done, &args[i]), SMITHYCURL_OK);
+    }
+    struct freer f = {&t, &s[1], c2};
+    CHECK_RC(smithycurl_call_async(c2, "GetIp", NULL, 0, NULL, free_client_done, &f), SMITHYCURL_OK);
+    CHECK(wait_done(&t, 11, 10.0 * slow) == 11);
+    usleep(50 * 1000);
+    check_slots(&s[1], 1, SMITHYCURL_OK);
+    check_slots(&s[2], 10, SMITHYCURL_E_CANCELLED);
+    tally_destroy(&t);
+    smithycurl_client_free(c);
+    smithycurl_model_free(m);
+}
+
+// A slow server, N calls pending and a total timeout of 500 ms: every
+// call completes with SMITHYCURL_E_TIMEOUT, once, in bounded time.
+void test_async_slow_timeout(void) {
+    smithycurl_model *m = load_httpbin();
+    smithycurl_options *o = NULL;
+    CHECK_RC(smithycurl_options_new(&o), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_timeout_ms(o, 500), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_retries(o, 0, 0), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_async_limits(o, 100, 16), SMITHYCURL_OK);
+    smithycurl_client *c = new_client(m, NULL, o);
+    smithycurl_options_free(o);
+    smithycurl_queue *q = NULL;
+    CHECK_RC(smithycurl_queue_new(&q), SMITHYCURL_OK);
+    int n = async_n();
+    struct slot *s = calloc((size_t)n, sizeof *s);
+    struct tally t;
+    tally_init(&t, s);
+    double t0 = now_s();
+    for (int i = 0; i < n; i++)
+        CHECK_RC(smithycurl_call_queued(c, "Delay", "{\"seconds\": 3}", 14, NULL, q, &s[i]), SMITHYCURL_OK);
+    CHECK(drain(q, &t, n, 20.0 * slow) == n);
+    double took = now_s() - t0;
+    CHECK(took < 20.0 * slow);
+    int bad_kind = 0;
+    for (int i = 0; i < n; i++) bad_kind += s[i].kind != SMITHYCURL_KIND_TIMEOUT;
+    CHECK(bad_kind == 0);
+    check_slots(s, n, SMITHYCURL_E_TIMEOUT);
+    printf("    %d pending calls timed out in %.3f s\n", n, took);
+    tally_destroy(&t);
+    free(s);
+    CHECK_RC(smithycurl_queue_free(q), SMITHYCURL_OK);
+    smithycurl_client_free(c);
+    smithycurl_model_free(m);
+}
+
+// fork() with calls in flight: the child cannot start calls or read the
+// queue (SMITHYCURL_E_FORKED) and gets none of the parent's completions;
+// the parent's calls complete as usual.
+void test_async_fork(void) {
+    smithycurl_model *m = load_httpbin();
+    smithycurl_client *c = new_client(m, NULL, NULL);
+    smithycurl_queue *q = NULL;
+    CHECK_RC(smithycurl_queue_new(&q), SMITHYCURL_OK);
+    enum { N = 20 };
+    struct slot s[N];
+    memset(s, 0, sizeof s);
+    struct cb_arg args[N];
+    struct tally t;
+    tally_init(&t, s);
+    const char *in = "{\"seconds\": 1}";
+    for (int i = 0; i < N; i++) {
+        if (i % 2) {
+            CHECK_RC(smithycurl_call_queued(c, "Delay", in, strlen(in), NULL, q, &s[i]), SMITHYCURL_OK);
+        } else {
+            args[i] = (struct cb_arg){&t, &s[i]};
+            CHECK_RC(smithycurl_call_async(c, "Delay", in, strlen(in), NULL, on_done, &args[i]), SMITHYCURL_OK);
+        }
+    }
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        void *tag = (void *)1;
+        smithycurl_code code = SMITHYCURL_OK;
+        smithycurl_result *r = (smithycurl_result *)1;
+        smithycurl_queue *q2 = NULL;
+        int fd = -1;
+        int ok = smithycurl_call_async(c, "GetIp", NULL, 0, NULL, on_done, &args[0]) == SMITHYCURL_E_FORKED &&
+                 smithycurl_call_queued(c, "GetIp", NULL, 0, NULL, q, NULL) == SMITHYCURL_E_FORKED &&
+                 smithycurl_queue_next(q, 100, &tag, &code, &r) == SMITHYCURL_E_FORKED && tag == NULL && r == NULL &&
+                 smithycurl_queue_fd(q, &fd) == SMITHYCURL_E_FORKED && fd == -1 &&
+                 smithycurl_queue_new(&q2) == SMITHYCURL_E_FORKED && q2 == NULL &&
+                 smithycurl_queue_free(q) == SMITHYCURL_E_FORKED &&
+                 smithycurl_options_set_async_limits(NULL, 1, 1) == SMITHYCURL_E_FORKED;
+        // No callback of the parent's calls runs in the child.
+        usleep(1500 * 1000);
+        pthread_mutex_lock(&t.mu);
+        ok = ok && t.done == 0;
+        pthread_mutex_unlock(&t.mu);
+        _exit(ok ? 0 : 1);
+    }
+    CHECK(pid > 0);
+    CHECK(drain(q, &t, N / 2, 20.0 * slow) == N / 2);
+    CHECK(wait_done(&t, N, 20.0 * slow) == N);
+    check_slots(s, N, SMITHYCURL_OK);
+    int st = 0;
+    double t0 = now_s();
+    while (pid > 0 && waitpid(pid, &st, WNOHANG) == 0) {
+        if (now_s() - t0 > 10.0 * slow) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &st, 0);
+            failf(__FILE__, __LINE__, "forked child hung");
+            break;
+        }
+        usleep(10000);
+    }
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    // The parent goes on as before.
+    struct slot after = {0};
+    t.slots = &after;
+    CHECK_RC(smithycurl_call_queued(c, "GetIp", NULL, 0, NULL, q, &after), SMITHYCURL_OK);
+    CHECK(drain(q, &t, 1, 10.0 * slow) == 1);
+    check_slots(&after, 1, SMITHYCURL_OK);
+    tally_destroy(&t);
+    CHECK_RC(smithycurl_queue_free(q), SMITHYCURL_OK);
+    smithycurl_client_free(c);
+    smithycurl_model_free(m);
+}
+
+// NULL, freed and wrong-type handles and bad arguments: refused at once,
+// and a refused call never completes.
+void test_async_bad_args(void) {
+    smithycurl_model *m = load_httpbin();
+    smithycurl_client *c = new_client(m, NULL, NULL);
+    smithycurl_queue *q = NULL;
+    CHECK_RC(smithycurl_queue_new(&q), SMITHYCURL_OK);
+    struct slot s = {0};
+    struct tally t;
+    tally_init(&t, &s);
+    struct cb_arg a = {&t, &s};
+    smithycurl_cancel_token *tok = NULL;
+    CHECK_RC(smithycurl_cancel_token_new(&tok), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_cancel_token_free(tok), SMITHYCURL_OK);
+
+    CHECK_RC(smithycurl_call_async(NULL, "GetIp", NULL, 0, NULL, on_done, &a), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_call_async((smithycurl_client *)q, "GetIp", NULL, 0, NULL, on_done, &a),
+             SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_call_async(c, "GetIp", NULL, 0, tok, on_done, &a), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_call_async(c, NULL, NULL, 0, NULL, on_done, &a), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_call_async(c, "GetIp", NULL, 3, NULL, on_done, &a), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_call_async(c, "GetIp", NULL, 0, NULL, NULL, &a), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_call_queued(c, "GetIp", NULL, 0, NULL, NULL, &s), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_call_queued(c, "GetIp", NULL, 0, NULL, (smithycurl_queue *)c, &s),
+             SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_call_queued(NULL, "GetIp", NULL, 0, NULL, q, &s), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_call_queued(c, NULL, NULL, 0, NULL, q, &s), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_call_queued(c, "GetIp", NULL, 1, NULL, q, &s), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_call_queued(c, "GetIp", NULL, 0, tok, q, &s), SMITHYCURL_E_INVALID_HANDLE);
+
+    CHECK_RC(smithycurl_queue_new(NULL), SMITHYCURL_E_INVALID_ARGUMENT);
+    int fd = -7;
+    CHECK_RC(smithycurl_queue_fd(q, NULL), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_queue_fd(NULL, &fd), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_queue_fd((smithycurl_queue *)c, &fd), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK(fd == -7);
+    void *tag = (void *)1;
+    smithycurl_code code = SMITHYCURL_OK;
+    smithycurl_result *r = (smithycurl_result *)1;
+    CHECK_RC(smithycurl_queue_next(q, 0, NULL, &code, &r), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK(r == NULL);
+    CHECK_RC(smithycurl_queue_next(q, 0, &tag, NULL, &r), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_queue_next(q, 0, &tag, &code, NULL), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK(tag == NULL);
+    CHECK_RC(smithycurl_queue_next(NULL, 0, &tag, &code, &r), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_queue_next((smithycurl_queue *)c, -1, &tag, &code, &r), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_queue_free(NULL), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_queue_free((smithycurl_queue *)c), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_result_free((smithycurl_result *)q), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_client_free((smithycurl_client *)q), SMITHYCURL_E_INVALID_HANDLE);
+
+    smithycurl_options *o = NULL;
+    CHECK_RC(smithycurl_options_new(&o), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_async_limits(o, -1, 0), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_options_set_async_limits(o, 0, -1), SMITHYCURL_E_INVALID_ARGUMENT);
+    char *msg = NULL;
+    CHECK_RC(smithycurl_options_errmsg(o, &msg), SMITHYCURL_OK);
+    CHECK_CONTAINS(msg, "async limits");
+    smithycurl_free(msg);
+    CHECK_RC(smithycurl_options_set_async_limits(o, 0, 0), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_async_limits(o, 4, 2), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_async_limits(NULL, 4, 2), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_options_set_async_limits((smithycurl_options *)q, 4, 2), SMITHYCURL_E_INVALID_HANDLE);
+    // A client with limits works, by either form.
+    smithycurl_client *lc = new_client(m, NULL, o);
+    smithycurl_options_free(o);
+    CHECK_RC(smithycurl_call_queued(lc, "GetIp", NULL, 0, NULL, q, &s), SMITHYCURL_OK);
+    CHECK(drain(q, &t, 1, 10.0 * slow) == 1);
+    check_slots(&s, 1, SMITHYCURL_OK);
+    smithycurl_client_free(lc);
+
+    // The queue freed: stale; the refused calls above never completed.
+    CHECK_RC(smithycurl_queue_free(q), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_queue_free(q), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_queue_next(q, 0, &tag, &code, &r), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_call_queued(c, "GetIp", NULL, 0, NULL, q, &s), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK(wait_done(&t, 2, 0.2) == 1);
+    tally_destroy(&t);
+    smithycurl_client_free(c);
+    smithycurl_model_free(m);
+}

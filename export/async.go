@@ -1,0 +1,253 @@
+package main
+
+/*
+#include "scx.h"
+*/
+import "C"
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"unsafe"
+
+	"github.com/smithycurl/smithycurl/client"
+)
+
+// Asynchronous calls (smithycurl_call_async, smithycurl_call_queued): each
+// accepted call runs client.Call with client.ViaEngine in a goroutine of
+// its own and completes exactly once, by a callback or by an entry on a
+// completion queue. Calls are cancelled by their cancel token, by freeing
+// their client, or by freeing their queue.
+
+var (
+	errClientFreed = errors.New("the client was freed with the call in flight")
+	errQueueFreed  = errors.New("the completion queue was freed with the call in flight")
+)
+
+// newClientH wraps a client; its context ends when the handle is freed.
+func newClientH(c *client.Client) *clientH {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	return &clientH{c: c, ctx: ctx, cancel: cancel}
+}
+
+// close cancels the client's asynchronous calls, then closes the client
+// (which cancels its synchronous ones). Calls still running hold the
+// *client.Client, which stays valid memory: a closed client fails calls
+// with KindCancelled.
+func (h *clientH) close() {
+	h.cancel(errClientFreed)
+	h.c.Close()
+}
+
+// queueH is a completion queue: a FIFO of completions and an eventfd that
+// is readable while the FIFO is not empty.
+type queueH struct {
+	ctx    context.Context // ends when the queue is freed
+	cancel context.CancelCauseFunc
+
+	mu        sync.Mutex
+	fd        C.int // the eventfd; -1 once freed
+	items     []completion
+	head      int  // items[head:] wait
+	signalled bool // the eventfd's counter is non-zero
+}
+
+// completion is one finished call waiting on a queue.
+type completion struct {
+	tag  uintptr
+	code int
+	r    *result // nil when the result could not be built (NOMEM, INTERNAL)
+}
+
+// push adds a completion, or frees its result when the queue is freed.
+func (q *queueH) push(c completion) {
+	q.mu.Lock()
+	if q.fd < 0 {
+		q.mu.Unlock()
+		if c.r != nil {
+			c.r.free()
+		}
+		return
+	}
+	q.items = append(q.items, c)
+	if !q.signalled {
+		C.scx_eventfd_signal(q.fd)
+		q.signalled = true
+	}
+	q.mu.Unlock()
+}
+
+// pop takes the oldest completion; ok is false when none waits.
+func (q *queueH) pop() (c completion, ok bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.head == len(q.items) {
+		return completion{}, false
+	}
+	c = q.items[q.head]
+	q.items[q.head] = completion{}
+	q.head++
+	if q.head == len(q.items) {
+		q.items, q.head = q.items[:0], 0
+		C.scx_eventfd_drain(q.fd)
+		q.signalled = false
+	} else if q.head >= 1024 && q.head*2 >= len(q.items) {
+		n := copy(q.items, q.items[q.head:])
+		clear(q.items[n:])
+		q.items, q.head = q.items[:n], 0
+	}
+	return c, true
+}
+
+// close cancels the calls in flight on the queue, frees the results that
+// wait on it and closes its eventfd; completions that arrive later are
+// freed by push.
+func (q *queueH) close() {
+	q.cancel(errQueueFreed)
+	q.mu.Lock()
+	waiting := q.items[q.head:]
+	q.items, q.head = nil, 0
+	if q.fd >= 0 {
+		C.scx_eventfd_close(q.fd)
+		q.fd = -1
+	}
+	q.mu.Unlock()
+	for _, c := range waiting {
+		if c.r != nil {
+			c.r.free()
+		}
+	}
+}
+
+//export scx_queue_new
+func scx_queue_new(out *C.uintptr_t) (rc C.int) {
+	defer guard(&rc)
+	fd := C.scx_eventfd_new()
+	if fd < 0 {
+		return codeNoMem // out of file descriptors or kernel memory
+	}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	*out = register(C.SCX_QUEUE, &queueH{ctx: ctx, cancel: cancel, fd: fd})
+	return codeOK
+}
+
+//export scx_queue_fd
+func scx_queue_fd(h C.uintptr_t, fd *C.int) (rc C.int) {
+	defer guard(&rc)
+	q, ok := lookup[*queueH](h, C.SCX_QUEUE)
+	if !ok {
+		return codeInvalidHandle
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.fd < 0 {
+		return codeInvalidHandle
+	}
+	*fd = q.fd
+	return codeOK
+}
+
+// scx_queue_pop takes one completion without waiting: SMITHYCURL_OK with
+// tag, code and a new result handle (0 for none), or SMITHYCURL_E_END.
+//
+//export scx_queue_pop
+func scx_queue_pop(h C.uintptr_t, tag *C.uintptr_t, code *C.int, out *C.uintptr_t) (rc C.int) {
+	defer guard(&rc)
+	q, ok := lookup[*queueH](h, C.SCX_QUEUE)
+	if !ok {
+		return codeInvalidHandle
+	}
+	c, ok := q.pop()
+	if !ok {
+		return codeEnd
+	}
+	*tag, *code, *out = C.uintptr_t(c.tag), C.int(c.code), 0
+	if c.r != nil {
+		*out = register(C.SCX_RESULT, c.r)
+	}
+	return codeOK
+}
+
+// scx_call_async starts one asynchronous call: its completion goes to the
+// callback fn (with user) when qh is 0, else to queue qh (with tag).
+//
+//export scx_call_async
+func scx_call_async(ch C.uintptr_t, op *C.char, in *C.char, n C.size_t, tok C.uintptr_t,
+	fn, user, qh, tag C.uintptr_t, hints, threads C.int) (rc C.int) {
+	defer guard(&rc)
+	schedHints(int(hints), int(threads))
+	cl, ctx, ok := callTarget(ch, tok)
+	if !ok {
+		return codeInvalidHandle
+	}
+	var q *queueH
+	if qh != 0 {
+		if q, ok = lookup[*queueH](qh, C.SCX_QUEUE); !ok {
+			return codeInvalidHandle
+		}
+	} else if fn == 0 {
+		return codeInvalidArgument
+	}
+	if op == nil || (in == nil && n > 0) {
+		return codeInvalidArgument
+	}
+	name := C.GoString(op)
+	var input []byte
+	if n > 0 {
+		input = bytes.Clone(unsafe.Slice((*byte)(unsafe.Pointer(in)), int(n)))
+	}
+	done := func(code int, r *result) { // exactly once
+		if q != nil {
+			q.push(completion{tag: uintptr(tag), code: code, r: r})
+			return
+		}
+		var h C.uintptr_t
+		if r != nil {
+			h = register(C.SCX_RESULT, r)
+		}
+		C.scx_done_invoke(fn, user, C.int(code), h)
+	}
+	go runAsync(ctx, cl, q, name, input, done)
+	return codeOK
+}
+
+// runAsync runs one asynchronous call and hands its outcome to done.
+func runAsync(ctx context.Context, cl *clientH, q *queueH, op string, input []byte, done func(int, *result)) {
+	callCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stopClient := context.AfterFunc(cl.ctx, func() { cancel(context.Cause(cl.ctx)) })
+	defer stopClient()
+	if q != nil {
+		stopQueue := context.AfterFunc(q.ctx, func() { cancel(context.Cause(q.ctx)) })
+		defer stopQueue()
+	}
+	r := callSafely(callCtx, cl.c, op, input)
+	// A call whose client was freed completes with SMITHYCURL_E_CANCELLED,
+	// even when its response had arrived meanwhile.
+	if cl.ctx.Err() != nil && (r == nil || r.code != codeCancelled) {
+		if r != nil {
+			r.free()
+		}
+		r = newErrorResult(codeCancelled, int(client.KindCancelled), 0, 0, [numFields]string{fMessage: errClientFreed.Error()})
+	}
+	code := codeNoMem
+	if r != nil {
+		code = r.code
+	}
+	done(code, r)
+}
+
+// callSafely is call, with a panic turned into a SMITHYCURL_E_INTERNAL
+// result (the goroutine of an asynchronous call has no export to guard it).
+func callSafely(ctx context.Context, c *client.Client, op string, input []byte) (r *result) {
+	defer func() {
+		if p := recover(); p != nil {
+			reportPanic(p)
+			r = newErrorResult(codeInternal, int(client.KindUsage), 0, 0, [numFields]string{fMessage: fmt.Sprintf("internal error: %v", p)})
+		}
+	}()
+	return call(ctx, c, op, input, client.ViaEngine())
+}
