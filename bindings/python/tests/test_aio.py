@@ -17,6 +17,7 @@ import pytest
 import smithycurl
 from smithycurl.aio import AsyncClient
 from conftest import REPO, CannedServer, Servers
+from test_aws import CREDENTIALS, aws_model, emulators  # noqa: F401 (the fixture)
 
 T = TypeVar("T")
 EXTRAS_MODEL = os.path.join(REPO, "internal", "extraserver", "extras.smithy")
@@ -303,5 +304,41 @@ def test_waiters(extras_model: smithycurl.Model, servers: Servers) -> None:
             with pytest.raises(TimeoutError):
                 await asyncio.wait_for(c.wait.job_done(id="never", max_wait=30), 0.3)
             assert time.monotonic() - start < 3
+
+    run(main)
+
+
+def test_dynamodb_flow(emulators: dict[str, str]) -> None:  # noqa: F811
+    """DynamoDB on dynalite, asynchronously: a table, 200 PutItems and 200
+    GetItems in flight at once, a query, a conditional put's modeled error
+    (the synchronous client's class), the tables paginated, a waiter."""
+    model = aws_model("dynamodb.json")
+    url = emulators["SMITHYCURL_DYNALITE_URL"]
+    table = f"py-aio-{time.time_ns()}"
+
+    async def main() -> None:
+        async with model.async_client(endpoint=url, aws_credentials=CREDENTIALS, timeout=60,
+                                      waiter_delays=(0.05, 0.2)) as db:
+            await db.create_table(table_name=table, billing_mode="PAY_PER_REQUEST",
+                                  attribute_definitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                                  key_schema=[{"AttributeName": "pk", "KeyType": "HASH"}])
+            out = await db.wait.table_exists(table_name=table, max_wait=20)
+            assert out.table is not None and out.table.table_status == "ACTIVE"
+            await asyncio.gather(*(db.put_item(table_name=table, item={"pk": {"S": f"k{i}"}, "n": {"N": str(i)}})
+                                   for i in range(200)))
+            got = await asyncio.gather(*(db.get_item(table_name=table, key={"pk": {"S": f"k{i}"}}) for i in range(200)))
+            assert [g.item["n"].value for g in got] == [str(i) for i in range(200)]
+            assert type(got[0].item["n"]).__name__ == "AttributeValueN"
+            page = await db.query(table_name=table, key_condition_expression="pk = :pk",
+                                  expression_attribute_values={":pk": {"S": "k7"}})
+            assert page.count == 1
+            with pytest.raises(smithycurl.ServiceError) as info:
+                await db.put_item(table_name=table, item={"pk": {"S": "k1"}},
+                                  condition_expression="attribute_not_exists(pk)")
+            assert type(info.value) is db.errors.ConditionalCheckFailedException
+            assert info.value.status == 400 and info.value.code == "ConditionalCheckFailedException"
+            names = [n async for n in db.paginate.list_tables(limit=1).items()]
+            assert table in names
+            await db.delete_table(table_name=table)
 
     run(main)
