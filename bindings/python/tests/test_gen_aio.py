@@ -86,7 +86,7 @@ def test_generated_async_client_runs(generated: str, servers: Servers) -> None:
     assert r.stdout.splitlines() == [
         "ip 127.0.0.1 echo {'id': 25, 'test': 'yo'} {'query': ['hello']}",
         "gather 100",
-        "status ServiceError 500",
+        "status ServerFailure 500",
         "job done",
         "pages [['item-0', 'item-1'], ['item-2', 'item-3'], ['item-4']]",
         "items ['item-0', 'item-1', 'item-2']",
