@@ -81,6 +81,8 @@ def _locate(text: str, path: list[str]) -> Optional[tuple[int, int]]:
                 break
         else:
             return None
+    if text[start:end] == "null":
+        return None
     return start, end
 
 

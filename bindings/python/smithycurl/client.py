@@ -173,7 +173,7 @@ def _make_options(lib: _lib.Library, **o: Any) -> tuple[int, Any]:
         check(lib.options_set_region(h, s(o["region"], "region")), "region")
     if o["max_transfers"] is not None or o["max_host_connections"] is not None:
         check(lib.options_set_async_limits(h, int(o["max_transfers"] or 0), int(o["max_host_connections"] or 0)),
-              "max_transfers")
+              "max_transfers/max_host_connections")
     for k, v in (o["endpoint_params"] or {}).items():
         if isinstance(v, bool):
             v = "true" if v else "false"
