@@ -36,6 +36,46 @@ def extras_model() -> smithycurl.Model:
     return smithycurl.load_model(EXTRAS_MODEL)
 
 
+class Handles:
+    """The cancel tokens and results the library handed out and not yet
+    freed (the Library's functions wrapped): what a leak would leave."""
+
+    def __init__(self, lib: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.tokens: set[int] = set()
+        self.results: set[int] = set()
+        new, tok_free, nxt, res_free = lib.cancel_token_new, lib.cancel_token_free, lib.queue_next, lib.result_free
+
+        def token_new(p: Any) -> int:
+            rc: int = new(p)
+            self.tokens.add(p._obj.value)
+            return rc
+
+        def token_free(t: Any) -> int:
+            self.tokens.discard(getattr(t, "value", t))
+            rc: int = tok_free(t)
+            return rc
+
+        def queue_next(q: Any, ms: int, tag: Any, code: Any, r: Any) -> int:
+            rc: int = nxt(q, ms, tag, code, r)
+            if rc == 0 and r._obj.value:
+                self.results.add(r._obj.value)
+            return rc
+
+        def result_free(r: Any) -> int:
+            self.results.discard(getattr(r, "value", r))
+            rc: int = res_free(r)
+            return rc
+
+        for name, fn in (("cancel_token_new", token_new), ("cancel_token_free", token_free),
+                         ("queue_next", queue_next), ("result_free", result_free)):
+            monkeypatch.setattr(lib, name, fn)
+
+
+@pytest.fixture()
+def handles(monkeypatch: pytest.MonkeyPatch) -> Handles:
+    return Handles(smithycurl._lib.load(), monkeypatch)
+
+
 def settle(client: AsyncClient) -> Callable[[], Awaitable[None]]:
     """A coroutine function waiting (5 s at most) until the client has no
     call in flight: the completions of abandoned calls came back."""
@@ -116,7 +156,7 @@ def test_thousand_concurrent_calls_no_thread(httpbin_model: smithycurl.Model, se
     assert threading.active_count() == before and {t.ident for t in threading.enumerate()} == idents
 
 
-def test_cancel_thousand_in_flight(httpbin_model: smithycurl.Model, servers: Servers) -> None:
+def test_cancel_thousand_in_flight(httpbin_model: smithycurl.Model, servers: Servers, handles: Handles) -> None:
     """1,000 calls to a 10 s delay, cancelled at once: every task raises
     asyncio.CancelledError promptly, the requests are aborted (their late
     completions come back well before the delay and are freed), and the
@@ -135,11 +175,14 @@ def test_cancel_thousand_in_flight(httpbin_model: smithycurl.Model, servers: Ser
             assert time.monotonic() - start < 6
             assert not c._pending and len(c._tokens) == 0  # cancelled tokens are freed, not reused
             assert (await c.anything(id=1)).json == {"id": 1}
+            assert not handles.results and len(handles.tokens) == 1  # the pooled token of the last call
 
     run(main)
+    assert not handles.tokens and not handles.results
 
 
-def test_cancel_after_completion_frees_the_result(httpbin_model: smithycurl.Model, servers: Servers) -> None:
+def test_cancel_after_completion_frees_the_result(httpbin_model: smithycurl.Model, servers: Servers,
+                                                  handles: Handles) -> None:
     """A task cancelled after its call completed but before it resumed:
     CancelledError, the result freed, the token reused."""
     async def main() -> None:
@@ -156,12 +199,13 @@ def test_cancel_after_completion_frees_the_result(httpbin_model: smithycurl.Mode
             task.cancel()
             with pytest.raises(asyncio.CancelledError):
                 await task
-            assert not c._pending and len(c._tokens) == 1
+            assert not c._pending and len(c._tokens) == 1 and not handles.results
 
     run(main)
+    assert not handles.tokens
 
 
-def test_timeouts(httpbin_model: smithycurl.Model, servers: Servers) -> None:
+def test_timeouts(httpbin_model: smithycurl.Model, servers: Servers, handles: Handles) -> None:
     async def main() -> None:
         async with httpbin_model.async_client(endpoint=servers.httpbin, timeout=20) as c:
             start = time.monotonic()
@@ -179,9 +223,10 @@ def test_timeouts(httpbin_model: smithycurl.Model, servers: Servers) -> None:
                 await c.delay(seconds=5)
 
     run(main)
+    assert not handles.tokens and not handles.results
 
 
-def test_close_with_calls_in_flight(httpbin_model: smithycurl.Model, servers: Servers) -> None:
+def test_close_with_calls_in_flight(httpbin_model: smithycurl.Model, servers: Servers, handles: Handles) -> None:
     """close() with 200 calls in flight: each task raises
     smithycurl.CancelledError once; close returns promptly; later calls
     raise UsageError."""
@@ -208,6 +253,7 @@ def test_close_with_calls_in_flight(httpbin_model: smithycurl.Model, servers: Se
         with pytest.raises(smithycurl.UsageError, match="closed"):
             await c.get_ip()
         await c.close()  # idempotent
+        assert not handles.tokens and not handles.results
 
     run(main)
 
