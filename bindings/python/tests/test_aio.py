@@ -16,7 +16,7 @@ import pytest
 
 import smithycurl
 from smithycurl.aio import AsyncClient
-from conftest import REPO, CannedServer, Servers
+from conftest import HTTPBIN_MODEL, REPO, CannedServer, Servers, interrupt_child
 from test_aws import CREDENTIALS, aws_model, emulators  # noqa: F401 (the fixture)
 
 T = TypeVar("T")
@@ -388,3 +388,61 @@ def test_dynamodb_flow(emulators: dict[str, str]) -> None:  # noqa: F811
             await db.delete_table(table_name=table)
 
     run(main)
+
+
+CTRL_C = """
+import asyncio, sys, time
+import smithycurl
+
+async def main() -> None:
+    async with smithycurl.load_model(sys.argv[2]).async_client(endpoint=sys.argv[1], timeout=30) as c:
+        await c.get_ip()
+        tasks = [asyncio.ensure_future(c.delay(seconds=10)) for _ in range(100)]
+        print("calling", flush=True)
+        await asyncio.gather(*tasks)
+
+t = time.monotonic()
+try:
+    asyncio.run(main())
+except KeyboardInterrupt:
+    print("KeyboardInterrupt %.3f" % (time.monotonic() - t), flush=True)
+    sys.exit(42)
+print("no interrupt", flush=True)
+"""
+
+
+def test_ctrl_c_under_asyncio_run(servers: Servers) -> None:
+    """Ctrl-C under asyncio.run with 100 calls in flight: asyncio cancels
+    the main task, the calls are aborted, KeyboardInterrupt at once."""
+    rc, out, err, took = interrupt_child(CTRL_C, servers.httpbin, HTTPBIN_MODEL, ready="calling")
+    assert rc == 42, (out, err)
+    assert took < 3, f"exited {took:.2f}s after SIGINT"
+
+
+def test_forked_child_gets_a_clear_error(httpbin_model: smithycurl.Model, servers: Servers) -> None:
+    """A child made by os.fork() after the parent used an asynchronous
+    client: its calls raise ForkedError at once (in a new loop), and the
+    parent's client goes on."""
+    c = httpbin_model.async_client(endpoint=servers.httpbin, timeout=20)
+    assert run(lambda: c.anything(id=1)).json == {"id": 1}
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: must fail at once, not hang
+        os.close(r)
+        try:
+            asyncio.run(asyncio.wait_for(c.get_ip(), 5))
+            msg = b"no error"
+        except smithycurl.ForkedError as e:
+            msg = str(e).encode()
+        except BaseException as e:  # noqa: BLE001
+            msg = repr(e).encode()
+        os.write(w, msg)
+        os._exit(0)
+    os.close(w)
+    with os.fdopen(r, "rb") as f:
+        msg = f.read().decode()
+    _, status = os.waitpid(pid, 0)
+    assert status == 0
+    assert "'spawn'" in msg, msg
+    assert run(lambda: c.anything(id=2)).json == {"id": 2}
+    run(c.close)
