@@ -247,9 +247,7 @@ class AsyncClient:
         self._loop = loop
         return loop
 
-    def _token(self) -> int:
-        if self._tokens:
-            return self._tokens.pop()
+    def _new_token(self) -> int:
         tok = ctypes.c_void_p()
         self._lib.cancel_token_new(ctypes.byref(tok))
         assert tok.value is not None
@@ -266,7 +264,7 @@ class AsyncClient:
         if loop is None or loop is not asyncio.get_running_loop():
             loop = self._bind()
         lib = self._lib
-        tok = self._tokens.pop() if self._tokens else self._token()
+        tok = self._tokens.pop() if self._tokens else self._new_token()
         tag = next(self._tags)
         rc = lib.call_queued(h, op._op, body, len(body), tok, q, tag)
         if rc != _lib.OK:

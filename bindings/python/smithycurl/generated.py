@@ -11,7 +11,7 @@ import os
 import threading
 from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Optional, TypeVar
 
-from . import _body, errors
+from . import _body
 
 from ._body import Writable
 from ._paginate import Paginator
@@ -101,10 +101,11 @@ class GeneratedAsyncClient:
         self.client: AsyncClient = self._load_model().async_client(self._SERVICE, endpoint=endpoint, **options)
 
     async def _call(self, operation: str, members: Mapping[str, Any]) -> Any:
+        from .aio import _not_async
+
         op = self.client._sync._operation(operation)
         if op._stream_in and _body.is_stream(members.get(op._stream_in)):
-            raise errors.UsageError(f"{op.info.py_name}(): a streamed body (a file object or chunks) is not supported "
-                                    "by the asynchronous client; pass bytes, or use the synchronous client")
+            raise _not_async(op, "a streamed body (a file object or chunks)")
         return op._output(await self.client._send(op, op._members_body(members)))
 
     def _paginate(self, operation: str, members: Mapping[str, Any], max_items: Optional[int],
