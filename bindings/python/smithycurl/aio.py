@@ -32,6 +32,10 @@ the tasks awaiting them. No Python thread is made, and none waits.
   ``smithycurl.TimeoutError`` as for the synchronous client.
 - ``await client.close()`` (or leaving ``async with``) with calls in flight:
   each of them raises ``smithycurl.CancelledError``, once.
+- ``max_transfers`` (default 100) bounds the requests on the wire at once;
+  the other calls wait their turn in the library (first come, first
+  served), holding no connection; ``max_host_connections`` bounds the
+  connections to one host.
 - A client belongs to one event loop at a time (the one running when it made
   its first call) and is not thread-safe: use it from that loop's thread.
   Once that loop is closed, another loop may use it.
