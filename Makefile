@@ -3,7 +3,7 @@ GO        ?= go
 FUZZTIME  ?= 20s
 BUILD     := build
 
-.PHONY: all deps build demo test vet unit conformance fuzz bench clean contract bench-aws lib install examples ctest bench-c pytest bench-python gentest-c bench-typed-c proptest fuzz-long bench-sched bench-stream bench-python-async
+.PHONY: all deps build demo test vet unit conformance fuzz bench clean contract bench-aws lib install examples ctest bench-c pytest bench-python gentest-c bench-typed-c proptest fuzz-long bench-sched bench-stream bench-async-c bench-python-async
 
 all: build
 
@@ -78,6 +78,7 @@ bench:
 	$(GO) test ./internal/gen/gogen -run '^$$' -bench 'GenGo' -benchmem -benchtime 3x
 	$(MAKE) bench-aws
 	$(MAKE) bench-c
+	$(MAKE) bench-async-c
 	$(MAKE) bench-typed-c
 	$(MAKE) bench-python
 	$(MAKE) bench-python-async
@@ -173,6 +174,16 @@ bench-c: lib build
 	$(CC) $(CFLAGS_C) -Iinclude -o $(BUILD)/bench-c-startup bench/c/startup.c -L$(BUILD) -lsmithycurl -Wl,-rpath,$(CURDIR)/$(BUILD)
 	bench/c/run.sh
 	$(BUILD)/bench-c-startup $${SMITHYCURL_SHARED:-../shared}/models/aws/dynamodb.json 21
+
+# Asynchronous calls: BENCH_ASYNC_CALLS echo calls with BENCH_ASYNC_INFLIGHT
+# (10,000) in flight from one thread, through the completion queue (poll on
+# its fd) and through callbacks, vs a hand-written libcurl multi loop with
+# the same connection limit (BENCH_ASYNC_CONNS); calls/s ratio (goal >= 0.9x),
+# CPU per call, peak RSS (bench/c/async.c).
+bench-async-c: lib build
+	$(GO) build -o $(BUILD)/testserver ./internal/cmd/testserver
+	$(CC) $(CFLAGS_C) -Iinclude -o $(BUILD)/bench-c-async bench/c/async.c -lcurl -lpthread -ldl
+	bench/c/async.sh
 
 clean:
 	rm -rf $(BUILD)

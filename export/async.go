@@ -225,9 +225,9 @@ func runAsync(ctx context.Context, cl *clientH, q *queueH, op string, input []by
 		defer stopQueue()
 	}
 	r := callSafely(callCtx, cl.c, op, input)
-	// A call whose client was freed completes with SMITHYCURL_E_CANCELLED,
-	// even when its response had arrived meanwhile.
-	if cl.ctx.Err() != nil && (r == nil || r.code != codeCancelled) {
+	// A call whose client was freed completes with SMITHYCURL_E_CANCELLED
+	// and says so, even when its response had arrived meanwhile.
+	if cl.ctx.Err() != nil {
 		if r != nil {
 			r.free()
 		}

@@ -544,10 +544,8 @@ smithycurl_code smithycurl_queue_next(smithycurl_queue *queue, long timeout_ms, 
     if (result) *result = NULL;
     FORK_CHECK();
     if (!tag || !code || !result) return SMITHYCURL_E_INVALID_ARGUMENT;
-    int fd = -1;
-    int rc = scx_queue_fd(H(queue), &fd);
-    if (rc != SMITHYCURL_OK) return rc;
-    long long deadline = timeout_ms > 0 ? monotonic_ms() + timeout_ms : 0;
+    int fd = -1, rc;
+    long long deadline = 0;
     for (;;) {
         uintptr_t t = 0, r = 0;
         int c = 0;
@@ -559,6 +557,11 @@ smithycurl_code smithycurl_queue_next(smithycurl_queue *queue, long timeout_ms, 
             return rc;
         }
         if (rc != SMITHYCURL_E_END || timeout_ms == 0) return rc;
+        if (fd < 0) { // the first wait
+            rc = scx_queue_fd(H(queue), &fd);
+            if (rc != SMITHYCURL_OK) return rc;
+            if (timeout_ms > 0) deadline = monotonic_ms() + timeout_ms;
+        }
         int wait = -1;
         if (timeout_ms > 0) {
             long long left = deadline - monotonic_ms();

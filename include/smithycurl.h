@@ -602,10 +602,11 @@ smithycurl_code smithycurl_options_set_waiter_delays(smithycurl_options *options
 /** Limits of the engine that runs the client's asynchronous calls
  * (smithycurl_call_async(), smithycurl_call_queued()): at most
  * max_transfers requests on the wire at once (the others wait their turn,
- * first come first served, holding no connection; 0: the default, 100)
- * and at most max_host_connections connections to one host (0: the
- * default; HTTP/2 multiplexes streams on them). Synchronous calls are not
- * affected.
+ * first come first served, holding no connection, the wait counting
+ * against the call's timeout; 0: the default, 100) and at most
+ * max_host_connections connections to one host (0: the default, no bound
+ * beyond max_transfers; HTTP/2 multiplexes streams on them). Synchronous
+ * calls are not affected.
  * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_ARGUMENT (negative),
  *   SMITHYCURL_E_INVALID_HANDLE.
  * Thread-safety: one thread at a time per options handle. */

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs bench/c/async.c (make bench-async-c) against the echo service
+# "bench" of build/testserver.
+#   BENCH_ASYNC_CALLS     calls per measurement (default 40000)
+#   BENCH_ASYNC_INFLIGHT  calls in flight at every moment (default 10000)
+#   BENCH_ASYNC_TRANSFERS transfers on the wire at once, both sides (default 100,
+#                         the engine's default; the other calls wait their turn)
+#   BENCH_ASYNC_CONNS     connection limit of both sides (default 32)
+#   BENCH_ASYNC_ROUNDS    rounds of each kind; medians are printed (default 3)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+build=${BUILD:-build}
+coproc SERVER { exec "$build/testserver"; }
+server_pid=$SERVER_PID
+trap 'exec {SERVER[1]}>&- 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true' EXIT
+echo=""
+while read -r -t 30 name u <&"${SERVER[0]}"; do
+  [ "$name" = bench ] && echo=$u && break
+done
+[ -n "$echo" ] || { echo "testserver did not start" >&2; exit 1; }
+timeout 900 "$build/bench-c-async" "$echo" client/testdata/bench.smithy "$PWD/$build/libsmithycurl.so" \
+  "${BENCH_ASYNC_CALLS:-40000}" "${BENCH_ASYNC_INFLIGHT:-10000}" "${BENCH_ASYNC_TRANSFERS:-100}" \
+  "${BENCH_ASYNC_CONNS:-32}" "${BENCH_ASYNC_ROUNDS:-3}"
