@@ -3,7 +3,7 @@ GO        ?= go
 FUZZTIME  ?= 20s
 BUILD     := build
 
-.PHONY: all deps build demo test vet unit conformance fuzz bench clean contract bench-aws lib install examples ctest bench-c pytest bench-python gentest-c bench-typed-c proptest fuzz-long bench-sched bench-stream bench-soak bench-async-c
+.PHONY: all deps build demo test vet unit conformance fuzz bench clean contract bench-aws lib install examples ctest bench-c pytest bench-python gentest-c bench-typed-c proptest fuzz-long bench-sched bench-stream bench-soak bench-async-c bench-python-async
 
 all: build
 
@@ -81,6 +81,7 @@ bench:
 	$(MAKE) bench-async-c
 	$(MAKE) bench-typed-c
 	$(MAKE) bench-python
+	$(MAKE) bench-python-async
 	$(MAKE) bench-stream
 	$(MAKE) bench-soak
 
@@ -207,6 +208,15 @@ pytest: lib build
 bench-python: lib build
 	SMITHYCURL_LIBRARY=$(CURDIR)/$(BUILD)/libsmithycurl.so $(PYTHON) -B bench/python/bench.py
 	SMITHYCURL_LIBRARY=$(CURDIR)/$(BUILD)/libsmithycurl.so $(PYTHON) -B bench/python/bench_startup.py 21
+
+# bench-python-async: 1,000 concurrent DynamoDB GetItems (SigV4) on a local
+# server from asyncio: smithycurl.aio vs a hand-written aiohttp + json client
+# and vs the sync client on a ThreadPoolExecutor(64), CPU per call; memory per
+# in-flight call with a slow server (bench/python/bench_async.py; the model
+# from $(SMITHYCURL_SHARED), aiohttp from Debian's python3-aiohttp).
+bench-python-async: lib
+	@$(PYTHON) -c 'import aiohttp' 2>/dev/null || { echo "bench-python-async: needs aiohttp for $(PYTHON): apt-get install python3-aiohttp"; exit 1; }
+	SMITHYCURL_LIBRARY=$(CURDIR)/$(BUILD)/libsmithycurl.so $(PYTHON) -B bench/python/bench_async.py
 
 # Typed C clients (smithycurl gen c, internal/gen/cgen): the C of every model
 # under $(SMITHYCURL_SHARED)/models/aws and aws-large compiles with -std=c99

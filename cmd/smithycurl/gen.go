@@ -13,7 +13,7 @@ import (
 const genUsage = `Usage:
   smithycurl gen c      --model PATH... [--service ID] -o DIR [--prefix NAME]   NAME.h and NAME.c
   smithycurl gen go     --model PATH... [--service ID] --package NAME -o DIR    a Go package
-  smithycurl gen python --model PATH... [--service ID] -o DIR                   a typed package`
+  smithycurl gen python --model PATH... [--service ID] [--async] -o DIR         a typed package (--async: and its asyncio client)`
 
 // gen writes a typed client for a language: `smithycurl gen c --model
 // PATH... [--service ID] -o DIR [--prefix NAME]` writes DIR/NAME.h and

@@ -78,6 +78,13 @@ func TestGenPython(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "py.typed")); err != nil {
 		t.Error(err)
 	}
+	// --async: the asyncio client class too (smithycurl.aio).
+	if _, errOut, code := runCmd(t, bin, "gen", "python", "--model", model, "--async", "-o", dir); code != 0 {
+		t.Fatalf("--async: exit %d: %s", code, errOut)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "__init__.py")); err != nil || !strings.Contains(string(b), "class HttpBinAsyncClient(") {
+		t.Fatalf("--async: __init__.py has no HttpBinAsyncClient: %v", err)
+	}
 	t.Setenv("PYTHON", "/nonexistent/python3")
 	_, errOut, code := runCmd(t, bin, "gen", "python", "--model", model, "-o", dir)
 	if code != 2 || !strings.Contains(errOut, "needs a Python 3.10+ with the smithycurl package") {

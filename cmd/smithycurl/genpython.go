@@ -10,14 +10,16 @@ import (
 )
 
 // genPython writes a typed Python package: `smithycurl gen python --model
-// PATH... [--service ID] -o DIR` runs the Python package's own generator
-// (python3 -m smithycurl gen), so there is one Python generator. $PYTHON
-// names the interpreter (default python3); it must import smithycurl.
+// PATH... [--service ID] [--async] -o DIR` runs the Python package's own
+// generator (python3 -m smithycurl gen), so there is one Python generator;
+// --async adds the asyncio client class. $PYTHON names the interpreter
+// (default python3); it must import smithycurl.
 func genPython(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("gen python", "gen python --model PATH... [--service ID] -o DIR", stderr)
+	fs := newFlags("gen python", "gen python --model PATH... [--service ID] [--async] -o DIR", stderr)
 	var mf modelFlags
 	mf.register(fs)
 	dir := fs.String("o", "", "the package folder to write (its name is the module's)")
+	aio := fs.Bool("async", false, "also write the asyncio client class (NameAsyncClient, on smithycurl.aio)")
 	if fs.Parse(args) != nil {
 		return exitUsage
 	}
@@ -33,6 +35,9 @@ func genPython(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	argv := append([]string{"-m", "smithycurl", "gen"}, mf.models...)
 	if mf.service != "" {
 		argv = append(argv, "--service", mf.service)
+	}
+	if *aio {
+		argv = append(argv, "--async")
 	}
 	argv = append(argv, "-o", *dir)
 	cmd := exec.CommandContext(ctx, python, argv...)

@@ -16,6 +16,10 @@ errors are exceptions (client.errors, subclasses of ServiceError). For a
 typed module that mypy and IDEs understand, run
 ``python -m smithycurl gen MODEL --service ID -o pkg/``.
 
+For asyncio, ``model.async_client(...)`` takes the same arguments and gives
+coroutine operations (``await client.get_ip()``), many calls in flight
+without a thread each: see smithycurl.aio.
+
 Only the standard library is used. The shared library is found through
 $SMITHYCURL_LIBRARY, the package folder, then the system's paths, and
 loaded on first use. It runs the Go runtime: in a child made by os.fork()

@@ -1,6 +1,6 @@
 """The smithycurl command line of the Python package.
 
-    python -m smithycurl gen MODEL... [--service ID] -o OUT/   # a typed module
+    python -m smithycurl gen MODEL... [--service ID] [--async] -o OUT/   # a typed module
     python -m smithycurl ops MODEL...                          # services and operations
     python -m smithycurl version                               # package and library versions
 """
@@ -21,6 +21,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     g.add_argument("model", nargs="+", help="model files or directories (.smithy, .json)")
     g.add_argument("--service", help="the service's id (ns#Service); optional when the model has one")
     g.add_argument("-o", "--out", required=True, help="the package folder to write (its name is the module's)")
+    g.add_argument("--async", dest="aio", action="store_true",
+                   help="also write the asyncio client class (NameAsyncClient, on smithycurl.aio)")
     o = sub.add_parser("ops", help="list the services and operations of a model")
     o.add_argument("model", nargs="+")
     sub.add_parser("version", help="print the package's and the library's versions")
@@ -41,7 +43,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return 0
         from .gen import generate
 
-        for path in generate(model, args.service, args.out):
+        for path in generate(model, args.service, args.out, aio=args.aio):
             print(path)
         return 0
     except errors.LoadError as e:

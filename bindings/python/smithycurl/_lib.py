@@ -105,6 +105,10 @@ class Library:
         self.version_number = 0
 
     def __getattr__(self, name: str) -> Any:  # the declared functions
+        if name in _OPTIONAL:
+            raise errors.LibraryError(
+                f"{self.path} has no smithycurl_{name}: it is older than this package's asynchronous API "
+                "(smithycurl.aio); rebuild it (make lib)")
         raise AttributeError(f"libsmithycurl has no function smithycurl_{name}")
 
 
@@ -194,13 +198,31 @@ _FUNCTIONS: dict[str, tuple[Any, list[Any], bool]] = {
     ),
     "paginator_next": (c_int, [c_void_p, P(c_void_p), P(c_size_t), P(c_void_p)], False),
     "paginator_free": (c_int, [c_void_p], False),
+    # The completion queue of asynchronous calls (smithycurl.aio).
+    "queue_new": (c_int, [P(c_void_p)], True),
+    "queue_fd": (c_int, [c_void_p, P(c_int)], True),
+    "queue_next": (c_int, [c_void_p, c_long, P(c_void_p), P(c_int), P(c_void_p)], False),
+    "queue_free": (c_int, [c_void_p], False),
+    "call_queued": (c_int, [c_void_p, c_char_p, c_char_p, c_size_t, c_void_p, c_void_p, c_void_p], False),
+    "options_set_async_limits": (c_int, [c_void_p, c_int, c_int], False),
 }
+
+#: Functions a library may lack (older than the package's asynchronous
+#: API): left undeclared, so that everything else still works; using them
+#: raises LibraryError saying so (see Library.__getattr__).
+_OPTIONAL = frozenset({"queue_new", "queue_fd", "queue_next", "queue_free", "call_queued",
+                       "options_set_async_limits"})
 
 
 def _declare(cdll: ctypes.CDLL) -> Library:
     lib = Library(cdll, getattr(cdll, "_name", "?"))
     for name, (restype, argtypes, checked) in _FUNCTIONS.items():
-        func = getattr(cdll, "smithycurl_" + name)
+        try:
+            func = getattr(cdll, "smithycurl_" + name)
+        except AttributeError:
+            if name in _OPTIONAL:
+                continue
+            raise
         func.restype = restype
         func.argtypes = argtypes
         if checked:

@@ -64,12 +64,11 @@ class Paginator(Closing, Generic[T]):
         p, n, r = ctypes.c_void_p(), ctypes.c_size_t(), ctypes.c_void_p()
         rc = lib.paginator_next(h, ctypes.byref(p), ctypes.byref(n), ctypes.byref(r))
         if rc == _lib.OK:
-            raw = ctypes.string_at(p, n.value)
             try:
-                page: T = self._op._decode(raw)
-            except (ValueError, TypeError, KeyError) as e:
+                page: T = self._op._output(ctypes.string_at(p, n.value))
+            except errors.DecodeError:
                 self.close()
-                raise errors.DecodeError(f"{self._op.info.name}: cannot decode the output {raw[:200]!r}: {e}") from e
+                raise
             return page
         self.close()
         if rc == E_END:
@@ -89,18 +88,7 @@ class Paginator(Closing, Generic[T]):
             self.close()
             raise errors.UsageError(f"{self._op.info.name}: its @paginated trait names no items member")
         for page in self:
-            v: Any = page
-            codec = self._op._out
-            for name in self._items_path:
-                if v is None or codec is None:
-                    break
-                m = codec.by_key[name]
-                v = getattr(v, m.py, None)
-                codec = m.codec if m.codec.by_key else None
-            if isinstance(v, dict):
-                yield from v.items()
-            elif v is not None:
-                yield from v
+            yield from page_items(self._op, self._items_path, page)
 
     def close(self) -> None:
         """Frees the paginator; the iteration ends. Idempotent."""
@@ -110,6 +98,24 @@ class Paginator(Closing, Generic[T]):
 
     def __repr__(self) -> str:
         return f"<smithycurl paginator of {self._op.info.id}{'' if self._h is not None else ' (ended)'}>"
+
+
+def page_items(op: "Operation", items_path: list[str], page: Any) -> Iterator[Any]:
+    """The items of a page (a decoded output) at items_path (the
+    @paginated trait's items, as member names): a list's elements, or a
+    map's ``(key, value)`` pairs."""
+    v: Any = page
+    codec = op._out
+    for name in items_path:
+        if v is None or codec is None:
+            break
+        m = codec.by_key[name]
+        v = getattr(v, m.py, None)
+        codec = m.codec if m.codec.by_key else None
+    if isinstance(v, dict):
+        yield from v.items()
+    elif v is not None:
+        yield from v
 
 
 class Paginate:

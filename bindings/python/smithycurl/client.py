@@ -171,6 +171,9 @@ def _make_options(lib: _lib.Library, **o: Any) -> tuple[int, Any]:
         check(lib.options_set_waiter_delays(h, int(round(lo * 1000)), int(round(hi * 1000))), "waiter_delays")
     if o["region"] is not None:
         check(lib.options_set_region(h, s(o["region"], "region")), "region")
+    if o["max_transfers"] is not None or o["max_host_connections"] is not None:
+        check(lib.options_set_async_limits(h, int(o["max_transfers"] or 0), int(o["max_host_connections"] or 0)),
+              "max_transfers/max_host_connections")
     for k, v in (o["endpoint_params"] or {}).items():
         if isinstance(v, bool):
             v = "true" if v else "false"
@@ -370,12 +373,29 @@ class Operation:
         return _utf8(body, self.info.name)
 
     def _decode(self, raw: bytes) -> Any:
+        if self._out is None:
+            return None
+        return self._decode_obj(self._parse(raw))
+
+    def _parse(self, raw: bytes) -> Any:
+        """An output's (or error's) JSON, parsed (big decimals exactly)."""
+        return _exact_loads(raw.decode()) if self._exact else _loads(raw.decode())
+
+    def _decode_obj(self, obj: Any) -> Any:
+        """The output class of a parsed output."""
         out = self._out
         if out is None:
             return None
-        obj = _exact_loads(raw.decode()) if self._exact else _loads(raw.decode())
         assert out.dec is not None
         return out.dec(obj)
+
+    def _output(self, raw: bytes, parsed: Any = None) -> Any:
+        """The output of a call's raw output JSON (parsed: the same, parsed
+        already), a decode failure raised as DecodeError."""
+        try:
+            return self._decode(raw) if parsed is None else self._decode_obj(parsed)
+        except (ValueError, TypeError, KeyError) as e:
+            raise errors.DecodeError(f"{self.info.name}: cannot decode the output {raw[:200]!r}: {e}") from e
 
     def _decode_event(self, raw: bytes) -> Any:
         """An event ({"member": {...}}) as the stream union's class."""
@@ -508,11 +528,12 @@ class Waiter:
     def __call__(self, input: Any = None, /, *, max_wait: float, **kwargs: Any) -> Any:
         return self._run(self.operation._body(input, kwargs), max_wait)
 
-    def _run(self, body: bytes, max_wait: float) -> Any:
-        """Waits with the input JSON body; for generated clients too."""
+    def _run(self, body: bytes, max_wait: float, token: Optional[int] = None) -> Any:
+        """Waits with the input JSON body; for generated clients too. With
+        token, that cancel token (the caller's) cancels the wait."""
         if not max_wait > 0:
             raise errors.UsageError(f"{self.__name__}(): max_wait must be a positive number of seconds, not {max_wait!r}")
-        return self._client._wait(self, body, max(1, int(round(max_wait * 1000))))
+        return self._client._wait(self, body, max(1, int(round(max_wait * 1000))), token)
 
 
 class _Waiters:
@@ -616,13 +637,19 @@ class Client(Closing):
             rc = _streamed.call_stream(self._lib, h, op._op, body, source, sink, r, token)
         return self._outcome(op, rc, r)
 
-    def _wait(self, w: Waiter, body: bytes, max_wait_ms: int) -> Any:
+    def _wait(self, w: Waiter, body: bytes, max_wait_ms: int, token: Optional[int] = None) -> Any:
+        """Runs a waiter; with token (a cancel token the caller owns), that
+        token cancels it, and Ctrl-C is not watched (the asynchronous
+        client's waiters, on a worker thread)."""
         h = self._handle
         if h is None:
             raise errors.UsageError(f"the client of {self.service.id} is closed")
         lib = self._lib
         r = ctypes.c_void_p()
-        rc = _interrupt.wait(lib, h, w._name, body, max_wait_ms, r)
+        if token is None:
+            rc = _interrupt.wait(lib, h, w._name, body, max_wait_ms, r)
+        else:
+            rc = lib.wait(h, w._name, body, len(body), max_wait_ms, token, ctypes.byref(r))
         if rc not in (_lib.E_WAITER_FAILURE, _lib.E_WAITER_TIMEOUT) or not r.value:
             return self._outcome(w.operation, rc, r)
         try:
@@ -643,18 +670,19 @@ class Client(Closing):
     def _outcome(self, op: Operation, rc: int, r: ctypes.c_void_p) -> Any:
         """The decoded output of a call or wait that returned rc and result
         r (freed here), or the exception it raises."""
+        return op._output(self._raw_outcome(op, rc, r))
+
+    def _raw_outcome(self, op: Operation, rc: int, r: ctypes.c_void_p) -> bytes:
+        """The output JSON of a call or wait that returned rc and result r
+        (freed here), or the exception it raises."""
         lib = self._lib
         if rc == _lib.OK:
             p, n = ctypes.c_void_p(), ctypes.c_size_t()
             try:
                 lib.result_output(r, ctypes.byref(p), ctypes.byref(n))
-                raw = ctypes.string_at(p, n.value)
+                return ctypes.string_at(p, n.value)
             finally:
                 lib.result_free(r)
-            try:
-                return op._decode(raw)
-            except (ValueError, TypeError, KeyError) as e:
-                raise errors.DecodeError(f"{op.info.name}: cannot decode the output {raw[:200]!r}: {e}") from e
         if not r.value:
             if rc == _lib.E_FORKED:
                 raise errors.ForkedError()

@@ -57,6 +57,7 @@ class _Gen:
             used.add(name)
             self.names[sid] = name
         self.client_name = _codec.class_name(service.id) + "Client"
+        self.async_client_name = _codec.class_name(service.id) + "AsyncClient"
         self.exports: list[str] = []
         self.bindings: list[tuple[str, str]] = []
 
@@ -204,15 +205,19 @@ class _Gen:
                 return str(m["target"])
         return None
 
-    def accessor(self, parts: list[str], suffix: str, prop: str, prop_doc: str, what: str, methods: list[str]) -> str:
+    def accessor(self, parts: list[str], suffix: str, prop: str, prop_doc: str, what: str, methods: list[str],
+                 aio: bool = False) -> str:
         """Adds to parts the class behind client.PROP (client.wait,
-        client.paginate) with methods, and returns the property's code."""
-        name = self.client_name + suffix
+        client.paginate) with methods, and returns the property's code;
+        with aio, of the asynchronous client."""
+        client_name = self.async_client_name if aio else self.client_name
+        name = client_name + suffix
         while name in self.names.values():
             name += "_"
+        base = "GeneratedAsyncClient" if aio else "GeneratedClient"
         cls = f"class {name}:\n"
-        cls += _doc(f"client.{prop} of {self.client_name}: {what}.", "    ")
-        cls += ("    def __init__(self, client: smithycurl.generated.GeneratedClient) -> None:\n"
+        cls += _doc(f"client.{prop} of {client_name}: {what}.", "    ")
+        cls += (f"    def __init__(self, client: smithycurl.generated.{base}) -> None:\n"
                 "        self._client = client\n")
         cls += "".join("\n" + m for m in methods)
         parts.append(cls)
@@ -222,11 +227,13 @@ class _Gen:
                 f"        return {name}(self)\n")
 
     def method(self, info: Any, data: dict[str, Any], paginate: bool = False, waiter: Optional[str] = None,
-               stream: Optional[str] = None) -> str:
+               stream: Optional[str] = None, aio: bool = False) -> str:
         """The client's method of an operation or, with paginate, the
         paginators class's method of a @paginated one; with waiter, the
         waiters class's method of that waiter; with stream (the method's
-        name), the client's method opening its event stream."""
+        name), the client's method opening its event stream. With aio, the
+        asynchronous client's (coroutines; streamed bodies as bytes, no
+        download file, no event streams)."""
         in_shape = self.shapes.get(info.input) if info.input != "smithy.api#Unit" else None
         out_type = "None" if info.output == "smithy.api#Unit" else self.names[info.output]
         params = ["self"]
@@ -242,7 +249,7 @@ class _Gen:
                     py += "_"
                 used.add(py)
                 ann = self.ann(m.get("type", ""), m["target"])
-                if m.get("streaming") == "blob" and not paginate:
+                if m.get("streaming") == "blob" and not paginate and not aio:
                     ann = "smithycurl.BodySource"  # bytes, or streamed from a file object or chunks
                 if m.get("type") in ("structure", "union"):
                     ann = f"{ann} | typing.Mapping[str, typing.Any]"
@@ -262,7 +269,7 @@ class _Gen:
         # object when one is given (keyword-only, after the members).
         download = ""
         out_shape = self.shapes.get(info.output) if info.output != "smithy.api#Unit" else None
-        if not paginate and any(m.get("streaming") == "blob" for m in (out_shape or {}).get("members", ())):
+        if not paginate and not aio and any(m.get("streaming") == "blob" for m in (out_shape or {}).get("members", ())):
             download = "download"
             while download in used:
                 download += "_"
@@ -293,9 +300,9 @@ class _Gen:
                    "the success state and returns that call's output; max_wait (seconds) bounds the wait.\n"
                    "Raises smithycurl.WaiterFailureError, smithycurl.WaiterTimeoutError, or an error no\n"
                    "acceptor expects.\n\n" + doc)
-            out = f"    def {snake_case(waiter)}({', '.join(params)}) -> {out_type}:\n"
+            out = f"    {'async ' if aio else ''}def {snake_case(waiter)}({', '.join(params)}) -> {out_type}:\n"
             out += _doc(doc, "        ")
-            call = f"self._client._wait({waiter!r}, {info.name!r}, {{{', '.join(mapping)}}}, max_wait)"
+            call = f"{'await ' if aio else ''}self._client._wait({waiter!r}, {info.name!r}, {{{', '.join(mapping)}}}, max_wait)"
             if out_type == "None":
                 return out + f"        {call}\n"
             return out + f"        return typing.cast({out_type}, {call})\n"
@@ -315,8 +322,8 @@ class _Gen:
             if "*" not in params:
                 params.append("*")
             params += [f"{o}: {ann} = {default}" for o, (ann, default) in _PAGINATE_OPTIONS.items()]
-            page_type = f"smithycurl.Paginator[{out_type}]"
-            doc = (f"Pages of {info.name}: an iterator of {out_type}, .items() their items.\n\n"
+            page_type = f"smithycurl.aio.AsyncPaginator[{out_type}]" if aio else f"smithycurl.Paginator[{out_type}]"
+            doc = (f"Pages of {info.name}: an {'asynchronous ' if aio else ''}iterator of {out_type}, .items() their items.\n\n"
                    "max_items stops after that many items; page_size sets the page size member;\n"
                    "stop_on_repeated_token ends quietly on a token the service sends back.\n\n" + doc)
             sig = ", ".join(params)
@@ -327,16 +334,47 @@ class _Gen:
                     f"            {info.name!r}, {{{', '.join(mapping)}}}, {options}))\n")
             return out
         sig = ", ".join(params)
-        out = f"    def {info.py_name}({sig}) -> {out_type}:\n"
+        out = f"    {'async ' if aio else ''}def {info.py_name}({sig}) -> {out_type}:\n"
         out += _doc(doc, "        ")
-        call = f"self._call({info.name!r}, {{{', '.join(mapping)}}}{', ' + download if download else ''})"
+        call = f"{'await ' if aio else ''}self._call({info.name!r}, {{{', '.join(mapping)}}}{', ' + download if download else ''})"
         if out_type == "None":
             out += f"        {call}\n"
         else:
             out += f"        return typing.cast({out_type}, {call})\n"
         return out
 
-    def module(self, module_name: str) -> str:
+    def async_client(self, parts: list[str]) -> str:
+        """The asynchronous client class (gen --async): the synchronous
+        one's methods as coroutines, its waiters and paginators."""
+        svc = self.service
+        name = self.async_client_name
+        client = f"class {name}(smithycurl.generated.GeneratedAsyncClient):\n"
+        client += _doc(
+            (svc.documentation or f"A client of {svc.id}.")
+            + f"\n\nThe asyncio client: {name}(endpoint, *, timeout=..., ...) takes what {self.client_name}"
+            " takes; its operations are coroutines returning the same classes (smithycurl.aio)."
+            " `async with` or `await client.close()` closes it. Use it from one event loop.",
+            "    ",
+        )
+        client += f"    _SERVICE = {svc.id!r}\n\n"
+        client += _client_init()
+        client += "    @classmethod\n    def _load_model(cls) -> smithycurl.Model:\n        return _model()\n"
+        for info, data in zip(svc.operations, self.ops):
+            client += "\n" + self.method(info, data, aio=True)
+        self.exports.append(name)
+        waits = [(w, info, data) for info, data in zip(svc.operations, self.ops) for w in info.waiters]
+        if waits:
+            client += self.accessor(parts, "Waiters", "wait", "The waiters of the service (on a worker thread each).",
+                                    "one coroutine per waiter",
+                                    [self.method(info, data, waiter=w, aio=True) for w, info, data in waits], aio=True)
+        paged = [(info, data) for info, data in zip(svc.operations, self.ops) if info.paginated]
+        if paged:
+            client += self.accessor(parts, "Paginators", "paginate", "The paginators of the @paginated operations.",
+                                    "one method per @paginated operation",
+                                    [self.method(info, data, paginate=True, aio=True) for info, data in paged], aio=True)
+        return client
+
+    def module(self, module_name: str, aio: bool = False) -> str:
         svc = self.service
         parts: list[str] = []
         kinds: dict[str, list[str]] = {"enum": [], "structure": [], "union": [], "error": []}
@@ -391,6 +429,8 @@ class _Gen:
             client += self.accessor(parts, "Paginators", "paginate", "The paginators of the @paginated operations.",
                                     "one method per @paginated operation",
                                     [self.method(info, data, paginate=True) for info, data in paged])
+        if aio:
+            client += "\n\n" + self.async_client(parts)
 
         binds = "".join(f"    {sid!r}: {name},\n" for sid, name in self.bindings)
         header = (
@@ -402,7 +442,8 @@ class _Gen:
             "from __future__ import annotations\n\n"
             "import dataclasses\nimport datetime\nimport decimal\nimport os\nimport typing\n\n"
             "import smithycurl\nimport smithycurl.generated\nimport smithycurl.types\n"
-            "\n"
+            + ("import smithycurl.aio\n" if aio else "")
+            + "\n"
             "__all__ = [\n" + "".join(f"    {n!r},\n" for n in sorted(self.exports)) + "]\n\n"
             "# Keep the imports used whatever the model holds.\n"
             "_unused = (dataclasses, datetime, decimal)\n\n\n"
@@ -447,9 +488,11 @@ def _client_init() -> str:
             "        super().__init__(\n            endpoint,\n" + args + "        )\n\n")
 
 
-def generate(model: Model, service: Optional[str], out_dir: str, module_name: Optional[str] = None) -> list[str]:
+def generate(model: Model, service: Optional[str], out_dir: str, module_name: Optional[str] = None,
+             aio: bool = False) -> list[str]:
     """Writes the typed package for a service of the model into out_dir;
-    returns the paths written."""
+    returns the paths written. With aio, the package has the asynchronous
+    client class too (NameAsyncClient, on smithycurl.aio)."""
     info = model.service(service)
     name = module_name or os.path.basename(os.path.normpath(out_dir))
     if not name.isidentifier() or keyword.iskeyword(name):
@@ -459,7 +502,7 @@ def generate(model: Model, service: Optional[str], out_dir: str, module_name: Op
     written = []
     path = os.path.join(out_dir, "__init__.py")
     with open(path, "w", encoding="utf-8") as f:
-        f.write(gen.module(name))
+        f.write(gen.module(name, aio))
     written.append(path)
     path = os.path.join(out_dir, "model.json")
     with open(path, "w", encoding="utf-8") as f:

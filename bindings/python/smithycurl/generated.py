@@ -9,14 +9,20 @@ from __future__ import annotations
 
 import os
 import threading
-from typing import Any, ClassVar, Mapping, Optional, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Optional, TypeVar
+
+from . import _body
 
 from ._body import Writable
 from ._paginate import Paginator
 from .client import Client, EventStream, Waiter
 from .model import Model, load_model
 
+if TYPE_CHECKING:  # smithycurl.aio imports asyncio: only modules with an asynchronous client load it
+    from .aio import AsyncClient, AsyncPaginator
+
 _T = TypeVar("_T", bound="GeneratedClient")
+_TA = TypeVar("_TA", bound="GeneratedAsyncClient")
 _models: dict[str, Model] = {}
 _lock = threading.Lock()
 
@@ -76,6 +82,52 @@ class GeneratedClient:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self._SERVICE} at {self.client.endpoint}>"
+
+
+class GeneratedAsyncClient:
+    """Base of generated asynchronous client classes (``gen --async``): the
+    same options as GeneratedClient; calls through smithycurl.aio."""
+
+    _SERVICE: ClassVar[str] = ""
+
+    @classmethod
+    def _load_model(cls) -> Model:
+        raise NotImplementedError
+
+    def __init__(self, endpoint: str, **options: Any) -> None:
+        self.client: AsyncClient = self._load_model().async_client(self._SERVICE, endpoint=endpoint, **options)
+
+    async def _call(self, operation: str, members: Mapping[str, Any]) -> Any:
+        from .aio import _not_async
+
+        op = self.client._sync._operation(operation)
+        if op._stream_in and _body.is_stream(members.get(op._stream_in)):
+            raise _not_async(op, "a streamed body (a file object or chunks)")
+        return op._output(await self.client._send(op, op._members_body(members)))
+
+    def _paginate(self, operation: str, members: Mapping[str, Any], max_items: Optional[int],
+                  page_size: Optional[int], stop_on_repeated_token: bool) -> AsyncPaginator[Any]:
+        from .aio import AsyncPaginator
+
+        op = self.client._sync._operation(operation)
+        return AsyncPaginator(self.client, op, op._members_body(members), max_items, page_size, stop_on_repeated_token)
+
+    async def _wait(self, waiter: str, operation: str, members: Mapping[str, Any], max_wait: float) -> Any:
+        op = self.client._sync._operation(operation)
+        return await self.client._wait(Waiter(self.client._sync, waiter, op), op._members_body(members), max_wait)
+
+    async def close(self) -> None:
+        """Closes the client; its calls in flight raise smithycurl.CancelledError."""
+        await self.client.close()
+
+    async def __aenter__(self: _TA) -> _TA:
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.close()
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self._SERVICE} at {self.client.endpoint}>"

@@ -6,7 +6,9 @@ import ctypes
 import dataclasses
 import json
 import os
+import inspect
 import threading
+from typing import ParamSpec, TypeVar
 
 # typing is for the type checker only: importing it costs every process a few ms.
 TYPE_CHECKING = False
@@ -17,6 +19,7 @@ from . import _codec, _lib, errors
 from .types import snake_case
 
 if TYPE_CHECKING:
+    from .aio import AsyncClient
     from .client import Client
 
 if TYPE_CHECKING:
@@ -94,6 +97,23 @@ def _service_info(d: Mapping[str, Any]) -> ServiceInfo:
         documentation=d.get("documentation", ""), protocols=tuple(d.get("protocols", ())),
         auth=tuple(d.get("auth", ())), operations=tuple(ops),
     )
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _same_arguments(like: Callable[_P, Any]) -> Callable[[Callable[..., _R]], Callable[_P, _R]]:
+    """Gives the decorated function the parameters of like (for the type
+    checker and for inspect.signature, help()): async_client takes what
+    client takes, listed once."""
+
+    def decorate(f: Callable[..., _R]) -> Callable[_P, _R]:
+        sig = inspect.signature(like)
+        setattr(f, "__signature__", sig.replace(return_annotation=inspect.signature(f).return_annotation))
+        return f
+
+    return decorate
 
 
 class Model:
@@ -202,6 +222,8 @@ class Model:
         host_prefix: bool = True,
         waiter_delays: Optional[tuple[float, float]] = None,
         trace: TUnion[bool, Callable[[dict[str, Any]], None], None] = None,
+        max_transfers: Optional[int] = None,
+        max_host_connections: Optional[int] = None,
     ) -> "Client":
         """A client for a service of the model (its id; omit it when the
         model has one service), calling ``endpoint``.
@@ -248,7 +270,14 @@ class Model:
           better than the model;
         - ``trace``: a function called with each request and response
           event (a dict, credentials redacted), or True to log them to the
-          "smithycurl.trace" logger at DEBUG level.
+          "smithycurl.trace" logger at DEBUG level;
+        - ``max_transfers`` and ``max_host_connections``: the limits of the
+          library's engine, which the calls of an asynchronous client
+          (:meth:`async_client`) go through: at most ``max_transfers``
+          requests on the wire at once (100; the others wait their turn,
+          first come first served, holding no connection) and at most
+          ``max_host_connections`` connections to one host (0: no limit).
+          A synchronous client's calls do not go through the engine.
         """
         from .client import Client, _make_options
 
@@ -261,6 +290,7 @@ class Model:
             proxy=proxy, validate=validate if validation is None else validation,
             max_response_bytes=max_response_bytes, trace=trace, host_prefix=host_prefix,
             region=region, endpoint_params=endpoint_params, waiter_delays=waiter_delays,
+            max_transfers=max_transfers, max_host_connections=max_host_connections,
         )
         out = ctypes.c_void_p()
         try:
@@ -275,6 +305,18 @@ class Model:
             raise errors.from_code(rc, msg)
         assert out.value is not None
         return Client(self, info, out.value, endpoint, keep)
+
+    @_same_arguments(client)
+    def async_client(self, *args: Any, **kwargs: Any) -> AsyncClient:
+        """A client for asyncio programs (:mod:`smithycurl.aio`): the same
+        arguments as :meth:`client` (service, endpoint and options); its
+        operations are coroutines returning the same output classes and
+        raising the same errors (``await client.get_ip()``), many calls in
+        flight at once without a thread each. Close it with ``async with``
+        or ``await client.close()``."""
+        from .aio import AsyncClient
+
+        return AsyncClient(self.client(*args, **kwargs))
 
     def close(self) -> None:
         """Frees the model handle (its clients stay usable)."""
