@@ -62,8 +62,8 @@ CURLSH *sc_share_new(void) {
 	return sh;
 }
 
-void sc_share_free(CURLSH *sh) {
-	if (!sh) return;
+int sc_share_free(CURLSH *sh) {
+	if (!sh) return 0;
 	sc_share_reg *found = NULL;
 	pthread_mutex_lock(&sc_reg_mu);
 	for (sc_share_reg **pp = &sc_reg_head; *pp; pp = &(*pp)->next) {
@@ -74,12 +74,17 @@ void sc_share_free(CURLSH *sh) {
 		}
 	}
 	pthread_mutex_unlock(&sc_reg_mu);
-	curl_share_cleanup(sh);
+	if (curl_share_cleanup(sh) != CURLSHE_OK) {
+		/* Still in use (a handle attached): its locks must outlive it, so
+		   they are kept (a leak, not a use after free). */
+		return -1;
+	}
 	if (found) {
 		for (int i = 0; i < CURL_LOCK_DATA_LAST; i++) pthread_mutex_destroy(&found->locks->mu[i]);
 		free(found->locks);
 		free(found);
 	}
+	return 0;
 }
 
 /* ---- buffers and callbacks --------------------------------------------- */

@@ -76,7 +76,9 @@ typedef struct sc_handle {
 /* sc_share_new creates a share handle for DNS cache and TLS sessions with
    pthread lock callbacks; NULL on failure. */
 CURLSH *sc_share_new(void);
-void sc_share_free(CURLSH *sh);
+/* sc_share_free frees a share handle; -1 (and the handle kept) when a
+   handle still uses it. */
+int sc_share_free(CURLSH *sh);
 
 sc_handle *sc_new(CURL *easy, CURLSH *share);
 void sc_free(sc_handle *h);
