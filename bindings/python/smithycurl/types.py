@@ -185,13 +185,23 @@ def snake_case(name: str) -> str:
     """Smithy member and operation names in Python style: GetIp -> get_ip,
     queryParam -> query_param, HTTPStatus -> http_status; keywords get a
     trailing underscore (from -> from_)."""
-    import keyword
+    got = _snake.get(name)
+    if got is None:
+        import keyword
 
-    s = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", name)
-    s = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", s).lower()
-    if keyword.iskeyword(s) or s in _RESERVED:
-        s += "_"
-    return s
+        got = _LOWER_UPPER.sub(r"\1_\2", _ACRONYM.sub(r"\1_\2", name)).lower()
+        if keyword.iskeyword(got) or got in _RESERVED:
+            got += "_"
+        if len(_snake) < 65536:  # names come from models: bounded, but not trusted
+            _snake[name] = got
+    return got
+
+
+# snake_case's rules, compiled once, and the names it has converted (a
+# client's creation converts every operation name of its service).
+_ACRONYM = re.compile(r"([A-Z]+)([A-Z][a-z])")
+_LOWER_UPPER = re.compile(r"([a-z0-9])([A-Z])")
+_snake: dict[str, str] = {}
 
 
 # Names a dataclass field must not take (they would shadow the bases' API).
