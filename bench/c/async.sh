@@ -10,14 +10,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${BUILD:-build}
-coproc SERVER { exec "$build/testserver"; }
-server_pid=$SERVER_PID
-trap 'exec {SERVER[1]}>&- 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true' EXIT
-echo=""
-while read -r -t 30 name u <&"${SERVER[0]}"; do
-  [ "$name" = bench ] && echo=$u && break
-done
-[ -n "$echo" ] || { echo "testserver did not start" >&2; exit 1; }
+. bench/c/testserver.sh
+testserver_start bench
+echo=$TS_bench
 timeout 900 "$build/bench-c-async" "$echo" client/testdata/bench.smithy "$PWD/$build/libsmithycurl.so" \
   "${BENCH_ASYNC_CALLS:-40000}" "${BENCH_ASYNC_INFLIGHT:-10000}" "${BENCH_ASYNC_TRANSFERS:-100}" \
   "${BENCH_ASYNC_CONNS:-32}" "${BENCH_ASYNC_ROUNDS:-3}"

@@ -8,14 +8,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${BUILD:-build}
-coproc SERVER { exec "$build/testserver"; }
-server_pid=$SERVER_PID
-trap 'exec {SERVER[1]}>&- 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true' EXIT
-echo_url=""
-while read -r -t 30 name u <&"${SERVER[0]}"; do
-  [ "$name" = bench ] && { echo_url=$u; break; }
-done
-[ -n "$echo_url" ] || { echo "testserver did not start" >&2; exit 1; }
+. bench/c/testserver.sh
+testserver_start bench
+echo_url=$TS_bench
 calls=${BENCH_SCHED_CALLS:-3000} rounds=${BENCH_SCHED_ROUNDS:-5}
 echo "where a call waits: the echo workload, $calls calls per measurement, medians of $rounds rounds"
 echo "  c: libcurl only; inside: one entry into Go, perform in a cgo call; split: prepare in Go, perform in C, finish in Go"
