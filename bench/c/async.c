@@ -60,16 +60,6 @@ static const char output_prefix[] = "{\"id\":\"a1b2c3d4\"";
 static const char *echo_url, *echo_model, *lib;
 static int calls, inflight, transfers, conns;
 
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n) {
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 // ---- curl-multi ----
 
 struct xfer {

@@ -39,16 +39,6 @@
 #include "clock.h"
 #include "smithycurl.h"
 
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n) {
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 // ---- workers (child processes) ----
 
 static const char *url, *model_dir, *echo_url, *echo_model;

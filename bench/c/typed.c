@@ -23,16 +23,6 @@
 
 #define ROUNDS 7
 
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n) {
-    qsort(v, n, sizeof *v, cmp_double);
-    return v[n / 2];
-}
-
 static int failures;
 
 static void json_get(smithycurl_client *c, const char *id, int calls) {

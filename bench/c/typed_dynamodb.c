@@ -78,11 +78,6 @@ static void typed_put(smithycurl_client *c, int calls) {
     }
 }
 
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 static void compare(smithycurl_client *c, const char *name, void (*json)(smithycurl_client *, int),
                     void (*typed)(smithycurl_client *, int), int calls) {
     double cj[ROUNDS], ct[ROUNDS];
