@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -137,7 +138,12 @@ func (pg *Pager) Pagination() model.Pagination { return pg.p }
 
 // Next sends the next request and returns its output. (nil, nil) when there
 // are no more pages. After an error (an *Error, as from Call) the pages end.
-func (pg *Pager) Next(ctx context.Context) ([]byte, error) {
+func (pg *Pager) Next(ctx context.Context) ([]byte, error) { return pg.NextWith(ctx) }
+
+// NextWith is Next with opts added, for this page only, after the
+// WithPageCallOptions of the pager (client.ViaEngine for the C
+// paginator's queued next).
+func (pg *Pager) NextWith(ctx context.Context, opts ...CallOption) ([]byte, error) {
 	pg.last, pg.items, pg.itemsRead = nil, nil, false
 	if pg.pendingErr != nil {
 		err := pg.pendingErr
@@ -156,7 +162,7 @@ func (pg *Pager) Next(ctx context.Context) ([]byte, error) {
 		}
 		pg.sent = compact(pg.token)
 	}
-	out, err := pg.c.Call(ctx, string(pg.op.Shape.ID), in, pg.o.call...)
+	out, err := pg.c.Call(ctx, string(pg.op.Shape.ID), in, slices.Concat(pg.o.call, opts)...)
 	if err != nil {
 		pg.done = true
 		return nil, err

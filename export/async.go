@@ -210,12 +210,13 @@ func scx_call_async(ch C.uintptr_t, op *C.char, in *C.char, n C.size_t, tok C.ui
 		}
 		C.scx_done_invoke(fn, user, C.int(code), h)
 	}
-	go runAsync(ctx, cl, q, name, input, done)
+	go runAsync(ctx, cl, q, func(ctx context.Context) *result { return call(ctx, cl.c, name, input, client.ViaEngine()) }, done)
 	return codeOK
 }
 
-// runAsync runs one asynchronous call and hands its outcome to done.
-func runAsync(ctx context.Context, cl *clientH, q *queueH, op string, input []byte, done func(int, *result)) {
+// runAsync runs one asynchronous call (run, with a context that the
+// client's and the queue's freeing cancel) and hands its outcome to done.
+func runAsync(ctx context.Context, cl *clientH, q *queueH, run func(context.Context) *result, done func(int, *result)) {
 	callCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	stopClient := context.AfterFunc(cl.ctx, func() { cancel(context.Cause(cl.ctx)) })
@@ -224,7 +225,7 @@ func runAsync(ctx context.Context, cl *clientH, q *queueH, op string, input []by
 		stopQueue := context.AfterFunc(q.ctx, func() { cancel(context.Cause(q.ctx)) })
 		defer stopQueue()
 	}
-	r := callSafely(callCtx, cl.c, op, input)
+	r := runSafely(callCtx, run)
 	// A call whose client was freed completes with SMITHYCURL_E_CANCELLED
 	// and says so, even when its response had arrived meanwhile.
 	if cl.ctx.Err() != nil {
@@ -240,14 +241,14 @@ func runAsync(ctx context.Context, cl *clientH, q *queueH, op string, input []by
 	done(code, r)
 }
 
-// callSafely is call, with a panic turned into a SMITHYCURL_E_INTERNAL
+// runSafely is run, with a panic turned into a SMITHYCURL_E_INTERNAL
 // result (the goroutine of an asynchronous call has no export to guard it).
-func callSafely(ctx context.Context, c *client.Client, op string, input []byte) (r *result) {
+func runSafely(ctx context.Context, run func(context.Context) *result) (r *result) {
 	defer func() {
 		if p := recover(); p != nil {
 			reportPanic(p)
 			r = newErrorResult(codeInternal, int(client.KindUsage), 0, 0, [numFields]string{fMessage: fmt.Sprintf("internal error: %v", p)})
 		}
 	}()
-	return call(ctx, c, op, input, client.ViaEngine())
+	return run(ctx)
 }

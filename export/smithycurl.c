@@ -511,6 +511,13 @@ smithycurl_code smithycurl_call_queued(smithycurl_client *client, const char *op
                           (uintptr_t)tag, hints, threads);
 }
 
+smithycurl_code smithycurl_paginator_next_queued(smithycurl_paginator *paginator, smithycurl_queue *queue, void *tag) {
+    FORK_CHECK();
+    int threads = 0;
+    int hints = sched_hints(&threads);
+    return scx_paginator_next_queued(H(paginator), H(queue), (uintptr_t)tag, hints, threads);
+}
+
 smithycurl_code smithycurl_queue_new(smithycurl_queue **out) {
     FORK_CHECK();
     if (!out) return SMITHYCURL_E_INVALID_ARGUMENT;

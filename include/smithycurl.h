@@ -1014,7 +1014,8 @@ smithycurl_code smithycurl_paginator_new(smithycurl_client *client, const char *
  *   with *error set: the pages end there (later calls return
  *   SMITHYCURL_E_END);
  *   SMITHYCURL_E_INVALID_HANDLE, SMITHYCURL_E_INVALID_ARGUMENT (json or
- *   error NULL), SMITHYCURL_E_NOMEM.
+ *   error NULL), SMITHYCURL_E_NOMEM; SMITHYCURL_E_USAGE (no result) while
+ *   a smithycurl_paginator_next_queued() of the paginator is pending.
  * Thread-safety: one thread at a time per paginator (calls from two
  *   threads are serialized, never crash, and each gets a page, but which
  *   one is unspecified). */
@@ -1022,7 +1023,9 @@ smithycurl_code smithycurl_paginator_next(smithycurl_paginator *paginator, const
                                           smithycurl_result **error);
 
 /** Frees a paginator and the last page it gave. Results it gave stay
- * valid.
+ * valid. A smithycurl_paginator_next_queued() of it still pending is
+ * cancelled: it completes once on its queue, with SMITHYCURL_E_CANCELLED
+ * (the library keeps what it needs until then).
  * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_HANDLE (NULL or freed).
  * Thread-safety: once, from any thread, when no smithycurl_paginator_next()
  *   of it runs. */
@@ -1162,15 +1165,47 @@ smithycurl_code smithycurl_call_queued(smithycurl_client *client, const char *op
                                        size_t input_len, smithycurl_cancel_token *cancel, smithycurl_queue *queue,
                                        void *tag);
 
+/** Starts the next step of a paginator without waiting: the request of
+ * the next page (or, with SMITHYCURL_PAGINATE_ITEMS, takes the next item,
+ * sending a request only when the page's items are used up), sent through
+ * the client's engine like smithycurl_call_queued(). Its completion goes
+ * to queue with tag, exactly once, as smithycurl_paginator_next() would
+ * have returned:
+ *   SMITHYCURL_OK with the page (or item) JSON as the result's output
+ *   (smithycurl_result_output());
+ *   SMITHYCURL_E_END with a NULL result: there are no more pages (every
+ *   later next ends so too);
+ *   a call failure with its result (the pages end there);
+ *   SMITHYCURL_E_CANCELLED when the paginator's cancel token is
+ *   cancelled, or the queue, the client or the paginator is freed, while
+ *   it is pending.
+ *
+ * @param paginator the paginator (smithycurl_paginator_new()); one next at
+ *   a time: it stays pending until its completion is on the queue.
+ * @param queue the completion queue; its completions are taken with
+ *   smithycurl_queue_next().
+ * @param tag given back with the completion (any value, NULL included).
+ * @return SMITHYCURL_OK: started, it will complete;
+ *   SMITHYCURL_E_USAGE at once (nothing started) while a next of this
+ *   paginator is pending;
+ *   SMITHYCURL_E_INVALID_HANDLE (paginator or queue NULL or freed),
+ *   SMITHYCURL_E_FORKED. Nothing is queued unless SMITHYCURL_OK.
+ * Thread-safety: any thread; a smithycurl_paginator_next() of the same
+ *   paginator meanwhile returns SMITHYCURL_E_USAGE.
+ */
+smithycurl_code smithycurl_paginator_next_queued(smithycurl_paginator *paginator, smithycurl_queue *queue, void *tag);
+
 /** Takes the oldest completion of the queue, waiting for one up to
  * timeout_ms milliseconds (0: do not wait; -1 or any negative: no limit).
  *
- * @param tag receives the tag given to smithycurl_call_queued().
+ * @param tag receives the tag given to smithycurl_call_queued() (or to
+ *   smithycurl_paginator_next_queued()).
  * @param code receives what smithycurl_call() would have returned for the
  *   call (see smithycurl_done_fn).
  * @param result receives the call's result, which the caller then owns
  *   (free it with smithycurl_result_free(), any time, any thread); NULL
- *   only with SMITHYCURL_E_NOMEM.
+ *   only with SMITHYCURL_E_NOMEM, and for SMITHYCURL_E_END of a
+ *   smithycurl_paginator_next_queued() completion.
  * @return SMITHYCURL_OK with *tag, *code and *result set;
  *   SMITHYCURL_E_END when no completion arrived in time (*tag and *result
  *   NULL); SMITHYCURL_E_INVALID_ARGUMENT (a NULL pointer),
