@@ -58,5 +58,6 @@ void test_async_reentrant(void);
 void test_async_slow_timeout(void);
 void test_async_fork(void);
 void test_async_bad_args(void);
+void test_async_paginator(void);
 
 #endif

@@ -2088,6 +2088,7 @@ static const struct test tests[] = {
     {"streaming_retry", test_streaming_retry},
     {"streaming_memory", test_streaming_memory},
     {"paginator", test_paginator},
+    {"async_paginator", test_async_paginator},
     {"async_callback", test_async_callback},
     {"async_queue", test_async_queue},
     {"async_cancel_many", test_async_cancel_many},
