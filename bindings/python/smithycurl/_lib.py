@@ -204,6 +204,7 @@ _FUNCTIONS: dict[str, tuple[Any, list[Any], bool]] = {
     "queue_next": (c_int, [c_void_p, c_long, P(c_void_p), P(c_int), P(c_void_p)], False),
     "queue_free": (c_int, [c_void_p], False),
     "call_queued": (c_int, [c_void_p, c_char_p, c_char_p, c_size_t, c_void_p, c_void_p, c_void_p], False),
+    "paginator_next_queued": (c_int, [c_void_p, c_void_p, c_void_p], False),
     "options_set_async_limits": (c_int, [c_void_p, c_int, c_int], False),
 }
 
@@ -211,7 +212,7 @@ _FUNCTIONS: dict[str, tuple[Any, list[Any], bool]] = {
 #: API): left undeclared, so that everything else still works; using them
 #: raises LibraryError saying so (see Library.__getattr__).
 _OPTIONAL = frozenset({"queue_new", "queue_fd", "queue_next", "queue_free", "call_queued",
-                       "options_set_async_limits"})
+                       "options_set_async_limits", "paginator_next_queued"})
 
 
 def _declare(cdll: ctypes.CDLL) -> Library:

@@ -32,7 +32,7 @@ class Paginator(Closing, Generic[T]):
     """
 
     def __init__(self, op: "Operation", body: bytes, max_items: Optional[int], page_size: Optional[int],
-                 stop_on_repeated_token: bool) -> None:
+                 stop_on_repeated_token: bool, cancel: Optional[int] = None) -> None:
         self._op = op
         self._lib = op._client._lib
         self._h: Optional[int] = None
@@ -48,7 +48,7 @@ class Paginator(Closing, Generic[T]):
         h = ctypes.c_void_p()
         self._lib.paginator_new(
             ch, op._op, body, len(body), max_items or 0, page_size or 0,
-            _STOP_ON_REPEATED_TOKEN if stop_on_repeated_token else 0, None, ctypes.byref(h),
+            _STOP_ON_REPEATED_TOKEN if stop_on_repeated_token else 0, cancel, ctypes.byref(h),
         )
         self._h = h.value
         self._client = op._client  # the client must outlive the paginator

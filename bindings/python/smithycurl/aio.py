@@ -57,7 +57,7 @@ import ctypes
 import itertools
 import threading
 import weakref
-from typing import Any, Optional, TypeVar
+from typing import Any, Callable, Optional, TypeVar
 
 from . import _lib, errors
 from ._apaginate import AsyncPaginate, AsyncPaginator
@@ -153,13 +153,17 @@ class _AsyncWaiters:
 
 class _Pending:
     """A call in flight: the future its task awaits (None once abandoned:
-    its task was cancelled or its loop closed) and its cancel token."""
+    its task was cancelled or its loop closed), its cancel token, and
+    whether that token is the client's (pooled, freed by the client) or
+    its owner's (a paginator's)."""
 
-    __slots__ = ("future", "token")
+    __slots__ = ("future", "token", "pooled")
 
-    def __init__(self, future: Optional[asyncio.Future[tuple[int, Optional[int]]]], token: int) -> None:
+    def __init__(self, future: Optional[asyncio.Future[tuple[int, Optional[int]]]], token: int,
+                 pooled: bool = True) -> None:
         self.future = future
         self.token = token
+        self.pooled = pooled
 
 
 class AsyncClient:
@@ -260,28 +264,44 @@ class AsyncClient:
     async def _send(self, op: Operation, body: bytes) -> bytes:
         """Calls op with the input JSON body; returns the output JSON or
         raises the call's error."""
-        q = self._queue
         h = self._sync._handle
-        if q is None or h is None:
+        if h is None:
+            raise errors.UsageError(f"the client of {self.service.id} is closed")
+        lib = self._lib
+        tok = self._tokens.pop() if self._tokens else self._new_token()
+        code, r = await self._queued(
+            lambda q, tag: int(lib.call_queued(h, op._op, body, len(body), tok, q, tag)), tok, True, op.info.name)
+        return self._sync._raw_outcome(op, code, ctypes.c_void_p(r))
+
+    async def _queued(self, start: Callable[[int, int], int], tok: int, pooled: bool,
+                      what: str) -> tuple[int, Optional[int]]:
+        """Starts something that completes on the queue (start(queue, tag):
+        smithycurl_call_queued, smithycurl_paginator_next_queued) and awaits
+        its completion: (code, result handle or None). Cancelling the task
+        cancels tok (pooled: the client's, back to its pool afterwards)."""
+        q = self._queue
+        if q is None or self._sync._handle is None:
+            if pooled:
+                self._tokens.append(tok)
             raise errors.UsageError(f"the client of {self.service.id} is closed")
         loop = self._loop
         if loop is None or loop is not asyncio.get_running_loop():
             loop = self._bind()
         lib = self._lib
-        tok = self._tokens.pop() if self._tokens else self._new_token()
         tag = next(self._tags)
-        rc = lib.call_queued(h, op._op, body, len(body), tok, q, tag)
+        rc = start(q, tag)
         if rc != _lib.OK:
-            self._tokens.append(tok)
+            if pooled:
+                self._tokens.append(tok)
             if rc == _lib.E_FORKED:
                 raise errors.ForkedError()
             if rc == _lib.E_INVALID_HANDLE:
                 raise errors.UsageError(f"the client of {self.service.id} is closed", rc=rc)
-            raise errors.from_code(rc, lib.strerror(rc).decode(), op.info.name)
+            raise errors.from_code(rc, lib.strerror(rc).decode(), what)
         fut: asyncio.Future[tuple[int, Optional[int]]] = loop.create_future()
-        pending = self._pending[tag] = _Pending(fut, tok)
+        pending = self._pending[tag] = _Pending(fut, tok, pooled)
         try:
-            code, r = await fut
+            return await fut
         except asyncio.CancelledError:
             if fut.cancelled() or not fut.done():  # in flight: abort it; _complete frees what comes back
                 pending.future = None
@@ -291,7 +311,6 @@ class AsyncClient:
                 if r:
                     lib.result_free(r)
             raise
-        return self._sync._raw_outcome(op, code, ctypes.c_void_p(r))
 
     def _complete(self) -> None:
         """Takes the completions waiting on the queue (a batch at most) and
@@ -317,10 +336,13 @@ class AsyncClient:
             if fut is None or fut.done():  # abandoned: its token was cancelled
                 if r.value:
                     lib.result_free(r)
-                lib.cancel_token_free(p.token)
+                if p.pooled:
+                    lib.cancel_token_free(p.token)
                 continue
             fut.set_result((code.value, r.value))
-            if len(tokens) < _TOKEN_POOL:
+            if not p.pooled:
+                pass
+            elif len(tokens) < _TOKEN_POOL:
                 tokens.append(p.token)
             else:
                 lib.cancel_token_free(p.token)
