@@ -60,7 +60,8 @@ class AsyncPaginator(Generic[T]):
         tok = self._tok
         assert tok is not None
         try:
-            code, r = await c._queued(lambda q, tag: int(lib.paginator_next_queued(h, q, tag)), tok, False, op.info.name)
+            code, r = await c._queued(lambda q, tag: int(lib.paginator_next_queued(h, q, tag)), tok, False,
+                                      op.info.name)
             if code == E_END:
                 raise StopAsyncIteration
             page: T = op._output(c._sync._raw_outcome(op, code, ctypes.c_void_p(r)))
