@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import os
+import socket
 import threading
 import time
 from typing import Any, Awaitable, Callable, TypeVar
@@ -334,6 +335,36 @@ def test_paginators_as_sync(extras_model: smithycurl.Model, servers: Servers, ca
 
     run(main)
     sync.close()
+
+
+def test_paginator_cancel_aborts_the_page(extras_model: smithycurl.Model, handles: Handles) -> None:
+    """Cancelling the task awaiting a page (on a server that never answers)
+    aborts the library's queued next (the paginator's cancel token): the
+    task raises CancelledError promptly, the paginator is freed, and no
+    token or result is left."""
+    with socket.socket() as hole:
+        hole.bind(("127.0.0.1", 0))
+        hole.listen(16)
+        url = "http://127.0.0.1:%d" % hole.getsockname()[1]
+
+        async def main() -> None:
+            async with extras_model.async_client(endpoint=url, timeout=60) as c:
+                p = c.paginate.list_items(total=3)
+                task = asyncio.create_task(p.__anext__())
+                await asyncio.sleep(0.3)
+                assert not task.done() and len(c._pending) == 1
+                start = time.monotonic()
+                task.cancel()
+                with pytest.raises(asyncio.CancelledError):
+                    await task
+                await settle(c)()
+                assert time.monotonic() - start < 5 and not c._pending
+                assert p._pg._h is None
+                with pytest.raises(StopAsyncIteration):
+                    await p.__anext__()
+
+        run(main)
+    assert not handles.tokens and not handles.results
 
 
 def test_waiters(extras_model: smithycurl.Model, servers: Servers) -> None:
