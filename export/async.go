@@ -14,6 +14,7 @@ import (
 	"unsafe"
 
 	"github.com/smithycurl/smithycurl/client"
+	"github.com/smithycurl/smithycurl/internal/fifo"
 )
 
 // Asynchronous calls (smithycurl_call_async, smithycurl_call_queued): each
@@ -50,8 +51,7 @@ type queueH struct {
 
 	mu        sync.Mutex
 	fd        C.int // the eventfd; -1 once freed
-	items     []completion
-	head      int  // items[head:] wait
+	items     fifo.Queue[completion]
 	signalled bool // the eventfd's counter is non-zero
 }
 
@@ -72,7 +72,7 @@ func (q *queueH) push(c completion) {
 		}
 		return
 	}
-	q.items = append(q.items, c)
+	q.items.Push(c)
 	if !q.signalled {
 		C.scx_eventfd_signal(q.fd)
 		q.signalled = true
@@ -84,22 +84,11 @@ func (q *queueH) push(c completion) {
 func (q *queueH) pop() (c completion, ok bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if q.head == len(q.items) {
-		return completion{}, false
-	}
-	c = q.items[q.head]
-	q.items[q.head] = completion{}
-	q.head++
-	if q.head == len(q.items) {
-		q.items, q.head = q.items[:0], 0
+	if c, ok = q.items.Pop(); ok && q.items.Len() == 0 {
 		C.scx_eventfd_drain(q.fd)
 		q.signalled = false
-	} else if q.head >= 1024 && q.head*2 >= len(q.items) {
-		n := copy(q.items, q.items[q.head:])
-		clear(q.items[n:])
-		q.items, q.head = q.items[:n], 0
 	}
-	return c, true
+	return c, ok
 }
 
 // close cancels the calls in flight on the queue, frees the results that
@@ -108,8 +97,7 @@ func (q *queueH) pop() (c completion, ok bool) {
 func (q *queueH) close() {
 	q.cancel(errQueueFreed)
 	q.mu.Lock()
-	waiting := q.items[q.head:]
-	q.items, q.head = nil, 0
+	waiting := q.items.Drain()
 	if q.fd >= 0 {
 		C.scx_eventfd_close(q.fd)
 		q.fd = -1

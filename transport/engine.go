@@ -17,6 +17,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/smithycurl/smithycurl/internal/fifo"
 	"github.com/smithycurl/smithycurl/wire"
 )
 
@@ -72,8 +73,7 @@ type Engine struct {
 
 	mu      sync.Mutex
 	active  int // calls holding a transfer slot
-	queue   []*waiter
-	qhead   int
+	queue   fifo.Queue[*waiter]
 	waiting int // waiters in queue still waiting
 	closed  bool
 	exited  bool // the loop goroutine has ended
@@ -264,7 +264,7 @@ func (e *Engine) acquireSlot(ctx context.Context, c *call) (spent time.Duration,
 		return 0, nil
 	}
 	w := &waiter{ready: make(chan struct{}, 1)}
-	e.queue = append(e.queue, w)
+	e.queue.Push(w)
 	e.waiting++
 	e.mu.Unlock()
 
@@ -306,32 +306,16 @@ func (e *Engine) acquireSlot(ctx context.Context, c *call) (spent time.Duration,
 func (e *Engine) releaseSlot() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	for e.qhead < len(e.queue) {
-		w := e.queue[e.qhead]
-		e.queue[e.qhead] = nil
-		e.qhead++
+	for w, ok := e.queue.Pop(); ok; w, ok = e.queue.Pop() {
 		if w.state == waitWaiting {
 			w.state = waitGranted
 			e.waiting--
 			w.ready <- struct{}{}
-			e.compactLocked()
 			return
 		}
 	}
-	e.compactLocked()
 	e.active--
 	e.maybeFreeLocked()
-}
-
-func (e *Engine) compactLocked() {
-	switch {
-	case e.qhead == len(e.queue):
-		e.queue, e.qhead = e.queue[:0], 0
-	case e.qhead > 1024 && e.qhead > len(e.queue)/2:
-		n := copy(e.queue, e.queue[e.qhead:])
-		clear(e.queue[n:])
-		e.queue, e.qhead = e.queue[:n], 0
-	}
 }
 
 // Close cancels every call queued or in flight (each fails once with
@@ -347,13 +331,13 @@ func (e *Engine) Close() error {
 		return nil
 	}
 	e.closed = true
-	for _, w := range e.queue[e.qhead:] {
+	for _, w := range e.queue.Drain() {
 		if w.state == waitWaiting {
 			w.state = waitClosed
 			w.ready <- struct{}{}
 		}
 	}
-	e.queue, e.qhead, e.waiting = nil, 0, 0
+	e.waiting = 0
 	e.mu.Unlock()
 	C.sc_engine_close(e.c) // e.c lives until the loop has ended
 	<-e.loopDone
