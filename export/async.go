@@ -217,16 +217,29 @@ func runAsync(ctx context.Context, cl *clientH, q *queueH, run func(context.Cont
 	// A call whose client was freed completes with SMITHYCURL_E_CANCELLED
 	// and says so, even when its response had arrived meanwhile.
 	if cl.ctx.Err() != nil {
-		if r != nil {
-			r.free()
-		}
-		r = newErrorResult(codeCancelled, int(client.KindCancelled), 0, 0, [numFields]string{fMessage: errClientFreed.Error()})
+		done(cancelledBy(r, errClientFreed))
+		return
 	}
 	code := codeNoMem
 	if r != nil {
 		code = r.code
 	}
 	done(code, r)
+}
+
+// cancelledBy is the outcome of an asynchronous call that what it belonged
+// to (why: its client, its paginator) ended while it ran: r, whatever it
+// was, is freed for a SMITHYCURL_E_CANCELLED result saying why (nil, with
+// SMITHYCURL_E_NOMEM, when out of memory).
+func cancelledBy(r *result, why error) (int, *result) {
+	if r != nil {
+		r.free()
+	}
+	c := newErrorResult(codeCancelled, int(client.KindCancelled), 0, 0, [numFields]string{fMessage: why.Error()})
+	if c == nil {
+		return codeNoMem, nil
+	}
+	return c.code, c
 }
 
 // runSafely is run, with a panic turned into a SMITHYCURL_E_INTERNAL

@@ -219,14 +219,7 @@ func scx_paginator_next_queued(ph, qh, tag C.uintptr_t, hints, threads C.int) (r
 		p.mu.Unlock()
 		cancel(nil)
 		if freed && code != codeCancelled {
-			if r != nil {
-				r.free()
-			}
-			r = newErrorResult(codeCancelled, int(client.KindCancelled), 0, 0, [numFields]string{fMessage: errPaginatorFreed.Error()})
-			code = codeNoMem
-			if r != nil {
-				code = r.code
-			}
+			code, r = cancelledBy(r, errPaginatorFreed)
 		}
 		q.push(completion{tag: uintptr(tag), code: code, r: r})
 	}
