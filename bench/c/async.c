@@ -45,15 +45,9 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "echo.h"
 #include "smithycurl.h"
 
-static const char echo_request[] =
-    "{\"name\":\"margherita\",\"size\":12,\"crust\":\"thin\",\"toppings\":[\"basil\",\"mozzarella\",\"tomato\"],"
-    "\"notes\":\"extra basil please, and cut in eight slices\",\"customer\":{\"id\":\"c-0042\",\"tier\":\"gold\"},"
-    "\"requestId\":\"7f9c2ba4e88f827d\"}";
-static const char echo_response[] =
-    "{\"id\":\"a1b2c3d4\",\"name\":\"margherita\",\"size\":12,\"toppings\":[\"basil\",\"mozzarella\",\"tomato\"],"
-    "\"price\":9.5}";
 // What a smithycurl output starts with (it is re-encoded: keys in model order).
 static const char output_prefix[] = "{\"id\":\"a1b2c3d4\"";
 

@@ -18,12 +18,8 @@
 #include <string.h>
 
 #include "clock.h"
+#include "echo.h"
 #include "smithycurl.h"
-
-static const char request[] =
-    "{\"name\":\"margherita\",\"size\":12,\"crust\":\"thin\",\"toppings\":[\"basil\",\"mozzarella\",\"tomato\"],"
-    "\"notes\":\"extra basil please, and cut in eight slices\",\"customer\":{\"id\":\"c-0042\",\"tier\":\"gold\"},"
-    "\"requestId\":\"7f9c2ba4e88f827d\"}";
 
 static smithycurl_client *client;
 static long total, per_tenth;
@@ -49,7 +45,7 @@ static int one(void) {
     smithycurl_result *r = NULL;
     const char *out;
     size_t n = 0;
-    int ok = smithycurl_call(client, "CreateOrder", request, sizeof request - 1, NULL, &r) == SMITHYCURL_OK &&
+    int ok = smithycurl_call(client, "CreateOrder", echo_request, sizeof echo_request - 1, NULL, &r) == SMITHYCURL_OK &&
              smithycurl_result_output(r, &out, &n) == SMITHYCURL_OK && n == expected_len &&
              memcmp(out, expected, n) == 0;
     smithycurl_result_free(r);
@@ -95,7 +91,7 @@ int main(int argc, char **argv) {
     // service answers.
     smithycurl_result *r = NULL;
     const char *out;
-    if (smithycurl_call(client, "CreateOrder", request, sizeof request - 1, NULL, &r) != SMITHYCURL_OK ||
+    if (smithycurl_call(client, "CreateOrder", echo_request, sizeof echo_request - 1, NULL, &r) != SMITHYCURL_OK ||
         smithycurl_result_output(r, &out, &expected_len) != SMITHYCURL_OK ||
         !strstr(out, "\"id\":\"a1b2c3d4\"") || !strstr(out, "\"price\":9.5")) {
         fprintf(stderr, "soak: the first call failed or answered something else\n");
