@@ -40,7 +40,8 @@ the tasks awaiting them. No Python thread is made, and none waits.
   its first call) and is not thread-safe: use it from that loop's thread.
   Once that loop is closed, another loop may use it.
 - Paginators: ``async for page in client.paginate.list_tables(...)`` (and
-  ``async for item in ....items()``), built on the asynchronous calls.
+  ``async for item in ....items()``): the library's paginator, each page
+  taken through the completion queue (smithycurl_paginator_next_queued).
 - Waiters: ``await client.wait.table_exists(table_name="t", max_wait=60)``
   runs the synchronous waiter on a worker thread (``loop.run_in_executor``):
   the library has no asynchronous waiter; cancelling the task cancels the
