@@ -48,6 +48,17 @@ smithycurl_result *call_err_at(const char *file, int line, smithycurl_client *c,
 char *squash(char *s);
 const char *message_of(smithycurl_result *r); // "" when r is NULL or has no message
 
+// A server that never answers: a listening socket on 127.0.0.1 that is
+// never accepted from (the kernel completes connections into its backlog
+// and takes the requests), so calls to it stay in flight until cancelled.
+// hole_open reports a failed check and returns -1 when it cannot listen.
+struct hole {
+    int fd;
+    char url[64];
+};
+int hole_open(struct hole *h);
+void hole_close(struct hole *h);
+
 // test_async.c
 void test_async_callback(void);
 void test_async_queue(void);

@@ -184,15 +184,7 @@ static void settle(void) {
     usleep((useconds_t)(ms > 2500 ? 2500 : ms) * 1000);
 }
 
-// A server that never answers: a listening socket on 127.0.0.1 that is
-// never accepted from (the kernel completes connections into its backlog
-// and takes the requests), so calls to it stay in flight until cancelled.
-struct hole {
-    int fd;
-    char url[64];
-};
-
-static int hole_open(struct hole *h) {
+int hole_open(struct hole *h) {
     h->fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
     socklen_t n = sizeof a;
@@ -205,7 +197,7 @@ static int hole_open(struct hole *h) {
     return 0;
 }
 
-static void hole_close(struct hole *h) {
+void hole_close(struct hole *h) {
     if (h->fd >= 0) close(h->fd);
 }
 

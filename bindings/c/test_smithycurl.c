@@ -15,6 +15,7 @@
 
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -606,19 +607,29 @@ static void *delayed_call(void *arg) {
     return NULL;
 }
 
-// Freeing a client cancels the calls in flight on other threads.
+// Freeing a client cancels the calls in flight on other threads. The call
+// goes to a server that never answers, and the client is freed once its
+// connection is in the server's backlog: the call is then certainly in
+// flight, and only the free can end it.
 static void test_free_in_flight(void) {
     smithycurl_model *m = load_httpbin();
-    smithycurl_client *c = new_client(m, NULL, NULL);
+    struct hole hole;
+    if (hole_open(&hole) != 0) {
+        smithycurl_model_free(m);
+        return;
+    }
+    smithycurl_client *c = new_client(m, hole.url, NULL);
     struct in_flight f = {c, -1};
     pthread_t th;
     pthread_create(&th, NULL, delayed_call, &f);
-    usleep(300 * 1000 * slow);
+    struct pollfd p = {.fd = hole.fd, .events = POLLIN};
+    CHECK(poll(&p, 1, 10000 * slow) == 1); // the call connected
     double t0 = now_s();
     CHECK_RC(smithycurl_client_free(c), SMITHYCURL_OK);
     pthread_join(th, NULL);
     CHECK(now_s() - t0 < 2.0 * slow);
     CHECK_RC(f.rc, SMITHYCURL_E_CANCELLED);
+    hole_close(&hole);
     smithycurl_model_free(m);
 }
 
