@@ -21,7 +21,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"github.com/smithycurl/smithycurl/internal/jsonstr"
 	"github.com/smithycurl/smithycurl/model"
@@ -326,8 +325,8 @@ func (c *Client) prepare(ctx context.Context, operation string, input []byte, co
 	if plan.unsupported != "" && !(eventStream && plan.eventStream) {
 		return nil, nil, nil, nil, usageError(op.Shape.ID, "%s", plan.unsupported)
 	}
-	if !utf8.Valid(input) {
-		return nil, nil, nil, nil, usageError(op.Shape.ID, "the input is not valid UTF-8 (at byte %d)", jsonstr.InvalidUTF8At(input))
+	if msg := jsonstr.CheckText(input); msg != "" {
+		return nil, nil, nil, nil, usageError(op.Shape.ID, "the input is %s", msg)
 	}
 	body, err := newCallBody(op, plan, co)
 	if err != nil {

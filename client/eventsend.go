@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/smithycurl/smithycurl/eventstream"
+	"github.com/smithycurl/smithycurl/internal/jsonstr"
 	"github.com/smithycurl/smithycurl/transport"
 )
 
@@ -145,6 +146,9 @@ func (d *duplexBody) end(err error) {
 func (s *EventStream) Send(ctx context.Context, event []byte) error {
 	if s.in == nil {
 		return usageError(s.op.Shape.ID, "operation %s has no event stream in its input", s.op.Name)
+	}
+	if msg := jsonstr.CheckText(event); msg != "" {
+		return usageError(s.op.Shape.ID, "the event is %s", msg)
 	}
 	msg, err := s.es.EncodeEvent(ctx, s.op, event)
 	if err != nil {

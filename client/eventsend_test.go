@@ -58,6 +58,12 @@ func echoRounds(t *testing.T, c *client.Client, rounds int) error {
 	defer s.Close()
 	next, stop := iterPull(s)
 	defer stop()
+	// An event that is not Unicode text is refused before it is queued;
+	// the stream goes on.
+	if err := s.Send(ctx, []byte(`{"say":{"text":"a\ud800"}}`)); err == nil ||
+		!strings.Contains(err.Error(), `the event is not Unicode text: \ud800 is a lone surrogate (at /say/text, byte 17)`) {
+		return fmt.Errorf("an event with a lone surrogate: %v", err)
+	}
 	for i := 0; i < rounds; i++ {
 		if err := s.Send(ctx, []byte(fmt.Sprintf(`{"say":{"text":"hello %d"}}`, i))); err != nil {
 			return fmt.Errorf("send %d: %w", i, err)

@@ -57,7 +57,8 @@ func awsModel(t *testing.T, name string) *model.Model {
 
 var fakeAWS = client.WithAWSCredentials(client.AWSCredentials{AccessKeyID: "AKIDEXAMPLE", SecretAccessKey: "fake", Region: "us-east-1"})
 
-// Values that do not fit their type, and input that is not UTF-8, are usage
+// Values that do not fit their type, and input that is not UTF-8 or escapes a
+// lone surrogate (in a string or a map key), are usage
 // errors naming the member, with or without validation, and nothing is sent.
 func TestTypeErrorsAreNotSent(t *testing.T) {
 	srv := newStubServer(t, 200, `{}`)
@@ -69,11 +70,13 @@ func TestTypeErrorsAreNotSent(t *testing.T) {
 		}
 		defer c.Close()
 		for in, want := range map[string]string{
-			`{"FunctionName": "f", "MemorySize": 1.5}`:                 "member MemorySize: 1.5 is not a whole number (integer: -2147483648 to 2147483647)",
-			`{"FunctionName": "f", "MemorySize": 4294967296}`:          "member MemorySize: 4294967296 is out of range (integer:",
-			`{"FunctionName": "f", "MemorySize": 01}`:                  "01 is not a JSON number",
-			`{"FunctionName": "f", "Environment": {"Variables": 1}}`:   "member Environment.Variables: expected an object",
-			"{\"FunctionName\": \"f\", \"Description\": \"\xff\xfe\"}": "the input is not valid UTF-8 (at byte 38)",
+			`{"FunctionName": "f", "MemorySize": 1.5}`:                             "member MemorySize: 1.5 is not a whole number (integer: -2147483648 to 2147483647)",
+			`{"FunctionName": "f", "MemorySize": 4294967296}`:                      "member MemorySize: 4294967296 is out of range (integer:",
+			`{"FunctionName": "f", "MemorySize": 01}`:                              "01 is not a JSON number",
+			`{"FunctionName": "f", "Environment": {"Variables": 1}}`:               "member Environment.Variables: expected an object",
+			"{\"FunctionName\": \"f\", \"Description\": \"\xff\xfe\"}":             "the input is not valid UTF-8 (at /Description, byte 38)",
+			`{"FunctionName": "f", "Description": "a\ud800b"}`:                     `the input is not Unicode text: \ud800 is a lone surrogate (at /Description, byte 39)`,
+			`{"FunctionName": "f", "Environment": {"Variables": {"\udc00": "v"}}}`: `the input is not Unicode text: \udc00 is a lone surrogate (at /Environment/Variables/\udc00, byte 53)`,
 		} {
 			_, err := c.Call(context.Background(), "UpdateFunctionConfiguration", []byte(in))
 			if e := asError(t, err, client.KindUsage); !strings.Contains(e.Error(), want) {

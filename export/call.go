@@ -235,8 +235,8 @@ func usageResult(code int, format string, args ...any) *result {
 // checkInput returns the result refusing input (UTF-8, then JSON) for what
 // (an operation or waiter name), or nil when it is fine.
 func checkInput(what string, input []byte) *result {
-	if !utf8.Valid(input) {
-		return usageResult(codeInvalidUTF8, "%s: the input is not valid UTF-8 (at byte %d)", what, jsonstr.InvalidUTF8At(input))
+	if msg := jsonstr.CheckText(input); msg != "" {
+		return usageResult(codeInvalidUTF8, "%s: the input is %s", what, msg)
 	}
 	if len(input) > 0 && !json.Valid(input) {
 		var v any

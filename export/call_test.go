@@ -67,6 +67,7 @@ func TestCallErrors(t *testing.T) {
 		{"GetIP", "", codeNotFound},
 		{"Anything", `{"id": 1,`, codeInvalidJSON},
 		{"Anything", "{\"test\": \"\xff\"}", codeInvalidUTF8},
+		{"Anything", `{"test": "\ud800"}`, codeInvalidUTF8},
 		{"Anything", `{"id": "x"}`, codeUsage},
 		{"Anything", `{"id": 1.5}`, codeUsage},
 		{"Anything", `{"test": "no id"}`, codeUsage + int(client.KindValidation) - 1},

@@ -434,6 +434,11 @@ static void test_error_kinds(void) {
     smithycurl_result_free(r);
     r = call_err(c, "Get\xff", NULL, NULL, SMITHYCURL_E_INVALID_UTF8, SMITHYCURL_KIND_USAGE);
     smithycurl_result_free(r);
+    // A lone surrogate escape is not Unicode text either (encoding would
+    // replace it or send JSON a strict reader refuses).
+    r = call_err(c, "Anything", "{\"id\": 1, \"test\": \"a\\ud800b\"}", NULL, SMITHYCURL_E_INVALID_UTF8, SMITHYCURL_KIND_USAGE);
+    CHECK_CONTAINS(message_of(r), "\\ud800 is a lone surrogate (at /test, byte 20)");
+    smithycurl_result_free(r);
 
     // a value that does not fit its type: a usage error naming the member
     r = call_err(c, "Anything", "{\"id\": 1.5}", NULL, SMITHYCURL_E_USAGE, SMITHYCURL_KIND_USAGE);

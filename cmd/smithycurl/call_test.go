@@ -66,7 +66,7 @@ func TestCall(t *testing.T) {
 		}
 	}
 	// Exit 2 whatever the flags: a missing @required member, a value that
-	// does not fit its type, input that is not UTF-8.
+	// does not fit its type, input that is not UTF-8 or escapes a lone surrogate.
 	bad := filepath.Join(t.TempDir(), "bad.json")
 	os.WriteFile(bad, []byte("{\"id\": 1, \"test\": \"\xff\"}"), 0o644)
 	for _, tc := range []struct{ input, want string }{
@@ -74,7 +74,8 @@ func TestCall(t *testing.T) {
 		{`{"id": 1.5}`, "member id: 1.5 is not a whole number (integer: -2147483648 to 2147483647)"},
 		{`{"id": 2147483648}`, "member id: 2147483648 is out of range (integer:"},
 		{`{"id": 01}`, "01 is not a JSON number"},
-		{"@" + bad, "the input is not valid UTF-8 (at byte 19)"},
+		{"@" + bad, "the input is not valid UTF-8 (at /test, byte 19)"},
+		{`{"id": 1, "test": "\ud83d\ude00 \ud83d"}`, `the input is not Unicode text: \ud83d is a lone surrogate (at /test, byte 32)`},
 	} {
 		_, errOut, code = run("Anything", "--input", tc.input, "--no-validate")
 		if code != 2 || !strings.Contains(errOut, tc.want) {
