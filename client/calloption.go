@@ -23,12 +23,22 @@ type callOptions struct {
 	bodySize   int64
 	bodyWriter io.Writer
 	engine     bool
+	since      time.Time // QueuedSince
 }
 
 // WithCallTimeout bounds this call, retries included, when it is shorter
 // than the client's timeout (WithTimeout) or a ctx deadline.
 func WithCallTimeout(d time.Duration) CallOption {
 	return callOptionFunc(func(o *callOptions) { o.timeout = d })
+}
+
+// QueuedSince says that the call was made at t and waited in a queue of
+// the caller's before Call: its timeout (the client's, or WithCallTimeout)
+// counts from t, so that the wait is part of it, as the engine's own
+// queue is. A call whose time is over when it starts fails with
+// KindTimeout, sending nothing. The C API's asynchronous calls use it.
+func QueuedSince(t time.Time) CallOption {
+	return callOptionFunc(func(o *callOptions) { o.since = t })
 }
 
 // WithCallHeader adds a header to this call's request, unless the request

@@ -168,6 +168,16 @@ func (c *Client) transportFor(co callOptions) (transport.Transport, *Error) {
 	return e, nil
 }
 
+// MaxTransfers is the most requests the client's engine (ViaEngine,
+// WithEngine) keeps on the wire at once: that of WithEngineLimits, or
+// transport.DefaultMaxTransfers.
+func (c *Client) MaxTransfers() int {
+	if n := c.opts.engine.maxTransfers; n > 0 {
+		return n
+	}
+	return transport.DefaultMaxTransfers
+}
+
 // parseEndpoint checks an endpoint URL. Its errors never show a password
 // the URL carries.
 func parseEndpoint(endpoint string) (*url.URL, error) {
@@ -234,6 +244,19 @@ func (c *Client) Service() *model.Service { return c.svc }
 func (c *Client) Call(ctx context.Context, operation string, input []byte, opts ...CallOption) ([]byte, error) {
 	ctx, co, cancel := applyCallOptions(ctx, opts)
 	defer cancel()
+	if !co.since.IsZero() {
+		budget := c.timeoutOf(co)
+		if waited := time.Since(co.since); waited >= budget {
+			e := &Error{Kind: KindTimeout, err: fmt.Errorf("the call waited %s to start, past its timeout (%s); nothing was sent",
+				waited.Round(time.Millisecond), budget)}
+			if op, err := c.svc.Operation(operation); err == nil {
+				e.Operation = op.Shape.ID
+			}
+			return nil, e
+		}
+		ctx, cancel = context.WithDeadline(ctx, co.since.Add(budget))
+		defer cancel()
+	}
 	op, plan, req, body, err := c.prepare(ctx, operation, input, co, false)
 	if err != nil {
 		return nil, err
@@ -406,6 +429,14 @@ func (c *Client) prepare(ctx context.Context, operation string, input []byte, co
 		req.DisplayURL = shown
 	}
 	return op, plan, req, body, nil
+}
+
+// timeoutOf is the time budget of a call with options co.
+func (c *Client) timeoutOf(co callOptions) time.Duration {
+	if d := c.callTimeout(); co.timeout <= 0 || d < co.timeout {
+		return d
+	}
+	return co.timeout
 }
 
 // callTimeout is the time budget of one call, retries included.

@@ -18,28 +18,32 @@ import (
 )
 
 // Asynchronous calls (smithycurl_call_async, smithycurl_call_queued): each
-// accepted call runs client.Call with client.ViaEngine in a goroutine of
-// its own and completes exactly once, by a callback or by an entry on a
-// completion queue. Calls are cancelled by their cancel token, by freeing
-// their client, or by freeing their queue.
+// accepted call runs client.Call with client.ViaEngine on one of its
+// client's goroutines (gate.go) and completes exactly once, by a callback
+// or by an entry on a completion queue. Calls are cancelled by their
+// cancel token, by freeing their client, or by freeing their queue.
 
 var (
 	errClientFreed = errors.New("the client was freed with the call in flight")
 	errQueueFreed  = errors.New("the completion queue was freed with the call in flight")
 )
 
-// newClientH wraps a client; its context ends when the handle is freed.
-func newClientH(c *client.Client) *clientH {
+// newClientH wraps a client whose engine runs at most maxTransfers
+// transfers at once; its context ends when the handle is freed.
+func newClientH(c *client.Client, maxTransfers int) *clientH {
 	ctx, cancel := context.WithCancelCause(context.Background())
-	return &clientH{c: c, ctx: ctx, cancel: cancel}
+	h := &clientH{c: c, ctx: ctx, cancel: cancel}
+	h.gate = newGate(h, maxTransfers)
+	return h
 }
 
-// close cancels the client's asynchronous calls, then closes the client
-// (which cancels its synchronous ones). Calls still running hold the
-// *client.Client, which stays valid memory: a closed client fails calls
-// with KindCancelled.
+// close cancels the client's asynchronous calls, those running and those
+// waiting their turn, then closes the client (which cancels its
+// synchronous ones). Calls still running hold the *client.Client, which
+// stays valid memory: a closed client fails calls with KindCancelled.
 func (h *clientH) close() {
 	h.cancel(errClientFreed)
+	h.gate.close()
 	h.c.Close()
 }
 
@@ -198,7 +202,7 @@ func scx_call_async(ch C.uintptr_t, op *C.char, in *C.char, n C.size_t, tok C.ui
 		}
 		C.scx_done_invoke(fn, user, C.int(code), h)
 	}
-	go runAsync(ctx, cl, q, func(ctx context.Context) *result { return call(ctx, cl.c, name, input, client.ViaEngine()) }, done)
+	cl.gate.submit(&asyncCall{ctx: ctx, q: q, name: name, input: input, done: done})
 	return codeOK
 }
 

@@ -38,6 +38,7 @@ type clientH struct {
 	c      *client.Client
 	ctx    context.Context // ends when the handle is freed (async.go)
 	cancel context.CancelCauseFunc
+	gate   *gate // runs its asynchronous calls (gate.go)
 }
 
 type cancelH struct {
@@ -603,7 +604,7 @@ func scx_client_new(mh C.uintptr_t, svc, endpoint *C.char, oh C.uintptr_t, hasOu
 		return fail(&m.errBox, codeUsage, "%v", err)
 	}
 	m.set("")
-	*out = register(C.SCX_CLIENT, newClientH(c))
+	*out = register(C.SCX_CLIENT, newClientH(c, c.MaxTransfers()))
 	return codeOK
 }
 
