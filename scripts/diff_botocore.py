@@ -303,7 +303,7 @@ def query_pairs(q: str) -> collections.Counter[str]:
     return collections.Counter(norm_pct(p) for p in q.split("&") if p != "")
 
 
-DATE_TIME = re.compile(r"\d{4}-\d\d-\d\d[Tt]\d\d:\d\d:\d\d(\.\d+)?([Zz]|[+-]\d\d:\d\d)")
+DATE_TIME = re.compile(r"\d{1,4}-\d\d-\d\d[Tt]\d\d:\d\d:\d\d(\.\d+)?([Zz]|[+-]\d\d:\d\d)")
 XML_INVALID = re.compile(rb"&#x?[0-9A-Fa-f]+;|[\x00-\x08\x0b\x0c\x0e-\x1f]")
 
 
@@ -324,6 +324,9 @@ def xml_canon(b: bytes) -> Any:
         return b"\xee\x80\x80%02x" % t[0]
 
     def text(t: Optional[str]) -> Any:
+        if t and DATE_TIME.fullmatch(t):  # botocore writes years before 1000 unpadded (see unpadded-year)
+            year, rest = t.split("-", 1)
+            t = year.zfill(4) + "-" + rest
         us = _instant(t) if t and DATE_TIME.fullmatch(t) else None
         return ("date-time", us) if us is not None else (t or "")
 
@@ -505,9 +508,7 @@ def compare_body(proto: str, op_model: Any, ours: Captured, theirs: dict[str, An
 
 
 def pick(v: Any, pointer: str) -> Any:
-    for seg in segments(pointer):
-        if not seg:
-            continue
+    for seg in segments(pointer) if pointer not in ("", "/") else []:
         if isinstance(v, dict):
             v = v.get(seg, "<absent>")
         elif isinstance(v, list) and seg.isdigit() and int(seg) < len(v):
@@ -638,6 +639,15 @@ def _header_empty_list(c: Ctx, d: Diff) -> bool:
         and m.type_name == "list" for k, m in inp.members.items())
 
 
+def _empty_content_type(c: Ctx, d: Diff) -> bool:
+    if d.raw_where != "header content-type" or d.theirs != "":
+        return False
+    inp = c.op_model.input_shape
+    return inp is not None and any(m.serialization.get("location") == "header" and
+                                   m.serialization.get("name", "").lower() == "content-type"
+                                   for m in inp.members.values())
+
+
 def _xml_raw_cr(c: Ctx, d: Diff) -> bool:
     return d.raw_where == "body xml raw-cr"
 
@@ -757,6 +767,10 @@ EXCLUSIONS: list[Exclusion] = [
     ("header-empty-list", _header_empty_list,
      "an empty list bound to a header: smithycurl sends the header with an empty value, as protocol test "
      "RestJsonNullAndEmptyHeaders says ('do send empty strings and empty lists'); botocore omits it"),
+    ("empty-content-type-member", _empty_content_type,
+     "an empty string for a member bound to Content-Type: smithycurl takes it as no value and sends the "
+     "protocol's content type (a deliberate choice, see internal/proptest checkRequest), botocore an empty "
+     "Content-Type, which is no media type (RFC 9110 8.3); RestJsonNullAndEmptyHeaders covers other headers"),
     ("xml-raw-cr", _xml_raw_cr,
      "botocore 1.29 writes a carriage return in XML text raw, which every XML parser reads as a line feed "
      "(XML 1.0 section 2.11); smithycurl writes &#xD; and the value arrives intact (the bodies are "
