@@ -75,7 +75,7 @@ unit:
 # exclusions in the script. DIFF_PYTHON: a Python with botocore (Debian's
 # python3-botocore 1.29 by default; a recent botocore knows newer models).
 DIFF_SEED ?= 1
-DIFF_N ?= 2
+DIFF_N ?= 4
 DIFF_MODELS ?= aws/*.json,aws-large/s3.json
 DIFF_PYTHON ?= $(PYTHON)
 diff-botocore: lib
