@@ -339,7 +339,7 @@ class Runner:
         the excluded ones with the exclusion's name."""
         ours, theirs = self.requests(svc, op, doc)
         op_model = svc.botocore.operation_model(op)
-        ctx = Ctx(svc.protocol, op_model, svc.model.operation_shapes(op), ours)
+        ctx = Ctx(svc.protocol, op_model, svc.model.operation_shapes(op), ours, doc)
         real: list[Diff] = []
         gone: list[tuple[str, Diff]] = []
         for d in compare(svc.protocol, op_model, ours, theirs):

@@ -12,36 +12,48 @@ import decimal
 import re
 from typing import Any, Callable, Optional
 
-from diff_botocore_compare import Captured, Diff, _instant, json_first_diff, segments
+from diff_botocore_compare import Captured, Diff, _instant, json_first_diff, segments, to_datetime
 
 class Ctx:
     """What an exclusion may look at: the case's protocol, botocore's
     operation model and the Smithy model's operation description (the C
     API's, through the Python package)."""
 
-    def __init__(self, proto: str, op_model: Any, shapes: dict[str, Any], ours: Captured) -> None:
-        self.proto, self.op_model, self.shapes, self.ours = proto, op_model, shapes, ours
+    def __init__(self, proto: str, op_model: Any, shapes: dict[str, Any], ours: Captured, doc: Any) -> None:
+        self.proto, self.op_model, self.shapes, self.ours, self.doc = proto, op_model, shapes, ours, doc
 
     def smithy_member(self, pointer: str) -> Optional[dict[str, Any]]:
         """The Smithy member reference a body JSON pointer ends at (list
         items and map values are walked through), or None."""
+        return self._walk(pointer)[0]
+
+    def input_value(self, pointer: str) -> Any:
+        """The input's value (document form) a body JSON pointer ends at,
+        or None."""
+        return self._walk(pointer)[1]
+
+    def _walk(self, pointer: str) -> tuple[Optional[dict[str, Any]], Any]:
         defs = self.shapes.get("shapes", {})
         ref: Optional[dict[str, Any]] = {"type": "structure", "target": self.shapes.get("input", "")}
+        v = self.doc
         for seg in segments(pointer):
             if ref is None:
-                return None
+                return None, None
             shape = defs.get(ref.get("target", ""), {})
             t = ref.get("type")
             if t in ("list", "set"):
                 ref = shape.get("member")
+                v = v[int(seg)] if isinstance(v, list) and seg.isdigit() and int(seg) < len(v) else None
             elif t == "map":
                 ref = shape.get("value")
+                v = v.get(seg) if isinstance(v, dict) else None
             elif t in ("structure", "union"):
                 ref = next((m for m in shape.get("members", [])
                             if m.get("traits", {}).get("smithy.api#jsonName", m["name"]) == seg), None)
+                v = v.get(ref["name"]) if isinstance(v, dict) and ref is not None else None
             else:
-                return None
-        return ref
+                return None, None
+        return ref, v
 
     def botocore_member(self, pointer: str) -> Any:
         shape = self.op_model.input_shape
@@ -86,8 +98,23 @@ def _epoch_fraction(c: Ctx, d: Diff) -> bool:
     if p is None or isinstance(d.theirs, bool) or not isinstance(d.theirs, int):
         return False
     m = c.botocore_member(p)
-    return m is not None and m.type_name == "timestamp" and isinstance(d.ours, (decimal.Decimal, float)) and \
-        d.theirs == int(decimal.Decimal(d.ours).to_integral_value(rounding=decimal.ROUND_FLOOR))
+    if m is None or m.type_name != "timestamp" or not isinstance(d.ours, (decimal.Decimal, float)):
+        return False
+    ours = decimal.Decimal(d.ours)
+    if d.theirs != int(ours.to_integral_value(rounding=decimal.ROUND_FLOOR)):
+        return False
+    # botocore cannot check smithycurl's fraction: the input does.
+    given = c.input_value(p)
+    return given is not None and _instant_of(given) == _instant_of(ours)
+
+
+def _instant_of(v: Any) -> Optional[int]:
+    """A document-form timestamp as epoch microseconds."""
+    try:
+        t = to_datetime(v)
+    except (ValueError, decimal.InvalidOperation):
+        return None
+    return (t - datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)) // datetime.timedelta(microseconds=1)
 
 
 def _date_time_digits(c: Ctx, d: Diff) -> bool:
@@ -191,7 +218,7 @@ def checksum(alg: str, data: bytes) -> str:
 
 def _flexible_checksum(c: Ctx, d: Diff) -> bool:
     alg = d.raw_where[len("header x-amz-checksum-"):] if d.raw_where.startswith("header x-amz-checksum-") else ""
-    if not alg or d.theirs is not None or alg not in ("crc32", "crc32c", "crc64nvme", "sha1", "sha256"):
+    if not alg or d.theirs not in (None, "") or alg not in ("crc32", "crc32c", "crc64nvme", "sha1", "sha256"):
         return False
     return d.ours == checksum(alg, c.ours.body)
 
@@ -233,7 +260,8 @@ EXCLUSIONS: list[Exclusion] = [
      "RestJsonClientPopulatesDefaultValuesInInput); botocore's models carry no defaults"),
     ("epoch-seconds-fraction", _epoch_fraction,
      "botocore's epoch-seconds serializer drops the fraction (int(calendar.timegm(...))); Smithy's "
-     "epoch-seconds keeps millisecond precision (protocol tests with 1.5e9 style values)"),
+     "epoch-seconds keeps millisecond precision (protocol tests with 1.5e9 style values); smithycurl's value "
+     "is checked against the input's instant (to the microsecond) instead"),
     ("date-time-digits", _date_time_digits,
      "the same RFC 3339 date-time instant to the microsecond: botocore writes six digits (.286000Z, a datetime "
      "holds no more), smithycurl the digits the instant needs, up to nanoseconds (Smithy: 'optional "
@@ -271,7 +299,9 @@ EXCLUSIONS: list[Exclusion] = [
     ("flexible-checksum", _flexible_checksum,
      "the x-amz-checksum-<algorithm> header of an @httpChecksum operation whose request algorithm member is "
      "set: botocore's handlers add it, not its serializer; the runner checks smithycurl's value against "
-     "the body it sent"),
+     "the body it sent. Also when the input gives the checksum member as \"\": smithycurl takes an empty "
+     "value as none and computes it (client/checksum.go), botocore sends the empty header (not settled by the "
+     "spec; an empty checksum is never a valid one)"),
     ("s3-x-id", _s3_x_id,
      "the Smithy S3 model's URIs carry a literal ?x-id=<Operation>; botocore's S3 model has none"),
     ("uri-trailing-slash", _trailing_slash,
