@@ -3,7 +3,7 @@ GO        ?= go
 FUZZTIME  ?= 20s
 BUILD     := build
 
-.PHONY: all deps build demo test vet unit conformance fuzz bench clean contract bench-aws lib install examples ctest bench-c pytest bench-python gentest-c bench-typed-c proptest fuzz-long bench-sched bench-stream bench-soak bench-async-c bench-python-async
+.PHONY: all deps build demo test vet unit conformance fuzz bench clean contract bench-aws lib install examples ctest bench-c pytest bench-python gentest-c bench-typed-c proptest fuzz-long bench-sched bench-stream bench-soak bench-async-c bench-python-async diff-botocore
 
 all: build
 
@@ -66,6 +66,22 @@ proptest: lib build
 
 unit:
 	$(GO) test -count=1 ./...
+
+# Differential test of the wire requests against botocore's serializers
+# (scripts/diff_botocore.py; not in `make test`): DIFF_N random inputs per
+# operation of the AWS models DIFF_MODELS (internal/cmd/geninputs, seed
+# DIFF_SEED) sent through the Python package to a capture server on
+# 127.0.0.1 and serialized by botocore, compared normalized; documented
+# exclusions in the script. DIFF_PYTHON: a Python with botocore (Debian's
+# python3-botocore 1.29 by default; a recent botocore knows newer models).
+DIFF_SEED ?= 1
+DIFF_N ?= 4
+DIFF_MODELS ?= aws/*.json,aws-large/s3.json
+DIFF_PYTHON ?= $(PYTHON)
+diff-botocore: lib
+	$(GO) run ./internal/cmd/geninputs -seed $(DIFF_SEED) -n $(DIFF_N) -models '$(DIFF_MODELS)' > $(BUILD)/diff-botocore-inputs.jsonl
+	SMITHYCURL_LIBRARY=$(CURDIR)/$(BUILD)/libsmithycurl.so PYTHONPATH=$(CURDIR)/bindings/python $(DIFF_PYTHON) -B \
+		scripts/diff_botocore.py --shared $${SMITHYCURL_SHARED:-../shared} $(BUILD)/diff-botocore-inputs.jsonl
 
 # Everything CI runs: build, vet, conformance, fuzzers, then the unit tests last.
 test: build vet conformance proptest fuzz ctest gentest-c examples pytest demo unit

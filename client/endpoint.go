@@ -101,8 +101,7 @@ func setupEndpoint(m *model.Model, svc *model.Service, endpoint string, o *endpo
 		if err != nil {
 			return nil, nil, err
 		}
-		u.Path = strings.TrimRight(u.Path, "/")
-		u.RawPath = ""
+		trimPath(u)
 		fixed = u
 	}
 	if !endpoints.HasRules(svc.Shape) {
@@ -224,6 +223,19 @@ type signingOverride struct {
 	unsupported string
 }
 
+// trimPath removes the trailing slashes of an endpoint's path and keeps its
+// percent-encoding as written: url.URL.EscapedPath re-encodes a path it has
+// no raw form of, leaving RFC 3986's reserved characters bare, so S3's
+// uriEncode(Bucket) "a%2Cb" would be sent as "a,b".
+func trimPath(u *url.URL) {
+	raw := strings.TrimRight(u.EscapedPath(), "/")
+	if p, err := url.PathUnescape(raw); err == nil {
+		u.Path, u.RawPath = p, raw
+		return
+	}
+	u.Path, u.RawPath = strings.TrimRight(u.Path, "/"), ""
+}
+
 // resolveEndpoint runs the rules for one call of op with its input.
 func (c *Client) resolveEndpoint(op *model.Operation, input []byte) (*resolved, error) {
 	p, err := c.endpointParams(op, input)
@@ -238,8 +250,7 @@ func (c *Client) resolveEndpoint(op *model.Operation, input []byte) (*resolved, 
 	if err != nil {
 		return nil, fmt.Errorf("endpoint rules: resolved %w", err)
 	}
-	u.Path = strings.TrimRight(u.Path, "/")
-	u.RawPath = ""
+	trimPath(u)
 	return &resolved{base: u, headers: ep.Headers, signing: sigV4Override(ep.Properties)}, nil
 }
 

@@ -213,3 +213,47 @@ func TestExplicitEndpointThroughRules(t *testing.T) {
 		t.Fatalf("out %s, target %q, auth %q", out, target, auth)
 	}
 }
+
+// The URL the endpoint rules resolve is sent as they wrote it: S3's
+// path-style URL holds uriEncode(Bucket), whose reserved characters
+// (",", "&", "=", ":", "@", "+", "$", ";") stay percent-encoded, as in
+// botocore's request (the differential test, scripts/diff_botocore.py).
+func TestEndpointRulesURLKeepsItsEncoding(t *testing.T) {
+	m, err := model.LoadPaths(context.Background(), shareddata.Path(t, "models", "aws-large", "s3.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var got []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got = append(got, r.RequestURI)
+		mu.Unlock()
+		w.WriteHeader(200)
+	}))
+	defer srv.Close()
+	cl, err := client.New(m, "com.amazonaws.s3#AmazonS3", srv.URL, client.WithRegion("us-east-1"),
+		client.WithAWSCredentials(testCreds), client.WithoutRetries(),
+		client.WithEndpointParams(map[string]any{"ForcePathStyle": true}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	for _, c := range []struct{ op, in, want string }{
+		{"HeadBucket", `{"Bucket": "a,b&c=d:e@f+g$h;i"}`, "/a%2Cb%26c%3Dd%3Ae%40f%2Bg%24h%3Bi"},
+		{"HeadObject", `{"Bucket": "b,1", "Key": "k,2/x y"}`, "/b%2C1/k%2C2/x%20y"},
+		{"HeadBucket", `{"Bucket": "plain-bucket.1"}`, "/plain-bucket.1"},
+	} {
+		mu.Lock()
+		got = nil
+		mu.Unlock()
+		if _, err := cl.Call(context.Background(), c.op, []byte(c.in)); err != nil {
+			t.Fatalf("%s %s: %v", c.op, c.in, err)
+		}
+		mu.Lock()
+		if len(got) != 1 || got[0] != c.want {
+			t.Errorf("%s %s: request target %q, want %q", c.op, c.in, got, c.want)
+		}
+		mu.Unlock()
+	}
+}

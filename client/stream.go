@@ -88,6 +88,11 @@ func (b *callBody) attach(op *model.Operation, plan *callPlan, req *transport.Re
 		req.BodyWriter = b.w
 	}
 	if b.r == nil {
+		// The body is the encoded one: a member bound to Content-Length
+		// (S3's ContentLength) cannot announce bytes that are not sent.
+		if cl := req.Header.Get("Content-Length"); cl != "" && cl != strconv.Itoa(len(req.Body)) {
+			req.Header.Set("Content-Length", strconv.Itoa(len(req.Body)))
+		}
 		return nil
 	}
 	if len(req.Body) > 0 {

@@ -39,7 +39,11 @@ func (p restProto) FillsNestedDefaults() bool { return p.nestedDefaults }
 
 func (p restProto) rules() jsonRules { return jsonRules{jsonName: true} }
 
-func (p restProto) Locate(mem *model.Member, response bool) Loc {
+func (p restProto) Locate(mem *model.Member, response bool) Loc { return LocateHTTP(mem, response) }
+
+// LocateHTTP is where a top-level member travels in the protocols with
+// HTTP binding traits (restJson1, simpleRestJson, restXml).
+func LocateHTTP(mem *model.Member, response bool) Loc {
 	t := mem.Traits
 	switch {
 	case t.Has(tHTTPLabel) && !response:
