@@ -68,7 +68,7 @@ unit:
 	$(GO) test -count=1 ./...
 
 # Differential test of the wire requests against botocore's serializers
-# (scripts/diff_botocore.py; not in `make test`): DIFF_N random inputs per
+# (scripts/diff_botocore.py; in `make test`, ~40 s): DIFF_N random inputs per
 # operation of the AWS models DIFF_MODELS (internal/cmd/geninputs, seed
 # DIFF_SEED) sent through the Python package to a capture server on
 # 127.0.0.1 and serialized by botocore, compared normalized; documented
@@ -84,7 +84,7 @@ diff-botocore: lib
 		scripts/diff_botocore.py --shared $${SMITHYCURL_SHARED:-../shared} $(BUILD)/diff-botocore-inputs.jsonl
 
 # Everything CI runs: build, vet, conformance, fuzzers, then the unit tests last.
-test: build vet conformance proptest fuzz ctest gentest-c examples pytest demo unit
+test: build vet conformance proptest diff-botocore fuzz ctest gentest-c examples pytest demo unit
 
 bench:
 	$(GO) test ./model -run '^$$' -bench . -benchmem

@@ -35,9 +35,12 @@ import threading
 import time
 from typing import Any, Callable, Optional
 
-import botocore
-import botocore.serialize
-import botocore.session
+try:
+    import botocore
+    import botocore.serialize
+    import botocore.session
+except ImportError:
+    sys.exit(f"diff_botocore: {sys.executable} has no botocore (Debian: apt-get install python3-botocore)\n0 passed, 1 failed")
 
 import smithycurl
 from diff_botocore_compare import Captured, Diff, compare, to_datetime
