@@ -20,6 +20,9 @@ type jsonParser struct {
 	// stack holds the elements of the arrays and objects being read, so that
 	// each finished one is copied once into a slice of its exact size.
 	stack []Node
+	// nodes, when set, holds those slices: the JSON AST reader keeps the
+	// values it reads (traits, metadata) for as long as the model.
+	nodes *slab[Node]
 }
 
 // maxJSONDepth bounds nesting so that hostile input cannot exhaust the stack.
@@ -192,8 +195,13 @@ func (p *jsonParser) array(pos int32) (Node, error) {
 
 // pop moves the elements above base off the stack into their own slice.
 func (p *jsonParser) pop(base int) []Node {
-	list := make([]Node, len(p.stack)-base)
-	copy(list, p.stack[base:])
+	var list []Node
+	if p.nodes != nil {
+		list = p.nodes.copy(p.stack[base:])
+	} else {
+		list = make([]Node, len(p.stack)-base)
+		copy(list, p.stack[base:])
+	}
 	clear(p.stack[base:])
 	p.stack = p.stack[:base]
 	return list

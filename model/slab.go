@@ -1,0 +1,44 @@
+package model
+
+import "unsafe"
+
+// slab hands out many small slices and values of one type from a few large
+// arrays, so that a load makes one allocation where it would make hundreds.
+// Each slice it returns has its length as capacity: an append to it copies
+// instead of writing over its neighbour. What a slab hands out keeps its
+// whole array alive, so a slab serves only values that live and die together
+// (the drafts of one file, the trait values of one model).
+type slab[T any] struct {
+	buf []T
+}
+
+// slabBytes is the size of each array of a slab.
+const slabBytes = 32 << 10
+
+// grow makes room for n more values.
+func (s *slab[T]) grow(n int) {
+	if cap(s.buf)-len(s.buf) >= n {
+		return
+	}
+	var zero T
+	s.buf = make([]T, 0, max(n, slabBytes/max(int(unsafe.Sizeof(zero)), 1)))
+}
+
+// copy returns a copy of src; nil when src is empty.
+func (s *slab[T]) copy(src []T) []T {
+	if len(src) == 0 {
+		return nil
+	}
+	s.grow(len(src))
+	n := len(s.buf)
+	s.buf = append(s.buf, src...)
+	return s.buf[n:len(s.buf):len(s.buf)]
+}
+
+// one returns a pointer to a new zero value.
+func (s *slab[T]) one() *T {
+	s.grow(1)
+	var zero T
+	s.buf = append(s.buf, zero)
+	return &s.buf[len(s.buf)-1]
+}
