@@ -1,7 +1,7 @@
 package model
 
 import (
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -23,6 +23,15 @@ type assembler struct {
 	// pulled holds the bundled namespaces copied into the model (bundle.go);
 	// nil while the prelude or a bundled namespace is itself assembled.
 	pulled map[string]bool
+	// sorted are the ids of the shapes once built, sorted; validation,
+	// which comes after, reads shapes in this order too.
+	sorted []ShapeID
+
+	// The slabs of the traits and member ids of built shapes, and the
+	// scratch list of the traits being resolved.
+	traitSlab slab[Trait]
+	ids       byteSlab
+	traitBuf  Traits
 }
 
 // draftMerge is a second definition of a shape that differs only in traits.
@@ -53,11 +62,17 @@ func (a *assembler) errorf(shape ShapeID, loc SourceLocation, format string, arg
 	a.event(SeverityError, "Model", shape, loc, format, args...)
 }
 
-func newAssembler(p *preludeModel) *assembler {
-	// Sized for the prelude and a small model: growing a map rehashes it.
+// newAssembler returns an assembler for files on top of prelude p (nil
+// while the prelude itself is assembled).
+func newAssembler(p *preludeModel, files []*draftFile) *assembler {
+	// Sized for the prelude, the files' shapes and a few bundled namespaces:
+	// growing a map rehashes it.
 	size := 64
 	if p != nil {
 		size += len(p.drafts)
+	}
+	for _, f := range files {
+		size += len(f.shapes)
 	}
 	a := &assembler{
 		drafts:  make(map[ShapeID]*draftShape, size),
@@ -84,7 +99,7 @@ func newAssembler(p *preludeModel) *assembler {
 
 // assemble builds a model from files, on top of the prelude.
 func assemble(files []*draftFile) (*Model, []Event) {
-	a := newAssembler(loadPrelude())
+	a := newAssembler(loadPrelude(), files)
 	a.pulled = map[string]bool{}
 	m := a.run(files)
 	// Like the reference tools, fully validate only a model that assembled
@@ -119,7 +134,8 @@ func (a *assembler) run(files []*draftFile) *Model {
 	for id := range a.shapes {
 		ids = append(ids, id)
 	}
-	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	slices.Sort(ids)
+	a.sorted = ids
 	for _, id := range ids {
 		a.expand(id, nil)
 	}
@@ -370,7 +386,7 @@ func (a *assembler) build(f *draftFile, d *draftShape) *Shape {
 		seen = make(map[string]bool, len(d.members))
 	}
 	for i, dm := range d.members {
-		mid := d.id.WithMember(dm.name)
+		mid := ShapeID(a.ids.join(string(d.id.Root()), '$', dm.name))
 		dup := false
 		if seen != nil {
 			lower := strings.ToLower(dm.name)
@@ -414,7 +430,7 @@ func (a *assembler) traits(f *draftFile, target ShapeID, ts []draftTrait) Traits
 	if len(ts) == 0 {
 		return nil
 	}
-	out := make(Traits, 0, len(ts))
+	out := a.traitBuf[:0]
 	for _, t := range ts {
 		id, _ := a.resolve(f, t.name.name)
 		v := t.value
@@ -424,9 +440,16 @@ func (a *assembler) traits(f *draftFile, target ShapeID, ts []draftTrait) Traits
 		case !f.json: // a JSON AST has no syntactic shape ids
 			v = a.resolveNode(f, v)
 		}
-		out = a.addTrait(out, Trait{ID: id, Value: v}, target, t.loc)
+		if out.Has(id) {
+			out = a.addTrait(out, Trait{ID: id, Value: v}, target, t.loc)
+		} else {
+			out = append(out, Trait{ID: id, Value: v}) // out is a.traitBuf, or a copy of it
+		}
 	}
-	return out
+	kept := a.traitSlab.copy(out)
+	clear(out)
+	a.traitBuf = out[:0]
+	return kept
 }
 
 // annotationValue is the value of a trait written without one (`@foo`):

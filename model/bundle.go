@@ -86,7 +86,7 @@ func (b *bundledNamespace) build() {
 	}
 	f := parseIDL("smithycurl/"+path, src)
 	f.bundled = true
-	a := newAssembler(loadPrelude())
+	a := newAssembler(loadPrelude(), []*draftFile{f})
 	a.run([]*draftFile{f})
 	b.file, b.events = f, a.events
 	b.drafts = make(map[ShapeID]*draftShape, len(f.shapes))

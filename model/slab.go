@@ -42,3 +42,35 @@ func (s *slab[T]) one() *T {
 	s.buf = append(s.buf, zero)
 	return &s.buf[len(s.buf)-1]
 }
+
+// byteSlab is a slab of strings: one allocation holds many, and since it
+// holds no pointers the garbage collector does not scan it.
+type byteSlab struct {
+	buf []byte
+}
+
+// spare returns room for n more bytes, for keep.
+func (s *byteSlab) spare(n int) []byte {
+	if cap(s.buf)-len(s.buf) < n {
+		s.buf = make([]byte, 0, max(n, slabBytes))
+	}
+	return s.buf[len(s.buf):len(s.buf):cap(s.buf)]
+}
+
+// keep returns b, written into the room spare gave, as a string.
+func (s *byteSlab) keep(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if rest := s.buf[len(s.buf):cap(s.buf)]; len(b) > len(rest) || unsafe.SliceData(b) != unsafe.SliceData(rest) {
+		return string(b) // b outgrew its room: it is not in the slab
+	}
+	s.buf = s.buf[:len(s.buf)+len(b)]
+	return unsafe.String(unsafe.SliceData(b), len(b)) // never written again
+}
+
+// join returns x+sep+y.
+func (s *byteSlab) join(x string, sep byte, y string) string {
+	b := append(append(append(s.spare(len(x)+1+len(y)), x...), sep), y...)
+	return s.keep(b)
+}
