@@ -19,6 +19,7 @@ type astFastReader struct {
 	counted, line, lineStart int
 
 	nodes   slab[Node]
+	strs    byteSlab
 	shapes  slab[draftShape]
 	members slab[draftMember]
 	traits  slab[draftTrait]
@@ -35,7 +36,7 @@ type astFastReader struct {
 // readASTFast reads the JSON AST src; nil when the full reader must read it.
 func readASTFast(path, src string) *draftFile {
 	r := &astFastReader{p: jsonParser{src: src}, f: &draftFile{path: path, version: "2.0", json: true}}
-	r.p.nodes = &r.nodes
+	r.p.nodes, r.p.bytes = &r.nodes, &r.strs
 	if !r.root() {
 		return nil
 	}
