@@ -23,9 +23,16 @@ type assembler struct {
 	// pulled holds the bundled namespaces copied into the model (bundle.go);
 	// nil while the prelude or a bundled namespace is itself assembled.
 	pulled map[string]bool
-	// sorted are the ids of the shapes once built, sorted; validation,
-	// which comes after, reads shapes in this order too.
+	// sorted are the ids of the shapes once built and applied to, sorted:
+	// mixins are expanded and the model validated in this order. Shapes
+	// are added after that only by pull, and they are bundled ones.
 	sorted []ShapeID
+
+	// known are the last ids defined found, and nextKnown the one to
+	// replace next: references to a few shapes (traits, the prelude's
+	// simple shapes) repeat, and a shape once defined stays defined.
+	known     [8]ShapeID
+	nextKnown int
 
 	// The slabs of the traits and member ids of built shapes, and the
 	// scratch list of the traits being resolved.

@@ -26,6 +26,10 @@ type astFastReader struct {
 	refs    slab[draftRef]
 	named   slab[draftNamedRef]
 	mptrs   slab[*draftMember]
+	// traitIDs are the last trait ids checked, nextTraitID the one to
+	// replace next.
+	traitIDs    [8]string
+	nextTraitID int
 	// Scratch lists of the values of the object or array being read.
 	traitBuf  []draftTrait
 	memberBuf []*draftMember
@@ -402,7 +406,7 @@ func (r *astFastReader) traitList() ([]draftTrait, bool) {
 		if !ok {
 			return nil, false
 		}
-		if _, ok := ParseShapeID(k); !ok {
+		if !r.traitID(k) {
 			return nil, false
 		}
 		loc := r.loc(off)
@@ -425,6 +429,22 @@ func (r *astFastReader) traitList() ([]draftTrait, bool) {
 		out = []draftTrait{}
 	}
 	return out, true
+}
+
+// traitID reports whether k is a shape id. A model applies a few traits
+// many times: the last ids checked are remembered.
+func (r *astFastReader) traitID(k string) bool {
+	for _, id := range r.traitIDs {
+		if id == k && id != "" {
+			return true
+		}
+	}
+	if _, ok := ParseShapeID(k); !ok {
+		return false
+	}
+	r.traitIDs[r.nextTraitID%len(r.traitIDs)] = k
+	r.nextTraitID++
+	return true
 }
 
 // memberList reads a `members` object.

@@ -119,7 +119,14 @@ func (b *bundledNamespace) read() bool {
 // defined reports whether shape id (a root id) is defined, first copying in
 // the bundled namespace that would define it.
 func (a *assembler) defined(id ShapeID) bool {
+	for _, k := range a.known {
+		if k == id && k != "" {
+			return true
+		}
+	}
 	if _, ok := a.drafts[id]; ok {
+		a.known[a.nextKnown%len(a.known)] = id
+		a.nextKnown++
 		return true
 	}
 	if !a.pull(id.Namespace()) {
