@@ -34,11 +34,12 @@ type assembler struct {
 	known     [8]ShapeID
 	nextKnown int
 
-	// The slabs of the traits and member ids of built shapes, and the
-	// scratch list of the traits being resolved.
-	traitSlab slab[Trait]
-	ids       byteSlab
-	traitBuf  Traits
+	// The slabs of the shapes built, their traits, members and member ids.
+	shapeSlab  slab[Shape]
+	traitSlab  slab[Trait]
+	memberSlab slab[Member]
+	memberPtrs slab[*Member]
+	ids        byteSlab
 }
 
 // draftMerge is a second definition of a shape that differs only in traits.
@@ -381,13 +382,13 @@ func duplicateMember(earlier []*draftMember, name string) bool {
 
 // build makes the shape of a draft as its own definition declares it.
 func (a *assembler) build(f *draftFile, d *draftShape) *Shape {
-	s := &Shape{ID: d.id, Type: d.typ, Loc: d.loc}
+	s := a.shapeSlab.one()
+	s.ID, s.Type, s.Loc = d.id, d.typ, d.loc
 	s.Traits = a.traits(f, d.id, d.traits)
-	var members []Member // one allocation for the shape's members
-	if len(d.members) > 0 {
-		s.Members = make([]*Member, 0, len(d.members))
-		members = make([]Member, 0, len(d.members))
-	}
+	// Room for every member: pointers to them stay valid.
+	a.memberSlab.grow(len(d.members))
+	a.memberPtrs.grow(len(d.members))
+	members, ptrs := a.memberSlab.mark(), a.memberPtrs.mark()
 	var seen map[string]bool // only for many members: a scan is cheaper below that
 	if len(d.members) > 64 {
 		seen = make(map[string]bool, len(d.members))
@@ -405,8 +406,8 @@ func (a *assembler) build(f *draftFile, d *draftShape) *Shape {
 			a.errorf(mid, dm.loc, "Duplicate member of `%s`: `%s`", d.id, dm.name)
 			continue
 		}
-		members = append(members, Member{ID: mid, Target: a.ref(f, dm.target), Traits: a.traits(f, mid, dm.traits), Loc: dm.loc})
-		m := &members[len(members)-1]
+		a.memberSlab.push(&members, Member{ID: mid, Target: a.ref(f, dm.target), Traits: a.traits(f, mid, dm.traits), Loc: dm.loc})
+		m := &a.memberSlab.buf[len(a.memberSlab.buf)-1]
 		if m.Target == "" && !dm.elided && (d.typ == EnumType || d.typ == IntEnumType) {
 			m.Target = unitID
 		}
@@ -414,8 +415,9 @@ func (a *assembler) build(f *draftFile, d *draftShape) *Shape {
 			// An enum member without a value has its name as value.
 			m.Traits = append(m.Traits[:len(m.Traits):len(m.Traits)], Trait{ID: traitEnumValue, Value: String(dm.name)})
 		}
-		s.Members = append(s.Members, m)
+		a.memberPtrs.push(&ptrs, m)
 	}
+	s.Members = a.memberPtrs.done(ptrs)
 	s.Mixins = a.refs(f, d.mixins)
 	s.Input, s.Output = a.ref(f, d.input), a.ref(f, d.output)
 	s.Errors = a.refs(f, d.errors)
@@ -437,7 +439,7 @@ func (a *assembler) traits(f *draftFile, target ShapeID, ts []draftTrait) Traits
 	if len(ts) == 0 {
 		return nil
 	}
-	out := a.traitBuf[:0]
+	mark := a.traitSlab.mark()
 	for _, t := range ts {
 		id, _ := a.resolve(f, t.name.name)
 		v := t.value
@@ -447,16 +449,15 @@ func (a *assembler) traits(f *draftFile, target ShapeID, ts []draftTrait) Traits
 		case !f.json: // a JSON AST has no syntactic shape ids
 			v = a.resolveNode(f, v)
 		}
-		if out.Has(id) {
-			out = a.addTrait(out, Trait{ID: id, Value: v}, target, t.loc)
-		} else {
-			out = append(out, Trait{ID: id, Value: v}) // out is a.traitBuf, or a copy of it
+		if out := Traits(a.traitSlab.built(mark)); out.Has(id) {
+			// The list is not shared yet: the merged value, or the same
+			// one after a conflict, replaces it in place.
+			copy(out, a.addTrait(out, Trait{ID: id, Value: v}, target, t.loc))
+			continue
 		}
+		a.traitSlab.push(&mark, Trait{ID: id, Value: v})
 	}
-	kept := a.traitSlab.copy(out)
-	clear(out)
-	a.traitBuf = out[:0]
-	return kept
+	return a.traitSlab.done(mark)
 }
 
 // annotationValue is the value of a trait written without one (`@foo`):

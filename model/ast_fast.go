@@ -30,11 +30,9 @@ type astFastReader struct {
 	// replace next.
 	traitIDs    [8]string
 	nextTraitID int
-	// Scratch lists of the values of the object or array being read.
-	traitBuf  []draftTrait
-	memberBuf []*draftMember
-	refBuf    []draftRef
-	namedBuf  []draftNamedRef
+	// Scratch lists of the references of the array or object being read.
+	refBuf   []draftRef
+	namedBuf []draftNamedRef
 }
 
 // readASTFast reads the JSON AST src; nil when the full reader must read it.
@@ -400,7 +398,7 @@ func (r *astFastReader) apply(key string, start int) bool {
 // traitList reads a `traits` object.
 func (r *astFastReader) traitList() ([]draftTrait, bool) {
 	empty, ok := r.open('{')
-	base := len(r.traitBuf)
+	mark := r.traits.mark()
 	for more := !empty && ok; more; {
 		k, off, ok := r.key()
 		if !ok {
@@ -414,7 +412,7 @@ func (r *astFastReader) traitList() ([]draftTrait, bool) {
 		if !ok {
 			return nil, false
 		}
-		r.traitBuf = append(r.traitBuf, draftTrait{name: draftRef{name: k, loc: loc}, value: v, loc: loc})
+		r.traits.push(&mark, draftTrait{name: draftRef{name: k, loc: loc}, value: v, loc: loc})
 		if more, ok = r.next('}'); !ok {
 			return nil, false
 		}
@@ -422,9 +420,7 @@ func (r *astFastReader) traitList() ([]draftTrait, bool) {
 	if !ok {
 		return nil, false
 	}
-	out := r.traits.copy(r.traitBuf[base:])
-	clear(r.traitBuf[base:])
-	r.traitBuf = r.traitBuf[:base]
+	out := r.traits.done(mark)
 	if out == nil {
 		out = []draftTrait{}
 	}
@@ -450,7 +446,7 @@ func (r *astFastReader) traitID(k string) bool {
 // memberList reads a `members` object.
 func (r *astFastReader) memberList(s *draftShape) bool {
 	empty, ok := r.open('{')
-	base := len(r.memberBuf)
+	mark := r.mptrs.mark()
 	for more := !empty && ok; more; {
 		k, _, ok := r.key()
 		if !ok {
@@ -460,7 +456,7 @@ func (r *astFastReader) memberList(s *draftShape) bool {
 		if !ok {
 			return false
 		}
-		r.memberBuf = append(r.memberBuf, m)
+		r.mptrs.push(&mark, m)
 		if more, ok = r.next('}'); !ok {
 			return false
 		}
@@ -468,9 +464,7 @@ func (r *astFastReader) memberList(s *draftShape) bool {
 	if !ok {
 		return false
 	}
-	s.members = r.mptrs.copy(r.memberBuf[base:])
-	clear(r.memberBuf[base:])
-	r.memberBuf = r.memberBuf[:base]
+	s.members = r.mptrs.done(mark)
 	if s.members == nil {
 		s.members = []*draftMember{}
 	}

@@ -20,8 +20,13 @@ func (s *slab[T]) grow(n int) {
 	if cap(s.buf)-len(s.buf) >= n {
 		return
 	}
+	s.buf = make([]T, 0, max(n, s.chunk()))
+}
+
+// chunk is the number of values of an array of slabBytes.
+func (s *slab[T]) chunk() int {
 	var zero T
-	s.buf = make([]T, 0, max(n, slabBytes/max(int(unsafe.Sizeof(zero)), 1)))
+	return slabBytes / max(int(unsafe.Sizeof(zero)), 1)
 }
 
 // copy returns a copy of src; nil when src is empty.
@@ -33,6 +38,35 @@ func (s *slab[T]) copy(src []T) []T {
 	n := len(s.buf)
 	s.buf = append(s.buf, src...)
 	return s.buf[n:len(s.buf):len(s.buf)]
+}
+
+// mark starts a slice that push builds at the end of the slab, in place:
+// without a scratch list to copy from (a copy of values with pointers costs
+// write barriers while the garbage collector runs).
+func (s *slab[T]) mark() int { return len(s.buf) }
+
+// push appends v to the slice started at *mark; when the array is full, the
+// slice moves to a new one and *mark follows it.
+func (s *slab[T]) push(mark *int, v T) {
+	if len(s.buf) == cap(s.buf) {
+		old := s.buf[*mark:]
+		s.buf = append(make([]T, 0, max(2*len(old), s.chunk())), old...)
+		clear(old)
+		*mark = 0
+	}
+	s.buf = append(s.buf, v)
+}
+
+// built returns the slice started at mark as built so far, for changing
+// its values in place.
+func (s *slab[T]) built(mark int) []T { return s.buf[mark:len(s.buf):len(s.buf)] }
+
+// done returns the slice started at mark; nil when empty.
+func (s *slab[T]) done(mark int) []T {
+	if len(s.buf) == mark {
+		return nil
+	}
+	return s.buf[mark:len(s.buf):len(s.buf)]
 }
 
 // one returns a pointer to a new zero value.
