@@ -14,9 +14,6 @@ import "strings"
 type astFastReader struct {
 	p jsonParser
 	f *draftFile
-	// The line cursor: counted is the offset up to which lines were
-	// counted, line the 0-based line there, lineStart where it starts.
-	counted, line, lineStart int
 
 	nodes   slab[Node]
 	strs    byteSlab
@@ -102,19 +99,16 @@ func propSet(props []string) uint32 {
 	return bits
 }
 
-// loc is the location of byte offset off. Offsets come mostly in increasing
-// order: the cursor counts the lines between the last one and off.
+// loc is the location of byte offset off, at most the parser's: mostly on
+// the line the parser is on.
 func (r *astFastReader) loc(off int) SourceLocation {
-	if off < r.counted {
-		r.counted, r.line, r.lineStart = 0, 0, 0
+	p := &r.p
+	line, start := p.line, p.lineStart
+	if off < start { // on an earlier line
+		line -= strings.Count(p.src[off:start], "\n")
+		start = strings.LastIndexByte(p.src[:off], '\n') + 1
 	}
-	seg := r.p.src[r.counted:off]
-	if n := strings.Count(seg, "\n"); n > 0 {
-		r.line += n
-		r.lineStart = r.counted + strings.LastIndexByte(seg, '\n') + 1
-	}
-	r.counted = off
-	return SourceLocation{File: r.f.path, Line: int32(r.line + 1), Column: int32(off - r.lineStart + 1)}
+	return SourceLocation{File: r.f.path, Line: int32(line + 1), Column: int32(off - start + 1)}
 }
 
 // open enters the object or array (by its opening byte) at the next non-space
@@ -283,7 +277,7 @@ func (r *astFastReader) shape(key string) bool {
 	if !ok {
 		return false
 	}
-	start := r.p.i
+	loc := r.loc(r.p.i)
 	empty, ok := r.open('{')
 	if !ok || empty {
 		return false
@@ -293,7 +287,7 @@ func (r *astFastReader) shape(key string) bool {
 	}
 	tn, ok := r.str()
 	if ok && tn == "apply" {
-		return r.apply(key, start)
+		return r.apply(key, loc)
 	}
 	typ, known := shapeTypes[tn]
 	if !ok || !known || id.Member() != "" {
@@ -305,7 +299,7 @@ func (r *astFastReader) shape(key string) bool {
 	}
 	seen := propType
 	s := r.shapes.one()
-	s.id, s.typ, s.loc = id, typ, r.loc(start)
+	s.id, s.typ, s.loc = id, typ, loc
 	for {
 		more, ok := r.next('}')
 		if !ok {
@@ -374,8 +368,8 @@ func (r *astFastReader) shape(key string) bool {
 }
 
 // apply reads an `apply` entry after its type: at most a `traits` object.
-func (r *astFastReader) apply(key string, start int) bool {
-	ap := draftApply{target: draftRef{name: key, loc: r.loc(start)}}
+func (r *astFastReader) apply(key string, loc SourceLocation) bool {
+	ap := draftApply{target: draftRef{name: key, loc: loc}}
 	more, ok := r.next('}')
 	if !ok {
 		return false
@@ -404,7 +398,7 @@ func (r *astFastReader) traitList() ([]draftTrait, bool) {
 		if !ok {
 			return nil, false
 		}
-		if !r.traitID(k) {
+		if k, ok = r.traitID(k); !ok {
 			return nil, false
 		}
 		loc := r.loc(off)
@@ -427,20 +421,22 @@ func (r *astFastReader) traitList() ([]draftTrait, bool) {
 	return out, true
 }
 
-// traitID reports whether k is a shape id. A model applies a few traits
-// many times: the last ids checked are remembered.
-func (r *astFastReader) traitID(k string) bool {
+// traitID returns k, which must be a shape id, or an equal string read
+// before. A model applies a few traits many times: the last ids read are
+// remembered, and traits with one id share one string (comparing it then
+// compares pointers).
+func (r *astFastReader) traitID(k string) (string, bool) {
 	for _, id := range r.traitIDs {
 		if id == k && id != "" {
-			return true
+			return id, true
 		}
 	}
 	if _, ok := ParseShapeID(k); !ok {
-		return false
+		return "", false
 	}
 	r.traitIDs[r.nextTraitID%len(r.traitIDs)] = k
 	r.nextTraitID++
-	return true
+	return k, true
 }
 
 // memberList reads a `members` object.
@@ -473,13 +469,13 @@ func (r *astFastReader) memberList(s *draftShape) bool {
 
 // member reads a member object, which must have a target.
 func (r *astFastReader) member(name string) (*draftMember, bool) {
-	start := r.p.i
+	loc := r.loc(r.p.i)
 	empty, ok := r.open('{')
 	if !ok || empty {
 		return nil, false
 	}
 	m := r.members.one()
-	m.name, m.loc = name, r.loc(start)
+	m.name, m.loc = name, loc
 	const target, traits = 1, 2
 	var seen int
 	for more := true; more; {

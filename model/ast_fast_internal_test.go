@@ -18,6 +18,8 @@ var fastReaderCases = []string{
 	`{"shapes":{"a.b#S":{"type":"string"}},"metadata":{"k":[1,{"x":null}],"j":"v"},"smithy":"1.0"}`,
 	"\n\t{ \"smithy\" : \"2\" ,\r\n \"shapes\" : { \"a.b#S\" : { \"type\" : \"structure\" , \"members\" : { } , \"traits\" : { } } } }\n",
 	`{"smithy":"2.0","shapes":{}}`,
+	"{\"smithy\":\n\"2.0\"\n,\"metadata\":\n{\"k\"\n:\n[\n1\n]},\"shapes\"\n:\n{\"a.b#S\"\n:\n{\"type\"\n:\n\"structure\"\n,\n\"members\":\n{\"x\":\n{\"traits\":\n" +
+		"{\"smithy.api#documentation\":\n\"d\"\n,\"smithy.api#required\"\n:\n{\n}},\n\"target\":\n\"smithy.api#String\"}}\n,\"mixins\":\n[\n{\"target\":\n\"a.b#M\"}\n]}}}\n",
 	`{"smithy":"2.0","metadata":{}}`,
 	`{"smithy":"2.0"}`,
 	`{"smith\u0079":"2.0","shapes":{"a.b#S\u0031":{"type":"structure","members":{"\u0078":{"traits":{"smithy.api#documentation":"\"hi\"\n"},"target":"smithy.api#String"}}}}}`,

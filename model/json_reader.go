@@ -17,6 +17,9 @@ type jsonParser struct {
 	src   string
 	i     int
 	depth int
+	// line counts the newlines before i (all of them are spaces between
+	// values: a string holds none), and lineStart is where the last ended.
+	line, lineStart int
 	// stack holds the elements of the arrays and objects being read, so that
 	// each finished one is copied once into a slice of its exact size.
 	stack []Node
@@ -60,8 +63,11 @@ func (p *jsonParser) fail(format string, args ...any) error {
 func (p *jsonParser) skipSpace() {
 	for p.i < len(p.src) {
 		switch p.src[p.i] {
-		case ' ', '\t', '\n', '\r':
+		case ' ', '\t', '\r':
 			p.i++
+		case '\n':
+			p.i++
+			p.line, p.lineStart = p.line+1, p.i
 		default:
 			return
 		}
