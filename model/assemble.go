@@ -28,10 +28,10 @@ type assembler struct {
 	// are added after that only by pull, and they are bundled ones.
 	sorted []ShapeID
 
-	// known are the last ids defined found, and nextKnown the one to
+	// known are the last drafts draftOf found, and nextKnown the one to
 	// replace next: references to a few shapes (traits, the prelude's
-	// simple shapes) repeat, and a shape once defined stays defined.
-	known     [8]ShapeID
+	// simple shapes) repeat, and an id once defined keeps its draft.
+	known     [8]*draftShape
 	nextKnown int
 
 	// The slabs of the shapes built, their traits, members and member ids.
@@ -311,7 +311,14 @@ func equalDraftTraits(x, y []draftTrait) bool {
 func (a *assembler) resolve(f *draftFile, name string) (ShapeID, bool) {
 	if strings.IndexByte(name, '#') >= 0 {
 		id := ShapeID(name)
-		return id, a.defined(id.Root())
+		root := id.Root()
+		d := a.draftOf(root)
+		if d != nil && root == id {
+			// The string of the definition: equal ids are then one string,
+			// and comparing them (map keys included) compares pointers.
+			id = d.id
+		}
+		return id, d != nil
 	}
 	root, member, hasMember := strings.Cut(name, "$")
 	suffix := ""

@@ -27,6 +27,8 @@ type astFastReader struct {
 	// replace next.
 	traitIDs    [8]string
 	nextTraitID int
+	// namespaces are the last two namespaces of valid ids (shapeID).
+	namespaces [2]string
 	// Scratch lists of the references of the array or object being read.
 	refBuf   []draftRef
 	namedBuf []draftNamedRef
@@ -439,6 +441,23 @@ func (r *astFastReader) traitID(k string) (string, bool) {
 	return k, true
 }
 
+// shapeID is ParseShapeID(s) succeeding. The namespaces of the last two ids
+// are remembered: a model's references are mostly to its own namespace
+// and the prelude's.
+func (r *astFastReader) shapeID(s string) bool {
+	hash := strings.IndexByte(s, '#')
+	if hash < 0 {
+		return false
+	}
+	if ns := s[:hash]; ns == "" || ns != r.namespaces[0] && ns != r.namespaces[1] {
+		if !validNamespace(ns) {
+			return false
+		}
+		r.namespaces[1], r.namespaces[0] = r.namespaces[0], ns
+	}
+	return validShapeName(s[hash+1:])
+}
+
 // memberList reads a `members` object.
 func (r *astFastReader) memberList(s *draftShape) bool {
 	empty, ok := r.open('{')
@@ -507,10 +526,7 @@ func (r *astFastReader) member(name string) (*draftMember, bool) {
 func (r *astFastReader) target() (draftRef, bool) {
 	off := r.p.i
 	t, ok := r.str()
-	if !ok {
-		return draftRef{}, false
-	}
-	if _, ok := ParseShapeID(t); !ok {
+	if !ok || !r.shapeID(t) {
 		return draftRef{}, false
 	}
 	return draftRef{name: t, loc: r.loc(off)}, true
