@@ -125,3 +125,17 @@ func TestASTFastReaderAgrees(t *testing.T) {
 	}
 	t.Logf("the fast reader read %d of %d JSON files", read, files)
 }
+
+// FuzzASTFastReader: for any text, the fast JSON AST reader gives up or
+// reads exactly what the full reader reads.
+func FuzzASTFastReader(f *testing.F) {
+	for _, src := range fastReaderCases {
+		f.Add([]byte(src))
+	}
+	for _, src := range fastReaderGivesUp {
+		f.Add([]byte(src))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkFastReader(t, "fuzz.json", string(data))
+	})
+}
