@@ -19,7 +19,11 @@ type assembler struct {
 	pending map[ShapeID][]pendingTrait
 	state   map[ShapeID]uint8 // mixin expansion: 1 in progress, 2 done, 3 failed
 	prelude *preludeModel
-	merges  []draftMerge
+	// registered are the drafts that define shapes (the first of each id),
+	// in the order of the files; merges are later definitions of the same
+	// shapes that differ only in traits.
+	registered []fileDraft
+	merges     []fileDraft
 	// pulled holds the bundled namespaces copied into the model (bundle.go);
 	// nil while the prelude or a bundled namespace is itself assembled.
 	pulled map[string]bool
@@ -42,8 +46,8 @@ type assembler struct {
 	ids        byteSlab
 }
 
-// draftMerge is a second definition of a shape that differs only in traits.
-type draftMerge struct {
+// fileDraft is a draft shape and the file that defines it.
+type fileDraft struct {
 	f *draftFile
 	d *draftShape
 }
@@ -79,17 +83,20 @@ func newAssembler(p *preludeModel, files []*draftFile) *assembler {
 	if p != nil {
 		size += len(p.drafts)
 	}
+	own := 0
 	for _, f := range files {
-		size += len(f.shapes)
+		own += len(f.shapes)
 	}
+	size += own
 	a := &assembler{
-		drafts:  make(map[ShapeID]*draftShape, size),
-		owner:   make(map[ShapeID]*draftFile, size),
-		shapes:  make(map[ShapeID]*Shape, size),
-		uses:    map[*draftFile]map[string]ShapeID{},
-		pending: map[ShapeID][]pendingTrait{},
-		state:   make(map[ShapeID]uint8, size),
-		prelude: p,
+		drafts:     make(map[ShapeID]*draftShape, size),
+		owner:      make(map[ShapeID]*draftFile, size),
+		shapes:     make(map[ShapeID]*Shape, size),
+		uses:       map[*draftFile]map[string]ShapeID{},
+		pending:    map[ShapeID][]pendingTrait{},
+		state:      make(map[ShapeID]uint8, size),
+		prelude:    p,
+		registered: make([]fileDraft, 0, own),
 	}
 	if p != nil {
 		for id, d := range p.drafts {
@@ -125,12 +132,8 @@ func (a *assembler) run(files []*draftFile) *Model {
 		a.events = append(a.events, f.events...)
 	}
 	a.register(files)
-	for _, f := range files {
-		for _, d := range f.shapes {
-			if a.owner[d.id] == f && a.drafts[d.id] == d {
-				a.shapes[d.id] = a.build(f, d)
-			}
-		}
+	for _, fd := range a.registered {
+		a.shapes[fd.d.id] = a.build(fd.f, fd.d)
 	}
 	a.mergeDuplicates()
 	for _, f := range files {
@@ -179,6 +182,7 @@ func (a *assembler) register(files []*draftFile) {
 			if !dup {
 				a.drafts[d.id] = d
 				a.owner[d.id] = f
+				a.registered = append(a.registered, fileDraft{f, d})
 				continue
 			}
 			if sameStructure(prev, d) {
@@ -187,7 +191,7 @@ func (a *assembler) register(files []*draftFile) {
 						"Ignoring duplicate but equivalent shape definition: %s defined at %s and %s", d.id, prev.loc, d.loc)
 				} else {
 					// The same shape with other traits: its traits merge as if applied.
-					a.merges = append(a.merges, draftMerge{f, d})
+					a.merges = append(a.merges, fileDraft{f, d})
 				}
 				continue
 			}
