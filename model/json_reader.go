@@ -61,6 +61,14 @@ func (p *jsonParser) fail(format string, args ...any) error {
 }
 
 func (p *jsonParser) skipSpace() {
+	if p.i < len(p.src) && p.src[p.i] > ' ' {
+		return
+	}
+	p.skipSpaces()
+}
+
+// skipSpaces is skipSpace past its first byte.
+func (p *jsonParser) skipSpaces() {
 	for p.i < len(p.src) {
 		switch p.src[p.i] {
 		case ' ', '\t', '\r':
@@ -68,9 +76,17 @@ func (p *jsonParser) skipSpace() {
 		case '\n':
 			p.i++
 			p.line, p.lineStart = p.line+1, p.i
+			p.skipIndent()
 		default:
 			return
 		}
+	}
+}
+
+// skipIndent skips the spaces that indent a line, eight at a time.
+func (p *jsonParser) skipIndent() {
+	for p.i+8 <= len(p.src) && swarLoad(p.src, p.i) == swarOnes*' ' {
+		p.i += 8
 	}
 }
 
