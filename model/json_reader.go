@@ -272,7 +272,7 @@ func (p *jsonParser) str() (string, error) {
 // strSlow reads the rest of a string that has escapes; p.i is at the first
 // backslash.
 func (p *jsonParser) strSlow(start int) (string, error) {
-	src, end := p.src, p.i
+	src, first, end := p.src, p.i, p.i
 	for end < len(src) {
 		for end+8 <= len(src) && swarPlain(swarLoad(src, end), 0) {
 			end += 8
@@ -299,9 +299,10 @@ func (p *jsonParser) strSlow(start int) (string, error) {
 	} else {
 		room = make([]byte, 0, end-start)
 	}
-	buf, err := jsonstr.Unescape(room, src[start:end])
+	// The text before the first backslash is copied as it is.
+	buf, err := jsonstr.Unescape(append(room, src[start:first]...), src[first:end])
 	if err != nil {
-		p.i = start + err.(*jsonstr.Error).Offset
+		p.i = first + err.(*jsonstr.Error).Offset
 		return "", p.fail("%v", err)
 	}
 	p.i = end + 1
