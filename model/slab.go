@@ -10,10 +10,19 @@ import "unsafe"
 // (the drafts of one file, the trait values of one model).
 type slab[T any] struct {
 	buf []T
+	// size is the size in bytes of the last array (nextSize).
+	size int
 }
 
-// slabBytes is the size of each array of a slab.
-const slabBytes = 32 << 10
+// The first array of a slab has slabMinBytes, each next one twice the last
+// up to slabBytes: a small model keeps little room it does not use.
+const (
+	slabMinBytes = 512
+	slabBytes    = 32 << 10
+)
+
+// nextSize returns the size of a slab's next array, after one of last bytes.
+func nextSize(last int) int { return min(max(2*last, slabMinBytes), slabBytes) }
 
 // grow makes room for n more values.
 func (s *slab[T]) grow(n int) {
@@ -23,10 +32,11 @@ func (s *slab[T]) grow(n int) {
 	s.buf = make([]T, 0, max(n, s.chunk()))
 }
 
-// chunk is the number of values of an array of slabBytes.
+// chunk is the number of values of the slab's next array.
 func (s *slab[T]) chunk() int {
 	var zero T
-	return slabBytes / max(int(unsafe.Sizeof(zero)), 1)
+	s.size = nextSize(s.size)
+	return max(s.size/max(int(unsafe.Sizeof(zero)), 1), 1)
 }
 
 // copy returns a copy of src; nil when src is empty.
@@ -80,13 +90,15 @@ func (s *slab[T]) one() *T {
 // byteSlab is a slab of strings: one allocation holds many, and since it
 // holds no pointers the garbage collector does not scan it.
 type byteSlab struct {
-	buf []byte
+	buf  []byte
+	size int // of the last array (nextSize)
 }
 
 // spare returns room for n more bytes, for keep.
 func (s *byteSlab) spare(n int) []byte {
 	if cap(s.buf)-len(s.buf) < n {
-		s.buf = make([]byte, 0, max(n, slabBytes))
+		s.size = nextSize(s.size)
+		s.buf = make([]byte, 0, max(n, s.size))
 	}
 	return s.buf[len(s.buf):len(s.buf):cap(s.buf)]
 }
