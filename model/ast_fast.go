@@ -7,9 +7,9 @@ import "strings"
 // for the values of traits and metadata. It reads files without problems
 // only: at anything the full reader (readAST, over a parsed Node tree) would
 // report, or that this reader does not expect (a property before `type`, a
-// repeated property), it gives up, and the full reader
-// reads the file again. So the two give the same draftFile for every file
-// this reader accepts (TestASTFastReaderAgrees), and every problem keeps the
+// repeated property), it gives up, and the full reader reads the file again.
+// So the two give the same draftFile for every file this reader accepts
+// (TestASTFastReaderAgrees, FuzzASTFastReader), and every problem keeps the
 // full reader's message and location.
 type astFastReader struct {
 	p jsonParser
