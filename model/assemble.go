@@ -1,7 +1,7 @@
 package model
 
 import (
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -19,14 +19,35 @@ type assembler struct {
 	pending map[ShapeID][]pendingTrait
 	state   map[ShapeID]uint8 // mixin expansion: 1 in progress, 2 done, 3 failed
 	prelude *preludeModel
-	merges  []draftMerge
+	// registered are the drafts that define shapes (the first of each id),
+	// in the order of the files; merges are later definitions of the same
+	// shapes that differ only in traits.
+	registered []fileDraft
+	merges     []fileDraft
 	// pulled holds the bundled namespaces copied into the model (bundle.go);
 	// nil while the prelude or a bundled namespace is itself assembled.
 	pulled map[string]bool
+	// sorted are the ids of the shapes once built and applied to, sorted:
+	// mixins are expanded and the model validated in this order. Shapes
+	// are added after that only by pull, and they are bundled ones.
+	sorted []ShapeID
+
+	// known are the last drafts draftOf found, and nextKnown the one to
+	// replace next: references to a few shapes (traits, the prelude's
+	// simple shapes) repeat, and an id once defined keeps its draft.
+	known     [8]*draftShape
+	nextKnown int
+
+	// The slabs of the shapes built, their traits, members and member ids.
+	shapeSlab  slab[Shape]
+	traitSlab  slab[Trait]
+	memberSlab slab[Member]
+	memberPtrs slab[*Member]
+	ids        byteSlab
 }
 
-// draftMerge is a second definition of a shape that differs only in traits.
-type draftMerge struct {
+// fileDraft is a draft shape and the file that defines it.
+type fileDraft struct {
 	f *draftFile
 	d *draftShape
 }
@@ -53,20 +74,29 @@ func (a *assembler) errorf(shape ShapeID, loc SourceLocation, format string, arg
 	a.event(SeverityError, "Model", shape, loc, format, args...)
 }
 
-func newAssembler(p *preludeModel) *assembler {
-	// Sized for the prelude and a small model: growing a map rehashes it.
+// newAssembler returns an assembler for files on top of prelude p (nil
+// while the prelude itself is assembled).
+func newAssembler(p *preludeModel, files []*draftFile) *assembler {
+	// Sized for the prelude, the files' shapes and a few bundled namespaces:
+	// growing a map rehashes it.
 	size := 64
 	if p != nil {
 		size += len(p.drafts)
 	}
+	own := 0
+	for _, f := range files {
+		own += len(f.shapes)
+	}
+	size += own
 	a := &assembler{
-		drafts:  make(map[ShapeID]*draftShape, size),
-		owner:   make(map[ShapeID]*draftFile, size),
-		shapes:  make(map[ShapeID]*Shape, size),
-		uses:    map[*draftFile]map[string]ShapeID{},
-		pending: map[ShapeID][]pendingTrait{},
-		state:   make(map[ShapeID]uint8, size),
-		prelude: p,
+		drafts:     make(map[ShapeID]*draftShape, size),
+		owner:      make(map[ShapeID]*draftFile, size),
+		shapes:     make(map[ShapeID]*Shape, size),
+		uses:       map[*draftFile]map[string]ShapeID{},
+		pending:    map[ShapeID][]pendingTrait{},
+		state:      make(map[ShapeID]uint8, size),
+		prelude:    p,
+		registered: make([]fileDraft, 0, own),
 	}
 	if p != nil {
 		for id, d := range p.drafts {
@@ -84,7 +114,7 @@ func newAssembler(p *preludeModel) *assembler {
 
 // assemble builds a model from files, on top of the prelude.
 func assemble(files []*draftFile) (*Model, []Event) {
-	a := newAssembler(loadPrelude())
+	a := newAssembler(loadPrelude(), files)
 	a.pulled = map[string]bool{}
 	m := a.run(files)
 	// Like the reference tools, fully validate only a model that assembled
@@ -102,12 +132,8 @@ func (a *assembler) run(files []*draftFile) *Model {
 		a.events = append(a.events, f.events...)
 	}
 	a.register(files)
-	for _, f := range files {
-		for _, d := range f.shapes {
-			if a.owner[d.id] == f && a.drafts[d.id] == d {
-				a.shapes[d.id] = a.build(f, d)
-			}
-		}
+	for _, fd := range a.registered {
+		a.shapes[fd.d.id] = a.build(fd.f, fd.d)
 	}
 	a.mergeDuplicates()
 	for _, f := range files {
@@ -119,7 +145,8 @@ func (a *assembler) run(files []*draftFile) *Model {
 	for id := range a.shapes {
 		ids = append(ids, id)
 	}
-	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	slices.Sort(ids)
+	a.sorted = ids
 	for _, id := range ids {
 		a.expand(id, nil)
 	}
@@ -155,6 +182,7 @@ func (a *assembler) register(files []*draftFile) {
 			if !dup {
 				a.drafts[d.id] = d
 				a.owner[d.id] = f
+				a.registered = append(a.registered, fileDraft{f, d})
 				continue
 			}
 			if sameStructure(prev, d) {
@@ -163,7 +191,7 @@ func (a *assembler) register(files []*draftFile) {
 						"Ignoring duplicate but equivalent shape definition: %s defined at %s and %s", d.id, prev.loc, d.loc)
 				} else {
 					// The same shape with other traits: its traits merge as if applied.
-					a.merges = append(a.merges, draftMerge{f, d})
+					a.merges = append(a.merges, fileDraft{f, d})
 				}
 				continue
 			}
@@ -287,7 +315,14 @@ func equalDraftTraits(x, y []draftTrait) bool {
 func (a *assembler) resolve(f *draftFile, name string) (ShapeID, bool) {
 	if strings.IndexByte(name, '#') >= 0 {
 		id := ShapeID(name)
-		return id, a.defined(id.Root())
+		root := id.Root()
+		d := a.draftOf(root)
+		if d != nil && root == id {
+			// The string of the definition: equal ids are then one string,
+			// and comparing them (map keys included) compares pointers.
+			id = d.id
+		}
+		return id, d != nil
 	}
 	root, member, hasMember := strings.Cut(name, "$")
 	suffix := ""
@@ -358,19 +393,19 @@ func duplicateMember(earlier []*draftMember, name string) bool {
 
 // build makes the shape of a draft as its own definition declares it.
 func (a *assembler) build(f *draftFile, d *draftShape) *Shape {
-	s := &Shape{ID: d.id, Type: d.typ, Loc: d.loc}
+	s := a.shapeSlab.one()
+	s.ID, s.Type, s.Loc = d.id, d.typ, d.loc
 	s.Traits = a.traits(f, d.id, d.traits)
-	var members []Member // one allocation for the shape's members
-	if len(d.members) > 0 {
-		s.Members = make([]*Member, 0, len(d.members))
-		members = make([]Member, 0, len(d.members))
-	}
+	// Room for every member: pointers to them stay valid.
+	a.memberSlab.grow(len(d.members))
+	a.memberPtrs.grow(len(d.members))
+	members, ptrs := a.memberSlab.mark(), a.memberPtrs.mark()
 	var seen map[string]bool // only for many members: a scan is cheaper below that
 	if len(d.members) > 64 {
 		seen = make(map[string]bool, len(d.members))
 	}
 	for i, dm := range d.members {
-		mid := d.id.WithMember(dm.name)
+		mid := ShapeID(a.ids.join(string(d.id.Root()), '$', dm.name))
 		dup := false
 		if seen != nil {
 			lower := strings.ToLower(dm.name)
@@ -382,8 +417,8 @@ func (a *assembler) build(f *draftFile, d *draftShape) *Shape {
 			a.errorf(mid, dm.loc, "Duplicate member of `%s`: `%s`", d.id, dm.name)
 			continue
 		}
-		members = append(members, Member{ID: mid, Target: a.ref(f, dm.target), Traits: a.traits(f, mid, dm.traits), Loc: dm.loc})
-		m := &members[len(members)-1]
+		a.memberSlab.push(&members, Member{ID: mid, Target: a.ref(f, dm.target), Traits: a.traits(f, mid, dm.traits), Loc: dm.loc})
+		m := &a.memberSlab.buf[len(a.memberSlab.buf)-1]
 		if m.Target == "" && !dm.elided && (d.typ == EnumType || d.typ == IntEnumType) {
 			m.Target = unitID
 		}
@@ -391,8 +426,9 @@ func (a *assembler) build(f *draftFile, d *draftShape) *Shape {
 			// An enum member without a value has its name as value.
 			m.Traits = append(m.Traits[:len(m.Traits):len(m.Traits)], Trait{ID: traitEnumValue, Value: String(dm.name)})
 		}
-		s.Members = append(s.Members, m)
+		a.memberPtrs.push(&ptrs, m)
 	}
+	s.Members = a.memberPtrs.done(ptrs)
 	s.Mixins = a.refs(f, d.mixins)
 	s.Input, s.Output = a.ref(f, d.input), a.ref(f, d.output)
 	s.Errors = a.refs(f, d.errors)
@@ -414,7 +450,7 @@ func (a *assembler) traits(f *draftFile, target ShapeID, ts []draftTrait) Traits
 	if len(ts) == 0 {
 		return nil
 	}
-	out := make(Traits, 0, len(ts))
+	mark := a.traitSlab.mark()
 	for _, t := range ts {
 		id, _ := a.resolve(f, t.name.name)
 		v := t.value
@@ -424,9 +460,15 @@ func (a *assembler) traits(f *draftFile, target ShapeID, ts []draftTrait) Traits
 		case !f.json: // a JSON AST has no syntactic shape ids
 			v = a.resolveNode(f, v)
 		}
-		out = a.addTrait(out, Trait{ID: id, Value: v}, target, t.loc)
+		if out := Traits(a.traitSlab.built(mark)); out.Has(id) {
+			// The list is not shared yet: the merged value, or the same
+			// one after a conflict, replaces it in place.
+			copy(out, a.addTrait(out, Trait{ID: id, Value: v}, target, t.loc))
+			continue
+		}
+		a.traitSlab.push(&mark, Trait{ID: id, Value: v})
 	}
-	return out
+	return a.traitSlab.done(mark)
 }
 
 // annotationValue is the value of a trait written without one (`@foo`):

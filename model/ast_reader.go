@@ -14,8 +14,12 @@ type astReader struct {
 	line int
 }
 
-// parseAST reads one Smithy JSON AST file.
+// parseAST reads one Smithy JSON AST file: with the fast reader, or when
+// that gives up, from its Node tree.
 func parseAST(path string, src string) *draftFile {
+	if f := readASTFast(path, src); f != nil {
+		return f
+	}
 	root, err := ParseJSONNode(src)
 	return readAST(path, src, root, err)
 }

@@ -86,7 +86,7 @@ func (b *bundledNamespace) build() {
 	}
 	f := parseIDL("smithycurl/"+path, src)
 	f.bundled = true
-	a := newAssembler(loadPrelude())
+	a := newAssembler(loadPrelude(), []*draftFile{f})
 	a.run([]*draftFile{f})
 	b.file, b.events = f, a.events
 	b.drafts = make(map[ShapeID]*draftShape, len(f.shapes))
@@ -118,15 +118,25 @@ func (b *bundledNamespace) read() bool {
 
 // defined reports whether shape id (a root id) is defined, first copying in
 // the bundled namespace that would define it.
-func (a *assembler) defined(id ShapeID) bool {
-	if _, ok := a.drafts[id]; ok {
-		return true
+func (a *assembler) defined(id ShapeID) bool { return a.draftOf(id) != nil }
+
+// draftOf returns the draft of shape id (a root id), first copying in the
+// bundled namespace that would define it; nil when no shape has that id.
+func (a *assembler) draftOf(id ShapeID) *draftShape {
+	for _, d := range a.known {
+		if d != nil && d.id == id {
+			return d
+		}
+	}
+	if d, ok := a.drafts[id]; ok {
+		a.known[a.nextKnown%len(a.known)] = d
+		a.nextKnown++
+		return d
 	}
 	if !a.pull(id.Namespace()) {
-		return false
+		return nil
 	}
-	_, ok := a.drafts[id]
-	return ok
+	return a.drafts[id]
 }
 
 // pull copies bundled namespace ns into the model being assembled, once per

@@ -17,9 +17,17 @@ type jsonParser struct {
 	src   string
 	i     int
 	depth int
+	// line counts the newlines before i (all of them are spaces between
+	// values: a string holds none), and lineStart is where the last ended.
+	line, lineStart int
 	// stack holds the elements of the arrays and objects being read, so that
 	// each finished one is copied once into a slice of its exact size.
 	stack []Node
+	// nodes, when set, holds those slices: the JSON AST reader keeps the
+	// values it reads (traits, metadata) for as long as the model.
+	nodes *slab[Node]
+	// bytes, when set, holds the strings unescaped, for the same reason.
+	bytes *byteSlab
 }
 
 // maxJSONDepth bounds nesting so that hostile input cannot exhaust the stack.
@@ -53,13 +61,32 @@ func (p *jsonParser) fail(format string, args ...any) error {
 }
 
 func (p *jsonParser) skipSpace() {
+	if p.i < len(p.src) && p.src[p.i] > ' ' {
+		return
+	}
+	p.skipSpaces()
+}
+
+// skipSpaces is skipSpace past its first byte.
+func (p *jsonParser) skipSpaces() {
 	for p.i < len(p.src) {
 		switch p.src[p.i] {
-		case ' ', '\t', '\n', '\r':
+		case ' ', '\t', '\r':
 			p.i++
+		case '\n':
+			p.i++
+			p.line, p.lineStart = p.line+1, p.i
+			p.skipIndent()
 		default:
 			return
 		}
+	}
+}
+
+// skipIndent skips the spaces that indent a line, eight at a time.
+func (p *jsonParser) skipIndent() {
+	for p.i+8 <= len(p.src) && swarLoad(p.src, p.i) == swarOnes*' ' {
+		p.i += 8
 	}
 }
 
@@ -192,8 +219,13 @@ func (p *jsonParser) array(pos int32) (Node, error) {
 
 // pop moves the elements above base off the stack into their own slice.
 func (p *jsonParser) pop(base int) []Node {
-	list := make([]Node, len(p.stack)-base)
-	copy(list, p.stack[base:])
+	var list []Node
+	if p.nodes != nil {
+		list = p.nodes.copy(p.stack[base:])
+	} else {
+		list = make([]Node, len(p.stack)-base)
+		copy(list, p.stack[base:])
+	}
 	clear(p.stack[base:])
 	p.stack = p.stack[:base]
 	return list
@@ -202,56 +234,108 @@ func (p *jsonParser) pop(base int) []Node {
 // str reads a string starting at the opening quote.
 func (p *jsonParser) str() (string, error) {
 	p.i++
-	start := p.i
-	for p.i < len(p.src) {
-		c := p.src[p.i]
-		if c == '"' {
-			s := p.src[start:p.i]
-			p.i++
-			if !utf8.ValidString(s) {
+	start, src := p.i, p.src
+	// Runs of ASCII without quotes, backslashes and control characters are
+	// skipped eight bytes at a time; past the first non-ASCII byte, runs may
+	// hold any byte of 0x80 and above, and the string's UTF-8 is checked at
+	// its end.
+	ascii, high := true, uint64(swarHigh)
+	for i := p.i; i < len(src); i++ {
+		for i+8 <= len(src) && swarPlain(swarLoad(src, i), high) {
+			i += 8
+		}
+		if i >= len(src) {
+			break
+		}
+		switch c := src[i]; {
+		case c == '"':
+			s := src[start:i]
+			p.i = i + 1
+			if !ascii && !utf8.ValidString(s) {
 				return "", p.fail("invalid UTF-8 in string")
 			}
 			return s, nil
-		}
-		if c == '\\' {
+		case c == '\\':
+			p.i = i
 			return p.strSlow(start)
-		}
-		if c < 0x20 {
+		case c < 0x20:
+			p.i = i
 			return "", p.fail("control character in string")
+		case c >= 0x80:
+			ascii, high = false, 0
 		}
-		p.i++
 	}
+	p.i = len(src)
 	return "", p.fail("unterminated string")
 }
 
 // strSlow reads the rest of a string that has escapes; p.i is at the first
 // backslash.
 func (p *jsonParser) strSlow(start int) (string, error) {
-	end := p.i
-	for end < len(p.src) && p.src[end] != '"' {
-		switch c := p.src[end]; {
+	src, first, end := p.src, p.i, p.i
+	for end < len(src) {
+		for end+8 <= len(src) && swarPlain(swarLoad(src, end), 0) {
+			end += 8
+		}
+		if end >= len(src) || src[end] == '"' {
+			break
+		}
+		switch c := src[end]; {
 		case c == '\\':
-			end++
+			end++ // the escaped byte is not the end
 		case c < 0x20:
 			p.i = end
 			return "", p.fail("control character in string")
 		}
 		end++
 	}
-	if end >= len(p.src) {
-		p.i = len(p.src)
+	if end >= len(src) {
+		p.i = len(src)
 		return "", p.fail("unterminated string")
 	}
-	buf, err := jsonstr.Unescape(make([]byte, 0, end-start), p.src[start:end])
+	var room []byte // unescaping never lengthens a string
+	if p.bytes != nil {
+		room = p.bytes.spare(end - start)
+	} else {
+		room = make([]byte, 0, end-start)
+	}
+	// The text before the first backslash is copied as it is.
+	buf, err := jsonstr.Unescape(append(room, src[start:first]...), src[first:end])
 	if err != nil {
-		p.i = start + err.(*jsonstr.Error).Offset
+		p.i = first + err.(*jsonstr.Error).Offset
 		return "", p.fail("%v", err)
 	}
 	p.i = end + 1
 	if !utf8.Valid(buf) {
 		return "", p.fail("invalid UTF-8 in string")
 	}
+	if p.bytes != nil {
+		return p.bytes.keep(buf), nil
+	}
 	return unsafe.String(unsafe.SliceData(buf), len(buf)), nil // buf is never written again
+}
+
+const (
+	swarOnes = 0x0101010101010101
+	swarHigh = 0x8080808080808080
+)
+
+// swarLoad returns the eight bytes of s at i as a little-endian word (the
+// compiler makes it one load).
+func swarLoad(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// swarPlain reports whether the eight bytes of w hold no quote, backslash or
+// control character, and no byte with a bit of high set.
+func swarPlain(w uint64, high uint64) bool {
+	zero := func(x uint64) uint64 { return (x - swarOnes) & ^x & swarHigh } // a zero byte
+	quote := zero(w ^ (swarOnes * '"'))
+	backslash := zero(w ^ (swarOnes * '\\'))
+	control := (w - swarOnes*0x20) & ^w & swarHigh // a byte below 0x20
+	return quote|backslash|control|(w&high) == 0
 }
 
 // number reads a JSON number and returns its literal.

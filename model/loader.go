@@ -108,6 +108,10 @@ func (l *Loader) addDir(dir string) error {
 			l.add(f, text)
 			continue
 		}
+		if ast := readASTFast(f, text); ast != nil {
+			l.files = append(l.files, ast)
+			continue
+		}
 		root, perr := ParseJSONNode(text)
 		switch {
 		case perr != nil && !smithyKey.MatchString(text):

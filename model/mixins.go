@@ -21,10 +21,12 @@ func (a *assembler) expand(id ShapeID, stack []ShapeID) bool {
 	if !ok {
 		return false
 	}
-	a.state[id] = 1
-	stack = append(stack, id)
 	okAll := true
 	var mixins []*Shape
+	if len(s.Mixins) > 0 { // else no cycle can pass through the shape
+		a.state[id] = 1
+		stack = append(stack, id)
+	}
 	for _, mid := range s.Mixins {
 		ms, found := a.shapes[mid]
 		if !found {
@@ -51,7 +53,7 @@ func (a *assembler) expand(id ShapeID, stack []ShapeID) bool {
 		}
 		mixins = append(mixins, ms)
 	}
-	if a.state[id] == 2 { // finished through a cycle report
+	if len(s.Mixins) > 0 && a.state[id] == 2 { // finished through a cycle report
 		return false
 	}
 	if !okAll {

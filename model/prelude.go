@@ -44,7 +44,7 @@ func loadPrelude() *preludeModel {
 // buildPrelude parses and assembles preludeSource.
 func buildPrelude() *preludeModel {
 	f := parseIDL("smithy.api/prelude.smithy", preludeSource)
-	a := newAssembler(nil)
+	a := newAssembler(nil, []*draftFile{f})
 	a.run([]*draftFile{f})
 	return &preludeModel{file: f, drafts: a.drafts, shapes: a.shapes, events: a.events}
 }

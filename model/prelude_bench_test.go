@@ -10,7 +10,7 @@ import (
 func BenchmarkPreludeBuild(b *testing.B) {
 	for b.Loop() {
 		f := parseIDL("smithy.api/prelude.smithy", preludeSource)
-		a := newAssembler(nil)
+		a := newAssembler(nil, []*draftFile{f})
 		a.run([]*draftFile{f})
 	}
 }

@@ -100,15 +100,17 @@ func validNamespace(s string) bool {
 // ParseShapeID parses an absolute shape id, with an optional member.
 func ParseShapeID(s string) (ShapeID, bool) {
 	hash := strings.IndexByte(s, '#')
-	if hash < 0 || !validNamespace(s[:hash]) {
-		return "", false
-	}
-	rest := s[hash+1:]
-	name, member, hasMember := strings.Cut(rest, "$")
-	if !validIdentifier(name) || (hasMember && !validIdentifier(member)) {
+	if hash < 0 || !validNamespace(s[:hash]) || !validShapeName(s[hash+1:]) {
 		return "", false
 	}
 	return ShapeID(s), true
+}
+
+// validShapeName reports whether s is the part of a shape id after its
+// namespace: a name, and optionally `$` and a member name.
+func validShapeName(s string) bool {
+	name, member, hasMember := strings.Cut(s, "$")
+	return validIdentifier(name) && (!hasMember || validIdentifier(member))
 }
 
 // validRelativeID reports whether s is a syntactically valid absolute or relative shape id

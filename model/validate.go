@@ -16,18 +16,23 @@ import (
 // references to shapes that are not defined or not of the right type.
 func validate(m *Model, a *assembler, refsOnly bool) {
 	v := validator{m: m, a: a, namespaces: map[string]bool{}, patterns: map[string]*regexp.Regexp{}, refsOnly: refsOnly}
-	ids := make([]ShapeID, 0, len(a.drafts))
-	for id, s := range m.shapes {
+	// a.sorted are the ids of every shape of m but the bundled ones that
+	// references pulled in since (assembler.sorted).
+	shapes := make([]*Shape, 0, len(a.sorted))
+	last := ""
+	for _, id := range a.sorted {
+		s := m.shapes[id]
 		// The prelude and the bundled shapes were checked when written.
-		if id.Namespace() != PreludeNamespace && !s.bundled {
-			v.namespaces[id.Namespace()] = true
-			ids = append(ids, id)
+		if ns := id.Namespace(); ns != PreludeNamespace && !s.bundled {
+			if ns != last {
+				v.namespaces[ns], last = true, ns
+			}
+			shapes = append(shapes, s)
 		}
 	}
 	v.namespaces[PreludeNamespace] = true
-	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
-	for _, id := range ids {
-		v.shape(m.shapes[id])
+	for _, s := range shapes {
+		v.shape(s)
 	}
 	if refsOnly {
 		return
@@ -51,6 +56,16 @@ type validator struct {
 	lenientEnums bool
 	// refsOnly limits the checks to references (see validate).
 	refsOnly bool
+	// defs are the last trait definitions looked up, and nextDef the one
+	// to replace next: a model applies a few traits many times.
+	defs    [8]traitDef
+	nextDef int
+}
+
+type traitDef struct {
+	id      ShapeID
+	def     *Shape
+	allowed func(ShapeType, ShapeID, *Model) bool
 }
 
 // constraints checks a node value against the @length, @range and @pattern
@@ -304,8 +319,8 @@ func (v *validator) enum(s *Shape) {
 // traits validates each trait applied to shape id (of type typ).
 func (v *validator) traits(id ShapeID, typ ShapeType, ts Traits, loc SourceLocation) {
 	for _, t := range ts {
-		def, ok := v.m.shapes[t.ID]
-		if !ok {
+		def, allowed := v.traitDef(t.ID)
+		if def == nil {
 			switch {
 			case v.namespaces[t.ID.Namespace()]:
 				v.errorf("Model", id, loc, "Unable to resolve trait `%s`. If this is a custom trait, then it must be defined before it can be used in a model.", t.ID)
@@ -330,11 +345,28 @@ func (v *validator) traits(id ShapeID, typ ShapeType, ts Traits, loc SourceLocat
 			v.errorf("TraitValue", id, loc, "Error validating trait `%s`: %s", t.ID, problem)
 		}
 		v.lenientEnums = false
-		if allowed, ok := traitTargets[t.ID]; ok && !allowed(typ, id, v.m) {
+		if allowed != nil && !allowed(typ, id, v.m) {
 			v.errorf("TraitTarget", id, loc, "Trait `%s` cannot be applied to `%s`. This trait may only be applied to shapes that match the following selector: %s",
 				relativeTrait(t.ID), id, selectorOf(def))
 		}
 	}
+}
+
+// traitDef returns the definition of trait id (nil when the model has none)
+// and where the trait may be applied (nil when anywhere).
+func (v *validator) traitDef(id ShapeID) (*Shape, func(ShapeType, ShapeID, *Model) bool) {
+	for i := range v.defs {
+		if d := &v.defs[i]; d.id == id && d.def != nil {
+			return d.def, d.allowed
+		}
+	}
+	def, ok := v.m.shapes[id]
+	if !ok {
+		return nil, nil
+	}
+	v.defs[v.nextDef%len(v.defs)] = traitDef{id: id, def: def, allowed: traitTargets[id]}
+	v.nextDef++
+	return def, traitTargets[id]
 }
 
 // relativeTrait names prelude traits without their namespace, as users write them.
