@@ -48,7 +48,8 @@ FUZZERS := ./model:FuzzParseIDL ./model:FuzzParseAST ./model:FuzzSnapshot \
 	./endpoints:FuzzRuleSet ./endpoints:FuzzPath \
 	./protocol:FuzzXMLDecode ./protocol:FuzzXMLTokenizer \
 	./protocol:FuzzDecodeCBOR ./protocol:FuzzDecodeRPCJSON \
-	./eventstream:FuzzEventStreamDecode ./protocol:FuzzDecodeEvent
+	./eventstream:FuzzEventStreamDecode ./protocol:FuzzDecodeEvent \
+	./model:FuzzASTFastReader
 FUZZLONG ?= 10000000x
 
 fuzz:
