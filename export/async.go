@@ -28,12 +28,11 @@ var (
 	errQueueFreed  = errors.New("the completion queue was freed with the call in flight")
 )
 
-// newClientH wraps a client whose engine runs at most maxTransfers
-// transfers at once; its context ends when the handle is freed.
-func newClientH(c *client.Client, maxTransfers int) *clientH {
+// newClientH wraps a client; its context ends when the handle is freed.
+func newClientH(c *client.Client) *clientH {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	h := &clientH{c: c, ctx: ctx, cancel: cancel}
-	h.gate = newGate(h, maxTransfers)
+	h.gate = newGate(h, c.MaxTransfers())
 	return h
 }
 

@@ -604,7 +604,7 @@ func scx_client_new(mh C.uintptr_t, svc, endpoint *C.char, oh C.uintptr_t, hasOu
 		return fail(&m.errBox, codeUsage, "%v", err)
 	}
 	m.set("")
-	*out = register(C.SCX_CLIENT, newClientH(c, c.MaxTransfers()))
+	*out = register(C.SCX_CLIENT, newClientH(c))
 	return codeOK
 }
 

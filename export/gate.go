@@ -44,6 +44,18 @@ type asyncCall struct {
 	stop  func() bool // ends the AfterFunc of ctx; nil when none
 }
 
+// take claims a waiting call for whoever completes it (true once) and ends
+// the watch on its token.
+func (a *asyncCall) take() bool {
+	if !a.taken.CompareAndSwap(false, true) {
+		return false
+	}
+	if a.stop != nil {
+		a.stop()
+	}
+	return true
+}
+
 // gateSlack is how many goroutines a gate runs beyond the engine's
 // transfers: calls encoding or decoding while the transfers are all in use.
 const gateSlack = 16
@@ -75,6 +87,7 @@ func (g *gate) submit(a *asyncCall) {
 		// Registered before the call is queued, so that a.stop is set
 		// before any goroutine can take it.
 		a.stop = context.AfterFunc(a.ctx, func() {
+			// Not take: a.stop may still be being set, and this is its func.
 			if a.taken.CompareAndSwap(false, true) {
 				g.run(a) // the token was cancelled: the call fails as Call does, sending nothing
 			}
@@ -103,10 +116,7 @@ func (g *gate) next() *asyncCall {
 			g.running--
 			return nil
 		}
-		if a.taken.CompareAndSwap(false, true) {
-			if a.stop != nil {
-				a.stop()
-			}
+		if a.take() {
 			return a
 		}
 	}
@@ -134,10 +144,7 @@ func (g *gate) close() {
 	}
 	go func() {
 		for _, a := range left {
-			if a.taken.CompareAndSwap(false, true) {
-				if a.stop != nil {
-					a.stop()
-				}
+			if a.take() {
 				a.done(cancelledBy(nil, errClientFreed))
 			}
 		}

@@ -33,7 +33,7 @@ func TestGate(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := runtime.NumGoroutine()
-	cl := newClientH(c, c.MaxTransfers())
+	cl := newClientH(c)
 	const n = 2000
 	var mu sync.Mutex
 	codes := map[int]int{}
