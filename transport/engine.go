@@ -70,6 +70,13 @@ type Engine struct {
 	c        *C.sc_engine // freed once closed, the loop gone and no call holds a slot
 	out      **C.sc_handle
 	loopDone chan struct{}
+	// cgo bounds the calls inside C at once (preparing, submitting,
+	// cancelling, finishing). A goroutine in C holds an OS thread, and
+	// the runtime starts another for the rest whenever one stays there a
+	// while (sysmon), so a burst of 1,000 submissions on a loaded machine
+	// would otherwise leave hundreds of threads behind; waiting here
+	// parks the goroutine, which holds none.
+	cgo chan struct{}
 
 	mu      sync.Mutex
 	active  int // calls holding a transfer slot
@@ -118,7 +125,8 @@ func NewEngine(cfg Config, ecfg EngineConfig) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{inner: inner, max: ecfg.MaxTransfers, timeout: inner.cfg.Timeout, loopDone: make(chan struct{})}
+	e := &Engine{inner: inner, max: ecfg.MaxTransfers, timeout: inner.cfg.Timeout, loopDone: make(chan struct{}),
+		cgo: make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))}
 	switch inner.cfg.HTTPVersion {
 	case HTTPVersionAuto:
 		e.pipewaitTLS = true
@@ -190,13 +198,16 @@ func (e *Engine) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 		e.releaseSlot()
 		return nil, err
 	}
+	e.cgo <- struct{}{}
 	h, herr := t.acquire()
 	if herr != nil {
+		<-e.cgo
 		e.releaseSlot()
 		return nil, c.acquireError(herr)
 	}
 	if err := t.fill(h, &c); err != nil {
 		t.release(h)
+		<-e.cgo
 		e.releaseSlot()
 		return nil, err
 	}
@@ -205,6 +216,7 @@ func (e *Engine) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 		h.c.e_ref = C.uintptr_t(h.ref)
 		h.done = make(chan struct{}, 1)
 	}
+	<-e.cgo // the trace hook is the caller's code: not inside the bound
 	e.traceRequest(h, &c)
 
 	// libcurl reads the header lines and the body after sc_engine_submit
@@ -215,20 +227,29 @@ func (e *Engine) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 		pin.Pin(unsafe.SliceData(req.Body))
 	}
 	pipewait := e.pipewaitAll || e.pipewaitTLS && len(req.URL) > 6 && strings.EqualFold(req.URL[:6], "https:")
-	if C.sc_engine_submit(e.c, h.c, (*C.char)(unsafe.Pointer(unsafe.SliceData(h.strs))), C.int(c.nh), c.kind,
+	e.cgo <- struct{}{}
+	submitted := C.sc_engine_submit(e.c, h.c, (*C.char)(unsafe.Pointer(unsafe.SliceData(h.strs))), C.int(c.nh), c.kind,
 		c.bodyPtr(), c.bodyLen, C.long(c.connectMS), C.long(c.totalMS), C.longlong(t.maxBody),
-		cBool(req.Idempotent), cBool(pipewait)) == 0 {
+		cBool(req.Idempotent), cBool(pipewait)) == 0
+	<-e.cgo
+	if submitted {
 		select {
 		case <-h.done:
 		case <-ctx.Done():
+			e.cgo <- struct{}{}
 			C.sc_engine_cancel(e.c, h.c)
+			<-e.cgo
 			<-h.done
+			e.cgo <- struct{}{}
 			C.sc_engine_forget(e.c, h.c)
+			<-e.cgo
 		}
 	}
 	pin.Unpin()
+	e.cgo <- struct{}{}
 	resp, rerr := t.finish(ctx, h, &c, nil)
 	t.release(h)
+	<-e.cgo
 	e.releaseSlot()
 	return t.traceResponse(&c, resp, rerr)
 }
