@@ -40,7 +40,7 @@ vet:
 conformance:
 	$(GO) run ./internal/cmd/conformance
 
-# Every fuzzer, FUZZTIME each (15 fuzzers: 5 min at 20 s). fuzz-long runs each
+# Every fuzzer, FUZZTIME each (16 fuzzers: 5 min 20 s at 20 s). fuzz-long runs each
 # to FUZZLONG executions; crashers land in testdata/fuzz/ as regression seeds.
 FUZZERS := ./model:FuzzParseIDL ./model:FuzzParseAST ./model:FuzzSnapshot \
 	./internal/proptest:FuzzDecodeResponse ./internal/proptest:FuzzDecodeError \
