@@ -64,8 +64,10 @@ type operationJSON struct {
 	Paginated *model.Pagination `json:"paginated,omitempty"`
 }
 
-// Services describes every service of m with its operations.
-func Services(m *model.Model) []byte {
+// Services describes every service of m with its operations; without
+// docs, the documentation of the services and operations is left out (a
+// quarter of the size, for bindings that read it only when asked).
+func Services(m *model.Model, docs bool) []byte {
 	out := struct {
 		Services []serviceJSON `json:"services"`
 	}{Services: []serviceJSON{}}
@@ -74,8 +76,10 @@ func Services(m *model.Model) []byte {
 		if err != nil {
 			continue
 		}
-		s := serviceJSON{ID: id, Name: id.Name(), Version: svc.Shape.Version, Documentation: doc(svc.Shape.Traits),
-			Operations: []operationJSON{}}
+		s := serviceJSON{ID: id, Name: id.Name(), Version: svc.Shape.Version, Operations: []operationJSON{}}
+		if docs {
+			s.Documentation = doc(svc.Shape.Traits)
+		}
 		for _, t := range svc.Shape.Traits {
 			if isDefinedAs(m, t.ID, "smithy.api#protocolDefinition", knownProtocols) {
 				s.Protocols = append(s.Protocols, t.ID)
@@ -94,7 +98,7 @@ func Services(m *model.Model) []byte {
 			sort.Slice(s.Auth, func(i, j int) bool { return s.Auth[i] < s.Auth[j] })
 		}
 		for _, op := range svc.Operations {
-			s.Operations = append(s.Operations, describeOperationSummary(m, svc, op))
+			s.Operations = append(s.Operations, describeOperationSummary(m, svc, op, docs))
 		}
 		out.Services = append(out.Services, s)
 	}
@@ -114,10 +118,13 @@ func isDefinedAs(m *model.Model, trait, definition model.ShapeID, known []model.
 	return false
 }
 
-func describeOperationSummary(m *model.Model, svc *model.Service, op *model.Operation) operationJSON {
-	o := operationJSON{Name: op.Name, ID: op.Shape.ID, Documentation: doc(op.Shape.Traits),
+func describeOperationSummary(m *model.Model, svc *model.Service, op *model.Operation, docs bool) operationJSON {
+	o := operationJSON{Name: op.Name, ID: op.Shape.ID,
 		Readonly: op.Shape.HasTrait("smithy.api#readonly"), Idempotent: op.Shape.HasTrait("smithy.api#idempotent"),
 		Deprecated: op.Shape.HasTrait(tDeprecated), Input: op.Input.ID, Output: op.Output.ID}
+	if docs {
+		o.Documentation = doc(op.Shape.Traits)
+	}
 	if v, ok := op.Shape.Trait(tHTTP); ok {
 		o.HTTP = json.RawMessage(v.JSON())
 	}

@@ -205,7 +205,9 @@ func scx_model_json(h C.uintptr_t, which C.int, svc, op *C.char, out **C.char, n
 	var b []byte
 	switch which {
 	case C.SCX_JSON_SERVICES:
-		b = describe.Services(mh.m)
+		b = describe.Services(mh.m, true)
+	case C.SCX_JSON_SERVICES_BRIEF:
+		b = describe.Services(mh.m, false)
 	case C.SCX_JSON_AST:
 		b = mh.m.MarshalAST()
 	case C.SCX_SNAPSHOT:

@@ -11,7 +11,7 @@
 enum { SCX_LOADER = 1, SCX_MODEL, SCX_OPTIONS, SCX_CLIENT, SCX_RESULT, SCX_CANCEL, SCX_STREAM, SCX_PAGINATOR, SCX_QUEUE };
 
 // What scx_model_json writes.
-enum { SCX_JSON_SERVICES = 1, SCX_JSON_OPERATION, SCX_JSON_AST, SCX_SNAPSHOT };
+enum { SCX_JSON_SERVICES = 1, SCX_JSON_OPERATION, SCX_JSON_AST, SCX_SNAPSHOT, SCX_JSON_SERVICES_BRIEF };
 
 // Options set by scx_options_set_int and scx_options_set_str.
 enum {

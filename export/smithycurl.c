@@ -154,6 +154,15 @@ smithycurl_code smithycurl_model_services_json(smithycurl_model *model, char **j
     return scx_model_json(H(model), SCX_JSON_SERVICES, NULL, NULL, json, len);
 }
 
+smithycurl_code smithycurl_model_services_json_v2(smithycurl_model *model, unsigned flags, char **json,
+                                                 size_t *len) {
+    FORK_CHECK();
+    if (flags & ~(unsigned)SMITHYCURL_DESCRIBE_NO_DOCUMENTATION) return SMITHYCURL_E_INVALID_ARGUMENT;
+    return scx_model_json(H(model),
+                          flags & SMITHYCURL_DESCRIBE_NO_DOCUMENTATION ? SCX_JSON_SERVICES_BRIEF : SCX_JSON_SERVICES,
+                          NULL, NULL, json, len);
+}
+
 smithycurl_code smithycurl_model_operation_json(smithycurl_model *model, const char *service_id,
                                                 const char *operation, char **json, size_t *len) {
     FORK_CHECK();

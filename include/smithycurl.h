@@ -370,6 +370,23 @@ smithycurl_code smithycurl_loader_free(smithycurl_loader *loader);
  */
 smithycurl_code smithycurl_model_services_json(smithycurl_model *model, char **json, size_t *len);
 
+/** Flags of smithycurl_model_services_json_v2(). */
+enum {
+    /** Leave out the "documentation" of services and operations (for
+     * DynamoDB, 26 KB instead of 114 KB): for bindings that make clients
+     * and read the documentation only when asked. */
+    SMITHYCURL_DESCRIBE_NO_DOCUMENTATION = 1
+};
+
+/** smithycurl_model_services_json() with flags: SMITHYCURL_DESCRIBE_*
+ * or'ed, or 0 (the same JSON as smithycurl_model_services_json()).
+ * @return as smithycurl_model_services_json(), and
+ *   SMITHYCURL_E_INVALID_ARGUMENT for an unknown flag.
+ * Thread-safety: any thread; models are immutable.
+ */
+smithycurl_code smithycurl_model_services_json_v2(smithycurl_model *model, unsigned flags, char **json,
+                                                  size_t *len);
+
 /** Describes an operation's input, output and errors, with every shape they
  * reach, as JSON: what a binding needs to generate types (dataclasses,
  * structs) and documentation.

@@ -195,6 +195,21 @@ static void test_load(void) {
         snprintf(want, sizeof want, "\"name\":\"%s\"", ops[i]);
         CHECK_CONTAINS(json, want);
     }
+    CHECK_CONTAINS(json, "\"documentation\":\"Returns the caller's IP address.\"");
+    // _v2 with flags 0: the same JSON; without documentation: the rest
+    char *same = NULL, *brief = NULL;
+    size_t same_n = 0, brief_n = 0;
+    CHECK_RC(smithycurl_model_services_json_v2(m, 0, &same, &same_n), SMITHYCURL_OK);
+    CHECK(same && same_n == n && memcmp(same, json, n) == 0);
+    CHECK_RC(smithycurl_model_services_json_v2(m, SMITHYCURL_DESCRIBE_NO_DOCUMENTATION, &brief, &brief_n),
+             SMITHYCURL_OK);
+    CHECK(brief && strlen(brief) == brief_n && brief_n < n);
+    CHECK(strstr(brief, "\"documentation\"") == NULL);
+    CHECK_CONTAINS(brief, "\"name\":\"GetIp\",\"id\":\"smithycurl.examples.httpbin#GetIp\"");
+    CHECK_CONTAINS(brief, "\"protocols\":[\"alloy#simpleRestJson\"]");
+    CHECK_RC(smithycurl_model_services_json_v2(m, 2, &brief, &brief_n), SMITHYCURL_E_INVALID_ARGUMENT);
+    smithycurl_free(same);
+    smithycurl_free(brief);
     smithycurl_free(json);
 
     CHECK_RC(smithycurl_model_operation_json(m, NULL, "Anything", &json, &n), SMITHYCURL_OK);
@@ -893,6 +908,7 @@ static void test_bad_handles(void) {
     CHECK_RC(smithycurl_loader_errmsg(NULL, &s), SMITHYCURL_E_INVALID_HANDLE);
     CHECK_RC(smithycurl_loader_free(NULL), SMITHYCURL_E_INVALID_HANDLE);
     CHECK_RC(smithycurl_model_services_json(NULL, &s, &n), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_model_services_json_v2(NULL, 0, &s, &n), SMITHYCURL_E_INVALID_HANDLE);
     CHECK_RC(smithycurl_model_operation_json(NULL, NULL, "x", &s, &n), SMITHYCURL_E_INVALID_HANDLE);
     CHECK_RC(smithycurl_model_free(NULL), SMITHYCURL_E_INVALID_HANDLE);
     CHECK_RC(smithycurl_client_new(NULL, NULL, "http://x", NULL, NULL), SMITHYCURL_E_INVALID_HANDLE);
@@ -933,6 +949,7 @@ static void test_bad_handles(void) {
     CHECK_RC(smithycurl_call(c, "GetIp", NULL, 5, NULL, &r), SMITHYCURL_E_INVALID_ARGUMENT);
     CHECK_RC(smithycurl_call(c, "GetIp", NULL, 0, NULL, NULL), SMITHYCURL_E_INVALID_ARGUMENT);
     CHECK_RC(smithycurl_model_services_json(m, NULL, &n), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_model_services_json_v2(m, 0, NULL, &n), SMITHYCURL_E_INVALID_ARGUMENT);
     CHECK_RC(smithycurl_model_operation_json(m, NULL, NULL, &s, &n), SMITHYCURL_E_INVALID_ARGUMENT);
     CHECK_RC(smithycurl_model_errmsg(m, NULL), SMITHYCURL_E_INVALID_ARGUMENT);
     CHECK_RC(smithycurl_call(c, "GetIp", NULL, 0, NULL, &r), SMITHYCURL_OK);

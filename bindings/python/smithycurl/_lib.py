@@ -104,11 +104,16 @@ class Library:
         self.version = ""
         self.version_number = 0
 
+    def has(self, name: str) -> bool:
+        """Whether the library has the function (one of _OPTIONAL may be
+        missing from an older library)."""
+        return name in self.__dict__
+
     def __getattr__(self, name: str) -> Any:  # the declared functions
         if name in _OPTIONAL:
             raise errors.LibraryError(
-                f"{self.path} has no smithycurl_{name}: it is older than this package's asynchronous API "
-                "(smithycurl.aio); rebuild it (make lib)")
+                f"{self.path} has no smithycurl_{name}: the library is older than this package "
+                "(for instance its asynchronous API, smithycurl.aio); rebuild it (make lib)")
         raise AttributeError(f"libsmithycurl has no function smithycurl_{name}")
 
 
@@ -141,6 +146,7 @@ _FUNCTIONS: dict[str, tuple[Any, list[Any], bool]] = {
     "loader_errmsg": (c_int, [c_void_p, P(c_void_p)], True),
     "loader_free": (c_int, [c_void_p], False),
     "model_services_json": (c_int, [c_void_p, P(c_void_p), P(c_size_t)], True),
+    "model_services_json_v2": (c_int, [c_void_p, ctypes.c_uint, P(c_void_p), P(c_size_t)], True),
     "model_operation_json": (c_int, [c_void_p, c_char_p, c_char_p, P(c_void_p), P(c_size_t)], False),
     "model_ast_json": (c_int, [c_void_p, P(c_void_p), P(c_size_t)], True),
     "model_snapshot": (c_int, [c_void_p, P(c_void_p), P(c_size_t)], True),
@@ -212,7 +218,7 @@ _FUNCTIONS: dict[str, tuple[Any, list[Any], bool]] = {
 #: API): left undeclared, so that everything else still works; using them
 #: raises LibraryError saying so (see Library.__getattr__).
 _OPTIONAL = frozenset({"queue_new", "queue_fd", "queue_next", "queue_free", "call_queued",
-                       "options_set_async_limits", "paginator_next_queued"})
+                       "options_set_async_limits", "paginator_next_queued", "model_services_json_v2"})
 
 
 def _declare(cdll: ctypes.CDLL) -> Library:

@@ -236,11 +236,11 @@ class Operation:
             for m in (shapes.get(sid) or {}).get("members") or ():
                 if m.get("streaming") == "blob" and (m.get("http") or {}).get("location") == "payload":
                     setattr(self, key, m["name"])
-        self.__doc__ = self._doc()
+        self.__doc__ = self._doc(data.get("documentation", ""))
 
-    def _doc(self) -> str:
+    def _doc(self, documentation: str) -> str:
         info = self.info
-        lines = [info.documentation or f"Calls {info.id}."]
+        lines = [documentation or f"Calls {info.id}."]
         if self._in and self._in.members:
             lines += ["", "Keyword arguments:"]
             for m in self._in.members:

@@ -36,7 +36,6 @@ class OperationInfo:
     input: str  #: the input shape id, "smithy.api#Unit" for none
     output: str  #: the output shape id
     errors: tuple[str, ...] = ()
-    documentation: str = ""
     http: Optional[Mapping[str, Any]] = None
     readonly: bool = False
     idempotent: bool = False
@@ -45,6 +44,13 @@ class OperationInfo:
     #: the @paginated trait, the service's merged in ("inputToken",
     #: "outputToken", "items", "pageSize"); None when not paginated
     paginated: Optional[Mapping[str, str]] = None
+    _model: Optional[Model] = dataclasses.field(default=None, repr=False, compare=False)
+
+    @property
+    def documentation(self) -> str:
+        """The operation's @documentation ("" for none), read from the model
+        the first time any documentation is asked for."""
+        return self._model._documentation(self.id) if self._model is not None else ""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -54,10 +60,16 @@ class ServiceInfo:
     id: str
     name: str
     version: str = ""
-    documentation: str = ""
     protocols: tuple[str, ...] = ()
     auth: tuple[str, ...] = ()
     operations: tuple[OperationInfo, ...] = ()
+    _model: Optional[Model] = dataclasses.field(default=None, repr=False, compare=False)
+
+    @property
+    def documentation(self) -> str:
+        """The service's @documentation ("" for none), read from the model
+        the first time any documentation is asked for."""
+        return self._model._documentation(self.id) if self._model is not None else ""
 
     def operation(self, name: str) -> OperationInfo:
         """An operation by its name, id or Python name."""
@@ -69,13 +81,15 @@ class ServiceInfo:
         )
 
 
+_DESCRIBE_NO_DOCUMENTATION = 1  # SMITHYCURL_DESCRIBE_NO_DOCUMENTATION
+
 # Names the client itself uses; an operation whose Python name is one of
 # these gets a trailing underscore.
 CLIENT_NAMES = frozenset({"call", "close", "types", "errors", "service", "endpoint", "model", "operations", "wait",
                           "paginate"})
 
 
-def _service_info(d: Mapping[str, Any]) -> ServiceInfo:
+def _service_info(d: Mapping[str, Any], model: Optional[Model] = None) -> ServiceInfo:
     ops = []
     for o in d.get("operations", []):
         py = snake_case(o["name"])
@@ -85,17 +99,16 @@ def _service_info(d: Mapping[str, Any]) -> ServiceInfo:
             OperationInfo(
                 name=o["name"], id=o["id"], py_name=py,
                 input=o.get("input", "smithy.api#Unit"), output=o.get("output", "smithy.api#Unit"),
-                errors=tuple(o.get("errors", ())), documentation=o.get("documentation", ""),
-                http=o.get("http"), readonly=bool(o.get("readonly")),
+                errors=tuple(o.get("errors", ())), http=o.get("http"), readonly=bool(o.get("readonly")),
                 idempotent=bool(o.get("idempotent")), deprecated=bool(o.get("deprecated")),
                 waiters=tuple(o.get("waiters", ())),
-                paginated=o.get("paginated"),
+                paginated=o.get("paginated"), _model=model,
             )
         )
     return ServiceInfo(
         id=d["id"], name=d.get("name", d["id"].rsplit("#", 1)[-1]), version=d.get("version", ""),
-        documentation=d.get("documentation", ""), protocols=tuple(d.get("protocols", ())),
-        auth=tuple(d.get("auth", ())), operations=tuple(ops),
+        protocols=tuple(d.get("protocols", ())), auth=tuple(d.get("auth", ())), operations=tuple(ops),
+        _model=model,
     )
 
 
@@ -125,6 +138,7 @@ class Model:
         self._lib = lib
         self._description = description
         self._services: Optional[tuple[ServiceInfo, ...]] = None
+        self._docs: Optional[dict[str, str]] = None  # by service and operation id
         self._op_json: dict[tuple[str, str], dict[str, Any]] = {}
         self._lock = threading.Lock()
         self.registry = _codec.Registry()
@@ -138,11 +152,32 @@ class Model:
     def services(self) -> tuple[ServiceInfo, ...]:
         """The model's services, with their operations."""
         if self._services is None:
-            p, n = ctypes.c_void_p(), ctypes.c_size_t()
-            self._lib.model_services_json(self._h(), ctypes.byref(p), ctypes.byref(n))
-            data = json.loads(_lib.take_string(self._lib, p, n.value))
-            self._services = tuple(_service_info(s) for s in data.get("services", []))
+            # Without their documentation (a quarter of the JSON to make and
+            # parse): it is read when first asked for (_documentation).
+            data = self._services_json(brief=True)
+            self._services = tuple(_service_info(s, self) for s in data.get("services", []))
         return self._services
+
+    def _services_json(self, brief: bool) -> dict[str, Any]:
+        p, n = ctypes.c_void_p(), ctypes.c_size_t()
+        if brief and self._lib.has("model_services_json_v2"):
+            self._lib.model_services_json_v2(self._h(), _DESCRIBE_NO_DOCUMENTATION, ctypes.byref(p), ctypes.byref(n))
+        else:
+            self._lib.model_services_json(self._h(), ctypes.byref(p), ctypes.byref(n))
+        data: dict[str, Any] = json.loads(_lib.take_string(self._lib, p, n.value))
+        return data
+
+    def _documentation(self, shape_id: str) -> str:
+        """The documentation of a service or an operation of the model."""
+        docs = self._docs
+        if docs is None:
+            docs = {}
+            for s in self._services_json(brief=False).get("services", []):
+                docs[s["id"]] = s.get("documentation", "")
+                for o in s.get("operations", []):
+                    docs[o["id"]] = o.get("documentation", "")
+            self._docs = docs
+        return docs.get(shape_id, "")
 
     def service(self, service_id: Optional[str] = None) -> ServiceInfo:
         """A service by its id ("ns#Service") or name; None for the

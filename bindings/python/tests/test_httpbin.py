@@ -8,7 +8,7 @@ import dataclasses
 import pytest
 
 import smithycurl
-from conftest import REPO, Servers
+from conftest import HTTPBIN_MODEL, REPO, Servers
 
 
 def test_every_operation(httpbin: smithycurl.Client, servers: Servers) -> None:
@@ -163,6 +163,25 @@ def test_services_and_ast(httpbin_model: smithycurl.Model) -> None:
     assert "smithycurl.examples.httpbin#HttpBin" in httpbin_model.ast()["shapes"]
     with pytest.raises(smithycurl.NotFoundError, match="GetIp"):
         svc.operation("GetIpp")
+
+
+def test_documentation_read_when_asked() -> None:
+    # The services are described without their documentation (what making
+    # a client needs); the first documentation asked for reads all of it.
+    model = smithycurl.load_model(HTTPBIN_MODEL)
+    svc = model.service()
+    assert model._docs is None
+    assert svc.documentation == "The httpbin HTTP testing service."
+    assert model._docs is not None
+    assert svc.operation("GetIp").documentation == "Returns the caller's IP address."
+    assert svc.operation("Anything").documentation.startswith("Echoes the request")
+    with model.client(endpoint="http://127.0.0.1:9") as c:
+        assert (c.get_ip.__doc__ or "").startswith("Returns the caller's IP address.")
+    # an operation's help needs no call for the whole documentation
+    model2 = smithycurl.load_model(HTTPBIN_MODEL)
+    with model2.client(endpoint="http://127.0.0.1:9") as c:
+        assert (c.anything.__doc__ or "").startswith("Echoes the request")
+    assert model2._docs is None
 
 
 def test_example_script(servers: Servers) -> None:
