@@ -133,7 +133,13 @@ def _unpadded_year(c: Ctx, d: Diff) -> bool:
     if not isinstance(d.ours, str) or not isinstance(d.theirs, str):
         return False
     m = re.fullmatch(r"(\d{1,3})(-\d\d-\d\dT.*)", d.theirs)
-    return m is not None and d.ours == m.group(1).zfill(4) + m.group(2)
+    if m is None:
+        return False
+    padded = m.group(1).zfill(4) + m.group(2)
+    # the same instant, also when the fraction's digits differ as well
+    # (date-time-digits): 0624-07-08T00:14:06.821Z vs 624-07-08T00:14:06.821000Z
+    a = _instant(d.ours)
+    return d.ours == padded or a is not None and a == _instant(padded)
 
 
 def _header_empty_list(c: Ctx, d: Diff) -> bool:
