@@ -1,0 +1,166 @@
+"""The exclusions of the differential test of response decoding against
+botocore (scripts/diff_botocore_responses.py): differences that are not
+smithycurl's defects (botocore's quirks, its older models, artefacts of the
+property tests' renderer), each with the reason, decided with the Smithy
+spec and the AWS protocol tests. The same structure as the request
+differential's (diff_botocore_exclusions.py)."""
+
+from __future__ import annotations
+
+import base64
+from typing import Any, Callable, Optional
+
+from diff_botocore_compare import pick, segments
+
+
+class RCtx:
+    """What an exclusion may look at: the case (diff_botocore_responses.Case),
+    botocore's operation model, the shape the compared members belong to
+    (the output or the error shape), and both normalized sides."""
+
+    def __init__(self, proto: str, case: Any, op_model: Any, shape: Any, ours: Any, theirs: Any,
+                 shapes: dict[str, Any]) -> None:
+        self.proto, self.case, self.op_model, self.shape = proto, case, op_model, shape
+        self.ours, self.theirs, self.shapes = ours, theirs, shapes
+
+    def smithy_member(self, pointer: str) -> Optional[dict[str, Any]]:
+        """The Smithy member reference (the C API's operation description)
+        a pointer ends at, or None."""
+        segs = segments(pointer)
+        defs = self.shapes.get("shapes", {})
+        if segs[:1] == ["output"]:
+            ref: Optional[dict[str, Any]] = {"type": "structure", "target": self.shapes.get("output", "")}
+            segs = segs[1:]
+        elif segs[:2] == ["error", "members"]:
+            ref = {"type": "structure", "target": self.case.error}
+            segs = segs[2:]
+        else:
+            return None
+        for seg in segs:
+            if ref is None:
+                return None
+            shape = defs.get(ref.get("target", ""), {})
+            t = ref.get("type")
+            if t in ("list", "set"):
+                ref = shape.get("member")
+            elif t == "map":
+                ref = shape.get("value")
+            elif t in ("structure", "union"):
+                ref = next((m for m in shape.get("members", []) if m["name"] == seg), None)
+            else:
+                return None
+        return ref
+
+    def member(self, pointer: str) -> Any:
+        """botocore's shape a pointer ("/output/A/0/B", "/error/members/M")
+        ends at, or None."""
+        segs = segments(pointer)
+        if segs[:1] == ["output"]:
+            segs = segs[1:]
+        elif segs[:2] == ["error", "members"]:
+            segs = segs[2:]
+        else:
+            return None
+        shape = self.shape
+        for seg in segs:
+            if shape is None:
+                return None
+            t = shape.type_name
+            shape = shape.member if t == "list" else shape.value if t == "map" else \
+                shape.members.get(seg) if t == "structure" else None
+        return shape
+
+    def where(self, pointer: str) -> str:
+        """The difference's class: the pointer with list indices and map
+        keys as '*'."""
+        segs = segments(pointer)
+        head = segs[:1] if segs[:1] == ["output"] else segs[:2]
+        out = list(head)
+        shape = self.shape
+        for seg in segs[len(head):]:
+            t = shape.type_name if shape is not None else ""
+            if t == "list":
+                out.append("*")
+                shape = shape.member
+            elif t == "map":
+                out.append("*")
+                shape = shape.value
+            elif t == "structure":
+                out.append(seg)
+                shape = shape.members.get(seg)
+            else:
+                out.append(seg)
+                shape = None
+        return "/" + "/".join(out)
+
+    def values(self, pointer: str) -> tuple[Any, Any]:
+        return pick(self.ours, pointer), pick(self.theirs, pointer)
+
+
+def _absent(v: Any) -> bool:
+    return isinstance(v, str) and v == "<absent>"
+
+
+def _output_default(c: RCtx, p: str) -> bool:
+    ours, theirs = c.values(p)
+    ref = c.smithy_member(p)
+    if not _absent(theirs) or ref is None:
+        return False
+    traits = ref.get("traits") or {}
+    return "smithy.api#default" in traits
+
+
+def _message_fallback(c: RCtx, p: str) -> bool:
+    ours, theirs = c.values(p)
+    e = c.ours.get("error") if isinstance(c.ours, dict) else None
+    return (p == "/error/members/message" and _absent(theirs) and isinstance(ours, str) and e is not None
+            and any(x and ours.startswith(x) for x in (c.case.error, e.get("code"))))
+
+
+def _blob_payload_text(c: RCtx, p: str) -> bool:
+    if not p.startswith("/output/"):
+        return False
+    if c.op_model.has_streaming_output:
+        return False
+    m = c.member(p)
+    payload = c.op_model.output_shape.serialization.get("payload") if c.op_model.output_shape is not None else None
+    if m is None or m.type_name != "blob" or p != f"/output/{payload}":
+        return False
+    ours, theirs = c.values(p)
+    return isinstance(ours, str) and ours.startswith("b64:") and isinstance(theirs, str) and \
+        base64.b64decode(ours[4:]) == theirs.encode("utf-8")
+
+
+def _blob_payload_not_utf8(c: RCtx, p: str) -> bool:
+    out = c.op_model.output_shape
+    payload = out.serialization.get("payload") if out is not None else None
+    return (p == "/" and not c.op_model.has_streaming_output and payload is not None
+            and out.members[payload].type_name == "blob"
+            and "UnicodeDecodeError" in str(c.theirs.get("raised", "")))
+
+
+# Differences that are not smithycurl's defects: (name, predicate, reason).
+# A difference one matches counts as excluded, not failed.
+ResponseExclusion = tuple[str, Callable[[RCtx, str], bool], str]
+RESPONSE_EXCLUSIONS: list[ResponseExclusion] = [
+    ("output-default", _output_default,
+     "a member with a Smithy @default absent from the response: smithycurl gives the default (Smithy 2.0: "
+     "a deserializer sets the default value of an absent member with one); botocore's models carry no defaults"),
+    ("error-message-fallback", _message_fallback,
+     "an error's message member the response leaves out: the Python package's exception carries the library's "
+     "own description of the error in `message` (errors.ServiceError: a member of that name wins only when "
+     "the service sent it); botocore leaves it out"),
+    ("blob-payload-text", _blob_payload_text,
+     "a non-streaming blob @httpPayload: botocore's REST parser decodes the body as UTF-8 text (a str, "
+     "parsers._parse_payload); smithycurl gives the bytes (Smithy: a blob payload is the body's bytes)"),
+    ("blob-payload-not-utf8", _blob_payload_not_utf8,
+     "a non-streaming blob @httpPayload whose bytes are not UTF-8: botocore's REST parser fails decoding "
+     "them as text (UnicodeDecodeError); smithycurl gives the bytes"),
+]
+
+
+def excluded(c: RCtx, pointer: str) -> Optional[str]:
+    for name, pred, _ in RESPONSE_EXCLUSIONS:
+        if pred(c, pointer):
+            return name
+    return None
