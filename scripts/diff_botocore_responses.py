@@ -250,7 +250,9 @@ class Runner:
                 reg = svc.client._operation(c.op)._registry
                 for m in reg.codec(type(e).shape_id, "structure").members:
                     members[m.name] = ours_plain(getattr(e, m.py, None))
-            return {"error": {"code": e.code, "shape": (e.shape_id or "").split("#")[-1] or None,
+            # meta.error_code: the service's code (members named code or
+            # ErrorCode win on e.code, e.error_code).
+            return {"error": {"code": e.meta.error_code or None, "shape": (e.shape_id or "").split("#")[-1] or None,
                               "members": members}}
         except (smithycurl.UsageError, smithycurl.ValidationError, TypeError) as e:
             raise Skip(f"smithycurl refused the input: {str(e)[:160]}")
@@ -265,7 +267,9 @@ class Runner:
         op_model = svc.botocore.operation_model(c.op)
         headers = botocore.awsrequest.HeadersDict()
         for k, vs in c.headers.items():
-            headers[k] = ", ".join(vs)
+            if k.lower() not in ("content-length", "transfer-encoding", "connection"):
+                headers[k] = ", ".join(vs)
+        headers["Content-Length"] = str(len(c.body))  # as the reply server sends it
         body: Any = c.body if op_model.http.get("method") != "HEAD" else b""
         if op_model.has_streaming_output and c.status < 300:
             # As botocore's endpoint hands it over (convert_to_response_dict).
@@ -345,7 +349,10 @@ class Runner:
         if "raised" in side:
             return side
         if "output" in side:
-            return {"output": norm(shape, side["output"])}
+            out = side["output"] if side["output"] is not None else {}  # a Unit output: None in the package
+            if isinstance(out, dict):
+                out = {k: v for k, v in out.items() if k != "ResponseMetadata"}
+            return {"output": norm(shape, out)}
         e = dict(side["error"])
         e["members"] = norm(shape, e["members"]) if shape is not None else e["members"]
         return {"error": e}

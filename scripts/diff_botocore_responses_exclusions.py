@@ -8,6 +8,7 @@ differential's (diff_botocore_exclusions.py)."""
 from __future__ import annotations
 
 import base64
+import decimal
 from typing import Any, Callable, Optional
 
 from diff_botocore_compare import pick, segments
@@ -113,7 +114,7 @@ def _output_default(c: RCtx, p: str) -> bool:
 def _message_fallback(c: RCtx, p: str) -> bool:
     ours, theirs = c.values(p)
     e = c.ours.get("error") if isinstance(c.ours, dict) else None
-    return (p == "/error/members/message" and _absent(theirs) and isinstance(ours, str) and e is not None
+    return (p in ("/error/members/message", "/error/members/Message") and _absent(theirs) and isinstance(ours, str) and e is not None
             and any(x and ours.startswith(x) for x in (c.case.error, e.get("code"))))
 
 
@@ -139,10 +140,95 @@ def _blob_payload_not_utf8(c: RCtx, p: str) -> bool:
             and "UnicodeDecodeError" in str(c.theirs.get("raised", "")))
 
 
+def _epoch_float(c: RCtx, p: str) -> bool:
+    ours, theirs = c.values(p)
+    if not (isinstance(ours, str) and isinstance(theirs, str) and ours.startswith("t:") and theirs.startswith("t:")):
+        return False
+    a, b = int(ours[2:]), int(theirs[2:])
+    # Within the precision of a double holding the seconds (2^-52 of the
+    # value, and at least a microsecond).
+    return c.proto in ("json", "rest-json") and abs(a - b) <= max(1, abs(a) // (1 << 52))
+
+
+def _error_not_in_botocore(c: RCtx, p: str) -> bool:
+    e, t = c.ours.get("error"), c.theirs.get("error")
+    if not isinstance(e, dict) or not isinstance(t, dict) or t.get("shape") is not None or not e.get("shape"):
+        return False
+    known = {s.name for s in c.op_model.service_model.error_shapes}
+    return e["shape"] not in known and (p == "/error/shape" or p.startswith("/error/members/"))
+
+
+def _not_in_botocore_model(c: RCtx, p: str) -> bool:
+    segs = segments(p)
+    return len(segs) > 1 and segs[:2] != ["error", "shape"] and segs[:2] != ["error", "code"] and \
+        c.member(p) is None and c.member("/" + "/".join(segs[:-1])) is not None and \
+        c.member("/" + "/".join(segs[:-1])).type_name == "structure"
+
+
+def _not_in_smithy_model(c: RCtx, p: str) -> bool:
+    ours, _ = c.values(p)
+    return _absent(ours) and c.smithy_member(p) is None and c.member(p) is not None
+
+
+def _empty_structure_payload(c: RCtx, p: str) -> bool:
+    out = c.op_model.output_shape
+    payload = out.serialization.get("payload") if out is not None else None
+    ours, theirs = c.values(p)
+    return (p == f"/output/{payload}" and out.members[payload].type_name == "structure" and not c.case.body
+            and _absent(ours) and theirs == {})
+
+
+def _double_from_integer(c: RCtx, p: str) -> bool:
+    m = c.member(p)
+    ours, theirs = c.values(p)
+    return (m is not None and m.type_name in ("double", "float") and isinstance(theirs, decimal.Decimal)
+            and isinstance(ours, decimal.Decimal) and theirs == theirs.to_integral_value()
+            and decimal.Decimal(repr(float(theirs))) == ours)
+
+
+def _http_date_early_year(c: RCtx, p: str) -> bool:
+    ours, theirs = c.values(p)
+    m = c.member(p)
+    return (m is not None and m.type_name == "timestamp" and m.serialization.get("location") == "header"
+            and isinstance(ours, str) and ours.startswith("t:") and int(ours[2:]) < -59011459200000000)  # < year 100
+
+
+def _head_error(c: RCtx, p: str) -> bool:
+    return c.op_model.http.get("method") == "HEAD" and p.startswith("/error/")
+
+
 # Differences that are not smithycurl's defects: (name, predicate, reason).
 # A difference one matches counts as excluded, not failed.
 ResponseExclusion = tuple[str, Callable[[RCtx, str], bool], str]
 RESPONSE_EXCLUSIONS: list[ResponseExclusion] = [
+    ("epoch-seconds-float", _epoch_float,
+     "an epoch-seconds timestamp in a JSON body: botocore reads the number as a double and makes a datetime of "
+     "it, off by some microseconds for large instants (datetime.fromtimestamp of 191013980480.448 is "
+     ".447998); smithycurl reads the decimal digits exactly (the instant the text says)"),
+    ("error-not-in-botocore-model", _error_not_in_botocore,
+     "a modeled error botocore's model of the service does not have (DynamoDB's InvalidEndpointException): "
+     "botocore reports the code only, with no shape and no members"),
+    ("member-not-in-botocore-model", _not_in_botocore_model,
+     "a member botocore's model of the structure lacks (an older or newer model; many of its exception shapes "
+     "carry no message member and put the message in Error.Message): botocore's parser reads only the "
+     "members its model has (the request differential prunes these members from the input)"),
+    ("member-not-in-smithy-model", _not_in_smithy_model,
+     "a member only botocore's model has (Lambda DeleteFunction's StatusCode, bound to the status code; the "
+     "Smithy model's output is Unit): smithycurl decodes the members its model has"),
+    ("empty-structure-payload", _empty_structure_payload,
+     "a structure @httpPayload and an empty body: smithycurl reads no payload (absent, as the renderer "
+     "and, for requests, the unset-payload protocol tests mean it), botocore parses the empty body as {}; "
+     "no response protocol test settles it"),
+    ("double-from-integer", _double_from_integer,
+     "a JSON integer literal for a double member beyond 2^53: botocore keeps Python's int (json.loads, no "
+     "coercion), smithycurl rounds it to the nearest double as the member's type says"),
+    ("http-date-early-year", _http_date_early_year,
+     "an http-date header before the year 100 ('Mon, 01 Jan 0001 00:00:00 GMT'): botocore's dateutil parser "
+     "takes the year as two digits (2001); smithycurl reads the four digits RFC 9110 IMF-fixdate has"),
+    ("head-error-body", _head_error,
+     "an error response to a HEAD operation: its body never arrives (RFC 9110 9.3.2), so members the renderer "
+     "put in the body cannot be compared, and botocore, with no body, reports the status as the code "
+     "(generic error) where smithycurl reads the X-Amzn-Errortype header"),
     ("output-default", _output_default,
      "a member with a Smithy @default absent from the response: smithycurl gives the default (Smithy 2.0: "
      "a deserializer sets the default value of an absent member with one); botocore's models carry no defaults"),
