@@ -283,7 +283,11 @@ class Runner:
         if c.status < 300:
             return {"output": parsed}
         code = parsed.get("Error", {}).get("Code")
-        shape = svc.botocore.shape_for_error_code(code) if code else None
+        # botocore 1.29 keeps the namespace of X-Amzn-Errortype in the code
+        # (exclusion errortype-namespace); its shape is looked up without it
+        # so that the members are still compared.
+        lookup = code.split("#")[-1] if code and svc.protocol == "rest-json" else code
+        shape = svc.botocore.shape_for_error_code(lookup) if lookup else None
         members: dict[str, Any] = {}
         if shape is not None:
             members = parser.parse(dict(resp), shape)
@@ -354,7 +358,8 @@ class Runner:
                 out = {k: v for k, v in out.items() if k != "ResponseMetadata"}
             return {"output": norm(shape, out)}
         e = dict(side["error"])
-        e["members"] = norm(shape, e["members"]) if shape is not None else e["members"]
+        members = {k: v for k, v in e["members"].items() if v is not None}  # absent, as botocore has it
+        e["members"] = norm(shape, members)
         return {"error": e}
 
 
