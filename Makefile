@@ -87,8 +87,8 @@ diff-botocore: lib
 # The same for responses (scripts/diff_botocore_responses.py; not in `make
 # test`, ~20 s): DIFF_RESP_N random outputs per operation, and a modeled
 # error each, rendered to wire responses by the property tests' renderers
-# (geninputs -responses: the protocols internal/proptest renders, restJson1
-# and awsJson1_0/1_1), answered to the Python package by a server on
+# (geninputs -responses: the protocols internal/proptest renders, restJson1,
+# awsJson1_0/1_1 and awsQuery), answered to the Python package by a server on
 # 127.0.0.1 and parsed by botocore's parsers, compared normalized.
 DIFF_RESP_N ?= 4
 DIFF_RESP_MODELS ?= aws/*.json
