@@ -225,6 +225,7 @@ class Runner:
         self.per_protocol: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
         self.shown: set[tuple[str, str, str]] = set()
         self.verbose = False
+        self.show_excluded = ""
 
     def service(self, c: Case) -> Service:
         key = (c.model_path, c.service)
@@ -292,7 +293,8 @@ class Runner:
         if shape is not None:
             members = parser.parse(dict(resp), shape)
         return {"error": {"code": code, "shape": shape.name if shape is not None else None,
-                          "members": members}, "_shape": shape}
+                          "members": members}, "_shape": shape,
+                "_message": parsed.get("Error", {}).get("Message")}
 
     def run_case(self, c: Case) -> None:
         svc = self.service(c)
@@ -320,14 +322,27 @@ class Runner:
                 print(f"SKIP {c.model} {c.op} (seed {c.seed}): {e}")
             return
         shape = theirs.pop("_shape", None) if c.error else op_model.output_shape
+        message = theirs.pop("_message", None)
+        if "error" in ours and "error" in theirs and message is not None:
+            # Many of botocore's exception shapes have no message member:
+            # the message is Error.Message, compared with the Smithy one.
+            for k in ("message", "Message"):
+                mine = ours["error"]["members"].get(k)
+                # botocore's Error.Message is "" both when the message is
+                # empty and when there is none.
+                if mine is not None and (shape is None or k not in shape.members) and (message or mine == ""):
+                    theirs["error"]["members"][k] = message
         a, b = self.normalized(ours, shape), self.normalized(theirs, shape)
         ctx = RCtx(svc.protocol, c, op_model, shape, a, b, svc.model.operation_shapes(c.op))
         real, gone = [], []
         for p in json_diffs(a, b):
             name = excluded(ctx, p)
             (gone if name else real).append((name, p))
-        for name, _ in gone:
+        for name, p in gone:
             self.excluded[name] += 1
+            if name == self.show_excluded:
+                print(f"EXCLUDED {name} {c.model} {c.op} {c.error} (seed {c.seed}) {ctx.where(p)}: "
+                      f"smithycurl {short(pick(a, p), 120)} | botocore {short(pick(b, p), 120)}")
         if not real:
             self.passed += 1
             self.per_protocol[proto]["passed"] += 1
@@ -368,10 +383,12 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("inputs", nargs="?", default="-", help="JSON lines of geninputs -responses (default: stdin)")
     ap.add_argument("--shared", default=os.environ.get("SMITHYCURL_SHARED", "../shared"))
     ap.add_argument("-v", "--verbose", action="store_true", help="print why each skipped case was skipped")
+    ap.add_argument("--show-excluded", default="", metavar="NAME", help="print each difference exclusion NAME matches")
     args = ap.parse_args(argv)
     f = sys.stdin if args.inputs == "-" else open(args.inputs, encoding="utf-8")
     runner = Runner()
     runner.verbose = args.verbose
+    runner.show_excluded = args.show_excluded
     print(f"botocore {botocore.__version__} on Python {sys.version.split()[0]}; reply server {runner.server.url}")
     start = time.monotonic()
     cases = 0
