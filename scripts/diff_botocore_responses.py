@@ -289,6 +289,11 @@ class Runner:
         # so that the members are still compared.
         lookup = code.split("#")[-1] if code and svc.protocol == "rest-json" else code
         shape = svc.botocore.shape_for_error_code(lookup) if lookup else None
+        if shape is None and parsed.get("Error", {}).get("QueryErrorCode"):
+            # An awsQueryCompatible service's x-amzn-query-error code: recent
+            # botocore keeps the JSON code in QueryErrorCode and picks the
+            # exception by it (handlers: SQS's error_code_override).
+            shape = svc.botocore.shape_for_error_code(parsed["Error"]["QueryErrorCode"])
         members: dict[str, Any] = {}
         if shape is not None:
             members = parser.parse(dict(resp), shape)

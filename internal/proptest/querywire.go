@@ -255,3 +255,26 @@ func xmlText(b *strings.Builder, s string) error {
 	}
 	return nil
 }
+
+// tAWSQueryCompatible marks a JSON service that also answers errors with
+// their awsQuery code.
+const tAWSQueryCompatible model.ShapeID = "aws.protocols#awsQueryCompatible"
+
+// AddQueryErrorHeader adds to an error response of service svc the
+// x-amzn-query-error header ("Code;Fault") an @awsQueryCompatible service
+// sends with an error of @awsQueryError (its awsQuery code).
+func AddQueryErrorHeader(svc *model.Service, e *model.Shape, resp *wire.Response) {
+	q, ok := e.Trait(tAWSQueryError)
+	if !ok || !svc.Shape.HasTrait(tAWSQueryCompatible) {
+		return
+	}
+	c, ok := q.Get("code")
+	if !ok || c.Str() == "" {
+		return
+	}
+	fault := "Sender"
+	if v, ok := e.Trait(tError); ok && v.Str() == "server" {
+		fault = "Receiver"
+	}
+	resp.Header.Set("X-Amzn-Query-Error", c.Str()+";"+fault)
+}

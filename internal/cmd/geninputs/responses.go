@@ -105,6 +105,7 @@ func emitResponsesOf(out *bufio.Writer, path, name string, seed int64, n int, on
 				if err != nil {
 					return fmt.Errorf("%s: render %s: %w", op.Name, e.ID, err)
 				}
+				proptest.AddQueryErrorHeader(svc, e, resp)
 				ln = responseLine{name, sid, p.Trait(), op.Name, cs, input, e.ID, resp.Status, resp.Header, resp.Body, proptest.Encode(members)}
 				if err := writeLine(out, ln); err != nil {
 					return fmt.Errorf("%s: %w", op.Name, err)
