@@ -33,6 +33,9 @@ func ResponderOf(svc *model.Service) Responder {
 	if svc.Shape.HasTrait(protocol.AWSQuery) {
 		return queryProto{}
 	}
+	if svc.Shape.HasTrait(protocol.RestXML) {
+		return restProto{trait: protocol.RestXML, xml: true, statusMax: 299}
+	}
 	return nil
 }
 
@@ -44,6 +47,7 @@ const (
 	tXMLName          model.ShapeID = "smithy.api#xmlName"
 	tXMLFlattened     model.ShapeID = "smithy.api#xmlFlattened"
 	tXMLAttribute     model.ShapeID = "smithy.api#xmlAttribute"
+	tXMLNamespace     model.ShapeID = "smithy.api#xmlNamespace"
 	tAWSQueryError    model.ShapeID = "aws.protocols#awsQueryError"
 	queryResponseXMLN               = "https://doc.example/2010-03-31/"
 )
@@ -121,7 +125,7 @@ func (p queryProto) members(b *strings.Builder, v view, s *model.Shape, val any)
 			continue
 		}
 		if mem.Traits.Has(tXMLAttribute) {
-			return fmt.Errorf("member %s: @xmlAttribute is not rendered", mem.Name())
+			continue // in the start tag (xmlAttributes)
 		}
 		if err := p.member(b, v, mem, xmlName(mem), it); err != nil {
 			return fmt.Errorf("%s: %w", mem.Name(), err)
@@ -186,7 +190,14 @@ func (p queryProto) member(b *strings.Builder, v view, mem *model.Member, name s
 		}
 		return nil
 	}
-	fmt.Fprintf(b, "<%s>", name)
+	b.WriteString("<" + name)
+	xmlNS(b, mem.Traits)
+	if typeOf(s) == model.StructureType {
+		if err := xmlAttributes(b, v, s, val); err != nil {
+			return err
+		}
+	}
+	b.WriteString(">")
 	switch typeOf(s) {
 	case model.StructureType:
 		if err := p.members(b, v, s, val); err != nil {
@@ -233,6 +244,42 @@ func (p queryProto) member(b *strings.Builder, v view, mem *model.Member, name s
 	return nil
 }
 
+// xmlNS writes the namespace declaration of an @xmlNamespace trait.
+func xmlNS(b *strings.Builder, t model.Traits) {
+	ns, ok := t.Get(tXMLNamespace)
+	if !ok {
+		return
+	}
+	uri, _ := ns.Get("uri")
+	if pf, ok := ns.Get("prefix"); ok && pf.Str() != "" {
+		fmt.Fprintf(b, ` xmlns:%s="%s"`, pf.Str(), uri.Str())
+		return
+	}
+	fmt.Fprintf(b, ` xmlns="%s"`, uri.Str())
+}
+
+// xmlAttributes writes the @xmlAttribute members of structure s set in
+// val as attributes.
+func xmlAttributes(b *strings.Builder, v view, s *model.Shape, val any) error {
+	m, _ := val.(map[string]any)
+	for _, mem := range s.Members {
+		it, ok := m[mem.Name()]
+		if !ok || it == nil || !mem.Traits.Has(tXMLAttribute) {
+			continue
+		}
+		text, err := scalarText(v, mem, it, fmtDateTime)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(b, ` %s="`, xmlName(mem))
+		if err := xmlText(b, text); err != nil {
+			return err
+		}
+		b.WriteString(`"`)
+	}
+	return nil
+}
+
 // xmlText writes s escaped as XML character data: a carriage return as a
 // reference (a parser reads a raw one as a line feed); characters XML 1.0
 // cannot carry are ErrNotXML.
@@ -247,6 +294,12 @@ func xmlText(b *strings.Builder, s string) error {
 			b.WriteString("&gt;")
 		case r == '&':
 			b.WriteString("&amp;")
+		case r == '"':
+			b.WriteString("&quot;")
+		case r == '\n':
+			b.WriteString("&#xA;") // kept in attribute values too
+		case r == '\t':
+			b.WriteString("&#x9;")
 		case r == '\r':
 			b.WriteString("&#xD;")
 		default:
@@ -277,4 +330,73 @@ func AddQueryErrorHeader(svc *model.Service, e *model.Shape, resp *wire.Response
 		fault = "Receiver"
 	}
 	resp.Header.Set("X-Amzn-Query-Error", c.Str()+";"+fault)
+}
+
+// shapeXMLName is the element name of a structure: its @xmlName, else its
+// shape name.
+func shapeXMLName(s *model.Shape) string {
+	if n, ok := s.Trait(tXMLName); ok && n.Str() != "" {
+		return n.Str()
+	}
+	return s.ID.Name()
+}
+
+// xmlPayloadName is the element of an @httpPayload structure: the
+// member's @xmlName, else the target's (restXml).
+func xmlPayloadName(v view, mem *model.Member) string {
+	if n, ok := mem.Traits.Get(tXMLName); ok && n.Str() != "" {
+		return n.Str()
+	}
+	return shapeXMLName(v.target(mem))
+}
+
+// renderXMLBody writes a restXml body: the body members of s (set in
+// body) in its root element.
+func renderXMLBody(v view, s *model.Shape, body map[string]any, resp *wire.Response) error {
+	var b strings.Builder
+	b.WriteString("<" + shapeXMLName(s))
+	xmlNS(&b, s.Traits)
+	if err := xmlAttributes(&b, v, s, body); err != nil {
+		return err
+	}
+	b.WriteString(">")
+	if err := (queryProto{}).members(&b, v, s, body); err != nil {
+		return err
+	}
+	b.WriteString("</" + shapeXMLName(s) + ">")
+	resp.Body = []byte(b.String())
+	if resp.Header.Get("Content-Type") == "" {
+		resp.Header.Set("Content-Type", "application/xml")
+	}
+	return nil
+}
+
+// renderXMLError renders a restXml error: the header-bound members as
+// headers, the others in <Error> after its <Code>: the noErrorWrapping
+// form of S3, the one restXml model the differential runs (the wrapped
+// <ErrorResponse> form is not rendered).
+func (p restProto) renderXMLError(v view, e *model.Shape, members map[string]any, status int) (*wire.Response, error) {
+	resp, err := p.render(v, e, members, status, nil)
+	if err != nil {
+		return nil, err
+	}
+	body := map[string]any{}
+	for _, mem := range e.Members {
+		if val, ok := members[mem.Name()]; ok && p.Locate(mem, true) == LocBody {
+			body[mem.Name()] = val
+		}
+	}
+	var b strings.Builder
+	b.WriteString("<Error><Code>")
+	if err := xmlText(&b, e.ID.Name()); err != nil {
+		return nil, err
+	}
+	b.WriteString("</Code>")
+	if err := (queryProto{}).members(&b, v, e, body); err != nil {
+		return nil, err
+	}
+	b.WriteString("</Error>")
+	resp.Body = []byte(b.String())
+	resp.Header.Set("Content-Type", "application/xml")
+	return resp, nil
 }
