@@ -25,6 +25,11 @@ type Responder interface {
 	RenderError(m *model.Model, op *model.Operation, e *model.Shape, members map[string]any) (*wire.Response, error)
 }
 
+// Locator says where a top-level member travels (Protocol.Locate).
+type Locator interface {
+	Locate(mem *model.Member, response bool) Loc
+}
+
 // ResponderOf returns the responder of service svc, or nil.
 func ResponderOf(svc *model.Service) Responder {
 	if p := ProtocolOf(svc); p != nil {
