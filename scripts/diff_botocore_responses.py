@@ -345,9 +345,10 @@ class Runner:
                     theirs["error"]["members"][k] = message
         a, b = self.normalized(ours, shape), self.normalized(theirs, shape)
         ctx = RCtx(svc.protocol, c, op_model, shape, a, b, svc.model.operation_shapes(c.op))
-        real, gone = [], []
+        real: list[tuple[str, str]] = []  # ("", pointer)
+        gone: list[tuple[str, str]] = []  # (exclusion, pointer)
         for p in json_diffs(a, b):
-            name = excluded(ctx, p)
+            name = excluded(ctx, p) or ""
             (gone if name else real).append((name, p))
         for name, p in gone:
             self.excluded[name] += 1
