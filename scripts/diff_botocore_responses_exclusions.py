@@ -7,7 +7,6 @@ differential's (diff_botocore_exclusions.py)."""
 
 from __future__ import annotations
 
-import base64
 import decimal
 from typing import Any, Callable, Optional
 
@@ -123,28 +122,6 @@ def _message_fallback(c: RCtx, p: str) -> bool:
     e = c.ours.get("error") if isinstance(c.ours, dict) else None
     return (p in ("/error/members/message", "/error/members/Message") and _absent(theirs) and isinstance(ours, str) and e is not None
             and any(x and ours.startswith(x) for x in (c.case.error, e.get("code"))))
-
-
-def _blob_payload_text(c: RCtx, p: str) -> bool:
-    if not p.startswith("/output/"):
-        return False
-    if c.op_model.has_streaming_output:
-        return False
-    m = c.member(p)
-    payload = c.op_model.output_shape.serialization.get("payload") if c.op_model.output_shape is not None else None
-    if m is None or m.type_name != "blob" or p != f"/output/{payload}":
-        return False
-    ours, theirs = c.values(p)
-    return isinstance(ours, str) and ours.startswith("b64:") and isinstance(theirs, str) and \
-        base64.b64decode(ours[4:]) == theirs.encode("utf-8")
-
-
-def _blob_payload_not_utf8(c: RCtx, p: str) -> bool:
-    out = c.op_model.output_shape
-    payload = out.serialization.get("payload") if out is not None else None
-    return (p == "/" and not c.op_model.has_streaming_output and payload is not None
-            and out.members[payload].type_name == "blob"
-            and "UnicodeDecodeError" in str(c.theirs.get("raised", "")))
 
 
 def _epoch_float(c: RCtx, p: str) -> bool:
@@ -301,12 +278,6 @@ RESPONSE_EXCLUSIONS: list[ResponseExclusion] = [
      "an error's message member the response leaves out: the Python package's exception carries the library's "
      "own description of the error in `message` (errors.ServiceError: a member of that name wins only when "
      "the service sent it); botocore leaves it out"),
-    ("blob-payload-text", _blob_payload_text,
-     "a non-streaming blob @httpPayload: botocore's REST parser decodes the body as UTF-8 text (a str, "
-     "parsers._parse_payload); smithycurl gives the bytes (Smithy: a blob payload is the body's bytes)"),
-    ("blob-payload-not-utf8", _blob_payload_not_utf8,
-     "a non-streaming blob @httpPayload whose bytes are not UTF-8: botocore's REST parser fails decoding "
-     "them as text (UnicodeDecodeError); smithycurl gives the bytes"),
 ]
 
 
