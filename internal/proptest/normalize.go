@@ -17,7 +17,7 @@ import (
 // re-encoded, absent and null members alike, empty query lists absent
 // (the query cannot carry them), prefix header names in lower case (HTTP
 // header names have no case), untagged unions by their value alone.
-func Normalize(m *model.Model, p Protocol, s *model.Shape, doc map[string]any, response bool) map[string]any {
+func Normalize(m *model.Model, p Locator, s *model.Shape, doc map[string]any, response bool) map[string]any {
 	v := view{m}
 	out := map[string]any{}
 	if s == nil {

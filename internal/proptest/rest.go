@@ -20,6 +20,7 @@ import (
 type restProto struct {
 	trait          model.ShapeID
 	simple         bool // simpleRestJson: JSON string payloads, X-Error-Type
+	xml            bool // restXml: XML bodies (responses only: ResponderOf)
 	nestedDefaults bool
 	statusMax      int
 }
@@ -539,6 +540,9 @@ func (p restProto) RenderResponse(m *model.Model, op *model.Operation, out map[s
 func (p restProto) RenderError(m *model.Model, op *model.Operation, e *model.Shape, members map[string]any) (*wire.Response, error) {
 	status := errorStatus(e)
 	h := wire.Header{}
+	if p.xml {
+		return p.renderXMLError(view{m}, e, members, status)
+	}
 	if p.simple {
 		h.Set("X-Error-Type", e.ID.Name())
 	} else {
@@ -600,12 +604,19 @@ func (p restProto) render(v view, s *model.Shape, out map[string]any, code int, 
 				return nil, err
 			}
 		default:
+			if p.xml {
+				body[mem.Name()] = val
+				continue
+			}
 			w, err := p.rules().toWire(v, mem, val)
 			if err != nil {
 				return nil, err
 			}
 			body[wireName(mem, true)] = w
 		}
+	}
+	if p.xml && hasBody && resp.Body == nil {
+		return resp, renderXMLBody(v, s, body, resp)
 	}
 	if hasBody && resp.Body == nil {
 		resp.Body = Encode(body)
@@ -633,6 +644,15 @@ func (p restProto) renderPayload(v view, mem *model.Member, val any, resp *wire.
 			setDefault(resp.Header, "Content-Type", orDefault(mt, "text/plain"))
 		}
 	default:
+		if p.xml {
+			var b strings.Builder
+			if err := (queryProto{}).member(&b, v, mem, xmlPayloadName(v, mem), val); err != nil {
+				return err
+			}
+			resp.Body = []byte(b.String())
+			setDefault(resp.Header, "Content-Type", orDefault(mt, "application/xml"))
+			return nil
+		}
 		w, err := p.rules().toWire(v, mem, val)
 		if err != nil {
 			return err

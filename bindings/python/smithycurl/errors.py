@@ -148,8 +148,9 @@ class ServiceError(SmithycurlError):
     ``request_id``, ``attempts``, ``body`` (unmodeled errors: the raw
     response) and ``rc`` (10, SMITHYCURL_E_SERVICE), and ``meta``, an
     ErrorMeta with the same. A member of the same name wins on the error
-    itself (an error with a ``code`` member); ``error_code`` and ``meta``
-    keep the service's.
+    itself (an error with a ``code`` member, or an ``ErrorCode`` one, whose
+    snake_case name is ``error_code``: EFS's errors); ``meta.error_code``
+    always keeps the service's.
     """
 
     kind = "service"

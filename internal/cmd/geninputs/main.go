@@ -4,6 +4,9 @@
 // differential test against botocore (scripts/diff_botocore.py, make
 // diff-botocore).
 //
+// With -responses, each line is a response case instead (responses.go,
+// scripts/diff_botocore_responses.py, make diff-botocore-responses).
+//
 // Each line: {"model": "aws/sqs.json", "service": "<shape id>", "protocol":
 // "<trait id>", "operation": "<name>", "seed": <case seed>, "input":
 // <document form>}. The same flags give the same lines.
@@ -35,14 +38,15 @@ func main() {
 	n := flag.Int("n", 2, "cases per operation")
 	models := flag.String("models", "aws/*.json,aws-large/s3.json", "model files under $SMITHYCURL_SHARED/models, comma-separated globs")
 	only := flag.String("op", "", "only the operations whose name contains this")
+	responses := flag.Bool("responses", false, "print response cases (rendered outputs and modeled errors) instead of inputs")
 	flag.Parse()
-	if err := run(*seed, *n, *models, *only); err != nil {
+	if err := run(*seed, *n, *models, *only, *responses); err != nil {
 		fmt.Fprintln(os.Stderr, "geninputs:", err)
 		os.Exit(1)
 	}
 }
 
-func run(seed int64, n int, globs, only string) error {
+func run(seed int64, n int, globs, only string, responses bool) error {
 	dir, err := shareddata.Dir()
 	if err != nil {
 		return err
@@ -62,7 +66,11 @@ func run(seed int64, n int, globs, only string) error {
 	defer out.Flush()
 	for _, f := range files {
 		name, _ := filepath.Rel(filepath.Join(dir, "models"), f)
-		if err := emit(out, f, name, seed, n, only); err != nil {
+		emitf := emit
+		if responses {
+			emitf = emitResponses
+		}
+		if err := emitf(out, f, name, seed, n, only); err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
 	}
