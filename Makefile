@@ -84,23 +84,21 @@ diff-botocore: lib
 	SMITHYCURL_LIBRARY=$(CURDIR)/$(BUILD)/libsmithycurl.so PYTHONPATH=$(CURDIR)/bindings/python $(DIFF_PYTHON) -B \
 		scripts/diff_botocore.py --shared $${SMITHYCURL_SHARED:-../shared} $(BUILD)/diff-botocore-inputs.jsonl
 
-# The same for responses (scripts/diff_botocore_responses.py; not in `make
-# test`, ~20 s): DIFF_RESP_N random outputs per operation, and a modeled
+# The same for responses (scripts/diff_botocore_responses.py; in `make
+# test`, ~15 s): DIFF_RESP_N random outputs per operation, and a modeled
 # error each, rendered to wire responses by the property tests' renderers
-# (geninputs -responses: the protocols internal/proptest renders, restJson1,
-# awsJson1_0/1_1, awsQuery; restXml with DIFF_RESP_MODELS=aws-large/s3.json,
-# where GetObject with a Content-Encoding libcurl cannot decode still
-# fails), answered to the Python package by a server on 127.0.0.1 and parsed
-# by botocore's parsers, compared normalized.
+# (geninputs -responses: restJson1, awsJson1_0/1_1, awsQuery, restXml),
+# answered to the Python package by a server on 127.0.0.1 and parsed by
+# botocore's parsers, compared normalized.
 DIFF_RESP_N ?= 4
-DIFF_RESP_MODELS ?= aws/*.json
+DIFF_RESP_MODELS ?= aws/*.json,aws-large/s3.json
 diff-botocore-responses: lib
 	$(GO) run ./internal/cmd/geninputs -responses -seed $(DIFF_SEED) -n $(DIFF_RESP_N) -models '$(DIFF_RESP_MODELS)' > $(BUILD)/diff-botocore-responses.jsonl
 	SMITHYCURL_LIBRARY=$(CURDIR)/$(BUILD)/libsmithycurl.so PYTHONPATH=$(CURDIR)/bindings/python $(DIFF_PYTHON) -B \
 		scripts/diff_botocore_responses.py --shared $${SMITHYCURL_SHARED:-../shared} $(BUILD)/diff-botocore-responses.jsonl
 
 # Everything CI runs: build, vet, conformance, fuzzers, then the unit tests last.
-test: build vet conformance proptest diff-botocore fuzz ctest gentest-c examples pytest demo unit
+test: build vet conformance proptest diff-botocore diff-botocore-responses fuzz ctest gentest-c examples pytest demo unit
 
 bench:
 	$(GO) test ./model -run '^$$' -bench . -benchmem

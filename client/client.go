@@ -77,6 +77,10 @@ type callPlan struct {
 	// (inEvents, "" when none): CallStream can call it.
 	eventStream bool
 	inEvents    string
+	// rawBody: the output's payload is a blob (@httpPayload, streaming or
+	// not, in a REST protocol): its bytes are passed on as sent, in their
+	// Content-Encoding (transport.Request.RawBody).
+	rawBody bool
 }
 
 // New returns a client for service serviceID of m, sending requests to
@@ -377,7 +381,7 @@ func (c *Client) prepare(ctx context.Context, operation string, input []byte, co
 		return nil, nil, nil, nil, usageError(op.Shape.ID, "%v", err)
 	}
 	req := &transport.Request{Method: wreq.Method, URL: target, Header: wreq.Header, Body: wreq.Body,
-		Idempotent: plan.idempotent, SecretHeaders: plan.secretHeaders}
+		Idempotent: plan.idempotent, SecretHeaders: plan.secretHeaders, RawBody: plan.rawBody}
 	if c.opts.trace != nil && c.codec.Protocol() == protocol.RPCv2CBOR {
 		req.TraceBody = cborTraceBody(c.model, op)
 	}
@@ -489,6 +493,7 @@ func (c *Client) plan(op *model.Operation) *callPlan {
 		sensitiveURL: sensitiveURL(c.model, op), secretHeaders: sensitiveHeaders(c.model, op),
 		checksum: planChecksum(c.model, op)}
 	p.streamIn, p.streamOut, p.unsupported = streamingPayloads(c.model, op)
+	p.rawBody = blobPayload(c.model, c.codec.Protocol(), op.Output)
 	if es, ok := c.codec.(protocol.EventStreams); ok && p.unsupported != "" {
 		in, _ := es.InputEventStream(op)
 		if member, ok := es.OutputEventStream(op); ok && onlyStreamingMember(c.model, op, member, in) {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/protocol"
 	"github.com/smithycurl/smithycurl/transport"
 )
 
@@ -33,6 +34,25 @@ func streamingPayloads(m *model.Model, op *model.Operation) (in, out, unsupporte
 		}
 	}
 	return in, out, ""
+}
+
+// blobPayload reports whether output (of an operation of a REST protocol,
+// which binds members to the HTTP message) has a blob bound to the payload:
+// the response body is then data, such as an S3 object, and not a document
+// the client decodes.
+func blobPayload(m *model.Model, proto model.ShapeID, output *model.Shape) bool {
+	switch proto {
+	case protocol.RestJSON1, protocol.RestXML, protocol.SimpleRestJSON:
+	default:
+		return false
+	}
+	for _, mem := range output.Members {
+		if mem.Traits.Has("smithy.api#httpPayload") {
+			target, ok := m.Shape(mem.Target)
+			return ok && target.Type == model.BlobType
+		}
+	}
+	return false
 }
 
 // callBody is one call's streamed bodies: the reader of the request's

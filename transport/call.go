@@ -176,8 +176,15 @@ func (t *Curl) fill(h *handle, c *call) *Error {
 			}
 		}
 	}
-	// libcurl's own Accept-Encoding line, written once (see acceptEncoding).
-	if !hasAE && acceptEncoding != "" {
+	// libcurl's own Accept-Encoding line, written once (see acceptEncoding);
+	// a raw body asks for none (the line also keeps libcurl's own out).
+	h.c.raw_body = cBool(req.RawBody)
+	switch {
+	case hasAE:
+	case req.RawBody:
+		b = append(b, "Accept-Encoding: identity\x00"...)
+		nh++
+	case acceptEncoding != "":
 		b = append(b, acceptEncoding...)
 		b = append(b, 0)
 		nh++

@@ -325,6 +325,10 @@ int sc_prepare(sc_handle *h, const char *strs, int nhdrs, int method_kind,
 	}
 	curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, method[0] ? method : NULL);
 	curl_easy_setopt(e, CURLOPT_HTTPHEADER, hl);
+	/* CURLOPT_ACCEPT_ENCODING stays set on the handle; a raw body is
+	   passed on as it arrived (an S3 object stored with a Content-Encoding
+	   is its stored bytes, in whatever encoding, known to libcurl or not). */
+	curl_easy_setopt(e, CURLOPT_HTTP_CONTENT_DECODING, h->raw_body ? 0L : 1L);
 	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, connect_ms);
 	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, total_ms);
 	/* A duplex body's first bytes may wait for the response: never hold

@@ -59,6 +59,7 @@ typedef struct sc_handle {
 	int unpause;       /* set atomically by sc_unpause: resume a paused upload */
 	int start_early;   /* duplex: tell Go the final headers are complete (scGoStart) */
 	int kind;          /* the method kind of the call (SC_GET ...) */
+	int raw_body;      /* set by Go per call: the response body as sent, no Content-Encoding decoding */
 	/* The engine's bookkeeping (engine.c, struct sc_engine says who owns
 	   which field). e_ref is the Go side's cgo.Handle of the handle. */
 	uintptr_t e_ref;

@@ -106,6 +106,14 @@ type Request struct {
 	// Do fails instead (KindOther, MayHaveReached): the server may have
 	// received the request and acted on it.
 	Idempotent bool
+	// RawBody passes the response body on as the server sent it: its
+	// Content-Encoding is not decoded (the header stays for the caller),
+	// and the request asks for "Accept-Encoding: identity" unless Header
+	// has an Accept-Encoding. For bodies that are data, not a document of
+	// the protocol (a blob payload: an S3 object stored gzip-encoded is
+	// its stored bytes, and its checksum is theirs). Otherwise every
+	// encoding libcurl can decode is asked for and decoded.
+	RawBody bool
 	// TraceBody, when set with a Trace hook, writes a body for
 	// TraceEvent.Body: the request's (status 0) and the response's. The
 	// client sets it for binary bodies (CBOR in diagnostic notation, with
