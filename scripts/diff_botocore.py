@@ -470,6 +470,14 @@ def main(argv: Optional[list[str]] = None) -> int:
         case["model_path"] = os.path.join(args.shared, "models", case["model"])
         cases += 1
         runner.run_case(case)
+    return summary(runner, "EXCLUSIONS",
+                   f"{cases} cases in {time.monotonic() - start:.0f} s; {runner.pruned_cases} pruned of members botocore's model lacks")
+
+
+def summary(runner: Any, exclusions: str, timing: str) -> int:
+    """Prints a run's figures (the runner's classes, per_protocol, excluded,
+    skipped, passed and failed; exclusions names the table of reasons),
+    ending with `N passed, N failed`; 1 when a case failed."""
     print()
     print("difference classes (model, where: failing cases):")
     for (model, where), n in sorted(runner.classes.items()):
@@ -477,8 +485,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     print("per protocol: " + "; ".join(
         f"{p} {c['passed']} passed, {c['failed']} failed, {c['skipped']} skipped" for p, c in sorted(runner.per_protocol.items())))
     if runner.excluded:
-        print("excluded differences (see EXCLUSIONS for why): " + ", ".join(f"{k} {v}" for k, v in sorted(runner.excluded.items())))
-    print(f"{cases} cases in {time.monotonic() - start:.0f} s; {runner.pruned_cases} pruned of members botocore's model lacks")
+        print(f"excluded differences (see {exclusions} for why): " + ", ".join(f"{k} {v}" for k, v in sorted(runner.excluded.items())))
+    print(timing)
     total_skipped = sum(runner.skipped.values())
     print(f"skipped: {total_skipped}" + "".join(f"\n  {n} {r}" for r, n in sorted(runner.skipped.items())))
     print(f"{runner.passed} passed, {runner.failed} failed")

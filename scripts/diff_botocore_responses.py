@@ -43,7 +43,7 @@ import threading
 import time
 from typing import Any, Optional
 
-from diff_botocore import Service, Skip, b64, botocore, to_smithycurl  # exits when botocore is missing
+from diff_botocore import Service, Skip, b64, botocore, summary, to_smithycurl  # exits when botocore is missing
 
 import botocore.awsrequest
 import botocore.parsers
@@ -410,19 +410,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         c = Case(json.loads(line, parse_float=decimal.Decimal, parse_int=int), args.shared)
         cases += 1
         runner.run_case(c)
-    print()
-    print("difference classes (model, where: failing cases):")
-    for (model, where), n in sorted(runner.classes.items()):
-        print(f"  {model} {where}: {n}")
-    print("per protocol: " + "; ".join(
-        f"{p} {c['passed']} passed, {c['failed']} failed, {c['skipped']} skipped" for p, c in sorted(runner.per_protocol.items())))
-    if runner.excluded:
-        print("excluded differences (see RESPONSE_EXCLUSIONS for why): " + ", ".join(f"{k} {v}" for k, v in sorted(runner.excluded.items())))
-    print(f"{cases} cases in {time.monotonic() - start:.0f} s")
-    total_skipped = sum(runner.skipped.values())
-    print(f"skipped: {total_skipped}" + "".join(f"\n  {n} {r}" for r, n in sorted(runner.skipped.items())))
-    print(f"{runner.passed} passed, {runner.failed} failed")
-    return 1 if runner.failed else 0
+    return summary(runner, "RESPONSE_EXCLUSIONS", f"{cases} cases in {time.monotonic() - start:.0f} s")
 
 
 if __name__ == "__main__":

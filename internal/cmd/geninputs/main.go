@@ -87,12 +87,18 @@ type line struct {
 	Input     json.RawMessage `json:"input"`
 }
 
-func emit(out *bufio.Writer, path, name string, seed int64, n int, only string) error {
+// load loads the model file at path.
+func load(path string) (*model.Model, error) {
 	l := model.NewLoader()
 	if err := l.AddPath(path); err != nil {
-		return err
+		return nil, err
 	}
 	m, _, err := l.Load(context.Background())
+	return m, err
+}
+
+func emit(out *bufio.Writer, path, name string, seed int64, n int, only string) error {
+	m, err := load(path)
 	if err != nil {
 		return err
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -48,11 +47,7 @@ func emitResponses(out *bufio.Writer, path, name string, seed int64, n int, only
 }
 
 func emitResponsesOf(out *bufio.Writer, path, name string, seed int64, n int, only string, notXML *int) error {
-	l := model.NewLoader()
-	if err := l.AddPath(path); err != nil {
-		return err
-	}
-	m, _, err := l.Load(context.Background())
+	m, err := load(path)
 	if err != nil {
 		return err
 	}
