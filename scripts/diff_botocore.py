@@ -59,7 +59,10 @@ PROTOCOLS = {
 # ---------------------------------------------------------------- capture
 
 
-class _Handler(http.server.BaseHTTPRequestHandler):
+class QuietHandler(http.server.BaseHTTPRequestHandler):
+    """A keep-alive HTTP/1.1 handler that logs nothing and passes every
+    request to _any (the servers of both differentials)."""
+
     protocol_version = "HTTP/1.1"
     disable_nagle_algorithm = True  # the reply's two writes would wait for a delayed ACK (40 ms)
 
@@ -77,6 +80,11 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             self._any()
             self.wfile.flush()
 
+    def _any(self) -> None:
+        raise NotImplementedError
+
+
+class _Handler(QuietHandler):
     def _any(self) -> None:
         body = b""
         if self.headers.get("Transfer-Encoding", "").lower() == "chunked":

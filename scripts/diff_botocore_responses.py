@@ -43,7 +43,7 @@ import threading
 import time
 from typing import Any, Optional
 
-from diff_botocore import Service, Skip, b64, botocore, summary, to_smithycurl  # exits when botocore is missing
+from diff_botocore import QuietHandler, Service, Skip, b64, botocore, summary, to_smithycurl  # exits when botocore is missing
 
 import botocore.awsrequest
 import botocore.parsers
@@ -56,23 +56,7 @@ from diff_botocore_responses_exclusions import RCtx, excluded
 # ---------------------------------------------------------------- server
 
 
-class _Handler(http.server.BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    disable_nagle_algorithm = True
-
-    def log_message(self, format: str, *args: Any) -> None:  # quiet
-        pass
-
-    def handle_one_request(self) -> None:
-        # As the base class, without its 64 KiB bound on the request line.
-        self.raw_requestline = self.rfile.readline(1 << 24)
-        if not self.raw_requestline:
-            self.close_connection = True
-            return
-        if self.parse_request():
-            self._any()
-            self.wfile.flush()
-
+class _Handler(QuietHandler):
     def _any(self) -> None:
         if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
             while True:
