@@ -83,9 +83,8 @@ class QuietHandler(http.server.BaseHTTPRequestHandler):
     def _any(self) -> None:
         raise NotImplementedError
 
-
-class _Handler(QuietHandler):
-    def _any(self) -> None:
+    def read_body(self) -> bytes:
+        """The request's body, chunked or not."""
         body = b""
         if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
             while True:
@@ -96,14 +95,19 @@ class _Handler(QuietHandler):
                     break
                 body += self.rfile.read(size)
                 self.rfile.readline()
-        else:
-            try:
-                n = int(self.headers.get("Content-Length") or 0)
-            except ValueError:
-                n = 0
-            # A length beyond what a case sends would wait for bytes that never
-            # come: read what there is, up to 64 MiB.
-            body = self.rfile.read(min(n, 1 << 26)) if n > 0 else b""
+            return body
+        try:
+            n = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            n = 0
+        # A length beyond what a case sends would wait for bytes that never
+        # come: read what there is, up to 64 MiB.
+        return self.rfile.read(min(n, 1 << 26)) if n > 0 else b""
+
+
+class _Handler(QuietHandler):
+    def _any(self) -> None:
+        body = self.read_body()
         headers = [(k.lower(), v) for k, v in self.headers.items()]
         # The request target as sent (self.path folds a leading "//").
         target = self.requestline.split(" ")[1] if self.requestline.count(" ") >= 2 else self.path

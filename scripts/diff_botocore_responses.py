@@ -58,22 +58,7 @@ from diff_botocore_responses_exclusions import RCtx, excluded
 
 class _Handler(QuietHandler):
     def _any(self) -> None:
-        if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
-            while True:
-                size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
-                if size == 0:
-                    while self.rfile.readline() not in (b"\r\n", b"\n", b""):
-                        pass
-                    break
-                self.rfile.read(size)
-                self.rfile.readline()
-        else:
-            try:
-                n = int(self.headers.get("Content-Length") or 0)
-            except ValueError:
-                n = 0
-            if n > 0:
-                self.rfile.read(min(n, 1 << 26))
+        self.read_body()
         status, headers, body = self.server.reply  # type: ignore[attr-defined]
         self.send_response_only(status)
         for k, vs in headers.items():
