@@ -12,11 +12,8 @@ import (
 	"net/http/httptest"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/smithycurl/smithycurl/client"
-	"github.com/smithycurl/smithycurl/internal/shareddata"
-	"github.com/smithycurl/smithycurl/model"
 )
 
 // A blob payload (S3 GetObject's Body) is data, not a document: an object
@@ -28,10 +25,6 @@ import (
 // decoded every response it could, and refused an object stored with an
 // encoding it does not know (curl error 61).
 func TestBlobPayloadKeepsItsContentEncoding(t *testing.T) {
-	m, err := model.LoadPaths(context.Background(), shareddata.Path(t, "models", "aws-large", "s3.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var zipped bytes.Buffer
 	zw := gzip.NewWriter(&zipped)
 	zw.Write([]byte("hello, stored gzip object"))
@@ -73,13 +66,7 @@ func TestBlobPayloadKeepsItsContentEncoding(t *testing.T) {
 		w.Write(o.body)
 	}))
 	defer srv.Close()
-	cl, err := client.New(m, "com.amazonaws.s3#AmazonS3", srv.URL, client.WithRegion("us-east-1"),
-		client.WithAWSCredentials(testCreds), client.WithoutRetries(), client.WithTimeout(5*time.Second),
-		client.WithEndpointParams(map[string]any{"ForcePathStyle": true}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
+	cl := newS3Client(t, srv.URL)
 	ctx := context.Background()
 	for key, o := range objects {
 		in := []byte(`{"Bucket": "b", "Key": "` + key + `", "ChecksumMode": "ENABLED"}`)

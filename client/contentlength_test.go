@@ -21,10 +21,6 @@ import (
 // request as this one's body). Found by the differential test against
 // botocore (scripts/diff_botocore.py).
 func TestContentLengthMemberWithoutBody(t *testing.T) {
-	m, err := model.LoadPaths(context.Background(), shareddata.Path(t, "models", "aws-large", "s3.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	type seen struct {
 		header string
 		length int64
@@ -40,13 +36,7 @@ func TestContentLengthMemberWithoutBody(t *testing.T) {
 		w.WriteHeader(200)
 	}))
 	defer srv.Close()
-	cl, err := client.New(m, "com.amazonaws.s3#AmazonS3", srv.URL, client.WithRegion("us-east-1"),
-		client.WithAWSCredentials(testCreds), client.WithoutRetries(), client.WithTimeout(5*time.Second),
-		client.WithEndpointParams(map[string]any{"ForcePathStyle": true}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
+	cl := newS3Client(t, srv.URL)
 	for _, c := range []struct {
 		in   string
 		want seen
@@ -68,4 +58,22 @@ func TestContentLengthMemberWithoutBody(t *testing.T) {
 		}
 		mu.Unlock()
 	}
+}
+
+// newS3Client is a client of the shared S3 model calling url (path style,
+// no retries, test credentials), closed when the test ends.
+func newS3Client(t *testing.T, url string) *client.Client {
+	t.Helper()
+	m, err := model.LoadPaths(context.Background(), shareddata.Path(t, "models", "aws-large", "s3.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, err := client.New(m, "com.amazonaws.s3#AmazonS3", url, client.WithRegion("us-east-1"),
+		client.WithAWSCredentials(testCreds), client.WithoutRetries(), client.WithTimeout(5*time.Second),
+		client.WithEndpointParams(map[string]any{"ForcePathStyle": true}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cl.Close() })
+	return cl
 }
