@@ -177,7 +177,7 @@ func (t *Curl) fill(h *handle, c *call) *Error {
 		}
 	}
 	// libcurl's own Accept-Encoding line, written once (see acceptEncoding);
-	// a raw body asks for none (the line also keeps libcurl's own out).
+	// a raw body asks for identity (a line that also keeps libcurl's out).
 	h.c.raw_body = cBool(req.RawBody)
 	switch {
 	case hasAE:

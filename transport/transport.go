@@ -109,7 +109,7 @@ type Request struct {
 	// RawBody passes the response body on as the server sent it: its
 	// Content-Encoding is not decoded (the header stays for the caller),
 	// and the request asks for "Accept-Encoding: identity" unless Header
-	// has an Accept-Encoding. For bodies that are data, not a document of
+	// (or the Config's default headers) has an Accept-Encoding. For bodies that are data, not a document of
 	// the protocol (a blob payload: an S3 object stored gzip-encoded is
 	// its stored bytes, and its checksum is theirs). Otherwise every
 	// encoding libcurl can decode is asked for and decoded.
