@@ -13,7 +13,7 @@ deps:
 build: deps
 	$(GO) build ./...
 	$(GO) build -o $(BUILD)/smithycurl ./cmd/smithycurl
-	$(GO) build -o $(BUILD)/testserver ./internal/cmd/testserver
+	$(GO) build -o $(BUILD)/testserver ./testing/cmd/testserver
 	$(GO) build -o $(BUILD)/examples/go-httpbin ./examples/go/httpbin
 	$(GO) build -o $(BUILD)/examples/go-todo ./examples/go/todo
 	$(GO) build -o $(BUILD)/examples/go-todo-typed ./examples/go/todo-typed
@@ -27,7 +27,7 @@ demo: build examples
 # from one table (internal/contract); this renders the header regions and
 # files made from it (a unit test fails when one is stale).
 contract:
-	$(GO) run ./internal/cmd/contract
+	$(GO) run ./codegen/contract
 
 # The project's Go files (build/ holds generated ones, .cache/ downloads).
 GOFILES = $$(find . -name '*.go' -not -path './build/*' -not -path './.cache/*' -not -path './bench/build/*')
@@ -38,13 +38,13 @@ vet:
 
 # Every conformance suite, one line each: "<suite>: N passed, N failed, N skipped".
 conformance:
-	$(GO) run ./internal/cmd/conformance
+	$(GO) run ./testing/cmd/conformance
 
 # Every fuzzer, FUZZTIME each (16 fuzzers: 5 min 20 s at 20 s). fuzz-long runs each
 # to FUZZLONG executions; crashers land in testdata/fuzz/ as regression seeds.
 FUZZERS := ./model:FuzzParseIDL ./model:FuzzParseAST ./model:FuzzSnapshot \
-	./internal/proptest:FuzzDecodeResponse ./internal/proptest:FuzzDecodeError \
-	./internal/proptest:FuzzEncodeRequest ./transport:FuzzParseHeaderBlock \
+	./testing/proptest:FuzzDecodeResponse ./testing/proptest:FuzzDecodeError \
+	./testing/proptest:FuzzEncodeRequest ./transport:FuzzParseHeaderBlock \
 	./endpoints:FuzzRuleSet ./endpoints:FuzzPath \
 	./protocol:FuzzXMLDecode ./protocol:FuzzXMLTokenizer \
 	./protocol:FuzzDecodeCBOR ./protocol:FuzzDecodeRPCJSON \
@@ -58,19 +58,19 @@ fuzz:
 fuzz-long:
 	@GO=$(GO) FUZZTIME=$(FUZZLONG) scripts/fuzz.sh $(FUZZERS)
 
-# Model-driven property tests (internal/proptest) over every operation of
+# Model-driven property tests (testing/proptest) over every operation of
 # $(SMITHYCURL_SHARED)/models and the protocol test models, fixed seed;
-# any seed: go test ./internal/proptest -args -seed N -n CASES.
+# any seed: go test ./testing/proptest -args -seed N -n CASES.
 PROPTEST_N ?= 3
 proptest: lib build
-	SMITHYCURL_PROPTEST=1 $(GO) test -count=1 ./internal/proptest -run '^Test' -args -n $(PROPTEST_N)
+	SMITHYCURL_PROPTEST=1 $(GO) test -count=1 ./testing/proptest -run '^Test' -args -n $(PROPTEST_N)
 
 unit:
 	$(GO) test -count=1 ./...
 
 # Differential test of the wire requests against botocore's serializers
-# (scripts/diff_botocore.py; in `make test`, ~40 s): DIFF_N random inputs per
-# operation of the AWS models DIFF_MODELS (internal/cmd/geninputs, seed
+# (testing/botocore/diff_botocore.py; in `make test`, ~40 s): DIFF_N random inputs per
+# operation of the AWS models DIFF_MODELS (testing/cmd/geninputs, seed
 # DIFF_SEED) sent through the Python package to a capture server on
 # 127.0.0.1 and serialized by botocore, compared normalized; documented
 # exclusions in the script. DIFF_PYTHON: a Python with botocore (Debian's
@@ -80,11 +80,11 @@ DIFF_N ?= 4
 DIFF_MODELS ?= aws/*.json,aws-large/s3.json
 DIFF_PYTHON ?= $(PYTHON)
 diff-botocore: lib
-	$(GO) run ./internal/cmd/geninputs -seed $(DIFF_SEED) -n $(DIFF_N) -models '$(DIFF_MODELS)' > $(BUILD)/diff-botocore-inputs.jsonl
+	$(GO) run ./testing/cmd/geninputs -seed $(DIFF_SEED) -n $(DIFF_N) -models '$(DIFF_MODELS)' > $(BUILD)/diff-botocore-inputs.jsonl
 	SMITHYCURL_LIBRARY=$(CURDIR)/$(BUILD)/libsmithycurl.so PYTHONPATH=$(CURDIR)/bindings/python $(DIFF_PYTHON) -B \
-		scripts/diff_botocore.py --shared $${SMITHYCURL_SHARED:-../shared} $(BUILD)/diff-botocore-inputs.jsonl
+		testing/botocore/diff_botocore.py --shared $${SMITHYCURL_SHARED:-../shared} $(BUILD)/diff-botocore-inputs.jsonl
 
-# The same for responses (scripts/diff_botocore_responses.py; in `make
+# The same for responses (testing/botocore/diff_botocore_responses.py; in `make
 # test`, ~15 s): DIFF_RESP_N random outputs per operation, and a modeled
 # error each, rendered to wire responses by the property tests' renderers
 # (geninputs -responses: restJson1, awsJson1_0/1_1, awsQuery, restXml),
@@ -93,9 +93,9 @@ diff-botocore: lib
 DIFF_RESP_N ?= 4
 DIFF_RESP_MODELS ?= aws/*.json,aws-large/s3.json
 diff-botocore-responses: lib
-	$(GO) run ./internal/cmd/geninputs -responses -seed $(DIFF_SEED) -n $(DIFF_RESP_N) -models '$(DIFF_RESP_MODELS)' > $(BUILD)/diff-botocore-responses.jsonl
+	$(GO) run ./testing/cmd/geninputs -responses -seed $(DIFF_SEED) -n $(DIFF_RESP_N) -models '$(DIFF_RESP_MODELS)' > $(BUILD)/diff-botocore-responses.jsonl
 	SMITHYCURL_LIBRARY=$(CURDIR)/$(BUILD)/libsmithycurl.so PYTHONPATH=$(CURDIR)/bindings/python $(DIFF_PYTHON) -B \
-		scripts/diff_botocore_responses.py --shared $${SMITHYCURL_SHARED:-../shared} $(BUILD)/diff-botocore-responses.jsonl
+		testing/botocore/diff_botocore_responses.py --shared $${SMITHYCURL_SHARED:-../shared} $(BUILD)/diff-botocore-responses.jsonl
 
 # Everything CI runs: build, vet, conformance, fuzzers, then the unit tests last.
 test: build vet conformance proptest diff-botocore diff-botocore-responses fuzz ctest gentest-c examples pytest demo unit
@@ -105,7 +105,7 @@ bench:
 	$(GO) test ./protocol -run '^$$' -bench '^Benchmark(RoundTrip1KB|RoundTrip1MB|SonicTyped|AWSJSON|RPCv2|FxCBORTyped|XML)' -benchmem
 	$(GO) test ./client -run '^$$' -bench '^BenchmarkCall' -benchmem -benchtime 1s
 	$(GO) test ./client -run '^$$' -bench '^BenchmarkStartup' -benchmem -benchtime 20x
-	$(GO) test ./internal/gen/gogen -run '^$$' -bench 'GenGo' -benchmem -benchtime 3x
+	$(GO) test ./codegen/go -run '^$$' -bench 'GenGo' -benchmem -benchtime 3x
 	$(MAKE) bench-aws
 	$(MAKE) bench-c
 	$(MAKE) bench-async-c
@@ -117,13 +117,13 @@ bench:
 
 # Streamed bodies: BENCH_STREAM_SIZE bytes (1 GiB) up and down through the Go
 # client, the C API, the Python package and the CLI against the blob service
-# of build/testserver (internal/blobserver); throughput and each process's
+# of build/testserver (testing/servers/blobserver); throughput and each process's
 # peak RSS (goal: under 64 MiB). `make test` runs 128 MiB versions with an
 # RSS bound (TestStreamingMemoryBounded, ctest streaming_memory,
 # test_stream_body.py, TestCallBodyFilesMemoryBounded).
 BENCH_STREAM_SIZE ?= 1073741824
 bench-stream: lib build
-	$(GO) build -o $(BUILD)/bench-stream-go ./internal/cmd/streambench
+	$(GO) build -o $(BUILD)/bench-stream-go ./testing/cmd/streambench
 	$(CC) $(CFLAGS_C) -Iinclude -o $(BUILD)/bench-stream-c bench/stream/c_client.c -L$(BUILD) -lsmithycurl -Wl,-rpath,$(CURDIR)/$(BUILD)
 	SMITHYCURL_LIBRARY=$(CURDIR)/$(BUILD)/libsmithycurl.so PYTHONPATH=$(CURDIR)/bindings/python $(PYTHON) -B bench/stream/run.py $(BENCH_STREAM_SIZE)
 
@@ -183,7 +183,7 @@ examples: lib
 # (errors with a -tags valgrind build, leaks with the plain one; see
 # bindings/c/run.sh). The last line of each run is "N passed, N failed".
 ctest: lib build examples
-	$(GO) build -o $(BUILD)/testserver ./internal/cmd/testserver
+	$(GO) build -o $(BUILD)/testserver ./testing/cmd/testserver
 	$(GO) build -tags valgrind -buildmode=c-shared -ldflags='-extldflags=-Wl,--version-script=$(CURDIR)/export/smithycurl.map' -o $(BUILD)/valgrind/libsmithycurl.so ./export
 	$(CC) $(CFLAGS_C) -Iinclude -o $(BUILD)/ctest bindings/c/test_smithycurl.c bindings/c/test_async.c -L$(BUILD) -lsmithycurl -lpthread
 	bindings/c/run.sh
@@ -192,7 +192,7 @@ ctest: lib build examples
 # Where a call should wait (inside a cgo call or in C between two entries
 # into Go): the runtime's cost around a libcurl transfer, apart from codecs.
 bench-sched: build
-	$(GO) build -buildmode=c-shared -o $(BUILD)/libschedprobe.so ./internal/cmd/schedprobe
+	$(GO) build -buildmode=c-shared -o $(BUILD)/libschedprobe.so ./testing/cmd/schedprobe
 	$(CC) $(CFLAGS_C) -Ibench/c -o $(BUILD)/bench-sched bench/c/sched.c -L$(BUILD) -lschedprobe -lcurl -lpthread -Wl,-rpath,$(CURDIR)/$(BUILD)
 	bench/c/sched.sh
 
@@ -200,13 +200,13 @@ bench-sched: build
 # every output checked; the RSS growth after the first tenth (goal: <= 1 MiB).
 BENCH_SOAK_CALLS ?= 1000000
 bench-soak: lib build
-	$(GO) build -o $(BUILD)/testserver ./internal/cmd/testserver
+	$(GO) build -o $(BUILD)/testserver ./testing/cmd/testserver
 	$(CC) $(CFLAGS_C) -Iinclude -Ibench/c -o $(BUILD)/bench-soak bench/c/soak.c -L$(BUILD) -lsmithycurl -lpthread -Wl,-rpath,$(CURDIR)/$(BUILD)
 	bench/c/soak.sh $(BENCH_SOAK_CALLS)
 
 # C API vs plain libcurl: CPU per call and calls/s (1, 2, 8 threads), cold start.
 bench-c: lib build
-	$(GO) build -o $(BUILD)/testserver ./internal/cmd/testserver
+	$(GO) build -o $(BUILD)/testserver ./testing/cmd/testserver
 	$(CC) $(CFLAGS_C) -Iinclude -o $(BUILD)/bench-c bench/c/bench.c -lcurl -lpthread -ldl
 	$(CC) $(CFLAGS_C) -o $(BUILD)/bench-c-cold-curl bench/c/cold_curl.c -lcurl
 	$(CC) $(CFLAGS_C) -Iinclude -o $(BUILD)/bench-c-cold-smithycurl bench/c/cold_smithycurl.c -L$(BUILD) -lsmithycurl -Wl,-rpath,$(CURDIR)/$(BUILD)
@@ -220,7 +220,7 @@ bench-c: lib build
 # the same connection limit (BENCH_ASYNC_CONNS); calls/s ratio (goal >= 0.9x),
 # CPU per call, peak RSS (bench/c/async.c).
 bench-async-c: lib build
-	$(GO) build -o $(BUILD)/testserver ./internal/cmd/testserver
+	$(GO) build -o $(BUILD)/testserver ./testing/cmd/testserver
 	$(CC) $(CFLAGS_C) -Iinclude -o $(BUILD)/bench-c-async bench/c/async.c -lcurl -lpthread -ldl
 	bench/c/async.sh
 
@@ -248,7 +248,7 @@ bench-python-async: lib
 	@$(PYTHON) -c 'import aiohttp' 2>/dev/null || { echo "bench-python-async: needs aiohttp for $(PYTHON): apt-get install python3-aiohttp"; exit 1; }
 	SMITHYCURL_LIBRARY=$(CURDIR)/$(BUILD)/libsmithycurl.so $(PYTHON) -B bench/python/bench_async.py
 
-# Typed C clients (smithycurl gen c, internal/gen/cgen): the C of every model
+# Typed C clients (smithycurl gen c, codegen/c): the C of every model
 # under $(SMITHYCURL_SHARED)/models/aws and aws-large compiles with -std=c99
 # -Wall -Wextra -Werror -pedantic; colliding names; and the Todos,
 # PizzaAdminService and every-kind programs of bindings/c/typed, natively,
@@ -257,7 +257,7 @@ bench-python-async: lib
 # (extras_typed.c, ticker_typed.c, ddb_typed.c on dynalite) the same way.
 gentest-c: lib
 	$(GO) build -tags valgrind -buildmode=c-shared -ldflags='-extldflags=-Wl,--version-script=$(CURDIR)/export/smithycurl.map' -o $(BUILD)/valgrind/libsmithycurl.so ./export
-	SMITHYCURL_GENTEST=full $(GO) test -count=1 -timeout 30m -v ./internal/gen/cgen/ > $(BUILD)/gentest-c.log 2>&1; rc=$$?; \
+	SMITHYCURL_GENTEST=full $(GO) test -count=1 -timeout 30m -v ./codegen/c/ > $(BUILD)/gentest-c.log 2>&1; rc=$$?; \
 	grep -v -e '^=== ' -e ' warning: ' $(BUILD)/gentest-c.log; exit $$rc
 
 # Typed C client vs the JSON C path: CPU per call on the Todos service, then

@@ -23,9 +23,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/smithycurl/smithycurl/client"
-	awse2e "github.com/smithycurl/smithycurl/internal/e2e/aws"
-	"github.com/smithycurl/smithycurl/internal/shareddata"
 	"github.com/smithycurl/smithycurl/model"
+	awse2e "github.com/smithycurl/smithycurl/testing/e2e/aws"
+	"github.com/smithycurl/smithycurl/testing/shareddata"
 )
 
 const (

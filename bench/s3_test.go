@@ -17,9 +17,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/smithycurl/smithycurl/client"
-	awse2e "github.com/smithycurl/smithycurl/internal/e2e/aws"
-	"github.com/smithycurl/smithycurl/internal/shareddata"
 	"github.com/smithycurl/smithycurl/model"
+	awse2e "github.com/smithycurl/smithycurl/testing/e2e/aws"
+	"github.com/smithycurl/smithycurl/testing/shareddata"
 )
 
 // S3 PutObject then GetObject of the same object (1 KiB and 1 MiB) on

@@ -14,7 +14,7 @@ import (
 	"github.com/smithycurl/smithycurl/bench/build/_typeddynamo"
 	"github.com/smithycurl/smithycurl/client"
 	"github.com/smithycurl/smithycurl/client/typed"
-	awse2e "github.com/smithycurl/smithycurl/internal/e2e/aws"
+	awse2e "github.com/smithycurl/smithycurl/testing/e2e/aws"
 )
 
 var (

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/smithycurl/smithycurl/client"
-	"github.com/smithycurl/smithycurl/internal/benchserver"
 	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/testing/servers/benchserver"
 	"github.com/smithycurl/smithycurl/transport"
 	"github.com/smithycurl/smithycurl/wire"
 )
@@ -19,7 +19,7 @@ import (
 // response, one keep-alive connection per worker): client.Call against the
 // raw transport, a hand-written go-curl loop and net/http sending the same
 // bytes. The server runs in a child process (this test binary, started with
-// the bench server of internal/benchserver), so cpu-µs/op is the client's alone (getrusage
+// the bench server of testing/servers/benchserver), so cpu-µs/op is the client's alone (getrusage
 // RUSAGE_SELF around the loop: every thread of this process).
 //
 //	go test ./client -run '^$' -bench . -benchmem

@@ -21,7 +21,7 @@ import (
 // the encoding, as the AWS SDKs return it, with its Content-Encoding as the
 // ContentEncoding member; its checksum is the stored bytes'. Documents (an
 // XML listing) are still decoded. Found by the differential test of
-// responses against botocore (scripts/diff_botocore_responses.py): libcurl
+// responses against botocore (testing/botocore/diff_botocore_responses.py): libcurl
 // decoded every response it could, and refused an object stored with an
 // encoding it does not know (curl error 61).
 func TestBlobPayloadKeepsItsContentEncoding(t *testing.T) {

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/smithycurl/smithycurl/client"
-	"github.com/smithycurl/smithycurl/internal/shareddata"
 	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/testing/shareddata"
 )
 
 // A member bound to Content-Length (S3's ContentLength) announces the
@@ -19,7 +19,7 @@ import (
 // Content-Length says so instead of the member's value (which would leave
 // the server waiting for bytes that never come, or reading the next
 // request as this one's body). Found by the differential test against
-// botocore (scripts/diff_botocore.py).
+// botocore (testing/botocore/diff_botocore.py).
 func TestContentLengthMemberWithoutBody(t *testing.T) {
 	type seen struct {
 		header string

@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/smithycurl/smithycurl/client"
-	"github.com/smithycurl/smithycurl/internal/shareddata"
 	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/testing/shareddata"
 	"github.com/smithycurl/smithycurl/transport"
 	"github.com/smithycurl/smithycurl/wire"
 )
@@ -217,7 +217,7 @@ func TestExplicitEndpointThroughRules(t *testing.T) {
 // The URL the endpoint rules resolve is sent as they wrote it: S3's
 // path-style URL holds uriEncode(Bucket), whose reserved characters
 // (",", "&", "=", ":", "@", "+", "$", ";") stay percent-encoded, as in
-// botocore's request (the differential test, scripts/diff_botocore.py).
+// botocore's request (the differential test, testing/botocore/diff_botocore.py).
 func TestEndpointRulesURLKeepsItsEncoding(t *testing.T) {
 	m, err := model.LoadPaths(context.Background(), shareddata.Path(t, "models", "aws-large", "s3.json"))
 	if err != nil {

@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/smithycurl/smithycurl/client"
-	"github.com/smithycurl/smithycurl/internal/benchserver"
 	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/testing/servers/benchserver"
 )
 
 // BenchmarkCallInFlight: inflight goroutines (1,000 and 10,000), started

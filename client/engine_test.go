@@ -17,8 +17,8 @@ import (
 	"time"
 
 	"github.com/smithycurl/smithycurl/client"
-	"github.com/smithycurl/smithycurl/internal/todoserver"
 	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/testing/servers/todoserver"
 	"github.com/smithycurl/smithycurl/transport"
 )
 

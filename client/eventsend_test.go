@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/smithycurl/smithycurl/client"
-	"github.com/smithycurl/smithycurl/internal/eventserver"
+	"github.com/smithycurl/smithycurl/testing/servers/eventserver"
 	"github.com/smithycurl/smithycurl/transport"
 )
 

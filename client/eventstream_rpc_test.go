@@ -13,9 +13,9 @@ import (
 
 	"github.com/smithycurl/smithycurl/client"
 	"github.com/smithycurl/smithycurl/eventstream"
-	"github.com/smithycurl/smithycurl/internal/eventserver"
-	"github.com/smithycurl/smithycurl/internal/shareddata"
 	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/testing/servers/eventserver"
+	"github.com/smithycurl/smithycurl/testing/shareddata"
 	"github.com/smithycurl/smithycurl/transport"
 )
 

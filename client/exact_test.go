@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/smithycurl/smithycurl/client"
-	"github.com/smithycurl/smithycurl/internal/shareddata"
 	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/testing/shareddata"
 )
 
 // stubServer is a 127.0.0.1 server that records the requests it gets and

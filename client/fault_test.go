@@ -11,12 +11,12 @@ import (
 	"time"
 
 	"github.com/smithycurl/smithycurl/client"
-	"github.com/smithycurl/smithycurl/internal/faultserver"
 	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/testing/servers/faultserver"
 	"github.com/smithycurl/smithycurl/transport"
 )
 
-// Fault injection: client.Client against internal/faultserver, which
+// Fault injection: client.Client against testing/servers/faultserver, which
 // misbehaves at the byte level. Every test checks the error kind, the
 // transport failure kind, how many times the request was sent (by the
 // client's count and the server's), and that nothing leaks.

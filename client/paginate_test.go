@@ -15,8 +15,8 @@ import (
 	"testing"
 
 	"github.com/smithycurl/smithycurl/client"
-	"github.com/smithycurl/smithycurl/internal/todoserver"
 	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/testing/servers/todoserver"
 )
 
 // pagesServer serves testdata/pages.smithy (awsJson1_0) on 127.0.0.1: ten

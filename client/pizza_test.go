@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/smithycurl/smithycurl/client"
-	"github.com/smithycurl/smithycurl/internal/pizzaserver"
-	"github.com/smithycurl/smithycurl/internal/shareddata"
 	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/testing/servers/pizzaserver"
+	"github.com/smithycurl/smithycurl/testing/shareddata"
 )
 
 const pizzaService = "alloy.test#PizzaAdminService"

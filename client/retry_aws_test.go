@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/smithycurl/smithycurl/client"
-	"github.com/smithycurl/smithycurl/internal/faultserver"
+	"github.com/smithycurl/smithycurl/testing/servers/faultserver"
 )
 
 // The AWS SDKs retry the throttling codes of their standard retry mode even

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/smithycurl/smithycurl/client"
-	"github.com/smithycurl/smithycurl/internal/shareddata"
 	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/testing/shareddata"
 	"github.com/smithycurl/smithycurl/transport"
 	"github.com/smithycurl/smithycurl/wire"
 )

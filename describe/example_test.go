@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/smithycurl/smithycurl/describe"
-	"github.com/smithycurl/smithycurl/internal/shareddata"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/protocol"
+	"github.com/smithycurl/smithycurl/testing/shareddata"
 )
 
 // validating are the codec options that turn constraint validation on.

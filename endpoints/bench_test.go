@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/smithycurl/smithycurl/endpoints"
-	"github.com/smithycurl/smithycurl/internal/shareddata"
 	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/testing/shareddata"
 )
 
 var awsModels sync.Map // file -> *model.Model

@@ -12,9 +12,9 @@ import (
 	"testing"
 
 	"github.com/smithycurl/smithycurl/endpoints"
-	"github.com/smithycurl/smithycurl/internal/conformance"
-	"github.com/smithycurl/smithycurl/internal/shareddata"
 	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/testing/conformance"
+	"github.com/smithycurl/smithycurl/testing/shareddata"
 )
 
 // TestPartitionsMatchShared checks the project's partitions table against

@@ -3,7 +3,7 @@ package model
 import (
 	"testing"
 
-	"github.com/smithycurl/smithycurl/internal/shareddata"
+	"github.com/smithycurl/smithycurl/testing/shareddata"
 )
 
 // TestValidateSeesEveryShape: the order validation follows (assembler.sorted,

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/smithycurl/smithycurl/internal/shareddata"
+	"github.com/smithycurl/smithycurl/testing/shareddata"
 )
 
 // fastReaderCases are JSON ASTs that the fast reader reads in ways of its

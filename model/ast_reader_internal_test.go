@@ -5,7 +5,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/smithycurl/smithycurl/internal/shareddata"
+	"github.com/smithycurl/smithycurl/testing/shareddata"
 )
 
 // TestASTReaderLoc: the reader's line cursor gives every node the location

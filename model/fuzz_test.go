@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/smithycurl/smithycurl/internal/shareddata"
 	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/testing/shareddata"
 )
 
 // FuzzParseAST feeds arbitrary JSON AST documents to the loader: it must

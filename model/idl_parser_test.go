@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/smithycurl/smithycurl/internal/shareddata"
+	"github.com/smithycurl/smithycurl/testing/shareddata"
 )
 
 func idlSmithyFiles(t testing.TB, dir string) []string {

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/smithycurl/smithycurl/internal/shareddata"
 	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/testing/shareddata"
 )
 
 func loadSource(t *testing.T, name, src string) (*model.Model, []model.Event, error) {

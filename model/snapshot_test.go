@@ -13,14 +13,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/smithycurl/smithycurl/internal/shareddata"
+	"github.com/smithycurl/smithycurl/testing/shareddata"
 )
 
 // snapshotModels are models of every kind: IDL with mixins, resources and
 // apply, and real AWS JSON ASTs (endpoint rules, waiters, bundled traits).
 func snapshotModels(t testing.TB) []string {
 	aws := shareddata.Path(t, "models", "aws")
-	return []string{"../examples/todo", "../examples/httpbin", "../internal/kvserver/kv.smithy",
+	return []string{"../examples/todo", "../examples/httpbin", "../testing/servers/kvserver/kv.smithy",
 		filepath.Join(aws, "dynamodb.json"), filepath.Join(aws, "sqs.json"), filepath.Join(aws, "lambda.json"),
 		shareddata.Path(t, "models", "aws-large", "s3.json")}
 }

@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/smithycurl/smithycurl/eventstream"
-	"github.com/smithycurl/smithycurl/internal/eventserver"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/protocol"
+	"github.com/smithycurl/smithycurl/testing/servers/eventserver"
 )
 
 // FuzzDecodeEvent feeds arbitrary event-stream bytes to the restJson1

@@ -11,7 +11,7 @@ import (
 )
 
 // Regression tests of defects found by the property tests of
-// internal/proptest.
+// testing/proptest.
 
 // A label "." or ".." sent as is is removed by servers and proxies
 // (dot-segment removal), sending the request to another path. A greedy

@@ -10,9 +10,9 @@ import (
 	fxcbor "github.com/fxamacker/cbor/v2"
 
 	"github.com/smithycurl/smithycurl/eventstream"
-	"github.com/smithycurl/smithycurl/internal/eventserver"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/protocol"
+	"github.com/smithycurl/smithycurl/testing/servers/eventserver"
 	"github.com/smithycurl/smithycurl/wire"
 )
 

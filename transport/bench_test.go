@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/smithycurl/smithycurl/internal/benchserver"
+	"github.com/smithycurl/smithycurl/testing/servers/benchserver"
 	"github.com/smithycurl/smithycurl/wire"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/smithycurl/smithycurl/internal/faultserver"
+	"github.com/smithycurl/smithycurl/testing/servers/faultserver"
 )
 
 // libcurl re-sends a request on a fresh connection when a reused one dies

@@ -30,7 +30,7 @@ import (
 
 	"github.com/mccutchen/go-httpbin/v2/httpbin"
 
-	"github.com/smithycurl/smithycurl/internal/benchserver"
+	"github.com/smithycurl/smithycurl/testing/servers/benchserver"
 	"github.com/smithycurl/smithycurl/wire"
 )
 

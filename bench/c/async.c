@@ -4,7 +4,7 @@
 //   bench-c-async <echo-url> <echo-model> <libsmithycurl.so> <calls> <in-flight> <transfers> <connections> [<rounds>]
 //
 // The workload is the echo workload of bench.c (a POST of the ~210-byte
-// JSON document of internal/benchserver to the "bench" service of
+// JSON document of testing/servers/benchserver to the "bench" service of
 // build/testserver, answered with a ~100-byte document; model
 // client/testdata/bench.smithy, operation CreateOrder), <calls> calls in
 // all, <in-flight> of them in flight at every moment (a new one starts as

@@ -3,7 +3,7 @@
 //   bench-c <httpbin-url> <model-dir> <calls> <cold-runs> <cold-curl> <cold-smithycurl> <lib> <echo-url> <echo-model> [<snapshot>]
 //
 // Throughput: the echo workload the Go and Python benchmarks share (a POST
-// of the ~210-byte JSON document of internal/benchserver to its echo
+// of the ~210-byte JSON document of testing/servers/benchserver to its echo
 // service, "bench" in build/testserver, answered with a ~100-byte JSON
 // document; model client/testdata/bench.smithy, operation CreateOrder)
 // made <calls> times, sequentially and then split over 2 and 8 threads;

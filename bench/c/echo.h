@@ -1,4 +1,4 @@
-// The echo workload the C benchmarks send (internal/benchserver: Request,
+// The echo workload the C benchmarks send (testing/servers/benchserver: Request,
 // Response; model client/testdata/bench.smithy, operation CreateOrder): the
 // ~210-byte request document and the ~100-byte answer, as sent on the wire.
 #ifndef SMITHYCURL_BENCH_ECHO_H

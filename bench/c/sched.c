@@ -1,4 +1,4 @@
-// Where should a call wait? (make bench-sched; see internal/cmd/schedprobe.)
+// Where should a call wait? (make bench-sched; see testing/cmd/schedprobe.)
 //
 //   bench-sched <echo-url> <c|inside|split> <threads> <calls>
 //

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs bench/c/sched.c (make bench-sched): the echo workload made three ways
-# (c, inside, split; see internal/cmd/schedprobe), alternately, each in a
+# (c, inside, split; see testing/cmd/schedprobe), alternately, each in a
 # fresh process with GOMAXPROCS = threads + 1 (the library's own setting);
 # prints the median CPU per call and calls/s of each and their ratio to c.
 #   BENCH_SCHED_CALLS  calls per measurement (default 3000)

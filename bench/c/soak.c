@@ -3,7 +3,7 @@
 //
 //   bench-soak <echo-url> <echo-model> [calls] [threads]
 //
-// The echo workload of bench.c (CreateOrder on internal/benchserver's echo
+// The echo workload of bench.c (CreateOrder on testing/servers/benchserver's echo
 // service, "bench" in build/testserver): <calls> in all (default 1,000,000)
 // split over <threads> threads (default 8) through smithycurl_call on one
 // client. The resident set (VmRSS) is read once the first tenth of the calls

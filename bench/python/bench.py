@@ -6,7 +6,7 @@ loop on loopback (make bench-python).
 Throughput: the same small call made N times sequentially, through
 smithycurl (client.get_ip(), client.anything(id=.., test=.., query_param=..)
 with its typed output, and client.create_order(...) on the echo workload
-the C and Go benchmarks share: a POST of internal/benchserver's ~210-byte
+the C and Go benchmarks share: a POST of testing/servers/benchserver's ~210-byte
 JSON document to build/testserver's "bench" service, model
 client/testdata/bench.smithy) and through http.client + json doing the
 same request by hand on one kept-alive connection. Each measurement runs in a

@@ -1,5 +1,5 @@
 """make bench-stream: SIZE bytes (default 1 GiB) up and down through each
-front end against the blob service of build/testserver (internal/blobserver,
+front end against the blob service of build/testserver (testing/servers/blobserver,
 in its own process): the Go client (build/bench-stream-go), the C API
 (build/bench-stream-c), the Python package (bench/stream/py_client.py) and
 the command line (call --body-in - from a pipe, --body-out /dev/null).
@@ -18,7 +18,7 @@ import threading
 import time
 
 BUILD = os.environ.get("BUILD", "build")
-MODEL = "internal/blobserver/blobs.smithy"
+MODEL = "testing/servers/blobserver/blobs.smithy"
 GOAL_MIB = 64
 
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the C API tests (bindings/c/test_smithycurl.c) against the built
-# library and the local test services (internal/cmd/testserver), once
+# library and the local test services (testing/cmd/testserver), once
 # natively and, with --valgrind, once more under valgrind memcheck.
 #
 #   bindings/c/run.sh [--valgrind] [test-name-filter]

@@ -1,10 +1,10 @@
 // Tests of the C API (include/smithycurl.h) against the real library and a
-// local go-httpbin (internal/cmd/testserver). Run by bindings/c/run.sh
+// local go-httpbin (testing/cmd/testserver). Run by bindings/c/run.sh
 // (make ctest), which sets:
 //
 //   SMITHYCURL_HTTPBIN_URL   base URL of go-httpbin
 //   SMITHYCURL_PIZZA_URL     base URL of alloy's PizzaAdminService (and SMITHYCURL_SHARED)
-//   SMITHYCURL_KV_URL        base URL of the RPC v2 key-value store (internal/kvserver)
+//   SMITHYCURL_KV_URL        base URL of the RPC v2 key-value store (testing/servers/kvserver)
 //   SMITHYCURL_MODEL_DIR     examples/httpbin (the httpbin model)
 //   SMITHYCURL_EVENTS_URL    base URL of the event-stream Ticker service
 //   SMITHYCURL_TEST_CALLS    calls per thread in the 8-thread test (500)
@@ -1182,7 +1182,7 @@ static void test_pizza(void) {
     CHECK_RC(smithycurl_model_free(m), SMITHYCURL_OK);
 }
 
-// ---- the key-value store of internal/kvserver (testserver), both RPC v2 protocols ----
+// ---- the key-value store of testing/servers/kvserver (testserver), both RPC v2 protocols ----
 
 // service_error checks a modeled error's shape, status and members.
 static void check_service_error(smithycurl_result *r, const char *shape, int status, const char *members) {
@@ -1207,7 +1207,7 @@ static void test_rpcv2(void) {
     smithycurl_loader *ld = NULL;
     smithycurl_model *m = NULL;
     CHECK_RC(smithycurl_loader_new(&ld), SMITHYCURL_OK);
-    CHECK_RC(smithycurl_loader_add_path(ld, "internal/kvserver/kv.smithy"), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_add_path(ld, "testing/servers/kvserver/kv.smithy"), SMITHYCURL_OK);
     CHECK_RC(smithycurl_loader_load(ld, &m), SMITHYCURL_OK);
     CHECK_RC(smithycurl_loader_free(ld), SMITHYCURL_OK);
     if (!m) return;
@@ -1358,7 +1358,7 @@ static void test_exact(void) {
     CHECK_RC(smithycurl_model_free(m), SMITHYCURL_OK);
 }
 
-// ---- event streams (internal/eventserver) ----
+// ---- event streams (testing/servers/eventserver) ----
 
 // open_event_service loads the model at path and returns a client of its
 // service at $SMITHYCURL_EVENTS_URL; NULL (skipped) without it.
@@ -1380,10 +1380,10 @@ static smithycurl_client *open_event_service(smithycurl_model **m, const char *p
     return c;
 }
 
-// open_ticker loads internal/eventserver/ticker.smithy and returns a client
+// open_ticker loads testing/servers/eventserver/ticker.smithy and returns a client
 // of the Ticker service at $SMITHYCURL_EVENTS_URL; NULL (skipped) without it.
 static smithycurl_client *open_ticker(smithycurl_model **m) {
-    return open_event_service(m, "internal/eventserver/ticker.smithy", "smithycurl.test.events#Ticker");
+    return open_event_service(m, "testing/servers/eventserver/ticker.smithy", "smithycurl.test.events#Ticker");
 }
 
 static char *result_json(smithycurl_result *r) {
@@ -1491,7 +1491,7 @@ static void test_event_stream(void) {
 // (an initial-response event), the events are CBOR.
 static void test_event_stream_rpc(void) {
     smithycurl_model *m = NULL;
-    smithycurl_client *c = open_event_service(&m, "internal/eventserver/rpcticker.smithy", "smithycurl.test.events.rpc#TickerCbor");
+    smithycurl_client *c = open_event_service(&m, "testing/servers/eventserver/rpcticker.smithy", "smithycurl.test.events.rpc#TickerCbor");
     if (!c) return;
     smithycurl_result *r = NULL, *ev = NULL;
     smithycurl_event_stream *s = NULL;
@@ -1667,7 +1667,7 @@ static void test_streaming(void) {
     CHECK_RC(smithycurl_model_free(m), SMITHYCURL_OK);
 }
 
-// ---- streamed bodies against internal/blobserver (PutBlob reads and
+// ---- streamed bodies against testing/servers/blobserver (PutBlob reads and
 // checks the pattern, byte i being i % 251; GetBlob writes it) ----
 
 struct pattern_src {
@@ -1727,7 +1727,7 @@ static smithycurl_client *blobs_client(smithycurl_model **m) {
     CHECK(url != NULL);
     if (!url) return NULL;
     CHECK_RC(smithycurl_loader_new(&ld), SMITHYCURL_OK);
-    CHECK_RC(smithycurl_loader_add_path(ld, "internal/blobserver/blobs.smithy"), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_add_path(ld, "testing/servers/blobserver/blobs.smithy"), SMITHYCURL_OK);
     CHECK_RC(smithycurl_loader_load(ld, m), SMITHYCURL_OK);
     smithycurl_loader_free(ld);
     smithycurl_options *o = NULL;

@@ -1,7 +1,7 @@
 $version: "2"
 
 // A small service for the client's fault-injection tests
-// (client/fault_test.go against internal/faultserver). The label picks the
+// (client/fault_test.go against testing/servers/faultserver). The label picks the
 // fault the server scripts for the request's path.
 namespace smithycurl.test.faults
 

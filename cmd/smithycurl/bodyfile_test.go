@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/smithycurl/smithycurl/internal/blobserver"
+	"github.com/smithycurl/smithycurl/testing/servers/blobserver"
 )
 
 // runRSS runs the command and returns its stdout and peak resident set

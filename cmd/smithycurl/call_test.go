@@ -15,7 +15,7 @@ import (
 
 	"github.com/mccutchen/go-httpbin/v2/httpbin"
 
-	"github.com/smithycurl/smithycurl/internal/shareddata"
+	"github.com/smithycurl/smithycurl/testing/shareddata"
 )
 
 func TestCall(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 
 	"github.com/mccutchen/go-httpbin/v2/httpbin"
 
-	"github.com/smithycurl/smithycurl/internal/shareddata"
+	"github.com/smithycurl/smithycurl/testing/shareddata"
 )
 
 // TestVersion: --version and version print SMITHYCURL_VERSION of the C

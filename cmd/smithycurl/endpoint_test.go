@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/smithycurl/smithycurl/internal/shareddata"
+	"github.com/smithycurl/smithycurl/testing/shareddata"
 )
 
 // TestEndpointAndRegion: `endpoint` prints what the rules resolve; `call`

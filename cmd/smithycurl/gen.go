@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/smithycurl/smithycurl/internal/gen/cgen"
+	"github.com/smithycurl/smithycurl/codegen/c"
 )
 
 const genUsage = `Usage:

@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/smithycurl/smithycurl/internal/gen/gogen"
+	"github.com/smithycurl/smithycurl/codegen/go"
 )
 
 // genGo runs `smithycurl gen go` (args after "gen go"): a typed Go client

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/smithycurl/smithycurl/internal/todoserver"
+	"github.com/smithycurl/smithycurl/testing/servers/todoserver"
 )
 
 // TestCallPaginate pages through the Todos service's ListTodos from the

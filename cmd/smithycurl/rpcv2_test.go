@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/smithycurl/smithycurl/internal/kvserver"
+	"github.com/smithycurl/smithycurl/testing/servers/kvserver"
 )
 
 // Both RPC v2 protocols from the command line against the in-repo
@@ -15,7 +15,7 @@ import (
 // stdout), an input error (exit 2, nothing sent), a transport error (exit 3).
 func TestCallRPCv2(t *testing.T) {
 	bin := smithycurl(t)
-	kvModel := filepath.Join("..", "..", "internal", "kvserver", "kv.smithy")
+	kvModel := filepath.Join("..", "..", "testing", "servers", "kvserver", "kv.smithy")
 	for _, svc := range []string{"KVCbor", "KVJson"} {
 		t.Run(svc, func(t *testing.T) {
 			srv := httptest.NewServer(kvserver.New().Handler())

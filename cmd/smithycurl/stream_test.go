@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/smithycurl/smithycurl/internal/eventserver"
+	"github.com/smithycurl/smithycurl/testing/servers/eventserver"
 )
 
 // call on an event-stream operation prints the initial output, then one

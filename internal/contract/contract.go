@@ -2,7 +2,7 @@
 // library's version, its return codes and its error kinds. The C header's
 // enums and version macros, the C strerror and kind-name tables, the Go
 // constants of export/ and client/ and the Python constants are rendered
-// from it by `make contract` (internal/cmd/contract); a test fails when a
+// from it by `make contract` (codegen/contract); a test fails when a
 // rendered file differs from what the table gives.
 package contract
 

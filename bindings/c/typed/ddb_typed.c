@@ -1,7 +1,7 @@
 /* DynamoDB on dynalite through its generated typed C client (smithycurl
  * gen c --prefix ddb): CreateTable, the TableExists waiter, ListTables page
  * by page, DeleteTable and the TableNotExists waiter. Run by
- * internal/gen/cgen's tests with SMITHYCURL_DYNALITE_URL and
+ * codegen/c's tests with SMITHYCURL_DYNALITE_URL and
  * SMITHYCURL_DDB_MODEL set (and AWS_* credentials). */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
-/* The Extras test service (internal/extraserver) through its generated
+/* The Extras test service (testing/servers/extraserver) through its generated
  * typed C client (smithycurl gen c --prefix ex): a typed paginator, a typed
  * waiter (success, failure, timeout, cancel) and streamed blob bodies (read
- * and write callbacks). Run by internal/gen/cgen's tests with
+ * and write callbacks). Run by codegen/c's tests with
  * SMITHYCURL_EXTRAS_URL and SMITHYCURL_EXTRAS_MODEL set. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* Every shape kind through a generated typed C client (smithycurl gen c
- * --prefix kinds, model internal/gen/cgen/testdata/kinds) and an echo
- * server: what is sent must come back equal. Run by internal/gen/cgen's
+ * --prefix kinds, model codegen/c/testdata/kinds) and an echo
+ * server: what is sent must come back equal. Run by codegen/c's
  * tests with SMITHYCURL_KINDS_URL and SMITHYCURL_KINDS_MODEL set. */
 #include <math.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
-/* alloy's PizzaAdminService (internal/pizzaserver) through its generated
+/* alloy's PizzaAdminService (testing/servers/pizzaserver) through its generated
  * typed C client (smithycurl gen c --prefix pizza): every operation, unions,
  * enums, intEnums, maps of structures, documents, defaults, HTTP bindings
- * and each modeled error. Run by internal/gen/cgen's tests with
+ * and each modeled error. Run by codegen/c's tests with
  * SMITHYCURL_PIZZA_URL and SMITHYCURL_PIZZA_MODEL (':'-separated paths). */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
-/* The Ticker event-stream service (internal/eventserver) through its
+/* The Ticker event-stream service (testing/servers/eventserver) through its
  * generated typed C client (smithycurl gen c --prefix ticker): typed
  * events, the typed initial output, a modeled exception event, an error
- * message, a cut stream and closing early. Run by internal/gen/cgen's
+ * message, a cut stream and closing early. Run by codegen/c's
  * tests with SMITHYCURL_TICKER_URL and SMITHYCURL_TICKER_MODEL set. */
 #include <stdio.h>
 #include <stdlib.h>

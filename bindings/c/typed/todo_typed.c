@@ -1,5 +1,5 @@
 /* The Todos example service (examples/todo) through its generated typed C
- * client (smithycurl gen c --prefix todo). Run by internal/gen/cgen's tests
+ * client (smithycurl gen c --prefix todo). Run by codegen/c's tests
  * with SMITHYCURL_TODO_URL and SMITHYCURL_TODO_MODEL set. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>

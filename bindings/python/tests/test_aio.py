@@ -21,7 +21,7 @@ from conftest import HTTPBIN_MODEL, REPO, CannedServer, Servers, interrupt_child
 from test_aws import CREDENTIALS, aws_model, emulators  # noqa: F401 (the fixture)
 
 T = TypeVar("T")
-EXTRAS_MODEL = os.path.join(REPO, "internal", "extraserver", "extras.smithy")
+EXTRAS_MODEL = os.path.join(REPO, "testing", "servers", "extraserver", "extras.smithy")
 
 
 def run(fn: Callable[[], Awaitable[T]]) -> T:

@@ -178,7 +178,7 @@ def test_dynamodb_list_tables_pages(emulators: dict[str, str]) -> None:
 def test_s3_flow(emulators: dict[str, str], server: str) -> None:
     """restXml, path-style to the endpoint: an object with every byte value,
     metadata and a checksum, read back, listed, NoSuchKey, deleted (the
-    same flow as internal/e2e/aws TestS3Flow)."""
+    same flow as testing/e2e/aws TestS3Flow)."""
     model = smithycurl.load_model(shared_path("models", "aws-large", "s3.json"))
     data = bytes(range(256))
     bucket = f"py-flow-{time.time_ns()}"

@@ -1,5 +1,5 @@
 """Event streams through the library: the Ticker service of
-internal/eventserver (build/testserver), its events read as they arrive."""
+testing/servers/eventserver (build/testserver), its events read as they arrive."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 import smithycurl
 from conftest import REPO, Servers
 
-TICKER = os.path.join(REPO, "internal", "eventserver", "ticker.smithy")
+TICKER = os.path.join(REPO, "testing", "servers", "eventserver", "ticker.smithy")
 
 
 @pytest.fixture()
@@ -102,7 +102,7 @@ def test_ctrl_c_interrupts_a_waiting_stream(servers: Servers) -> None:
     assert took < 2, f"exited {took:.2f}s after SIGINT"
 
 
-RPC_TICKER = os.path.join(REPO, "internal", "eventserver", "rpcticker.smithy")
+RPC_TICKER = os.path.join(REPO, "testing", "servers", "eventserver", "rpcticker.smithy")
 
 
 def test_rpc_protocol_stream(servers: Servers) -> None:

@@ -71,7 +71,7 @@ def _gen(*args: str) -> None:
 def generated(tmp_path_factory: pytest.TempPathFactory) -> str:
     out = str(tmp_path_factory.mktemp("genaio"))
     _gen(HTTPBIN_MODEL, "--async", "-o", os.path.join(out, "httpbin_api"))
-    _gen(os.path.join(REPO, "internal", "extraserver", "extras.smithy"), "--async", "-o", os.path.join(out, "extras_api"))
+    _gen(os.path.join(REPO, "testing", "servers", "extraserver", "extras.smithy"), "--async", "-o", os.path.join(out, "extras_api"))
     _gen(*pizza_model_paths(), "--service", "alloy.test#PizzaAdminService", "--async", "-o", os.path.join(out, "pizza_api"))
     with open(os.path.join(out, "program.py"), "w") as f:
         f.write(PROGRAM)

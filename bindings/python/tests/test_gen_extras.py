@@ -98,8 +98,8 @@ def _gen(model: str, out: str) -> None:
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory: pytest.TempPathFactory) -> str:
     out = str(tmp_path_factory.mktemp("genextras"))
-    _gen(os.path.join(REPO, "internal", "extraserver", "extras.smithy"), os.path.join(out, "extras_api"))
-    _gen(os.path.join(REPO, "internal", "eventserver", "ticker.smithy"), os.path.join(out, "ticker_api"))
+    _gen(os.path.join(REPO, "testing", "servers", "extraserver", "extras.smithy"), os.path.join(out, "extras_api"))
+    _gen(os.path.join(REPO, "testing", "servers", "eventserver", "ticker.smithy"), os.path.join(out, "ticker_api"))
     with open(os.path.join(out, "program.py"), "w") as f:
         f.write(PROGRAM)
     return out

@@ -1,4 +1,4 @@
-"""client.paginate against the Todos service (internal/todoserver):
+"""client.paginate against the Todos service (testing/servers/todoserver):
 ListTodos is @paginated(inputToken/outputToken nextToken, pageSize limit,
 items items)."""
 

@@ -1,5 +1,5 @@
 """Both RPC v2 protocols end to end: the key-value store of
-internal/kvserver (build/testserver), as rpcv2Cbor (KVCbor) and rpcv2Json
+testing/servers/kvserver (build/testserver), as rpcv2Cbor (KVCbor) and rpcv2Json
 (KVJson): every operation, exact values of every kind back, each modeled
 error as its class, a retried server error, an input error not sent, and a
 transport error."""
@@ -16,7 +16,7 @@ import pytest
 import smithycurl
 from conftest import REPO, Servers
 
-KV_MODEL = os.path.join(REPO, "internal", "kvserver", "kv.smithy")
+KV_MODEL = os.path.join(REPO, "testing", "servers", "kvserver", "kv.smithy")
 
 
 @pytest.mark.parametrize("service", ["KVCbor", "KVJson"])

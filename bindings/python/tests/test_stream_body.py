@@ -1,5 +1,5 @@
 """Streamed @streaming blob payloads against the testserver's blob service
-(internal/blobserver: PutBlob reads and checks the pattern, byte i being
+(testing/servers/blobserver: PutBlob reads and checks the pattern, byte i being
 i % 251, GetBlob writes it): uploads from file objects, readables and
 iterables of chunks, downloads to file objects, retries only of bodies
 that can be rewound, failing readers and writers, Ctrl-C, and the memory
@@ -18,7 +18,7 @@ import pytest
 import smithycurl
 from conftest import REPO, Servers, interrupt_child, run_python
 
-BLOBS_MODEL = os.path.join(REPO, "internal", "blobserver", "blobs.smithy")
+BLOBS_MODEL = os.path.join(REPO, "testing", "servers", "blobserver", "blobs.smithy")
 PERIOD = 251
 PATTERN = bytes(i % PERIOD for i in range(PERIOD * 1024))  # 251 KiB, a whole number of periods
 

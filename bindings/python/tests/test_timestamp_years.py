@@ -1,4 +1,4 @@
-"""format_timestamp writes four-digit years (found by internal/proptest's
+"""format_timestamp writes four-digit years (found by testing/proptest's
 front-end differential test: year 446 came out as "446-07-24T...")."""
 import datetime
 

@@ -1,0 +1,509 @@
+#!/usr/bin/env python3
+"""Differential test of smithycurl's wire requests against botocore's.
+
+Reads cases as JSON lines from a file or stdin (testing/cmd/geninputs:
+model, service, protocol, operation, seed, input in the document form),
+sends each input with the project's Python package (smithycurl, through
+libsmithycurl.so) to a capture server on 127.0.0.1 that records the request
+as it arrived, serializes the same input with botocore's serializer, and
+compares the two requests, normalized (diff_botocore_compare.py), less
+the documented exclusions (diff_botocore_exclusions.py). Prints each
+difference, with the input shrunk to what still shows it, and ends with
+
+    skipped: N (reasons...)
+    N passed, N failed
+
+Run it with `make diff-botocore` (DIFF_SEED, DIFF_N, DIFF_MODELS,
+DIFF_PYTHON). It needs botocore; it runs on botocore 1.29 (Debian 12's
+python3-botocore, models of December 2022) and on recent ones.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import collections
+import datetime
+import decimal
+import http.server
+import json
+import os
+import queue
+import socketserver
+import sys
+import threading
+import time
+from typing import Any, Callable, Optional
+
+try:
+    import botocore
+    import botocore.serialize
+    import botocore.session
+except ImportError:
+    sys.exit(f"diff_botocore: {sys.executable} has no botocore (Debian: apt-get install python3-botocore)\n0 passed, 1 failed")
+
+import smithycurl
+from diff_botocore_compare import Captured, Diff, compare, to_datetime
+from diff_botocore_exclusions import Ctx, excluded
+
+# The Smithy protocol traits and botocore's names of them.
+PROTOCOLS = {
+    "aws.protocols#restJson1": "rest-json",
+    "aws.protocols#awsJson1_0": "json",
+    "aws.protocols#awsJson1_1": "json",
+    "aws.protocols#restXml": "rest-xml",
+    "aws.protocols#awsQuery": "query",
+    "aws.protocols#ec2Query": "ec2",
+}
+
+# ---------------------------------------------------------------- capture
+
+
+class QuietHandler(http.server.BaseHTTPRequestHandler):
+    """A keep-alive HTTP/1.1 handler that logs nothing and passes every
+    request to _any (the servers of both differentials)."""
+
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # the reply's two writes would wait for a delayed ACK (40 ms)
+
+    def log_message(self, format: str, *args: Any) -> None:  # quiet
+        pass
+
+    def handle_one_request(self) -> None:
+        # As the base class, without its 64 KiB bound on the request line
+        # (long query strings are cases too).
+        self.raw_requestline = self.rfile.readline(1 << 24)
+        if not self.raw_requestline:
+            self.close_connection = True
+            return
+        if self.parse_request():
+            self._any()
+            self.wfile.flush()
+
+    def _any(self) -> None:
+        raise NotImplementedError
+
+    def read_body(self) -> bytes:
+        """The request's body, chunked or not."""
+        body = b""
+        if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
+            while True:
+                size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
+                if size == 0:
+                    while self.rfile.readline() not in (b"\r\n", b"\n", b""):
+                        pass
+                    break
+                body += self.rfile.read(size)
+                self.rfile.readline()
+            return body
+        try:
+            n = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            n = 0
+        # A length beyond what a case sends would wait for bytes that never
+        # come: read what there is, up to 64 MiB.
+        return self.rfile.read(min(n, 1 << 26)) if n > 0 else b""
+
+
+class _Handler(QuietHandler):
+    def _any(self) -> None:
+        body = self.read_body()
+        headers = [(k.lower(), v) for k, v in self.headers.items()]
+        # The request target as sent (self.path folds a leading "//").
+        target = self.requestline.split(" ")[1] if self.requestline.count(" ") >= 2 else self.path
+        self.server.captured.put(Captured(self.command, target, headers, body))  # type: ignore[attr-defined]
+        # Something harmless: an error every protocol reads as an error,
+        # with no retry (retries are off anyway).
+        reply = b'{"__type":"DiffTestStop","message":"captured"}'
+        self.send_response(400)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(reply)))
+        self.end_headers()
+        if self.command != "HEAD":
+            try:
+                self.wfile.write(reply)
+            except OSError:
+                pass  # the client went away: the request is what counts
+
+    do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = do_HEAD = do_OPTIONS = _any
+
+
+class CaptureServer(socketserver.ThreadingMixIn, http.server.HTTPServer):
+    daemon_threads = True
+
+    def __init__(self) -> None:
+        super().__init__(("127.0.0.1", 0), _Handler)
+        self.captured: "queue.Queue[Captured]" = queue.Queue()
+        threading.Thread(target=self.serve_forever, daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}"
+
+
+# ---------------------------------------------------------------- inputs
+
+
+def b64(s: str) -> bytes:
+    return base64.b64decode(s.encode("ascii"), validate=False)
+
+
+class Skip(Exception):
+    """A case that cannot be compared, with the reason."""
+
+
+def to_float(v: Any) -> float:
+    if isinstance(v, str):
+        return float(v)  # "NaN", "Infinity", "-Infinity"
+    return float(v)
+
+
+def plain_document(v: Any) -> Any:
+    """A document value with its numbers as botocore and json take them."""
+    if isinstance(v, decimal.Decimal):
+        f = float(v)
+        if f in (float("inf"), float("-inf")):
+            raise Skip("a document number beyond a double (botocore sends it as a float)")
+        return f
+    if isinstance(v, list):
+        return [plain_document(x) for x in v]
+    if isinstance(v, dict):
+        return {k: plain_document(x) for k, x in v.items()}
+    return v
+
+
+class Pruned:
+    """What pruning removed from an input: members botocore's model lacks."""
+
+    def __init__(self) -> None:
+        self.paths: list[str] = []
+
+
+def prune(shape: Any, v: Any, path: str, pruned: Pruned) -> Any:
+    """The input with the members botocore's shape lacks removed (recorded
+    in pruned)."""
+    if v is None:
+        return None
+    t = shape.type_name
+    if t == "structure" and not getattr(shape, "is_document_type", False):
+        out = {}
+        for k, x in v.items():
+            m = shape.members.get(k)
+            if m is None:
+                pruned.paths.append(f"{path}/{k}")
+                continue
+            out[k] = prune(m, x, f"{path}/{k}", pruned)
+        return out
+    if t == "list":
+        return [prune(shape.member, x, f"{path}/{i}", pruned) for i, x in enumerate(v)]
+    if t == "map":
+        return {k: prune(shape.value, x, f"{path}/{k}", pruned) for k, x in v.items()}
+    return v
+
+
+def to_botocore(shape: Any, v: Any) -> Any:
+    """A (pruned) document-form value as botocore's params."""
+    if v is None:
+        return None
+    t = shape.type_name
+    if t == "structure":
+        if getattr(shape, "is_document_type", False):
+            return plain_document(v)
+        return {k: to_botocore(shape.members[k], x) for k, x in v.items() if x is not None}
+    if t == "list":
+        return [to_botocore(shape.member, x) for x in v]
+    if t == "map":
+        return {k: to_botocore(shape.value, x) for k, x in v.items()}
+    if t == "blob":
+        return b64(v)
+    if t == "timestamp":
+        return to_datetime(v)
+    if t in ("float", "double"):
+        return to_float(v)
+    if t in ("integer", "long", "short", "byte") and isinstance(v, decimal.Decimal):
+        return int(v)
+    return v
+
+
+def to_smithycurl(shapes: dict[str, Any], ref: dict[str, Any], v: Any) -> Any:
+    """A document-form value as the Python package takes it (the member
+    reference ref: its type and target in the C API's operation
+    description)."""
+    if v is None:
+        return None
+    t = ref.get("type", "")
+    shape = shapes.get(ref.get("target", ""), {})
+    if t in ("structure", "union"):
+        by = {m["name"]: m for m in shape.get("members", [])}
+        return {k: to_smithycurl(shapes, by[k], x) if k in by else x for k, x in v.items()}
+    if t in ("list", "set"):
+        return [to_smithycurl(shapes, shape["member"], x) for x in v]
+    if t == "map":
+        return {k: to_smithycurl(shapes, shape["value"], x) for k, x in v.items()}
+    if t == "blob":
+        return b64(v)
+    if t in ("float", "double"):
+        return to_float(v)
+    if t == "bigDecimal":
+        return decimal.Decimal(str(v))
+    if t == "document":
+        return plain_document(v)
+    if t == "timestamp" and isinstance(v, decimal.Decimal):
+        return float(v) if v != v.to_integral_value() else int(v)
+    if isinstance(v, decimal.Decimal):
+        return int(v)
+    return v
+
+
+# ---------------------------------------------------------------- runner
+
+
+class Service:
+    """One model's service: the smithycurl client and botocore's model."""
+
+    def __init__(self, model_path: str, service_id: str, protocol: str, endpoint: str,
+                 session: Any) -> None:
+        self.name = os.path.basename(model_path)[: -len(".json")]
+        self.service_id = service_id
+        self.protocol = PROTOCOLS[protocol]
+        self.skip_reason = ""
+        try:
+            self.botocore = session.get_service_model(self.name)
+        except Exception as e:  # botocore.exceptions.UnknownServiceError
+            self.skip_reason = f"botocore has no service {self.name} ({type(e).__name__})"
+            return
+        meta = self.botocore.metadata
+        protos = meta.get("protocols") or [meta["protocol"]]
+        if self.protocol not in protos:
+            self.skip_reason = f"botocore's {self.name} speaks {meta['protocol']}, the model {self.protocol}"
+            return
+        self.serializer = botocore.serialize.create_serializer(self.protocol, include_validation=False)
+        self.model = smithycurl.load_model(model_path)
+        params: dict[str, Any] = {}
+        if self.name == "s3":
+            params["ForcePathStyle"] = True
+        self.client = self.model.client(
+            service_id, endpoint=endpoint, region="us-east-1", retries=False, timeout=20, host_prefix=False,
+            endpoint_params=params,
+            aws_credentials={"access_key_id": "AKIDEXAMPLE", "secret_access_key": "fake-secret", "region": "us-east-1"},
+        )
+        self.ops = set(self.botocore.operation_names)
+        self.streams: set[str] = set()  # operations with an output event stream
+
+
+class Runner:
+    def __init__(self, shrink: int) -> None:
+        self.server = CaptureServer()
+        self.session = botocore.session.get_session()
+        self.services: dict[tuple[str, str], Service] = {}
+        self.shrink_budget = shrink
+        self.verbose = False
+        self.passed = self.failed = 0
+        self.skipped: collections.Counter[str] = collections.Counter()
+        self.excluded: collections.Counter[str] = collections.Counter()
+        self.classes: collections.Counter[tuple[str, str]] = collections.Counter()
+        self.per_protocol: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+        self.pruned_cases = 0
+        self.shown: set[tuple[str, str, str]] = set()
+        self.shrunk: set[tuple[str, str]] = set()
+
+    def service(self, model_path: str, sid: str, protocol: str) -> Service:
+        key = (model_path, sid)
+        s = self.services.get(key)
+        if s is None:
+            s = Service(model_path, sid, protocol, self.server.url, self.session)
+            self.services[key] = s
+        return s
+
+    def requests(self, svc: Service, op: str, doc: Any) -> tuple[Captured, dict[str, Any]]:
+        """Both requests of one (pruned) input; Skip when one side cannot
+        make it."""
+        op_model = svc.botocore.operation_model(op)
+        shapes = svc.model.operation_shapes(op)
+        in_ref = {"type": "structure", "target": shapes.get("input", "")}
+        if isinstance(shapes.get("input"), dict):
+            in_ref = {"type": "structure", "target": shapes["input"].get("target", "")}
+        params = to_botocore(op_model.input_shape, doc) if op_model.input_shape is not None else {}
+        theirs = svc.serializer.serialize_to_request(params, op_model)
+        while not self.server.captured.empty():  # a late request of an earlier call
+            self.server.captured.get_nowait()
+        has_input = shapes.get("input") not in (None, "", "smithy.api#Unit")
+        value = to_smithycurl(shapes.get("shapes", {}), in_ref, doc) if has_input else None
+        try:
+            if shapes.get("outputEventStream") or op in svc.streams:
+                getattr(svc.client, svc.model.service(svc.service_id).operation(op).py_name).stream(value).close()
+            else:
+                svc.client.call(op, value)
+        except smithycurl.ServiceError:
+            pass  # the capture server's answer
+        except (smithycurl.UsageError, smithycurl.ValidationError, TypeError) as e:
+            if "its output is an event stream" in str(e) and op not in svc.streams:
+                svc.streams.add(op)  # opened as a stream from now on
+                return self.requests(svc, op, doc)
+            raise Skip(f"smithycurl refused the input: {str(e)[:160]}")
+        except smithycurl.SmithycurlError:
+            pass
+        try:
+            ours = self.server.captured.get(timeout=10)
+        except queue.Empty:
+            raise Skip("smithycurl sent no request")
+        return ours, theirs
+
+    def diffs(self, svc: Service, op: str, doc: Any) -> tuple[list[Diff], list[tuple[str, Diff]]]:
+        """The differences of one input: those no exclusion matches, and
+        the excluded ones with the exclusion's name."""
+        ours, theirs = self.requests(svc, op, doc)
+        op_model = svc.botocore.operation_model(op)
+        ctx = Ctx(svc.protocol, op_model, svc.model.operation_shapes(op), ours, doc)
+        real: list[Diff] = []
+        gone: list[tuple[str, Diff]] = []
+        for d in compare(svc.protocol, op_model, ours, theirs):
+            name = excluded(ctx, d)
+            if name:
+                gone.append((name, d))
+            else:
+                real.append(d)
+        return real, gone
+
+    def run_case(self, case: dict[str, Any]) -> None:
+        model_path, op = case["model_path"], case["operation"]
+        svc = self.service(model_path, case["service"], case["protocol"])
+        proto = svc.protocol
+        if svc.skip_reason:
+            self.skipped[svc.skip_reason] += 1
+            self.per_protocol[proto]["skipped"] += 1
+            return
+        if op not in svc.ops:
+            self.skipped[f"operation not in botocore's model ({svc.name})"] += 1
+            self.per_protocol[proto]["skipped"] += 1
+            return
+        pruned = Pruned()
+        op_model = svc.botocore.operation_model(op)
+        doc = prune(op_model.input_shape, case["input"], "", pruned) if op_model.input_shape is not None else {}
+        if pruned.paths:
+            self.pruned_cases += 1
+        try:
+            real, gone = self.diffs(svc, op, doc)
+        except Skip as e:
+            self.skipped[str(e).split(":")[0]] += 1
+            if self.verbose:
+                print(f"SKIP {case['model']} {op} (seed {case['seed']}): {e}")
+            self.per_protocol[proto]["skipped"] += 1
+            return
+        for name, _ in gone:
+            self.excluded[name] += 1
+        if not real:
+            self.passed += 1
+            self.per_protocol[proto]["passed"] += 1
+            return
+        self.failed += 1
+        self.per_protocol[proto]["failed"] += 1
+        for where in sorted({d.where for d in real}):
+            self.classes[(case["model"], where)] += 1
+        # Each (model, operation, difference) once; shrunk once per class.
+        key = (case["model"], op, real[0].where)
+        if key in self.shown:
+            return
+        self.shown.add(key)
+        print(f"FAIL {case['model']} {op} (seed {case['seed']})")
+        if pruned.paths:
+            print(f"  pruned (not in botocore's model): {', '.join(pruned.paths)}")
+        cls = (case["model"], real[0].where)
+        if cls not in self.shrunk:
+            self.shrunk.add(cls)
+            small = self.shrink(svc, op, doc, real[0].where)
+            real = self.diffs(svc, op, small)[0] or real
+            print(f"  minimal input: {json.dumps(small, default=str, ensure_ascii=False)[:600]}")
+        else:
+            print(f"  input: {json.dumps(doc, default=str, ensure_ascii=False)[:300]}")
+        for d in real:
+            print(f"  {d}")
+        sys.stdout.flush()
+
+    def shrink(self, svc: Service, op: str, doc: Any, where: str) -> Any:
+        """A smaller input that still shows the difference at where: drop
+        members, map entries and list items while it does (bounded)."""
+        budget = [self.shrink_budget]
+
+        def still(candidate: Any) -> bool:
+            if budget[0] <= 0:
+                return False
+            budget[0] -= 1
+            try:
+                return any(d.where == where for d in self.diffs(svc, op, candidate)[0])
+            except Exception:
+                return False
+
+        def walk(v: Any, rebuild: Callable[[Any], Any]) -> Any:
+            if isinstance(v, dict):
+                for k in list(v):
+                    if budget[0] <= 0:
+                        break
+                    trial = {x: y for x, y in v.items() if x != k}
+                    if still(rebuild(trial)):
+                        v = trial
+                for k in list(v):
+                    cur = v
+
+                    def rb(x: Any, k: str = k, cur: Any = cur) -> Any:
+                        return rebuild({**cur, k: x})
+
+                    v = {**v, k: walk(v[k], rb)}
+            elif isinstance(v, list):
+                i = 0
+                while i < len(v) and budget[0] > 0:
+                    shorter = v[:i] + v[i + 1:]
+                    if still(rebuild(shorter)):
+                        v = shorter
+                    else:
+                        i += 1
+            return v
+
+        return walk(doc, lambda x: x)
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("inputs", nargs="?", default="-", help="JSON lines of geninputs (default: stdin)")
+    ap.add_argument("--shared", default=os.environ.get("SMITHYCURL_SHARED", "../shared"))
+    ap.add_argument("--shrink", type=int, default=150, help="most requests spent shrinking one input")
+    ap.add_argument("-v", "--verbose", action="store_true", help="print why each skipped case was skipped")
+    args = ap.parse_args(argv)
+    f = sys.stdin if args.inputs == "-" else open(args.inputs, encoding="utf-8")
+    runner = Runner(args.shrink)
+    runner.verbose = args.verbose
+    print(f"botocore {botocore.__version__} on Python {sys.version.split()[0]}; capture server {runner.server.url}")
+    start = time.monotonic()
+    cases = 0
+    for line in f:
+        if not line.strip():
+            continue
+        case = json.loads(line, parse_float=decimal.Decimal, parse_int=int)
+        case["model_path"] = os.path.join(args.shared, "models", case["model"])
+        cases += 1
+        runner.run_case(case)
+    return summary(runner, "EXCLUSIONS",
+                   f"{cases} cases in {time.monotonic() - start:.0f} s; {runner.pruned_cases} pruned of members botocore's model lacks")
+
+
+def summary(runner: Any, exclusions: str, timing: str) -> int:
+    """Prints a run's figures (the runner's classes, per_protocol, excluded,
+    skipped, passed and failed; exclusions names the table of reasons),
+    ending with `N passed, N failed`; 1 when a case failed."""
+    print()
+    print("difference classes (model, where: failing cases):")
+    for (model, where), n in sorted(runner.classes.items()):
+        print(f"  {model} {where}: {n}")
+    print("per protocol: " + "; ".join(
+        f"{p} {c['passed']} passed, {c['failed']} failed, {c['skipped']} skipped" for p, c in sorted(runner.per_protocol.items())))
+    if runner.excluded:
+        print(f"excluded differences (see {exclusions} for why): " + ", ".join(f"{k} {v}" for k, v in sorted(runner.excluded.items())))
+    print(timing)
+    total_skipped = sum(runner.skipped.values())
+    print(f"skipped: {total_skipped}" + "".join(f"\n  {n} {r}" for r, n in sorted(runner.skipped.items())))
+    print(f"{runner.passed} passed, {runner.failed} failed")
+    return 1 if runner.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
