@@ -269,7 +269,6 @@ func TestEngineClientClose(t *testing.T) {
 	for end := time.Now().Add(10 * time.Second); started.Load() < 5 && time.Now().Before(end); {
 		time.Sleep(5 * time.Millisecond)
 	}
-	time.Sleep(50 * time.Millisecond) // the other 25 reach the queue
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -277,7 +276,8 @@ func TestEngineClientClose(t *testing.T) {
 		select {
 		case err := <-errs:
 			e := asError(t, err, client.KindCancelled)
-			if !errors.Is(err, transport.ErrClosed) || e.Attempts != 1 {
+			// Queued or not yet queued when Close came: never retried.
+			if !errors.Is(err, transport.ErrClosed) || e.Attempts > 1 {
 				t.Errorf("call: %v (attempts %d)", err, e.Attempts)
 			}
 		case <-time.After(5 * time.Second):

@@ -214,7 +214,9 @@ func TestCallStreamCloseEarly(t *testing.T) {
 		t.Errorf("after the deadline: %v", err)
 	}
 	s.Close()
-	time.Sleep(100 * time.Millisecond)
+	for end := time.Now().Add(5 * time.Second); runtime.NumGoroutine() > before+2 && time.Now().Before(end); {
+		time.Sleep(10 * time.Millisecond)
+	}
 	if after := runtime.NumGoroutine(); after > before+2 {
 		t.Errorf("goroutines %d before, %d after", before, after)
 	}

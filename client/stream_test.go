@@ -108,6 +108,14 @@ func newObjectServer(t *testing.T) (*objectServer, *client.Client) {
 	return s, c
 }
 
+// putCount is the number of PUTs served so far (the handler runs on the
+// server's goroutines).
+func (s *objectServer) putCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.puts
+}
+
 func (s *objectServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	key := strings.TrimPrefix(r.URL.Path, "/o/")
 	switch r.Method {
@@ -311,8 +319,8 @@ func TestStreamingRetry(t *testing.T) {
 	r := bytes.NewReader(append([]byte("skip"), data...))
 	r.Seek(4, io.SeekStart)
 	out, err := c.Call(ctx, "Put", []byte(`{"Key": "503a"}`), client.WithBodyReader(r, int64(len(data))))
-	if err != nil || !strings.HasPrefix(got(t, out)["Got"].(string), fmt.Sprintf("%d %s", len(data), sha8(data))) || s.puts != 2 {
-		t.Errorf("seekable reader after a 503: %s, %v, %d sends", out, err, s.puts)
+	if n := s.putCount(); err != nil || !strings.HasPrefix(got(t, out)["Got"].(string), fmt.Sprintf("%d %s", len(data), sha8(data))) || n != 2 {
+		t.Errorf("seekable reader after a 503: %s, %v, %d sends", out, err, n)
 	}
 	// One that cannot is not retried, and the error says why.
 	_, err = c.Call(ctx, "Put", []byte(`{"Key": "503b"}`), client.WithBodyReader(plainReader{bytes.NewReader(data)}, int64(len(data))))
@@ -320,8 +328,8 @@ func TestStreamingRetry(t *testing.T) {
 	if !errors.As(err, &e) || e.Status != 503 || e.Attempts != 1 || !strings.Contains(e.Error(), "not retried: the body reader cannot be rewound") {
 		t.Errorf("plain reader after a 503: %v", err)
 	}
-	if s.puts != 3 {
-		t.Errorf("%d sends, want 3", s.puts)
+	if n := s.putCount(); n != 3 {
+		t.Errorf("%d sends, want 3", n)
 	}
 }
 

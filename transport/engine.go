@@ -14,6 +14,7 @@ import (
 	"runtime/cgo"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -79,6 +80,9 @@ type Engine struct {
 	// GOMAXPROCS, 8 callers on 2 cores spent more CPU per call handing
 	// the bound around than they saved.
 	cgo chan struct{}
+	// inC and mostInC count the goroutines inside the bound, now and at
+	// most (the test of the bound reads them).
+	inC, mostInC atomic.Int32
 
 	mu      sync.Mutex
 	active  int // calls holding a transfer slot
@@ -200,16 +204,16 @@ func (e *Engine) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 		e.releaseSlot()
 		return nil, err
 	}
-	e.cgo <- struct{}{}
+	e.enterC()
 	h, herr := t.acquire()
 	if herr != nil {
-		<-e.cgo
+		e.leaveC()
 		e.releaseSlot()
 		return nil, c.acquireError(herr)
 	}
 	if err := t.fill(h, &c); err != nil {
 		t.release(h)
-		<-e.cgo
+		e.leaveC()
 		e.releaseSlot()
 		return nil, err
 	}
@@ -218,7 +222,7 @@ func (e *Engine) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 		h.c.e_ref = C.uintptr_t(h.ref)
 		h.done = make(chan struct{}, 1)
 	}
-	<-e.cgo // the trace hook is the caller's code: not inside the bound
+	e.leaveC() // the trace hook is the caller's code: not inside the bound
 	e.traceRequest(h, &c)
 
 	// libcurl reads the header lines and the body after sc_engine_submit
@@ -229,29 +233,29 @@ func (e *Engine) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 		pin.Pin(unsafe.SliceData(req.Body))
 	}
 	pipewait := e.pipewaitAll || e.pipewaitTLS && len(req.URL) > 6 && strings.EqualFold(req.URL[:6], "https:")
-	e.cgo <- struct{}{}
+	e.enterC()
 	submitted := C.sc_engine_submit(e.c, h.c, (*C.char)(unsafe.Pointer(unsafe.SliceData(h.strs))), C.int(c.nh), c.kind,
 		c.bodyPtr(), c.bodyLen, C.long(c.connectMS), C.long(c.totalMS), C.longlong(t.maxBody),
 		cBool(req.Idempotent), cBool(pipewait)) == 0
-	<-e.cgo
+	e.leaveC()
 	if submitted {
 		select {
 		case <-h.done:
 		case <-ctx.Done():
-			e.cgo <- struct{}{}
+			e.enterC()
 			C.sc_engine_cancel(e.c, h.c)
-			<-e.cgo
+			e.leaveC()
 			<-h.done
-			e.cgo <- struct{}{}
+			e.enterC()
 			C.sc_engine_forget(e.c, h.c)
-			<-e.cgo
+			e.leaveC()
 		}
 	}
 	pin.Unpin()
-	e.cgo <- struct{}{}
+	e.enterC()
 	resp, rerr := t.finish(ctx, h, &c, nil)
 	t.release(h)
-	<-e.cgo
+	e.leaveC()
 	e.releaseSlot()
 	return t.traceResponse(&c, resp, rerr)
 }
@@ -365,6 +369,20 @@ func (e *Engine) Close() error {
 	C.sc_engine_close(e.c) // e.c lives until the loop has ended
 	<-e.loopDone
 	return e.inner.Close()
+}
+
+// enterC waits for a place inside the bound on calls into C.
+func (e *Engine) enterC() {
+	e.cgo <- struct{}{}
+	n := e.inC.Add(1)
+	for m := e.mostInC.Load(); n > m && !e.mostInC.CompareAndSwap(m, n); m = e.mostInC.Load() {
+	}
+}
+
+// leaveC gives the place back.
+func (e *Engine) leaveC() {
+	e.inC.Add(-1)
+	<-e.cgo
 }
 
 // EngineStats describes an engine's calls.

@@ -51,6 +51,7 @@ def test_dynamodb_flow(emulators: dict[str, str]) -> None:
                                                {"AttributeName": "sk", "AttributeType": "N"}],
                         key_schema=[{"AttributeName": "pk", "KeyType": "HASH"},
                                     {"AttributeName": "sk", "KeyType": "RANGE"}])
+        db.wait.table_exists(table_name="py-flow", max_wait=60)  # dynalite makes it ACTIVE on a timer
         for i in range(3):
             db.put_item(table_name="py-flow", item={"pk": {"S": "user#1"}, "sk": {"N": str(i)}, "v": {"S": f"v{i}"}})
         got = db.get_item(table_name="py-flow", key={"pk": {"S": "user#1"}, "sk": {"N": "1"}})

@@ -51,6 +51,11 @@ var (
 // `call OP --input INPUT [ARGS...]` against endpoint with modelPath and the
 // emulators' credentials; it gives stdout and the exit code.
 func cli(t *testing.T, modelPath, endpoint string) func(op, input string, args ...string) (string, int) {
+	return cliVerb(t, "call", modelPath, endpoint)
+}
+
+// cliVerb is cli for another verb taking a name and --input (wait).
+func cliVerb(t *testing.T, verb, modelPath, endpoint string) func(name, input string, args ...string) (string, int) {
 	cliOnce.Do(func() {
 		root, err := shareddata.Root()
 		if err != nil {
@@ -69,8 +74,8 @@ func cli(t *testing.T, modelPath, endpoint string) func(op, input string, args .
 		t.Fatal(cliErr)
 	}
 	bin := filepath.Join(cliDir, "smithycurl")
-	return func(op, input string, args ...string) (string, int) {
-		cmd := exec.Command(bin, append([]string{"call", "--model", modelPath, "--endpoint", endpoint, op, "--input", input}, args...)...)
+	return func(name, input string, args ...string) (string, int) {
+		cmd := exec.Command(bin, append([]string{verb, "--model", modelPath, "--endpoint", endpoint, name, "--input", input}, args...)...)
 		cmd.Env = append(os.Environ(), "AWS_ACCESS_KEY_ID="+Credentials.AccessKeyID,
 			"AWS_SECRET_ACCESS_KEY="+Credentials.SecretAccessKey, "AWS_REGION="+Credentials.Region)
 		out, err := cmd.Output()
@@ -93,6 +98,10 @@ func TestDynamoDBFromTheCommandLine(t *testing.T) {
 		"AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "S"}],
 		"KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}]}`); code != 0 || !strings.Contains(out, `"TableStatus"`) {
 		t.Fatalf("CreateTable: exit %d: %s", code, out)
+	}
+	// dynalite makes the table ACTIVE on a timer: wait as a user would.
+	if out, code := cliVerb(t, "wait", modelPath, emu.DynamoDB)("TableExists", `{`+table+`}`, "--max-wait", "60s"); code != 0 {
+		t.Fatalf("wait TableExists: exit %d: %s", code, out)
 	}
 	if out, code := run("PutItem", `{`+table+`, "Item": {"id": {"S": "1"}, "n": {"N": "42"}}}`); code != 0 {
 		t.Fatalf("PutItem: exit %d: %s", code, out)
