@@ -3,11 +3,16 @@ GO        ?= go
 FUZZTIME  ?= 20s
 BUILD     := build
 
-.PHONY: all deps build demo test vet unit conformance fuzz bench clean contract bench-aws lib install examples ctest bench-c pytest bench-python gentest-c bench-typed-c proptest fuzz-long bench-sched bench-stream bench-soak bench-async-c bench-python-async diff-botocore diff-botocore-responses
+.PHONY: all deps deps-test build demo test vet unit conformance fuzz bench clean contract bench-aws lib install examples ctest bench-c pytest bench-python gentest-c bench-typed-c proptest fuzz-long bench-sched bench-stream bench-soak bench-async-c bench-python-async diff-botocore diff-botocore-responses
 
 all: build
 
+# scripts/deps.sh is the one list of what the project needs; the demo
+# needs no emulators (nor the npm registry).
 deps:
+	@scripts/deps.sh --no-emulators
+
+deps-test:
 	@scripts/deps.sh
 
 build: deps
