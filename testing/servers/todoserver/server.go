@@ -4,11 +4,14 @@
 package todoserver
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
+	"math/big"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -66,14 +69,18 @@ func notFound(w http.ResponseWriter, id string) {
 
 func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 	var in struct {
-		Title       string     `json:"title"`
-		Priority    string     `json:"priority"`
-		Due         *time.Time `json:"due"`
-		Tags        []string   `json:"tags"`
-		ClientToken string     `json:"clientToken"`
+		Title       string        `json:"title"`
+		Priority    string        `json:"priority"`
+		Due         *epochSeconds `json:"due"`
+		Tags        []string      `json:"tags"`
+		ClientToken string        `json:"clientToken"`
 	}
 	if err := json.NewDecoder(r.Body).Decode(&in); err != nil || in.Title == "" {
-		http.Error(w, "invalid input", http.StatusBadRequest)
+		msg := "invalid input"
+		if err != nil {
+			msg += ": " + err.Error()
+		}
+		http.Error(w, msg, http.StatusBadRequest)
 		return
 	}
 	s.mu.Lock()
@@ -89,12 +96,40 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 	if in.Priority == "" {
 		in.Priority = "NORMAL"
 	}
-	it := &item{ID: newID(), Title: in.Title, Priority: in.Priority, Due: in.Due, Tags: in.Tags, Created: time.Now().UTC().Truncate(time.Second)}
+	it := &item{ID: newID(), Title: in.Title, Priority: in.Priority, Due: (*time.Time)(in.Due), Tags: in.Tags, Created: time.Now().UTC().Truncate(time.Second)}
 	s.items = append(s.items, it)
 	if in.ClientToken != "" {
 		s.tokens[in.ClientToken] = it
 	}
 	writeJSON(w, http.StatusCreated, it)
+}
+
+// epochSeconds reads a timestamp as simpleRestJson (like restJson1) writes
+// one without @timestampFormat in a body: epoch seconds, a JSON number,
+// fractions kept to the nanosecond. CreateTodo's due has no format trait.
+type epochSeconds time.Time
+
+func (t *epochSeconds) UnmarshalJSON(data []byte) error {
+	if bytes.Equal(data, []byte("null")) {
+		return nil
+	}
+	var n json.Number
+	if len(data) == 0 || data[0] == '"' || json.Unmarshal(data, &n) != nil {
+		return fmt.Errorf("due: want epoch seconds (a number), got %s", data)
+	}
+	const minEpoch, maxEpoch = -62135596800, 253402300799 // years 0001 to 9999
+	f, _ := strconv.ParseFloat(n.String(), 64)
+	_, exp, _ := strings.Cut(strings.ToLower(n.String()), "e")
+	if e, _ := strconv.Atoi(exp); f < minEpoch || f >= maxEpoch+1 || e > 30 || e < -30 {
+		return fmt.Errorf("due: epoch seconds %s out of range (years 0001 to 9999)", n)
+	}
+	// Exactly: whole seconds (floor), then the nanoseconds left (truncated).
+	r, _ := new(big.Rat).SetString(n.String())
+	sec := new(big.Int).Div(r.Num(), r.Denom())
+	frac := new(big.Rat).Sub(r, new(big.Rat).SetInt(sec))
+	nsec := new(big.Int).Div(new(big.Int).Mul(frac.Num(), big.NewInt(1e9)), frac.Denom())
+	*t = epochSeconds(time.Unix(sec.Int64(), nsec.Int64()).UTC())
+	return nil
 }
 
 func (s *Server) find(id string) (int, *item) {

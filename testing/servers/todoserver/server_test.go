@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/smithycurl/smithycurl/client"
@@ -14,11 +16,11 @@ import (
 	"github.com/smithycurl/smithycurl/testing/servers/todoserver"
 )
 
-// TestTodoService calls every operation of the example service through the
-// client, errors included.
-func TestTodoService(t *testing.T) {
+// newTodos serves the Todos service for the test and returns a client of it.
+func newTodos(t *testing.T) (*httptest.Server, *model.Model, *client.Client) {
+	t.Helper()
 	srv := httptest.NewServer(todoserver.New().Handler())
-	defer srv.Close()
+	t.Cleanup(srv.Close)
 	m, err := model.LoadPaths(context.Background(), filepath.Join("..", "..", "..", "examples", "todo"))
 	if err != nil {
 		t.Fatal(err)
@@ -27,7 +29,14 @@ func TestTodoService(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
+	t.Cleanup(func() { c.Close() })
+	return srv, m, c
+}
+
+// TestTodoService calls every operation of the example service through the
+// client, errors included.
+func TestTodoService(t *testing.T) {
+	srv, m, c := newTodos(t)
 	ctx := context.Background()
 	call := func(op, in string, out any) error {
 		data, err := c.Call(ctx, op, []byte(in))
@@ -79,7 +88,7 @@ func TestTodoService(t *testing.T) {
 	if err := call("DeleteTodo", fmt.Sprintf(`{"id": %q}`, a.ID), nil); err != nil {
 		t.Errorf("DeleteTodo: %v", err)
 	}
-	err = call("GetTodo", fmt.Sprintf(`{"id": %q}`, a.ID), nil)
+	err := call("GetTodo", fmt.Sprintf(`{"id": %q}`, a.ID), nil)
 	var ce *client.Error
 	if !errors.As(err, &ce) || ce.Shape != "smithycurl.examples.todo#TodoNotFound" || ce.Status != 404 {
 		t.Fatalf("GetTodo after delete: %v", err)
@@ -109,5 +118,35 @@ func TestTodoService(t *testing.T) {
 	err = call("CreateTodo", `{"title": "one too many"}`, nil)
 	if !errors.As(err, &ce) || ce.Shape != "smithycurl.examples.todo#TooManyTodos" || ce.Status != 409 {
 		t.Errorf("full list: %v", err)
+	}
+}
+
+// TestCreateTodoDue: CreateTodo's due has no @timestampFormat, so it comes
+// as simpleRestJson's default, epoch seconds (what the client sends, from
+// either document form); TodoItem's due goes back as a date-time.
+func TestCreateTodoDue(t *testing.T) {
+	srv, _, c := newTodos(t)
+	for in, want := range map[string]string{
+		`"2024-05-01T12:00:00.5Z"`:    "2024-05-01T12:00:00.5Z",
+		`1714564800.123456789`:        "2024-05-01T12:00:00.123456789Z",
+		`"2024-05-01T14:00:00+02:00"`: "2024-05-01T12:00:00Z",
+		`-1`:                          "1969-12-31T23:59:59Z",
+	} {
+		out, err := c.Call(context.Background(), "CreateTodo", []byte(`{"title": "t", "due": `+in+`}`))
+		var item struct{ Due string }
+		if err != nil || json.Unmarshal(out, &item) != nil || item.Due != want {
+			t.Errorf("due %s: %s, %v; want due %s", in, out, err, want)
+		}
+	}
+	// Other forms are not the protocol's.
+	for _, body := range []string{`{"title": "t", "due": "2024-05-01T12:00:00Z"}`, `{"title": "t", "due": 1e20}`, `{"title": "t", "due": 1e-999999999}`} {
+		resp, err := http.Post(srv.URL+"/todos", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusBadRequest {
+			t.Errorf("%s: HTTP %d, want 400", body, resp.StatusCode)
+		}
 	}
 }
