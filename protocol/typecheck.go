@@ -210,7 +210,7 @@ func checkContainer(s *scanner, sc *shapeCodec) error {
 	return nil
 }
 
-// maxBigDigits bounds the digits of a bigInteger written with an exponent
+// maxBigDigits bounds the digits of a bigInteger, however it is written
 // (1e100000 would otherwise be a 100 kB number).
 const maxBigDigits = 10000
 
@@ -223,6 +223,14 @@ func checkNumber(lit []byte, sc *shapeCodec) ([]byte, error) {
 		return checkInt(lit, sc)
 	case kBigInt:
 		if plainInt(lit) {
+			// Every byte but a sign is a digit (JSON has no leading zeros).
+			n := len(lit)
+			if lit[0] == '-' {
+				n--
+			}
+			if n > maxBigDigits {
+				return nil, badValue(fmt.Sprintf("%.20s... (%d digits) has more than %d digits (bigInteger)", lit, n, maxBigDigits))
+			}
 			return lit, nil
 		}
 		neg, digits, zeros, ok := wholeNumber(lit)

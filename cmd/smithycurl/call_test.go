@@ -258,3 +258,51 @@ func TestCallExact(t *testing.T) {
 		}
 	}
 }
+
+// TestCallBigIntegerLimit: a bigInteger has at most 10000 digits, however
+// it is written; a longer one is an input error naming its member path,
+// and nothing is sent.
+func TestCallBigIntegerLimit(t *testing.T) {
+	bin := smithycurl(t)
+	var mu sync.Mutex
+	hits := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		hits++
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{}`))
+	}))
+	defer srv.Close()
+	model := filepath.Join(t.TempDir(), "big.smithy")
+	os.WriteFile(model, []byte(`$version: "2"
+namespace big
+@aws.protocols#restJson1
+service Big { operations: [Put] }
+@http(method: "POST", uri: "/put")
+operation Put { input := { n: BigInteger, items: Items } }
+list Items { member: Item }
+structure Item { n: BigInteger }
+`), 0o644)
+	digits := func(n int) string { return "-" + strings.Repeat("9", n) }
+	for _, tc := range []struct{ input, want string }{
+		{`{"n": ` + digits(10000) + `}`, ""},
+		{`{"n": ` + digits(10001) + `}`, "member n: -9999999999999999999... (10001 digits) has more than 10000 digits (bigInteger)"},
+		{`{"items": [{"n": 1}, {"n": ` + digits(20001)[1:] + `}]}`, "member items[1].n: 99999999999999999999... (20001 digits) has more than 10000 digits (bigInteger)"},
+		{`{"n": 1e10001}`, "member n: 1e10001 has more than 10000 digits (bigInteger)"},
+	} {
+		mu.Lock()
+		before := hits
+		mu.Unlock()
+		_, errOut, code := runCmd(t, bin, "call", "--model", model, "--endpoint", srv.URL, "Put", "--input", tc.input)
+		mu.Lock()
+		sent := hits - before
+		mu.Unlock()
+		if tc.want == "" && (code != 0 || sent != 1) {
+			t.Errorf("%.40s: exit %d, %d requests: %s", tc.input, code, sent, errOut)
+		}
+		if tc.want != "" && (code != 2 || sent != 0 || !strings.Contains(errOut, tc.want) || len(errOut) > 200) {
+			t.Errorf("%.40s: exit %d, %d requests: %.300s; want exit 2, nothing sent and %q", tc.input, code, sent, errOut, tc.want)
+		}
+	}
+}
