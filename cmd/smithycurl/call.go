@@ -204,8 +204,14 @@ func callFailed(err error, raw bool, stdout, stderr io.Writer) int {
 		return exitServiceError
 	case client.KindUsage, client.KindValidation:
 		return exitUsage
+	case client.KindDecode:
+		return exitDecode
+	case client.KindWaiterFailure:
+		return exitWaiterFailure
+	case client.KindWaiterTimeout:
+		return exitWaiterTimeout
 	}
-	return exitTransport
+	return exitTransport // transport, timeout, cancelled
 }
 
 // newClient loads the model and makes the client the flags describe, with

@@ -306,3 +306,19 @@ structure Item { n: BigInteger }
 		}
 	}
 }
+
+// TestCallDecodeError: a response the client cannot decode exits 6, not
+// 3 (transport error or timeout): the call may have taken effect.
+func TestCallDecodeError(t *testing.T) {
+	bin := smithycurl(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"items": [{"id": 1`)) // cut short
+	}))
+	defer srv.Close()
+	model := filepath.Join("..", "..", "examples", "todo")
+	out, errOut, code := runCmd(t, bin, "call", "--model", model, "--endpoint", srv.URL, "ListTodos", "--input", "{}", "--retries", "0")
+	if code != 6 || out != "" || !strings.Contains(errOut, "decode error") {
+		t.Errorf("exit %d: %s%s; want 6 and a decode error", code, out, errOut)
+	}
+}

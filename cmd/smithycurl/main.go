@@ -13,7 +13,8 @@
 //
 // Exit codes: 0 success; 1 the service answered with an error; 2 usage,
 // model or input error; 3 transport error or timeout; wait: 4 the waiter
-// reached its failure state, 5 it timed out (--max-wait).
+// reached its failure state, 5 it timed out (--max-wait); 6 the response
+// could not be decoded.
 package main
 
 import (
@@ -53,15 +54,17 @@ Usage:
 PATH is a .smithy or .json file, a directory of them, or a smithy-build.json;
 --model repeats. Model warnings are printed with -v (--verbose), errors always.
 Exit codes: 0 ok, 1 service error, 2 usage/model/input error, 3 transport error or timeout;
-wait: 4 the waiter reached its failure state, 5 it did not succeed within --max-wait.
+wait: 4 the waiter reached its failure state, 5 it did not succeed within --max-wait;
+6 the response could not be decoded.
 Run 'smithycurl COMMAND -h' for a command's options.
 `
 
-// Exit codes scripts can rely on.
+// Exit codes scripts can rely on (wait's 4 and 5 are in wait.go).
 const (
 	exitServiceError = 1
 	exitUsage        = 2
 	exitTransport    = 3
+	exitDecode       = 6
 )
 
 func main() {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -90,21 +89,5 @@ func wait(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		writeJSON(stdout, out)
 		return 0
 	}
-	fmt.Fprintf(stderr, "smithycurl: %v\n", err)
-	var ce *client.Error
-	if !errors.As(err, &ce) {
-		return exitTransport
-	}
-	switch ce.Kind {
-	case client.KindWaiterFailure:
-		return exitWaiterFailure
-	case client.KindWaiterTimeout:
-		return exitWaiterTimeout
-	case client.KindService:
-		writeJSON(stdout, serviceErrorJSON(ce))
-		return exitServiceError
-	case client.KindUsage, client.KindValidation:
-		return exitUsage
-	}
-	return exitTransport
+	return callFailed(err, false, stdout, stderr)
 }
