@@ -1,0 +1,169 @@
+package transport
+
+/*
+#include "shim.h"
+*/
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"net/textproto"
+	"strings"
+
+	"github.com/smithycurl/smithycurl/wire"
+)
+
+// sentHeader is the header set as sent (request plus defaults), for Trace.
+func (t *Curl) sentHeader(req *Request) wire.Header {
+	out := req.Header.Clone()
+	if out == nil {
+		out = wire.Header{}
+	}
+	for _, h := range req.SecretHeaders {
+		if out.Get(h) != "" {
+			out.Set(h, "REDACTED")
+		}
+	}
+	for k, vs := range t.cfg.DefaultHeader {
+		ck := textproto.CanonicalMIMEHeaderKey(k)
+		if !hasHeader(out, ck) {
+			out[ck] = append([]string(nil), vs...)
+		}
+	}
+	if out.Get("User-Agent") == "" {
+		out.Set("User-Agent", t.cfg.UserAgent)
+	}
+	return out
+}
+
+// hasHeader reports whether h has name (canonical), in any letter case.
+func hasHeader(h wire.Header, name string) bool {
+	if h == nil {
+		return false
+	}
+	if _, ok := h[name]; ok {
+		return true
+	}
+	for k := range h {
+		if strings.EqualFold(k, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// appendHeader appends "k: v\0", or "k;\0" for an empty value (libcurl's
+// way to send a header without a value).
+func appendHeader(b []byte, k, v string) []byte {
+	b = append(b, k...)
+	if v == "" {
+		return append(b, ';', 0)
+	}
+	b = append(b, ':', ' ')
+	b = append(b, v...)
+	return append(b, 0)
+}
+
+func validMethod(m string) error {
+	for i := 0; i < len(m); i++ {
+		c := m[i]
+		if c <= ' ' || c >= 0x7f || strings.IndexByte("()<>@,;:\\\"/[]?={}", c) >= 0 {
+			return fmt.Errorf("invalid method %q", m)
+		}
+	}
+	return nil
+}
+
+func validName(k string) error {
+	if k == "" {
+		return errors.New("empty header name")
+	}
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if c <= ' ' || c >= 0x7f || c == ':' {
+			return fmt.Errorf("invalid header name %q", k)
+		}
+	}
+	return nil
+}
+
+// validText refuses CR, LF and NUL in a header value. The error never shows
+// the value: it may be a credential.
+func validText(v string) error {
+	if i := strings.IndexAny(v, "\r\n\x00"); i >= 0 {
+		return fmt.Errorf("invalid header value: control character at byte %d", i)
+	}
+	return nil
+}
+
+// parseHeader parses the last header block libcurl delivered.
+func parseHeader(p *C.char, n C.size_t) (wire.Header, []string) {
+	if n == 0 {
+		return make(wire.Header), nil
+	}
+	return parseHeaderBlock(C.GoStringN(p, C.int(n)))
+}
+
+// parseHeaderBlock parses a response header block: the status line, then
+// one header per line up to the first empty line. names are the names as
+// they were spelled on the wire where that is not their canonical form
+// (wire.Response.Names).
+func parseHeaderBlock(s string) (hdr wire.Header, names []string) {
+	// Skip the status line.
+	i := strings.IndexByte(s, '\n')
+	if i < 0 {
+		return make(wire.Header), nil
+	}
+	s = s[i+1:]
+	// One map sized for every line and one backing array for the values:
+	// each name's first value is a one-element slice of it (capacity one,
+	// so a second value of the same name moves that name to its own array).
+	n := strings.Count(s, "\n") + 1
+	hdr = make(wire.Header, n)
+	vals := make([]string, 0, n)
+	var last string
+	for len(s) > 0 {
+		var line string
+		if i := strings.IndexByte(s, '\n'); i >= 0 {
+			line, s = s[:i], s[i+1:]
+		} else {
+			line, s = s, ""
+		}
+		line = strings.TrimSuffix(line, "\r")
+		if strings.IndexByte(line, '\r') >= 0 {
+			// A bare CR inside a line is replaced by a space (RFC 9112
+			// 2.2): a value never carries a line break to the caller.
+			line = strings.ReplaceAll(line, "\r", " ")
+		}
+		if line == "" {
+			break
+		}
+		if (line[0] == ' ' || line[0] == '\t') && last != "" { // obsolete folding
+			vs := hdr[last]
+			vs[len(vs)-1] += " " + strings.TrimSpace(line)
+			continue
+		}
+		i := strings.IndexByte(line, ':')
+		if i <= 0 {
+			continue
+		}
+		raw := strings.TrimRight(line[:i], " \t")
+		k := textproto.CanonicalMIMEHeaderKey(raw)
+		if k != raw {
+			if names == nil {
+				names = make([]string, 0, n)
+			}
+			names = append(names, raw)
+		}
+		v := strings.Trim(line[i+1:], " \t")
+		if vs, ok := hdr[k]; ok {
+			hdr[k] = append(vs, v)
+		} else {
+			vals = append(vals, v)
+			hdr[k] = vals[len(vals)-1 : len(vals) : len(vals)]
+		}
+		last = k
+	}
+	return hdr, names
+}
