@@ -217,6 +217,6 @@ func example(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitUsage
 	}
-	fmt.Fprintln(stdout, describepkg.Example(m, op).JSONIndent("  "))
+	writeJSON(stdout, []byte(describepkg.Example(m, op).JSON()))
 	return 0
 }

@@ -91,7 +91,7 @@ func endpointCmd(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	b.Set("headers", hb.Build())
 	b.Set("properties", ep.Properties)
-	fmt.Fprintln(stdout, b.Build().JSONIndent("  "))
+	writeJSON(stdout, []byte(b.Build().JSON()))
 	return 0
 }
 

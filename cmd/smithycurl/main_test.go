@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"unsafe"
 )
 
 var (
@@ -58,6 +61,47 @@ func runCmd(t *testing.T, bin string, args ...string) (stdout, stderr string, co
 		t.Fatal(err)
 	}
 	return o.String(), e.String(), code
+}
+
+// runOnTerminal runs the command with stdout on a pseudo-terminal and
+// returns what it printed there ("\r\n" read back as "\n").
+func runOnTerminal(t *testing.T, bin string, args ...string) string {
+	t.Helper()
+	ptmx, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ptmx.Close()
+	var unlock int32
+	var n uint32
+	for _, req := range []struct {
+		op  uintptr
+		arg unsafe.Pointer
+	}{{syscall.TIOCSPTLCK, unsafe.Pointer(&unlock)}, {syscall.TIOCGPTN, unsafe.Pointer(&n)}} {
+		if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, ptmx.Fd(), req.op, uintptr(req.arg)); e != 0 {
+			t.Fatal(e)
+		}
+	}
+	tty, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var errOut bytes.Buffer
+	cmd := exec.Command(bin, args...)
+	cmd.Stdout, cmd.Stderr = tty, &errOut
+	err = cmd.Start()
+	tty.Close() // the command has its own copy
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	io.Copy(&out, ptmx) // until EIO: the command closed the terminal
+	if err := cmd.Wait(); err != nil {
+		if _, ok := err.(*exec.ExitError); !ok {
+			t.Fatal(err)
+		}
+	}
+	return strings.ReplaceAll(out.String(), "\r\n", "\n")
 }
 
 func TestCommands(t *testing.T) {
