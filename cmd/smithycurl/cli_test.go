@@ -106,7 +106,7 @@ func TestCallSecrets(t *testing.T) {
 const streamingModel = `$version: "2"
 namespace s
 @aws.protocols#restJson1
-service S { operations: [Upload, Watch] }
+service S { operations: [Upload, Watch, Talk] }
 
 @http(method: "PUT", uri: "/upload")
 operation Upload { input := { @httpPayload data: Data } }
@@ -117,6 +117,9 @@ blob Data
 @http(method: "GET", uri: "/watch")
 operation Watch { output := { @httpPayload events: Events } }
 
+@http(method: "POST", uri: "/talk")
+operation Talk { input := { @httpPayload events: Events } }
+
 @streaming
 union Events { tick: Tick }
 
@@ -124,7 +127,9 @@ structure Tick { n: Integer }
 `
 
 // TestDescribe: --json is the C API's operation JSON (the describe
-// package), and both forms mark @streaming members.
+// package), and both forms mark @streaming members; the text says how
+// call takes each (TestCallStreamingAndEmptyPayload and TestCallEventStream
+// call them).
 func TestDescribe(t *testing.T) {
 	bin := smithycurl(t)
 	dir := t.TempDir()
@@ -140,6 +145,10 @@ func TestDescribe(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "events: Events (union)  [event stream, httpPayload]") ||
 		!strings.Contains(out, "event stream (events): call prints the initial output, then one JSON line per event") {
 		t.Errorf("describe Watch: exit %d\n%s", code, out)
+	}
+	out, _, code = runCmd(t, bin, "describe", "--model", path, "Talk")
+	if code != 0 || !strings.Contains(out, "input event stream (events): sent from Go only (client.CallDuplex)") {
+		t.Errorf("describe Talk: exit %d\n%s", code, out)
 	}
 	out, _, code = runCmd(t, bin, "describe", "--json", "--model", path, "Watch")
 	var d struct {
