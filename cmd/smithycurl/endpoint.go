@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -70,6 +71,13 @@ func endpointCmd(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	ep, err := c.ResolveEndpoint(opName, data)
 	if err != nil {
+		var ce *client.Error
+		if len(pos) == 0 && errors.As(err, &ce) {
+			// The operation stood for any: the message does not name it.
+			noOp := *ce
+			noOp.Operation = ""
+			err = &noOp
+		}
 		fmt.Fprintf(stderr, "smithycurl: %v\n", err)
 		return exitUsage
 	}

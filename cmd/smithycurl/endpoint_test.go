@@ -42,6 +42,16 @@ func TestEndpointAndRegion(t *testing.T) {
 	if code != 0 || out != `{"url":"https://222222222222.ddb.us-east-1.amazonaws.com","headers":{},"properties":{}}`+"\n" { // as in the README
 		t.Errorf("endpoint with a contextParam: exit %d\n%s", code, out)
 	}
+	// A rule's error names the operation only when one was given.
+	fips := []string{"endpoint", "--model", ddb, "--region", "us-east-1", "--fips", "--endpoint", "http://127.0.0.1:1"}
+	_, errOut, code = runCmd(t, bin, fips...)
+	if want := "smithycurl: usage error: endpoint rules: Invalid Configuration: FIPS and custom endpoint are not supported\n"; code != 2 || errOut != want {
+		t.Errorf("endpoint --fips --endpoint: exit %d: %q, want %q", code, errOut, want)
+	}
+	_, errOut, code = runCmd(t, bin, append(fips, "DescribeTable", "--input", `{"TableName": "t"}`)...)
+	if code != 2 || !strings.HasPrefix(errOut, "smithycurl: DescribeTable: usage error: endpoint rules: Invalid Configuration: FIPS") {
+		t.Errorf("endpoint --fips --endpoint DescribeTable: exit %d: %s", code, errOut)
+	}
 	_, errOut, code = runCmd(t, bin, "endpoint", "--model", ddb, "--region", "us-east-1\r\nX: y")
 	if code != 2 || !strings.Contains(errOut, "is not a valid region name") {
 		t.Errorf("bad region: exit %d: %s", code, errOut)
