@@ -107,7 +107,8 @@ func (f *callFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.awsToken, "aws-session-token", "", "AWS session token (default: $AWS_SESSION_TOKEN)")
 	fs.StringVar(&f.reg, "region", "", "AWS region: picks the endpoint from the service's endpoint rules and signs for it (default: $AWS_REGION)")
 	fs.DurationVar(&f.timeout, "timeout", 0, "whole-call timeout, e.g. 5s (default 60s)")
-	fs.IntVar(&f.retries, "retries", -1, "retries after the first attempt (default 2; 0 turns them off)")
+	fs.IntVar(&f.retries, "retries", client.DefaultRetryPolicy.MaxAttempts-1,
+		"at most `N` retries after the first attempt (N+1 sends in all, within --timeout) of a failure that is retried: throttling, @retryable errors, failed connections; 5xx only for idempotent operations. 0 sends once")
 	fs.BoolVar(&f.validate, "validate", false, "check the input against the model's constraints (@length, @range, @pattern, enum values, @uniqueItems) before sending; @required and value types are always checked")
 	fs.BoolVar(&f.noValidate, "no-validate", false, "do not check the model's constraints (the default; overrides --validate)")
 	fs.BoolVar(&f.noHostPrefix, "no-host-prefix", false, "ignore the endpoint trait's host prefix")
@@ -339,11 +340,12 @@ func (f *callFlags) options(stderr io.Writer) ([]client.Option, error) {
 	if f.timeout > 0 {
 		opts = append(opts, client.WithTimeout(f.timeout))
 	}
-	if f.retries >= 0 {
-		p := client.DefaultRetryPolicy
-		p.MaxAttempts = f.retries + 1
-		opts = append(opts, client.WithRetryPolicy(p))
+	if f.retries < 0 {
+		return nil, fmt.Errorf("--retries %d: give 0 or more (retries after the first attempt)", f.retries)
 	}
+	p := client.DefaultRetryPolicy
+	p.MaxAttempts = f.retries + 1
+	opts = append(opts, client.WithRetryPolicy(p))
 	if f.validate && !f.noValidate {
 		opts = append(opts, client.WithValidation())
 	}

@@ -322,3 +322,43 @@ func TestCallDecodeError(t *testing.T) {
 		t.Errorf("exit %d: %s%s; want 6 and a decode error", code, out, errOut)
 	}
 }
+
+// TestCallRetries: --retries N is how many retries follow the first
+// attempt, as its help says (with one default).
+func TestCallRetries(t *testing.T) {
+	bin := smithycurl(t)
+	var mu sync.Mutex
+	sends := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		sends++
+		mu.Unlock()
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}))
+	defer srv.Close()
+	base := []string{"call", "--model", filepath.Join("..", "..", "examples", "todo"), "--endpoint", srv.URL,
+		"GetTodo", "--input", `{"id": "00000000-0000-4000-8000-000000000000"}`} // @readonly: a 503 is retried
+	for _, tc := range []struct {
+		flags []string
+		sends int
+	}{{nil, 3}, {[]string{"--retries", "0"}, 1}, {[]string{"--retries", "1"}, 2}} {
+		mu.Lock()
+		sends = 0
+		mu.Unlock()
+		_, errOut, code := runCmd(t, bin, append(base, tc.flags...)...)
+		mu.Lock()
+		if code != 1 || sends != tc.sends {
+			t.Errorf("%v: exit %d, %d sends, want %d: %s", tc.flags, code, sends, tc.sends, errOut)
+		}
+		mu.Unlock()
+	}
+	if _, errOut, code := runCmd(t, bin, append(base, "--retries", "-1")...); code != 2 || !strings.Contains(errOut, "--retries -1: give 0 or more") {
+		t.Errorf("--retries -1: exit %d: %s", code, errOut)
+	}
+	_, help, _ := runCmd(t, bin, "call", "--help")
+	i := strings.Index(help, "-retries N\n")
+	entry, _, _ := strings.Cut(help[max(i, 0):], "\n  -")
+	if i < 0 || strings.Count(entry, "(default") != 1 || !strings.Contains(entry, "retries after the first attempt") || !strings.HasSuffix(entry, "(default 2)") {
+		t.Errorf("call --help, --retries:\n%s", entry)
+	}
+}
