@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/mccutchen/go-httpbin/v2/httpbin"
@@ -264,16 +265,7 @@ func TestCallExact(t *testing.T) {
 // and nothing is sent.
 func TestCallBigIntegerLimit(t *testing.T) {
 	bin := smithycurl(t)
-	var mu sync.Mutex
-	hits := 0
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		hits++
-		mu.Unlock()
-		w.Header().Set("Content-Type", "application/json")
-		w.Write([]byte(`{}`))
-	}))
-	defer srv.Close()
+	url, sent := countingServer(t, http.StatusOK, `{}`)
 	model := filepath.Join(t.TempDir(), "big.smithy")
 	os.WriteFile(model, []byte(`$version: "2"
 namespace big
@@ -291,18 +283,13 @@ structure Item { n: BigInteger }
 		{`{"items": [{"n": 1}, {"n": ` + digits(20001)[1:] + `}]}`, "member items[1].n: 99999999999999999999... (20001 digits) has more than 10000 digits (bigInteger)"},
 		{`{"n": 1e10001}`, "member n: 1e10001 has more than 10000 digits (bigInteger)"},
 	} {
-		mu.Lock()
-		before := hits
-		mu.Unlock()
-		_, errOut, code := runCmd(t, bin, "call", "--model", model, "--endpoint", srv.URL, "Put", "--input", tc.input)
-		mu.Lock()
-		sent := hits - before
-		mu.Unlock()
-		if tc.want == "" && (code != 0 || sent != 1) {
-			t.Errorf("%.40s: exit %d, %d requests: %s", tc.input, code, sent, errOut)
+		_, errOut, code := runCmd(t, bin, "call", "--model", model, "--endpoint", url, "Put", "--input", tc.input)
+		n := sent()
+		if tc.want == "" && (code != 0 || n != 1) {
+			t.Errorf("%.40s: exit %d, %d requests: %s", tc.input, code, n, errOut)
 		}
-		if tc.want != "" && (code != 2 || sent != 0 || !strings.Contains(errOut, tc.want) || len(errOut) > 200) {
-			t.Errorf("%.40s: exit %d, %d requests: %.300s; want exit 2, nothing sent and %q", tc.input, code, sent, errOut, tc.want)
+		if tc.want != "" && (code != 2 || n != 0 || !strings.Contains(errOut, tc.want) || len(errOut) > 200) {
+			t.Errorf("%.40s: exit %d, %d requests: %.300s; want exit 2, nothing sent and %q", tc.input, code, n, errOut, tc.want)
 		}
 	}
 }
@@ -311,13 +298,9 @@ structure Item { n: BigInteger }
 // 3 (transport error or timeout): the call may have taken effect.
 func TestCallDecodeError(t *testing.T) {
 	bin := smithycurl(t)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		w.Write([]byte(`{"items": [{"id": 1`)) // cut short
-	}))
-	defer srv.Close()
+	url, _ := countingServer(t, http.StatusOK, `{"items": [{"id": 1`) // cut short
 	model := filepath.Join("..", "..", "examples", "todo")
-	out, errOut, code := runCmd(t, bin, "call", "--model", model, "--endpoint", srv.URL, "ListTodos", "--input", "{}", "--retries", "0")
+	out, errOut, code := runCmd(t, bin, "call", "--model", model, "--endpoint", url, "ListTodos", "--input", "{}", "--retries", "0")
 	if code != 6 || out != "" || !strings.Contains(errOut, "decode error") {
 		t.Errorf("exit %d: %s%s; want 6 and a decode error", code, out, errOut)
 	}
@@ -327,30 +310,17 @@ func TestCallDecodeError(t *testing.T) {
 // attempt, as its help says (with one default).
 func TestCallRetries(t *testing.T) {
 	bin := smithycurl(t)
-	var mu sync.Mutex
-	sends := 0
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		sends++
-		mu.Unlock()
-		w.WriteHeader(http.StatusServiceUnavailable)
-	}))
-	defer srv.Close()
-	base := []string{"call", "--model", filepath.Join("..", "..", "examples", "todo"), "--endpoint", srv.URL,
+	url, sent := countingServer(t, http.StatusServiceUnavailable, `{}`)
+	base := []string{"call", "--model", filepath.Join("..", "..", "examples", "todo"), "--endpoint", url,
 		"GetTodo", "--input", `{"id": "00000000-0000-4000-8000-000000000000"}`} // @readonly: a 503 is retried
 	for _, tc := range []struct {
 		flags []string
 		sends int
 	}{{nil, 3}, {[]string{"--retries", "0"}, 1}, {[]string{"--retries", "1"}, 2}} {
-		mu.Lock()
-		sends = 0
-		mu.Unlock()
 		_, errOut, code := runCmd(t, bin, append(base, tc.flags...)...)
-		mu.Lock()
-		if code != 1 || sends != tc.sends {
-			t.Errorf("%v: exit %d, %d sends, want %d: %s", tc.flags, code, sends, tc.sends, errOut)
+		if n := sent(); code != 1 || n != tc.sends {
+			t.Errorf("%v: exit %d, %d sends, want %d: %s", tc.flags, code, n, tc.sends, errOut)
 		}
-		mu.Unlock()
 	}
 	if _, errOut, code := runCmd(t, bin, append(base, "--retries", "-1")...); code != 2 || !strings.Contains(errOut, "--retries -1: give 0 or more") {
 		t.Errorf("--retries -1: exit %d: %s", code, errOut)
@@ -361,4 +331,18 @@ func TestCallRetries(t *testing.T) {
 	if i < 0 || strings.Count(entry, "(default") != 1 || !strings.Contains(entry, "retries after the first attempt") || !strings.HasSuffix(entry, "(default 2)") {
 		t.Errorf("call --help, --retries:\n%s", entry)
 	}
+}
+
+// countingServer answers every request with status and body, and counts
+// the requests: sent() gives how many came since the last call.
+func countingServer(t *testing.T, status int, body string) (url string, sent func() int) {
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		w.Write([]byte(body))
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL, func() int { return int(n.Swap(0)) }
 }
