@@ -67,6 +67,29 @@ func (e *endpointFlags) register(fs *flag.FlagSet) {
 	fs.Var(&e.params, "endpoint-param", "endpoint rule-set parameter NAME=VALUE (repeatable; e.g. AccountIdEndpointMode=preferred)")
 }
 
+// haveRegion tells whether the service's endpoint rules get the region
+// they need, and if not says on stderr which flags give it (the client's
+// own message names its Go options).
+func (e *endpointFlags) haveRegion(m *model.Model, svc *model.Service, endpoint, region string, stderr io.Writer) bool {
+	if endpoint != "" || region != "" || os.Getenv("AWS_REGION") != "" || os.Getenv("AWS_DEFAULT_REGION") != "" || !endpoints.HasRules(svc.Shape) {
+		return true
+	}
+	for _, kv := range e.params {
+		if name, _, _ := strings.Cut(kv, "="); name == "Region" || name == "Endpoint" {
+			return true
+		}
+	}
+	es, err := endpoints.ForService(m, svc)
+	if err != nil {
+		return true // the client says what is wrong with the rules
+	}
+	if _, ok := es.RuleSet.ParamForBuiltIn("AWS::Region"); !ok {
+		return true
+	}
+	fmt.Fprintf(stderr, "smithycurl: service %s needs a region: give --region REGION (or set AWS_REGION), or --endpoint URL\n", svc.Shape.ID)
+	return false
+}
+
 func (e *endpointFlags) options() ([]client.Option, error) {
 	var opts []client.Option
 	if e.fips {
@@ -224,6 +247,9 @@ func (f *callFlags) newClient(ctx context.Context, stderr io.Writer, extra ...cl
 	}
 	if f.endpoint == "" && !endpoints.HasRules(svc.Shape) {
 		fmt.Fprintln(stderr, "smithycurl: --endpoint is required (the service has no endpoint rules to find it from a --region)")
+		return nil, nil, nil, false
+	}
+	if !f.endpointFlags.haveRegion(m, svc, f.endpoint, f.reg, stderr) {
 		return nil, nil, nil, false
 	}
 	opts, err := f.options(stderr)

@@ -40,6 +40,9 @@ func endpointCmd(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintf(stderr, "smithycurl: service %s has no endpoint rules (smithy.rules#endpointRuleSet)\n", svc.Shape.ID)
 		return exitUsage
 	}
+	if !ef.haveRegion(m, svc, endpoint, region, stderr) {
+		return exitUsage
+	}
 	opts, err := ef.options()
 	if err != nil {
 		fmt.Fprintf(stderr, "smithycurl: %v\n", err)

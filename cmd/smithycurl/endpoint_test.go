@@ -81,10 +81,22 @@ func TestEndpointAndRegion(t *testing.T) {
 	if code != 2 || !strings.Contains(errOut, "endpoint rules: Invalid Configuration: FIPS and custom endpoint are not supported") {
 		t.Errorf("call --fips --endpoint: exit %d: %s", code, errOut)
 	}
-	// No endpoint and no region: a usage error that says what to give.
-	_, errOut, code = runCmd(t, bin, append([]string{"call", "--model", ddb, "ListTables", "--input", "{}"}, keys...)...)
-	if code != 2 || !strings.Contains(errOut, "give a region") {
-		t.Errorf("call without endpoint or region: exit %d: %s", code, errOut)
+	// No endpoint and no region: a usage error that names the flags to give.
+	for _, args := range [][]string{append([]string{"call", "--model", ddb, "ListTables", "--input", "{}"}, keys...), {"endpoint", "--model", ddb}} {
+		_, errOut, code = runCmd(t, bin, args...)
+		want := "smithycurl: service com.amazonaws.dynamodb#DynamoDB_20120810 needs a region: give --region REGION (or set AWS_REGION), or --endpoint URL\n"
+		if code != 2 || errOut != want {
+			t.Errorf("%s without endpoint or region: exit %d: %q, want %q", args[0], code, errOut, want)
+		}
+	}
+	// A region from the environment or the rules' parameter will do.
+	t.Setenv("AWS_DEFAULT_REGION", "eu-west-3")
+	if out, errOut, code := runCmd(t, bin, "endpoint", "--model", ddb); code != 0 || !strings.Contains(out, "dynamodb.eu-west-3.amazonaws.com") {
+		t.Errorf("endpoint with AWS_DEFAULT_REGION: exit %d: %s%s", code, out, errOut)
+	}
+	t.Setenv("AWS_DEFAULT_REGION", "")
+	if out, errOut, code := runCmd(t, bin, "endpoint", "--model", ddb, "--endpoint-param", "Region=eu-west-2"); code != 0 || !strings.Contains(out, "dynamodb.eu-west-2.amazonaws.com") {
+		t.Errorf("endpoint --endpoint-param Region=: exit %d: %s%s", code, out, errOut)
 	}
 }
 
