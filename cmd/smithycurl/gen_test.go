@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -89,5 +90,20 @@ func TestGenPython(t *testing.T) {
 	_, errOut, code := runCmd(t, bin, "gen", "python", "--model", model, "-o", dir)
 	if code != 2 || !strings.Contains(errOut, "needs a Python 3.10+ with the smithycurl package") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+	// A Python that cannot import the package (isolated: no PYTHONPATH, no
+	// site-packages): what to install or set, not only Python's message.
+	python3, err := exec.LookPath("python3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	isolated := filepath.Join(t.TempDir(), "python3")
+	os.WriteFile(isolated, []byte("#!/bin/sh\nexec "+python3+" -I -S \"$@\"\n"), 0o755)
+	t.Setenv("PYTHON", isolated)
+	_, errOut, code = runCmd(t, bin, "gen", "python", "--model", model, "-o", dir)
+	for _, want := range []string{isolated + " cannot import smithycurl", "python3 -m pip install ./bindings/python", "PYTHONPATH=bindings/python"} {
+		if code != 2 || !strings.Contains(errOut, want) {
+			t.Errorf("without the package: exit %d, stderr %q; want %q", code, errOut, want)
+		}
 	}
 }

@@ -47,9 +47,20 @@ func genPython(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	switch {
 	case err == nil:
 		return 0
-	case errors.As(err, &exit):
+	case errors.As(err, &exit) && canImportSmithycurl(ctx, python):
 		return exitUsage // the generator said why on stderr
+	case exit != nil:
+		err = fmt.Errorf("%s cannot import smithycurl", python)
 	}
-	fmt.Fprintf(stderr, "smithycurl: gen python needs a Python 3.10+ with the smithycurl package (python3 -m pip install ./bindings/python): %v\n", err)
+	fmt.Fprintf(stderr, "smithycurl: gen python needs a Python 3.10+ with the smithycurl package "+
+		"(in the smithycurl source tree: make lib && python3 -m pip install ./bindings/python, "+
+		"or PYTHONPATH=bindings/python SMITHYCURL_LIBRARY=build/libsmithycurl.so; $PYTHON names the interpreter): %v\n", err)
 	return exitUsage
+}
+
+// canImportSmithycurl tells whether python finds the smithycurl package
+// (without importing it).
+func canImportSmithycurl(ctx context.Context, python string) bool {
+	return exec.CommandContext(ctx, python, "-c",
+		"import importlib.util, sys; sys.exit(importlib.util.find_spec('smithycurl') is None)").Run() == nil
 }
