@@ -9,11 +9,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/smithycurl/smithycurl/client"
+	describepkg "github.com/smithycurl/smithycurl/describe"
 	"github.com/smithycurl/smithycurl/endpoints"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/transport"
@@ -183,6 +185,10 @@ func call(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if c.HasEventStream(op.Name) {
 		return callStream(ctx, c, op.Name, input, f.raw, stdout, stderr)
 	}
+	if err := f.checkBodies(m, op); err != nil {
+		fmt.Fprintf(stderr, "smithycurl: %v\n", err)
+		return exitUsage
+	}
 	callOpts, closeBodies, err := f.bodies(stdout)
 	if err != nil {
 		fmt.Fprintf(stderr, "smithycurl: %v\n", err)
@@ -275,6 +281,24 @@ func (f *callFlags) newClient(ctx context.Context, stderr io.Writer, extra ...cl
 		}
 	}
 	return c, m, svc, true
+}
+
+// checkBodies refuses --body-in or --body-out for an operation without a
+// streaming blob on that side, naming the flag (the client names its Go
+// option), before --body-out's file is created.
+func (f *callFlags) checkBodies(m *model.Model, op *model.Operation) error {
+	for _, b := range []struct {
+		flag, file, side string
+		shape            *model.Shape
+	}{{"--body-in", f.bodyIn, "input", op.Input}, {"--body-out", f.bodyOut, "output", op.Output}} {
+		if b.file == "" {
+			continue
+		}
+		if !slices.ContainsFunc(b.shape.Members, func(mem *model.Member) bool { return describepkg.Streaming(m, mem) == "blob" }) {
+			return fmt.Errorf("%s: operation %s has no streaming blob %s payload", b.flag, op.Name, b.side)
+		}
+	}
+	return nil
 }
 
 // bodies opens the files of --body-in and --body-out; the func closes them.

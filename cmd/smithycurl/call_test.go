@@ -201,8 +201,13 @@ func TestCallStreamingAndEmptyPayload(t *testing.T) {
 	}
 	mu.Unlock()
 	_, errOut, code = runCmd(t, bin, append(base, "Invoke", "--input", `{"FunctionName": "f"}`, "--body-in", file)...)
-	if code != 2 || !strings.Contains(errOut, "WithBodyReader: operation Invoke has no streaming blob input payload") {
+	if code != 2 || errOut != "smithycurl: --body-in: operation Invoke has no streaming blob input payload\n" {
 		t.Errorf("Invoke --body-in: exit %d: %s", code, errOut)
+	}
+	// Refused before the file is touched.
+	_, errOut, code = runCmd(t, bin, append(base, "Invoke", "--input", `{"FunctionName": "f"}`, "--body-out", file)...)
+	if kept, _ := os.ReadFile(file); code != 2 || errOut != "smithycurl: --body-out: operation Invoke has no streaming blob output payload\n" || !bytes.Equal(kept, args) {
+		t.Errorf("Invoke --body-out: exit %d: %s; the file has %d bytes of %d", code, errOut, len(kept), len(args))
 	}
 }
 
