@@ -130,7 +130,8 @@ func New(m *model.Model, svc *model.Service, opts ...Option) (Codec, error) {
 	return nil, fmt.Errorf("service %s has no supported protocol trait (restJson1, simpleRestJson, awsJson1_0, awsJson1_1, rpcv2Cbor, rpcv2Json, restXml, awsQuery, ec2Query)", svc.Shape.ID)
 }
 
-// dialect holds what differs between the two REST JSON protocols.
+// dialect holds what differs between the REST protocols (restJson1,
+// simpleRestJson, restXml).
 type dialect struct {
 	protocol model.ShapeID
 	// errorType finds the error type a response names ("" if none).
