@@ -189,7 +189,7 @@ func planAuth(svc, op *model.Shape) authPlan {
 // and for SigV4 the signer the request must be signed with once it is
 // complete (and again before each retry). sig is what the resolved
 // endpoint's authSchemes say about SigV4.
-func (c *Client) authenticate(op *model.Operation, plan authPlan, req *transport.Request, sig signingOverride) (secret string, signer *sigV4, err error) {
+func (c *Client) authenticate(op *model.Operation, plan authPlan, req *transport.Request, sig signingOverride) (secret string, signer *requestSigner, err error) {
 	for _, scheme := range plan.schemes {
 		if !c.creds.has(scheme) {
 			continue
@@ -222,10 +222,7 @@ func (c *Client) authenticate(op *model.Operation, plan authPlan, req *transport
 			if region == "" {
 				return "", nil, usageError(op.Shape.ID, "aws.auth#sigv4 needs a region: set AWS_REGION or give one with the credentials")
 			}
-			signer = &sigV4{region: region, service: name, creds: c.creds.aws, keys: &c.sigKeys}
-			if c.creds.aws.SessionToken != "" {
-				req.Header.Set("X-Amz-Security-Token", c.creds.aws.SessionToken)
-			}
+			signer = newRequestSigner(c.creds.aws, region, name, &c.sigKeys)
 		}
 		return "", signer, nil
 	}

@@ -25,6 +25,7 @@ import (
 	"github.com/smithycurl/smithycurl/internal/jsonstr"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/protocol"
+	"github.com/smithycurl/smithycurl/sigv4"
 	"github.com/smithycurl/smithycurl/transport"
 	"github.com/smithycurl/smithycurl/wire"
 )
@@ -53,7 +54,7 @@ type Client struct {
 	opts             options
 	creds            credentials
 	plans            sync.Map // *model.Operation -> *callPlan
-	sigKeys          sigV4Keys
+	sigKeys          sigv4.KeyCache
 }
 
 // callPlan is what the client precomputes per operation.
@@ -276,7 +277,7 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte, opts 
 	for attempt := 1; ; attempt++ {
 		if attempt > 1 && body.signer != nil {
 			// Each attempt is signed as of its own time.
-			if err := body.signer.sign(req, time.Now()); err != nil {
+			if _, err := body.signer.sign(req, time.Now()); err != nil {
 				return nil, usageError(op.Shape.ID, "signing the request: %v", err)
 			}
 		}
@@ -415,7 +416,7 @@ func (c *Client) prepare(ctx context.Context, operation string, input []byte, co
 			// large upload before it is sent.
 			req.Header.Set("Expect", "100-continue")
 		}
-		if err := signer.sign(req, time.Now()); err != nil {
+		if _, err := signer.sign(req, time.Now()); err != nil {
 			return nil, nil, nil, nil, usageError(op.Shape.ID, "signing the request: %v", err)
 		}
 		body.signer = signer

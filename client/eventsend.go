@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/smithycurl/smithycurl/eventstream"
 	"github.com/smithycurl/smithycurl/internal/jsonstr"
+	"github.com/smithycurl/smithycurl/sigv4"
 	"github.com/smithycurl/smithycurl/transport"
 )
 
@@ -36,11 +38,11 @@ type duplexBody struct {
 	final    bool     // the final signed message is in buf
 	err      error    // the call is over: Send fails with it
 	wake     func()
-	signer   *eventSigner
+	signer   *sigv4.EventSigner
 	maxQueue int
 }
 
-func newDuplexBody(signer *eventSigner) *duplexBody {
+func newDuplexBody(signer *sigv4.EventSigner) *duplexBody {
 	d := &duplexBody{maxQueue: sendBuffer, signer: signer}
 	d.drained = sync.NewCond(&d.mu)
 	return d
@@ -65,7 +67,7 @@ func (d *duplexBody) Read(p []byte) (int, error) {
 			d.final = true
 		}
 		var err error
-		if d.buf, err = d.signer.sign(d.buf[:0], msg); err != nil {
+		if d.buf, err = d.signer.Sign(d.buf[:0], msg, time.Now()); err != nil {
 			return 0, err
 		}
 		d.off = 0

@@ -12,6 +12,7 @@ import (
 	"github.com/smithycurl/smithycurl/eventstream"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/protocol"
+	"github.com/smithycurl/smithycurl/sigv4"
 	"github.com/smithycurl/smithycurl/transport"
 	"github.com/smithycurl/smithycurl/wire"
 )
@@ -126,19 +127,17 @@ func (c *Client) callStream(ctx context.Context, operation string, input []byte,
 	}
 	var in *duplexBody
 	if plan.inEvents != "" {
-		var signer *eventSigner
+		var signer *sigv4.EventSigner
 		if sv := body.signer; sv != nil {
 			// Signed again with the event stream's payload hash; the
 			// events are signed in a chain from this signature.
-			req.Header.Set("X-Amz-Content-Sha256", "STREAMING-AWS4-HMAC-SHA256-EVENTS")
-			if err := sv.sign(req, time.Now()); err != nil {
+			req.Header.Set(sigv4.ContentSHA256Header, sigv4.StreamingEventsPayload)
+			seed, err := sv.sign(req, time.Now())
+			if err != nil {
 				cancelOpts()
 				return nil, usageError(op.Shape.ID, "signing the request: %v", err)
 			}
-			if signer, err = newEventSigner(sv, req.Header.Get("Authorization")); err != nil {
-				cancelOpts()
-				return nil, usageError(op.Shape.ID, "%v", err)
-			}
+			signer = sv.EventSigner(seed)
 		}
 		in = newDuplexBody(signer)
 		if msg, ok, err := es.EncodeInitialMessage(ctx, op, input); err != nil {
