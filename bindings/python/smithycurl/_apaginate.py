@@ -14,8 +14,23 @@ from ._contract import E_END
 from ._paginate import Paginator, page_items
 
 if TYPE_CHECKING:
-    from .aio import AsyncClient
-    from .client import Operation
+    from typing import Callable, Protocol
+
+    from ._info import ServiceInfo
+    from ._operation import Operation
+    from .client import Client
+
+    class AsyncPaginatingClient(Protocol):
+        """What asynchronous paginators use of their client (an AsyncClient)."""
+
+        service: ServiceInfo
+        _sync: Client
+        _lib: _lib.Library
+
+        def _new_token(self) -> int: ...
+
+        async def _queued(self, start: Callable[[int, int], int], tok: int, pooled: bool,
+                          what: str) -> tuple[int, Optional[int]]: ...
 
 T = TypeVar("T")
 
@@ -34,7 +49,7 @@ class AsyncPaginator(Generic[T]):
     flight and ends the pages. ``aclose()`` frees it early; it is freed at
     the end of the pages, or when collected, anyway."""
 
-    def __init__(self, client: "AsyncClient", op: "Operation", body: bytes, max_items: Optional[int],
+    def __init__(self, client: AsyncPaginatingClient, op: Operation, body: bytes, max_items: Optional[int],
                  page_size: Optional[int], stop_on_repeated_token: bool) -> None:
         self._client = client
         self._op = op
@@ -110,7 +125,7 @@ class AsyncPaginate:
     plus ``max_items``, ``page_size`` and ``stop_on_repeated_token`` (as
     the synchronous client's) and returning an AsyncPaginator."""
 
-    def __init__(self, client: "AsyncClient") -> None:
+    def __init__(self, client: AsyncPaginatingClient) -> None:
         self._client = client
 
     def __getattr__(self, name: str) -> Any:

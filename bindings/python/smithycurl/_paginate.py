@@ -6,12 +6,23 @@ from __future__ import annotations
 import ctypes
 from typing import TYPE_CHECKING, Any, Generic, Iterator, Optional, TypeVar
 
-from . import _lib, errors
+from . import _lib, _result, errors
 from ._closing import Closing
 from ._contract import E_END
 
 if TYPE_CHECKING:
-    from .client import Client, Operation
+    from typing import Protocol
+
+    from ._info import OperationInfo, ServiceInfo
+    from ._operation import Operation
+
+    class PaginatingClient(Protocol):
+        """What ``client.paginate`` uses of its client (a Client)."""
+
+        service: ServiceInfo
+        _ops: dict[str, OperationInfo]
+
+        def _operation(self, name: str) -> Operation: ...
 
 T = TypeVar("T")
 
@@ -31,7 +42,7 @@ class Paginator(Closing, Generic[T]):
     it early; it is freed at the end of the pages anyway.
     """
 
-    def __init__(self, op: "Operation", body: bytes, max_items: Optional[int], page_size: Optional[int],
+    def __init__(self, op: Operation, body: bytes, max_items: Optional[int], page_size: Optional[int],
                  stop_on_repeated_token: bool, cancel: Optional[int] = None) -> None:
         self._op = op
         self._lib = op._client._lib
@@ -73,13 +84,7 @@ class Paginator(Closing, Generic[T]):
         self.close()
         if rc == E_END:
             raise StopIteration
-        if not r.value:
-            raise errors.from_code(rc, lib.strerror(rc).decode(), self._op.info.name)
-        try:
-            exc = self._op._error(lib, rc, r)
-        finally:
-            lib.result_free(r)
-        raise exc
+        raise _result.failure(lib, rc, r, self._op)
 
     def items(self) -> Iterator[Any]:
         """The items of the pages (the trait's ``items`` member), one by one:
@@ -100,7 +105,7 @@ class Paginator(Closing, Generic[T]):
         return f"<smithycurl paginator of {self._op.info.id}{'' if self._h is not None else ' (ended)'}>"
 
 
-def page_items(op: "Operation", items_path: list[str], page: Any) -> Iterator[Any]:
+def page_items(op: Operation, items_path: list[str], page: Any) -> Iterator[Any]:
     """The items of a page (a decoded output) at items_path (the
     @paginated trait's items, as member names): a list's elements, or a
     map's ``(key, value)`` pairs."""
@@ -126,7 +131,7 @@ class Paginate:
     input member whose Python name is one of these is given in the input
     object or dict instead."""
 
-    def __init__(self, client: "Client") -> None:
+    def __init__(self, client: PaginatingClient) -> None:
         self._client = client
 
     def __getattr__(self, name: str) -> Any:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ctypes
-import dataclasses
 import json
 import os
 import inspect
@@ -16,100 +15,18 @@ if TYPE_CHECKING:
     from typing import Any, Callable, Mapping, Optional, Union as TUnion
 
 from . import _codec, _lib, errors
-from .types import snake_case
+from ._info import CLIENT_NAMES as CLIENT_NAMES, OperationInfo as OperationInfo, ServiceInfo as ServiceInfo, service_info
+from ._options import make_options
+from .client import Client
 
 if TYPE_CHECKING:
-    from .aio import AsyncClient
-    from .client import Client
+    from .aio import AsyncClient  # imported by async_client: asyncio only for programs that use it
 
 if TYPE_CHECKING:
     PathLike = TUnion[str, "os.PathLike[str]"]
 
 
-@dataclasses.dataclass(frozen=True)
-class OperationInfo:
-    """An operation of a service, as the model describes it."""
-
-    name: str  #: "GetIp"
-    id: str  #: "ns#GetIp"
-    py_name: str  #: "get_ip", the client's method
-    input: str  #: the input shape id, "smithy.api#Unit" for none
-    output: str  #: the output shape id
-    errors: tuple[str, ...] = ()
-    http: Optional[Mapping[str, Any]] = None
-    readonly: bool = False
-    idempotent: bool = False
-    deprecated: bool = False
-    waiters: tuple[str, ...] = ()  #: its smithy.waiters#waitable waiters ("TableExists")
-    #: the @paginated trait, the service's merged in ("inputToken",
-    #: "outputToken", "items", "pageSize"); None when not paginated
-    paginated: Optional[Mapping[str, str]] = None
-    _model: Optional[Model] = dataclasses.field(default=None, repr=False, compare=False)
-
-    @property
-    def documentation(self) -> str:
-        """The operation's @documentation ("" for none), read from the model
-        the first time any documentation is asked for."""
-        return self._model._documentation(self.id) if self._model is not None else ""
-
-
-@dataclasses.dataclass(frozen=True)
-class ServiceInfo:
-    """A service of a model and its operations (sorted by name)."""
-
-    id: str
-    name: str
-    version: str = ""
-    protocols: tuple[str, ...] = ()
-    auth: tuple[str, ...] = ()
-    operations: tuple[OperationInfo, ...] = ()
-    _model: Optional[Model] = dataclasses.field(default=None, repr=False, compare=False)
-
-    @property
-    def documentation(self) -> str:
-        """The service's @documentation ("" for none), read from the model
-        the first time any documentation is asked for."""
-        return self._model._documentation(self.id) if self._model is not None else ""
-
-    def operation(self, name: str) -> OperationInfo:
-        """An operation by its name, id or Python name."""
-        for op in self.operations:
-            if name in (op.name, op.id, op.py_name):
-                return op
-        raise errors.NotFoundError(
-            f"{self.id} has no operation {name!r}; it has: {', '.join(o.name for o in self.operations)}"
-        )
-
-
 _DESCRIBE_NO_DOCUMENTATION = 1  # SMITHYCURL_DESCRIBE_NO_DOCUMENTATION
-
-# Names the client itself uses; an operation whose Python name is one of
-# these gets a trailing underscore.
-CLIENT_NAMES = frozenset({"call", "close", "types", "errors", "service", "endpoint", "model", "operations", "wait",
-                          "paginate"})
-
-
-def _service_info(d: Mapping[str, Any], model: Optional[Model] = None) -> ServiceInfo:
-    ops = []
-    for o in d.get("operations", []):
-        py = snake_case(o["name"])
-        if py in CLIENT_NAMES or py.startswith("_"):
-            py += "_"
-        ops.append(
-            OperationInfo(
-                name=o["name"], id=o["id"], py_name=py,
-                input=o.get("input", "smithy.api#Unit"), output=o.get("output", "smithy.api#Unit"),
-                errors=tuple(o.get("errors", ())), http=o.get("http"), readonly=bool(o.get("readonly")),
-                idempotent=bool(o.get("idempotent")), deprecated=bool(o.get("deprecated")),
-                waiters=tuple(o.get("waiters", ())),
-                paginated=o.get("paginated"), _model=model,
-            )
-        )
-    return ServiceInfo(
-        id=d["id"], name=d.get("name", d["id"].rsplit("#", 1)[-1]), version=d.get("version", ""),
-        protocols=tuple(d.get("protocols", ())), auth=tuple(d.get("auth", ())), operations=tuple(ops),
-        _model=model,
-    )
 
 
 _P = ParamSpec("_P")
@@ -155,7 +72,7 @@ class Model:
             # Without their documentation (a quarter of the JSON to make and
             # parse): it is read when first asked for (_documentation).
             data = self._services_json(brief=True)
-            self._services = tuple(_service_info(s, self) for s in data.get("services", []))
+            self._services = tuple(service_info(s, self) for s in data.get("services", []))
         return self._services
 
     def _services_json(self, brief: bool) -> dict[str, Any]:
@@ -259,7 +176,7 @@ class Model:
         trace: TUnion[bool, Callable[[dict[str, Any]], None], None] = None,
         max_transfers: Optional[int] = None,
         max_host_connections: Optional[int] = None,
-    ) -> "Client":
+    ) -> Client:
         """A client for a service of the model (its id; omit it when the
         model has one service), calling ``endpoint``.
 
@@ -314,10 +231,8 @@ class Model:
           ``max_host_connections`` connections to one host (0: no limit).
           A synchronous client's calls do not go through the engine.
         """
-        from .client import Client, _make_options
-
         info = self.service(service)
-        opts, keep = _make_options(
+        opts, keep = make_options(
             self._lib, timeout=timeout, connect_timeout=connect_timeout, retries=retries,
             headers=headers, user_agent=user_agent, bearer_token=bearer_token,
             basic_auth=basic_auth, api_key=api_key, aws_credentials=aws_credentials,

@@ -1,0 +1,43 @@
+"""The C API's result of a call (smithycurl_result): its output, or the
+exception of its failure."""
+
+from __future__ import annotations
+
+import ctypes
+
+from . import _lib, errors
+
+# typing is for the type checker only: importing it costs every process a few ms.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    from ._info import OperationInfo
+
+    class FailingOperation(Protocol):
+        """What a failure needs of its operation (an Operation)."""
+
+        info: OperationInfo
+
+        def _error(self, lib: _lib.Library, rc: int, r: ctypes.c_void_p) -> BaseException: ...
+
+
+def output(lib: _lib.Library, r: ctypes.c_void_p) -> bytes:
+    """The output JSON of the successful result r, which is freed."""
+    p, n = ctypes.c_void_p(), ctypes.c_size_t()
+    try:
+        lib.result_output(r, ctypes.byref(p), ctypes.byref(n))
+        return ctypes.string_at(p, n.value)
+    finally:
+        lib.result_free(r)
+
+
+def failure(lib: _lib.Library, rc: int, r: ctypes.c_void_p, op: FailingOperation) -> BaseException:
+    """The exception of op's call that failed with rc and result r (freed
+    here), or with rc alone when r is NULL."""
+    if not r.value:
+        return errors.from_code(rc, lib.strerror(rc).decode(), op.info.name)
+    try:
+        return op._error(lib, rc, r)
+    finally:
+        lib.result_free(r)
