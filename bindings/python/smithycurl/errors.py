@@ -122,6 +122,17 @@ def _violations(message: str) -> list[str]:
     return [v for v in rest.split("; ") if v] if rest else []
 
 
+#: The note the library ends a call error's message with when a retryable
+#: failure was not retried: "(not retried: the client's retry quota is spent ...)".
+_NOT_RETRIED = re.compile(r" \((not retried: .*)\)\Z", re.DOTALL)
+
+
+def _not_retried(message: str) -> str:
+    """The library's "not retried: ..." note at the end of message, or ""."""
+    m = _NOT_RETRIED.search(message)
+    return m.group(1) if m else ""
+
+
 @dataclasses.dataclass
 class ErrorMeta:
     """What the response said about a service error, whatever its members."""
@@ -164,6 +175,7 @@ class ServiceError(SmithycurlError):
         if not message and isinstance(members.get("message"), str):
             message = members["message"]
         super().__init__(message, rc=10, attempts=meta.attempts)
+        self._sc_not_retried = _not_retried(message)
         self.meta = meta
         self.status = meta.status
         self.code: str = meta.error_code
@@ -183,6 +195,12 @@ class ServiceError(SmithycurlError):
             )
 
     def __str__(self) -> str:
+        text = self._text()
+        # Why a retryable failure was not retried, as Go and the CLI say it.
+        note = self._sc_not_retried
+        return f"{text} ({note})" if note and note not in text else text
+
+    def _text(self) -> str:
         cls = type(self)
         # An unmodeled error is named by the code the service sent, as in
         # Go and the CLI ("ValidationException (HTTP 400): ...").
@@ -190,8 +208,8 @@ class ServiceError(SmithycurlError):
         text = f"{what} (HTTP {self.meta.status})"
         # The library's own text when the service sent no message: it names
         # the shape or code again, so it is not repeated.
-        generic = not self.message or any(
-            n and self.message.startswith(n) for n in (self.meta.shape_id, self.meta.error_code))
+        names = (self.meta.shape_id, self.meta.error_code, "unmodeled error (HTTP ")
+        generic = not self.message or any(n and self.message.startswith(n) for n in names)
         if not generic:
             return f"{text}: {self.message}"
         shown = [

@@ -173,8 +173,7 @@ class CannedServer:
 
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_POST(self) -> None:
-                n = int(self.headers.get("Content-Length") or 0)
-                body = self.rfile.read(n)
+                body = self.read_body()
                 canned.requests.append((self.command, self.path, dict(self.headers), body))
                 self.send_response(canned.status)
                 for k, v in canned.headers.items():
@@ -184,6 +183,21 @@ class CannedServer:
                 self.wfile.write(canned.body)
 
             do_GET = do_PUT = do_DELETE = do_POST
+
+            def read_body(self) -> bytes:
+                """The request body, sent with a Content-Length or chunked
+                (a streamed body of unknown size)."""
+                if "chunked" not in (self.headers.get("Transfer-Encoding") or "").lower():
+                    return self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                out = b""
+                while True:
+                    size = int(self.rfile.readline().split(b";")[0], 16)
+                    if size == 0:
+                        while self.rfile.readline() not in (b"\r\n", b"\n", b""):  # trailers
+                            pass
+                        return out
+                    out += self.rfile.read(size)
+                    self.rfile.readline()
 
             def log_message(self, *args: object) -> None:
                 pass
