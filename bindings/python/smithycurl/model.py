@@ -6,7 +6,9 @@ import ctypes
 import json
 import os
 import inspect
+import sys
 import threading
+import warnings
 from typing import ParamSpec, TypeVar
 
 # typing is for the type checker only: importing it costs every process a few ms.
@@ -44,6 +46,18 @@ def _same_arguments(like: Callable[_P, Any]) -> Callable[[Callable[..., _R]], Ca
         return f
 
     return decorate
+
+
+def _caller_level() -> int:
+    """The stacklevel of warnings.warn, called by the caller of this, that
+    names the first frame outside this package (the program calling
+    Model.client, async_client or a generated client's constructor)."""
+    f = sys._getframe(2)
+    level = 2
+    while f.f_back is not None and str(f.f_globals.get("__name__", "")).startswith("smithycurl."):
+        f = f.f_back
+        level += 1
+    return level
 
 
 class Model:
@@ -211,8 +225,8 @@ class Model:
           specification says for clients). ``@required`` members and the
           types of values (numbers in their type's range, base64 blobs,
           timestamps in years 0001 to 9999) are always checked;
-          ``validation`` is the older name of the same option and wins
-          when given;
+          ``validation``: deprecated alias of ``validate`` (a
+          DeprecationWarning), which it overrides when given;
         - ``max_response_bytes``: largest response body (64 MiB; -1 none);
         - ``host_prefix``: False ignores the endpoint trait's hostPrefix and
           its host labels (the command line's ``--no-host-prefix``);
@@ -231,13 +245,17 @@ class Model:
           ``max_host_connections`` connections to one host (0: no limit).
           A synchronous client's calls do not go through the engine.
         """
+        if validation is not None:
+            warnings.warn("the option validation is deprecated; use validate", DeprecationWarning,
+                          stacklevel=_caller_level())
+            validate = validation
         info = self.service(service)
         opts, keep = make_options(
             self._lib, timeout=timeout, connect_timeout=connect_timeout, retries=retries,
             headers=headers, user_agent=user_agent, bearer_token=bearer_token,
             basic_auth=basic_auth, api_key=api_key, aws_credentials=aws_credentials,
             ca_file=ca_file, cert_file=cert_file, key_file=key_file, insecure=insecure,
-            proxy=proxy, validate=validate if validation is None else validation,
+            proxy=proxy, validate=validate,
             max_response_bytes=max_response_bytes, trace=trace, host_prefix=host_prefix,
             region=region, endpoint_params=endpoint_params, waiter_delays=waiter_delays,
             max_transfers=max_transfers, max_host_connections=max_host_connections,

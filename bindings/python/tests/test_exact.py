@@ -91,15 +91,32 @@ def test_api_gateway_accept(exact: smithycurl.Client) -> None:
 def test_validation_default(servers: Servers, exact_model: smithycurl.Model, exact: smithycurl.Client) -> None:
     # The constraint traits are not checked by default: the service decides.
     assert exact.put(name="x", code="ABC").json["code"] == "ABC"
-    with exact_model.client(endpoint=servers.httpbin, retries=False, validation=False) as c:
+    with exact_model.client(endpoint=servers.httpbin, retries=False, validate=False) as c:
         assert c.put(name="x", code="ABC").json["code"] == "ABC"
     # @required is always checked.
     with pytest.raises(smithycurl.ValidationError) as e:
         exact.put(code="ABC")
     assert e.value.violations == ["name: is required"]
-    # validate=True (or the older validation=True) checks them.
-    for opts in ({"validate": True}, {"validation": True}):
-        with exact_model.client(endpoint=servers.httpbin, retries=False, **opts) as c:  # type: ignore[arg-type]
-            with pytest.raises(smithycurl.ValidationError) as e:
+    # validate=True checks them.
+    with exact_model.client(endpoint=servers.httpbin, retries=False, validate=True) as c:
+        with pytest.raises(smithycurl.ValidationError) as e:
+            c.put(name="x", code="ABC")
+        assert e.value.violations == ['code: value "ABC" does not match the pattern ^[a-z]+$']
+
+
+@pytest.mark.parametrize("validation", [True, False])
+def test_validation_is_a_deprecated_alias_of_validate(servers: Servers, exact_model: smithycurl.Model,
+                                                       validation: bool) -> None:
+    # It warns, naming the caller's line, and overrides validate.
+    with pytest.warns(DeprecationWarning, match="validation is deprecated; use validate") as w:
+        c = exact_model.client(endpoint=servers.httpbin, retries=False, validate=not validation, validation=validation)
+    assert w[0].filename == __file__
+    with c:
+        if validation:
+            with pytest.raises(smithycurl.ValidationError, match="does not match the pattern"):
                 c.put(name="x", code="ABC")
-            assert e.value.violations == ['code: value "ABC" does not match the pattern ^[a-z]+$']
+        else:
+            assert c.put(name="x", code="ABC").json["code"] == "ABC"
+    with pytest.warns(DeprecationWarning) as w:
+        exact_model.async_client(endpoint=servers.httpbin, validation=validation)._release()
+    assert w[0].filename == __file__

@@ -140,8 +140,8 @@ def test_validate_checks_constraints(pizza_model: smithycurl.Model, servers) -> 
 
 
 def test_by_default_the_server_rejects(pizza: smithycurl.Client, pizza_model: smithycurl.Model, servers) -> None:  # type: ignore[no-untyped-def]
-    # The constraint traits are not checked by default (nor with validation=False).
-    with pizza_model.client("alloy.test#PizzaAdminService", endpoint=servers.pizza, validation=False, retries=False) as raw:
+    # The constraint traits are not checked by default (nor with validate=False).
+    with pizza_model.client("alloy.test#PizzaAdminService", endpoint=servers.pizza, validate=False, retries=False) as raw:
         for c in (pizza, raw):
             with pytest.raises(c.errors.GenericClientError, match="query longer than 5") as e:
                 c.health(query="too long")
