@@ -5,18 +5,20 @@
 # installed from npm into a git-ignored cache and bound to 127.0.0.1.
 #
 #   scripts/emulators.sh install   # npm install into $SMITHYCURL_CACHE/npm (default .cache/npm); prints node_modules
-#   scripts/emulators.sh start     # install, start them all (free ports), print their URLs as shell variables:
-#                                  #   SMITHYCURL_DYNALITE_URL=http://127.0.0.1:PORT
-#                                  #   SMITHYCURL_KINESALITE_URL=http://127.0.0.1:PORT
-#                                  #   SMITHYCURL_FAUXQS_URL=http://127.0.0.1:PORT
-#                                  #   SMITHYCURL_S3RVER_URL=http://127.0.0.1:PORT
-#   scripts/emulators.sh env       # print the URLs of the running emulators (exit 1 if not running)
+#   scripts/emulators.sh start     # install, start them all (free ports), print their URLs as shell exports:
+#                                  #   export SMITHYCURL_DYNALITE_URL=http://127.0.0.1:PORT
+#                                  #   export SMITHYCURL_KINESALITE_URL=http://127.0.0.1:PORT
+#                                  #   export SMITHYCURL_FAUXQS_URL=http://127.0.0.1:PORT
+#                                  #   export SMITHYCURL_S3RVER_URL=http://127.0.0.1:PORT
+#   scripts/emulators.sh env       # print the same for the running emulators (exit 1 if not running)
 #   scripts/emulators.sh stop      # stop the emulators this script started
 #
 # Use: eval "$(scripts/emulators.sh start)"; ...; scripts/emulators.sh stop
-# Needs node and npm (Node 18 or newer). Fake credentials are fine: the
-# emulators do not check signatures (s3rver knows only the access keys
-# S3RVER and AKIDEXAMPLE, the tests' key: scripts/emulator.js).
+# (the exports reach the shell's child processes). Needs node and npm (Node
+# 18 or newer), and the npm registry on a first run (install). Fake
+# credentials are fine: the emulators do not check signatures (s3rver knows
+# only the access keys S3RVER and AKIDEXAMPLE, the tests' key:
+# scripts/emulator.js).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cache="${SMITHYCURL_CACHE:-$root/.cache}"
@@ -53,7 +55,7 @@ print_env() {
   local n
   for n in "${names[@]}"; do
     alive "$n" || return 1
-    echo "$(var "$n")=http://127.0.0.1:$(head -n1 "$state/$n.port")"
+    echo "export $(var "$n")=http://127.0.0.1:$(head -n1 "$state/$n.port")"
   done
 }
 

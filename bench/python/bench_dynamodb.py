@@ -3,7 +3,7 @@ vs boto3 (Debian's python3-boto3), N sequential calls on one client each.
 Prints per-call wall and CPU time (this process only), client creation time
 (model load included), and the time of a whole process doing one GetItem.
 
-    scripts/emulators.sh start; SMITHYCURL_LIBRARY=build/libsmithycurl.so \\
+    eval "$(scripts/emulators.sh start)"; SMITHYCURL_LIBRARY=build/libsmithycurl.so \\
         /usr/bin/python3 bench/python/bench_dynamodb.py [N]
 (`make bench-aws` runs it.)"""
 

@@ -6,7 +6,7 @@ Prints each one's CPU time per pair (this process: the library's threads
 included) and the ratio. Neither asks for a flexible checksum (Debian's
 boto3 sends none by default); both sign the payload's SHA-256 (plain HTTP).
 
-    scripts/emulators.sh start; SMITHYCURL_LIBRARY=build/libsmithycurl.so \\
+    eval "$(scripts/emulators.sh start)"; SMITHYCURL_LIBRARY=build/libsmithycurl.so \\
         /usr/bin/python3 bench/python/bench_s3.py [ROUNDS_1KB [ROUNDS_1MB]]
 (`make bench-aws` runs it.)"""
 

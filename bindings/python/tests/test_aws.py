@@ -30,8 +30,8 @@ def emulators() -> Iterator[dict[str, str]]:
         out = subprocess.run([script, "start"], check=True, capture_output=True, text=True, timeout=300).stdout
     except (OSError, subprocess.SubprocessError) as e:
         pytest.fail(f"the AWS emulators did not start: {e}")
-    for line in out.splitlines():
-        key, _, value = line.partition("=")
+    for line in out.splitlines():  # export NAME=VALUE
+        key, _, value = line.removeprefix("export ").partition("=")
         urls[key] = value.strip("'\"")
     try:
         yield urls
