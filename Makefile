@@ -28,6 +28,13 @@ build: deps
 demo: build examples
 	scripts/demo.sh
 
+# README.md's code blocks as a contract (testing/readme): shell, Python, Go
+# and C run or compiled against the bundled services on 127.0.0.1, outputs
+# compared; fence markers: testing/readme/fences_test.go.
+.PHONY: readme
+readme: lib build
+	SMITHYCURL_README=1 GO=$(GO) $(GO) test -count=1 ./testing/readme
+
 # The version, return codes and error kinds shared by C, Go and Python come
 # from one table (internal/contract); this renders the header regions and
 # files made from it (a unit test fails when one is stale).
