@@ -31,7 +31,8 @@ type Error struct {
 	// Attempts is how many times the request was sent.
 	Attempts int
 
-	err error
+	err        error
+	notRetried error // why a retryable failure was not retried, if so
 }
 
 // Error reads "Operation: kind error: cause", or "kind error: cause" when
@@ -57,6 +58,9 @@ func (e *Error) Message() string {
 	}
 	var se *protocol.ServiceError
 	if errors.As(e.err, &se) && se.Message != "" {
+		if e.notRetried != nil {
+			return se.Message + " (" + e.notRetried.Error() + ")"
+		}
 		return se.Message
 	}
 	return e.err.Error()

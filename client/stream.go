@@ -19,11 +19,11 @@ import (
 func streamingPayloads(m *model.Model, op *model.Operation) (in, out, unsupported string) {
 	for i, s := range []*model.Shape{op.Input, op.Output} {
 		for _, mem := range s.Members {
-			if _, ok := m.MemberTrait(mem, "smithy.api#streaming"); !ok {
+			if _, ok := m.MemberTrait(mem, model.TraitStreaming); !ok {
 				continue
 			}
 			target, ok := m.Shape(mem.Target)
-			if !ok || target.Type != model.BlobType || !mem.Traits.Has("smithy.api#httpPayload") {
+			if !ok || target.Type != model.BlobType || !mem.Traits.Has(model.TraitHTTPPayload) {
 				return "", "", fmt.Sprintf("operation %s: streaming member %s (an event stream) is not supported yet", op.Name, mem.Name())
 			}
 			if i == 0 {
@@ -47,7 +47,7 @@ func blobPayload(m *model.Model, proto model.ShapeID, output *model.Shape) bool 
 		return false
 	}
 	for _, mem := range output.Members {
-		if mem.Traits.Has("smithy.api#httpPayload") {
+		if mem.Traits.Has(model.TraitHTTPPayload) {
 			target, ok := m.Shape(mem.Target)
 			return ok && target.Type == model.BlobType
 		}
@@ -217,5 +217,6 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 // noRetry adds why a failed call was not retried to its error.
 func noRetry(e *Error, why error) *Error {
 	e.err = fmt.Errorf("%w (%v)", e.err, why)
+	e.notRetried = why
 	return e
 }

@@ -123,8 +123,6 @@ def test_a_spent_retry_quota(flaky: smithycurl.Client, canned: CannedServer) -> 
     assert str(e.value).startswith(f"Unavailable (HTTP 503): reason='busy' ({QUOTA}"), str(e.value)
 
 
-@pytest.mark.xfail(strict=True, reason="the C API's message of a service error that has one is the service's "
-                   "alone (client.Error.Message leaves the note out): a change of the Go side")
 def test_the_note_follows_the_services_message(flaky: smithycurl.Client, canned: CannedServer) -> None:
     canned.respond(503, b'{"message":"slow down"}', x_amzn_errortype="ServiceUnavailable")
     with pytest.raises(smithycurl.ServiceError) as e:
