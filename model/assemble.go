@@ -57,15 +57,6 @@ type pendingTrait struct {
 	loc   SourceLocation
 }
 
-const (
-	traitMixin     ShapeID = "smithy.api#mixin"
-	traitDefault   ShapeID = "smithy.api#default"
-	traitBox       ShapeID = "smithy.api#box"
-	traitTrait     ShapeID = "smithy.api#trait"
-	unitID         ShapeID = "smithy.api#Unit"
-	traitEnumValue ShapeID = "smithy.api#enumValue"
-)
-
 func (a *assembler) event(sev Severity, id string, shape ShapeID, loc SourceLocation, format string, args ...any) {
 	a.events = append(a.events, Event{Severity: sev, ID: id, Shape: shape, Loc: loc, Message: sprintf(format, args...)})
 }
@@ -237,13 +228,13 @@ func (a *assembler) checkVersion(f *draftFile, d *draftShape) {
 			"Set shapes are deprecated and have been removed in Smithy IDL v2. Use a list shape with the @uniqueItems trait instead.")
 	}
 	for _, t := range d.traits {
-		if id, _ := a.resolve(f, t.name.name); id == traitMixin {
+		if id, _ := a.resolve(f, t.name.name); id == TraitMixin {
 			a.errorf(d.id, t.loc, "Mixins can only be used in Smithy 2.0 or later. Attempted to apply a @mixin trait to `%s` in a model file using version `1.0`.", d.id)
 		}
 	}
 	for _, m := range d.members {
 		for _, t := range m.traits {
-			if id, _ := a.resolve(f, t.name.name); id == traitDefault {
+			if id, _ := a.resolve(f, t.name.name); id == TraitDefault {
 				a.errorf(d.id.WithMember(m.name), t.loc, "The @default trait can only be used in Smithy 2.0 or later")
 			}
 		}
@@ -420,11 +411,11 @@ func (a *assembler) build(f *draftFile, d *draftShape) *Shape {
 		a.memberSlab.push(&members, Member{ID: mid, Target: a.ref(f, dm.target), Traits: a.traits(f, mid, dm.traits), Loc: dm.loc})
 		m := &a.memberSlab.buf[len(a.memberSlab.buf)-1]
 		if m.Target == "" && !dm.elided && (d.typ == EnumType || d.typ == IntEnumType) {
-			m.Target = unitID
+			m.Target = UnitID
 		}
-		if d.typ == EnumType && !m.Traits.Has(traitEnumValue) {
+		if d.typ == EnumType && !m.Traits.Has(TraitEnumValue) {
 			// An enum member without a value has its name as value.
-			m.Traits = append(m.Traits[:len(m.Traits):len(m.Traits)], Trait{ID: traitEnumValue, Value: String(dm.name)})
+			m.Traits = append(m.Traits[:len(m.Traits):len(m.Traits)], Trait{ID: TraitEnumValue, Value: String(dm.name)})
 		}
 		a.memberPtrs.push(&ptrs, m)
 	}

@@ -133,7 +133,7 @@ func (s *Shape) astNode() Node {
 
 func orUnit(id ShapeID) ShapeID {
 	if id == "" {
-		return unitID
+		return UnitID
 	}
 	return id
 }

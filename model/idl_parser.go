@@ -416,7 +416,7 @@ func (p *idlParser) parseShapeID() draftRef {
 }
 
 func (p *idlParser) docTrait(docs string, loc SourceLocation) draftTrait {
-	return draftTrait{name: draftRef{name: "smithy.api#documentation", loc: loc}, value: String(docs), loc: loc}
+	return draftTrait{name: draftRef{name: string(TraitDocumentation), loc: loc}, value: String(docs), loc: loc}
 }
 
 // parseDocsAndTraits reads the documentation comments and traits before a
@@ -782,13 +782,13 @@ func (p *idlParser) parseMember(s *draftShape) {
 		if !p.v2 {
 			p.fail("", "@default assignment is only supported in IDL version 2 or later")
 		}
-		m.traits = append(m.traits, p.parseAssignment("smithy.api#default"))
+		m.traits = append(m.traits, p.parseAssignment(TraitDefault))
 	}
 	s.members = append(s.members, m)
 }
 
 // parseAssignment reads `= value` after a member as the trait named id.
-func (p *idlParser) parseAssignment(id string) draftTrait {
+func (p *idlParser) parseAssignment(id ShapeID) draftTrait {
 	p.next()
 	p.skipSpaces()
 	loc := p.loc()
@@ -798,7 +798,7 @@ func (p *idlParser) parseAssignment(id string) draftTrait {
 		p.next()
 	}
 	p.expectBr()
-	return draftTrait{name: draftRef{name: id, loc: loc}, value: value, loc: loc}
+	return draftTrait{name: draftRef{name: string(id), loc: loc}, value: value, loc: loc}
 }
 
 func (p *idlParser) parseEnum(s *draftShape) {
@@ -816,12 +816,12 @@ func (p *idlParser) parseEnum(s *draftShape) {
 			p.fail(s.id, "Found conflicting member name, `"+name+"`")
 		}
 		m := p.newMember(name, loc)
-		m.target, m.traits = draftRef{name: "smithy.api#Unit", loc: loc}, traits
+		m.target, m.traits = draftRef{name: string(UnitID), loc: loc}, traits
 		s.members = append(s.members, m)
 		p.next()
 		p.skipSpaces()
 		if p.tok.kind == tEqual {
-			m.traits = append(m.traits, p.parseAssignment("smithy.api#enumValue"))
+			m.traits = append(m.traits, p.parseAssignment(TraitEnumValue))
 		} else {
 			p.skipWs()
 		}
@@ -964,9 +964,9 @@ func (p *idlParser) parseOperation(s *draftShape) {
 		p.skipWsAndDocs()
 		switch key {
 		case "input":
-			s.input = p.parseOperationIO(s, p.inSuffix, "smithy.api#input")
+			s.input = p.parseOperationIO(s, p.inSuffix, TraitInput)
 		case "output":
-			s.output = p.parseOperationIO(s, p.outSuffix, "smithy.api#output")
+			s.output = p.parseOperationIO(s, p.outSuffix, TraitOutput)
 		case "errors":
 			p.expect(tColon)
 			p.next()
@@ -996,7 +996,7 @@ func (p *idlParser) parseOperation(s *draftShape) {
 
 // parseOperationIO reads `: ShapeId` or an inline structure `:= ...` for the
 // input or output of operation s; the inline structure gets trait ioTrait.
-func (p *idlParser) parseOperationIO(s *draftShape, suffix, ioTrait string) draftRef {
+func (p *idlParser) parseOperationIO(s *draftShape, suffix string, ioTrait ShapeID) draftRef {
 	if p.expectOneOf(tColon, tWalrus) == tColon {
 		p.next()
 		p.skipWsAndDocs()
@@ -1013,7 +1013,7 @@ func (p *idlParser) parseOperationIO(s *draftShape, suffix, ioTrait string) draf
 	traits, _ := p.parseDocsAndTraits(true)
 	io := p.newShape(ShapeID(p.namespace+"#"+s.id.Name()+suffix), StructureType, p.loc())
 	p.parseAggregate(io)
-	io.traits = append(traits, draftTrait{name: draftRef{name: ioTrait, loc: io.loc}, value: Object(), annotation: true, loc: io.loc})
+	io.traits = append(traits, draftTrait{name: draftRef{name: string(ioTrait), loc: io.loc}, value: Object(), annotation: true, loc: io.loc})
 	p.f.shapes = append(p.f.shapes, io)
 	return draftRef{name: string(io.id), loc: io.loc}
 }

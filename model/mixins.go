@@ -41,7 +41,7 @@ func (a *assembler) expand(id ShapeID, stack []ShapeID) bool {
 			okAll = false
 			continue
 		}
-		if !ms.HasTrait(traitMixin) {
+		if !ms.HasTrait(TraitMixin) {
 			a.event(SeverityError, "Target", id, s.Loc, "Attempted to use %s as a mixin, but it is not marked with the mixin trait", mid)
 			okAll = false
 			continue
@@ -80,7 +80,7 @@ func (a *assembler) expand(id ShapeID, stack []ShapeID) bool {
 			if forOK { // else the missing resource is the one error
 				a.errorf(m.ID, m.Loc, "Unable to resolve the target of elided member `%s`: no `for` resource identifier or property and no mixin member has that name", m.Name())
 			}
-			m.Target = unitID
+			m.Target = UnitID
 		}
 	}
 	if !complete {
@@ -98,10 +98,10 @@ func (a *assembler) expand(id ShapeID, stack []ShapeID) bool {
 
 // checkMixinShape enforces what mixin operations and resources may declare.
 func (a *assembler) checkMixinShape(s *Shape) {
-	if !s.HasTrait(traitMixin) {
+	if !s.HasTrait(TraitMixin) {
 		return
 	}
-	if s.Type == OperationType && (orUnit(s.Input) != unitID || orUnit(s.Output) != unitID) {
+	if s.Type == OperationType && (orUnit(s.Input) != UnitID || orUnit(s.Output) != UnitID) {
 		a.errorf(s.ID, s.Loc, "Operation shapes with the mixin trait MUST target `smithy.api#Unit` for their input and output. Operation mixin shape `%s` defines one or both of these properties.", s.ID)
 	}
 	if s.Type == ResourceType && (len(s.Properties) > 0 || len(s.Identifiers) > 0) {
@@ -180,7 +180,7 @@ func (a *assembler) applyMixins(s *Shape, mixins []*Shape) {
 		}
 		local := localTraitsOf(mx)
 		for _, t := range mx.Traits {
-			if t.ID == traitMixin || local[t.ID] {
+			if t.ID == TraitMixin || local[t.ID] {
 				continue
 			}
 			traits = setTrait(traits, t)
@@ -242,7 +242,7 @@ func (a *assembler) applyMixins(s *Shape, mixins []*Shape) {
 
 // localTraitsOf returns the traits that mixin mx keeps to itself (@mixin(localTraits: [...])).
 func localTraitsOf(mx *Shape) map[ShapeID]bool {
-	v, _ := mx.Trait(traitMixin)
+	v, _ := mx.Trait(TraitMixin)
 	lt, ok := v.Get("localTraits")
 	if !ok {
 		return nil
@@ -359,11 +359,11 @@ func (a *assembler) upgradeV1(files []*draftFile) {
 				continue
 			}
 			for _, m := range s.Members {
-				if m.Traits.Has(traitBox) || m.Traits.Has(traitDefault) {
+				if m.Traits.Has(TraitBox) || m.Traits.Has(TraitDefault) {
 					continue
 				}
 				if zero, ok := a.v1Zero(m.Target); ok {
-					m.Traits = append(m.Traits[:len(m.Traits):len(m.Traits)], Trait{ID: traitDefault, Value: zero})
+					m.Traits = append(m.Traits[:len(m.Traits):len(m.Traits)], Trait{ID: TraitDefault, Value: zero})
 				}
 			}
 		}
@@ -380,7 +380,7 @@ func (a *assembler) v1Zero(target ShapeID) (Node, bool) {
 		if !strings.HasPrefix(t.ID.Name(), "Primitive") {
 			return Node{}, false
 		}
-	} else if t.HasTrait(traitBox) || a.owner[target] == nil || a.owner[target].version != "1.0" {
+	} else if t.HasTrait(TraitBox) || a.owner[target] == nil || a.owner[target].version != "1.0" {
 		return Node{}, false
 	}
 	switch t.Type {

@@ -5,8 +5,6 @@ import (
 	"strings"
 )
 
-const paginatedTrait ShapeID = "smithy.api#paginated"
-
 // Pagination is an operation's @paginated trait with the service's merged
 // in (Smithy: the operation's settings override the ones it inherits from
 // its service). OutputToken and Items are member paths ("Result.Token").
@@ -21,11 +19,11 @@ type Pagination struct {
 // @paginated. A trait that lacks a token or names members op's input and
 // output do not have is an error naming the operation.
 func (m *Model) Pagination(svc *Service, op *Operation) (p Pagination, ok bool, err error) {
-	opTrait, ok := op.Shape.Trait(paginatedTrait)
+	opTrait, ok := op.Shape.Trait(TraitPaginated)
 	if !ok {
 		return Pagination{}, false, nil
 	}
-	svcTrait, _ := svc.Shape.Trait(paginatedTrait)
+	svcTrait, _ := svc.Shape.Trait(TraitPaginated)
 	get := func(name string) string {
 		if v, ok := opTrait.Get(name); ok && v.Str() != "" {
 			return v.Str()

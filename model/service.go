@@ -46,9 +46,9 @@ func (m *Model) Service(id ShapeID) (*Service, error) {
 
 func (m *Model) buildIndex() {
 	m.services = map[ShapeID]*Service{}
-	unit := m.shapes[unitID]
+	unit := m.shapes[UnitID]
 	for id, s := range m.shapes {
-		if s.Type != ServiceType || s.HasTrait(traitMixin) {
+		if s.Type != ServiceType || s.HasTrait(TraitMixin) {
 			continue
 		}
 		svc := &Service{Shape: s, byName: map[string]*Operation{}}

@@ -114,6 +114,12 @@ func (ts Traits) Has(id ShapeID) bool {
 	return ok
 }
 
+// Documentation returns the @documentation text, "" when none.
+func (ts Traits) Documentation() string {
+	v, _ := ts.Get(TraitDocumentation)
+	return v.Str()
+}
+
 // Member is a member of an aggregate shape (structure, union, list, map, enum, intEnum).
 type Member struct {
 	ID     ShapeID // container$name
@@ -126,6 +132,14 @@ type Member struct {
 
 // Name returns the member name.
 func (m *Member) Name() string { return m.ID.Member() }
+
+// JSONName returns the member's @jsonName, else its name.
+func (m *Member) JSONName() string {
+	if v, ok := m.Traits.Get(TraitJSONName); ok {
+		return v.Str()
+	}
+	return m.Name()
+}
 
 // Ref is a named reference used by resources (identifiers, properties) and service renames.
 type Ref struct {

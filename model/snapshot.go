@@ -562,7 +562,7 @@ func checkSnapshotRefs(m *Model, base map[ShapeID]*Shape) string {
 			}
 		}
 	}
-	if _, ok := m.shapes[unitID]; !ok && base == nil {
+	if _, ok := m.shapes[UnitID]; !ok && base == nil {
 		return "the snapshot has no prelude"
 	}
 	return ""

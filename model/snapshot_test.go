@@ -193,7 +193,7 @@ func TestSnapshotDamaged(t *testing.T) {
 // smallSnapshot writes the shapes of m outside the prelude, the shapes they
 // refer to and smithy.api#Unit.
 func smallSnapshot(m *Model) []byte {
-	keep := map[ShapeID]*Shape{unitID: m.shapes[unitID]}
+	keep := map[ShapeID]*Shape{UnitID: m.shapes[UnitID]}
 	var add func(id ShapeID)
 	add = func(id ShapeID) {
 		s, ok := m.shapes[id]

@@ -74,7 +74,7 @@ func (v *validator) constraints(n Node, ts Traits) string {
 	if len(ts) == 0 || v.noConstraints {
 		return ""
 	}
-	if lt, ok := ts.Get("smithy.api#length"); ok {
+	if lt, ok := ts.Get(TraitLength); ok {
 		size := -1
 		switch n.Kind() {
 		case StringNode:
@@ -89,7 +89,7 @@ func (v *validator) constraints(n Node, ts Traits) string {
 			return sprintf("length %d is above the maximum %s", size, hi.Literal())
 		}
 	}
-	if rt, ok := ts.Get("smithy.api#range"); ok && n.Kind() == NumberNode {
+	if rt, ok := ts.Get(TraitRange); ok && n.Kind() == NumberNode {
 		if lo, ok := rt.Get("min"); ok && n.Float64() < lo.Float64() {
 			return sprintf("value %s is below the minimum %s", n.Literal(), lo.Literal())
 		}
@@ -97,7 +97,7 @@ func (v *validator) constraints(n Node, ts Traits) string {
 			return sprintf("value %s is above the maximum %s", n.Literal(), hi.Literal())
 		}
 	}
-	if pt, ok := ts.Get("smithy.api#pattern"); ok && n.Kind() == StringNode {
+	if pt, ok := ts.Get(TraitPattern); ok && n.Kind() == StringNode {
 		re, seen := v.patterns[pt.Str()]
 		if !seen {
 			re, _ = regexp.Compile(pt.Str()) // an invalid pattern is reported on the pattern trait
@@ -165,7 +165,7 @@ func (v *validator) shape(s *Shape) {
 			v.target(s, "property", r.Target, "")
 		}
 	}
-	if d, ok := s.Trait(traitDefault); ok && s.Type != MemberType && !v.refsOnly {
+	if d, ok := s.Trait(TraitDefault); ok && s.Type != MemberType && !v.refsOnly {
 		v.defaultValue(s.ID, s.Loc, d, s)
 	}
 }
@@ -229,7 +229,7 @@ func typeList(types []ShapeType) string {
 
 func (v *validator) errorTarget(s *Shape, id ShapeID) {
 	v.target(s, "error", id, StructureType)
-	if t, ok := v.m.shapes[id]; ok && t.Type == StructureType && !t.HasTrait("smithy.api#error") {
+	if t, ok := v.m.shapes[id]; ok && t.Type == StructureType && !t.HasTrait(TraitError) {
 		v.errorf("Target", s.ID, s.Loc, "`%s` is bound as an error of `%s` but does not have the `error` trait", id, s.ID)
 	}
 }
@@ -251,7 +251,7 @@ func (v *validator) member(s *Shape, m *Member) {
 		v.errorf("Target", m.ID, m.Loc, "member `%s` cannot target %s shape `%s`", m.ID, t.Type, t.ID)
 		return
 	}
-	if d, ok := m.Traits.Get(traitDefault); ok && !v.refsOnly {
+	if d, ok := m.Traits.Get(TraitDefault); ok && !v.refsOnly {
 		v.defaultValue(m.ID, m.Loc, d, t)
 	}
 }
@@ -291,7 +291,7 @@ func (v *validator) enum(s *Shape) {
 		v.errorf("Model", s.ID, s.Loc, "%s shapes must have at least one member", s.Type)
 	}
 	for _, m := range s.Members {
-		val, ok := m.Traits.Get(traitEnumValue)
+		val, ok := m.Traits.Get(TraitEnumValue)
 		key := ""
 		switch {
 		case s.Type == IntEnumType && (!ok || !val.IsInteger()):
@@ -331,7 +331,7 @@ func (v *validator) traits(id ShapeID, typ ShapeType, ts Traits, loc SourceLocat
 			// Traits from namespaces that are not loaded stay opaque.
 			continue
 		}
-		if !def.HasTrait(traitTrait) {
+		if !def.HasTrait(TraitTrait) {
 			v.errorf("Model", t.ID, loc, "Shape `%s` cannot be applied as a trait. If this is a custom trait, please add `@trait` to this shape.", t.ID)
 			continue
 		}
@@ -378,7 +378,7 @@ func relativeTrait(id ShapeID) string {
 }
 
 func selectorOf(def *Shape) string {
-	tv, _ := def.Trait(traitTrait)
+	tv, _ := def.Trait(TraitTrait)
 	sel, ok := tv.Get("selector")
 	if !ok {
 		return "*"
@@ -412,7 +412,7 @@ func (v *validator) node(n Node, t *Shape, depth int, warn func(string)) string 
 		if n.Kind() != StringNode {
 			return expect("string")
 		}
-		if ev, ok := t.Trait("smithy.api#enum"); ok && t.Type == StringType {
+		if ev, ok := t.Trait(TraitEnum); ok && t.Type == StringType {
 			for _, def := range ev.Items() {
 				if val, _ := def.Get("value"); val.Str() == n.Str() {
 					return ""
@@ -425,7 +425,7 @@ func (v *validator) node(n Node, t *Shape, depth int, warn func(string)) string 
 			return expect("string")
 		}
 		for _, m := range t.Members {
-			if val, _ := m.Traits.Get(traitEnumValue); val.Str() == n.Str() {
+			if val, _ := m.Traits.Get(TraitEnumValue); val.Str() == n.Str() {
 				return ""
 			}
 		}
@@ -453,7 +453,7 @@ func (v *validator) node(n Node, t *Shape, depth int, warn func(string)) string 
 		}
 		if t.Type == IntEnumType {
 			for _, m := range t.Members {
-				if val, _ := m.Traits.Get(traitEnumValue); val.Equal(n) {
+				if val, _ := m.Traits.Get(TraitEnumValue); val.Equal(n) {
 					return ""
 				}
 			}
@@ -514,7 +514,7 @@ func (v *validator) node(n Node, t *Shape, depth int, warn func(string)) string 
 		}
 		if t.Type == StructureType {
 			for _, m := range t.Members {
-				if _, ok := n.Get(m.Name()); !ok && m.Traits.Has("smithy.api#required") && !m.Traits.Has(traitDefault) {
+				if _, ok := n.Get(m.Name()); !ok && m.Traits.Has(TraitRequired) && !m.Traits.Has(TraitDefault) {
 					return sprintf("Missing required structure member `%s` for `%s`", m.Name(), t.ID)
 				}
 			}
@@ -543,7 +543,7 @@ func (v *validator) items(items []Node, mem *Member, container *Shape, depth int
 	}
 	for i, item := range items {
 		if item.IsNull() {
-			if container.HasTrait("smithy.api#sparse") {
+			if container.HasTrait(TraitSparse) {
 				continue
 			}
 			return sprintf("Non-sparse %s `%s` must not contain null values", container.Type, container.ID)
@@ -564,14 +564,14 @@ var intLimits = map[ShapeType][2]int64{
 
 func enumValues(t *Shape) string {
 	var vals []string
-	if ev, ok := t.Trait("smithy.api#enum"); ok {
+	if ev, ok := t.Trait(TraitEnum); ok {
 		for _, def := range ev.Items() {
 			val, _ := def.Get("value")
 			vals = append(vals, "`"+val.Str()+"`")
 		}
 	}
 	for _, m := range t.Members {
-		val, _ := m.Traits.Get(traitEnumValue)
+		val, _ := m.Traits.Get(TraitEnumValue)
 		vals = append(vals, "`"+strings.Trim(val.JSON(), `"`)+"`")
 	}
 	return strings.Join(vals, ", ")
@@ -580,28 +580,28 @@ func enumValues(t *Shape) string {
 // traitTargets says where the traits the project interprets may be applied.
 // Only these are checked: a full selector engine is not needed to call services.
 var traitTargets = map[ShapeID]func(ShapeType, ShapeID, *Model) bool{
-	"smithy.api#http":              onType(OperationType),
-	"smithy.api#readonly":          onType(OperationType),
-	"smithy.api#idempotent":        onType(OperationType),
-	"smithy.api#error":             onType(StructureType),
-	"smithy.api#input":             onType(StructureType),
-	"smithy.api#output":            onType(StructureType),
-	"smithy.api#httpError":         onType(StructureType),
-	"smithy.api#retryable":         onType(StructureType),
-	"smithy.api#httpLabel":         onStructureMember,
-	"smithy.api#httpQuery":         onStructureMember,
-	"smithy.api#httpQueryParams":   onStructureMember,
-	"smithy.api#httpHeader":        onStructureMember,
-	"smithy.api#httpPrefixHeaders": onStructureMember,
-	"smithy.api#httpPayload":       onStructureMember,
-	"smithy.api#httpResponseCode":  onStructureMember,
-	"smithy.api#hostLabel":         onStructureMember,
-	"smithy.api#jsonName":          onType(MemberType),
-	"smithy.api#required":          onStructureMember,
-	"smithy.api#sparse":            onType(ListType, MapType),
-	"smithy.api#uniqueItems":       onType(ListType),
-	"smithy.api#enumValue":         onType(MemberType),
-	"smithy.api#endpoint":          onType(OperationType),
+	TraitHTTP:              onType(OperationType),
+	TraitReadonly:          onType(OperationType),
+	TraitIdempotent:        onType(OperationType),
+	TraitError:             onType(StructureType),
+	TraitInput:             onType(StructureType),
+	TraitOutput:            onType(StructureType),
+	TraitHTTPError:         onType(StructureType),
+	TraitRetryable:         onType(StructureType),
+	TraitHTTPLabel:         onStructureMember,
+	TraitHTTPQuery:         onStructureMember,
+	TraitHTTPQueryParams:   onStructureMember,
+	TraitHTTPHeader:        onStructureMember,
+	TraitHTTPPrefixHeaders: onStructureMember,
+	TraitHTTPPayload:       onStructureMember,
+	TraitHTTPResponseCode:  onStructureMember,
+	TraitHostLabel:         onStructureMember,
+	TraitJSONName:          onType(MemberType),
+	TraitRequired:          onStructureMember,
+	TraitSparse:            onType(ListType, MapType),
+	TraitUniqueItems:       onType(ListType),
+	TraitEnumValue:         onType(MemberType),
+	TraitEndpoint:          onType(OperationType),
 }
 
 func onType(types ...ShapeType) func(ShapeType, ShapeID, *Model) bool {
@@ -633,9 +633,9 @@ func applySuppressions(m *Model, a *assembler) {
 			continue
 		}
 		if s, ok := m.shapes[e.Shape.Root()]; ok && e.Shape != "" {
-			ids, _ := s.Trait("smithy.api#suppress")
+			ids, _ := s.Trait(TraitSuppress)
 			if mem, ok := s.Member(e.Shape.Member()); ok {
-				if mids, ok := mem.Traits.Get("smithy.api#suppress"); ok {
+				if mids, ok := mem.Traits.Get(TraitSuppress); ok {
 					ids = mids
 				}
 			}
