@@ -9,9 +9,11 @@ import (
 const (
 	AWSJSON1_0 model.ShapeID = "aws.protocols#awsJson1_0"
 	AWSJSON1_1 model.ShapeID = "aws.protocols#awsJson1_1"
-
-	tQueryCompatible model.ShapeID = "aws.protocols#awsQueryCompatible"
 )
+
+// TraitAWSQueryCompatible marks a JSON service that also names its errors
+// by their awsQuery code.
+const TraitAWSQueryCompatible model.ShapeID = "aws.protocols#awsQueryCompatible"
 
 // NewAWSJSON1_0 returns the codec of aws.protocols#awsJson1_0 for service
 // svc of model m.

@@ -116,12 +116,12 @@ func sanitizeErrorType(s string) string {
 // errorStatus is the HTTP status of an error shape: httpError, else 400 for
 // client errors and 500 for server errors.
 func errorStatus(s *model.Shape) int {
-	if v, ok := s.Trait(tHTTPError); ok {
+	if v, ok := s.Trait(model.TraitHTTPError); ok {
 		if n, ok := v.Int64(); ok {
 			return int(n)
 		}
 	}
-	if v, ok := s.Trait(tError); ok && v.Str() == "server" {
+	if v, ok := s.Trait(model.TraitError); ok && v.Str() == "server" {
 		return 500
 	}
 	return 400

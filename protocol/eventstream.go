@@ -13,12 +13,6 @@ import (
 	"github.com/smithycurl/smithycurl/wire"
 )
 
-// Event stream traits.
-const (
-	tEventHeader  model.ShapeID = "smithy.api#eventHeader"
-	tEventPayload model.ShapeID = "smithy.api#eventPayload"
-)
-
 // EventStreamMediaType is the Content-Type of an event-stream body.
 const EventStreamMediaType = "application/vnd.amazon.eventstream"
 
@@ -216,7 +210,7 @@ func (e eventCodec) decode(op *model.Operation, pm *memberCodec, msg eventstream
 			return nil, eventFail(op, "an event has no :event-type header")
 		}
 		mc, known := pm.target.byName[et]
-		if !known || mc.target.shape.HasTrait(tError) {
+		if !known || mc.target.shape.HasTrait(model.TraitError) {
 			return nil, nil
 		}
 		body, err := e.decodeStruct(mc.target, &msg)
@@ -237,7 +231,7 @@ func (e eventCodec) decode(op *model.Operation, pm *memberCodec, msg eventstream
 			return nil, eventFail(op, "an exception has no :exception-type header")
 		}
 		mc, known := pm.target.byName[et]
-		if !known || !mc.target.shape.HasTrait(tError) {
+		if !known || !mc.target.shape.HasTrait(model.TraitError) {
 			return nil, &ServiceError{Code: sanitizeErrorType(et), Status: 200, Members: msg.Payload, Message: messageOf(msg.Payload)}
 		}
 		members, err := e.decodeStruct(mc.target, &msg)
@@ -270,7 +264,7 @@ func (e eventCodec) decodeStruct(sc *shapeCodec, msg *eventstream.Message) ([]by
 	var body []*memberCodec
 	for _, mc := range sc.members {
 		switch {
-		case mc.member.Traits.Has(tEventHeader):
+		case mc.member.Traits.Has(model.TraitEventHeader):
 			v, ok := msg.Get(mc.name)
 			if !ok {
 				continue
@@ -282,7 +276,7 @@ func (e eventCodec) decodeStruct(sc *shapeCodec, msg *eventstream.Message) ([]by
 			w.seen.add(memberIndex(sc, mc))
 			w.member(mc)
 			w.dst = append(w.dst, doc...)
-		case mc.member.Traits.Has(tEventPayload):
+		case mc.member.Traits.Has(model.TraitEventPayload):
 			payload = mc
 		default:
 			body = append(body, mc)
@@ -405,7 +399,7 @@ func (e eventCodec) encode(pm *memberCodec, event []byte) (eventstream.Message, 
 // its value.
 func (e eventCodec) encodeStruct(ev *memberCodec, raw []byte) (eventstream.Message, error) {
 	var msg eventstream.Message
-	if ev.target.shape.HasTrait(tError) {
+	if ev.target.shape.HasTrait(model.TraitError) {
 		msg.Headers = append(msg.Headers,
 			eventstream.Header{Name: ":message-type", Value: eventstream.StringValue("exception")},
 			eventstream.Header{Name: ":exception-type", Value: eventstream.StringValue(ev.name)})
@@ -424,7 +418,7 @@ func (e eventCodec) encodeStruct(ev *memberCodec, raw []byte) (eventstream.Messa
 	var body []*memberCodec
 	for i, mc := range sc.members {
 		switch {
-		case mc.member.Traits.Has(tEventHeader):
+		case mc.member.Traits.Has(model.TraitEventHeader):
 			if vals[i] == nil {
 				continue
 			}
@@ -433,7 +427,7 @@ func (e eventCodec) encodeStruct(ev *memberCodec, raw []byte) (eventstream.Messa
 				return msg, inMember(err, mc.name)
 			}
 			headers = append(headers, eventstream.Header{Name: mc.name, Value: v})
-		case mc.member.Traits.Has(tEventPayload):
+		case mc.member.Traits.Has(model.TraitEventPayload):
 			payload = mc
 		default:
 			body = append(body, mc)

@@ -94,7 +94,7 @@ type opPlan struct {
 
 func compileOperation(c *compiler, op *model.Operation) (*opPlan, error) {
 	p := &opPlan{op: op, code: 200}
-	h, ok := op.Shape.Trait(tHTTP)
+	h, ok := op.Shape.Trait(model.TraitHTTP)
 	if !ok {
 		return nil, fmt.Errorf("operation %s has no @http trait", op.Shape.ID)
 	}
@@ -135,15 +135,15 @@ func compileOperation(c *compiler, op *model.Operation) (*opPlan, error) {
 			p.literalQry = append(p.literalQry, [2]string{k, v})
 		}
 	}
-	if e, ok := op.Shape.Trait(tEndpoint); ok {
+	if e, ok := op.Shape.Trait(model.TraitEndpoint); ok {
 		host, err := parseHostPrefix(op, p.in.sc, strField(e, "hostPrefix"))
 		if err != nil {
 			return nil, err
 		}
 		p.host = host
 	}
-	p.checksum = op.Shape.HasTrait(tChecksumRequired)
-	if hc, ok := op.Shape.Trait(tHTTPChecksum); ok {
+	p.checksum = op.Shape.HasTrait(model.TraitHTTPChecksumRequired)
+	if hc, ok := op.Shape.Trait(TraitHTTPChecksum); ok {
 		// aws.protocols#httpChecksum with requestChecksumRequired (S3's
 		// PutBucketTagging, DeleteObjects): Content-MD5, which S3 takes
 		// for every such operation.

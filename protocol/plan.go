@@ -82,7 +82,7 @@ func compileCommon(comp *compiler, op *model.Operation) (opCommon, error) {
 			p.idemToken = mc
 		}
 	}
-	if e, ok := op.Shape.Trait(tEndpoint); ok {
+	if e, ok := op.Shape.Trait(model.TraitEndpoint); ok {
 		host, err := parseHostPrefix(op, p.in, strField(e, "hostPrefix"))
 		if err != nil {
 			return p, err
@@ -114,7 +114,7 @@ func errorNamed[E any](plans []E, shape func(*E) *model.Shape, code string) *E {
 
 // compressions are the encodings of op's @requestCompression, in order.
 func compressions(op *model.Operation) []string {
-	rc, ok := op.Shape.Trait(tCompression)
+	rc, ok := op.Shape.Trait(model.TraitRequestCompression)
 	if !ok {
 		return nil
 	}

@@ -14,9 +14,10 @@ import (
 const (
 	AWSQuery model.ShapeID = "aws.protocols#awsQuery"
 	EC2Query model.ShapeID = "aws.protocols#ec2Query"
-
-	tAWSQueryError model.ShapeID = "aws.protocols#awsQueryError"
 )
+
+// TraitAWSQueryError is an error's awsQuery code and status.
+const TraitAWSQueryError model.ShapeID = "aws.protocols#awsQueryError"
 
 // NewAWSQuery returns the codec of aws.protocols#awsQuery for service svc
 // of model m.
@@ -89,7 +90,7 @@ func (c *queryCodec) compile(op *model.Operation) (*queryPlan, error) {
 	p := &queryPlan{opCommon: common}
 	for _, es := range op.Errors {
 		code := es.ID.Name()
-		if v, ok := es.Trait(tAWSQueryError); ok && !c.ec2 {
+		if v, ok := es.Trait(TraitAWSQueryError); ok && !c.ec2 {
 			code = strField(v, "code")
 		}
 		p.errors = append(p.errors, queryErrorPlan{shape: es, sc: c.plans.comp.shape(es.ID), code: code})

@@ -11,9 +11,11 @@ import (
 const (
 	RestXML model.ShapeID = "aws.protocols#restXml"
 
-	tS3Unwrapped  model.ShapeID = "aws.customizations#s3UnwrappedXmlOutput"
-	tHTTPChecksum model.ShapeID = "aws.protocols#httpChecksum"
+	tS3Unwrapped model.ShapeID = "aws.customizations#s3UnwrappedXmlOutput"
 )
+
+// TraitHTTPChecksum is an operation's request and response checksums.
+const TraitHTTPChecksum model.ShapeID = "aws.protocols#httpChecksum"
 
 // NewRestXML returns the codec of aws.protocols#restXml for service svc of
 // model m: the REST HTTP bindings of restJson1 with XML documents. Error

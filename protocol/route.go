@@ -17,7 +17,7 @@ func Route(svc *model.Service, op *model.Operation) string {
 	if svc.Shape.HasTrait(RPCv2CBOR) || svc.Shape.HasTrait(RPCv2JSON) {
 		return "POST " + rpcv2Path(svc, op)
 	}
-	h, ok := op.Shape.Trait(tHTTP)
+	h, ok := op.Shape.Trait(model.TraitHTTP)
 	if !ok {
 		return ""
 	}

@@ -70,7 +70,7 @@ type rpcCodec struct {
 
 func newRPCCodec(m *model.Model, svc *model.Service, d rpcDialect, opts []Option) *rpcCodec {
 	c := &rpcCodec{m: m, svc: svc, d: d}
-	c.queryCompat = svc.Shape.HasTrait(tQueryCompatible)
+	c.queryCompat = svc.Shape.HasTrait(TraitAWSQueryCompatible)
 	c.cfg = config{newToken: uuidV4}
 	for _, o := range opts {
 		o.apply(&c.cfg)

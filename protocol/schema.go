@@ -7,48 +7,22 @@ import (
 	"github.com/smithycurl/smithycurl/model"
 )
 
-// Trait ids the codecs read.
+// alloy traits the JSON codecs read.
 const (
-	tJSONName         model.ShapeID = "smithy.api#jsonName"
-	tTimestampFormat  model.ShapeID = "smithy.api#timestampFormat"
-	tDefault          model.ShapeID = "smithy.api#default"
-	tClientOptional   model.ShapeID = "smithy.api#clientOptional"
-	tRequired         model.ShapeID = "smithy.api#required"
-	tSparse           model.ShapeID = "smithy.api#sparse"
-	tLength           model.ShapeID = "smithy.api#length"
-	tRange            model.ShapeID = "smithy.api#range"
-	tPattern          model.ShapeID = "smithy.api#pattern"
-	tUniqueItems      model.ShapeID = "smithy.api#uniqueItems"
-	tEnumValue        model.ShapeID = "smithy.api#enumValue"
-	tEnum             model.ShapeID = "smithy.api#enum"
-	tMediaType        model.ShapeID = "smithy.api#mediaType"
-	tIdempotencyToken model.ShapeID = "smithy.api#idempotencyToken"
-	tHostLabel        model.ShapeID = "smithy.api#hostLabel"
-	tStreaming        model.ShapeID = "smithy.api#streaming"
-	tHTTP             model.ShapeID = "smithy.api#http"
-	tHTTPLabel        model.ShapeID = "smithy.api#httpLabel"
-	tHTTPQuery        model.ShapeID = "smithy.api#httpQuery"
-	tHTTPQueryParams  model.ShapeID = "smithy.api#httpQueryParams"
-	tHTTPHeader       model.ShapeID = "smithy.api#httpHeader"
-	tHTTPPrefix       model.ShapeID = "smithy.api#httpPrefixHeaders"
-	tHTTPPayload      model.ShapeID = "smithy.api#httpPayload"
-	tHTTPResponseCode model.ShapeID = "smithy.api#httpResponseCode"
-	tHTTPError        model.ShapeID = "smithy.api#httpError"
-	tError            model.ShapeID = "smithy.api#error"
-	tEndpoint         model.ShapeID = "smithy.api#endpoint"
-	tChecksumRequired model.ShapeID = "smithy.api#httpChecksumRequired"
-	tCompression      model.ShapeID = "smithy.api#requestCompression"
-	tDiscriminated    model.ShapeID = "alloy#discriminated"
-	tUntagged         model.ShapeID = "alloy#untagged"
-	tJSONUnknown      model.ShapeID = "alloy#jsonUnknown"
-	tNullable         model.ShapeID = "alloy#nullable"
-	tOpenEnum         model.ShapeID = "alloy#openEnum"
-	tXMLName          model.ShapeID = "smithy.api#xmlName"
-	tXMLFlattened     model.ShapeID = "smithy.api#xmlFlattened"
-	tXMLAttribute     model.ShapeID = "smithy.api#xmlAttribute"
-	tXMLNamespace     model.ShapeID = "smithy.api#xmlNamespace"
-	tEC2QueryName     model.ShapeID = "aws.protocols#ec2QueryName"
+	// TraitDiscriminated tags a union with a property of its member's object.
+	TraitDiscriminated model.ShapeID = "alloy#discriminated"
+	// TraitUntagged writes a union as its member's value alone.
+	TraitUntagged model.ShapeID = "alloy#untagged"
+	// TraitJSONUnknown marks the map member that keeps unknown fields.
+	TraitJSONUnknown model.ShapeID = "alloy#jsonUnknown"
+	// TraitNullable makes null a value of a member.
+	TraitNullable model.ShapeID = "alloy#nullable"
+	// TraitOpenEnum lets an enum take unknown values.
+	TraitOpenEnum model.ShapeID = "alloy#openEnum"
 )
+
+// tEC2QueryName is a member's ec2Query key.
+const tEC2QueryName model.ShapeID = "aws.protocols#ec2QueryName"
 
 // kind is how a shape is read and written.
 type kind uint8
@@ -190,7 +164,7 @@ func (c *compiler) shape(id model.ShapeID) *shapeCodec {
 	switch s.Type {
 	case model.StringType:
 		sc.kind = kString
-		if v, ok := s.Trait(tEnum); ok {
+		if v, ok := s.Trait(model.TraitEnum); ok {
 			sc.kind = kEnum
 			sc.enumValues = map[string]bool{}
 			for _, e := range v.Items() {
@@ -204,7 +178,7 @@ func (c *compiler) shape(id model.ShapeID) *shapeCodec {
 		sc.enumValues = map[string]bool{}
 		for _, mem := range s.Members {
 			v := mem.Name()
-			if ev, ok := mem.Traits.Get(tEnumValue); ok {
+			if ev, ok := mem.Traits.Get(model.TraitEnumValue); ok {
 				v = ev.Str()
 			}
 			sc.enumValues[v] = true
@@ -213,7 +187,7 @@ func (c *compiler) shape(id model.ShapeID) *shapeCodec {
 		sc.kind = kIntEnum
 		sc.intValues = map[string]bool{}
 		for _, mem := range s.Members {
-			if ev, ok := mem.Traits.Get(tEnumValue); ok {
+			if ev, ok := mem.Traits.Get(model.TraitEnumValue); ok {
 				if n, ok := ev.Int64(); ok {
 					sc.intValues[big.NewInt(n).String()] = true
 				}
@@ -245,7 +219,7 @@ func (c *compiler) shape(id model.ShapeID) *shapeCodec {
 		sc.kind = kDocument
 	case model.ListType, model.SetType:
 		sc.kind = kList
-		sc.sparse = s.HasTrait(tSparse)
+		sc.sparse = s.HasTrait(model.TraitSparse)
 		if mem, ok := s.Member("member"); ok {
 			sc.elem = c.member(mem)
 		}
@@ -254,7 +228,7 @@ func (c *compiler) shape(id model.ShapeID) *shapeCodec {
 		}
 	case model.MapType:
 		sc.kind = kMap
-		sc.sparse = s.HasTrait(tSparse)
+		sc.sparse = s.HasTrait(model.TraitSparse)
 		if mem, ok := s.Member("key"); ok {
 			sc.key = c.member(mem)
 		}
@@ -263,15 +237,15 @@ func (c *compiler) shape(id model.ShapeID) *shapeCodec {
 		}
 	case model.StructureType, model.UnionType:
 		sc.kind = kStruct
-		if s.ID == "smithy.api#Unit" {
+		if s.ID == model.UnitID {
 			sc.kind = kUnit
 		}
 		if s.Type == model.UnionType {
 			sc.kind = kUnion
-			if d, ok := s.Trait(tDiscriminated); ok {
+			if d, ok := s.Trait(TraitDiscriminated); ok {
 				sc.discriminator = d.Str()
 			}
-			sc.untagged = s.HasTrait(tUntagged)
+			sc.untagged = s.HasTrait(TraitUntagged)
 		}
 		sc.byName = make(map[string]*memberCodec, len(s.Members))
 		sc.byWire = make(map[string]*memberCodec, len(s.Members))
@@ -281,7 +255,7 @@ func (c *compiler) shape(id model.ShapeID) *shapeCodec {
 			sc.members = append(sc.members, mc)
 			sc.byName[mc.name] = mc
 			sc.addXMLMember(mc)
-			if mem.Traits.Has(tJSONUnknown) {
+			if mem.Traits.Has(TraitJSONUnknown) {
 				sc.unknown = mc
 				continue
 			}
@@ -290,7 +264,7 @@ func (c *compiler) shape(id model.ShapeID) *shapeCodec {
 	default:
 		sc.kind = kDocument
 	}
-	if s.HasTrait(tOpenEnum) {
+	if s.HasTrait(TraitOpenEnum) {
 		// alloy#openEnum: unknown values are valid.
 		sc.enumValues, sc.intValues = nil, nil
 	}
@@ -300,29 +274,29 @@ func (c *compiler) shape(id model.ShapeID) *shapeCodec {
 func (c *compiler) member(mem *model.Member) *memberCodec {
 	mc := &memberCodec{name: mem.Name(), wireName: mem.Name(), member: mem}
 	mc.target = c.shape(mem.Target)
-	if v, ok := mem.Traits.Get(tJSONName); ok && !c.noJSONName {
-		mc.wireName = v.Str()
+	if !c.noJSONName {
+		mc.wireName = mem.JSONName()
 	}
 	mc.docKey = append(appendString(nil, mc.name), ':')
 	mc.wireKey = append(appendString(nil, mc.wireName), ':')
 	get := func(id model.ShapeID) (model.Node, bool) { return c.m.MemberTrait(mem, id) }
-	if v, ok := get(tTimestampFormat); ok && !c.noTimestampFormat {
+	if v, ok := get(model.TraitTimestampFormat); ok && !c.noTimestampFormat {
 		mc.tsFormat = v.Str()
 	}
-	if v, ok := get(tMediaType); ok {
+	if v, ok := get(model.TraitMediaType); ok {
 		mc.mediaType = v.Str()
 	}
-	mc.required = mem.Traits.Has(tRequired)
-	mc.clientOpt = mem.Traits.Has(tClientOptional)
-	mc.nullable = mem.Traits.Has(tNullable)
-	if v, ok := mem.Traits.Get(tDefault); ok && !v.IsNull() {
+	mc.required = mem.Traits.Has(model.TraitRequired)
+	mc.clientOpt = mem.Traits.Has(model.TraitClientOptional)
+	mc.nullable = mem.Traits.Has(TraitNullable)
+	if v, ok := mem.Traits.Get(model.TraitDefault); ok && !v.IsNull() {
 		mc.hasDefault = true
 		mc.defaultNode = v
 	}
-	if v, ok := get(tLength); ok {
+	if v, ok := get(model.TraitLength); ok {
 		mc.minLen, mc.maxLen = intBound(v, "min"), intBound(v, "max")
 	}
-	if v, ok := get(tRange); ok {
+	if v, ok := get(model.TraitRange); ok {
 		if n, ok := v.Get("min"); ok {
 			mc.minVal, mc.minLit = bigOf(n.Literal()), n.Literal()
 		}
@@ -330,36 +304,36 @@ func (c *compiler) member(mem *model.Member) *memberCodec {
 			mc.maxVal, mc.maxLit = bigOf(n.Literal()), n.Literal()
 		}
 	}
-	if v, ok := get(tPattern); ok {
+	if v, ok := get(model.TraitPattern); ok {
 		mc.patternText = v.Str()
 		mc.pattern, _ = regexp.Compile(v.Str())
 	}
-	if _, ok := get(tUniqueItems); ok {
+	if _, ok := get(model.TraitUniqueItems); ok {
 		mc.unique = true
 	}
 	mc.xml = xmlMemberTraits(mem)
-	mc.idemToken = mem.Traits.Has(tIdempotencyToken)
-	mc.hostLabel = mem.Traits.Has(tHostLabel)
-	if _, ok := get(tStreaming); ok {
+	mc.idemToken = mem.Traits.Has(model.TraitIdempotencyToken)
+	mc.hostLabel = mem.Traits.Has(model.TraitHostLabel)
+	if _, ok := get(model.TraitStreaming); ok {
 		mc.streaming = true
 	}
 	switch {
-	case mem.Traits.Has(tHTTPLabel):
+	case mem.Traits.Has(model.TraitHTTPLabel):
 		mc.loc, mc.locName = inLabel, mc.name
-	case mem.Traits.Has(tHTTPQuery):
-		v, _ := mem.Traits.Get(tHTTPQuery)
+	case mem.Traits.Has(model.TraitHTTPQuery):
+		v, _ := mem.Traits.Get(model.TraitHTTPQuery)
 		mc.loc, mc.locName = inQuery, v.Str()
-	case mem.Traits.Has(tHTTPQueryParams):
+	case mem.Traits.Has(model.TraitHTTPQueryParams):
 		mc.loc = inQueryParams
-	case mem.Traits.Has(tHTTPHeader):
-		v, _ := mem.Traits.Get(tHTTPHeader)
+	case mem.Traits.Has(model.TraitHTTPHeader):
+		v, _ := mem.Traits.Get(model.TraitHTTPHeader)
 		mc.loc, mc.locName = inHeader, v.Str()
-	case mem.Traits.Has(tHTTPPrefix):
-		v, _ := mem.Traits.Get(tHTTPPrefix)
+	case mem.Traits.Has(model.TraitHTTPPrefixHeaders):
+		v, _ := mem.Traits.Get(model.TraitHTTPPrefixHeaders)
 		mc.loc, mc.locName = inPrefixHeaders, v.Str()
-	case mem.Traits.Has(tHTTPPayload):
+	case mem.Traits.Has(model.TraitHTTPPayload):
 		mc.loc = inPayload
-	case mem.Traits.Has(tHTTPResponseCode):
+	case mem.Traits.Has(model.TraitHTTPResponseCode):
 		mc.loc = inStatus
 	}
 	return mc

@@ -35,7 +35,7 @@ type xmlMember struct {
 }
 
 func nsOf(t model.Traits) *xmlNS {
-	v, ok := t.Get(tXMLNamespace)
+	v, ok := t.Get(model.TraitXMLNamespace)
 	if !ok {
 		return nil
 	}
@@ -44,7 +44,7 @@ func nsOf(t model.Traits) *xmlNS {
 
 func xmlShapeTraits(s *model.Shape) xmlShape {
 	var x xmlShape
-	if v, ok := s.Trait(tXMLName); ok {
+	if v, ok := s.Trait(model.TraitXMLName); ok {
 		x.name = v.Str()
 	}
 	x.ns = nsOf(s.Traits)
@@ -53,11 +53,11 @@ func xmlShapeTraits(s *model.Shape) xmlShape {
 
 func xmlMemberTraits(mem *model.Member) xmlMember {
 	x := xmlMember{name: mem.Name()}
-	if v, ok := mem.Traits.Get(tXMLName); ok {
+	if v, ok := mem.Traits.Get(model.TraitXMLName); ok {
 		x.name, x.renamed = v.Str(), true
 	}
-	x.flattened = mem.Traits.Has(tXMLFlattened)
-	x.attribute = mem.Traits.Has(tXMLAttribute)
+	x.flattened = mem.Traits.Has(model.TraitXMLFlattened)
+	x.attribute = mem.Traits.Has(model.TraitXMLAttribute)
 	x.ns = nsOf(mem.Traits)
 	// ec2Query: ec2QueryName, else xmlName with its first letter upper
 	// case, else the member name with its first letter upper case.
