@@ -1,7 +1,7 @@
 // The public C symbols of libsmithycurl. Each one checks, in C and before
 // entering the Go runtime, that the process has not forked since the library
 // was loaded (a forked child has no Go runtime threads: entering Go there can
-// hang), then calls the Go implementation (sc_* in *.go) with its handles as
+// hang), then calls the Go implementation (scx_* in *.go) with its handles as
 // integers. Compiling this file against include/smithycurl.h is what keeps
 // the public header and the library in agreement.
 
@@ -43,11 +43,11 @@ __attribute__((constructor)) static void smithycurl_record_pid(void) {
 
 #define H(x) ((uintptr_t)(void *)(x))
 
-// Scheduling hints passed to scx_call (see sched.go), kept in C where
-// thread-local storage is one load: whether this is the thread's first call,
-// or its first call SCX_YIELD_NS or more after its last yield, and how many
-// threads that have called smithycurl_call are alive (a pthread key's
-// destructor counts them out).
+// Scheduling hints passed to Go with each call (CALL_PROLOGUE; see
+// sched.go), kept in C where thread-local storage is one load: whether this
+// is the thread's first call, or its first call SCX_YIELD_NS or more after
+// its last yield, and how many threads that have made a call are alive (a
+// pthread key's destructor counts them out).
 #define SCX_YIELD_NS 5000000LL
 static __thread long long scx_thread_tick; // CLOCK_MONOTONIC ns; 0: never called
 static int scx_call_threads;
@@ -78,6 +78,15 @@ static int sched_hints(int *threads) {
     }
     return 0;
 }
+
+// CALL_PROLOGUE opens the functions that call the service (and may wait):
+// SMITHYCURL_E_FORKED in a forked child, then bad_rc when bad is true; it
+// then declares hints and threads, the scheduling hints for Go.
+#define CALL_PROLOGUE(bad, bad_rc)                                                                 \
+    FORK_CHECK();                                                                                  \
+    if (bad) return (bad_rc);                                                                      \
+    int threads = 0;                                                                               \
+    int hints = sched_hints(&threads)
 
 // ---- version, codes, memory: pure C, usable anywhere ----
 
@@ -353,11 +362,8 @@ smithycurl_code smithycurl_cancel_token_free(smithycurl_cancel_token *token) {
 smithycurl_code smithycurl_call(smithycurl_client *client, const char *operation, const char *input,
                                 size_t input_len, smithycurl_cancel_token *cancel, smithycurl_result **out) {
     if (out) *out = NULL;
-    FORK_CHECK();
-    if (!out) return SMITHYCURL_E_INVALID_ARGUMENT;
+    CALL_PROLOGUE(!out, SMITHYCURL_E_INVALID_ARGUMENT);
     uintptr_t h = 0;
-    int threads = 0;
-    int hints = sched_hints(&threads);
     int rc = scx_call(H(client), (char *)operation, (char *)input, input_len, H(cancel), hints, threads, &h);
     *out = (smithycurl_result *)h;
     return rc;
@@ -366,11 +372,8 @@ smithycurl_code smithycurl_call(smithycurl_client *client, const char *operation
 smithycurl_code smithycurl_wait(smithycurl_client *client, const char *waiter, const char *input, size_t input_len,
                                 long long max_wait_ms, smithycurl_cancel_token *cancel, smithycurl_result **out) {
     if (out) *out = NULL;
-    FORK_CHECK();
-    if (!out) return SMITHYCURL_E_INVALID_ARGUMENT;
+    CALL_PROLOGUE(!out, SMITHYCURL_E_INVALID_ARGUMENT);
     uintptr_t h = 0;
-    int threads = 0;
-    int hints = sched_hints(&threads);
     int rc = scx_wait(H(client), (char *)waiter, (char *)input, input_len, max_wait_ms, H(cancel), hints, threads, &h);
     *out = (smithycurl_result *)h;
     return rc;
@@ -389,11 +392,8 @@ smithycurl_code smithycurl_call_stream_v2(smithycurl_client *client, const char 
                                           void *read_data, long long body_size, smithycurl_write_fn write,
                                           void *write_data, smithycurl_cancel_token *cancel, smithycurl_result **out) {
     if (out) *out = NULL;
-    FORK_CHECK();
-    if (!out) return SMITHYCURL_E_INVALID_ARGUMENT;
+    CALL_PROLOGUE(!out, SMITHYCURL_E_INVALID_ARGUMENT);
     uintptr_t h = 0;
-    int threads = 0;
-    int hints = sched_hints(&threads);
     int rc = scx_call_stream(H(client), (char *)operation, (char *)input, input_len, (uintptr_t)read,
                              (uintptr_t)rewind, (uintptr_t)read_data, body_size, (uintptr_t)write, (uintptr_t)write_data,
                              H(cancel), hints, threads, &h);
@@ -409,11 +409,8 @@ smithycurl_code smithycurl_event_stream_open(smithycurl_client *client, const ch
                                              smithycurl_result **out, smithycurl_event_stream **stream) {
     if (out) *out = NULL;
     if (stream) *stream = NULL;
-    FORK_CHECK();
-    if (!out || !stream) return SMITHYCURL_E_INVALID_ARGUMENT;
+    CALL_PROLOGUE(!out || !stream, SMITHYCURL_E_INVALID_ARGUMENT);
     uintptr_t r = 0, s = 0;
-    int threads = 0;
-    int hints = sched_hints(&threads);
     int rc = scx_stream_open(H(client), (char *)operation, (char *)input, input_len, H(cancel), hints, threads, &r, &s);
     *out = (smithycurl_result *)r;
     *stream = (smithycurl_event_stream *)s;
@@ -422,11 +419,8 @@ smithycurl_code smithycurl_event_stream_open(smithycurl_client *client, const ch
 
 smithycurl_code smithycurl_event_stream_next(smithycurl_event_stream *stream, smithycurl_result **event) {
     if (event) *event = NULL;
-    FORK_CHECK();
-    if (!event) return SMITHYCURL_E_INVALID_ARGUMENT;
+    CALL_PROLOGUE(!event, SMITHYCURL_E_INVALID_ARGUMENT);
     uintptr_t r = 0;
-    int threads = 0;
-    int hints = sched_hints(&threads);
     int rc = scx_stream_next(H(stream), hints, threads, &r);
     *event = (smithycurl_result *)r;
     return rc;
@@ -457,13 +451,10 @@ smithycurl_code smithycurl_paginator_next(smithycurl_paginator *paginator, const
     if (json) *json = NULL;
     if (len) *len = 0;
     if (error) *error = NULL;
-    FORK_CHECK();
-    if (!json || !error) return SMITHYCURL_E_INVALID_ARGUMENT;
+    CALL_PROLOGUE(!json || !error, SMITHYCURL_E_INVALID_ARGUMENT);
     char *p = NULL;
     size_t n = 0;
     uintptr_t r = 0;
-    int threads = 0;
-    int hints = sched_hints(&threads);
     int rc = scx_paginator_next(H(paginator), hints, threads, &p, &n, &r);
     *json = p;
     if (len) *len = n;
@@ -501,10 +492,7 @@ void scx_eventfd_close(int fd) { close(fd); }
 smithycurl_code smithycurl_call_async(smithycurl_client *client, const char *operation, const char *input,
                                       size_t input_len, smithycurl_cancel_token *cancel, smithycurl_done_fn done,
                                       void *user_data) {
-    FORK_CHECK();
-    if (!done) return SMITHYCURL_E_INVALID_ARGUMENT;
-    int threads = 0;
-    int hints = sched_hints(&threads);
+    CALL_PROLOGUE(!done, SMITHYCURL_E_INVALID_ARGUMENT);
     return scx_call_async(H(client), (char *)operation, (char *)input, input_len, H(cancel), (uintptr_t)done,
                           (uintptr_t)user_data, 0, 0, hints, threads);
 }
@@ -512,18 +500,13 @@ smithycurl_code smithycurl_call_async(smithycurl_client *client, const char *ope
 smithycurl_code smithycurl_call_queued(smithycurl_client *client, const char *operation, const char *input,
                                        size_t input_len, smithycurl_cancel_token *cancel, smithycurl_queue *queue,
                                        void *tag) {
-    FORK_CHECK();
-    if (!queue) return SMITHYCURL_E_INVALID_HANDLE;
-    int threads = 0;
-    int hints = sched_hints(&threads);
+    CALL_PROLOGUE(!queue, SMITHYCURL_E_INVALID_HANDLE);
     return scx_call_async(H(client), (char *)operation, (char *)input, input_len, H(cancel), 0, 0, H(queue),
                           (uintptr_t)tag, hints, threads);
 }
 
 smithycurl_code smithycurl_paginator_next_queued(smithycurl_paginator *paginator, smithycurl_queue *queue, void *tag) {
-    FORK_CHECK();
-    int threads = 0;
-    int hints = sched_hints(&threads);
+    CALL_PROLOGUE(0, SMITHYCURL_OK); // the handles are checked in Go
     return scx_paginator_next_queued(H(paginator), H(queue), (uintptr_t)tag, hints, threads);
 }
 
