@@ -1,8 +1,9 @@
-// What the C API test files share (test_smithycurl.c holds the runner and
-// these helpers; test_async.c the tests of the asynchronous calls).
+// What the C API test files (test_*.c) share: checks, helpers, and the
+// runner's state; ctest.c holds the runner and the helpers.
 #ifndef SMITHYCURL_CTEST_H
 #define SMITHYCURL_CTEST_H
 
+#include <pthread.h>
 #include <string.h>
 
 #include "smithycurl.h"
@@ -48,6 +49,13 @@ smithycurl_result *call_err_at(const char *file, int line, smithycurl_client *c,
 char *squash(char *s);
 const char *message_of(smithycurl_result *r); // "" when r is NULL or has no message
 
+// cancel_later, a thread's function, cancels tok after delay_ms.
+struct canceller {
+    smithycurl_cancel_token *tok;
+    int delay_ms;
+};
+void *cancel_later(void *arg); // arg: a struct canceller
+
 // A server that never answers: a listening socket on 127.0.0.1 that is
 // never accepted from (the kernel completes connections into its backlog
 // and takes the requests), so calls to it stay in flight until cancelled.
@@ -59,16 +67,53 @@ struct hole {
 int hole_open(struct hole *h);
 void hole_close(struct hole *h);
 
-// test_async.c
-void test_async_callback(void);
-void test_async_queue(void);
-void test_async_cancel_many(void);
-void test_async_client_free(void);
-void test_async_queue_free(void);
-void test_async_reentrant(void);
-void test_async_slow_timeout(void);
-void test_async_fork(void);
-void test_async_bad_args(void);
-void test_async_paginator(void);
+// ---- asynchronous calls ----
+
+int env_int(const char *name, int def); // a positive integer from the environment, or def
+int async_n(void);                      // SMITHYCURL_TEST_ASYNC_N (1000)
+
+// A slot records the completions of one call (callback or queue form).
+struct slot {
+    int hits;             // completions seen: must end at 1
+    smithycurl_code code; // of the first
+    char *output;         // malloc'd copy of the output (success), or NULL
+    char *message;        // malloc'd copy of the error message, or NULL
+    smithycurl_error_kind kind;
+    int result_null;
+    pthread_t thread; // where the callback ran
+};
+
+// A tally counts completions, for waiting on them.
+struct tally {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int done;
+    struct slot *slots;
+};
+void tally_init(struct tally *t, struct slot *slots);
+void tally_destroy(struct tally *t);
+// record stores a completion in s, frees r and counts it on t.
+void record(struct tally *t, struct slot *s, smithycurl_code code, smithycurl_result *r);
+// wait_done waits up to secs for t to count n completions; returns the count.
+int wait_done(struct tally *t, int n, double secs);
+
+// A callback's user_data: the tally and the slot.
+struct cb_arg {
+    struct tally *t;
+    struct slot *s;
+};
+void on_done(void *user, smithycurl_code code, smithycurl_result *r); // records into a struct cb_arg
+// drain takes every completion of q into the slots (tags are slot
+// pointers) until want have come or secs ran out; returns how many came.
+int drain(smithycurl_queue *q, struct tally *t, int want, double secs);
+// check_slots checks that each of the n slots completed exactly once with
+// code; it frees their outputs and messages.
+void check_slots_at(const char *file, int line, struct slot *s, int n, smithycurl_code code);
+#define check_slots(s, n, code) check_slots_at(__FILE__, __LINE__, s, n, code)
+
+extern const char *slow_in; // a call that stays in flight 10 s (httpbin's longest delay)
+// settle gives calls just started time to be on the wire (or in the
+// engine's queue): 300 ms, longer under valgrind.
+void settle(void);
 
 #endif

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the C API tests (bindings/c/test_smithycurl.c) against the built
+# Runs the C API tests (bindings/c/test_*.c, build/ctest) against the built
 # library and the local test services (testing/cmd/testserver), once
 # natively and, with --valgrind, once more under valgrind memcheck.
 #
