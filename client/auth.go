@@ -13,15 +13,9 @@ import (
 	"github.com/smithycurl/smithycurl/transport"
 )
 
-// Auth scheme trait ids the client can apply.
-const (
-	authBearer model.ShapeID = "smithy.api#httpBearerAuth"
-	authBasic  model.ShapeID = "smithy.api#httpBasicAuth"
-	authAPIKey model.ShapeID = "smithy.api#httpApiKeyAuth"
-	authSigV4  model.ShapeID = "aws.auth#sigv4"
-)
-
-var knownSchemes = []model.ShapeID{authAPIKey, authBasic, authBearer, "smithy.api#httpDigestAuth", authSigV4}
+// knownSchemes are the auth traits planAuth looks for on a service.
+var knownSchemes = []model.ShapeID{model.TraitHTTPAPIKeyAuth, model.TraitHTTPBasicAuth, model.TraitHTTPBearerAuth,
+	model.TraitHTTPDigestAuth, model.TraitSigV4}
 
 // AWSCredentials sign requests with AWS Signature Version 4.
 type AWSCredentials struct {
@@ -104,13 +98,13 @@ func (c *credentials) clean() error {
 
 func (c *credentials) has(scheme model.ShapeID) bool {
 	switch scheme {
-	case authBearer:
+	case model.TraitHTTPBearerAuth:
 		return c.bearer != ""
-	case authBasic:
+	case model.TraitHTTPBasicAuth:
 		return c.hasBasic
-	case authAPIKey:
+	case model.TraitHTTPAPIKeyAuth:
 		return c.apiKey != ""
-	case authSigV4:
+	case model.TraitSigV4:
 		return c.aws != nil && c.aws.AccessKeyID != "" && c.aws.SecretAccessKey != ""
 	}
 	return false
@@ -124,7 +118,8 @@ func (c *Client) UnusedCredentials() []string {
 	given := []struct {
 		scheme model.ShapeID
 		what   string
-	}{{authBearer, "bearer token"}, {authBasic, "basic auth"}, {authAPIKey, "API key"}, {authSigV4, "AWS credentials"}}
+	}{{model.TraitHTTPBearerAuth, "bearer token"}, {model.TraitHTTPBasicAuth, "basic auth"},
+		{model.TraitHTTPAPIKeyAuth, "API key"}, {model.TraitSigV4, "AWS credentials"}}
 	usable := map[model.ShapeID]bool{}
 	for _, op := range c.svc.Operations {
 		for _, s := range planAuth(c.svc.Shape, op.Shape).schemes {
@@ -163,7 +158,7 @@ type authPlan struct {
 // service's @auth, else every auth trait of the service in id order.
 func planAuth(svc, op *model.Shape) authPlan {
 	var schemes []model.ShapeID
-	if v, ok := svc.Trait("smithy.api#auth"); ok {
+	if v, ok := svc.Trait(model.TraitAuth); ok {
 		for _, item := range v.Items() {
 			schemes = append(schemes, model.ShapeID(item.Str()))
 		}
@@ -175,13 +170,13 @@ func planAuth(svc, op *model.Shape) authPlan {
 		}
 		sort.Slice(schemes, func(i, j int) bool { return schemes[i] < schemes[j] })
 	}
-	if v, ok := op.Trait("smithy.api#auth"); ok {
+	if v, ok := op.Trait(model.TraitAuth); ok {
 		schemes = schemes[:0:0]
 		for _, item := range v.Items() {
 			schemes = append(schemes, model.ShapeID(item.Str()))
 		}
 	}
-	return authPlan{schemes: schemes, optional: len(schemes) == 0 || op.HasTrait("smithy.api#optionalAuth")}
+	return authPlan{schemes: schemes, optional: len(schemes) == 0 || op.HasTrait(model.TraitOptionalAuth)}
 }
 
 // authenticate applies the first scheme of the plan the caller has
@@ -195,18 +190,18 @@ func (c *Client) authenticate(op *model.Operation, plan authPlan, req *transport
 			continue
 		}
 		switch scheme {
-		case authBearer:
+		case model.TraitHTTPBearerAuth:
 			req.Header.Set("Authorization", "Bearer "+c.creds.bearer)
-		case authBasic:
+		case model.TraitHTTPBasicAuth:
 			req.Header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(c.creds.user+":"+c.creds.password)))
-		case authAPIKey:
+		case model.TraitHTTPAPIKeyAuth:
 			secret, err := c.applyAPIKey(req)
 			return secret, nil, err
-		case authSigV4:
+		case model.TraitSigV4:
 			if sig.unsupported != "" {
 				return "", nil, usageError(op.Shape.ID, "the endpoint needs an auth scheme smithycurl cannot sign with (%s)", sig.unsupported)
 			}
-			signing, _ := c.svc.Shape.Trait(authSigV4)
+			signing, _ := c.svc.Shape.Trait(model.TraitSigV4)
 			nameNode, _ := signing.Get("name")
 			name := nameNode.Str()
 			if sig.name != "" {
@@ -242,7 +237,7 @@ func (c *Client) authenticate(op *model.Operation, plan authPlan, req *transport
 }
 
 func (c *Client) applyAPIKey(req *transport.Request) (string, error) {
-	v, _ := c.svc.Shape.Trait(authAPIKey)
+	v, _ := c.svc.Shape.Trait(model.TraitHTTPAPIKeyAuth)
 	name, _ := v.Get("name")
 	in, _ := v.Get("in")
 	if in.Str() == "query" {

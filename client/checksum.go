@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/protocol"
 	"github.com/smithycurl/smithycurl/transport"
 	"github.com/smithycurl/smithycurl/wire"
 )
@@ -29,8 +30,8 @@ type checksumPlan struct {
 
 func planChecksum(m *model.Model, op *model.Operation) checksumPlan {
 	var p checksumPlan
-	p.required = op.Shape.HasTrait("smithy.api#httpChecksumRequired")
-	t, ok := op.Shape.Trait("aws.protocols#httpChecksum")
+	p.required = op.Shape.HasTrait(model.TraitHTTPChecksumRequired)
+	t, ok := op.Shape.Trait(protocol.TraitHTTPChecksum)
 	if !ok {
 		return p
 	}
@@ -41,7 +42,7 @@ func planChecksum(m *model.Model, op *model.Operation) checksumPlan {
 		}
 		for _, mem := range op.Input.Members {
 			if mem.Name() == v.Str() {
-				h, _ := mem.Traits.Get("smithy.api#httpHeader")
+				h, _ := mem.Traits.Get(model.TraitHTTPHeader)
 				return h.Str()
 			}
 		}

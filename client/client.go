@@ -120,9 +120,9 @@ func New(m *model.Model, serviceID model.ShapeID, endpoint string, opts ...Optio
 		return nil, &Error{Kind: KindUsage, err: err}
 	}
 	c := &Client{model: m, svc: svc, codec: codec, endpoint: u, rules: rules, opts: o, creds: o.creds,
-		region: o.endpoint.regionOrEnv(), bucketInEndpoint: bucketInEndpoint, isAWS: svc.Shape.HasTrait("aws.api#service"),
+		region: o.endpoint.regionOrEnv(), bucketInEndpoint: bucketInEndpoint, isAWS: svc.Shape.HasTrait(traitAWSService),
 		quota: newRetryQuota(o.retry)}
-	if c.creds.aws == nil && svc.Shape.HasTrait(authSigV4) {
+	if c.creds.aws == nil && svc.Shape.HasTrait(model.TraitSigV4) {
 		c.creds.aws = awsFromEnv()
 	}
 	if err := c.creds.clean(); err != nil {
@@ -504,7 +504,7 @@ func (c *Client) plan(op *model.Operation) *callPlan {
 	}
 	for _, mem := range op.Input.Members {
 		if mem.Name() == p.streamIn {
-			_, p.streamInRequired = c.model.MemberTrait(mem, "smithy.api#required")
+			_, p.streamInRequired = c.model.MemberTrait(mem, model.TraitRequired)
 		}
 	}
 	c.plans.Store(op, p)
@@ -517,7 +517,7 @@ func (c *Client) plan(op *model.Operation) *callPlan {
 func onlyStreamingMember(m *model.Model, op *model.Operation, member, input string) bool {
 	for _, s := range []*model.Shape{op.Input, op.Output} {
 		for _, mem := range s.Members {
-			_, ok := m.MemberTrait(mem, "smithy.api#streaming")
+			_, ok := m.MemberTrait(mem, model.TraitStreaming)
 			if ok && !(s == op.Output && mem.Name() == member) && !(s == op.Input && input != "" && mem.Name() == input) {
 				return false
 			}
@@ -529,14 +529,14 @@ func onlyStreamingMember(m *model.Model, op *model.Operation, member, input stri
 // sensitiveURL returns the operation's @http URI template when a @sensitive
 // member is bound to the path or the query, else "".
 func sensitiveURL(m *model.Model, op *model.Operation) string {
-	h, ok := op.Shape.Trait("smithy.api#http")
+	h, ok := op.Shape.Trait(model.TraitHTTP)
 	if !ok {
 		return ""
 	}
 	for _, mem := range op.Input.Members {
-		inURL := mem.Traits.Has("smithy.api#httpLabel") || mem.Traits.Has("smithy.api#httpQuery") ||
-			mem.Traits.Has("smithy.api#httpQueryParams")
-		if _, sensitive := m.MemberTrait(mem, sensitiveTrait); inURL && sensitive {
+		inURL := mem.Traits.Has(model.TraitHTTPLabel) || mem.Traits.Has(model.TraitHTTPQuery) ||
+			mem.Traits.Has(model.TraitHTTPQueryParams)
+		if _, sensitive := m.MemberTrait(mem, model.TraitSensitive); inURL && sensitive {
 			uri, _ := h.Get("uri")
 			return uri.Str()
 		}
@@ -548,8 +548,8 @@ func sensitiveURL(m *model.Model, op *model.Operation) string {
 func sensitiveHeaders(m *model.Model, op *model.Operation) []string {
 	var names []string
 	for _, mem := range op.Input.Members {
-		h, ok := mem.Traits.Get("smithy.api#httpHeader")
-		if _, sensitive := m.MemberTrait(mem, sensitiveTrait); ok && sensitive {
+		h, ok := mem.Traits.Get(model.TraitHTTPHeader)
+		if _, sensitive := m.MemberTrait(mem, model.TraitSensitive); ok && sensitive {
 			names = append(names, h.Str())
 		}
 	}
@@ -578,10 +578,13 @@ func (c *Client) url(base *url.URL, r *wire.Request) (string, error) {
 // s3Service is S3's service shape: its endpoint rules hold the bucket.
 const s3Service model.ShapeID = "com.amazonaws.s3#AmazonS3"
 
+// traitAWSService marks an AWS service.
+const traitAWSService model.ShapeID = "aws.api#service"
+
 // redactingTrace hides credentials from a trace hook.
 func (c *Client) redactingTrace(f func(transport.TraceEvent)) func(transport.TraceEvent) {
 	secretHeaders := []string{"Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-Amz-Security-Token"}
-	if v, ok := c.svc.Shape.Trait(authAPIKey); ok {
+	if v, ok := c.svc.Shape.Trait(model.TraitHTTPAPIKeyAuth); ok {
 		if name, _ := v.Get("name"); name.Str() != "" {
 			secretHeaders = append(secretHeaders, name.Str())
 		}

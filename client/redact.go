@@ -36,13 +36,11 @@ func RedactSensitive(m *model.Model, shape *model.Shape, doc []byte) []byte {
 	return out
 }
 
-const sensitiveTrait model.ShapeID = "smithy.api#sensitive"
-
 func redact(m *model.Model, s *model.Shape, v any, depth int) any {
 	if s == nil || depth > 64 {
 		return v
 	}
-	if s.HasTrait(sensitiveTrait) {
+	if s.HasTrait(model.TraitSensitive) {
 		return Redacted
 	}
 	switch s.Type {
@@ -56,7 +54,7 @@ func redact(m *model.Model, s *model.Shape, v any, depth int) any {
 			if !ok {
 				continue
 			}
-			if mem.Traits.Has(sensitiveTrait) {
+			if mem.Traits.Has(model.TraitSensitive) {
 				obj[name] = Redacted
 				continue
 			}
@@ -107,7 +105,7 @@ func RedactCBOR(m *model.Model, shape *model.Shape, body []byte) string {
 }
 
 func redactDiag(m *model.Model, s *model.Shape, r *cbor.Reader, dst []byte, depth int) ([]byte, error) {
-	if s != nil && s.HasTrait(sensitiveTrait) {
+	if s != nil && s.HasTrait(model.TraitSensitive) {
 		return strconv.AppendQuote(dst, Redacted), r.Skip()
 	}
 	major, _, err := r.Peek()
@@ -115,7 +113,7 @@ func redactDiag(m *model.Model, s *model.Shape, r *cbor.Reader, dst []byte, dept
 		return r.AppendDiagnostic(dst)
 	}
 	value := func(mem *model.Member) error {
-		if mem.Traits.Has(sensitiveTrait) {
+		if mem.Traits.Has(model.TraitSensitive) {
 			dst = strconv.AppendQuote(dst, Redacted)
 			return r.Skip()
 		}

@@ -105,11 +105,11 @@ var errQuotaSpent = errors.New("not retried: the client's retry quota is spent (
 
 // idempotent reports whether op may be sent twice with the same effect.
 func idempotent(m *model.Model, op *model.Shape, input *model.Shape) bool {
-	if op.HasTrait("smithy.api#readonly") || op.HasTrait("smithy.api#idempotent") {
+	if op.HasTrait(model.TraitReadonly) || op.HasTrait(model.TraitIdempotent) {
 		return true
 	}
 	for _, mem := range input.Members {
-		if _, ok := m.MemberTrait(mem, "smithy.api#idempotencyToken"); ok {
+		if _, ok := m.MemberTrait(mem, model.TraitIdempotencyToken); ok {
 			return true
 		}
 	}
@@ -134,7 +134,7 @@ func (c *Client) retryDecision(e *Error, header wire.Header, idem bool) (bool, t
 		if e.Status == 429 || c.throttling(e) {
 			return true, wait
 		}
-		if s, ok := c.model.Shape(e.Shape); ok && s.HasTrait("smithy.api#retryable") {
+		if s, ok := c.model.Shape(e.Shape); ok && s.HasTrait(model.TraitRetryable) {
 			return true, wait
 		}
 		switch e.Status {
@@ -156,7 +156,7 @@ func (c *Client) retryDecision(e *Error, header wire.Header, idem bool) (bool, t
 func (c *Client) throttling(e *Error) bool {
 	s, modeled := c.model.Shape(e.Shape)
 	if modeled {
-		v, _ := s.Trait("smithy.api#retryable")
+		v, _ := s.Trait(model.TraitRetryable)
 		if t, _ := v.Get("throttling"); t.AsBool() {
 			return true
 		}

@@ -11,9 +11,6 @@ import (
 	"github.com/smithycurl/smithycurl/model"
 )
 
-// traitWaitable is the trait that declares an operation's waiters.
-const traitWaitable model.ShapeID = "smithy.waiters#waitable"
-
 // Waiter is one waiter of the service: a name from an operation's
 // smithy.waiters#waitable trait and what it needs to run.
 type Waiter struct {
@@ -92,7 +89,7 @@ type pathMatcherTrait struct {
 func (c *Client) Waiters() []string {
 	var names []string
 	for _, op := range c.svc.Operations {
-		if t, ok := op.Shape.Trait(traitWaitable); ok {
+		if t, ok := op.Shape.Trait(model.TraitWaitable); ok {
 			names = append(names, t.Keys()...)
 		}
 	}
@@ -108,7 +105,7 @@ func (c *Client) Waiter(name string) (*Waiter, error) {
 	var key string
 	var value model.Node
 	for _, op := range c.svc.Operations {
-		t, ok := op.Shape.Trait(traitWaitable)
+		t, ok := op.Shape.Trait(model.TraitWaitable)
 		if !ok {
 			continue
 		}
