@@ -11,31 +11,17 @@ import (
 	"strings"
 
 	"github.com/smithycurl/smithycurl/model"
-)
-
-const (
-	tDocumentation = "smithy.api#documentation"
-	tRequired      = "smithy.api#required"
-	tDefault       = "smithy.api#default"
-	tSensitive     = "smithy.api#sensitive"
-	tDeprecated    = "smithy.api#deprecated"
-	tEnumValue     = "smithy.api#enumValue"
-	tHTTP          = "smithy.api#http"
-	tError         = "smithy.api#error"
-	tHTTPError     = "smithy.api#httpError"
-	tAuth          = "smithy.api#auth"
-	tStreaming     = "smithy.api#streaming"
-	unitID         = "smithy.api#Unit"
+	"github.com/smithycurl/smithycurl/protocol"
 )
 
 // Protocol and auth traits smithycurl knows even when their definitions are
 // not loaded (alloy, aws.protocols and aws.auth are kept as opaque traits).
 var (
-	knownProtocols = []model.ShapeID{"alloy#simpleRestJson", "aws.protocols#restJson1", "aws.protocols#awsJson1_0",
-		"aws.protocols#awsJson1_1", "aws.protocols#restXml", "aws.protocols#awsQuery", "aws.protocols#ec2Query",
-		"smithy.protocols#rpcv2Cbor", "smithy.protocols#rpcv2Json"}
-	knownAuth = []model.ShapeID{"aws.auth#sigv4", "smithy.api#httpApiKeyAuth", "smithy.api#httpBasicAuth",
-		"smithy.api#httpBearerAuth", "smithy.api#httpDigestAuth"}
+	knownProtocols = []model.ShapeID{protocol.SimpleRestJSON, protocol.RestJSON1, protocol.AWSJSON1_0,
+		protocol.AWSJSON1_1, protocol.RestXML, protocol.AWSQuery, protocol.EC2Query,
+		protocol.RPCv2CBOR, protocol.RPCv2JSON}
+	knownAuth = []model.ShapeID{model.TraitSigV4, model.TraitHTTPAPIKeyAuth, model.TraitHTTPBasicAuth,
+		model.TraitHTTPBearerAuth, model.TraitHTTPDigestAuth}
 )
 
 type serviceJSON struct {
@@ -78,20 +64,20 @@ func Services(m *model.Model, docs bool) []byte {
 		}
 		s := serviceJSON{ID: id, Name: id.Name(), Version: svc.Shape.Version, Operations: []operationJSON{}}
 		if docs {
-			s.Documentation = doc(svc.Shape.Traits)
+			s.Documentation = svc.Shape.Traits.Documentation()
 		}
 		for _, t := range svc.Shape.Traits {
-			if isDefinedAs(m, t.ID, "smithy.api#protocolDefinition", knownProtocols) {
+			if isDefinedAs(m, t.ID, model.TraitProtocolDefinition, knownProtocols) {
 				s.Protocols = append(s.Protocols, t.ID)
 			}
 		}
-		if v, ok := svc.Shape.Trait(tAuth); ok {
+		if v, ok := svc.Shape.Trait(model.TraitAuth); ok {
 			for _, item := range v.Items() {
 				s.Auth = append(s.Auth, model.ShapeID(item.Str()))
 			}
 		} else {
 			for _, t := range svc.Shape.Traits {
-				if isDefinedAs(m, t.ID, "smithy.api#authDefinition", knownAuth) {
+				if isDefinedAs(m, t.ID, model.TraitAuthDefinition, knownAuth) {
 					s.Auth = append(s.Auth, t.ID)
 				}
 			}
@@ -120,18 +106,18 @@ func isDefinedAs(m *model.Model, trait, definition model.ShapeID, known []model.
 
 func describeOperationSummary(m *model.Model, svc *model.Service, op *model.Operation, docs bool) operationJSON {
 	o := operationJSON{Name: op.Name, ID: op.Shape.ID,
-		Readonly: op.Shape.HasTrait("smithy.api#readonly"), Idempotent: op.Shape.HasTrait("smithy.api#idempotent"),
-		Deprecated: op.Shape.HasTrait(tDeprecated), Input: op.Input.ID, Output: op.Output.ID}
+		Readonly: op.Shape.HasTrait(model.TraitReadonly), Idempotent: op.Shape.HasTrait(model.TraitIdempotent),
+		Deprecated: op.Shape.HasTrait(model.TraitDeprecated), Input: op.Input.ID, Output: op.Output.ID}
 	if docs {
-		o.Documentation = doc(op.Shape.Traits)
+		o.Documentation = op.Shape.Traits.Documentation()
 	}
-	if v, ok := op.Shape.Trait(tHTTP); ok {
+	if v, ok := op.Shape.Trait(model.TraitHTTP); ok {
 		o.HTTP = json.RawMessage(v.JSON())
 	}
 	for _, e := range op.Errors {
 		o.Errors = append(o.Errors, e.ID)
 	}
-	if v, ok := op.Shape.Trait("smithy.waiters#waitable"); ok {
+	if v, ok := op.Shape.Trait(model.TraitWaitable); ok {
 		o.Waiters = v.Keys()
 		sort.Strings(o.Waiters)
 	}
@@ -197,7 +183,7 @@ func Operation(m *model.Model, svc *model.Service, op *model.Operation) []byte {
 		Output        model.ShapeID               `json:"output"`
 		Errors        []model.ShapeID             `json:"errors,omitempty"`
 		Shapes        map[model.ShapeID]shapeJSON `json:"shapes"`
-	}{Service: svc.Shape.ID, Operation: op.Shape.ID, Name: op.Name, Documentation: doc(op.Shape.Traits),
+	}{Service: svc.Shape.ID, Operation: op.Shape.ID, Name: op.Name, Documentation: op.Shape.Traits.Documentation(),
 		Input: op.Input.ID, Output: op.Output.ID, Shapes: map[model.ShapeID]shapeJSON{}}
 	for _, io := range []*model.Shape{op.Input, op.Output} {
 		for _, mem := range io.Members {
@@ -233,13 +219,13 @@ func Operation(m *model.Model, svc *model.Service, op *model.Operation) []byte {
 }
 
 func describeShape(m *model.Model, sh *model.Shape) shapeJSON {
-	s := shapeJSON{Type: sh.Type, Documentation: doc(sh.Traits), Sensitive: sh.HasTrait(tSensitive),
-		Deprecated: sh.HasTrait(tDeprecated), Streaming: sh.HasTrait(tStreaming),
+	s := shapeJSON{Type: sh.Type, Documentation: sh.Traits.Documentation(), Sensitive: sh.HasTrait(model.TraitSensitive),
+		Deprecated: sh.HasTrait(model.TraitDeprecated), Streaming: sh.HasTrait(model.TraitStreaming),
 		Constraints: constraints(sh.Traits, nil), Traits: traitsJSON(sh.Traits)}
-	if v, ok := sh.Trait(tError); ok {
+	if v, ok := sh.Trait(model.TraitError); ok {
 		s.Error = v.Str()
 	}
-	if v, ok := sh.Trait(tHTTPError); ok {
+	if v, ok := sh.Trait(model.TraitHTTPError); ok {
 		s.HTTPError, _ = v.Int64()
 	}
 	switch sh.Type {
@@ -264,8 +250,8 @@ func describeShape(m *model.Model, sh *model.Shape) shapeJSON {
 		}
 	case model.EnumType, model.IntEnumType:
 		for _, mem := range sh.Members {
-			v := enumValueJSON{Name: mem.Name(), Documentation: doc(mem.Traits)}
-			if ev, ok := mem.Traits.Get(tEnumValue); ok {
+			v := enumValueJSON{Name: mem.Name(), Documentation: mem.Traits.Documentation()}
+			if ev, ok := mem.Traits.Get(model.TraitEnumValue); ok {
 				v.Value = json.RawMessage(ev.JSON())
 			} else {
 				v.Value, _ = json.Marshal(mem.Name())
@@ -277,8 +263,8 @@ func describeShape(m *model.Model, sh *model.Shape) shapeJSON {
 }
 
 func describeMember(m *model.Model, mem *model.Member, named bool) memberJSON {
-	d := memberJSON{Target: mem.Target, Required: mem.Traits.Has(tRequired),
-		Deprecated: mem.Traits.Has(tDeprecated), Traits: traitsJSON(mem.Traits)}
+	d := memberJSON{Target: mem.Target, Required: mem.Traits.Has(model.TraitRequired),
+		Deprecated: mem.Traits.Has(model.TraitDeprecated), Traits: traitsJSON(mem.Traits)}
 	if named {
 		d.Name = mem.Name()
 	}
@@ -288,14 +274,14 @@ func describeMember(m *model.Model, mem *model.Member, named bool) memberJSON {
 		d.Type = target.Type
 		targetTraits = target.Traits
 	}
-	if v, ok := mem.Traits.Get(tDefault); ok {
+	if v, ok := mem.Traits.Get(model.TraitDefault); ok {
 		d.Default = json.RawMessage(v.JSON())
 	}
-	d.Sensitive = mem.Traits.Has(tSensitive) || targetTraits.Has(tSensitive)
+	d.Sensitive = mem.Traits.Has(model.TraitSensitive) || targetTraits.Has(model.TraitSensitive)
 	d.Streaming = Streaming(m, mem)
-	d.Documentation = doc(mem.Traits)
+	d.Documentation = mem.Traits.Documentation()
 	if d.Documentation == "" {
-		d.Documentation = doc(targetTraits)
+		d.Documentation = targetTraits.Documentation()
 	}
 	d.HTTP = httpBinding(mem)
 	d.Constraints = constraints(mem.Traits, targetTraits)
@@ -306,7 +292,7 @@ func describeMember(m *model.Model, mem *model.Member, named bool) memberJSON {
 // streaming blob, "events" for an event stream (a @streaming union), else "".
 func Streaming(m *model.Model, mem *model.Member) string {
 	t, ok := m.Target(mem)
-	if !ok || !t.HasTrait(tStreaming) {
+	if !ok || !t.HasTrait(model.TraitStreaming) {
 		return ""
 	}
 	if t.Type == model.UnionType {
@@ -320,10 +306,10 @@ func httpBinding(mem *model.Member) *httpBindingJSON {
 		trait    model.ShapeID
 		location string
 	}{
-		{"smithy.api#httpLabel", "label"}, {"smithy.api#httpQuery", "query"},
-		{"smithy.api#httpQueryParams", "queryParams"}, {"smithy.api#httpHeader", "header"},
-		{"smithy.api#httpPrefixHeaders", "prefixHeaders"}, {"smithy.api#httpPayload", "payload"},
-		{"smithy.api#httpResponseCode", "responseCode"},
+		{model.TraitHTTPLabel, "label"}, {model.TraitHTTPQuery, "query"},
+		{model.TraitHTTPQueryParams, "queryParams"}, {model.TraitHTTPHeader, "header"},
+		{model.TraitHTTPPrefixHeaders, "prefixHeaders"}, {model.TraitHTTPPayload, "payload"},
+		{model.TraitHTTPResponseCode, "responseCode"},
 	} {
 		if v, ok := mem.Traits.Get(b.trait); ok {
 			return &httpBindingJSON{Location: b.location, Name: v.Str()}
@@ -340,8 +326,8 @@ func constraints(ts, fallback model.Traits) json.RawMessage {
 		trait model.ShapeID
 		key   string
 	}{
-		{"smithy.api#length", "length"}, {"smithy.api#range", "range"},
-		{"smithy.api#pattern", "pattern"}, {"smithy.api#uniqueItems", "unique_items"},
+		{model.TraitLength, "length"}, {model.TraitRange, "range"},
+		{model.TraitPattern, "pattern"}, {model.TraitUniqueItems, "unique_items"},
 	} {
 		v, ok := ts.Get(c.trait)
 		if !ok {
@@ -381,9 +367,4 @@ func traitsJSON(ts model.Traits) json.RawMessage {
 	}
 	b.WriteByte('}')
 	return b.Bytes()
-}
-
-func doc(ts model.Traits) string {
-	v, _ := ts.Get(tDocumentation)
-	return v.Str()
 }

@@ -50,7 +50,7 @@ func (e exampler) shape(s *model.Shape, mem *model.Member) model.Node {
 			if s.Type == model.UnionType && t != nil && e.seen[t.ID] {
 				continue // a member that leads back here would nest forever
 			}
-			if v, ok := mm.Traits.Get("smithy.api#default"); ok && !v.IsNull() && !e.constrained(mm) {
+			if v, ok := mm.Traits.Get(model.TraitDefault); ok && !v.IsNull() && !e.constrained(mm) {
 				obj.Set(mm.Name(), v)
 			} else {
 				obj.Set(mm.Name(), e.shape(t, mm))
@@ -63,7 +63,7 @@ func (e exampler) shape(s *model.Shape, mem *model.Member) model.Node {
 	case model.ListType, model.SetType:
 		elem, _ := s.Member("member")
 		n := 1
-		if lo, _ := bounds(trait("smithy.api#length")); lo != nil && lo.IsInt64() && lo.Int64() > 1 && lo.Int64() <= 16 {
+		if lo, _ := bounds(trait(model.TraitLength)); lo != nil && lo.IsInt64() && lo.Int64() > 1 && lo.Int64() <= 16 {
 			n = int(lo.Int64())
 		}
 		items := make([]model.Node, n)
@@ -76,7 +76,7 @@ func (e exampler) shape(s *model.Shape, mem *model.Member) model.Node {
 		value, _ := s.Member("value")
 		var obj model.ObjectBuilder
 		n := 1
-		if lo, _ := bounds(trait("smithy.api#length")); lo != nil && lo.IsInt64() && lo.Int64() > 1 && lo.Int64() <= 16 {
+		if lo, _ := bounds(trait(model.TraitLength)); lo != nil && lo.IsInt64() && lo.Int64() > 1 && lo.Int64() <= 16 {
 			n = int(lo.Int64())
 		}
 		for i := 0; i < n; i++ {
@@ -85,7 +85,7 @@ func (e exampler) shape(s *model.Shape, mem *model.Member) model.Node {
 		return obj.Build()
 	case model.EnumType, model.IntEnumType:
 		if len(s.Members) > 0 {
-			v, _ := s.Members[0].Traits.Get("smithy.api#enumValue")
+			v, _ := s.Members[0].Traits.Get(model.TraitEnumValue)
 			return v
 		}
 	case model.BooleanType:
@@ -97,12 +97,12 @@ func (e exampler) shape(s *model.Shape, mem *model.Member) model.Node {
 	case model.TimestampType:
 		return model.String("1970-01-01T00:00:00Z")
 	case model.BlobType:
-		lo, hi := bounds(trait("smithy.api#length"))
+		lo, hi := bounds(trait(model.TraitLength))
 		return model.String(base64.StdEncoding.EncodeToString([]byte(fit("example", lo, hi))))
 	case model.DocumentType:
 		return model.Object()
 	case model.StringType:
-		if v, ok := trait("smithy.api#enum"); ok && len(v.Items()) > 0 {
+		if v, ok := trait(model.TraitEnum); ok && len(v.Items()) > 0 {
 			value, _ := v.Items()[0].Get("value")
 			return value
 		}
@@ -114,7 +114,7 @@ func (e exampler) shape(s *model.Shape, mem *model.Member) model.Node {
 // constrained reports whether mem or its target has a constraint trait a
 // default might break (models have @default(0) with @range(min: 1)).
 func (e exampler) constrained(mem *model.Member) bool {
-	for _, id := range []model.ShapeID{"smithy.api#range", "smithy.api#length", "smithy.api#pattern"} {
+	for _, id := range []model.ShapeID{model.TraitRange, model.TraitLength, model.TraitPattern} {
 		if _, ok := e.m.MemberTrait(mem, id); ok {
 			return true
 		}
@@ -134,7 +134,7 @@ func (e exampler) member(mem *model.Member, i int) model.Node {
 		if s := v.Str(); len(s) > 0 {
 			// Different elements: another last letter, if the pattern allows.
 			other := s[:len(s)-1] + string(rune('a'+i%26))
-			p, ok := e.m.MemberTrait(mem, "smithy.api#pattern")
+			p, ok := e.m.MemberTrait(mem, model.TraitPattern)
 			if re, err := regexp.Compile(p.Str()); !ok || (err == nil && re.MatchString(other)) {
 				return model.String(other)
 			}
@@ -145,8 +145,8 @@ func (e exampler) member(mem *model.Member, i int) model.Node {
 
 // exampleString is a string meeting the @length and @pattern found with trait.
 func exampleString(trait func(model.ShapeID) (model.Node, bool)) string {
-	lo, hi := bounds(trait("smithy.api#length"))
-	p, ok := trait("smithy.api#pattern")
+	lo, hi := bounds(trait(model.TraitLength))
+	p, ok := trait(model.TraitPattern)
 	if !ok {
 		return fit("string", lo, hi)
 	}
@@ -288,7 +288,7 @@ func bounds(v model.Node, ok bool) (lo, hi *big.Int) {
 // inRange is a number literal within the @range found with trait: 0 when
 // it allows, else the bound nearest to it (rounded inwards for integers).
 func inRange(trait func(model.ShapeID) (model.Node, bool), integer bool) string {
-	v, ok := trait("smithy.api#range")
+	v, ok := trait(model.TraitRange)
 	if !ok {
 		return zero(integer)
 	}

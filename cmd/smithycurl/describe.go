@@ -67,7 +67,7 @@ func describe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stdout, "\nerrors")
 		for _, e := range op.Errors {
 			status := ""
-			if v, ok := e.Trait("smithy.api#httpError"); ok {
+			if v, ok := e.Trait(model.TraitHTTPError); ok {
 				status = " HTTP " + v.Literal()
 			}
 			fmt.Fprintf(stdout, "  %s%s  %s\n", e.ID, status, firstDocLine(e.Traits))
@@ -118,26 +118,27 @@ func (d describer) members(s *model.Shape, indent string, seen map[model.ShapeID
 	for _, mem := range s.Members {
 		t, _ := d.m.Target(mem)
 		var notes []string
-		if mem.Traits.Has("smithy.api#required") {
+		if mem.Traits.Has(model.TraitRequired) {
 			notes = append(notes, "required")
 		}
-		if v, ok := mem.Traits.Get("smithy.api#default"); ok {
+		if v, ok := mem.Traits.Get(model.TraitDefault); ok {
 			notes = append(notes, "default "+v.JSON())
 		}
-		for _, c := range []string{"length", "range", "pattern"} {
-			if v, ok := d.m.MemberTrait(mem, model.ShapeID("smithy.api#"+c)); ok {
-				notes = append(notes, c+" "+v.JSON())
+		for _, c := range []model.ShapeID{model.TraitLength, model.TraitRange, model.TraitPattern} {
+			if v, ok := d.m.MemberTrait(mem, c); ok {
+				notes = append(notes, c.Name()+" "+v.JSON())
 			}
 		}
-		if _, ok := d.m.MemberTrait(mem, "smithy.api#sensitive"); ok {
+		if _, ok := d.m.MemberTrait(mem, model.TraitSensitive); ok {
 			notes = append(notes, "sensitive")
 		}
 		if kind := describepkg.Streaming(d.m, mem); kind != "" {
 			notes = append(notes, streamingNote(kind))
 		}
-		for _, b := range []string{"httpLabel", "httpQuery", "httpHeader", "httpPayload", "httpPrefixHeaders", "httpQueryParams"} {
-			if v, ok := mem.Traits.Get(model.ShapeID("smithy.api#" + b)); ok {
-				notes = append(notes, strings.TrimSpace(b+" "+v.Str()))
+		for _, b := range []model.ShapeID{model.TraitHTTPLabel, model.TraitHTTPQuery, model.TraitHTTPHeader,
+			model.TraitHTTPPayload, model.TraitHTTPPrefixHeaders, model.TraitHTTPQueryParams} {
+			if v, ok := mem.Traits.Get(b); ok {
+				notes = append(notes, strings.TrimSpace(b.Name()+" "+v.Str()))
 			}
 		}
 		line := fmt.Sprintf("%s%s: %s", indent, mem.Name(), typeName(t))
@@ -197,18 +198,14 @@ func typeName(t *model.Shape) string {
 func enumValues(t *model.Shape) []string {
 	var out []string
 	for _, mem := range t.Members {
-		v, _ := mem.Traits.Get("smithy.api#enumValue")
+		v, _ := mem.Traits.Get(model.TraitEnumValue)
 		out = append(out, v.JSON())
 	}
 	return out
 }
 
 func firstDocLine(ts model.Traits) string {
-	v, ok := ts.Get("smithy.api#documentation")
-	if !ok {
-		return ""
-	}
-	line, _, _ := strings.Cut(strings.TrimSpace(v.Str()), "\n")
+	line, _, _ := strings.Cut(strings.TrimSpace(ts.Documentation()), "\n")
 	return line
 }
 
