@@ -8,38 +8,10 @@
 //   AWS_ACCESS_KEY_ID=... AWS_SECRET_ACCESS_KEY=... ./dynamodb ENDPOINT DYNAMODB-MODEL.json
 #include <poll.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include <smithycurl.h>
+#include "common.h" // aws_client, call, print_result: what the AWS examples share
 
 #define SERVICE "com.amazonaws.dynamodb#DynamoDB_20120810"
-
-// call prints the output, or the error's kind, shape and members; it
-// returns the call's code.
-static int call(smithycurl_client *c, const char *op, const char *input) {
-    smithycurl_result *r = NULL;
-    int rc = smithycurl_call(c, op, input, strlen(input), NULL, &r);
-    const char *json = "", *shape = "";
-    size_t n = 0;
-    if (rc == SMITHYCURL_OK) {
-        smithycurl_result_output(r, &json, &n);
-        printf("%s: %.*s\n", op, (int)n, json);
-    } else if (r != NULL) {
-        smithycurl_error_kind kind;
-        int status = 0;
-        smithycurl_result_error_kind(r, &kind);
-        smithycurl_result_http_status(r, &status);
-        smithycurl_result_error_shape(r, &shape);
-        smithycurl_result_error_members(r, &json, &n);
-        printf("%s: %s error, HTTP %d, %s: %.*s\n", op, smithycurl_error_kind_name(kind), status, shape, (int)n, json);
-    } else {
-        printf("%s: %s\n", op, smithycurl_strerror(rc));
-    }
-    smithycurl_result_free(r);
-    return rc;
-}
 
 // fan_out puts 100 items at once: each call returns at once, and its
 // completion goes to a queue whose file descriptor poll() watches (an event
@@ -83,36 +55,9 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: %s ENDPOINT DYNAMODB-MODEL.json\n", argv[0]);
         return 2;
     }
-    const char *key = getenv("AWS_ACCESS_KEY_ID"), *secret = getenv("AWS_SECRET_ACCESS_KEY");
-    if (key == NULL || secret == NULL) {
-        fprintf(stderr, "set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY\n");
-        return 2;
-    }
-    smithycurl_loader *loader = NULL;
-    smithycurl_model *model = NULL;
-    smithycurl_loader_new(&loader);
-    if (smithycurl_loader_add_path(loader, argv[2]) != SMITHYCURL_OK ||
-        smithycurl_loader_load(loader, &model) != SMITHYCURL_OK) {
-        char *msg = NULL;
-        smithycurl_loader_errmsg(loader, &msg);
-        fprintf(stderr, "%s\n", msg);
-        smithycurl_free(msg);
-        smithycurl_loader_free(loader);
-        return 1;
-    }
-    smithycurl_loader_free(loader);
-
-    smithycurl_options *opts = NULL;
     smithycurl_client *client = NULL;
-    smithycurl_options_new(&opts);
-    smithycurl_options_set_aws_sigv4(opts, key, secret, getenv("AWS_SESSION_TOKEN"), "us-east-1");
-    int rc = smithycurl_client_new(model, SERVICE, argv[1], opts, &client);
-    smithycurl_options_free(opts);
-    if (rc != SMITHYCURL_OK) {
-        fprintf(stderr, "client: %s\n", smithycurl_strerror(rc));
-        smithycurl_model_free(model);
-        return 1;
-    }
+    int status = aws_client(argv[2], SERVICE, argv[1], "us-east-1", &client);
+    if (status != 0) return status;
 
     int failed = call(client, "CreateTable",
                       "{\"TableName\": \"c-example\", \"BillingMode\": \"PAY_PER_REQUEST\","
@@ -139,6 +84,5 @@ int main(int argc, char **argv) {
     failed |= call(client, "DeleteTable", "{\"TableName\": \"c-example\"}") != SMITHYCURL_OK;
 
     smithycurl_client_free(client);
-    smithycurl_model_free(model);
     return failed;
 }

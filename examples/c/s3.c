@@ -9,11 +9,7 @@
 //
 //   cc s3.c $(pkg-config --cflags --libs smithycurl) -o s3
 //   AWS_ACCESS_KEY_ID=... AWS_SECRET_ACCESS_KEY=... ./s3 ENDPOINT S3-MODEL.json BUCKET
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <smithycurl.h>
+#include "common.h" // aws_client, call, print_result: what the AWS examples share
 
 #define SERVICE "com.amazonaws.s3#AmazonS3"
 #define KEY "dir/all bytes.bin"
@@ -32,30 +28,12 @@ static int to_buffer(void *user_data, const char *data, size_t len) {
     return 0;
 }
 
-// call runs op (streaming the response body into body when it is not
-// NULL) and prints what label gives: the output, or the error's kind,
-// status, shape and code. It returns the call's code.
-static int call(smithycurl_client *c, const char *label, const char *op, const char *input, struct buffer *body) {
+// get_object streams GetObject's body into body (the output JSON leaves it
+// out) and prints what the call named label gave; it returns the call's code.
+static int get_object(smithycurl_client *c, const char *label, const char *input, struct buffer *body) {
     smithycurl_result *r = NULL;
-    int rc = body ? smithycurl_call_stream(c, op, input, strlen(input), NULL, NULL, 0, to_buffer, body, NULL, &r)
-                  : smithycurl_call(c, op, input, strlen(input), NULL, &r);
-    if (rc == SMITHYCURL_OK) {
-        const char *json = "";
-        size_t n = 0;
-        smithycurl_result_output(r, &json, &n);
-        printf("%s: %.*s\n", label, (int)n, json);
-    } else if (r != NULL) {
-        smithycurl_error_kind kind;
-        int status = 0;
-        const char *shape = "", *code = "";
-        smithycurl_result_error_kind(r, &kind);
-        smithycurl_result_http_status(r, &status);
-        smithycurl_result_error_shape(r, &shape);
-        smithycurl_result_error_code(r, &code);
-        printf("%s: %s error, HTTP %d, %s (code %s)\n", label, smithycurl_error_kind_name(kind), status, shape, code);
-    } else {
-        printf("%s: %s\n", label, smithycurl_strerror(rc));
-    }
+    int rc = smithycurl_call_stream(c, "GetObject", input, strlen(input), NULL, NULL, 0, to_buffer, body, NULL, &r);
+    print_result(label, rc, r);
     smithycurl_result_free(r);
     return rc;
 }
@@ -65,42 +43,15 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: %s ENDPOINT S3-MODEL.json BUCKET\n", argv[0]);
         return 2;
     }
-    const char *key = getenv("AWS_ACCESS_KEY_ID"), *secret = getenv("AWS_SECRET_ACCESS_KEY");
     const char *region = getenv("AWS_REGION") ? getenv("AWS_REGION") : "us-east-1";
     const char *bucket = argv[3];
-    if (key == NULL || secret == NULL) {
-        fprintf(stderr, "set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY\n");
-        return 2;
-    }
-    smithycurl_loader *loader = NULL;
-    smithycurl_model *model = NULL;
-    smithycurl_loader_new(&loader);
-    if (smithycurl_loader_add_path(loader, argv[2]) != SMITHYCURL_OK ||
-        smithycurl_loader_load(loader, &model) != SMITHYCURL_OK) {
-        char *msg = NULL;
-        smithycurl_loader_errmsg(loader, &msg);
-        fprintf(stderr, "%s\n", msg);
-        smithycurl_free(msg);
-        smithycurl_loader_free(loader);
-        return 1;
-    }
-    smithycurl_loader_free(loader);
-
-    smithycurl_options *opts = NULL;
     smithycurl_client *client = NULL;
-    smithycurl_options_new(&opts);
-    smithycurl_options_set_aws_sigv4(opts, key, secret, getenv("AWS_SESSION_TOKEN"), region);
-    int rc = smithycurl_client_new(model, SERVICE, argv[1], opts, &client);
-    smithycurl_options_free(opts);
-    if (rc != SMITHYCURL_OK) {
-        fprintf(stderr, "client: %s\n", smithycurl_strerror(rc));
-        smithycurl_model_free(model);
-        return 1;
-    }
+    int status = aws_client(argv[2], SERVICE, argv[1], region, &client);
+    if (status != 0) return status;
 
     char input[512];
     snprintf(input, sizeof input, "{\"Bucket\": \"%s\"}", bucket);
-    int failed = call(client, "CreateBucket", "CreateBucket", input, NULL) != SMITHYCURL_OK;
+    int failed = call(client, "CreateBucket", input) != SMITHYCURL_OK;
 
     // PutObject's input, with the body as a blob (base64 in the JSON).
     unsigned char bytes[256];
@@ -127,31 +78,30 @@ int main(int argc, char **argv) {
         fprintf(stderr, "PutObject input: %s\n", smithycurl_strerror(smithycurl_json_writer_status(&w)));
         failed = 1;
     } else {
-        failed |= call(client, "PutObject", "PutObject", w.buf, NULL) != SMITHYCURL_OK;
+        failed |= call(client, "PutObject", w.buf) != SMITHYCURL_OK;
     }
     smithycurl_json_writer_reset(&w);
 
     snprintf(input, sizeof input, "{\"Bucket\": \"%s\", \"Key\": \"%s\"}", bucket, KEY);
-    failed |= call(client, "HeadObject", "HeadObject", input, NULL) != SMITHYCURL_OK;
+    failed |= call(client, "HeadObject", input) != SMITHYCURL_OK;
     // The body streamed to the callback; the output JSON leaves it out.
     struct buffer body = {.len = 0};
     snprintf(input, sizeof input, "{\"Bucket\": \"%s\", \"Key\": \"%s\", \"ChecksumMode\": \"ENABLED\"}", bucket, KEY);
-    failed |= call(client, "GetObject", "GetObject", input, &body) != SMITHYCURL_OK;
+    failed |= get_object(client, "GetObject", input, &body) != SMITHYCURL_OK;
     int same = body.len == sizeof bytes && memcmp(body.data, bytes, sizeof bytes) == 0;
     printf("GetObject: %zu bytes, %s\n", body.len, same ? "every byte value in order" : "NOT the bytes put");
     failed |= !same;
     snprintf(input, sizeof input, "{\"Bucket\": \"%s\"}", bucket);
-    failed |= call(client, "ListObjectsV2", "ListObjectsV2", input, NULL) != SMITHYCURL_OK;
+    failed |= call(client, "ListObjectsV2", input) != SMITHYCURL_OK;
     // No such key: the modeled error NoSuchKey, nothing written to the callback.
     struct buffer none = {.len = 0};
     snprintf(input, sizeof input, "{\"Bucket\": \"%s\", \"Key\": \"dir/missing\"}", bucket);
-    failed |= call(client, "GetObject dir/missing", "GetObject", input, &none) != SMITHYCURL_E_SERVICE || none.len != 0;
+    failed |= get_object(client, "GetObject dir/missing", input, &none) != SMITHYCURL_E_SERVICE || none.len != 0;
     snprintf(input, sizeof input, "{\"Bucket\": \"%s\", \"Key\": \"%s\"}", bucket, KEY);
-    failed |= call(client, "DeleteObject", "DeleteObject", input, NULL) != SMITHYCURL_OK;
+    failed |= call(client, "DeleteObject", input) != SMITHYCURL_OK;
     snprintf(input, sizeof input, "{\"Bucket\": \"%s\"}", bucket);
-    failed |= call(client, "DeleteBucket", "DeleteBucket", input, NULL) != SMITHYCURL_OK;
+    failed |= call(client, "DeleteBucket", input) != SMITHYCURL_OK;
 
     smithycurl_client_free(client);
-    smithycurl_model_free(model);
     return failed;
 }
