@@ -18,13 +18,6 @@ import (
 // Their names are claimed after every type's, so a model's types keep the
 // names they had before these existed.
 
-const (
-	tStreaming   = "smithy.api#streaming"
-	tHTTPPayload = "smithy.api#httpPayload"
-	tWaitable    = "smithy.waiters#waitable"
-	tError       = "smithy.api#error"
-)
-
 // extras are an operation's typed functions besides its call.
 type extras struct {
 	paginator string // the cursor type; "" when not @paginated
@@ -46,7 +39,7 @@ type waiterPlan struct {
 func (p *plan) streamMembers(op *model.Operation) (in, out string, events *model.Shape) {
 	for i, s := range []*model.Shape{op.Input, op.Output} {
 		for _, mem := range s.Members {
-			if _, ok := p.m.MemberTrait(mem, tStreaming); !ok {
+			if _, ok := p.m.MemberTrait(mem, model.TraitStreaming); !ok {
 				continue
 			}
 			target, ok := p.m.Shape(mem.Target)
@@ -54,9 +47,9 @@ func (p *plan) streamMembers(op *model.Operation) (in, out string, events *model
 				continue
 			}
 			switch {
-			case target.Type == model.BlobType && mem.Traits.Has(tHTTPPayload) && i == 0:
+			case target.Type == model.BlobType && mem.Traits.Has(model.TraitHTTPPayload) && i == 0:
 				in = mem.Name()
-			case target.Type == model.BlobType && mem.Traits.Has(tHTTPPayload):
+			case target.Type == model.BlobType && mem.Traits.Has(model.TraitHTTPPayload):
 				out = mem.Name()
 			case target.Type == model.UnionType && i == 1:
 				events = target
@@ -72,7 +65,7 @@ func (p *plan) eventErrors(op *model.Operation) []model.ShapeID {
 	var ids []model.ShapeID
 	for _, s := range []*model.Shape{op.Input, op.Output} {
 		for _, mem := range s.Members {
-			if _, ok := p.m.MemberTrait(mem, tStreaming); !ok {
+			if _, ok := p.m.MemberTrait(mem, model.TraitStreaming); !ok {
 				continue
 			}
 			u, ok := p.m.Shape(mem.Target)
@@ -80,7 +73,7 @@ func (p *plan) eventErrors(op *model.Operation) []model.ShapeID {
 				continue
 			}
 			for _, um := range u.Members {
-				if t, ok := p.m.Target(um); ok && t.HasTrait(tError) {
+				if t, ok := p.m.Target(um); ok && t.HasTrait(model.TraitError) {
 					ids = append(ids, t.ID)
 				}
 			}
@@ -98,7 +91,7 @@ func (p *plan) planExtras() {
 		if _, ok, err := p.m.Pagination(p.svc, op.op); ok && err == nil && op.out != nil {
 			op.x.paginator = p.global.claim(base+"_paginator", "_new", "_next", "_free")
 		}
-		if t, ok := op.op.Shape.Trait(tWaitable); ok {
+		if t, ok := op.op.Shape.Trait(model.TraitWaitable); ok {
 			for _, name := range t.Keys() {
 				op.x.waiters = append(op.x.waiters, waiterPlan{name: name, fn: p.global.claim(p.prefix + "_wait_" + Snake(name))})
 			}

@@ -38,7 +38,7 @@ func Generate(m *model.Model, svc *model.Service, opts Options) (header, source 
 }
 
 func (p *plan) deprecated(ts model.Traits) string {
-	if ts.Has(tDeprecated) {
+	if ts.Has(model.TraitDeprecated) {
 		return p.upper + "_DEPRECATED "
 	}
 	return ""
@@ -46,7 +46,7 @@ func (p *plan) deprecated(ts model.Traits) string {
 
 // deprecatedNote adds the @deprecated message to a documentation text.
 func deprecatedNote(ts model.Traits, text string) string {
-	v, ok := ts.Get(tDeprecated)
+	v, ok := ts.Get(model.TraitDeprecated)
 	if !ok {
 		return text
 	}
@@ -98,7 +98,7 @@ func (p *plan) header(name string) string {
  * SMITHYCURL_E_VALIDATION naming it, before anything is sent. Clients are
  * shared between threads freely; values are not synchronized.
 `)
-	if d := doc(svc.Traits); d != "" {
+	if d := svc.Traits.Documentation(); d != "" {
 		b.WriteString(" *\n")
 		for _, l := range strings.Split(docText(d), "\n") {
 			fmt.Fprintf(&b, " * %s\n", l)
@@ -146,10 +146,10 @@ func (p *plan) header(name string) string {
 
 func (p *plan) headerEnum(b *strings.Builder, t *typ) {
 	s := t.shape
-	comment(b, "", deprecatedNote(s.Traits, doc(s.Traits)+"\n\n"+string(s.ID)))
+	comment(b, "", deprecatedNote(s.Traits, s.Traits.Documentation()+"\n\n"+string(s.ID)))
 	fmt.Fprintf(b, "typedef enum %s {\n    %s = 0, /* a value this model does not list */\n", t.name, t.unknownC)
 	for i, mem := range s.Members {
-		comment(b, "    ", deprecatedNote(mem.Traits, doc(mem.Traits)))
+		comment(b, "    ", deprecatedNote(mem.Traits, mem.Traits.Documentation()))
 		if t.kind == kEnum {
 			fmt.Fprintf(b, "    %s = %d, /* %s */\n", t.consts[i], i+1, docText(t.values[i]))
 		} else {
@@ -167,7 +167,7 @@ func (p *plan) headerEnum(b *strings.Builder, t *typ) {
 
 func (p *plan) headerList(b *strings.Builder, t *typ) {
 	s := t.shape
-	comment(b, "", deprecatedNote(s.Traits, doc(s.Traits)+"\n\n"+string(s.ID)+sparseNote(t)))
+	comment(b, "", deprecatedNote(s.Traits, s.Traits.Documentation()+"\n\n"+string(s.ID)+sparseNote(t)))
 	if t.kind == kList {
 		fmt.Fprintf(b, "struct %s {\n    %s; /* NULL: absent */\n    size_t count;\n};\n", t.name, t.elem.decl("*items"))
 	} else {
@@ -188,8 +188,8 @@ func sparseNote(t *typ) string {
 
 func (p *plan) headerStruct(b *strings.Builder, t *typ) {
 	s := t.shape
-	text := doc(s.Traits)
-	if v, ok := s.Trait("smithy.api#error"); ok {
+	text := s.Traits.Documentation()
+	if v, ok := s.Trait(model.TraitError); ok {
 		text += fmt.Sprintf("\n\nA %s error; read it from a result with its %s_as_ function.", v.Str(), p.errType)
 	}
 	comment(b, "", deprecatedNote(s.Traits, text+"\n\n"+string(s.ID)))
@@ -201,7 +201,7 @@ func (p *plan) headerStruct(b *strings.Builder, t *typ) {
 			if f.kind == kUnit {
 				continue
 			}
-			comment(b, "        ", deprecatedNote(f.mem.Traits, doc(f.mem.Traits)))
+			comment(b, "        ", deprecatedNote(f.mem.Traits, f.mem.Traits.Documentation()))
 			fmt.Fprintf(b, "        %s;\n", f.decl(f.name))
 			n++
 		}
@@ -214,7 +214,7 @@ func (p *plan) headerStruct(b *strings.Builder, t *typ) {
 			if f.kind == kUnit {
 				continue
 			}
-			text := doc(f.mem.Traits)
+			text := f.mem.Traits.Documentation()
 			if f.required {
 				text = strings.TrimSpace(text + " Required.")
 			}
@@ -223,7 +223,7 @@ func (p *plan) headerStruct(b *strings.Builder, t *typ) {
 				fmt.Fprintf(b, "    int %s; /* whether %s is set */\n", f.has, f.name)
 			}
 			dep := ""
-			if f.mem.Traits.Has(tDeprecated) {
+			if f.mem.Traits.Has(model.TraitDeprecated) {
 				dep = " " + p.upper + "_DEPRECATED"
 			}
 			fmt.Fprintf(b, "    %s%s;\n", f.decl(f.name), dep)
@@ -286,7 +286,7 @@ func (p *plan) signature(op *opPlan) string {
 
 func (p *plan) headerOp(b *strings.Builder, op *opPlan) {
 	s := op.op.Shape
-	text := doc(s.Traits) + "\n\n" + string(s.ID)
+	text := s.Traits.Documentation() + "\n\n" + string(s.ID)
 	if len(op.errors) > 0 {
 		var names []string
 		for _, e := range op.errors {

@@ -25,17 +25,6 @@ import (
 	"github.com/smithycurl/smithycurl/model"
 )
 
-const (
-	tDocumentation  = "smithy.api#documentation"
-	tRequired       = "smithy.api#required"
-	tDefault        = "smithy.api#default"
-	tClientOptional = "smithy.api#clientOptional"
-	tDeprecated     = "smithy.api#deprecated"
-	tEnumValue      = "smithy.api#enumValue"
-	tSparse         = "smithy.api#sparse"
-	unitID          = "smithy.api#Unit"
-)
-
 // kind is how a shape is represented in C.
 type kind int
 
@@ -110,7 +99,7 @@ func kindOf(s *model.Shape) (kind, error) {
 	case model.MapType:
 		return kMap, nil
 	case model.StructureType:
-		if s.ID == unitID {
+		if s.ID == model.UnitID {
 			return kUnit, nil
 		}
 		return kStruct, nil
@@ -307,7 +296,7 @@ func (p *plan) fill(t *typ) error {
 		t.unknownC = p.global.claim(t.upper + "_UNKNOWN")
 		for _, mem := range s.Members {
 			t.consts = append(t.consts, p.global.claim(t.upper+"_"+strings.ToUpper(Snake(mem.Name()))))
-			v, ok := mem.Traits.Get(tEnumValue)
+			v, ok := mem.Traits.Get(model.TraitEnumValue)
 			if t.kind == kEnum {
 				if ok {
 					t.values = append(t.values, v.Str())
@@ -323,7 +312,7 @@ func (p *plan) fill(t *typ) error {
 			t.numbers = append(t.numbers, n)
 		}
 	case kList, kMap:
-		t.sparse = s.HasTrait(tSparse)
+		t.sparse = s.HasTrait(model.TraitSparse)
 		name := "member"
 		if t.kind == kMap {
 			name = "value"
@@ -359,10 +348,10 @@ func (p *plan) fill(t *typ) error {
 			if t.kind == kUnion {
 				f.constant = p.global.claim(t.upper + "_" + strings.ToUpper(Snake(mem.Name())))
 			} else {
-				f.required = mem.Traits.Has(tRequired)
-				d, hasDef := mem.Traits.Get(tDefault)
+				f.required = mem.Traits.Has(model.TraitRequired)
+				d, hasDef := mem.Traits.Get(model.TraitDefault)
 				hasDef = hasDef && !d.IsNull()
-				optional := !(f.required || hasDef) || mem.Traits.Has(tClientOptional)
+				optional := !(f.required || hasDef) || mem.Traits.Has(model.TraitClientOptional)
 				if f.kind.scalar() && !optional && hasDef {
 					dd := d
 					f.def = &dd

@@ -5,8 +5,6 @@ import (
 	"html"
 	"regexp"
 	"strings"
-
-	"github.com/smithycurl/smithycurl/model"
 )
 
 var (
@@ -92,11 +90,6 @@ func comment(b *strings.Builder, indent, text string) {
 		}
 	}
 	fmt.Fprintf(b, "%s */\n", indent)
-}
-
-func doc(ts model.Traits) string {
-	v, _ := ts.Get(tDocumentation)
-	return v.Str()
 }
 
 // cString quotes s as a C string literal: printable ASCII as is (with \" \\

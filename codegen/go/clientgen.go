@@ -43,10 +43,10 @@ func (g *gen) operationNames() []OperationNames {
 	out := make([]OperationNames, len(g.svc.Operations))
 	for i, op := range g.svc.Operations {
 		out[i] = OperationNames{Operation: op.Name, Method: methods.take(exportedName(op.Name))}
-		if op.Input.ID != unitID {
+		if op.Input.ID != model.UnitID {
 			out[i].Input = g.names[op.Input.ID]
 		}
-		if op.Output.ID != unitID {
+		if op.Output.ID != model.UnitID {
 			out[i].Output = g.names[op.Output.ID]
 		}
 	}
@@ -75,7 +75,7 @@ func (g *gen) clientFile() ([]byte, error) {
 	w.p("const ServiceID model.ShapeID = %q", svcName)
 	w.p("")
 	paras := []string{fmt.Sprintf("Client calls the operations of %s. It is safe for concurrent use.", svcName)}
-	if d, ok := g.svc.Shape.Trait(traitDoc); ok {
+	if d, ok := g.svc.Shape.Trait(model.TraitDocumentation); ok {
 		paras = append(paras, paragraphs(d.Str())...)
 	}
 	w.comment("", paras...)
@@ -159,7 +159,7 @@ func (g *gen) clientFile() ([]byte, error) {
 	w.p("func errorFor(id model.ShapeID) typed.ModeledError {")
 	w.p("\tswitch id {")
 	for _, s := range g.shapes {
-		if s.Type == model.StructureType && s.HasTrait(traitError) {
+		if s.Type == model.StructureType && s.HasTrait(model.TraitError) {
 			w.p("\tcase %q:", s.ID)
 			w.p("\t\treturn new(%s)", g.names[s.ID])
 		}

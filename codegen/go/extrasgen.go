@@ -11,12 +11,6 @@ import (
 // payloads (an io.Reader and/or io.Writer) and XEvents for an output
 // event stream (a typed.EventStream of the stream's union).
 
-const (
-	traitStreaming   model.ShapeID = "smithy.api#streaming"
-	traitHTTPPayload model.ShapeID = "smithy.api#httpPayload"
-	traitWaitable    model.ShapeID = "smithy.waiters#waitable"
-)
-
 // WaiterNames are the Go names of one waiter.
 type WaiterNames struct {
 	Waiter string // the waiter's name in the model
@@ -28,14 +22,14 @@ type WaiterNames struct {
 func (g *gen) streamMembers(op *model.Operation) (in, out string, events *model.Shape) {
 	for i, s := range []*model.Shape{op.Input, op.Output} {
 		for _, mem := range s.Members {
-			if _, ok := g.m.MemberTrait(mem, traitStreaming); !ok {
+			if _, ok := g.m.MemberTrait(mem, model.TraitStreaming); !ok {
 				continue
 			}
 			t := g.target(mem)
 			switch {
-			case t.Type == model.BlobType && mem.Traits.Has(traitHTTPPayload) && i == 0:
+			case t.Type == model.BlobType && mem.Traits.Has(model.TraitHTTPPayload) && i == 0:
 				in = mem.Name()
-			case t.Type == model.BlobType && mem.Traits.Has(traitHTTPPayload):
+			case t.Type == model.BlobType && mem.Traits.Has(model.TraitHTTPPayload):
 				out = mem.Name()
 			case t.Type == model.UnionType && i == 1:
 				events = t
@@ -49,7 +43,7 @@ func (g *gen) streamMembers(op *model.Operation) (in, out string, events *model.
 // paginator (so those keep their names).
 func (g *gen) extraNames(out []OperationNames, methods namespace) {
 	for i, op := range g.svc.Operations {
-		if t, ok := op.Shape.Trait(traitWaitable); ok {
+		if t, ok := op.Shape.Trait(model.TraitWaitable); ok {
 			for _, name := range t.Keys() {
 				out[i].Waiters = append(out[i].Waiters, WaiterNames{Waiter: name, Method: methods.take("Wait" + exportedName(name))})
 			}

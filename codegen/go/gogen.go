@@ -29,18 +29,7 @@ type File struct {
 	Data []byte
 }
 
-const (
-	traitDoc        model.ShapeID = "smithy.api#documentation"
-	traitDeprecated model.ShapeID = "smithy.api#deprecated"
-	traitRequired   model.ShapeID = "smithy.api#required"
-	traitClientOpt  model.ShapeID = "smithy.api#clientOptional"
-	traitSparse     model.ShapeID = "smithy.api#sparse"
-	traitError      model.ShapeID = "smithy.api#error"
-	traitEnum       model.ShapeID = "smithy.api#enum"
-	traitEnumValue  model.ShapeID = "smithy.api#enumValue"
-	unitID          model.ShapeID = "smithy.api#Unit"
-	runtimePkg                    = "github.com/smithycurl/smithycurl/client/typed"
-)
+const runtimePkg = "github.com/smithycurl/smithycurl/client/typed"
 
 // Generate writes the Go package pkg for service svc of m: types.go,
 // client.go and model.json (the model's JSON AST, embedded).
@@ -81,9 +70,9 @@ type gen struct {
 func needsType(s *model.Shape) bool {
 	switch s.Type {
 	case model.StructureType, model.UnionType, model.EnumType, model.IntEnumType:
-		return s.ID != unitID
+		return s.ID != model.UnitID
 	case model.StringType:
-		return s.HasTrait(traitEnum)
+		return s.HasTrait(model.TraitEnum)
 	}
 	return false
 }
@@ -153,7 +142,7 @@ func (g *gen) target(mem *model.Member) *model.Shape {
 }
 
 func isEnum(s *model.Shape) bool {
-	return s.Type == model.EnumType || s.Type == model.IntEnumType || (s.Type == model.StringType && s.HasTrait(traitEnum))
+	return s.Type == model.EnumType || s.Type == model.IntEnumType || (s.Type == model.StringType && s.HasTrait(model.TraitEnum))
 }
 
 // Type modes: the Go type of a value, or the type sonic sees in place of
@@ -213,12 +202,12 @@ func (g *gen) goType(t *model.Shape, ptr bool, mode int) string {
 		return p(g.names[t.ID])
 	case model.ListType, model.SetType:
 		mem, _ := t.Member("member")
-		return "[]" + g.goType(g.target(mem), t.HasTrait(traitSparse), mode)
+		return "[]" + g.goType(g.target(mem), t.HasTrait(model.TraitSparse), mode)
 	case model.MapType:
 		mem, _ := t.Member("value")
-		return "map[string]" + g.goType(g.target(mem), t.HasTrait(traitSparse), mode)
+		return "map[string]" + g.goType(g.target(mem), t.HasTrait(model.TraitSparse), mode)
 	case model.StructureType:
-		if t.ID == unitID {
+		if t.ID == model.UnitID {
 			return "struct{}"
 		}
 		return p(g.names[t.ID])
@@ -234,11 +223,11 @@ func (g *gen) goType(t *model.Shape, ptr bool, mode int) string {
 // optional reports whether a structure member is a pointer (or nil-able)
 // in Go: every member that is not @required (or is @clientOptional).
 func optional(mem *model.Member) bool {
-	return !mem.Traits.Has(traitRequired) || mem.Traits.Has(traitClientOpt)
+	return !mem.Traits.Has(model.TraitRequired) || mem.Traits.Has(model.TraitClientOptional)
 }
 
 // memberType is the Go type of a structure member.
 func (g *gen) memberType(mem *model.Member, mode int) string {
 	t := g.target(mem)
-	return g.goType(t, optional(mem) || (t.Type == model.StructureType && t.ID != unitID), mode)
+	return g.goType(t, optional(mem) || (t.Type == model.StructureType && t.ID != model.UnitID), mode)
 }

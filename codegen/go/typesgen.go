@@ -26,7 +26,7 @@ func (g *gen) typesFile() ([]byte, error) {
 // fieldNames gives a structure's members their Go field names.
 func (g *gen) fieldNames(s *model.Shape) []string {
 	ns := namespace{"MarshalJSON": true, "UnmarshalJSON": true}
-	if s.HasTrait(traitError) {
+	if s.HasTrait(model.TraitError) {
 		for _, r := range []string{"Error", "Unwrap", "Meta", "ErrorMeta", "ErrorString"} {
 			ns[r] = true
 		}
@@ -40,7 +40,7 @@ func (g *gen) fieldNames(s *model.Shape) []string {
 
 func (g *gen) structure(w *writer, s *model.Shape) {
 	name := g.names[s.ID]
-	isErr := s.HasTrait(traitError)
+	isErr := s.HasTrait(model.TraitError)
 	fields := g.fieldNames(s)
 	w.doc("", name, s.Traits, defaultDoc(s, isErr))
 	w.p("type %s struct {", name)
@@ -48,7 +48,7 @@ func (g *gen) structure(w *writer, s *model.Shape) {
 		w.p("\ttyped.ErrorMeta `json:\"-\"`")
 	}
 	for i, mem := range s.Members {
-		if (i > 0 || isErr) && mem.Traits.Has(traitDoc) {
+		if (i > 0 || isErr) && mem.Traits.Has(model.TraitDocumentation) {
 			w.p("")
 		}
 		w.doc("\t", fields[i], mem.Traits, "")
@@ -140,7 +140,7 @@ type enumValue struct {
 
 func (g *gen) enumValues(s *model.Shape) []enumValue {
 	var out []enumValue
-	if def, ok := s.Trait(traitEnum); ok && s.Type == model.StringType {
+	if def, ok := s.Trait(model.TraitEnum); ok && s.Type == model.StringType {
 		for _, d := range def.Items() {
 			v, _ := d.Get("value")
 			n, ok := d.Get("name")
@@ -150,17 +150,17 @@ func (g *gen) enumValues(s *model.Shape) []enumValue {
 			}
 			var ts model.Traits
 			if doc, ok := d.Get("documentation"); ok {
-				ts = append(ts, model.Trait{ID: traitDoc, Value: doc})
+				ts = append(ts, model.Trait{ID: model.TraitDocumentation, Value: doc})
 			}
 			if dep, ok := d.Get("deprecated"); ok && dep.AsBool() {
-				ts = append(ts, model.Trait{ID: traitDeprecated, Value: model.Object()})
+				ts = append(ts, model.Trait{ID: model.TraitDeprecated, Value: model.Object()})
 			}
 			out = append(out, enumValue{name: name, value: v.Str(), traits: ts})
 		}
 		return out
 	}
 	for _, mem := range s.Members {
-		v, ok := mem.Traits.Get(traitEnumValue)
+		v, ok := mem.Traits.Get(model.TraitEnumValue)
 		value := mem.Name()
 		if ok {
 			if v.Kind() == model.StringNode {

@@ -31,7 +31,7 @@ func (w *writer) p(format string, args ...any) {
 // @deprecated. Top-level comments start with the name.
 func (w *writer) doc(indent, name string, ts model.Traits, fallback string) {
 	var paras []string
-	if d, ok := ts.Get(traitDoc); ok {
+	if d, ok := ts.Get(model.TraitDocumentation); ok {
 		paras = paragraphs(d.Str())
 	}
 	switch {
@@ -40,7 +40,7 @@ func (w *writer) doc(indent, name string, ts model.Traits, fallback string) {
 	case len(paras) > 0 && indent == "" && !strings.HasPrefix(paras[0], name+" "):
 		paras[0] = name + ": " + paras[0]
 	}
-	if dep, ok := ts.Get(traitDeprecated); ok {
+	if dep, ok := ts.Get(model.TraitDeprecated); ok {
 		msg := "deprecated by the model."
 		if m, ok := dep.Get("message"); ok && m.Str() != "" {
 			msg = plainText(m.Str())
