@@ -495,7 +495,7 @@ func emptyBlobPayload(m *model.Model, out *model.Shape, want model.Node, body []
 	}
 	for _, mem := range out.Members {
 		t, ok := m.Shape(mem.Target)
-		if !ok || t.Type != model.BlobType || !mem.Traits.Has("smithy.api#httpPayload") {
+		if !ok || t.Type != model.BlobType || !mem.Traits.Has(model.TraitHTTPPayload) {
 			continue
 		}
 		if _, set := want.Get(mem.Name()); set {

@@ -364,9 +364,9 @@ func addCDefaults(m *model.Model, id model.ShapeID, v any) {
 				addCDefaults(m, mem.Target, it)
 				continue
 			}
-			d, ok := mem.Traits.Get("smithy.api#default")
-			if s.Type == model.UnionType || !ok || d.IsNull() || mem.Traits.Has("smithy.api#required") ||
-				mem.Traits.Has("smithy.api#clientOptional") {
+			d, ok := mem.Traits.Get(model.TraitDefault)
+			if s.Type == model.UnionType || !ok || d.IsNull() || mem.Traits.Has(model.TraitRequired) ||
+				mem.Traits.Has(model.TraitClientOptional) {
 				continue
 			}
 			t, ok := m.Shape(mem.Target)

@@ -51,7 +51,7 @@ func TestFrontEnds(t *testing.T) {
 	perService := map[string]int{}
 	for _, tg := range targets(t) {
 		key := tg.model + " " + string(tg.svc.Shape.ID)
-		if perService[key] >= 2 || tg.op.Shape.HasTrait(tEndpoint) || hasStreaming(tg) {
+		if perService[key] >= 2 || tg.op.Shape.HasTrait(model.TraitEndpoint) || hasStreaming(tg) {
 			continue
 		}
 		if !strings.HasPrefix(tg.model, "conformance") && !strings.Contains(tg.model, "dynamodb") && !strings.Contains(tg.model, "lambda") {
@@ -193,7 +193,7 @@ func hasStreaming(tg target) bool {
 	v := view{tg.m}
 	for _, s := range []*model.Shape{tg.op.Input, tg.op.Output} {
 		for _, mem := range s.Members {
-			if _, ok := v.trait(mem, tStreaming); ok {
+			if _, ok := v.trait(mem, model.TraitStreaming); ok {
 				return true
 			}
 		}

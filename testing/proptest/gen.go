@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/protocol"
 )
 
 // Loc is where a member travels in an HTTP message; it restricts the values
@@ -95,12 +96,12 @@ func (g *Gen) top(s *model.Shape, response bool) map[string]any {
 		if g.Locate != nil {
 			loc = g.Locate(mem, response)
 		}
-		c := ctx{loc: loc, hostLabel: mem.Traits.Has(tHostLabel) && !response}
-		if mem.Traits.Has(tJSONUnknown) {
+		c := ctx{loc: loc, hostLabel: mem.Traits.Has(model.TraitHostLabel) && !response}
+		if mem.Traits.Has(protocol.TraitJSONUnknown) {
 			continue
 		}
 		if !g.required(mem) && (loc != LocLabel && loc != LocGreedyLabel) && !c.hostLabel && !g.chance(0.6) {
-			if g.chance(0.05) && !mem.Traits.Has(tNullable) {
+			if g.chance(0.05) && !mem.Traits.Has(protocol.TraitNullable) {
 				out[mem.Name()] = nil // an explicit null is an absent member
 			}
 			continue
@@ -115,7 +116,7 @@ func (g *Gen) top(s *model.Shape, response bool) map[string]any {
 }
 
 func (g *Gen) required(mem *model.Member) bool {
-	return mem.Traits.Has(tRequired) && !mem.Traits.Has(tDefault)
+	return mem.Traits.Has(model.TraitRequired) && !mem.Traits.Has(model.TraitDefault)
 }
 
 // member generates a value for mem.
@@ -181,16 +182,16 @@ func (g *Gen) structure(s *model.Shape, c ctx) map[string]any {
 	out := map[string]any{}
 	deep := c.depth >= g.MaxDepth
 	for _, mem := range s.Members {
-		if mem.Traits.Has(tJSONUnknown) {
+		if mem.Traits.Has(protocol.TraitJSONUnknown) {
 			continue
 		}
 		if !g.required(mem) && (deep || !g.chance(0.5)) {
-			if !deep && g.chance(0.05) && !mem.Traits.Has(tNullable) {
+			if !deep && g.chance(0.05) && !mem.Traits.Has(protocol.TraitNullable) {
 				out[mem.Name()] = nil
 			}
 			continue
 		}
-		if mem.Traits.Has(tNullable) && g.chance(0.2) {
+		if mem.Traits.Has(protocol.TraitNullable) && g.chance(0.2) {
 			out[mem.Name()] = nil // alloy#nullable: null is a value
 			continue
 		}
@@ -202,7 +203,7 @@ func (g *Gen) structure(s *model.Shape, c ctx) map[string]any {
 func (g *Gen) union(s *model.Shape, c ctx) map[string]any {
 	var members []*model.Member
 	for _, mem := range s.Members {
-		if !mem.Traits.Has(tJSONUnknown) {
+		if !mem.Traits.Has(protocol.TraitJSONUnknown) {
 			members = append(members, mem)
 		}
 	}
@@ -225,8 +226,8 @@ func (g *Gen) union(s *model.Shape, c ctx) map[string]any {
 func (g *Gen) list(mem *model.Member, s *model.Shape, c ctx) []any {
 	item := elem(s, "member")
 	n := g.length(mem, c.depth)
-	sparse := s.HasTrait(tSparse) && c.loc == LocBody
-	unique := (s.Type == model.SetType || g.has(mem, tUniqueItems)) && g.Constrained
+	sparse := s.HasTrait(model.TraitSparse) && c.loc == LocBody
+	unique := (s.Type == model.SetType || g.has(mem, model.TraitUniqueItems)) && g.Constrained
 	out := make([]any, 0, n)
 	seen := map[string]bool{}
 	ic := ctx{loc: c.loc, depth: c.depth + 1, listItem: true}
@@ -255,7 +256,7 @@ func (g *Gen) list(mem *model.Member, s *model.Shape, c ctx) []any {
 func (g *Gen) mapValue(mem *model.Member, s *model.Shape, c ctx) map[string]any {
 	keyMem, valMem := elem(s, "key"), elem(s, "value")
 	n := g.length(mem, c.depth)
-	sparse := s.HasTrait(tSparse) && c.loc == LocBody
+	sparse := s.HasTrait(model.TraitSparse) && c.loc == LocBody
 	out := map[string]any{}
 	for tries := 0; len(out) < n && tries < 4*n+8; tries++ {
 		var k string
@@ -311,7 +312,7 @@ func (g *Gen) length(mem *model.Member, depth int) int {
 		hi = 0
 	}
 	if g.Constrained {
-		if n, ok := g.v.trait(mem, tLength); ok {
+		if n, ok := g.v.trait(mem, model.TraitLength); ok {
 			if v, ok := n.Get("min"); ok {
 				if x, ok := v.Int64(); ok {
 					lo = x
@@ -413,8 +414,8 @@ func (g *Gen) constrainedString(mem *model.Member, c ctx) string {
 	if !g.Constrained {
 		return s
 	}
-	n, hasLen := g.v.trait(mem, tLength)
-	pat, hasPat := g.v.trait(mem, tPattern)
+	n, hasLen := g.v.trait(mem, model.TraitLength)
+	pat, hasPat := g.v.trait(mem, model.TraitPattern)
 	if !hasLen && !hasPat {
 		return s
 	}
@@ -485,7 +486,7 @@ func patternCandidates(re *regexp.Regexp, g *Gen) []string {
 
 func (g *Gen) enum(mem *model.Member, s *model.Shape, intEnum bool) any {
 	vals := enumValues(s)
-	unknownOK := !g.Constrained || s.HasTrait(tOpenEnum)
+	unknownOK := !g.Constrained || s.HasTrait(protocol.TraitOpenEnum)
 	if len(vals) == 0 || (unknownOK && g.chance(0.1)) {
 		if intEnum {
 			return strconv.Itoa(4242 + g.R.Intn(100))
@@ -531,7 +532,7 @@ func (g *Gen) rangeOf(mem *model.Member) (lo, hi string, ok bool) {
 	if !g.Constrained {
 		return "", "", false
 	}
-	n, ok := g.v.trait(mem, tRange)
+	n, ok := g.v.trait(mem, model.TraitRange)
 	if !ok {
 		return "", "", false
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/protocol"
 )
 
 // Mutation is one way an input was made invalid.
@@ -104,7 +105,7 @@ func (g *Gen) Invalidate(op *model.Operation, in map[string]any) (mu Mutation, o
 			add("invalid-utf8", st, Raw("\"a\xffb\""))
 		case model.EnumType:
 			add("wrong-type", st, true)
-			if !s.HasTrait(tOpenEnum) {
+			if !s.HasTrait(protocol.TraitOpenEnum) {
 				add("enum-unknown", st, "NOT_A_VALUE_OF_THIS_ENUM")
 			}
 		case model.BlobType:
@@ -155,7 +156,7 @@ func (g *Gen) Invalidate(op *model.Operation, in map[string]any) (mu Mutation, o
 		cands = append(cands, cand{kind: "unknown-member", st: site{}, name: "zzNotAMember"})
 	}
 	for _, mem := range op.Input.Members {
-		if g.required(mem) && !mem.Traits.Has(tIdemToken) {
+		if g.required(mem) && !mem.Traits.Has(model.TraitIdempotencyToken) {
 			cands = append(cands, cand{kind: "missing-required", st: site{}, name: mem.Name()})
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"math/big"
 
 	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/protocol"
 )
 
 // jsonRules are the JSON body rules of a protocol.
@@ -19,7 +20,7 @@ func (v view) tsFormat(mem *model.Member, def string) string {
 	if mem == nil {
 		return def
 	}
-	if f := v.str(mem, tTimestampFormat); f != "" {
+	if f := v.str(mem, model.TraitTimestampFormat); f != "" {
 		return f
 	}
 	return def
@@ -78,10 +79,10 @@ func (r jsonRules) toWire(v view, mem *model.Member, val any) (any, error) {
 				return nil, err
 			}
 			switch {
-			case s.HasTrait(tUntagged):
+			case s.HasTrait(protocol.TraitUntagged):
 				return w, nil
-			case s.HasTrait(tDiscriminated):
-				d, _ := s.Trait(tDiscriminated)
+			case s.HasTrait(protocol.TraitDiscriminated):
+				d, _ := s.Trait(protocol.TraitDiscriminated)
 				obj, _ := w.(map[string]any)
 				if obj == nil {
 					obj = map[string]any{}
@@ -104,7 +105,7 @@ func (r jsonRules) structToWire(v view, s *model.Shape, val any) (map[string]any
 		if !ok {
 			continue
 		}
-		if it == nil && !mem.Traits.Has(tNullable) {
+		if it == nil && !mem.Traits.Has(protocol.TraitNullable) {
 			continue
 		}
 		w, err := r.toWire(v, mem, it)
@@ -194,7 +195,7 @@ func (r jsonRules) fromWire(v view, mem *model.Member, w any) (any, error) {
 		}
 		out := make([]any, len(items))
 		for i, it := range items {
-			if it == nil && !s.HasTrait(tSparse) {
+			if it == nil && !s.HasTrait(model.TraitSparse) {
 				return nil, fmt.Errorf("member %s: null in a dense list", mem.ID)
 			}
 			d, err := r.fromWire(v, elem(s, "member"), it)
@@ -211,7 +212,7 @@ func (r jsonRules) fromWire(v view, mem *model.Member, w any) (any, error) {
 		}
 		out := make(map[string]any, len(m))
 		for k, it := range m {
-			if it == nil && !s.HasTrait(tSparse) {
+			if it == nil && !s.HasTrait(model.TraitSparse) {
 				return nil, fmt.Errorf("member %s: null in a dense map", mem.ID)
 			}
 			d, err := r.fromWire(v, elem(s, "value"), it)
@@ -249,7 +250,7 @@ func (r jsonRules) structFromWire(v view, s *model.Shape, w any) (map[string]any
 		if !ok {
 			return nil, fmt.Errorf("structure %s has no member with the JSON key %q", s.ID, k)
 		}
-		if it == nil && !mem.Traits.Has(tNullable) {
+		if it == nil && !mem.Traits.Has(protocol.TraitNullable) {
 			continue
 		}
 		d, err := r.fromWire(v, mem, it)
@@ -262,7 +263,7 @@ func (r jsonRules) structFromWire(v view, s *model.Shape, w any) (map[string]any
 }
 
 func (r jsonRules) unionFromWire(v view, s *model.Shape, w any) (any, error) {
-	if s.HasTrait(tUntagged) {
+	if s.HasTrait(protocol.TraitUntagged) {
 		for _, mem := range s.Members {
 			if d, err := r.fromWire(v, mem, w); err == nil {
 				return map[string]any{mem.Name(): d}, nil
@@ -274,7 +275,7 @@ func (r jsonRules) unionFromWire(v view, s *model.Shape, w any) (any, error) {
 	if !ok {
 		return nil, fmt.Errorf("union %s cannot be %s", s.ID, Encode(w))
 	}
-	if d, ok := s.Trait(tDiscriminated); ok {
+	if d, ok := s.Trait(protocol.TraitDiscriminated); ok {
 		tag, _ := m[d.Str()].(string)
 		rest := map[string]any{}
 		for k, it := range m {

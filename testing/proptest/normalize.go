@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/protocol"
 )
 
 // Normalize returns doc (a structure of shape s at the top of a message)
@@ -25,7 +26,7 @@ func Normalize(m *model.Model, p Locator, s *model.Shape, doc map[string]any, re
 	}
 	for _, mem := range s.Members {
 		val, ok := doc[mem.Name()]
-		if !ok || (val == nil && !mem.Traits.Has(tNullable)) {
+		if !ok || (val == nil && !mem.Traits.Has(protocol.TraitNullable)) {
 			continue
 		}
 		loc := p.Locate(mem, response)
@@ -106,7 +107,7 @@ func (v view) norm(mem *model.Member, val any, httpDate bool) any {
 		}
 		out := make([]any, 0, len(items))
 		for _, it := range items {
-			if it == nil && !s.HasTrait(tSparse) {
+			if it == nil && !s.HasTrait(model.TraitSparse) {
 				continue
 			}
 			out = append(out, v.norm(elem(s, "member"), it, httpDate))
@@ -119,7 +120,7 @@ func (v view) norm(mem *model.Member, val any, httpDate bool) any {
 		}
 		out := map[string]any{}
 		for k, it := range mm {
-			if it == nil && !s.HasTrait(tSparse) {
+			if it == nil && !s.HasTrait(model.TraitSparse) {
 				continue
 			}
 			out[k] = v.norm(elem(s, "value"), it, httpDate)
@@ -133,7 +134,7 @@ func (v view) norm(mem *model.Member, val any, httpDate bool) any {
 		out := map[string]any{}
 		for _, m := range s.Members {
 			it, ok := mm[m.Name()]
-			if !ok || (it == nil && !m.Traits.Has(tNullable)) {
+			if !ok || (it == nil && !m.Traits.Has(protocol.TraitNullable)) {
 				continue
 			}
 			out[m.Name()] = v.norm(m, it, false)
@@ -155,7 +156,7 @@ func (v view) norm(mem *model.Member, val any, httpDate bool) any {
 				continue
 			}
 			n := v.norm(m, it, false)
-			if s.HasTrait(tUntagged) {
+			if s.HasTrait(protocol.TraitUntagged) {
 				return map[string]any{"(untagged)": n}
 			}
 			out[k] = n
@@ -236,12 +237,12 @@ func (v view) fill(s *model.Shape, doc map[string]any, response, top bool) {
 		if top || s.Type != model.StructureType {
 			continue
 		}
-		d, ok := mem.Traits.Get(tDefault)
-		if !ok || d.IsNull() || (!response && mem.Traits.Has(tClientOptional)) {
+		d, ok := mem.Traits.Get(model.TraitDefault)
+		if !ok || d.IsNull() || (!response && mem.Traits.Has(model.TraitClientOptional)) {
 			continue
 		}
 		if response {
-			if _, ok := v.trait(mem, tStreaming); ok {
+			if _, ok := v.trait(mem, model.TraitStreaming); ok {
 				continue
 			}
 		}

@@ -133,7 +133,7 @@ func targets(t testing.TB) []target {
 
 // excluded says why an operation cannot be checked, "" when it can.
 func excluded(m *model.Model, op *model.Operation, p Protocol) string {
-	if _, ok := p.(restProto); ok && !op.Shape.HasTrait(tHTTP) {
+	if _, ok := p.(restProto); ok && !op.Shape.HasTrait(model.TraitHTTP) {
 		return "no @http trait"
 	}
 	return ""
@@ -176,7 +176,7 @@ func checkRequest(tg target, codec protocol.Codec, in map[string]any) error {
 	want := Clone(in).(map[string]any)
 	v := view{tg.m}
 	for _, mem := range tg.op.Input.Members {
-		if mem.Traits.Has(tIdemToken) && want[mem.Name()] == nil {
+		if mem.Traits.Has(model.TraitIdempotencyToken) && want[mem.Name()] == nil {
 			want[mem.Name()] = fixedToken
 		}
 		loc := tg.p.Locate(mem, false)
@@ -185,12 +185,12 @@ func checkRequest(tg target, codec protocol.Codec, in map[string]any) error {
 			case model.StructureType:
 				want[mem.Name()] = map[string]any{} // an absent structure payload is sent as {}
 			case model.BlobType:
-				if _, ok := v.trait(mem, tStreaming); ok {
+				if _, ok := v.trait(mem, model.TraitStreaming); ok {
 					want[mem.Name()] = "" // a stream is never absent: no stream is an empty one
 				}
 			}
 		}
-		if h, ok := mem.Traits.Get(tHTTPHeader); ok && loc == LocHeader && protocolHeader(wire.CanonicalHeaderKey(h.Str())) {
+		if h, ok := mem.Traits.Get(model.TraitHTTPHeader); ok && loc == LocHeader && protocolHeader(wire.CanonicalHeaderKey(h.Str())) {
 			if want[mem.Name()] == nil || want[mem.Name()] == "" {
 				// The header the codec sets itself (an empty value
 				// given for it is no value).

@@ -70,7 +70,7 @@ func body(h wire.Header, b []byte) ([]byte, error) {
 // readHostPrefix matches a host prefix against the endpoint trait's
 // template, filling the host label members.
 func readHostPrefix(v view, op *model.Operation, prefix string, out map[string]any) error {
-	e, ok := op.Shape.Trait(tEndpoint)
+	e, ok := op.Shape.Trait(model.TraitEndpoint)
 	if !ok {
 		if prefix != "" {
 			return fmt.Errorf("host prefix %q without an endpoint trait", prefix)

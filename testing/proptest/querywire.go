@@ -48,14 +48,7 @@ func ResponderOf(svc *model.Service) Responder {
 // character, a lone surrogate): such an output has no awsQuery response.
 var ErrNotXML = errors.New("a value XML 1.0 cannot carry")
 
-const (
-	tXMLName          model.ShapeID = "smithy.api#xmlName"
-	tXMLFlattened     model.ShapeID = "smithy.api#xmlFlattened"
-	tXMLAttribute     model.ShapeID = "smithy.api#xmlAttribute"
-	tXMLNamespace     model.ShapeID = "smithy.api#xmlNamespace"
-	tAWSQueryError    model.ShapeID = "aws.protocols#awsQueryError"
-	queryResponseXMLN               = "https://doc.example/2010-03-31/"
-)
+const queryResponseXMLN = "https://doc.example/2010-03-31/"
 
 // queryProto renders awsQuery responses by the Smithy awsQuery spec: the
 // output's members in <{Op}Result> inside <{Op}Response>, errors as
@@ -68,7 +61,7 @@ func (queryProto) Locate(*model.Member, bool) Loc   { return LocBody }
 func (queryProto) Status() (int, int)               { return 200, 200 }
 func (queryProto) element(mem *model.Member) string { return xmlName(mem) }
 func xmlName(mem *model.Member) string {
-	if n, ok := mem.Traits.Get(tXMLName); ok && n.Str() != "" {
+	if n, ok := mem.Traits.Get(model.TraitXMLName); ok && n.Str() != "" {
 		return n.Str()
 	}
 	return mem.Name()
@@ -92,7 +85,7 @@ func (p queryProto) RenderResponse(m *model.Model, op *model.Operation, out map[
 
 func (p queryProto) RenderError(m *model.Model, op *model.Operation, e *model.Shape, members map[string]any) (*wire.Response, error) {
 	code, status := e.ID.Name(), errorStatus(e)
-	if q, ok := e.Trait(tAWSQueryError); ok {
+	if q, ok := e.Trait(protocol.TraitAWSQueryError); ok {
 		if c, ok := q.Get("code"); ok && c.Str() != "" {
 			code = c.Str()
 		}
@@ -103,7 +96,7 @@ func (p queryProto) RenderError(m *model.Model, op *model.Operation, e *model.Sh
 		}
 	}
 	kind := "Sender"
-	if v, ok := e.Trait(tError); ok && v.Str() == "server" {
+	if v, ok := e.Trait(model.TraitError); ok && v.Str() == "server" {
 		kind = "Receiver"
 	}
 	var b strings.Builder
@@ -129,7 +122,7 @@ func (p queryProto) members(b *strings.Builder, v view, s *model.Shape, val any)
 		if !ok || it == nil {
 			continue
 		}
-		if mem.Traits.Has(tXMLAttribute) {
+		if mem.Traits.Has(model.TraitXMLAttribute) {
 			continue // in the start tag (xmlAttributes)
 		}
 		if err := p.member(b, v, mem, xmlName(mem), it); err != nil {
@@ -143,7 +136,7 @@ func (p queryProto) members(b *strings.Builder, v view, s *model.Shape, val any)
 // map: one element of that name per item or entry).
 func (p queryProto) member(b *strings.Builder, v view, mem *model.Member, name string, val any) error {
 	s := v.target(mem)
-	flat := mem.Traits.Has(tXMLFlattened)
+	flat := mem.Traits.Has(model.TraitXMLFlattened)
 	switch typeOf(s) {
 	case model.ListType:
 		items, _ := val.([]any)
@@ -251,7 +244,7 @@ func (p queryProto) member(b *strings.Builder, v view, mem *model.Member, name s
 
 // xmlNS writes the namespace declaration of an @xmlNamespace trait.
 func xmlNS(b *strings.Builder, t model.Traits) {
-	ns, ok := t.Get(tXMLNamespace)
+	ns, ok := t.Get(model.TraitXMLNamespace)
 	if !ok {
 		return
 	}
@@ -269,7 +262,7 @@ func xmlAttributes(b *strings.Builder, v view, s *model.Shape, val any) error {
 	m, _ := val.(map[string]any)
 	for _, mem := range s.Members {
 		it, ok := m[mem.Name()]
-		if !ok || it == nil || !mem.Traits.Has(tXMLAttribute) {
+		if !ok || it == nil || !mem.Traits.Has(model.TraitXMLAttribute) {
 			continue
 		}
 		text, err := scalarText(v, mem, it, fmtDateTime)
@@ -314,16 +307,12 @@ func xmlText(b *strings.Builder, s string) error {
 	return nil
 }
 
-// tAWSQueryCompatible marks a JSON service that also answers errors with
-// their awsQuery code.
-const tAWSQueryCompatible model.ShapeID = "aws.protocols#awsQueryCompatible"
-
 // AddQueryErrorHeader adds to an error response of service svc the
 // x-amzn-query-error header ("Code;Fault") an @awsQueryCompatible service
 // sends with an error of @awsQueryError (its awsQuery code).
 func AddQueryErrorHeader(svc *model.Service, e *model.Shape, resp *wire.Response) {
-	q, ok := e.Trait(tAWSQueryError)
-	if !ok || !svc.Shape.HasTrait(tAWSQueryCompatible) {
+	q, ok := e.Trait(protocol.TraitAWSQueryError)
+	if !ok || !svc.Shape.HasTrait(protocol.TraitAWSQueryCompatible) {
 		return
 	}
 	c, ok := q.Get("code")
@@ -331,7 +320,7 @@ func AddQueryErrorHeader(svc *model.Service, e *model.Shape, resp *wire.Response
 		return
 	}
 	fault := "Sender"
-	if v, ok := e.Trait(tError); ok && v.Str() == "server" {
+	if v, ok := e.Trait(model.TraitError); ok && v.Str() == "server" {
 		fault = "Receiver"
 	}
 	resp.Header.Set("X-Amzn-Query-Error", c.Str()+";"+fault)
@@ -340,7 +329,7 @@ func AddQueryErrorHeader(svc *model.Service, e *model.Shape, resp *wire.Response
 // shapeXMLName is the element name of a structure: its @xmlName, else its
 // shape name.
 func shapeXMLName(s *model.Shape) string {
-	if n, ok := s.Trait(tXMLName); ok && n.Str() != "" {
+	if n, ok := s.Trait(model.TraitXMLName); ok && n.Str() != "" {
 		return n.Str()
 	}
 	return s.ID.Name()
@@ -349,7 +338,7 @@ func shapeXMLName(s *model.Shape) string {
 // xmlPayloadName is the element of an @httpPayload structure: the
 // member's @xmlName, else the target's (restXml).
 func xmlPayloadName(v view, mem *model.Member) string {
-	if n, ok := mem.Traits.Get(tXMLName); ok && n.Str() != "" {
+	if n, ok := mem.Traits.Get(model.TraitXMLName); ok && n.Str() != "" {
 		return n.Str()
 	}
 	return shapeXMLName(v.target(mem))

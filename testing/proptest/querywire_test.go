@@ -94,7 +94,7 @@ func dropEmptyFlattened(v view, s *model.Shape, val any) {
 			if !ok || it == nil {
 				continue
 			}
-			if mem.Traits.Has(tXMLFlattened) {
+			if mem.Traits.Has(model.TraitXMLFlattened) {
 				l, isList := it.([]any)
 				mm, isMap := it.(map[string]any)
 				if (isList && len(l) == 0) || (isMap && len(mm) == 0 && typeOf(v.target(mem)) == model.MapType) {

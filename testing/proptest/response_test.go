@@ -38,10 +38,10 @@ func compareOutput(tg target, s *model.Shape, out map[string]any, doc []byte, re
 		if tg.p.Locate(mem, true) == LocStatus && want[mem.Name()] == nil {
 			want[mem.Name()] = jsonNumber(resp.Status)
 		}
-		if h, ok := mem.Traits.Get(tHTTPHeader); ok && want[mem.Name()] == nil && protocolHeader(wire.CanonicalHeaderKey(h.Str())) {
+		if h, ok := mem.Traits.Get(model.TraitHTTPHeader); ok && want[mem.Name()] == nil && protocolHeader(wire.CanonicalHeaderKey(h.Str())) {
 			delete(gm, mem.Name()) // the header the test sets itself
 		}
-		if pf, ok := mem.Traits.Get(tHTTPPrefix); ok && tg.p.Locate(mem, true) == LocPrefixHeaders {
+		if pf, ok := mem.Traits.Get(model.TraitHTTPPrefixHeaders); ok && tg.p.Locate(mem, true) == LocPrefixHeaders {
 			// Every header with the prefix, those bound to other members
 			// and the protocol's own included.
 			pm := map[string]any{}

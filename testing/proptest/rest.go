@@ -47,19 +47,19 @@ func (p restProto) Locate(mem *model.Member, response bool) Loc { return LocateH
 func LocateHTTP(mem *model.Member, response bool) Loc {
 	t := mem.Traits
 	switch {
-	case t.Has(tHTTPLabel) && !response:
+	case t.Has(model.TraitHTTPLabel) && !response:
 		return LocLabel
-	case t.Has(tHTTPQuery) && !response:
+	case t.Has(model.TraitHTTPQuery) && !response:
 		return LocQuery
-	case t.Has(tHTTPQueryParams) && !response:
+	case t.Has(model.TraitHTTPQueryParams) && !response:
 		return LocQueryParams
-	case t.Has(tHTTPHeader):
+	case t.Has(model.TraitHTTPHeader):
 		return LocHeader
-	case t.Has(tHTTPPrefix):
+	case t.Has(model.TraitHTTPPrefixHeaders):
 		return LocPrefixHeaders
-	case t.Has(tHTTPPayload):
+	case t.Has(model.TraitHTTPPayload):
 		return LocPayload
-	case t.Has(tHTTPStatus) && response:
+	case t.Has(model.TraitHTTPResponseCode) && response:
 		return LocStatus
 	}
 	return LocBody
@@ -67,7 +67,7 @@ func LocateHTTP(mem *model.Member, response bool) Loc {
 
 // uri returns the path and query parts of the operation's @http uri.
 func httpTrait(op *model.Operation) (method, path, query string, code int) {
-	h, _ := op.Shape.Trait(tHTTP)
+	h, _ := op.Shape.Trait(model.TraitHTTP)
 	m, _ := h.Get("method")
 	u, _ := h.Get("uri")
 	code = 200
@@ -211,10 +211,10 @@ func (p restProto) ReadRequest(m *model.Model, svc *model.Service, op *model.Ope
 	}
 	var qpMem *model.Member
 	for _, mem := range in.Members {
-		if mem.Traits.Has(tHTTPQueryParams) {
+		if mem.Traits.Has(model.TraitHTTPQueryParams) {
 			qpMem = mem
 		}
-		q, ok := mem.Traits.Get(tHTTPQuery)
+		q, ok := mem.Traits.Get(model.TraitHTTPQuery)
 		if !ok {
 			continue
 		}
@@ -251,7 +251,7 @@ func (p restProto) ReadRequest(m *model.Model, svc *model.Service, op *model.Ope
 	// Headers.
 	claimed := map[string]bool{}
 	for _, mem := range in.Members {
-		h, ok := mem.Traits.Get(tHTTPHeader)
+		h, ok := mem.Traits.Get(model.TraitHTTPHeader)
 		if !ok {
 			continue
 		}
@@ -268,7 +268,7 @@ func (p restProto) ReadRequest(m *model.Model, svc *model.Service, op *model.Ope
 		out[mem.Name()] = val
 	}
 	for _, mem := range in.Members {
-		pf, ok := mem.Traits.Get(tHTTPPrefix)
+		pf, ok := mem.Traits.Get(model.TraitHTTPPrefixHeaders)
 		if !ok {
 			continue
 		}
@@ -317,7 +317,7 @@ func protocolHeader(k string) bool {
 func (p restProto) readBody(v view, s *model.Shape, h wire.Header, b []byte, out map[string]any) error {
 	var bodyMembers []*model.Member
 	for _, mem := range s.Members {
-		if mem.Traits.Has(tHTTPPayload) {
+		if mem.Traits.Has(model.TraitHTTPPayload) {
 			return p.readPayload(v, mem, h, b, out)
 		}
 		if p.Locate(mem, false) == LocBody {
@@ -347,7 +347,7 @@ func (p restProto) readBody(v view, s *model.Shape, h wire.Header, b []byte, out
 }
 
 func (p restProto) readPayload(v view, mem *model.Member, h wire.Header, b []byte, out map[string]any) error {
-	mt := v.str(mem, tMediaType)
+	mt := v.str(mem, model.TraitMediaType)
 	switch typeOf(v.target(mem)) {
 	case model.BlobType:
 		if len(b) > 0 || h.Get("Content-Type") != "" {
@@ -447,7 +447,7 @@ func textList(v view, mem *model.Member, vals []string, defFormat string) (any, 
 func headerValue(v view, mem *model.Member, text string) (any, error) {
 	s := v.target(mem)
 	if typeOf(s) != model.ListType {
-		if typeOf(s) == model.StringType && v.str(mem, tMediaType) != "" {
+		if typeOf(s) == model.StringType && v.str(mem, model.TraitMediaType) != "" {
 			dec, err := base64.StdEncoding.DecodeString(text)
 			if err != nil {
 				return nil, fmt.Errorf("media type header is not base64: %v", err)
@@ -553,12 +553,12 @@ func (p restProto) RenderError(m *model.Model, op *model.Operation, e *model.Sha
 
 // errorStatus is the status of an error shape.
 func errorStatus(e *model.Shape) int {
-	if v, ok := e.Trait(tHTTPError); ok {
+	if v, ok := e.Trait(model.TraitHTTPError); ok {
 		if n, ok := v.Int64(); ok {
 			return int(n)
 		}
 	}
-	if v, ok := e.Trait(tError); ok && v.Str() == "server" {
+	if v, ok := e.Trait(model.TraitError); ok && v.Str() == "server" {
 		return 500
 	}
 	return 400
@@ -577,7 +577,7 @@ func (p restProto) render(v view, s *model.Shape, out map[string]any, code int, 
 		if loc == LocBody {
 			hasBody = true
 		}
-		if !ok || (val == nil && !mem.Traits.Has(tNullable)) {
+		if !ok || (val == nil && !mem.Traits.Has(protocol.TraitNullable)) {
 			continue
 		}
 		switch loc {
@@ -585,14 +585,14 @@ func (p restProto) render(v view, s *model.Shape, out map[string]any, code int, 
 			n, _ := strconv.Atoi(fmt.Sprint(val))
 			resp.Status = n
 		case LocHeader:
-			hn, _ := mem.Traits.Get(tHTTPHeader)
+			hn, _ := mem.Traits.Get(model.TraitHTTPHeader)
 			text, err := headerText(v, mem, val)
 			if err != nil {
 				return nil, err
 			}
 			h.Set(hn.Str(), text)
 		case LocPrefixHeaders:
-			pf, _ := mem.Traits.Get(tHTTPPrefix)
+			pf, _ := mem.Traits.Get(model.TraitHTTPPrefixHeaders)
 			mm, _ := val.(map[string]any)
 			for k, x := range mm {
 				if x != nil {
@@ -626,7 +626,7 @@ func (p restProto) render(v view, s *model.Shape, out map[string]any, code int, 
 }
 
 func (p restProto) renderPayload(v view, mem *model.Member, val any, resp *wire.Response) error {
-	mt := v.str(mem, tMediaType)
+	mt := v.str(mem, model.TraitMediaType)
 	switch typeOf(v.target(mem)) {
 	case model.BlobType:
 		b, err := base64.StdEncoding.DecodeString(val.(string))
@@ -697,7 +697,7 @@ func headerText(v view, mem *model.Member, val any) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if typeOf(s) == model.StringType && v.str(mem, tMediaType) != "" {
+	if typeOf(s) == model.StringType && v.str(mem, model.TraitMediaType) != "" {
 		t = base64.StdEncoding.EncodeToString([]byte(t))
 	}
 	return t, nil

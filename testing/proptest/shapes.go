@@ -2,45 +2,7 @@ package proptest
 
 import (
 	"github.com/smithycurl/smithycurl/model"
-)
-
-// Trait ids read here. They are spelled again rather than imported from
-// protocol/ on purpose: this package reads the model on its own, so that a
-// codec's reading of a trait is checked, not copied.
-const (
-	tJSONName        model.ShapeID = "smithy.api#jsonName"
-	tTimestampFormat model.ShapeID = "smithy.api#timestampFormat"
-	tDefault         model.ShapeID = "smithy.api#default"
-	tClientOptional  model.ShapeID = "smithy.api#clientOptional"
-	tRequired        model.ShapeID = "smithy.api#required"
-	tSparse          model.ShapeID = "smithy.api#sparse"
-	tLength          model.ShapeID = "smithy.api#length"
-	tRange           model.ShapeID = "smithy.api#range"
-	tPattern         model.ShapeID = "smithy.api#pattern"
-	tUniqueItems     model.ShapeID = "smithy.api#uniqueItems"
-	tEnumValue       model.ShapeID = "smithy.api#enumValue"
-	tEnum            model.ShapeID = "smithy.api#enum"
-	tMediaType       model.ShapeID = "smithy.api#mediaType"
-	tIdemToken       model.ShapeID = "smithy.api#idempotencyToken"
-	tHostLabel       model.ShapeID = "smithy.api#hostLabel"
-	tStreaming       model.ShapeID = "smithy.api#streaming"
-	tHTTP            model.ShapeID = "smithy.api#http"
-	tHTTPLabel       model.ShapeID = "smithy.api#httpLabel"
-	tHTTPQuery       model.ShapeID = "smithy.api#httpQuery"
-	tHTTPQueryParams model.ShapeID = "smithy.api#httpQueryParams"
-	tHTTPHeader      model.ShapeID = "smithy.api#httpHeader"
-	tHTTPPrefix      model.ShapeID = "smithy.api#httpPrefixHeaders"
-	tHTTPPayload     model.ShapeID = "smithy.api#httpPayload"
-	tHTTPStatus      model.ShapeID = "smithy.api#httpResponseCode"
-	tHTTPError       model.ShapeID = "smithy.api#httpError"
-	tError           model.ShapeID = "smithy.api#error"
-	tEndpoint        model.ShapeID = "smithy.api#endpoint"
-	tEventStream     model.ShapeID = "smithy.api#eventStream" // not a trait: streaming unions
-	tDiscriminated   model.ShapeID = "alloy#discriminated"
-	tUntagged        model.ShapeID = "alloy#untagged"
-	tJSONUnknown     model.ShapeID = "alloy#jsonUnknown"
-	tNullable        model.ShapeID = "alloy#nullable"
-	tOpenEnum        model.ShapeID = "alloy#openEnum"
+	"github.com/smithycurl/smithycurl/protocol"
 )
 
 // Timestamp formats.
@@ -80,11 +42,11 @@ func typeOf(s *model.Shape) model.ShapeType {
 		return model.DocumentType
 	}
 	switch {
-	case s.Type == model.StringType && s.HasTrait(tEnum):
+	case s.Type == model.StringType && s.HasTrait(model.TraitEnum):
 		return model.EnumType
 	case s.Type == model.SetType:
 		return model.ListType
-	case s.ID == "smithy.api#Unit":
+	case s.ID == model.UnitID:
 		return "unit"
 	}
 	return s.Type
@@ -93,7 +55,7 @@ func typeOf(s *model.Shape) model.ShapeType {
 // enumValues lists the values of an enum, or of an intEnum as literals.
 func enumValues(s *model.Shape) []string {
 	var out []string
-	if v, ok := s.Trait(tEnum); ok {
+	if v, ok := s.Trait(model.TraitEnum); ok {
 		for _, e := range v.Items() {
 			x, _ := e.Get("value")
 			out = append(out, x.Str())
@@ -101,7 +63,7 @@ func enumValues(s *model.Shape) []string {
 		return out
 	}
 	for _, mem := range s.Members {
-		ev, ok := mem.Traits.Get(tEnumValue)
+		ev, ok := mem.Traits.Get(model.TraitEnumValue)
 		switch {
 		case !ok:
 			out = append(out, mem.Name())
@@ -124,9 +86,7 @@ func elem(s *model.Shape, name string) *model.Member {
 // reads it.
 func wireName(mem *model.Member, useJSONName bool) string {
 	if useJSONName {
-		if v, ok := mem.Traits.Get(tJSONName); ok {
-			return v.Str()
-		}
+		return mem.JSONName()
 	}
 	return mem.Name()
 }
@@ -134,7 +94,7 @@ func wireName(mem *model.Member, useJSONName bool) string {
 // unknownMember is the alloy#jsonUnknown member of a structure, if any.
 func unknownMember(s *model.Shape) *model.Member {
 	for _, mem := range s.Members {
-		if mem.Traits.Has(tJSONUnknown) {
+		if mem.Traits.Has(protocol.TraitJSONUnknown) {
 			return mem
 		}
 	}
