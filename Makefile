@@ -35,9 +35,10 @@ demo: build examples
 readme: lib build
 	SMITHYCURL_README=1 GO=$(GO) $(GO) test -count=1 ./testing/readme
 
-# The version, return codes and error kinds shared by C, Go and Python come
-# from one table (internal/contract); this renders the header regions and
-# files made from it (a unit test fails when one is stale).
+# The version, return codes, error kinds and client options shared by C,
+# Go, Python and the CLI come from one table (internal/contract); this
+# renders the regions and files made from it, README's options table
+# included (a unit test fails when one is stale).
 contract:
 	$(GO) run ./codegen/contract
 

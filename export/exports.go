@@ -287,11 +287,11 @@ func scx_options_set_int(h C.uintptr_t, which C.int, a, b C.longlong) (rc C.int)
 		return codeInvalidHandle
 	}
 	switch which {
-	case C.SCX_OPT_TIMEOUT, C.SCX_OPT_CONNECT_TIMEOUT:
+	case C.SCX_OPT_TIMEOUT_MS, C.SCX_OPT_CONNECT_TIMEOUT_MS:
 		if a < 0 {
 			return fail(&o.errBox, codeInvalidArgument, "a timeout must not be negative (0 is the default)")
 		}
-		if which == C.SCX_OPT_TIMEOUT {
+		if which == C.SCX_OPT_TIMEOUT_MS {
 			o.timeout = time.Duration(a) * time.Millisecond
 		} else {
 			o.connectTimeout = time.Duration(a) * time.Millisecond
@@ -311,7 +311,7 @@ func scx_options_set_int(h C.uintptr_t, which C.int, a, b C.longlong) (rc C.int)
 		o.validation = a != 0
 	case C.SCX_OPT_HOST_PREFIX:
 		o.noHostPrefix = a == 0
-	case C.SCX_OPT_MAX_RESPONSE:
+	case C.SCX_OPT_MAX_RESPONSE_BYTES:
 		if a < -1 {
 			return fail(&o.errBox, codeInvalidArgument, "max_bytes must be -1 (unlimited), 0 (default) or positive")
 		}
@@ -382,7 +382,7 @@ func scx_options_set_str(h C.uintptr_t, which C.int, p1, p2, p3, p4 *C.char, fla
 			return fail(&o.errBox, codeInvalidArgument, "user agent is NULL or contains CR or LF")
 		}
 		o.userAgent = s[0]
-	case C.SCX_OPT_BEARER:
+	case C.SCX_OPT_BEARER_TOKEN:
 		if !need(p1) {
 			return fail(&o.errBox, codeInvalidArgument, "token is NULL")
 		}
@@ -390,7 +390,7 @@ func scx_options_set_str(h C.uintptr_t, which C.int, p1, p2, p3, p4 *C.char, fla
 			return codeInvalidArgument
 		}
 		o.bearer = s[0]
-	case C.SCX_OPT_BASIC:
+	case C.SCX_OPT_BASIC_AUTH:
 		if !need(p1, p2) {
 			return fail(&o.errBox, codeInvalidArgument, "user and password must not be NULL")
 		}
@@ -406,7 +406,7 @@ func scx_options_set_str(h C.uintptr_t, which C.int, p1, p2, p3, p4 *C.char, fla
 			return codeInvalidArgument
 		}
 		o.apiKey = s[0]
-	case C.SCX_OPT_AWS:
+	case C.SCX_OPT_AWS_SIGV4:
 		if !need(p1, p2) {
 			return fail(&o.errBox, codeInvalidArgument, "access key id and secret access key must not be NULL")
 		}

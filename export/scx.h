@@ -13,27 +13,30 @@ enum { SCX_LOADER = 1, SCX_MODEL, SCX_OPTIONS, SCX_CLIENT, SCX_RESULT, SCX_CANCE
 // What scx_model_json writes.
 enum { SCX_JSON_SERVICES = 1, SCX_JSON_OPERATION, SCX_JSON_AST, SCX_SNAPSHOT, SCX_JSON_SERVICES_BRIEF };
 
-// Options set by scx_options_set_int and scx_options_set_str.
+/* contract:options - generated from internal/contract by `make contract`; do not edit */
+// What scx_options_set_int and scx_options_set_str set: one number per C
+// setter (smithycurl_options_set_NAME or _add_NAME is SCX_OPT_NAME).
 enum {
-    SCX_OPT_TIMEOUT = 1,
-    SCX_OPT_CONNECT_TIMEOUT,
+    SCX_OPT_TIMEOUT_MS = 1,
+    SCX_OPT_CONNECT_TIMEOUT_MS,
     SCX_OPT_RETRIES,
     SCX_OPT_VALIDATION,
-    SCX_OPT_MAX_RESPONSE,
+    SCX_OPT_MAX_RESPONSE_BYTES,
     SCX_OPT_HEADER,
     SCX_OPT_USER_AGENT,
-    SCX_OPT_BEARER,
-    SCX_OPT_BASIC,
+    SCX_OPT_BEARER_TOKEN,
+    SCX_OPT_BASIC_AUTH,
     SCX_OPT_API_KEY,
-    SCX_OPT_AWS,
+    SCX_OPT_AWS_SIGV4,
     SCX_OPT_TLS,
     SCX_OPT_PROXY,
     SCX_OPT_HOST_PREFIX,
     SCX_OPT_REGION,
     SCX_OPT_ENDPOINT_PARAM,
     SCX_OPT_WAITER_DELAYS,
-    SCX_OPT_ASYNC_LIMITS
+    SCX_OPT_ASYNC_LIMITS,
 };
+/* end contract:options */
 
 // Result fields read by scx_result_get.
 enum {

@@ -214,12 +214,12 @@ smithycurl_code smithycurl_options_new(smithycurl_options **out) {
 
 smithycurl_code smithycurl_options_set_timeout_ms(smithycurl_options *o, long timeout_ms) {
     FORK_CHECK();
-    return scx_options_set_int(H(o), SCX_OPT_TIMEOUT, timeout_ms, 0);
+    return scx_options_set_int(H(o), SCX_OPT_TIMEOUT_MS, timeout_ms, 0);
 }
 
 smithycurl_code smithycurl_options_set_connect_timeout_ms(smithycurl_options *o, long timeout_ms) {
     FORK_CHECK();
-    return scx_options_set_int(H(o), SCX_OPT_CONNECT_TIMEOUT, timeout_ms, 0);
+    return scx_options_set_int(H(o), SCX_OPT_CONNECT_TIMEOUT_MS, timeout_ms, 0);
 }
 
 smithycurl_code smithycurl_options_set_retries(smithycurl_options *o, int enabled, int max_attempts) {
@@ -239,7 +239,7 @@ smithycurl_code smithycurl_options_set_host_prefix(smithycurl_options *o, int en
 
 smithycurl_code smithycurl_options_set_max_response_bytes(smithycurl_options *o, long long max_bytes) {
     FORK_CHECK();
-    return scx_options_set_int(H(o), SCX_OPT_MAX_RESPONSE, max_bytes, 0);
+    return scx_options_set_int(H(o), SCX_OPT_MAX_RESPONSE_BYTES, max_bytes, 0);
 }
 
 smithycurl_code smithycurl_options_set_waiter_delays(smithycurl_options *o, long long min_delay_ms, long long max_delay_ms) {
@@ -259,12 +259,12 @@ smithycurl_code smithycurl_options_set_user_agent(smithycurl_options *o, const c
 
 smithycurl_code smithycurl_options_set_bearer_token(smithycurl_options *o, const char *token) {
     FORK_CHECK();
-    return scx_options_set_str(H(o), SCX_OPT_BEARER, (char *)token, NULL, NULL, NULL, 0);
+    return scx_options_set_str(H(o), SCX_OPT_BEARER_TOKEN, (char *)token, NULL, NULL, NULL, 0);
 }
 
 smithycurl_code smithycurl_options_set_basic_auth(smithycurl_options *o, const char *user, const char *password) {
     FORK_CHECK();
-    return scx_options_set_str(H(o), SCX_OPT_BASIC, (char *)user, (char *)password, NULL, NULL, 0);
+    return scx_options_set_str(H(o), SCX_OPT_BASIC_AUTH, (char *)user, (char *)password, NULL, NULL, 0);
 }
 
 smithycurl_code smithycurl_options_set_api_key(smithycurl_options *o, const char *key) {
@@ -276,7 +276,7 @@ smithycurl_code smithycurl_options_set_aws_sigv4(smithycurl_options *o, const ch
                                                  const char *secret_access_key, const char *session_token,
                                                  const char *region) {
     FORK_CHECK();
-    return scx_options_set_str(H(o), SCX_OPT_AWS, (char *)access_key_id, (char *)secret_access_key,
+    return scx_options_set_str(H(o), SCX_OPT_AWS_SIGV4, (char *)access_key_id, (char *)secret_access_key,
                               (char *)session_token, (char *)region, 0);
 }
 

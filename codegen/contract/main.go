@@ -5,8 +5,6 @@ package main
 import (
 	"fmt"
 	"os"
-
-	"github.com/smithycurl/smithycurl/internal/contract"
 )
 
 func main() {
@@ -14,7 +12,7 @@ func main() {
 	if len(os.Args) > 1 {
 		root = os.Args[1]
 	}
-	written, err := contract.Sync(root, true)
+	written, err := syncFiles(root, true)
 	for _, p := range written {
 		fmt.Println("wrote", p)
 	}

@@ -1,13 +1,24 @@
 // Package contract is the one table of what C, Go and Python share: the
-// library's version, its return codes and its error kinds. The C header's
-// enums and version macros, the C strerror and kind-name tables, the Go
-// constants of export/ and client/ and the Python constants are rendered
-// from it by `make contract` (codegen/contract); a test fails when a
-// rendered file differs from what the table gives.
+// library's version, its return codes, its error kinds and the client's
+// options. The C header's enums and version macros, the C strerror and
+// kind-name tables, the Go constants of export/ and client/, export's
+// SCX_OPT_* numbers, the Python constants and option names and the
+// README's options table are rendered from it by `make contract`
+// (codegen/contract, which holds the renderers: the library links only
+// the table); a test fails when a rendered file differs from what the
+// table gives.
 package contract
+
+import "fmt"
 
 // Version is the library's version: major, minor, patch.
 var Version = [3]int{0, 1, 0}
+
+// VersionString is "major.minor.patch".
+func VersionString() string { return fmt.Sprintf("%d.%d.%d", Version[0], Version[1], Version[2]) }
+
+// VersionNumber is 0xXXYYZZ, like LIBCURL_VERSION_NUM.
+func VersionNumber() int { return Version[0]<<16 | Version[1]<<8 | Version[2] }
 
 // Code is one smithycurl_code.
 type Code struct {

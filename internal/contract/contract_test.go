@@ -8,19 +8,6 @@ import (
 	"github.com/smithycurl/smithycurl/internal/contract"
 )
 
-// TestRenderedFilesMatchTheTable: the C header's enums and version, the C
-// tables, the Go constants and the Python constants are what the table
-// renders; a hand edit or a table change without `make contract` fails.
-func TestRenderedFilesMatchTheTable(t *testing.T) {
-	stale, err := contract.Sync("../..", false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range stale {
-		t.Errorf("%s differs from internal/contract: run make contract", p)
-	}
-}
-
 // TestTableIsConsistent: values are unique and dense from 0, and every
 // kind names a code.
 func TestTableIsConsistent(t *testing.T) {

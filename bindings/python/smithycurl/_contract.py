@@ -1,4 +1,4 @@
-"""The library's version, return codes and error kinds: generated from internal/contract by `make contract`; do not edit."""
+"""The library's version, return codes, error kinds and client options: generated from internal/contract by `make contract`; do not edit."""
 
 VERSION = "0.1.0"
 #: 0xXXYYZZ, as smithycurl_version_number() gives it.
@@ -51,4 +51,33 @@ CODE_OF_KIND = {
     KIND_DECODE: E_DECODE,
     KIND_WAITER_FAILURE: E_WAITER_FAILURE,
     KIND_WAITER_TIMEOUT: E_WAITER_TIMEOUT,
+}
+
+#: Model.client's options: keyword -> (its C setter, named as _lib declares
+#: it, without smithycurl_; the keyword's default). The keywords of one
+#: setter go to one call, in this order.
+CLIENT_OPTIONS: dict[str, tuple[str, object]] = {
+    "timeout": ("options_set_timeout_ms", None),
+    "connect_timeout": ("options_set_connect_timeout_ms", None),
+    "retries": ("options_set_retries", True),
+    "validate": ("options_set_validation", False),
+    "max_response_bytes": ("options_set_max_response_bytes", None),
+    "headers": ("options_add_header", None),
+    "user_agent": ("options_set_user_agent", None),
+    "bearer_token": ("options_set_bearer_token", None),
+    "basic_auth": ("options_set_basic_auth", None),
+    "api_key": ("options_set_api_key", None),
+    "aws_credentials": ("options_set_aws_sigv4", None),
+    "ca_file": ("options_set_tls", None),
+    "cert_file": ("options_set_tls", None),
+    "key_file": ("options_set_tls", None),
+    "insecure": ("options_set_tls", False),
+    "proxy": ("options_set_proxy", None),
+    "host_prefix": ("options_set_host_prefix", True),
+    "region": ("options_set_region", None),
+    "endpoint_params": ("options_set_endpoint_param", None),
+    "waiter_delays": ("options_set_waiter_delays", None),
+    "max_transfers": ("options_set_async_limits", None),
+    "max_host_connections": ("options_set_async_limits", None),
+    "trace": ("options_set_trace", None),
 }

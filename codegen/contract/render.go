@@ -1,4 +1,4 @@
-package contract
+package main
 
 import (
 	"fmt"
@@ -6,25 +6,29 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/smithycurl/smithycurl/internal/contract"
 )
 
-// A File is a file rendered from the table: whole (Region == "") or one
+// A file is a file rendered from the table: whole (region == "") or one
 // marked region of a file that is otherwise written by hand.
-type File struct {
-	Path   string // relative to the repository root
-	Region string // the region's name between its markers, or ""
-	Text   string
+type file struct {
+	path   string // relative to the repository root
+	region string // the region's name between its markers, or ""
+	text   string
 }
 
-// Files returns every file and region rendered from the table.
-func Files() []File {
-	return []File{
-		{Path: "include/smithycurl.h", Region: "version", Text: headerVersion()},
-		{Path: "include/smithycurl.h", Region: "codes", Text: headerCodes()},
-		{Path: "export/contract.c", Text: cTables()},
-		{Path: "export/contract.go", Text: gofmt(goExport())},
-		{Path: "client/kind.go", Text: gofmt(goClient())},
-		{Path: "bindings/python/smithycurl/_contract.py", Text: python()},
+// files returns every file and region rendered from the table.
+func files() []file {
+	return []file{
+		{path: "include/smithycurl.h", region: "version", text: headerVersion()},
+		{path: "include/smithycurl.h", region: "codes", text: headerCodes()},
+		{path: "export/contract.c", text: cTables()},
+		{path: "export/contract.go", text: gofmt(goExport())},
+		{path: "export/scx.h", region: "options", text: scxOptions()},
+		{path: "client/kind.go", text: gofmt(goClient())},
+		{path: "bindings/python/smithycurl/_contract.py", text: python() + pythonOptions()},
+		{path: "README.md", region: "options", text: readmeOptions()},
 	}
 }
 
@@ -38,54 +42,52 @@ func gofmt(src string) string {
 	return string(b)
 }
 
-// Markers of a region in a C header.
-func Begin(region string) string {
-	return "/* contract:" + region + " - generated from internal/contract by `make contract`; do not edit */\n"
+// markers returns the lines that open and close a region of the file at
+// path: C comments, or HTML comments in Markdown.
+func markers(path, region string) (begin, end string) {
+	start, stop := "/* ", " */"
+	if strings.HasSuffix(path, ".md") {
+		start, stop = "<!-- ", " -->"
+	}
+	return start + "contract:" + region + " - generated from internal/contract by `make contract`; do not edit" + stop + "\n",
+		start + "end contract:" + region + stop + "\n"
 }
 
-func End(region string) string { return "/* end contract:" + region + " */\n" }
-
-// Splice replaces the region of text (markers included) with r's text.
-func Splice(text string, f File) (string, error) {
-	b, e := Begin(f.Region), End(f.Region)
+// splice replaces the region of text (markers kept) with f's text.
+func splice(text string, f file) (string, error) {
+	b, e := markers(f.path, f.region)
 	i := strings.Index(text, b)
 	j := strings.Index(text, e)
 	if i < 0 || j < i {
-		return "", fmt.Errorf("%s: no region %q (a line %q, then %q)", f.Path, f.Region, strings.TrimSpace(b), strings.TrimSpace(e))
+		return "", fmt.Errorf("%s: no region %q (a line %q, then %q)", f.path, f.region, strings.TrimSpace(b), strings.TrimSpace(e))
 	}
-	return text[:i] + b + f.Text + text[j:], nil
+	return text[:i] + b + f.text + text[j:], nil
 }
-
-// VersionString is "major.minor.patch".
-func VersionString() string { return fmt.Sprintf("%d.%d.%d", Version[0], Version[1], Version[2]) }
-
-// VersionNumber is 0xXXYYZZ, like LIBCURL_VERSION_NUM.
-func VersionNumber() int { return Version[0]<<16 | Version[1]<<8 | Version[2] }
 
 const generated = "generated from internal/contract by `make contract`; do not edit."
 
 func headerVersion() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "#define SMITHYCURL_VERSION \"%s\"\n", VersionString())
-	fmt.Fprintf(&b, "#define SMITHYCURL_VERSION_MAJOR %d\n", Version[0])
-	fmt.Fprintf(&b, "#define SMITHYCURL_VERSION_MINOR %d\n", Version[1])
-	fmt.Fprintf(&b, "#define SMITHYCURL_VERSION_PATCH %d\n", Version[2])
-	fmt.Fprintf(&b, "#define SMITHYCURL_VERSION_NUMBER 0x%06x\n", VersionNumber())
+	fmt.Fprintf(&b, "#define SMITHYCURL_VERSION \"%s\"\n", contract.VersionString())
+	fmt.Fprintf(&b, "#define SMITHYCURL_VERSION_MAJOR %d\n", contract.Version[0])
+	fmt.Fprintf(&b, "#define SMITHYCURL_VERSION_MINOR %d\n", contract.Version[1])
+	fmt.Fprintf(&b, "#define SMITHYCURL_VERSION_PATCH %d\n", contract.Version[2])
+	fmt.Fprintf(&b, "#define SMITHYCURL_VERSION_NUMBER 0x%06x\n", contract.VersionNumber())
 	return b.String()
 }
 
 func headerCodes() string {
 	var b strings.Builder
 	b.WriteString("/** What a function did. Stable numbers: codes are only ever added. */\ntypedef enum smithycurl_code {\n")
-	for i, c := range Codes {
+	for i, c := range contract.Codes {
 		cDoc(&b, c.Doc)
-		fmt.Fprintf(&b, "    SMITHYCURL_%s = %d%s\n", cCodeName(c.Name), c.Value, comma(i, len(Codes)))
+		fmt.Fprintf(&b, "    SMITHYCURL_%s = %d%s\n", cCodeName(c.Name), c.Value, comma(i, len(contract.Codes)))
 	}
 	b.WriteString("} smithycurl_code;\n\n")
 	b.WriteString("/** Why a call failed: a small closed set, the same as the Go client's and\n * the Python package's error kinds. */\ntypedef enum smithycurl_error_kind {\n")
-	for i, k := range Kinds {
+	for i, k := range contract.Kinds {
 		cDoc(&b, k.Doc)
-		fmt.Fprintf(&b, "    SMITHYCURL_KIND_%s = %d%s\n", k.Name, k.Value, comma(i, len(Kinds)))
+		fmt.Fprintf(&b, "    SMITHYCURL_KIND_%s = %d%s\n", k.Name, k.Value, comma(i, len(contract.Kinds)))
 	}
 	b.WriteString("} smithycurl_error_kind;\n")
 	return b.String()
@@ -96,12 +98,12 @@ func cTables() string {
 	b.WriteString("// smithycurl_strerror and smithycurl_error_kind_name: pure C, usable in a\n// forked child. " + generated + "\n\n")
 	b.WriteString("#include \"smithycurl.h\"\n\n")
 	b.WriteString("const char *smithycurl_strerror(smithycurl_code code) {\n    switch (code) {\n")
-	for _, c := range Codes {
+	for _, c := range contract.Codes {
 		fmt.Fprintf(&b, "    case SMITHYCURL_%s: return %q;\n", cCodeName(c.Name), c.Text)
 	}
 	b.WriteString("    }\n    return \"unknown code\";\n}\n\n")
 	b.WriteString("const char *smithycurl_error_kind_name(smithycurl_error_kind kind) {\n    switch (kind) {\n")
-	for _, k := range Kinds {
+	for _, k := range contract.Kinds {
 		fmt.Fprintf(&b, "    case SMITHYCURL_KIND_%s: return %q;\n", k.Name, k.Text)
 	}
 	b.WriteString("    }\n    return \"unknown\";\n}\n")
@@ -113,12 +115,12 @@ func goExport() string {
 	b.WriteString("// Code " + generated + "\n\npackage main\n\n")
 	b.WriteString("import \"github.com/smithycurl/smithycurl/client\"\n\n")
 	b.WriteString("// Return codes of include/smithycurl.h (smithycurl_code).\nconst (\n")
-	for _, c := range Codes {
+	for _, c := range contract.Codes {
 		fmt.Fprintf(&b, "\tcode%s = %d\n", camel(c.Name), c.Value)
 	}
 	b.WriteString(")\n\n")
 	b.WriteString("// codeOfKind is the code a call failing with kind k returns.\nfunc codeOfKind(k client.Kind) int {\n\tswitch k {\n")
-	for _, k := range Kinds[1:] {
+	for _, k := range contract.Kinds[1:] {
 		fmt.Fprintf(&b, "\tcase client.Kind%s:\n\t\treturn code%s\n", camel(k.Name), camel(k.Code))
 	}
 	b.WriteString("\t}\n\treturn codeInternal\n}\n")
@@ -130,12 +132,12 @@ func goClient() string {
 	b.WriteString("// Code " + generated + "\n\npackage client\n\n")
 	b.WriteString("// Kind classifies an error of Call. The set is closed and stable: the C API\n// (smithycurl_error_kind) and the Python package expose the same kinds.\ntype Kind int\n\n")
 	b.WriteString("// The kinds of error; an error of Call has one of them.\nconst (\n")
-	for _, k := range Kinds[1:] {
+	for _, k := range contract.Kinds[1:] {
 		fmt.Fprintf(&b, "\t// %s\n", wrap("Kind"+camel(k.Name)+": "+lowerFirst(k.Doc), "\t// ", 72))
 		fmt.Fprintf(&b, "\tKind%s Kind = %d\n", camel(k.Name), k.Value)
 	}
 	b.WriteString(")\n\n// String is the kind's name, as smithycurl_error_kind_name gives it.\nfunc (k Kind) String() string {\n\tswitch k {\n")
-	for _, k := range Kinds[1:] {
+	for _, k := range contract.Kinds[1:] {
 		fmt.Fprintf(&b, "\tcase Kind%s:\n\t\treturn %q\n", camel(k.Name), k.Text)
 	}
 	b.WriteString("\t}\n\treturn \"unknown\"\n}\n")
@@ -144,18 +146,18 @@ func goClient() string {
 
 func python() string {
 	var b strings.Builder
-	b.WriteString("\"\"\"The library's version, return codes and error kinds: " + generated + "\"\"\"\n\n")
-	fmt.Fprintf(&b, "VERSION = %q\n#: 0xXXYYZZ, as smithycurl_version_number() gives it.\nVERSION_NUMBER = 0x%06x\n\n", VersionString(), VersionNumber())
+	b.WriteString("\"\"\"The library's version, return codes, error kinds and client options: " + generated + "\"\"\"\n\n")
+	fmt.Fprintf(&b, "VERSION = %q\n#: 0xXXYYZZ, as smithycurl_version_number() gives it.\nVERSION_NUMBER = 0x%06x\n\n", contract.VersionString(), contract.VersionNumber())
 	b.WriteString("# smithycurl_code values.\n")
-	for _, c := range Codes {
+	for _, c := range contract.Codes {
 		fmt.Fprintf(&b, "%s = %d\n", pyCodeName(c.Name), c.Value)
 	}
 	b.WriteString("\n# smithycurl_error_kind values.\n")
-	for _, k := range Kinds {
+	for _, k := range contract.Kinds {
 		fmt.Fprintf(&b, "KIND_%s = %d\n", k.Name, k.Value)
 	}
 	b.WriteString("\n#: The code a call failing with each kind returns.\nCODE_OF_KIND = {\n")
-	for _, k := range Kinds {
+	for _, k := range contract.Kinds {
 		fmt.Fprintf(&b, "    KIND_%s: %s,\n", k.Name, pyCodeName(k.Code))
 	}
 	b.WriteString("}\n")
@@ -242,29 +244,29 @@ func wrapLines(s string, width int) []string {
 	return append(lines, line)
 }
 
-// Sync renders every file of the table under root. With write false it
+// syncFiles renders every file of the table under root. With write false it
 // only compares; either way it returns the paths whose text differs from
 // the table's (before writing them).
-func Sync(root string, write bool) ([]string, error) {
+func syncFiles(root string, write bool) ([]string, error) {
 	var stale []string
 	texts := map[string]string{}
 	var order []string
-	for _, f := range Files() {
-		path := filepath.Join(root, f.Path)
+	for _, f := range files() {
+		path := filepath.Join(root, f.path)
 		old, ok := texts[path]
 		if !ok {
 			b, err := os.ReadFile(path)
-			if err != nil && !(os.IsNotExist(err) && f.Region == "") {
+			if err != nil && !(os.IsNotExist(err) && f.region == "") {
 				return nil, fmt.Errorf("contract: %w", err)
 			}
 			old = string(b)
 			order = append(order, path)
 			texts[path+"\x00orig"] = old
 		}
-		next := f.Text
-		if f.Region != "" {
+		next := f.text
+		if f.region != "" {
 			var err error
-			if next, err = Splice(old, f); err != nil {
+			if next, err = splice(old, f); err != nil {
 				return nil, fmt.Errorf("contract: %w", err)
 			}
 		}
