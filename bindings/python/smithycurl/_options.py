@@ -7,11 +7,15 @@ import ctypes
 import json
 
 from . import _lib, errors
+from ._contract import CLIENT_OPTIONS
 
 # typing is for the type checker only: importing it costs every process a few ms.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Callable, Optional
+    from typing import Any, Callable, Mapping, Optional
+    from typing import Union as TUnion
+
+    Calls = list[tuple[str, tuple[Any, ...]]]  # (the option named in errors, a setter's arguments)
 
 
 def trace_logger() -> Any:
@@ -24,80 +28,48 @@ def trace_logger() -> Any:
 
 def make_options(lib: _lib.Library, **o: Any) -> tuple[int, Any]:
     """An options handle (the caller frees it) and what the client must keep
-    alive (the trace callback)."""
+    alive (the trace callback). o holds every keyword of CLIENT_OPTIONS; one
+    at its default is not set."""
     h = ctypes.c_void_p()
     lib.options_new(ctypes.byref(h))
     keep: Any = None
 
-    def check(rc: int, what: str) -> None:
-        if rc != _lib.OK:
-            msg = _lib.errmsg(lib, lib.options_errmsg, h) or lib.strerror(rc).decode()
-            lib.options_free(h)
-            raise errors.UsageError(f"option {what}: {msg}", rc=rc)
-
-    def s(v: Optional[str], what: str = "") -> Optional[bytes]:
+    def s(v: Optional[str], what: str) -> Optional[bytes]:
         # C strings end at NUL: a value holding one would be cut silently.
         if v is not None and "\x00" in v:
-            lib.options_free(h)
             raise errors.UsageError(f"option {what}: the value contains a control character (NUL; the value is not shown)")
         return None if v is None else v.encode()
 
-    def ms(v: float) -> int:
+    def ms(v: float, what: str) -> int:
+        if v <= 0:
+            raise errors.UsageError(f"option {what}: give a positive number of seconds (None: the default)")
         return max(1, int(round(v * 1000)))
 
-    if o["timeout"] is not None:
-        check(lib.options_set_timeout_ms(h, ms(o["timeout"])), "timeout")
-    if o["connect_timeout"] is not None:
-        check(lib.options_set_connect_timeout_ms(h, ms(o["connect_timeout"])), "connect_timeout")
-    r = o["retries"]
-    if r is False:
-        check(lib.options_set_retries(h, 0, 0), "retries")
-    elif r is not True:
-        check(lib.options_set_retries(h, 1, int(r)), "retries")
-    for k, v in (o["headers"] or {}).items():
-        check(lib.options_add_header(h, k.encode(), v.encode()), f"headers[{k!r}]")
-    if o["user_agent"] is not None:
-        check(lib.options_set_user_agent(h, s(o["user_agent"])), "user_agent")
-    if o["bearer_token"] is not None:
-        check(lib.options_set_bearer_token(h, s(o["bearer_token"], "bearer_token")), "bearer_token")
-    if o["basic_auth"] is not None:
-        user, password = o["basic_auth"]
-        check(lib.options_set_basic_auth(h, s(user, "basic_auth"), s(password, "basic_auth")), "basic_auth")
-    if o["api_key"] is not None:
-        check(lib.options_set_api_key(h, s(o["api_key"], "api_key")), "api_key")
-    aws = o["aws_credentials"]
-    if aws is not None:
-        check(lib.options_set_aws_sigv4(
-            h, s(aws.get("access_key_id"), "aws_credentials"), s(aws.get("secret_access_key"), "aws_credentials"),
-            s(aws.get("session_token"), "aws_credentials"), s(aws.get("region"), "aws_credentials")), "aws_credentials")
-    if o["ca_file"] or o["cert_file"] or o["key_file"] or o["insecure"]:
-        check(lib.options_set_tls(h, s(o["ca_file"]), s(o["cert_file"]), s(o["key_file"]), int(bool(o["insecure"]))), "tls")
-    if o["proxy"] is not None:
-        check(lib.options_set_proxy(h, s(o["proxy"])), "proxy")
-    if o["validate"]:
-        check(lib.options_set_validation(h, 1), "validate")
-    if not o["host_prefix"]:
-        check(lib.options_set_host_prefix(h, 0), "host_prefix")
-    if o["max_response_bytes"] is not None:
-        check(lib.options_set_max_response_bytes(h, int(o["max_response_bytes"])), "max_response_bytes")
-    if o["waiter_delays"] is not None:
-        lo, hi = o["waiter_delays"]
-        check(lib.options_set_waiter_delays(h, int(round(lo * 1000)), int(round(hi * 1000))), "waiter_delays")
-    if o["region"] is not None:
-        check(lib.options_set_region(h, s(o["region"], "region")), "region")
-    if o["max_transfers"] is not None or o["max_host_connections"] is not None:
-        check(lib.options_set_async_limits(h, int(o["max_transfers"] or 0), int(o["max_host_connections"] or 0)),
-              "max_transfers/max_host_connections")
-    for k, v in (o["endpoint_params"] or {}).items():
-        if isinstance(v, bool):
-            v = "true" if v else "false"
-        if not isinstance(v, str):
-            lib.options_free(h)
-            raise errors.UsageError(f"option endpoint_params[{k!r}]: {type(v).__name__} is not a str or bool")
-        check(lib.options_set_endpoint_param(h, s(k, "endpoint_params"), s(v, "endpoint_params")), f"endpoint_params[{k!r}]")
-    trace = o["trace"]
-    if trace:
-        fn: Callable[[dict[str, Any]], None] = trace if callable(trace) else _log_trace
+    def retries(what: str, r: TUnion[bool, int]) -> Calls:
+        # False and 0 send once, as the CLI's --retries 0.
+        return [(what, (0, 0) if r is False or r == 0 else (1, int(r)))]
+
+    def tls(what: str, ca: Optional[str], cert: Optional[str], key: Optional[str], insecure: bool) -> Calls:
+        return [(what, (s(ca, "ca_file"), s(cert, "cert_file"), s(key, "key_file"), int(bool(insecure))))]
+
+    def aws(what: str, c: Mapping[str, Optional[str]]) -> Calls:
+        return [(what, tuple(s(c.get(k), what) for k in ("access_key_id", "secret_access_key", "session_token", "region")))]
+
+    def endpoint_params(what: str, params: Mapping[str, TUnion[str, bool]]) -> Calls:
+        calls: Calls = []
+        for k, v in params.items():
+            if isinstance(v, bool):
+                v = "true" if v else "false"
+            if not isinstance(v, str):
+                raise errors.UsageError(f"option {what}[{k!r}]: {type(v).__name__} is not a str or bool")
+            calls.append((f"{what}[{k!r}]", (s(k, what), s(v, what))))
+        return calls
+
+    def trace(what: str, t: TUnion[bool, Callable[[dict[str, Any]], None], None]) -> Calls:
+        nonlocal keep
+        if not t:
+            return []
+        fn: Callable[[dict[str, Any]], None] = t if callable(t) else _log_trace
 
         def on_event(_user: Any, ptr: Any, n: int) -> None:
             try:
@@ -106,9 +78,56 @@ def make_options(lib: _lib.Library, **o: Any) -> tuple[int, Any]:
                 trace_logger().exception("smithycurl trace callback failed")
 
         keep = _lib.TRACE_FN(on_event)
-        check(lib.options_set_trace(h, keep, None), "trace")
+        return [(what, (keep, None))]
+
+    # The calls of each C setter, from the values of its keywords in the
+    # order CLIENT_OPTIONS gives them.
+    convert: dict[str, Callable[..., Calls]] = {
+        "options_set_timeout_ms": lambda what, v: [(what, (ms(v, what),))],
+        "options_set_connect_timeout_ms": lambda what, v: [(what, (ms(v, what),))],
+        "options_set_retries": retries,
+        "options_set_validation": lambda what, v: [(what, (int(bool(v)),))],
+        "options_set_max_response_bytes": lambda what, v: [(what, (int(v),))],
+        "options_add_header": lambda what, hs: [(f"{what}[{k!r}]", (s(k, what), s(v, what))) for k, v in hs.items()],
+        "options_set_user_agent": lambda what, v: [(what, (s(v, what),))],
+        "options_set_bearer_token": lambda what, v: [(what, (s(v, what),))],
+        "options_set_basic_auth": lambda what, v: [(what, (s(v[0], what), s(v[1], what)))],
+        "options_set_api_key": lambda what, v: [(what, (s(v, what),))],
+        "options_set_aws_sigv4": aws,
+        "options_set_tls": tls,
+        "options_set_proxy": lambda what, v: [(what, (s(v, what),))],
+        "options_set_host_prefix": lambda what, v: [(what, (int(bool(v)),))],
+        "options_set_region": lambda what, v: [(what, (s(v, what),))],
+        "options_set_endpoint_param": endpoint_params,
+        "options_set_waiter_delays": lambda what, v: [(what, (int(round(v[0] * 1000)), int(round(v[1] * 1000))))],
+        "options_set_async_limits": lambda what, n, m: [(what, (int(n or 0), int(m or 0)))],
+        "options_set_trace": trace,
+    }
+    try:
+        for setter, keywords in SETTERS.items():
+            if all(o[k] is CLIENT_OPTIONS[k][1] for k in keywords):
+                continue
+            for what, args in convert[setter]("/".join(keywords), *(o[k] for k in keywords)):
+                rc = getattr(lib, setter)(h, *args)
+                if rc != _lib.OK:
+                    msg = _lib.errmsg(lib, lib.options_errmsg, h) or lib.strerror(rc).decode()
+                    raise errors.UsageError(f"option {what}: {msg}", rc=rc)
+    except BaseException:
+        lib.options_free(h)
+        raise
     assert h.value is not None
     return h.value, keep
+
+
+def _setters() -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for keyword, (setter, _) in CLIENT_OPTIONS.items():
+        out.setdefault(setter, []).append(keyword)
+    return out
+
+
+#: The C setters of CLIENT_OPTIONS, in its order, and their keywords.
+SETTERS = _setters()
 
 
 def _log_trace(event: dict[str, Any]) -> None:

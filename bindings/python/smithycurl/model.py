@@ -205,10 +205,11 @@ class Model:
 
         Options (all finite by default):
 
-        - ``timeout``: seconds a call may take, retries included (60);
-        - ``connect_timeout``: seconds to connect (10);
+        - ``timeout``: seconds a call may take, retries included (60;
+          more than 0);
+        - ``connect_timeout``: seconds to connect (10; more than 0);
         - ``retries``: True (3 attempts, only where safe), False (send
-          once), or the number of attempts;
+          once), or the number of attempts (0 sends once);
         - ``headers``: added to every request; ``user_agent``;
         - credentials: ``bearer_token``, ``basic_auth=(user, password)``,
           ``api_key``, ``aws_credentials={"access_key_id":..,
