@@ -490,9 +490,10 @@ smithycurl_code smithycurl_model_free(smithycurl_model *model);
 /** Creates a set of client options, all at their defaults: total timeout
  * 60 s, connect timeout 10 s, standard retries (3 attempts, exponential
  * backoff with full jitter, Retry-After honoured, only idempotent or
- * unsent requests retried), input validation on, TLS verification on with
- * the system CA store, libcurl's proxy environment variables honoured, no
- * credentials (AWS SigV4 falls back to the AWS_* environment variables).
+ * unsent requests retried), constraint validation off (@required and
+ * value types always checked), TLS verification on with the system CA
+ * store, libcurl's proxy environment variables honoured, no credentials
+ * (AWS SigV4 falls back to the AWS_* environment variables).
  * smithycurl_client_new() copies the options: free or reuse them after.
  *
  * @param out receives the options; free with smithycurl_options_free().
