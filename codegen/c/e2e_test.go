@@ -140,6 +140,7 @@ func runC(t *testing.T, gen, prefix, prog string, envFor func(t *testing.T) []st
 	}
 	for _, v := range variants {
 		t.Run(v.name, func(t *testing.T) {
+			t.Parallel() // each variant builds its own binary and gets its own server
 			bin := filepath.Join(gen, prog+"-"+strings.ReplaceAll(v.name, "+", "-"))
 			args := append(append(append(append(append([]string{}, strictFlags...), v.cflags...), inc...), "-o", bin), src...)
 			cc(t, append(args, link...)...)

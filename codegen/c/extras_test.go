@@ -1,11 +1,13 @@
 package cgen_test
 
 import (
+	"fmt"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/smithycurl/smithycurl/codegen/c"
 	awse2e "github.com/smithycurl/smithycurl/testing/e2e/aws"
@@ -62,7 +64,9 @@ func TestTypedCDynamoDB(t *testing.T) {
 	generate(t, gen, "ddb", "", model)
 	runC(t, gen, "ddb", "ddb_typed", func(t *testing.T) []string {
 		c := awse2e.Credentials
-		return []string{"SMITHYCURL_DYNALITE_URL=" + emu.DynamoDB, "SMITHYCURL_DDB_MODEL=" + model,
+		// The variants run at once on one dynalite: each its own tables.
+		prefix := fmt.Sprintf("typedc-%s-%d-", strings.ReplaceAll(filepath.Base(t.Name()), "+", "-"), time.Now().UnixNano()%100000)
+		return []string{"SMITHYCURL_DYNALITE_URL=" + emu.DynamoDB, "SMITHYCURL_DDB_MODEL=" + model, "SMITHYCURL_DDB_PREFIX=" + prefix,
 			"AWS_ACCESS_KEY_ID=" + c.AccessKeyID, "AWS_SECRET_ACCESS_KEY=" + c.SecretAccessKey, "AWS_REGION=" + c.Region}
 	})
 }

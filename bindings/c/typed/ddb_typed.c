@@ -70,7 +70,11 @@ int main(void) {
     smithycurl_options_free(opts);
     if (!c) return check_done();
 
-    sprintf(prefix, "typedc-%d-", (int)(time(NULL) % 100000));
+    /* Runs side by side (the test's variants) each name their tables apart. */
+    if (getenv("SMITHYCURL_DDB_PREFIX") && strlen(getenv("SMITHYCURL_DDB_PREFIX")) < sizeof prefix)
+        strcpy(prefix, getenv("SMITHYCURL_DDB_PREFIX"));
+    else
+        sprintf(prefix, "typedc-%d-", (int)(time(NULL) % 100000));
     for (i = 0; i < TABLES; i++) {
         sprintf(names[i], "%s%d", prefix, i);
         create(c, names[i]);
