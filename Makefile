@@ -3,7 +3,7 @@ GO        ?= go
 FUZZTIME  ?= 20s
 BUILD     := build
 
-.PHONY: all deps deps-test build demo test vet unit conformance fuzz bench clean contract bench-aws lib install examples ctest bench-c pytest bench-python gentest-c bench-typed-c proptest fuzz-long bench-sched bench-stream bench-soak bench-async-c bench-python-async diff-botocore diff-botocore-responses
+.PHONY: all deps deps-test test-build test-race test-go fuzz-brief build demo test vet unit conformance fuzz bench clean contract bench-aws lib install examples ctest bench-c pytest bench-python gentest-c bench-typed-c proptest fuzz-long bench-sched bench-stream bench-soak bench-async-c bench-python-async diff-botocore diff-botocore-responses
 
 all: build
 
@@ -68,6 +68,12 @@ FUZZLONG ?= 10000000x
 fuzz:
 	@GO=$(GO) FUZZTIME=$(FUZZTIME) scripts/fuzz.sh $(FUZZERS)
 
+# make test's share: every fuzzer briefly (go test replays the corpora of
+# testdata/fuzz/ in test-race and test-go).
+FUZZTIME_BRIEF ?= 1s
+fuzz-brief:
+	@GO=$(GO) FUZZTIME=$(FUZZTIME_BRIEF) scripts/fuzz.sh $(FUZZERS)
+
 fuzz-long:
 	@GO=$(GO) FUZZTIME=$(FUZZLONG) scripts/fuzz.sh $(FUZZERS)
 
@@ -80,6 +86,16 @@ proptest: lib build
 
 unit:
 	$(GO) test -count=1 ./...
+
+# The library's packages run under the race detector in make test
+# (test-race); the generators, test harnesses and commands without it
+# (test-go; codegen/c runs whole in gentest-c).
+LIBPKGS := ./model/... ./sigv4/... ./protocol/... ./transport/... ./client/... ./export/... ./endpoints/... ./eventstream/... ./wire/... ./describe/... ./internal/...
+test-race:
+	$(GO) test -race -count=1 $(LIBPKGS)
+
+test-go:
+	$(GO) test -count=1 $$($(GO) list ./... | grep -v -E '/smithycurl/(model|sigv4|protocol|transport|client|export|endpoints|eventstream|wire|describe|internal)(/|$$)|/codegen/c$$')
 
 # Differential test of the wire requests against botocore's serializers
 # (testing/botocore/diff_botocore.py; in `make test`, ~40 s): DIFF_N random inputs per
@@ -111,7 +127,14 @@ diff-botocore-responses: lib
 		testing/botocore/diff_botocore_responses.py --shared $${SMITHYCURL_SHARED:-../shared} $(BUILD)/diff-botocore-responses.jsonl
 
 # Everything CI runs: build, vet, conformance, fuzzers, then the unit tests last.
-test: build vet conformance proptest diff-botocore diff-botocore-responses fuzz ctest gentest-c examples pytest demo unit
+# Everything CI runs, in two lanes at once after one build
+# (scripts/test.sh: a line per stage with its time, then "test: N passed,
+# N failed"); `scripts/test.sh STAGE...` runs some of them.
+test: deps-test
+	@scripts/test.sh
+
+test-build: deps-test build lib examples
+	$(GO) build -tags valgrind -buildmode=c-shared -ldflags='-extldflags=-Wl,--version-script=$(CURDIR)/export/smithycurl.map' -o $(BUILD)/valgrind/libsmithycurl.so ./export
 
 bench:
 	$(GO) test ./model -run '^$$' -bench . -benchmem
