@@ -29,7 +29,7 @@ type options struct {
 	engine       engineOptions
 }
 
-// engineOptions configure the client's asynchronous engine (issue 17).
+// engineOptions configure the client's asynchronous engine.
 type engineOptions struct {
 	all                bool // WithEngine: every call goes through it
 	maxTransfers       int  // 0: the default

@@ -178,8 +178,8 @@ func pingPong(ctx context.Context, tr *Curl, url string, rounds int) error {
 	}
 }
 
-// TestDuplexExperiment is the experiment of issue 16 (input event
-// streams): can libcurl (7.88.1 on Debian 12) send a request body while the
+// TestDuplexExperiment is the experiment behind input event streams: can
+// libcurl (7.88.1 on Debian 12) send a request body while the
 // response is read, event by event? Each exchange sends a line only after
 // the echo of the one before has arrived, so the request cannot be
 // buffered whole: 200 exchanges of 5 rounds and one of 200, over h2c and

@@ -53,7 +53,11 @@ def make_options(lib: _lib.Library, **o: Any) -> tuple[int, Any]:
         return [(what, (s(ca, "ca_file"), s(cert, "cert_file"), s(key, "key_file"), int(bool(insecure))))]
 
     def aws(what: str, c: Mapping[str, Optional[str]]) -> Calls:
-        return [(what, tuple(s(c.get(k), what) for k in ("access_key_id", "secret_access_key", "session_token", "region")))]
+        keys = ("access_key_id", "secret_access_key", "session_token", "region")
+        unknown = sorted(str(k) for k in c if k not in keys)
+        if unknown:  # a misspelt key would drop its value silently
+            raise errors.UsageError(f"option {what}: unknown key {', '.join(map(repr, unknown))} (known: {', '.join(keys)})")
+        return [(what, tuple(s(c.get(k), what) for k in keys))]
 
     def endpoint_params(what: str, params: Mapping[str, TUnion[str, bool]]) -> Calls:
         calls: Calls = []

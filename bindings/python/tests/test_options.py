@@ -75,3 +75,11 @@ def test_retries_zero_sends_once(httpbin_model: smithycurl.Model, servers: Any) 
         with pytest.raises(smithycurl.ServiceError) as e:
             c.status(code=500)
     assert e.value.status == 500 and e.value.attempts == 1
+
+
+def test_aws_credentials_unknown_key() -> None:
+    o = {k: default for k, (_, default) in _contract.CLIENT_OPTIONS.items()}
+    o["aws_credentials"] = {"access_key_id": "AKID", "secret_access_key": "s3cr3t-value", "session_tokn": "t0ken-value"}
+    with pytest.raises(smithycurl.UsageError, match="unknown key 'session_tokn'") as e:
+        _options.make_options(_lib.load(), **o)
+    assert all(v not in str(e.value) for v in ("AKID", "s3cr3t-value", "t0ken-value"))
