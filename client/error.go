@@ -43,10 +43,14 @@ func (e *Error) Error() string {
 	if e.Operation != "" {
 		op = e.Operation.Name() + ": "
 	}
-	if e.RequestID != "" {
-		return fmt.Sprintf("%s%s error: %v (request id %s)", op, e.Kind, e.err, e.RequestID)
+	var cause any = e.err
+	if ve, ok := e.err.(*protocol.ValidationError); ok && ve.Operation == e.Operation {
+		cause = ve.List() // the operation is named once
 	}
-	return fmt.Sprintf("%s%s error: %v", op, e.Kind, e.err)
+	if e.RequestID != "" {
+		return fmt.Sprintf("%s%s error: %v (request id %s)", op, e.Kind, cause, e.RequestID)
+	}
+	return fmt.Sprintf("%s%s error: %v", op, e.Kind, cause)
 }
 
 func (e *Error) Unwrap() error { return e.err }

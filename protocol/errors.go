@@ -58,8 +58,12 @@ type ValidationError struct {
 }
 
 func (e *ValidationError) Error() string {
+	return "invalid input for " + e.Operation.Name() + ": " + e.List()
+}
+
+// List is the violations alone, "a: why; b[2].c: why".
+func (e *ValidationError) List() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "invalid input for %s: ", e.Operation.Name())
 	for i, v := range e.Violations {
 		if i > 0 {
 			b.WriteString("; ")
