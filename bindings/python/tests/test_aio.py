@@ -89,6 +89,15 @@ def settle(client: AsyncClient) -> Callable[[], Awaitable[None]]:
     return wait
 
 
+async def in_flight(client: AsyncClient, n: int) -> None:
+    """Waits (30 s at most) until n calls of client are in flight."""
+    for _ in range(3000):
+        if len(client._pending) >= n:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"{len(client._pending)} calls in flight, want {n}")
+
+
 def test_calls_errors_and_classes_as_sync(httpbin_model: smithycurl.Model, pizza: smithycurl.Client,
                                           servers: Servers) -> None:
     sync = httpbin_model.client(endpoint=servers.httpbin, timeout=20)
@@ -165,7 +174,7 @@ def test_cancel_thousand_in_flight(httpbin_model: smithycurl.Model, servers: Ser
     async def main() -> None:
         async with httpbin_model.async_client(endpoint=servers.httpbin, timeout=60) as c:
             tasks = [asyncio.create_task(c.delay(seconds=10)) for _ in range(1000)]
-            await asyncio.sleep(0.5)  # all submitted, in flight
+            await in_flight(c, 1000)
             assert len(c._pending) == 1000 and not any(t.done() for t in tasks)
             start = time.monotonic()
             for t in tasks:
@@ -243,7 +252,7 @@ def test_close_with_calls_in_flight(httpbin_model: smithycurl.Model, servers: Se
                 raise
 
         tasks = [asyncio.create_task(one()) for _ in range(200)]
-        await asyncio.sleep(0.5)
+        await in_flight(c, 200)
         start = time.monotonic()
         await c.close()
         assert time.monotonic() - start < 5
@@ -351,7 +360,7 @@ def test_paginator_cancel_aborts_the_page(extras_model: smithycurl.Model, handle
             async with extras_model.async_client(endpoint=url, timeout=60) as c:
                 p = c.paginate.list_items(total=3)
                 task = asyncio.create_task(p.__anext__())
-                await asyncio.sleep(0.3)
+                await in_flight(c, 1)
                 assert not task.done() and len(c._pending) == 1
                 start = time.monotonic()
                 task.cancel()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import builtins
 import os
+import socket
 import threading
 import time
 
@@ -76,24 +77,30 @@ def test_timeout_error(httpbin_model: smithycurl.Model, servers: Servers) -> Non
     assert isinstance(e.value, builtins.TimeoutError) and isinstance(e.value, smithycurl.SmithycurlError)
 
 
-def test_cancelled_when_the_client_closes(httpbin_model: smithycurl.Model, servers: Servers) -> None:
-    c = httpbin_model.client(endpoint=servers.httpbin)
-    c.get_ip()
-    errors: list[BaseException] = []
+def test_cancelled_when_the_client_closes(httpbin_model: smithycurl.Model) -> None:
+    # A server that accepts and never answers: the call is in flight once
+    # the connection arrives.
+    with socket.socket() as hole:
+        hole.bind(("127.0.0.1", 0))
+        hole.listen(4)
+        hole.settimeout(30)
+        c = httpbin_model.client(endpoint="http://127.0.0.1:%d" % hole.getsockname()[1], timeout=60)
+        errors: list[BaseException] = []
 
-    def slow() -> None:
-        try:
-            c.delay(seconds=5)
-        except BaseException as e:
-            errors.append(e)
+        def slow() -> None:
+            try:
+                c.delay(seconds=5)
+            except BaseException as e:
+                errors.append(e)
 
-    t = threading.Thread(target=slow)
-    start = time.monotonic()
-    t.start()
-    time.sleep(0.3)
-    c.close()
-    t.join(5)
-    assert not t.is_alive() and time.monotonic() - start < 3
+        t = threading.Thread(target=slow)
+        t.start()
+        conn, _ = hole.accept()
+        with conn:
+            start = time.monotonic()
+            c.close()
+            t.join(5)
+            assert not t.is_alive() and time.monotonic() - start < 3
     assert len(errors) == 1 and isinstance(errors[0], smithycurl.CancelledError), errors
 
 
