@@ -90,7 +90,7 @@ unit:
 # The library's packages run under the race detector in make test
 # (test-race); the generators, test harnesses and commands without it
 # (test-go; codegen/c runs whole in gentest-c).
-LIBPKGS := ./model/... ./sigv4/... ./identity/... ./awsconfig/... ./protocol/... ./transport/... ./client/... ./export/... ./endpoints/... ./eventstream/... ./wire/... ./describe/... ./internal/...
+LIBPKGS := ./model/... ./sigv4/... ./identity/... ./awsconfig/... ./credentials/... ./protocol/... ./transport/... ./client/... ./export/... ./endpoints/... ./eventstream/... ./wire/... ./describe/... ./internal/...
 test-race:
 	$(GO) test -race -count=1 $(LIBPKGS)
 
