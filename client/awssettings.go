@@ -31,7 +31,8 @@ func usesAWSSettings(svc *model.Service) bool {
 	return svc.Shape.HasTrait(model.TraitSigV4) || svc.Shape.HasTrait(traitAWSService)
 }
 
-// awsSettings resolves the AWS settings of svc for o.
+// awsSettings resolves the AWS settings of svc for o. The configuration
+// it loads stays in o.awsConfig, for the credentials to read too.
 func (o *options) awsSettings(svc *model.Service) (awsconfig.Settings, error) {
 	cfg := o.awsConfig
 	if cfg == nil {
@@ -39,6 +40,7 @@ func (o *options) awsSettings(svc *model.Service) (awsconfig.Settings, error) {
 		if cfg, err = awsconfig.Load(awsconfig.Env{}); err != nil {
 			return awsconfig.Settings{}, err
 		}
+		o.awsConfig = cfg
 	}
 	var sdkID string
 	if t, ok := svc.Shape.Trait(traitAWSService); ok {
