@@ -1,14 +1,15 @@
 package client
 
 import (
+	"context"
 	"encoding/base64"
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"sort"
 	"strings"
 
+	"github.com/smithycurl/smithycurl/identity"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/transport"
 )
@@ -23,30 +24,15 @@ type AWSCredentials struct {
 	Region                                     string
 }
 
-// credentials are what the caller gave for each scheme; "" means none.
+// credentials are what the caller gave for each scheme; nil means none.
+// New puts each provider behind an identity.Cache (see cache).
 type credentials struct {
-	bearer         string
+	bearer, apiKey identity.Provider[identity.Token]
 	user, password string
 	hasBasic       bool
-	apiKey         string
-	aws            *AWSCredentials
-}
-
-// awsFromEnv reads the standard AWS environment variables.
-func awsFromEnv() *AWSCredentials {
-	c := &AWSCredentials{
-		AccessKeyID:     os.Getenv("AWS_ACCESS_KEY_ID"),
-		SecretAccessKey: os.Getenv("AWS_SECRET_ACCESS_KEY"),
-		SessionToken:    os.Getenv("AWS_SESSION_TOKEN"),
-		Region:          os.Getenv("AWS_REGION"),
-	}
-	if c.Region == "" {
-		c.Region = os.Getenv("AWS_DEFAULT_REGION")
-	}
-	if c.AccessKeyID == "" || c.SecretAccessKey == "" {
-		return nil
-	}
-	return c
+	aws            identity.Provider[identity.AWS]
+	awsRegion      string // WithAWSCredentials' Region
+	awsMissing     string // the key WithAWSCredentials lacks when it gave one only
 }
 
 // CheckCredential returns a credential as the client uses it: with one
@@ -67,28 +53,42 @@ func CheckCredential(what, v string) (string, error) {
 	return v, nil
 }
 
-// clean applies CheckCredential to every credential given.
+// clean applies CheckCredential to every credential given as a value;
+// a provider's are checked as each call takes them.
 func (c *credentials) clean() error {
-	type field struct {
-		what string
-		v    *string
+	for _, t := range []*identity.Provider[identity.Token]{&c.bearer, &c.apiKey} {
+		if s, ok := (*t).(*static[identity.Token]); ok {
+			what := "bearer token"
+			if t == &c.apiKey {
+				what = "API key"
+			}
+			v, err := CheckCredential(what, s.v.Value)
+			if err != nil {
+				return err
+			}
+			cleaned := *s
+			cleaned.v.Value = v
+			*t = &cleaned
+		}
 	}
-	fields := []field{{"bearer token", &c.bearer}, {"API key", &c.apiKey}}
-	if c.hasBasic {
-		fields = append(fields, field{"basic auth user", &c.user}, field{"basic auth password", &c.password})
-	}
-	if c.aws != nil {
-		aws := *c.aws // the caller's copy stays as it was
-		c.aws = &aws
-		fields = append(fields, field{"AWS access key id", &aws.AccessKeyID}, field{"AWS secret access key", &aws.SecretAccessKey},
-			field{"AWS session token", &aws.SessionToken}, field{"AWS region", &aws.Region})
-	}
-	for _, f := range fields {
-		v, err := CheckCredential(f.what, *f.v)
+	if s, ok := c.aws.(*static[identity.AWS]); ok {
+		v, err := checkAWS(s.v)
 		if err != nil {
 			return err
 		}
-		*f.v = v
+		c.aws = &static[identity.AWS]{v: v, name: s.name}
+	}
+	var err error
+	if c.awsRegion, err = CheckCredential("AWS region", c.awsRegion); err != nil {
+		return err
+	}
+	if c.hasBasic {
+		if c.user, err = CheckCredential("basic auth user", c.user); err != nil {
+			return err
+		}
+		if c.password, err = CheckCredential("basic auth password", c.password); err != nil {
+			return err
+		}
 	}
 	if strings.Contains(c.user, ":") {
 		return errors.New("the basic auth user must not contain ':'")
@@ -99,13 +99,13 @@ func (c *credentials) clean() error {
 func (c *credentials) has(scheme model.ShapeID) bool {
 	switch scheme {
 	case model.TraitHTTPBearerAuth:
-		return c.bearer != ""
+		return c.bearer != nil
 	case model.TraitHTTPBasicAuth:
 		return c.hasBasic
 	case model.TraitHTTPAPIKeyAuth:
-		return c.apiKey != ""
+		return c.apiKey != nil
 	case model.TraitSigV4:
-		return c.aws != nil && c.aws.AccessKeyID != "" && c.aws.SecretAccessKey != ""
+		return c.aws != nil
 	}
 	return false
 }
@@ -133,18 +133,6 @@ func (c *Client) UnusedCredentials() []string {
 		}
 	}
 	return unused
-}
-
-// missingAWS says which half of the AWS credentials is missing when only
-// one was given ("" when both or neither were).
-func (c *credentials) missingAWS() string {
-	switch {
-	case c.aws == nil || (c.aws.AccessKeyID == "") == (c.aws.SecretAccessKey == ""):
-		return ""
-	case c.aws.AccessKeyID == "":
-		return "access key id"
-	}
-	return "secret access key"
 }
 
 // authPlan is the auth of one operation: the schemes in priority order and
@@ -179,24 +167,22 @@ func planAuth(svc, op *model.Shape) authPlan {
 	return authPlan{schemes: schemes, optional: len(schemes) == 0 || op.HasTrait(model.TraitOptionalAuth)}
 }
 
-// authenticate applies the first scheme of the plan the caller has
-// credentials for. It returns the query parameter value to redact, if any,
-// and for SigV4 the signer the request must be signed with once it is
-// complete (and again before each retry). sig is what the resolved
-// endpoint's authSchemes say about SigV4.
-func (c *Client) authenticate(op *model.Operation, plan authPlan, req *transport.Request, sig signingOverride) (secret string, signer *requestSigner, err error) {
+// authenticate picks the first scheme of the plan the caller has
+// credentials for and returns how to apply it to each attempt (nil when
+// nothing is to be re-applied), and the query parameter value to redact,
+// if any. sig is what the resolved endpoint's authSchemes say about SigV4.
+func (c *Client) authenticate(ctx context.Context, op *model.Operation, plan authPlan, req *transport.Request, sig signingOverride) (secret string, auth *callAuth, err *Error) {
 	for _, scheme := range plan.schemes {
 		if !c.creds.has(scheme) {
 			continue
 		}
 		switch scheme {
 		case model.TraitHTTPBearerAuth:
-			req.Header.Set("Authorization", "Bearer "+c.creds.bearer)
+			return "", &callAuth{token: c.creds.bearer, header: "Authorization", prefix: "Bearer ", what: "bearer token"}, nil
 		case model.TraitHTTPBasicAuth:
 			req.Header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(c.creds.user+":"+c.creds.password)))
 		case model.TraitHTTPAPIKeyAuth:
-			secret, err := c.applyAPIKey(req)
-			return secret, nil, err
+			return c.applyAPIKey(ctx, op, req)
 		case model.TraitSigV4:
 			if sig.unsupported != "" {
 				return "", nil, usageError(op.Shape.ID, "the endpoint needs an auth scheme smithycurl cannot sign with (%s)", sig.unsupported)
@@ -209,7 +195,7 @@ func (c *Client) authenticate(op *model.Operation, plan authPlan, req *transport
 			}
 			region := sig.region
 			if region == "" {
-				region = c.creds.aws.Region
+				region = c.creds.awsRegion
 			}
 			if region == "" {
 				region = c.region
@@ -217,9 +203,9 @@ func (c *Client) authenticate(op *model.Operation, plan authPlan, req *transport
 			if region == "" {
 				return "", nil, usageError(op.Shape.ID, "aws.auth#sigv4 needs a region: set AWS_REGION or give one with the credentials")
 			}
-			signer = newRequestSigner(c.creds.aws, region, name, &c.sigKeys)
+			return "", &callAuth{aws: c.creds.aws, signer: newRequestSigner(identity.AWS{}, region, name, &c.sigKeys)}, nil
 		}
-		return "", signer, nil
+		return "", nil, nil
 	}
 	if plan.optional {
 		return "", nil, nil
@@ -228,7 +214,7 @@ func (c *Client) authenticate(op *model.Operation, plan authPlan, req *transport
 	for i, s := range plan.schemes {
 		names[i] = string(s)
 	}
-	if half := c.creds.missingAWS(); half != "" {
+	if half := c.creds.awsMissing; half != "" {
 		return "", nil, usageError(op.Shape.ID, "%s requires authentication with one of [%s]; the AWS credentials lack the %s",
 			op.Name, strings.Join(names, ", "), half)
 	}
@@ -236,22 +222,27 @@ func (c *Client) authenticate(op *model.Operation, plan authPlan, req *transport
 		op.Name, strings.Join(names, ", "))
 }
 
-func (c *Client) applyAPIKey(req *transport.Request) (string, error) {
+// applyAPIKey puts the API key in the query now, or returns how to put it
+// in its header on each attempt.
+func (c *Client) applyAPIKey(ctx context.Context, op *model.Operation, req *transport.Request) (string, *callAuth, *Error) {
 	v, _ := c.svc.Shape.Trait(model.TraitHTTPAPIKeyAuth)
 	name, _ := v.Get("name")
 	in, _ := v.Get("in")
-	if in.Str() == "query" {
-		sep := "?"
-		if strings.Contains(req.URL, "?") {
-			sep = "&"
+	a := &callAuth{token: c.creds.apiKey, header: name.Str(), what: "API key"}
+	if in.Str() != "query" {
+		if scheme, ok := v.Get("scheme"); ok && scheme.Str() != "" {
+			a.prefix = scheme.Str() + " "
 		}
-		req.URL += sep + url.QueryEscape(name.Str()) + "=" + url.QueryEscape(c.creds.apiKey)
-		return url.QueryEscape(c.creds.apiKey), nil
+		return "", a, nil
 	}
-	value := c.creds.apiKey
-	if scheme, ok := v.Get("scheme"); ok && scheme.Str() != "" {
-		value = scheme.Str() + " " + value
+	key, e := a.tokenValue(ctx, op.Shape.ID)
+	if e != nil {
+		return "", nil, e
 	}
-	req.Header.Set(name.Str(), value)
-	return "", nil
+	sep := "?"
+	if strings.Contains(req.URL, "?") {
+		sep = "&"
+	}
+	req.URL += sep + url.QueryEscape(name.Str()) + "=" + url.QueryEscape(key)
+	return url.QueryEscape(key), nil, nil
 }

@@ -87,16 +87,9 @@ type callPlan struct {
 // New returns a client for service serviceID of m, sending requests to
 // endpoint ("https://host:port/optional/prefix"). When the service has
 // endpoint rules (smithy.rules#endpointRuleSet), endpoint may be "" with a
-// region (WithRegion, or an AWS service's settings): each call's endpoint
-// is then resolved from the rules; an endpoint given goes through the
-// rules as their SDK::Endpoint built-in, as the AWS SDKs do, when they
-// have one.
-//
-// A service that signs with SigV4 or has the aws.api#service trait takes
-// what the options leave unset from its AWS settings (awsconfig: the
-// environment, then the profile of WithProfile, AWS_PROFILE or default):
-// region, endpoint URL, CA bundle, max attempts, FIPS and dual-stack. A
-// malformed setting makes New fail, naming where it is set.
+// region (WithRegion, AWS_REGION): each call's endpoint is then resolved
+// from the rules; an endpoint given goes through the rules as their
+// SDK::Endpoint built-in, as the AWS SDKs do, when they have one.
 func New(m *model.Model, serviceID model.ShapeID, endpoint string, opts ...Option) (*Client, error) {
 	svc, err := m.Service(serviceID)
 	if err != nil {
@@ -106,19 +99,10 @@ func New(m *model.Model, serviceID model.ShapeID, endpoint string, opts ...Optio
 	for _, opt := range opts {
 		opt.apply(&o)
 	}
-	if o.endpoint.region == "" && o.creds.aws != nil {
+	if o.endpoint.region == "" {
 		// The region given with the AWS credentials is the rules' region
 		// too, before AWS_REGION (WithRegion comes first).
-		o.endpoint.region = o.creds.aws.Region
-	}
-	if usesAWSSettings(svc) {
-		s, err := o.awsSettings(svc)
-		if err == nil {
-			endpoint, err = o.applyAWSSettings(s, endpoint)
-		}
-		if err != nil {
-			return nil, &Error{Kind: KindUsage, err: fmt.Errorf("AWS settings: %w", err)}
-		}
+		o.endpoint.region = o.creds.awsRegion
 	}
 	u, rules, err := setupEndpoint(m, svc, endpoint, &o.endpoint)
 	if err != nil {
@@ -136,14 +120,17 @@ func New(m *model.Model, serviceID model.ShapeID, endpoint string, opts ...Optio
 		return nil, &Error{Kind: KindUsage, err: err}
 	}
 	c := &Client{model: m, svc: svc, codec: codec, endpoint: u, rules: rules, opts: o, creds: o.creds,
-		region: o.endpoint.region, bucketInEndpoint: bucketInEndpoint, isAWS: svc.Shape.HasTrait(traitAWSService),
+		region: o.endpoint.regionOrEnv(), bucketInEndpoint: bucketInEndpoint, isAWS: svc.Shape.HasTrait(traitAWSService),
 		quota: newRetryQuota(o.retry)}
-	if c.creds.aws == nil && svc.Shape.HasTrait(model.TraitSigV4) {
-		c.creds.aws = awsFromEnv()
+	if c.creds.aws == nil && c.creds.awsMissing == "" && svc.Shape.HasTrait(model.TraitSigV4) {
+		if c.creds.aws, err = defaultAWSProvider(&o); err != nil {
+			return nil, &Error{Kind: KindUsage, err: err}
+		}
 	}
 	if err := c.creds.clean(); err != nil {
 		return nil, &Error{Kind: KindUsage, err: err}
 	}
+	c.creds.cache()
 	if o.engine.maxTransfers < 0 || o.engine.maxHostConnections < 0 {
 		return nil, &Error{Kind: KindUsage, err: fmt.Errorf("WithEngineLimits(%d, %d): the limits must not be negative", o.engine.maxTransfers, o.engine.maxHostConnections)}
 	}
@@ -291,10 +278,11 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte, opts 
 	var deadline time.Time // the whole call's time budget, set at the first retry
 	lastCost := 0          // what the last retry took from the quota
 	for attempt := 1; ; attempt++ {
-		if attempt > 1 && body.signer != nil {
-			// Each attempt is signed as of its own time.
-			if _, err := body.signer.sign(req, time.Now()); err != nil {
-				return nil, usageError(op.Shape.ID, "signing the request: %v", err)
+		if attempt > 1 && body.auth != nil {
+			// Each attempt is signed as of its own time, with the
+			// identity the cache holds then.
+			if e := body.auth.apply(ctx, op.Shape.ID, req, time.Now()); e != nil {
+				return nil, e
 			}
 		}
 		start := time.Now()
@@ -422,20 +410,20 @@ func (c *Client) prepare(ctx context.Context, operation string, input []byte, co
 		body.w.w = io.MultiWriter(w, rc)
 		req.OnBodyStart = func(_ int, h wire.Header) { rc.pick(h) }
 	}
-	secret, signer, err := c.authenticate(op, plan.auth, req, ep.signing)
-	if err != nil {
-		return nil, nil, nil, nil, err
+	secret, auth, e := c.authenticate(ctx, op, plan.auth, req, ep.signing)
+	if e != nil {
+		return nil, nil, nil, nil, e
 	}
-	if signer != nil {
-		if len(req.Body) > 1<<20 || req.BodyReader != nil && (req.BodySize < 0 || req.BodySize > 1<<20) {
+	if auth != nil {
+		if auth.signer != nil && (len(req.Body) > 1<<20 || req.BodyReader != nil && (req.BodySize < 0 || req.BodySize > 1<<20)) {
 			// As the AWS SDKs do (unsigned): the service may refuse a
 			// large upload before it is sent.
 			req.Header.Set("Expect", "100-continue")
 		}
-		if _, err := signer.sign(req, time.Now()); err != nil {
-			return nil, nil, nil, nil, usageError(op.Shape.ID, "signing the request: %v", err)
+		if e := auth.apply(ctx, op.Shape.ID, req, time.Now()); e != nil {
+			return nil, nil, nil, nil, e
 		}
-		body.signer = signer
+		body.auth = auth
 	}
 	// Errors and traces show the URL without secrets: the path template when
 	// a @sensitive member is in the URL, and no API key.

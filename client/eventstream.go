@@ -128,7 +128,7 @@ func (c *Client) callStream(ctx context.Context, operation string, input []byte,
 	var in *duplexBody
 	if plan.inEvents != "" {
 		var signer *sigv4.EventSigner
-		if sv := body.signer; sv != nil {
+		if sv := body.auth.sigV4(); sv != nil {
 			// Signed again with the event stream's payload hash; the
 			// events are signed in a chain from this signature.
 			req.Header.Set(sigv4.ContentSHA256Header, sigv4.StreamingEventsPayload)

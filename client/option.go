@@ -3,7 +3,7 @@ package client
 import (
 	"time"
 
-	"github.com/smithycurl/smithycurl/awsconfig"
+	"github.com/smithycurl/smithycurl/identity"
 	"github.com/smithycurl/smithycurl/protocol"
 	"github.com/smithycurl/smithycurl/transport"
 	"github.com/smithycurl/smithycurl/wire"
@@ -28,9 +28,6 @@ type options struct {
 	endpoint     endpointOptions
 	waitDelays   [2]time.Duration // WithWaiterDelays: minDelay, maxDelay (0: the waiter's)
 	engine       engineOptions
-	retrySet     bool              // WithRetryPolicy, WithoutRetries: the AWS settings' max attempts do not apply
-	profile      string            // WithProfile
-	awsConfig    *awsconfig.Config // WithAWSConfig
 }
 
 // engineOptions configure the client's asynchronous engine.
@@ -81,17 +78,11 @@ func WithWaiterDelays(minDelay, maxDelay time.Duration) Option {
 	return optionFunc(func(o *options) { o.waitDelays = [2]time.Duration{minDelay, maxDelay} })
 }
 
-// WithRetryPolicy replaces DefaultRetryPolicy. Without it (or
-// WithoutRetries), an AWS service takes its max attempts from
-// AWS_MAX_ATTEMPTS or the profile's max_attempts.
-func WithRetryPolicy(p RetryPolicy) Option {
-	return optionFunc(func(o *options) { o.retry, o.retrySet = p, true })
-}
+// WithRetryPolicy replaces DefaultRetryPolicy.
+func WithRetryPolicy(p RetryPolicy) Option { return optionFunc(func(o *options) { o.retry = p }) }
 
 // WithoutRetries sends each request once.
-func WithoutRetries() Option {
-	return optionFunc(func(o *options) { o.retry.MaxAttempts, o.retrySet = 1, true })
-}
+func WithoutRetries() Option { return optionFunc(func(o *options) { o.retry.MaxAttempts = 1 }) }
 
 // WithHeader adds a header to every request that does not set it itself.
 func WithHeader(name, value string) Option {
@@ -116,7 +107,7 @@ func WithUserAgent(ua string) Option {
 
 // WithBearerToken authenticates with @httpBearerAuth.
 func WithBearerToken(token string) Option {
-	return optionFunc(func(o *options) { o.creds.bearer = token })
+	return optionFunc(func(o *options) { o.creds.bearer = staticToken(token, "WithBearerToken") })
 }
 
 // WithBasicAuth authenticates with @httpBasicAuth.
@@ -125,12 +116,26 @@ func WithBasicAuth(user, password string) Option {
 }
 
 // WithAPIKey authenticates with @httpApiKeyAuth (header or query, as the model says).
-func WithAPIKey(key string) Option { return optionFunc(func(o *options) { o.creds.apiKey = key }) }
+func WithAPIKey(key string) Option {
+	return optionFunc(func(o *options) { o.creds.apiKey = staticToken(key, "WithAPIKey") })
+}
 
-// WithAWSCredentials signs requests with aws.auth#sigv4. Without it, the
-// standard AWS_* environment variables are used when the service needs them.
+// WithAWSCredentials signs requests with aws.auth#sigv4. Without its keys,
+// the standard AWS_* environment variables are used when the service needs
+// them. Its Region is the region when no other option gives one.
 func WithAWSCredentials(c AWSCredentials) Option {
-	return optionFunc(func(o *options) { o.creds.aws = &c })
+	return optionFunc(func(o *options) {
+		o.creds.aws, o.creds.awsRegion, o.creds.awsMissing = nil, c.Region, ""
+		switch {
+		case c.AccessKeyID != "" && c.SecretAccessKey != "":
+			o.creds.aws = &static[identity.AWS]{name: "WithAWSCredentials", v: identity.AWS{AccessKeyID: c.AccessKeyID,
+				SecretAccessKey: c.SecretAccessKey, SessionToken: c.SessionToken, Source: "WithAWSCredentials"}}
+		case c.AccessKeyID != "":
+			o.creds.awsMissing = "secret access key"
+		case c.SecretAccessKey != "":
+			o.creds.awsMissing = "access key id"
+		}
+	})
 }
 
 // TLSConfig holds the TLS options. Verification is on unless InsecureSkipVerify.

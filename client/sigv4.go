@@ -3,6 +3,7 @@ package client
 import (
 	"time"
 
+	"github.com/smithycurl/smithycurl/identity"
 	"github.com/smithycurl/smithycurl/sigv4"
 	"github.com/smithycurl/smithycurl/transport"
 )
@@ -13,19 +14,16 @@ type requestSigner struct {
 	s3 bool // S3 needs X-Amz-Content-Sha256 on every request
 }
 
-func newRequestSigner(creds *AWSCredentials, region, service string, keys *sigv4.KeyCache) *requestSigner {
+func newRequestSigner(creds identity.AWS, region, service string, keys *sigv4.KeyCache) *requestSigner {
 	s3 := isS3SigningName(service)
-	return &requestSigner{s3: s3, Signer: sigv4.Signer{
-		Credentials: sigv4.Credentials{
-			AccessKeyID:     creds.AccessKeyID,
-			SecretAccessKey: creds.SecretAccessKey,
-			SessionToken:    creds.SessionToken,
-		},
-		Region:                 region,
-		Service:                service,
-		Keys:                   keys,
-		DisableURIPathEscaping: s3,
-	}}
+	s := &requestSigner{s3: s3, Signer: sigv4.Signer{Region: region, Service: service, Keys: keys, DisableURIPathEscaping: s3}}
+	s.setCredentials(creds)
+	return s
+}
+
+// setCredentials makes the next signature use creds.
+func (s *requestSigner) setCredentials(creds identity.AWS) {
+	s.Credentials = sigv4.Credentials{AccessKeyID: creds.AccessKeyID, SecretAccessKey: creds.SecretAccessKey, SessionToken: creds.SessionToken}
 }
 
 // isS3SigningName reports whether service is one of S3's signing names,
@@ -55,6 +53,9 @@ func (s *requestSigner) sign(req *transport.Request, now time.Time) (string, err
 		if req.BodyReader != nil || s.s3 {
 			req.Header.Set(sigv4.ContentSHA256Header, payload)
 		}
+	}
+	if s.Credentials.SessionToken == "" {
+		req.Header.Del("X-Amz-Security-Token") // an earlier attempt's credentials had one
 	}
 	return s.Sign(sigv4.Request{Method: req.Method, URL: req.URL, Header: req.Header, PayloadHash: payload}, now)
 }

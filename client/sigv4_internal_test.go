@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/smithycurl/smithycurl/identity"
 	"github.com/smithycurl/smithycurl/transport"
 	"github.com/smithycurl/smithycurl/wire"
 )
@@ -14,7 +15,7 @@ import (
 // sent and signed; a streamed body is sent unsigned; a payload hash set
 // before signing is kept.
 func TestRequestSigner(t *testing.T) {
-	creds := &AWSCredentials{AccessKeyID: "AKIDEXAMPLE", SecretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", SessionToken: "tok=="}
+	creds := identity.AWS{AccessKeyID: "AKIDEXAMPLE", SecretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", SessionToken: "tok=="}
 	when := time.Date(2024, 2, 29, 1, 2, 3, 0, time.UTC)
 	newReq := func() *transport.Request {
 		return &transport.Request{Method: "PUT", URL: "https://h.example.com:8443/b/a%20b/arn%3Aaws%3Ax/~k?x-id=PutObject&a=%2F",

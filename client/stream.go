@@ -71,7 +71,7 @@ type callBody struct {
 	placeholder bool
 	w           *countingWriter
 	validate    *responseChecksum // nil when the response is not checked
-	signer      *requestSigner    // SigV4 signs each attempt; nil without it
+	auth        *callAuth         // applied to each attempt; nil without it
 }
 
 // newCallBody checks the streams given to a call of op against its
