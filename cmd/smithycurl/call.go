@@ -73,7 +73,12 @@ func (e *endpointFlags) register(fs *flag.FlagSet) {
 // they need, and if not says on stderr which flags give it (the client's
 // own message names its Go options).
 func (e *endpointFlags) haveRegion(m *model.Model, svc *model.Service, endpoint, region string, stderr io.Writer) bool {
-	if endpoint != "" || region != "" || os.Getenv("AWS_REGION") != "" || os.Getenv("AWS_DEFAULT_REGION") != "" || !endpoints.HasRules(svc.Shape) {
+	if endpoint != "" || region != "" || !endpoints.HasRules(svc.Shape) {
+		return true
+	}
+	// An AWS service's settings may give either; a malformed one is the
+	// client's to report.
+	if s, ok, err := client.AWSSettings(svc); ok && (err != nil || s.Region.IsSet() || s.EndpointURL.IsSet()) {
 		return true
 	}
 	for _, kv := range e.params {
@@ -130,7 +135,7 @@ func (f *callFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.awsKey, "aws-access-key-id", "", "AWS access key id (default: $AWS_ACCESS_KEY_ID)")
 	fs.StringVar(&f.awsSecret, "aws-secret-access-key", "", "AWS secret access key (default: $AWS_SECRET_ACCESS_KEY)")
 	fs.StringVar(&f.awsToken, "aws-session-token", "", "AWS session token (default: $AWS_SESSION_TOKEN)")
-	fs.StringVar(&f.reg, "region", "", "AWS region: picks the endpoint from the service's endpoint rules and signs for it (default: $AWS_REGION)")
+	fs.StringVar(&f.reg, "region", "", "AWS region: picks the endpoint from the service's endpoint rules and signs for it (default: $AWS_REGION, $AWS_DEFAULT_REGION, the profile's region)")
 	fs.DurationVar(&f.timeout, "timeout", 0, "whole-call timeout, e.g. 5s (default 60s)")
 	fs.IntVar(&f.retries, "retries", client.DefaultRetryPolicy.MaxAttempts-1,
 		"at most `N` retries after the first attempt (N+1 sends in all, within --timeout) of a failure that is retried: throttling, @retryable errors, failed connections; 5xx only for idempotent operations. 0 sends once")

@@ -21,7 +21,7 @@ func endpointCmd(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	var region, endpoint, input string
 	mf.register(fs)
 	ef.register(fs)
-	fs.StringVar(&region, "region", "", "AWS region (default: $AWS_REGION)")
+	fs.StringVar(&region, "region", "", "AWS region (default: $AWS_REGION, $AWS_DEFAULT_REGION, the profile's region)")
 	fs.StringVar(&endpoint, "endpoint", "", "custom endpoint, given to the rules as SDK::Endpoint")
 	fs.StringVar(&input, "input", "", "the operation's input JSON (its context parameters), or @FILE")
 	pos, err := parseInterspersed(fs, args)

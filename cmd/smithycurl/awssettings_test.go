@@ -1,0 +1,47 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/smithycurl/smithycurl/testing/shareddata"
+)
+
+// TestAWSSettings: an AWS model takes the region and endpoint URL of the
+// AWS settings (the profile's, AWS_ENDPOINT_URL_<SERVICE>) where no flag
+// gives them; a malformed setting is a usage error naming its line.
+func TestAWSSettings(t *testing.T) {
+	ddb := filepath.Join(shareddata.Path(t), "models", "aws", "dynamodb.json")
+	bin := smithycurl(t)
+	home := t.TempDir()
+	config := filepath.Join(home, ".aws", "config")
+	if err := os.MkdirAll(filepath.Dir(config), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(config, []byte("[profile dev]\nregion = eu-west-1\n\n[profile bad]\nmax_attempts = many\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", home)
+	for _, k := range []string{"AWS_REGION", "AWS_DEFAULT_REGION", "AWS_CONFIG_FILE", "AWS_SHARED_CREDENTIALS_FILE", "AWS_DEFAULT_PROFILE", "AWS_ENDPOINT_URL"} {
+		t.Setenv(k, "")
+	}
+	t.Setenv("AWS_PROFILE", "dev")
+	if out, errOut, code := runCmd(t, bin, "endpoint", "--model", ddb); code != 0 || !strings.Contains(out, `"url":"https://dynamodb.eu-west-1.amazonaws.com"`) {
+		t.Errorf("the profile's region: exit %d: %s%s", code, out, errOut)
+	}
+	if out, errOut, code := runCmd(t, bin, "endpoint", "--model", ddb, "--region", "us-west-2"); code != 0 || !strings.Contains(out, "dynamodb.us-west-2.amazonaws.com") {
+		t.Errorf("--region over the profile's: exit %d: %s%s", code, out, errOut)
+	}
+	t.Setenv("AWS_PROFILE", "")
+	t.Setenv("AWS_ENDPOINT_URL_DYNAMODB", "http://127.0.0.1:8000")
+	if out, errOut, code := runCmd(t, bin, "endpoint", "--model", ddb); code != 0 || !strings.Contains(out, `"url":"http://127.0.0.1:8000"`) {
+		t.Errorf("AWS_ENDPOINT_URL_DYNAMODB: exit %d: %s%s", code, out, errOut)
+	}
+	t.Setenv("AWS_PROFILE", "bad")
+	_, errOut, code := runCmd(t, bin, "endpoint", "--model", ddb)
+	if want := config + ":5: max_attempts must be a whole number of at least 1"; code != 2 || !strings.Contains(errOut, want) || strings.Contains(errOut, "many") {
+		t.Errorf("a malformed setting: exit %d: %q, want %q in it", code, errOut, want)
+	}
+}
