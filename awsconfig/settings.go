@@ -119,8 +119,9 @@ func (r resolver) str(vars []string, key string) Value[string] {
 	return Value[string]{}
 }
 
-// where names a place in an error: a variable or a file's line and key.
-func where(v Value[string], key string) string {
+// Place names where the value of key is set, for messages:
+// "environment variable AWS_REGION" or "/home/u/.aws/config:3: region".
+func (v Value[T]) Place(key string) string {
 	if !strings.Contains(v.From, ":") {
 		return "environment variable " + v.From
 	}
@@ -141,7 +142,7 @@ func (r resolver) boolean(env, key string) (Value[bool], error) {
 	case strings.EqualFold(v.V, "false"):
 		return Value[bool]{false, v.From}, nil
 	}
-	return Value[bool]{}, fmt.Errorf("%s must be true or false", where(v, key))
+	return Value[bool]{}, fmt.Errorf("%s must be true or false", v.Place(key))
 }
 
 // maxAttempts reads a whole number of at least 1, as botocore (int(),
@@ -153,7 +154,7 @@ func (r resolver) maxAttempts() (Value[int], error) {
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(v.V))
 	if err != nil || n < 1 {
-		return Value[int]{}, fmt.Errorf("%s must be a whole number of at least 1", where(v, "max_attempts"))
+		return Value[int]{}, fmt.Errorf("%s must be a whole number of at least 1", v.Place("max_attempts"))
 	}
 	return Value[int]{n, v.From}, nil
 }
@@ -170,7 +171,7 @@ func (r resolver) retryMode() (Value[string], error) {
 	case "standard", "adaptive":
 		return v, nil
 	}
-	return Value[string]{}, fmt.Errorf("%s must be standard, adaptive or legacy", where(v, "retry_mode"))
+	return Value[string]{}, fmt.Errorf("%s must be standard, adaptive or legacy", v.Place("retry_mode"))
 }
 
 // endpointURL follows botocore's ConfiguredEndpointProvider: the

@@ -87,9 +87,16 @@ type callPlan struct {
 // New returns a client for service serviceID of m, sending requests to
 // endpoint ("https://host:port/optional/prefix"). When the service has
 // endpoint rules (smithy.rules#endpointRuleSet), endpoint may be "" with a
-// region (WithRegion, AWS_REGION): each call's endpoint is then resolved
-// from the rules; an endpoint given goes through the rules as their
-// SDK::Endpoint built-in, as the AWS SDKs do, when they have one.
+// region (WithRegion, or an AWS service's settings): each call's endpoint
+// is then resolved from the rules; an endpoint given goes through the
+// rules as their SDK::Endpoint built-in, as the AWS SDKs do, when they
+// have one.
+//
+// A service that signs with SigV4 or has the aws.api#service trait takes
+// what the options leave unset from its AWS settings (awsconfig: the
+// environment, then the profile of WithProfile, AWS_PROFILE or default):
+// region, endpoint URL, CA bundle, max attempts, FIPS and dual-stack. A
+// malformed setting makes New fail, naming where it is set.
 func New(m *model.Model, serviceID model.ShapeID, endpoint string, opts ...Option) (*Client, error) {
 	svc, err := m.Service(serviceID)
 	if err != nil {
@@ -103,6 +110,15 @@ func New(m *model.Model, serviceID model.ShapeID, endpoint string, opts ...Optio
 		// The region given with the AWS credentials is the rules' region
 		// too, before AWS_REGION (WithRegion comes first).
 		o.endpoint.region = o.creds.awsRegion
+	}
+	if usesAWSSettings(svc) {
+		s, err := o.awsSettings(svc)
+		if err == nil {
+			endpoint, err = o.applyAWSSettings(s, endpoint)
+		}
+		if err != nil {
+			return nil, &Error{Kind: KindUsage, err: fmt.Errorf("AWS settings: %w", err)}
+		}
 	}
 	u, rules, err := setupEndpoint(m, svc, endpoint, &o.endpoint)
 	if err != nil {
@@ -120,7 +136,7 @@ func New(m *model.Model, serviceID model.ShapeID, endpoint string, opts ...Optio
 		return nil, &Error{Kind: KindUsage, err: err}
 	}
 	c := &Client{model: m, svc: svc, codec: codec, endpoint: u, rules: rules, opts: o, creds: o.creds,
-		region: o.endpoint.regionOrEnv(), bucketInEndpoint: bucketInEndpoint, isAWS: svc.Shape.HasTrait(traitAWSService),
+		region: o.endpoint.region, bucketInEndpoint: bucketInEndpoint, isAWS: svc.Shape.HasTrait(traitAWSService),
 		quota: newRetryQuota(o.retry)}
 	if c.creds.aws == nil && c.creds.awsMissing == "" && svc.Shape.HasTrait(model.TraitSigV4) {
 		if c.creds.aws, err = defaultAWSProvider(&o); err != nil {

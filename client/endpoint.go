@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"net/url"
-	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -27,20 +26,26 @@ type endpointOptions struct {
 
 // WithRegion sets the AWS region (the AWS::Region built-in of the
 // service's endpoint rules, and the SigV4 signing region unless the rules
-// or the credentials say otherwise). Without it, AWS_REGION then
-// AWS_DEFAULT_REGION apply. With a region, New's endpoint may be "": the
-// service's smithy.rules#endpointRuleSet resolves it for every call.
+// or the credentials say otherwise). Without it, an AWS service takes the
+// region of its AWS settings: AWS_REGION, AWS_DEFAULT_REGION, then the
+// profile's region (see awsconfig.Config.Settings); other services have
+// none. With a region, New's endpoint may be "": the service's
+// smithy.rules#endpointRuleSet resolves it for every call.
 func WithRegion(region string) Option {
 	return optionFunc(func(o *options) { o.endpoint.region = region })
 }
 
 // WithFIPS asks the endpoint rules for a FIPS endpoint (AWS::UseFIPS).
+// Without it, an AWS service with no endpoint given takes
+// AWS_USE_FIPS_ENDPOINT or the profile's use_fips_endpoint.
 func WithFIPS(on bool) Option {
 	return optionFunc(func(o *options) { o.endpoint.fips = &on })
 }
 
 // WithDualStack asks the endpoint rules for a dual-stack (IPv4 and IPv6)
-// endpoint (AWS::UseDualStack).
+// endpoint (AWS::UseDualStack). Without it, an AWS service with no
+// endpoint given takes AWS_USE_DUALSTACK_ENDPOINT or the profile's
+// use_dualstack_endpoint.
 func WithDualStack(on bool) Option {
 	return optionFunc(func(o *options) { o.endpoint.dualStack = &on })
 }
@@ -77,18 +82,6 @@ func WithBuiltIn(name string, value any) Option {
 type endpointRules struct {
 	svc  *endpoints.Service
 	base *endpoints.Params // built-ins and client parameters
-}
-
-// region returns the configured region: the option, then AWS_REGION, then
-// AWS_DEFAULT_REGION.
-func (o *endpointOptions) regionOrEnv() string {
-	if o.region != "" {
-		return o.region
-	}
-	if r := os.Getenv("AWS_REGION"); r != "" {
-		return r
-	}
-	return os.Getenv("AWS_DEFAULT_REGION")
 }
 
 // setupEndpoint decides how the client finds its endpoint: the rules when
@@ -128,7 +121,7 @@ func setupEndpoint(m *model.Model, svc *model.Service, endpoint string, o *endpo
 		_, err := p.SetBuiltIn(name, v)
 		return err
 	}
-	if region := o.regionOrEnv(); region != "" {
+	if region := o.region; region != "" {
 		if err := endpoints.CheckRegion(region); err != nil {
 			return nil, nil, err
 		}
@@ -178,7 +171,7 @@ func setupEndpoint(m *model.Model, svc *model.Service, endpoint string, o *endpo
 	}
 	if fixed == nil && !p.Get("Region").IsSet() && !p.Get("Endpoint").IsSet() {
 		if _, ok := rs.ParamForBuiltIn("AWS::Region"); ok {
-			return nil, nil, fmt.Errorf("service %s: give a region (WithRegion, AWS_REGION) or an endpoint URL", svc.Shape.ID)
+			return nil, nil, fmt.Errorf("service %s: give a region (WithRegion, AWS_REGION, a profile's region) or an endpoint URL", svc.Shape.ID)
 		}
 	}
 	return fixed, &endpointRules{svc: es, base: p}, nil

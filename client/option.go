@@ -3,6 +3,7 @@ package client
 import (
 	"time"
 
+	"github.com/smithycurl/smithycurl/awsconfig"
 	"github.com/smithycurl/smithycurl/identity"
 	"github.com/smithycurl/smithycurl/protocol"
 	"github.com/smithycurl/smithycurl/transport"
@@ -28,6 +29,9 @@ type options struct {
 	endpoint     endpointOptions
 	waitDelays   [2]time.Duration // WithWaiterDelays: minDelay, maxDelay (0: the waiter's)
 	engine       engineOptions
+	retrySet     bool              // WithRetryPolicy, WithoutRetries: the AWS settings' max attempts do not apply
+	profile      string            // WithProfile
+	awsConfig    *awsconfig.Config // WithAWSConfig
 }
 
 // engineOptions configure the client's asynchronous engine.
@@ -78,11 +82,17 @@ func WithWaiterDelays(minDelay, maxDelay time.Duration) Option {
 	return optionFunc(func(o *options) { o.waitDelays = [2]time.Duration{minDelay, maxDelay} })
 }
 
-// WithRetryPolicy replaces DefaultRetryPolicy.
-func WithRetryPolicy(p RetryPolicy) Option { return optionFunc(func(o *options) { o.retry = p }) }
+// WithRetryPolicy replaces DefaultRetryPolicy. Without it (or
+// WithoutRetries), an AWS service takes its max attempts from
+// AWS_MAX_ATTEMPTS or the profile's max_attempts.
+func WithRetryPolicy(p RetryPolicy) Option {
+	return optionFunc(func(o *options) { o.retry, o.retrySet = p, true })
+}
 
 // WithoutRetries sends each request once.
-func WithoutRetries() Option { return optionFunc(func(o *options) { o.retry.MaxAttempts = 1 }) }
+func WithoutRetries() Option {
+	return optionFunc(func(o *options) { o.retry.MaxAttempts, o.retrySet = 1, true })
+}
 
 // WithHeader adds a header to every request that does not set it itself.
 func WithHeader(name, value string) Option {

@@ -30,7 +30,7 @@ var ClientOptions = []ClientOption{
 		Go: "WithConnectTimeout", C: "smithycurl_options_set_connect_timeout_ms", Python: "connect_timeout", PyValue: "None",
 		CLI: "", // not yet a flag
 		Doc: "bounds connection set-up"},
-	{Name: "retries", Type: "attempts", Default: "3 attempts",
+	{Name: "retries", Type: "attempts", Default: "3 attempts (AWS services: AWS_MAX_ATTEMPTS, max_attempts)",
 		Go: "WithRetryPolicy", C: "smithycurl_options_set_retries", Python: "retries", PyValue: "True", CLI: "--retries",
 		Doc: "sends of a call at most, when its failure is retried (the CLI counts retries: --retries 2 is 3 sends)"},
 	{Name: "no_retries", Type: "switch", Default: "off",
@@ -90,7 +90,7 @@ var ClientOptions = []ClientOption{
 		Python: "", // goes through the C API
 		CLI:    "", // Go only
 		Doc:    "@httpApiKeyAuth with the keys a provider gives, cached and refreshed before they expire"},
-	{Name: "ca_file", Type: "path", Default: "the system store",
+	{Name: "ca_file", Type: "path", Default: "the system store (AWS services: AWS_CA_BUNDLE, ca_bundle)",
 		Go: "WithTLS", C: "smithycurl_options_set_tls", Python: "ca_file", PyValue: "None",
 		CLI: "", // not yet a flag
 		Doc: "PEM bundle of trusted CAs (Go: TLSConfig.CAFile)"},
@@ -119,21 +119,33 @@ var ClientOptions = []ClientOption{
 	{Name: "host_prefix", Type: "bool", Default: "on",
 		Go: "WithoutHostPrefix", C: "smithycurl_options_set_host_prefix", Python: "host_prefix", PyValue: "True", CLI: "--no-host-prefix",
 		Doc: "off ignores the endpoint trait's hostPrefix and its host labels"},
-	{Name: "region", Type: "string", Default: "AWS_REGION, AWS_DEFAULT_REGION",
+	{Name: "region", Type: "string", Default: "AWS services: AWS_REGION, AWS_DEFAULT_REGION, the profile's region",
 		Go: "WithRegion", C: "smithycurl_options_set_region", Python: "region", PyValue: "None", CLI: "--region",
 		Doc: "the region the endpoint rules resolve for and SigV4 signs for"},
-	{Name: "fips", Type: "bool", Default: "off",
+	{Name: "fips", Type: "bool", Default: "off (AWS services: AWS_USE_FIPS_ENDPOINT, use_fips_endpoint)",
 		Go:     "WithFIPS",
 		C:      "", // the endpoint parameter UseFIPS
 		Python: "", // endpoint_params={"UseFIPS": True}
 		CLI:    "--fips",
 		Doc:    "asks the endpoint rules for a FIPS endpoint (C, Python: the UseFIPS endpoint parameter)"},
-	{Name: "dual_stack", Type: "bool", Default: "off",
+	{Name: "dual_stack", Type: "bool", Default: "off (AWS services: AWS_USE_DUALSTACK_ENDPOINT, use_dualstack_endpoint)",
 		Go:     "WithDualStack",
 		C:      "", // the endpoint parameter UseDualStack
 		Python: "", // endpoint_params={"UseDualStack": True}
 		CLI:    "--dual-stack",
 		Doc:    "asks the endpoint rules for a dual-stack endpoint (C, Python: the UseDualStack endpoint parameter)"},
+	{Name: "profile", Type: "string", Default: "AWS_PROFILE, AWS_DEFAULT_PROFILE, default",
+		Go:     "WithProfile",
+		C:      "", // not in the C API yet
+		Python: "", // goes through the C API
+		CLI:    "", // not yet a flag
+		Doc:    "the shared config profile an AWS service reads its settings from (it must exist)"},
+	{Name: "aws_config", Type: "*awsconfig.Config", Default: "the shared files and environment, read by New",
+		Go:     "WithAWSConfig",
+		C:      "", // Go only: a Go value
+		Python: "", // goes through the C API
+		CLI:    "", // Go only
+		Doc:    "the AWS shared configuration, read once: for clients to share, tests to give"},
 	{Name: "endpoint_params", Type: "name, value (repeatable)", Default: "none",
 		Go: "WithEndpointParams", C: "smithycurl_options_set_endpoint_param", Python: "endpoint_params", PyValue: "None",
 		CLI: "--endpoint-param",
