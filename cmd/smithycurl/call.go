@@ -11,6 +11,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -49,7 +50,7 @@ type callFlags struct {
 	bearer, basic, apiKey            string
 	awsKey, awsSecret, awsToken, reg string
 	timeout                          time.Duration
-	retries                          int
+	retries                          givenInt
 	noValidate, noHostPrefix         bool
 	validate                         bool
 	trace, raw                       bool
@@ -137,7 +138,8 @@ func (f *callFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.awsToken, "aws-session-token", "", "AWS session token (default: $AWS_SESSION_TOKEN)")
 	fs.StringVar(&f.reg, "region", "", "AWS region: picks the endpoint from the service's endpoint rules and signs for it (default: $AWS_REGION, $AWS_DEFAULT_REGION, the profile's region)")
 	fs.DurationVar(&f.timeout, "timeout", 0, "whole-call timeout, e.g. 5s (default 60s)")
-	fs.IntVar(&f.retries, "retries", client.DefaultRetryPolicy.MaxAttempts-1,
+	f.retries.n = client.DefaultRetryPolicy.MaxAttempts - 1
+	fs.Var(&f.retries, "retries",
 		"at most `N` retries after the first attempt (N+1 sends in all, within --timeout) of a failure that is retried: throttling, @retryable errors, failed connections; 5xx only for idempotent operations. 0 sends once")
 	fs.BoolVar(&f.validate, "validate", false, "check the input against the model's constraints (@length, @range, @pattern, enum values, @uniqueItems) before sending; @required and value types are always checked")
 	fs.BoolVar(&f.noValidate, "no-validate", false, "do not check the model's constraints (the default; overrides --validate)")
@@ -395,12 +397,14 @@ func (f *callFlags) options(stderr io.Writer) ([]client.Option, error) {
 	if f.timeout > 0 {
 		opts = append(opts, client.WithTimeout(f.timeout))
 	}
-	if f.retries < 0 {
-		return nil, fmt.Errorf("--retries %d: give 0 or more (retries after the first attempt)", f.retries)
+	if f.retries.n < 0 {
+		return nil, fmt.Errorf("--retries %d: give 0 or more (retries after the first attempt)", f.retries.n)
 	}
-	p := client.DefaultRetryPolicy
-	p.MaxAttempts = f.retries + 1
-	opts = append(opts, client.WithRetryPolicy(p))
+	if f.retries.given { // else the client's default, or an AWS service's max attempts setting
+		p := client.DefaultRetryPolicy
+		p.MaxAttempts = f.retries.n + 1
+		opts = append(opts, client.WithRetryPolicy(p))
+	}
 	if f.validate && !f.noValidate {
 		opts = append(opts, client.WithValidation())
 	}
@@ -411,6 +415,23 @@ func (f *callFlags) options(stderr io.Writer) ([]client.Option, error) {
 		opts = append(opts, client.WithTrace(func(ev transport.TraceEvent) { writeTrace(stderr, ev) }))
 	}
 	return opts, nil
+}
+
+// givenInt is an int flag that knows whether the command line gave it.
+type givenInt struct {
+	n     int
+	given bool
+}
+
+func (g *givenInt) String() string { return strconv.Itoa(g.n) }
+
+func (g *givenInt) Set(s string) error {
+	n, err := strconv.ParseInt(s, 0, strconv.IntSize)
+	if err != nil {
+		return errors.New("parse error")
+	}
+	g.n, g.given = int(n), true
+	return nil
 }
 
 // isSet reports whether flag name was given on the command line.
