@@ -156,13 +156,14 @@ func Load(env Env) (*Config, error) {
 	return c, nil
 }
 
-// ProfileName is the profile in use: AWS_PROFILE, then AWS_DEFAULT_PROFILE,
-// then "default".
+// ProfileName is the profile in use: AWS_DEFAULT_PROFILE, then
+// AWS_PROFILE, then "default". botocore's order; the AWS CLI v2 and
+// aws-sdk-go-v2 read AWS_PROFILE first.
 func (c *Config) ProfileName() string {
-	if p := c.Env.Get("AWS_PROFILE"); p != "" {
+	if p := c.Env.Get("AWS_DEFAULT_PROFILE"); p != "" {
 		return p
 	}
-	if p := c.Env.Get("AWS_DEFAULT_PROFILE"); p != "" {
+	if p := c.Env.Get("AWS_PROFILE"); p != "" {
 		return p
 	}
 	return "default"

@@ -95,6 +95,9 @@ func TestSettingsPrecedence(t *testing.T) {
 		{"legacy reads as standard", nil, "legacy", "", []want{{"RetryMode", "standard", "@25"}}},
 		{"AWS_DEFAULT_PROFILE", map[string]string{"AWS_DEFAULT_PROFILE": "legacy"}, "", "", []want{
 			{"Profile", "legacy", ""}, {"Region", "", ""}}},
+		// botocore's order (the AWS CLI v2's is the other).
+		{"AWS_DEFAULT_PROFILE over AWS_PROFILE", map[string]string{"AWS_DEFAULT_PROFILE": "legacy", "AWS_PROFILE": "dev"}, "", "", []want{
+			{"Profile", "legacy", ""}, {"RetryMode", "standard", "@25"}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

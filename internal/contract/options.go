@@ -134,7 +134,7 @@ var ClientOptions = []ClientOption{
 		Python: "", // endpoint_params={"UseDualStack": True}
 		CLI:    "--dual-stack",
 		Doc:    "asks the endpoint rules for a dual-stack endpoint (C, Python: the UseDualStack endpoint parameter)"},
-	{Name: "profile", Type: "string", Default: "AWS_PROFILE, AWS_DEFAULT_PROFILE, default",
+	{Name: "profile", Type: "string", Default: "AWS_DEFAULT_PROFILE, AWS_PROFILE, default",
 		Go:     "WithProfile",
 		C:      "", // not in the C API yet
 		Python: "", // goes through the C API
