@@ -215,6 +215,10 @@ func (r *resolver) credentialSource(name string, p *awsconfig.Profile, source st
 	switch source {
 	case "Environment":
 		return Environment(env), nil
+	case "Ec2InstanceMetadata":
+		return InstanceMetadata(env, r.opts), nil
+	case "EcsContainer":
+		return Container(env, r.opts), nil
 	}
 	return nil, fmt.Errorf("%s: credential_source %q is not one of Environment, Ec2InstanceMetadata, EcsContainer", r.where(name, p, "credential_source"), source)
 }

@@ -2,8 +2,11 @@ package credentials
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -487,5 +490,31 @@ func TestGetCallerIdentity(t *testing.T) {
 	}
 	if out.UserId != c.AccessKeyID || out.Account != "123456789012" {
 		t.Fatalf("%+v", out)
+	}
+}
+
+// credential_source EcsContainer signs AssumeRole with the container
+// endpoint's credentials; Ec2InstanceMetadata with IMDS disabled is an
+// error naming the profile, not ErrNotFound.
+func TestCredentialSourceContainerAndIMDS(t *testing.T) {
+	f := newFakeAWS(t)
+	container := sigv4.Credentials{AccessKeyID: "ASIACONTAINER001", SecretAccessKey: "container-secret", SessionToken: "container-token"}
+	f.addKey(container)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		json.NewEncoder(w).Encode(map[string]string{"AccessKeyId": container.AccessKeyID, "SecretAccessKey": container.SecretAccessKey,
+			"Token": container.SessionToken, "Expiration": time.Now().Add(time.Hour).UTC().Format(time.RFC3339)})
+	}))
+	defer srv.Close()
+	h := newHome(t, f, "[profile ecs]\nrole_arn = arn:aws:iam::123456789012:role/ecs\ncredential_source = EcsContainer\n"+
+		"[profile ec2]\nrole_arn = arn:aws:iam::123456789012:role/ec2\ncredential_source = Ec2InstanceMetadata\n", "")
+	h.env["AWS_CONTAINER_CREDENTIALS_FULL_URI"] = srv.URL + "/creds"
+	h.env["AWS_EC2_METADATA_DISABLED"] = "true"
+	p, err := FromProfile(h.config(t), "ecs", Options{})
+	mustRetrieve(t, p, err)
+	if calls := f.callList(); len(calls) != 1 || calls[0].Signer != container.AccessKeyID || calls[0].Failure != "" {
+		t.Fatalf("%+v", calls)
+	}
+	if err := fromProfileErr(t, h, "ec2", Options{}); errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "profile ec2") {
+		t.Fatal(err)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -137,7 +136,7 @@ func (s *ssoProvider) token(ctx context.Context) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	path := s.cacheFile()
-	data, err := readSmallFile(path, maxCacheFile)
+	data, err := readCapped(path, maxCacheFile)
 	if errors.Is(err, os.ErrNotExist) {
 		return "", fmt.Errorf("sso: %s: no cached SSO token (%s); %s", s.where, path, s.login())
 	}
@@ -262,21 +261,4 @@ func (s *ssoProvider) Retrieve(ctx context.Context) (identity.AWS, error) {
 		return identity.AWS{}, fmt.Errorf("sso: %s: SSO GetRoleCredentials: %w", s.where, err)
 	}
 	return id, nil
-}
-
-// readSmallFile reads a file of at most limit bytes.
-func readSmallFile(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("%s is over %d bytes", path, limit)
-	}
-	return data, nil
 }

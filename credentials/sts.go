@@ -323,7 +323,7 @@ const maxTokenFile = 64 << 10
 // Retrieve reads the token file (again each time: it is rotated) and
 // calls AssumeRoleWithWebIdentity unsigned.
 func (w *webIdentity) Retrieve(ctx context.Context) (identity.AWS, error) {
-	token, err := readSmallFile(w.tokenFile, maxTokenFile)
+	token, err := readCapped(w.tokenFile, maxTokenFile)
 	if err != nil {
 		return identity.AWS{}, fmt.Errorf("assume-role-with-web-identity: %s: token file: %w", w.where, err)
 	}
