@@ -33,6 +33,7 @@ type credentials struct {
 	aws            identity.Provider[identity.AWS]
 	awsRegion      string // WithAWSCredentials' Region
 	awsMissing     string // the key WithAWSCredentials lacks when it gave one only
+	awsDefault     bool   // aws is defaultAWSProvider's: finding nothing is having none
 }
 
 // CheckCredential returns a credential as the client uses it: with one
@@ -172,6 +173,7 @@ func planAuth(svc, op *model.Shape) authPlan {
 // nothing is to be re-applied), and the query parameter value to redact,
 // if any. sig is what the resolved endpoint's authSchemes say about SigV4.
 func (c *Client) authenticate(ctx context.Context, op *model.Operation, plan authPlan, req *transport.Request, sig signingOverride) (secret string, auth *callAuth, err *Error) {
+	var notFound error // the default AWS credentials' search, when it found none
 	for _, scheme := range plan.schemes {
 		if !c.creds.has(scheme) {
 			continue
@@ -203,6 +205,15 @@ func (c *Client) authenticate(ctx context.Context, op *model.Operation, plan aut
 			if region == "" {
 				return "", nil, usageError(op.Shape.ID, "aws.auth#sigv4 needs a region: set AWS_REGION or give one with the credentials")
 			}
+			if c.creds.awsDefault {
+				// As with no AWS credentials at all: the next scheme, or none.
+				if _, err := c.creds.aws.Retrieve(ctx); foundNone(err) {
+					notFound = err
+					continue
+				} else if err != nil {
+					return "", nil, identityError(op.Shape.ID, err)
+				}
+			}
 			return "", &callAuth{aws: c.creds.aws, signer: newRequestSigner(identity.AWS{}, region, name, &c.sigKeys)}, nil
 		}
 		return "", nil, nil
@@ -217,6 +228,10 @@ func (c *Client) authenticate(ctx context.Context, op *model.Operation, plan aut
 	if half := c.creds.awsMissing; half != "" {
 		return "", nil, usageError(op.Shape.ID, "%s requires authentication with one of [%s]; the AWS credentials lack the %s",
 			op.Name, strings.Join(names, ", "), half)
+	}
+	if notFound != nil {
+		return "", nil, usageError(op.Shape.ID, "%s requires authentication with one of [%s]; no credentials were given for them (%v)",
+			op.Name, strings.Join(names, ", "), notFound)
 	}
 	return "", nil, usageError(op.Shape.ID, "%s requires authentication with one of [%s]; no credentials were given for them",
 		op.Name, strings.Join(names, ", "))

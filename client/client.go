@@ -142,6 +142,7 @@ func New(m *model.Model, serviceID model.ShapeID, endpoint string, opts ...Optio
 		if c.creds.aws, err = defaultAWSProvider(&o); err != nil {
 			return nil, &Error{Kind: KindUsage, err: err}
 		}
+		c.creds.awsDefault = c.creds.aws != nil
 	}
 	if err := c.creds.clean(); err != nil {
 		return nil, &Error{Kind: KindUsage, err: err}

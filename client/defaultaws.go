@@ -1,14 +1,21 @@
 package client
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"os"
+	"sync/atomic"
 
+	awscredentials "github.com/smithycurl/smithycurl/credentials"
 	"github.com/smithycurl/smithycurl/identity"
 )
 
 // defaultAWSProvider is where a SigV4 service's credentials come from when
-// the caller gave none: nil, nil when nowhere; an error fails New. For now
-// the AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN
+// the caller gave none: nil, nil when nowhere; an error fails New. A
+// provider whose error wraps credentials.ErrNotFound is as none: the call
+// takes its next auth scheme, or none (see foundNone). For now the
+// AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN
 // variables, read once.
 func defaultAWSProvider(o *options) (identity.Provider[identity.AWS], error) {
 	id, secret := os.Getenv("AWS_ACCESS_KEY_ID"), os.Getenv("AWS_SECRET_ACCESS_KEY")
@@ -18,4 +25,34 @@ func defaultAWSProvider(o *options) (identity.Provider[identity.AWS], error) {
 	const name = "the AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY variables"
 	return &static[identity.AWS]{name: name, v: identity.AWS{AccessKeyID: id, SecretAccessKey: secret,
 		SessionToken: os.Getenv("AWS_SESSION_TOKEN"), Source: name}}, nil
+}
+
+// foundNone reports whether err is the default provider finding no
+// credentials.
+func foundNone(err error) bool { return errors.Is(err, awscredentials.ErrNotFound) }
+
+// searchOnce remembers that p found no credentials, so that the search
+// (files, container and instance metadata endpoints) is made once per
+// client, as botocore resolves a client's credentials once.
+type searchOnce struct {
+	p    identity.Provider[identity.AWS]
+	none atomic.Pointer[error]
+}
+
+func (s *searchOnce) String() string {
+	if n, ok := s.p.(fmt.Stringer); ok {
+		return n.String()
+	}
+	return "the default credential chain"
+}
+
+func (s *searchOnce) Retrieve(ctx context.Context) (identity.AWS, error) {
+	if err := s.none.Load(); err != nil {
+		return identity.AWS{}, *err
+	}
+	a, err := s.p.Retrieve(ctx)
+	if foundNone(err) {
+		s.none.Store(&err)
+	}
+	return a, err
 }

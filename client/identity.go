@@ -77,6 +77,9 @@ func cached[T identity.Expiring](p identity.Provider[T], what, option string) id
 func (c *credentials) cache() {
 	c.bearer = cached(c.bearer, "the bearer token", "WithBearerTokenProvider")
 	c.apiKey = cached(c.apiKey, "the API key", "WithAPIKeyProvider")
+	if c.awsDefault {
+		c.aws = &searchOnce{p: c.aws}
+	}
 	c.aws = cached(c.aws, "the AWS credentials", "WithAWSCredentialsProvider")
 }
 
