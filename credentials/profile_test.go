@@ -518,3 +518,20 @@ func TestCredentialSourceContainerAndIMDS(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A role ARN and session name the environment lacks come from the profile
+// (botocore); AWS_ENDPOINT_URL_STS wins over AWS_ENDPOINT_URL.
+func TestWebIdentityFromEnvWithProfile(t *testing.T) {
+	f := newFakeAWS(t)
+	f.allow(f.webTokens, "web-identity-token-value")
+	h := newHome(t, f, "[profile pod]\nrole_arn = arn:aws:iam::123456789012:role/pod\nrole_session_name = from-profile\n", "")
+	h.env["AWS_ENDPOINT_URL"] = "http://127.0.0.1:1"
+	h.env["AWS_ENDPOINT_URL_STS"] = f.srv.URL
+	h.env["AWS_WEB_IDENTITY_TOKEN_FILE"] = h.write(t, "token", "web-identity-token-value")
+	p, err := WebIdentityFromEnv(h.awsEnv(), Options{Config: h.config(t), Profile: "pod"})
+	mustRetrieve(t, p, err)
+	calls := f.callList()
+	if len(calls) != 1 || calls[0].Params.Get("RoleArn") != "arn:aws:iam::123456789012:role/pod" || calls[0].Params.Get("RoleSessionName") != "from-profile" {
+		t.Fatalf("%+v", calls)
+	}
+}

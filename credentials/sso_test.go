@@ -203,3 +203,18 @@ func TestSSOMalformed(t *testing.T) {
 		}
 	}
 }
+
+// A role whose source_profile uses SSO is signed with the SSO role
+// credentials.
+func TestRoleFromSSO(t *testing.T) {
+	f := newFakeAWS(t)
+	f.allow(f.ssoTokens, "sso-access-token-value")
+	h := newHome(t, f, ssoConfig+"[profile admin]\nrole_arn = arn:aws:iam::123456789012:role/admin\nsource_profile = dev\n", "")
+	writeToken(t, h, "corp", map[string]any{"accessToken": "sso-access-token-value", "expiresAt": utc(time.Now().Add(time.Hour))})
+	p, err := FromProfile(h.config(t), "admin", Options{})
+	mustRetrieve(t, p, err)
+	calls := f.callList()
+	if len(calls) != 2 || calls[0].Action != "GetRoleCredentials" || calls[1].Action != "AssumeRole" || calls[1].Signer != calls[0].Issued || calls[1].Failure != "" {
+		t.Fatalf("%+v", calls)
+	}
+}
