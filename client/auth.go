@@ -180,7 +180,7 @@ func (c *Client) authenticate(ctx context.Context, op *model.Operation, plan aut
 		}
 		switch scheme {
 		case model.TraitHTTPBearerAuth:
-			return "", &callAuth{token: c.creds.bearer, header: "Authorization", prefix: "Bearer ", what: "bearer token"}, nil
+			return "", &callAuth{token: c.creds.bearer, header: "Authorization", prefix: "Bearer "}, nil
 		case model.TraitHTTPBasicAuth:
 			req.Header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(c.creds.user+":"+c.creds.password)))
 		case model.TraitHTTPAPIKeyAuth:
@@ -243,7 +243,7 @@ func (c *Client) applyAPIKey(ctx context.Context, op *model.Operation, req *tran
 	v, _ := c.svc.Shape.Trait(model.TraitHTTPAPIKeyAuth)
 	name, _ := v.Get("name")
 	in, _ := v.Get("in")
-	a := &callAuth{token: c.creds.apiKey, header: name.Str(), what: "API key"}
+	a := &callAuth{token: c.creds.apiKey, header: name.Str()}
 	if in.Str() != "query" {
 		if scheme, ok := v.Get("scheme"); ok && scheme.Str() != "" {
 			a.prefix = scheme.Str() + " "

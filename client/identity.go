@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/smithycurl/smithycurl/identity"
@@ -57,12 +58,9 @@ func staticToken(v, option string) identity.Provider[identity.Token] {
 	return &static[identity.Token]{v: identity.Token{Value: v, Source: option}, name: option}
 }
 
-// cached puts p behind a cache named after what it gives and where from,
-// unless it is a cache already.
+// cached puts p (not nil) behind a cache named after what it gives and
+// where from, unless it is a cache already.
 func cached[T identity.Expiring](p identity.Provider[T], what, option string) identity.Provider[T] {
-	if p == nil {
-		return nil
-	}
 	if c, ok := p.(*identity.Cache[T]); ok {
 		return c
 	}
@@ -73,27 +71,74 @@ func cached[T identity.Expiring](p identity.Provider[T], what, option string) id
 	return identity.NewCache(p, what+" from "+from)
 }
 
-// cache puts each provider behind a cache.
+// cache puts each provider behind a cache and checks what it gives.
 func (c *credentials) cache() {
-	c.bearer = cached(c.bearer, "the bearer token", "WithBearerTokenProvider")
-	c.apiKey = cached(c.apiKey, "the API key", "WithAPIKeyProvider")
-	if c.awsDefault {
-		c.aws = &searchOnce{p: c.aws}
+	if c.bearer != nil {
+		c.bearer = checkedToken(cached(c.bearer, "the bearer token", "WithBearerTokenProvider"), "bearer token")
 	}
-	c.aws = cached(c.aws, "the AWS credentials", "WithAWSCredentialsProvider")
+	if c.apiKey != nil {
+		c.apiKey = checkedToken(cached(c.apiKey, "the API key", "WithAPIKeyProvider"), "API key")
+	}
+	if c.aws != nil {
+		if c.awsDefault {
+			c.aws = &searchOnce{p: c.aws}
+		}
+		c.aws = &checked[identity.AWS]{p: cached(c.aws, "the AWS credentials", "WithAWSCredentialsProvider"), check: checkAWS,
+			same: func(a, b identity.AWS) bool {
+				return a.AccessKeyID == b.AccessKeyID && a.SecretAccessKey == b.SecretAccessKey && a.SessionToken == b.SessionToken
+			}}
+	}
+}
+
+func checkedToken(p identity.Provider[identity.Token], what string) identity.Provider[identity.Token] {
+	return &checked[identity.Token]{p: p, same: func(a, b identity.Token) bool { return a.Value == b.Value },
+		check: func(t identity.Token) (identity.Token, error) {
+			v, err := CheckCredential(what, t.Value)
+			if err == nil && v == "" {
+				err = fmt.Errorf("the %s is empty", what)
+			}
+			t.Value = v
+			return t, err
+		}}
+}
+
+// checked applies CheckCredential to what its cache gives, once per
+// identity (the same strings compare equal at once), so that a cached
+// identity costs no scan of a long session token.
+type checked[T identity.Expiring] struct {
+	p     identity.Provider[T] // an *identity.Cache
+	check func(T) (T, error)
+	same  func(a, b T) bool
+	last  atomic.Pointer[[2]T] // the last identity given and its checked form
+}
+
+func (c *checked[T]) Retrieve(ctx context.Context) (T, error) {
+	v, err := c.p.Retrieve(ctx)
+	if err != nil {
+		return v, err
+	}
+	if l := c.last.Load(); l != nil && c.same(l[0], v) {
+		return l[1], nil
+	}
+	cv, err := c.check(v)
+	if err != nil {
+		return cv, fmt.Errorf("%s: %w", nameOf(c.p), err)
+	}
+	c.last.Store(&[2]T{v, cv})
+	return cv, nil
 }
 
 // checkAWS applies CheckCredential to each part of a.
 func checkAWS(a identity.AWS) (identity.AWS, error) {
-	for _, f := range []struct {
-		what string
-		v    *string
-	}{{"AWS access key id", &a.AccessKeyID}, {"AWS secret access key", &a.SecretAccessKey}, {"AWS session token", &a.SessionToken}} {
-		v, err := CheckCredential(f.what, *f.v)
-		if err != nil {
-			return a, err
-		}
-		*f.v = v
+	var err error
+	if a.AccessKeyID, err = CheckCredential("AWS access key id", a.AccessKeyID); err != nil {
+		return a, err
+	}
+	if a.SecretAccessKey, err = CheckCredential("AWS secret access key", a.SecretAccessKey); err != nil {
+		return a, err
+	}
+	if a.SessionToken, err = CheckCredential("AWS session token", a.SessionToken); err != nil {
+		return a, err
 	}
 	if a.AccessKeyID == "" || a.SecretAccessKey == "" {
 		return a, errors.New("the access key id or the secret access key is empty")
@@ -109,7 +154,6 @@ type callAuth struct {
 	// A token (bearer, API key) sent in header as prefix+token.
 	token          identity.Provider[identity.Token]
 	header, prefix string
-	what           string // "bearer token", "API key"
 }
 
 // apply authenticates req as of now.
@@ -123,11 +167,6 @@ func (a *callAuth) apply(ctx context.Context, op model.ShapeID, req *transport.R
 		return nil
 	}
 	creds, err := a.aws.Retrieve(ctx)
-	if err == nil {
-		if creds, err = checkAWS(creds); err != nil {
-			err = fmt.Errorf("%s: %w", nameOf(a.aws), err)
-		}
-	}
 	if err != nil {
 		return identityError(op, err)
 	}
@@ -149,14 +188,6 @@ func (a *callAuth) sigV4() *requestSigner {
 // tokenValue is the token the cache holds now.
 func (a *callAuth) tokenValue(ctx context.Context, op model.ShapeID) (string, *Error) {
 	t, err := a.token.Retrieve(ctx)
-	if err == nil {
-		if t.Value, err = CheckCredential(a.what, t.Value); err == nil && t.Value == "" {
-			err = fmt.Errorf("the %s is empty", a.what)
-		}
-		if err != nil {
-			err = fmt.Errorf("%s: %w", nameOf(a.token), err)
-		}
-	}
 	if err != nil {
 		return "", identityError(op, err)
 	}

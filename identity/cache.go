@@ -27,6 +27,7 @@ const (
 // An identity that lives less than the windows is refreshed after half
 // (advisory) and three quarters (mandatory) of its lifetime, not on every
 // call. A Cache is a Provider, safe for concurrent use, and may be shared.
+// The provider bounds its own time: no caller's cancellation ends a refresh.
 type Cache[T Expiring] struct {
 	p                   Provider[T]
 	name                string

@@ -84,6 +84,21 @@ func mustGet(t *testing.T, c *Cache[AWS], want string) {
 	}
 }
 
+// getAsync calls Get in a goroutine; the channel gets the access key id
+// or the error's text.
+func getAsync(ctx context.Context, c *Cache[AWS]) <-chan string {
+	got := make(chan string, 1)
+	go func() {
+		a, err := c.Get(ctx)
+		if err != nil {
+			got <- err.Error()
+			return
+		}
+		got <- a.AccessKeyID
+	}()
+	return got
+}
+
 func TestCacheWithoutExpiryFetchesOnce(t *testing.T) {
 	c, p, clk := newTestCache(0)
 	for range 100 {
@@ -152,15 +167,7 @@ func TestCacheMandatoryWindow(t *testing.T) {
 	mustGet(t, c, "AKID1")
 	p.gate = make(chan struct{})
 	clk.advance(51 * time.Second) // 9 s left: mandatory
-	got := make(chan string, 1)
-	go func() {
-		a, err := c.Get(context.Background())
-		if err != nil {
-			got <- err.Error()
-			return
-		}
-		got <- a.AccessKeyID
-	}()
+	got := getAsync(context.Background(), c)
 	waitFor(t, "the refresh to start", func() bool { return p.calls.Load() == 2 })
 	select {
 	case g := <-got:
@@ -257,15 +264,7 @@ func TestCacheWaiterCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancelled := make(chan error, 1)
 	go func() { _, err := c.Get(ctx); cancelled <- err }()
-	other := make(chan string, 1)
-	go func() {
-		a, err := c.Get(context.Background())
-		if err != nil {
-			other <- err.Error()
-			return
-		}
-		other <- a.AccessKeyID
-	}()
+	other := getAsync(context.Background(), c)
 	waitFor(t, "the refresh to start", func() bool { return p.calls.Load() == 1 })
 	cancel()
 	err := <-cancelled
