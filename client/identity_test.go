@@ -14,6 +14,7 @@ import (
 
 	"github.com/smithycurl/smithycurl/client"
 	"github.com/smithycurl/smithycurl/identity"
+	"github.com/smithycurl/smithycurl/transport"
 )
 
 // issuing hands out AWS credentials numbered by call (AKID1, AKID2, ...)
@@ -113,8 +114,15 @@ func TestCredentialsRefreshedAsTheyExpire(t *testing.T) {
 	}}
 	hs := httptest.NewServer(srv)
 	defer hs.Close()
+	var traceMu sync.Mutex
+	var traced strings.Builder
+	trace := func(ev transport.TraceEvent) {
+		traceMu.Lock()
+		defer traceMu.Unlock()
+		fmt.Fprintf(&traced, "%s %v\n", ev.URL, ev.Header)
+	}
 	c, err := client.New(loadIDL(t, secretsModel), "t#S", hs.URL, client.WithAWSCredentialsProvider(p),
-		client.WithRegion("eu-west-1"), client.WithoutRetries(), client.WithTimeout(5*time.Second))
+		client.WithRegion("eu-west-1"), client.WithoutRetries(), client.WithTimeout(5*time.Second), client.WithTrace(trace))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,6 +140,11 @@ func TestCredentialsRefreshedAsTheyExpire(t *testing.T) {
 	}
 	if n := expired.Load(); n != 0 {
 		t.Errorf("%d of %d requests signed with expired credentials", n, calls)
+	}
+	traceMu.Lock()
+	defer traceMu.Unlock()
+	if tr := traced.String(); !strings.Contains(tr, "REDACTED") || strings.Contains(tr, "SECRET-OF") || strings.Contains(tr, "TOKEN-OF") {
+		t.Errorf("the trace shows a secret or redacts nothing:\n%.2000s", tr)
 	}
 	distinct := map[string]bool{}
 	for _, k := range srv.seen() {
