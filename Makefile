@@ -126,6 +126,20 @@ diff-botocore-responses: lib
 	SMITHYCURL_LIBRARY=$(CURDIR)/$(BUILD)/libsmithycurl.so PYTHONPATH=$(CURDIR)/bindings/python $(DIFF_PYTHON) -B \
 		testing/botocore/diff_botocore_responses.py --shared $${SMITHYCURL_SHARED:-../shared} $(BUILD)/diff-botocore-responses.jsonl
 
+# The credential chain and AWS settings against botocore's resolver
+# (testing/credchain; in `make test`, ~15 s): a matrix of set-ups (a HOME
+# with the AWS CLI's files, an environment, fake STS, SSO, SSO-OIDC,
+# container and IMDS endpoints on 127.0.0.1), each resolved by both in
+# processes of their own; failing cases with both results, the exclusions
+# with their reasons, then "credential-chain vs botocore: N passed, N
+# failed". CREDCHAIN_PYTHON: a Python with botocore (1.31+ compares
+# configured endpoints too).
+.PHONY: credchain
+CREDCHAIN_PYTHON ?= $(PYTHON)
+credchain: build
+	$(GO) build -o $(BUILD)/credchain ./testing/credchain/cmd/credchain
+	$(BUILD)/credchain -python $(CREDCHAIN_PYTHON) -oracle testing/credchain/oracle.py
+
 # Everything CI runs: build, vet, conformance, fuzzers, then the unit tests last.
 # Everything CI runs, in two lanes at once after one build
 # (scripts/test.sh: a line per stage with its time, then "test: N passed,
