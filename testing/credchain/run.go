@@ -402,6 +402,18 @@ func needs(feature, version string) string {
 	return fmt.Sprintf("botocore %s predates %s (1.%d)", version, what, min)
 }
 
+// places are what an error may name to say where the problem is.
+var places = []string{"profile", ".aws/", "AWS_", "credential_process", "container", "instance metadata", "sso", "STS"}
+
+func namesPlace(msg string) bool {
+	for _, p := range places {
+		if strings.Contains(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // compare lists how smithycurl's result differs from botocore's.
 func compare(c Case, g, b Result) []string {
 	var p []string
@@ -417,6 +429,9 @@ func compare(c Case, g, b Result) []string {
 	default:
 		if g.NotFound != b.NotFound {
 			p = append(p, fmt.Sprintf("credentials: both fail, but smithycurl's error is 'not found' %v, botocore's %v", g.NotFound, b.NotFound))
+		}
+		if !namesPlace(g.CredsError) {
+			p = append(p, "credentials: smithycurl's error names no profile, file, variable or provider")
 		}
 		for _, m := range c.Mentions {
 			if !strings.Contains(g.CredsError, m) {
