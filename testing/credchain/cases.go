@@ -106,6 +106,19 @@ func Cases() []Case {
 			Files: files(credFile, "[profile dev]\naws_access_key_id = {ID:DEVCRED}\naws_secret_access_key = {SK:DEVCRED}\n"), Mentions: []string{"dev"}},
 	)
 
+	add("ini",
+		Case{Name: "upper-case-keys", Files: files(credFile, "[default]\nAWS_ACCESS_KEY_ID = {ID:DEFCRED}\nAws_Secret_Access_Key = {SK:DEFCRED}\n", cfgFile, "[default]\nRegion = us-west-1\n")},
+		Case{Name: "colon-delimiter", Files: files(credFile, "[default]\naws_access_key_id: {ID:DEFCRED}\naws_secret_access_key : {SK:DEFCRED}\n", cfgFile, "[default]\nregion: eu-south-1\n")},
+		Case{Name: "duplicate-section", Files: files(credFile, defCred+"[default]\naws_session_token = "+sessionToken+"\n")},
+		Case{Name: "duplicate-key", Files: files(credFile, defCred+"aws_access_key_id = {ID:OTHER}\n")},
+		Case{Name: "header-trailing-text", Files: files(credFile, "[default] ; main\naws_access_key_id = {ID:DEFCRED}\naws_secret_access_key = {SK:DEFCRED}\n")},
+		Case{Name: "profile-double-space", Env: env("AWS_PROFILE", "dev"), Files: files(cfgFile, "[profile  dev]\naws_access_key_id = {ID:DEVCONF}\naws_secret_access_key = {SK:DEVCONF}\n")},
+		Case{Name: "profile-three-words-ignored", Env: env("AWS_PROFILE", "dev"), Files: files(cfgFile, "[profile dev x]\naws_access_key_id = {ID:DEVCONF}\naws_secret_access_key = {SK:DEVCONF}\n")},
+		Case{Name: "continuation-line", Files: files(cfgFile, "[default]\nregion = us-west-1\n  extra\n", credFile, defCred)},
+		Case{Name: "nested-s3-section", Files: files(cfgFile, "[default]\ns3 =\n  addressing_style = path\nregion = eu-west-1\n", credFile, defCred)},
+		Case{Name: "config-file-tilde", Env: env("AWS_CONFIG_FILE", "~/custom/conf"), Files: files("custom/conf", "[default]\nregion = us-east-2\naws_access_key_id = {ID:CUSTOM}\naws_secret_access_key = {SK:CUSTOM}\n")},
+	)
+
 	add("files",
 		Case{Name: "none-imds-down"},
 		Case{Name: "empty-files", Files: files(cfgFile, "", credFile, "")},
@@ -113,6 +126,11 @@ func Cases() []Case {
 		Case{Name: "malformed-credentials", Files: files(credFile, "aws_access_key_id = {ID:DEFCRED}\n[default]\n"), Mentions: []string{"credentials"}},
 		Case{Name: "unknown-AWS_PROFILE", Env: env("AWS_PROFILE", "nosuch"), Files: files(credFile, defCred), Mentions: []string{"nosuch"}},
 		Case{Name: "unknown-explicit-profile", Profile: "nosuch", Files: files(credFile, defCred), Mentions: []string{"nosuch"}},
+		Case{Name: "AWS_PROFILE-default-without-files", Env: env("AWS_PROFILE", "default")},
+		Case{Name: "explicit-default-without-files", Profile: "default"},
+		Case{Name: "empty-AWS_PROFILE", Env: env("AWS_PROFILE", ""), Files: files(credFile, defCred),
+			Exclude: "botocore takes an empty AWS_PROFILE as the profile \"\" (ProfileNotFound); smithycurl takes an empty variable as unset, as aws-sdk-go-v2 (awsconfig.Settings)"},
+		Case{Name: "missing-credentials-file-named", Env: env("AWS_SHARED_CREDENTIALS_FILE", "{HOME}/nosuch"), Files: files(cfgFile, defConf)},
 		Case{Name: "profile-without-credentials", Env: env("AWS_PROFILE", "dev"), Files: files(cfgFile, "[profile dev]\nregion = eu-west-3\n")},
 	)
 
@@ -152,6 +170,13 @@ func Cases() []Case {
 			Files: files(cfgFile, "[profile r]\nrole_arn = arn:aws:iam::123456789012:role/r\ncredential_source = Ec2InstanceMetadata\n")},
 		Case{Name: "credential-source-unknown", Env: env("AWS_PROFILE", "r"),
 			Files: files(cfgFile, "[profile r]\nrole_arn = arn:aws:iam::123456789012:role/r\ncredential_source = Laptop\n"), Mentions: []string{"credential_source"}},
+		Case{Name: "source-with-keys-and-role", Env: env("AWS_PROFILE", "role"), Files: files(cfgFile, roleCfg("")+
+			"[profile src]\nrole_arn = arn:aws:iam::123456789012:role/unused\nsource_profile = other\naws_access_key_id = {ID:SRC}\naws_secret_access_key = {SK:SRC}\n")},
+		Case{Name: "source-sso", Env: env("AWS_PROFILE", "role"), Files: files(cfgFile, roleCfg("")+
+			"[profile src]\nsso_session = corp\nsso_account_id = 111122223333\nsso_role_name = Admin\n[sso-session corp]\nsso_start_url = "+startURL+"\nsso_region = us-east-1\n",
+			ssoCache("corp"), "{SSO:60:"+ssoAccess+":}"), Needs: "sso_source"},
+		Case{Name: "duration-not-a-number", Env: env("AWS_PROFILE", "role"), Files: files(cfgFile, roleCfg("duration_seconds = soon\n"), credFile, srcCred)},
+		Case{Name: "explicit-profile-role", Profile: "role", Env: env(envKeys...), Files: files(cfgFile, roleCfg(""), credFile, srcCred)},
 		Case{Name: "unknown-source-key", Env: env("AWS_PROFILE", "role"), Files: files(cfgFile, roleCfg(""), credFile, "[src]\naws_access_key_id = AKIAUNKNOWNEXAMPLE00\naws_secret_access_key = sk-unknown-0000000000\n")},
 	)
 
@@ -211,6 +236,9 @@ func Cases() []Case {
 		Case{Name: "full-uri-no-token", Env: env(full...)},
 		Case{Name: "full-uri-host-not-allowed", Env: env("AWS_CONTAINER_CREDENTIALS_FULL_URI", "http://example.com/creds")},
 		Case{Name: "full-uri-down", Env: env("AWS_CONTAINER_CREDENTIALS_FULL_URI", "http://127.0.0.1:1/creds")},
+		Case{Name: "full-uri-localhost", Env: env("AWS_CONTAINER_CREDENTIALS_FULL_URI", "http://localhost:{CONTAINERPORT}"+containerPath, "AWS_CONTAINER_AUTHORIZATION_TOKEN", containerToken)},
+		Case{Name: "full-uri-https-other-host", Env: env("AWS_CONTAINER_CREDENTIALS_FULL_URI", "https://creds.example.com/creds")},
+		Case{Name: "relative-beats-full", Env: env(with(full, "AWS_CONTAINER_AUTHORIZATION_TOKEN", containerToken, "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", "/v2/credentials/x")...)},
 		Case{Name: "relative-uri-unreachable", Env: env("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", "/v2/credentials/x")},
 		Case{Name: "garbage", Env: env(with(full, "AWS_CONTAINER_AUTHORIZATION_TOKEN", containerToken)...), Setup: func(_ *credserver.IMDS, c *credserver.Container) {
 			c.Override("GET "+containerPath, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("{\"AccessKeyId\": 12")) })
@@ -223,6 +251,7 @@ func Cases() []Case {
 		Case{Name: "v2", Env: env("AWS_EC2_METADATA_SERVICE_ENDPOINT", "{IMDS}")},
 		Case{Name: "down", Env: env("AWS_EC2_METADATA_SERVICE_ENDPOINT", "{DOWN}")},
 		Case{Name: "disabled", Env: env("AWS_EC2_METADATA_SERVICE_ENDPOINT", "{IMDS}", "AWS_EC2_METADATA_DISABLED", "true")},
+		Case{Name: "disabled-upper-case", Env: env("AWS_EC2_METADATA_SERVICE_ENDPOINT", "{IMDS}", "AWS_EC2_METADATA_DISABLED", "TRUE")},
 		Case{Name: "endpoint-from-profile", Env: env("AWS_EC2_METADATA_SERVICE_ENDPOINT", "-"), Files: files(cfgFile, "[default]\nec2_metadata_service_endpoint = {IMDS}\nregion = us-east-2\n")},
 		Case{Name: "v1-fallback", Env: env("AWS_EC2_METADATA_SERVICE_ENDPOINT", "{IMDS}"), Setup: func(i *credserver.IMDS, _ *credserver.Container) {
 			i.AllowV1(true)
@@ -248,6 +277,8 @@ func Cases() []Case {
 		Case{Name: "explicit-profile-region", Profile: "dev", Files: files(cfgFile, "[default]\nregion = us-east-1\n"+devConf)},
 		Case{Name: "credentials-file-region", Files: files(credFile, "[default]\nregion = af-south-1\naws_access_key_id = {ID:DEFCRED}\naws_secret_access_key = {SK:DEFCRED}\n")},
 		Case{Name: "none"},
+		Case{Name: "empty-AWS_DEFAULT_REGION", Env: env("AWS_DEFAULT_REGION", ""), Files: files(cfgFile, "[default]\nregion = ap-northeast-1\n"),
+			Exclude: "botocore takes an empty AWS_DEFAULT_REGION as the region \"\"; smithycurl takes an empty variable as unset, as aws-sdk-go-v2 (awsconfig.Settings)"},
 		Case{Name: "AWS_REGION-vs-AWS_DEFAULT_REGION", Env: env("AWS_REGION", "us-west-2", "AWS_DEFAULT_REGION", "eu-west-2"),
 			Exclude: "botocore reads AWS_DEFAULT_REGION only; smithycurl reads AWS_REGION first, as the AWS CLI v2 and aws-sdk-go-v2 (awsconfig.Settings)"},
 	)

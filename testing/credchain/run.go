@@ -22,7 +22,7 @@ import (
 
 // Case is one set-up. Files (paths under HOME) and Env values may use
 // {HOME}, {STS} (the STS/SSO/OIDC fake), {IMDS}, {CONTAINER} (the fake's
-// base URL), {DOWN} (a closed port), {ID:name} and {SK:name} (a key of
+// base URL), {CONTAINERPORT}, {DOWN} (a closed port), {ID:name} and {SK:name} (a key of
 // the keys table) and {SSO:expiry:access:refresh} (an SSO token cache
 // file's JSON, expiry in minutes from now).
 type Case struct {
@@ -32,7 +32,8 @@ type Case struct {
 	Profile     string            // given explicitly (botocore's Session(profile=), Options.Profile)
 	Service     string            // sdkId whose endpoint is compared (default DynamoDB)
 	// Needs names a botocore feature the case compares ("endpoint_url":
-	// 1.31, "token_file": 1.32); without it the case is excluded.
+	// 1.31, "token_file": 1.32, "sso_source": 1.30); without it the case
+	// is excluded.
 	Needs string
 	// Exclude is why the case differs on purpose (a documented SDK
 	// difference); the case is run but not counted.
@@ -214,7 +215,7 @@ func (r *Runner) side(c Case, botocore bool) (Result, string, []string, error) {
 	fa := fakeaws.Start(fc)
 	defer fa.Close()
 	expand := func(s string) string {
-		s = strings.NewReplacer("{HOME}", home, "{STS}", fa.URL, "{IMDS}", imds.URL, "{CONTAINER}", ctr.URL,
+		s = strings.NewReplacer("{HOME}", home, "{STS}", fa.URL, "{IMDS}", imds.URL, "{CONTAINER}", ctr.URL, "{CONTAINERPORT}", ctr.URL[strings.LastIndex(ctr.URL, ":")+1:],
 			"{DOWN}", "http://127.0.0.1:1").Replace(s)
 		for n, k := range keys {
 			s = strings.ReplaceAll(s, "{ID:"+n+"}", k.AccessKeyID)
@@ -395,6 +396,8 @@ func needs(feature, version string) string {
 		min, what = 31, "configured endpoint URLs (AWS_ENDPOINT_URL*, endpoint_url, services sections)"
 	case "token_file":
 		min, what = 32, "AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE"
+	case "sso_source":
+		min, what = 30, "boto/botocore#2851, an sso-session profile as source_profile (aws/aws-cli#7496: AttributeError)"
 	}
 	if major > 1 || minor >= min {
 		return ""
