@@ -39,6 +39,8 @@ type clientH struct {
 	ctx    context.Context // ends when the handle is freed (async.go)
 	cancel context.CancelCauseFunc
 	gate   *gate // runs its asynchronous calls (gate.go)
+	// release drops the client's hold on its options' identity callbacks.
+	release func()
 }
 
 type cancelH struct {
@@ -100,6 +102,11 @@ func scx_free(h C.uintptr_t, typ C.int) (rc C.int) {
 	switch v := v.(type) {
 	case *clientH:
 		v.close()
+		if v.release != nil {
+			v.release()
+		}
+	case *optionsH:
+		v.ids.release()
 	case *queueH:
 		v.close()
 	case *cancelH:
@@ -270,6 +277,8 @@ type optionsH struct {
 	region                  string
 	endpointParams          map[string]any
 	traceFn, traceUser      uintptr
+	ids                     identities // the identity callbacks (identity.go)
+	profile                 string
 }
 
 //export scx_options_new
@@ -426,6 +435,11 @@ func scx_options_set_str(h C.uintptr_t, which C.int, p1, p2, p3, p4 *C.char, fla
 			}
 		}
 		o.region = s[0]
+	case C.SCX_OPT_PROFILE:
+		if strings.ContainsFunc(s[0], func(r rune) bool { return r < ' ' || r == 0x7f }) {
+			return fail(&o.errBox, codeInvalidArgument, "the profile name contains a control character")
+		}
+		o.profile = s[0]
 	case C.SCX_OPT_ENDPOINT_PARAM:
 		if !need(p1) || s[0] == "" {
 			return fail(&o.errBox, codeInvalidArgument, "the endpoint parameter name must not be NULL or empty")
@@ -513,6 +527,10 @@ func (o *optionsH) clientOptions() []client.Option {
 	}
 	if o.aws != nil {
 		opts = append(opts, client.WithAWSCredentials(*o.aws))
+	}
+	opts = append(opts, o.ids.options()...)
+	if o.profile != "" {
+		opts = append(opts, client.WithProfile(o.profile))
 	}
 	if o.tls != nil {
 		opts = append(opts, client.WithTLS(*o.tls))
@@ -606,7 +624,11 @@ func scx_client_new(mh C.uintptr_t, svc, endpoint *C.char, oh C.uintptr_t, hasOu
 		return fail(&m.errBox, codeUsage, "%v", err)
 	}
 	m.set("")
-	*out = register(C.SCX_CLIENT, newClientH(c))
+	ch := newClientH(c)
+	if o != nil {
+		ch.release = o.ids.acquire()
+	}
+	*out = register(C.SCX_CLIENT, ch)
 	return codeOK
 }
 

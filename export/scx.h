@@ -32,6 +32,7 @@ enum {
     SCX_OPT_PROXY,
     SCX_OPT_HOST_PREFIX,
     SCX_OPT_REGION,
+    SCX_OPT_PROFILE,
     SCX_OPT_ENDPOINT_PARAM,
     SCX_OPT_WAITER_DELAYS,
     SCX_OPT_ASYNC_LIMITS,
@@ -60,6 +61,15 @@ void scx_trace_invoke(uintptr_t fn, uintptr_t user, const char *ev, size_t len);
 long long scx_read_invoke(uintptr_t fn, uintptr_t user, char *buf, size_t cap);
 int scx_write_invoke(uintptr_t fn, uintptr_t user, const char *data, size_t len);
 int scx_rewind_invoke(uintptr_t fn, uintptr_t user);
+
+// The identity callbacks (identity.go): which one scx_options_set_identity
+// sets, and the calls of a callback, which return its result and leave
+// what it gave in the out-parameters (the strings are the callback's).
+enum { SCX_ID_AWS = 1, SCX_ID_TOKEN, SCX_ID_API_KEY };
+int scx_aws_invoke(uintptr_t fn, uintptr_t user, const char **strs, long long *expiration, char *err, size_t cap);
+// Whether this thread is in an identity callback.
+int scx_in_identity_callback(void);
+int scx_token_invoke(uintptr_t fn, uintptr_t user, const char **value, long long *expiration, char *err, size_t cap);
 
 // The completion of an asynchronous call (smithycurl_done_fn), and the
 // eventfd of a completion queue (level-triggered: readable while its

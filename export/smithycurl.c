@@ -116,6 +116,39 @@ int scx_write_invoke(uintptr_t fn, uintptr_t user, const char *data, size_t len)
     return ((smithycurl_write_fn)fn)((void *)user, data, len);
 }
 
+// The identity callbacks: the struct is the library's, zeroed each time.
+static __thread int scx_identity_depth; // > 0 in an identity callback
+
+int scx_in_identity_callback(void) { return scx_identity_depth > 0; }
+
+int scx_aws_invoke(uintptr_t fn, uintptr_t user, const char **strs, long long *expiration, char *err, size_t cap) {
+    smithycurl_aws_credentials c;
+    memset(&c, 0, sizeof c);
+    err[0] = 0;
+    scx_identity_depth++;
+    int rc = ((smithycurl_aws_credentials_fn)fn)((void *)user, &c, err, cap);
+    scx_identity_depth--;
+    err[cap - 1] = 0;
+    strs[0] = c.access_key_id;
+    strs[1] = c.secret_access_key;
+    strs[2] = c.session_token;
+    *expiration = c.expiration;
+    return rc;
+}
+
+int scx_token_invoke(uintptr_t fn, uintptr_t user, const char **value, long long *expiration, char *err, size_t cap) {
+    smithycurl_token t;
+    memset(&t, 0, sizeof t);
+    err[0] = 0;
+    scx_identity_depth++;
+    int rc = ((smithycurl_token_fn)fn)((void *)user, &t, err, cap);
+    scx_identity_depth--;
+    err[cap - 1] = 0;
+    *value = t.value;
+    *expiration = t.expiration;
+    return rc;
+}
+
 // ---- loaders ----
 
 smithycurl_code smithycurl_loader_new(smithycurl_loader **out) {
@@ -305,6 +338,27 @@ smithycurl_code smithycurl_options_set_endpoint_param(smithycurl_options *o, con
 smithycurl_code smithycurl_options_set_trace(smithycurl_options *o, smithycurl_trace_fn fn, void *user_data) {
     FORK_CHECK();
     return scx_options_set_trace(H(o), (uintptr_t)fn, (uintptr_t)user_data);
+}
+
+smithycurl_code smithycurl_options_set_aws_credentials_fn(smithycurl_options *o, smithycurl_aws_credentials_fn fn,
+                                                          void *user_data) {
+    FORK_CHECK();
+    return scx_options_set_identity(H(o), SCX_ID_AWS, (uintptr_t)fn, (uintptr_t)user_data);
+}
+
+smithycurl_code smithycurl_options_set_token_fn(smithycurl_options *o, smithycurl_token_fn fn, void *user_data) {
+    FORK_CHECK();
+    return scx_options_set_identity(H(o), SCX_ID_TOKEN, (uintptr_t)fn, (uintptr_t)user_data);
+}
+
+smithycurl_code smithycurl_options_set_api_key_fn(smithycurl_options *o, smithycurl_token_fn fn, void *user_data) {
+    FORK_CHECK();
+    return scx_options_set_identity(H(o), SCX_ID_API_KEY, (uintptr_t)fn, (uintptr_t)user_data);
+}
+
+smithycurl_code smithycurl_options_set_profile(smithycurl_options *o, const char *profile) {
+    FORK_CHECK();
+    return scx_options_set_str(H(o), SCX_OPT_PROFILE, (char *)profile, NULL, NULL, NULL, 0);
 }
 
 smithycurl_code smithycurl_options_set_async_limits(smithycurl_options *o, int max_transfers,

@@ -550,6 +550,100 @@ smithycurl_code smithycurl_options_set_aws_sigv4(smithycurl_options *options, co
                                                  const char *secret_access_key, const char *session_token,
                                                  const char *region);
 
+/** Identity callbacks: credentials that change (temporary AWS credentials,
+ * tokens from a vault or an OAuth flow), asked for when needed instead of
+ * set once. Each replaces its fixed counterpart above
+ * (smithycurl_options_set_aws_sigv4's keys, _set_bearer_token, _set_api_key)
+ * and is used when the operation's auth schemes include its scheme.
+ *
+ * The callback fills *credentials (or *token), which the library allocates
+ * and zeroes before each call (fields may be added at the end in later
+ * versions: leave unknown ones alone), and returns 0; or writes a message
+ * of at most error_size bytes, NUL included, to error and returns non-zero.
+ * The strings it points to are copied as soon as it returns: they must
+ * stay valid until then (static storage, memory of user_data, or memory
+ * the callback frees on its next call); the library never frees them.
+ * expiration is when the identity stops working, in seconds since the
+ * epoch, 0 for never.
+ *
+ * What it gives is cached and refreshed before it expires, as the AWS SDKs
+ * do: from 15 minutes before expiration a call starts a refresh in the
+ * background and keeps the cached identity (a failed background refresh
+ * keeps it too and is tried again later); from 10 minutes before, calls
+ * wait for the refresh; an identity that lives less than that is refreshed
+ * after half and three quarters of its life. An identity with no
+ * expiration is asked for once.
+ *
+ * Threads: the callback runs on a library thread, never the thread of the
+ * call that needed it, and one at a time per options handle: every client
+ * made from these options shares one cache, so however many calls and
+ * threads wait, one refresh runs. The same callback set on two options
+ * handles may run on two threads at once. It may block (run a command,
+ * call a service); calls wait for it until their own timeout or
+ * cancellation, which does not stop it. user_data is passed as given and
+ * never dereferenced. Once the options handle and every client made from
+ * it are freed, the callback is not called again: the last of those frees
+ * waits for a call of it under way to return, so user_data may be freed
+ * after (a free made by the callback itself does not wait). fn NULL
+ * removes the callback.
+ *
+ * Failures: a callback that returns non-zero, gives an empty access key id,
+ * secret or token, a control character in one, or an expiration already
+ * past, fails the call that needed it with SMITHYCURL_E_USAGE
+ * (SMITHYCURL_KIND_USAGE; SMITHYCURL_E_TIMEOUT or _CANCELLED when the
+ * call's deadline or cancellation ended the wait) before anything is sent;
+ * the result's message names the callback and includes the callback's
+ * message (so that message must not hold a secret), never the values.
+ *
+ *     static int creds(void *vault, smithycurl_aws_credentials *c, char *error, size_t error_size) {
+ *         struct lease *l = vault_lease(vault);     // owned by the vault
+ *         if (!l) { snprintf(error, error_size, "vault: %s", vault_error(vault)); return 1; }
+ *         c->access_key_id = l->key_id; c->secret_access_key = l->secret;
+ *         c->session_token = l->token; c->expiration = l->expires;
+ *         return 0;
+ *     }
+ *     smithycurl_options_set_aws_credentials_fn(options, creds, vault);
+ *
+ * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_HANDLE. */
+typedef struct smithycurl_aws_credentials {
+    const char *access_key_id;
+    const char *secret_access_key;
+    const char *session_token; /* NULL or "" for none */
+    long long expiration;      /* seconds since the epoch; 0: never expires */
+} smithycurl_aws_credentials;
+typedef int (*smithycurl_aws_credentials_fn)(void *user_data, smithycurl_aws_credentials *credentials, char *error,
+                                             size_t error_size);
+smithycurl_code smithycurl_options_set_aws_credentials_fn(smithycurl_options *options, smithycurl_aws_credentials_fn fn,
+                                                          void *user_data);
+
+/** A bearer token (smithy.api#httpBearerAuth) or an API key
+ * (smithy.api#httpApiKeyAuth) and its expiry, for smithycurl_token_fn. */
+typedef struct smithycurl_token {
+    const char *value;
+    long long expiration; /* seconds since the epoch; 0: never expires */
+} smithycurl_token;
+typedef int (*smithycurl_token_fn)(void *user_data, smithycurl_token *token, char *error, size_t error_size);
+/** The bearer token callback; as smithycurl_options_set_aws_credentials_fn. */
+smithycurl_code smithycurl_options_set_token_fn(smithycurl_options *options, smithycurl_token_fn fn, void *user_data);
+/** The API key callback; as smithycurl_options_set_aws_credentials_fn. */
+smithycurl_code smithycurl_options_set_api_key_fn(smithycurl_options *options, smithycurl_token_fn fn, void *user_data);
+
+/** The profile of the AWS shared config and credentials files (~/.aws/config,
+ * ~/.aws/credentials, or AWS_CONFIG_FILE and AWS_SHARED_CREDENTIALS_FILE)
+ * that a service signing with aws.auth#sigv4, or an AWS service, reads its
+ * settings (region, endpoint URL, CA bundle, max attempts, FIPS,
+ * dual-stack) and its credentials from, instead of AWS_PROFILE's or
+ * "default". Options set explicitly win over the profile's settings, the
+ * AWS_* environment variables over both, except credentials: a profile set
+ * here is used before AWS_ACCESS_KEY_ID, as the AWS SDKs do. NULL or ""
+ * unsets it. Copied. The profile must exist: smithycurl_client_new fails
+ * with SMITHYCURL_E_USAGE naming it and the files otherwise; it reads the
+ * files, which the client does not read again.
+ * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_ARGUMENT (a control
+ *   character), SMITHYCURL_E_INVALID_UTF8, SMITHYCURL_E_INVALID_HANDLE.
+ * Thread-safety: one thread at a time per options handle. */
+smithycurl_code smithycurl_options_set_profile(smithycurl_options *options, const char *profile);
+
 /** TLS. ca_file: a PEM bundle of trusted CAs (NULL: the system store).
  * cert_file and key_file: a client certificate and its key, PEM (NULL: none).
  * insecure non-zero turns off peer and host name verification: DANGEROUS,

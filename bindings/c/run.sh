@@ -28,6 +28,13 @@ export SMITHYCURL_HTTPBIN_URL=$url SMITHYCURL_PIZZA_URL=$pizza SMITHYCURL_KV_URL
 # The pizza model is in the shared test data.
 shared=${SMITHYCURL_SHARED:-../shared}
 [ -d "$shared" ] && export SMITHYCURL_SHARED="$(cd "$shared" && pwd)"
+# The AWS shared files the tests read are these, not the user's.
+aws="$build/ctest-aws"
+mkdir -p "$aws"
+printf '[profile ctest]\nregion = eu-west-3\n' > "$aws/config"
+: > "$aws/credentials"
+export AWS_CONFIG_FILE="$aws/config" AWS_SHARED_CREDENTIALS_FILE="$aws/credentials"
+unset AWS_PROFILE AWS_DEFAULT_PROFILE AWS_REGION AWS_DEFAULT_REGION
 # cgo's pointer checks on (the default, made explicit).
 export GODEBUG=cgocheck=1
 ld_path=${LD_LIBRARY_PATH:-}

@@ -62,9 +62,19 @@ type callFlags struct {
 type endpointFlags struct {
 	fips, dualStack bool
 	params          multiFlag
+	profile         string // --profile, also read by the AWS settings
+}
+
+// profileOptions are the options of --profile.
+func (e *endpointFlags) profileOptions() []client.Option {
+	if e.profile == "" {
+		return nil
+	}
+	return []client.Option{client.WithProfile(e.profile)}
 }
 
 func (e *endpointFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&e.profile, "profile", "", "AWS shared config profile to read the settings and credentials of (default: $AWS_DEFAULT_PROFILE, $AWS_PROFILE, default)")
 	fs.BoolVar(&e.fips, "fips", false, "ask the endpoint rules for a FIPS endpoint")
 	fs.BoolVar(&e.dualStack, "dual-stack", false, "ask the endpoint rules for a dual-stack endpoint")
 	fs.Var(&e.params, "endpoint-param", "endpoint rule-set parameter NAME=VALUE (repeatable; e.g. AccountIdEndpointMode=preferred)")
@@ -79,7 +89,7 @@ func (e *endpointFlags) haveRegion(m *model.Model, svc *model.Service, endpoint,
 	}
 	// An AWS service's settings may give either; a malformed one is the
 	// client's to report.
-	if s, ok, err := client.AWSSettings(svc); ok && (err != nil || s.Region.IsSet() || s.EndpointURL.IsSet()) {
+	if s, ok, err := client.AWSSettings(svc, e.profileOptions()...); ok && (err != nil || s.Region.IsSet() || s.EndpointURL.IsSet()) {
 		return true
 	}
 	for _, kv := range e.params {
@@ -99,7 +109,7 @@ func (e *endpointFlags) haveRegion(m *model.Model, svc *model.Service, endpoint,
 }
 
 func (e *endpointFlags) options() ([]client.Option, error) {
-	var opts []client.Option
+	opts := e.profileOptions()
 	if e.fips {
 		opts = append(opts, client.WithFIPS(true))
 	}

@@ -72,24 +72,20 @@ var ClientOptions = []ClientOption{
 		Go: "WithAWSCredentials", C: "smithycurl_options_set_aws_sigv4", Python: "aws_credentials", PyValue: "None",
 		CLI: "--aws-access-key-id --aws-secret-access-key --aws-session-token",
 		Doc: "signs with aws.auth#sigv4"},
-	{Name: "aws_credentials_provider", Type: Callback, Default: "the AWS_* variables",
-		Go:     "WithAWSCredentialsProvider",
-		C:      "", // not in the C API yet (a callback)
-		Python: "", // goes through the C API
-		CLI:    "", // Go only
-		Doc:    "signs with aws.auth#sigv4 with the credentials a provider gives, cached and refreshed before they expire"},
+	{Name: "aws_credentials_provider", Type: Callback, Default: "the default credential chain",
+		Go: "WithAWSCredentialsProvider", C: "smithycurl_options_set_aws_credentials_fn", Python: "credentials", PyValue: "None",
+		CLI: "", // --profile, or the chain
+		Doc: "signs with aws.auth#sigv4 with the credentials a provider gives, cached and refreshed before they expire"},
 	{Name: "bearer_token_provider", Type: Callback, Default: "none",
-		Go:     "WithBearerTokenProvider",
-		C:      "", // not in the C API yet (a callback)
-		Python: "", // goes through the C API
-		CLI:    "", // Go only
-		Doc:    "@httpBearerAuth with the tokens a provider gives, cached and refreshed before they expire"},
+		Go: "WithBearerTokenProvider", C: "smithycurl_options_set_token_fn", Python: "token", PyValue: "None",
+		CLI: "", // --bearer
+		Doc: "@httpBearerAuth with the tokens a provider gives, cached and refreshed before they expire"},
 	{Name: "api_key_provider", Type: Callback, Default: "none",
 		Go:     "WithAPIKeyProvider",
-		C:      "", // not in the C API yet (a callback)
-		Python: "", // goes through the C API
-		CLI:    "", // Go only
-		Doc:    "@httpApiKeyAuth with the keys a provider gives, cached and refreshed before they expire"},
+		C:      "smithycurl_options_set_api_key_fn",
+		Python: "", // api_key= takes a callable too
+		CLI:    "", // --api-key
+		Doc:    "@httpApiKeyAuth with the keys a provider gives, cached and refreshed before they expire (Python: api_key= a callable)"},
 	{Name: "ca_file", Type: "path", Default: "the system store (AWS services: AWS_CA_BUNDLE, ca_bundle)",
 		Go: "WithTLS", C: "smithycurl_options_set_tls", Python: "ca_file", PyValue: "None",
 		CLI: "", // not yet a flag
@@ -135,11 +131,8 @@ var ClientOptions = []ClientOption{
 		CLI:    "--dual-stack",
 		Doc:    "asks the endpoint rules for a dual-stack endpoint (C, Python: the UseDualStack endpoint parameter)"},
 	{Name: "profile", Type: "string", Default: "AWS_DEFAULT_PROFILE, AWS_PROFILE, default",
-		Go:     "WithProfile",
-		C:      "", // not in the C API yet
-		Python: "", // goes through the C API
-		CLI:    "", // not yet a flag
-		Doc:    "the shared config profile an AWS service reads its settings from (it must exist)"},
+		Go: "WithProfile", C: "smithycurl_options_set_profile", Python: "profile", PyValue: "None", CLI: "--profile",
+		Doc: "the shared config profile an AWS service reads its settings and credentials from (it must exist)"},
 	{Name: "aws_config", Type: "*awsconfig.Config", Default: "the shared files and environment, read by New",
 		Go:     "WithAWSConfig",
 		C:      "", // Go only: a Go value

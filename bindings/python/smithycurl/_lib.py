@@ -94,6 +94,24 @@ REWIND_FN = ctypes.CFUNCTYPE(c_int, c_void_p)
 WRITE_FN = ctypes.CFUNCTYPE(c_int, c_void_p, c_void_p, c_size_t)
 
 
+class AWSCredentials(ctypes.Structure):
+    """smithycurl_aws_credentials."""
+
+    _fields_ = [("access_key_id", c_char_p), ("secret_access_key", c_char_p), ("session_token", c_char_p),
+                ("expiration", ctypes.c_longlong)]
+
+
+class Token(ctypes.Structure):
+    """smithycurl_token."""
+
+    _fields_ = [("value", c_char_p), ("expiration", ctypes.c_longlong)]
+
+
+# The identity callbacks (the error buffer as c_void_p: it is written to).
+AWS_CREDENTIALS_FN = ctypes.CFUNCTYPE(c_int, c_void_p, P(AWSCredentials), c_void_p, c_size_t)
+TOKEN_FN = ctypes.CFUNCTYPE(c_int, c_void_p, P(Token), c_void_p, c_size_t)
+
+
 class Library:
     """The loaded library: its ctypes functions as attributes, named without
     the ``smithycurl_`` prefix (``lib.call``, ``lib.result_free``)."""
@@ -171,6 +189,10 @@ _FUNCTIONS: dict[str, tuple[Any, list[Any], bool]] = {
     "options_set_region": (c_int, [c_void_p, c_char_p], False),
     "options_set_endpoint_param": (c_int, [c_void_p, c_char_p, c_char_p], False),
     "options_set_trace": (c_int, [c_void_p, TRACE_FN, c_void_p], False),
+    "options_set_aws_credentials_fn": (c_int, [c_void_p, AWS_CREDENTIALS_FN, c_void_p], False),
+    "options_set_token_fn": (c_int, [c_void_p, TOKEN_FN, c_void_p], False),
+    "options_set_api_key_fn": (c_int, [c_void_p, TOKEN_FN, c_void_p], False),
+    "options_set_profile": (c_int, [c_void_p, c_char_p], False),
     "options_errmsg": (c_int, [c_void_p, P(c_void_p)], True),
     "options_free": (c_int, [c_void_p], False),
     "client_new": (c_int, [c_void_p, c_char_p, c_char_p, c_void_p, P(c_void_p)], False),
@@ -218,7 +240,9 @@ _FUNCTIONS: dict[str, tuple[Any, list[Any], bool]] = {
 #: API): left undeclared, so that everything else still works; using them
 #: raises LibraryError saying so (see Library.__getattr__).
 _OPTIONAL = frozenset({"queue_new", "queue_fd", "queue_next", "queue_free", "call_queued",
-                       "options_set_async_limits", "paginator_next_queued", "model_services_json_v2"})
+                       "options_set_async_limits", "paginator_next_queued", "model_services_json_v2",
+                       "options_set_aws_credentials_fn", "options_set_token_fn", "options_set_api_key_fn",
+                       "options_set_profile"})
 
 
 def _declare(cdll: ctypes.CDLL) -> Library:

@@ -15,7 +15,9 @@ if TYPE_CHECKING:
     from typing import Any, Callable, Mapping, Optional
     from typing import Union as TUnion
 
-    Calls = list[tuple[str, tuple[Any, ...]]]  # (the option named in errors, a setter's arguments)
+    # (the option named in errors, a setter's arguments[, another setter to call])
+    Call = TUnion[tuple[str, tuple[Any, ...]], tuple[str, tuple[Any, ...], str]]
+    Calls = list[Call]
 
 
 def trace_logger() -> Any:
@@ -28,11 +30,11 @@ def trace_logger() -> Any:
 
 def make_options(lib: _lib.Library, **o: Any) -> tuple[int, Any]:
     """An options handle (the caller frees it) and what the client must keep
-    alive (the trace callback). o holds every keyword of CLIENT_OPTIONS; one
-    at its default is not set."""
+    alive (the trace and identity callbacks). o holds every keyword of
+    CLIENT_OPTIONS; one at its default is not set."""
     h = ctypes.c_void_p()
     lib.options_new(ctypes.byref(h))
-    keep: Any = None
+    keep: list[Any] = []
 
     def s(v: Optional[str], what: str) -> Optional[bytes]:
         # C strings end at NUL: a value holding one would be cut silently.
@@ -69,8 +71,23 @@ def make_options(lib: _lib.Library, **o: Any) -> tuple[int, Any]:
             calls.append((f"{what}[{k!r}]", (s(k, what), s(v, what))))
         return calls
 
+    def identity(what: str, p: Any, make: str) -> Calls:
+        from . import _identity  # only for a callable
+
+        cb = getattr(_identity, make)(what, p)
+        keep.append(cb)
+        return [(what, (cb, None))]
+
+    def api_key(what: str, v: Any) -> Calls:
+        if isinstance(v, str):
+            return [(what, (s(v, what),))]
+        from . import _identity
+
+        cb = _identity.token_callback(what, v)
+        keep.append(cb)
+        return [(what, (cb, None), "options_set_api_key_fn")]
+
     def trace(what: str, t: TUnion[bool, Callable[[dict[str, Any]], None], None]) -> Calls:
-        nonlocal keep
         if not t:
             return []
         fn: Callable[[dict[str, Any]], None] = t if callable(t) else _log_trace
@@ -81,8 +98,9 @@ def make_options(lib: _lib.Library, **o: Any) -> tuple[int, Any]:
             except Exception:  # never let it unwind into C
                 trace_logger().exception("smithycurl trace callback failed")
 
-        keep = _lib.TRACE_FN(on_event)
-        return [(what, (keep, None))]
+        cb = _lib.TRACE_FN(on_event)
+        keep.append(cb)
+        return [(what, (cb, None))]
 
     # The calls of each C setter, from the values of its keywords in the
     # order CLIENT_OPTIONS gives them.
@@ -96,12 +114,15 @@ def make_options(lib: _lib.Library, **o: Any) -> tuple[int, Any]:
         "options_set_user_agent": lambda what, v: [(what, (s(v, what),))],
         "options_set_bearer_token": lambda what, v: [(what, (s(v, what),))],
         "options_set_basic_auth": lambda what, v: [(what, (s(v[0], what), s(v[1], what)))],
-        "options_set_api_key": lambda what, v: [(what, (s(v, what),))],
+        "options_set_api_key": api_key,
         "options_set_aws_sigv4": aws,
+        "options_set_aws_credentials_fn": lambda what, p: identity(what, p, "aws_callback"),
+        "options_set_token_fn": lambda what, p: identity(what, p, "token_callback"),
         "options_set_tls": tls,
         "options_set_proxy": lambda what, v: [(what, (s(v, what),))],
         "options_set_host_prefix": lambda what, v: [(what, (int(bool(v)),))],
         "options_set_region": lambda what, v: [(what, (s(v, what),))],
+        "options_set_profile": lambda what, v: [(what, (s(v, what),))],
         "options_set_endpoint_param": endpoint_params,
         "options_set_waiter_delays": lambda what, v: [(what, (int(round(v[0] * 1000)), int(round(v[1] * 1000))))],
         "options_set_async_limits": lambda what, n, m: [(what, (int(n or 0), int(m or 0)))],
@@ -111,8 +132,9 @@ def make_options(lib: _lib.Library, **o: Any) -> tuple[int, Any]:
         for setter, keywords in SETTERS.items():
             if all(o[k] is CLIENT_OPTIONS[k][1] for k in keywords):
                 continue
-            for what, args in convert[setter]("/".join(keywords), *(o[k] for k in keywords)):
-                rc = getattr(lib, setter)(h, *args)
+            for call in convert[setter]("/".join(keywords), *(o[k] for k in keywords)):
+                what, args, fn = call if len(call) == 3 else (*call, setter)
+                rc = getattr(lib, fn)(h, *args)
                 if rc != _lib.OK:
                     msg = _lib.errmsg(lib, lib.options_errmsg, h) or lib.strerror(rc).decode()
                     raise errors.UsageError(f"option {what}: {msg}", rc=rc)

@@ -22,6 +22,7 @@ from ._options import make_options
 from .client import Client
 
 if TYPE_CHECKING:
+    from ._identity import Provider
     from .aio import AsyncClient  # imported by async_client: asyncio only for programs that use it
 
 if TYPE_CHECKING:
@@ -175,8 +176,11 @@ class Model:
         user_agent: Optional[str] = None,
         bearer_token: Optional[str] = None,
         basic_auth: Optional[tuple[str, str]] = None,
-        api_key: Optional[str] = None,
+        api_key: TUnion[str, Provider, None] = None,
         aws_credentials: Optional[Mapping[str, Optional[str]]] = None,
+        credentials: Optional[Provider] = None,
+        token: Optional[Provider] = None,
+        profile: Optional[str] = None,
         ca_file: Optional[str] = None,
         cert_file: Optional[str] = None,
         key_file: Optional[str] = None,
@@ -217,6 +221,22 @@ class Model:
           trailing newline (a token file read whole) is removed from each,
           any other control character raises UsageError naming the option,
           never showing the value;
+        - identities that change: ``credentials`` (AWS), ``token`` (bearer)
+          and ``api_key``, each a function of no arguments or an object
+          with ``retrieve()``, called on a library thread when the identity
+          is needed, one call at a time per client; ``credentials`` returns
+          a mapping or object with ``access_key_id``, ``secret_access_key``,
+          ``session_token`` and ``expiration`` (a datetime, naive meaning
+          UTC, or seconds since the epoch; None: never), ``token`` and
+          ``api_key`` a str or one with ``value`` and ``expiration``. What
+          it returns is cached and asked for again before it expires (from
+          15 minutes before in the background, from 10 minutes before the
+          calls wait). An exception it raises fails the call that needed
+          it (UsageError with the exception's type and message);
+        - ``profile``: the AWS shared config profile (``~/.aws/config``,
+          ``~/.aws/credentials``) an AWS service reads its region, endpoint
+          and other settings, and its credentials, from instead of
+          ``AWS_PROFILE``'s or ``default``; it must exist;
         - TLS: ``ca_file``, ``cert_file``, ``key_file``, ``insecure``
           (tests only); ``proxy`` ("-" for none);
         - ``validate``: check inputs against the model's constraint traits
@@ -255,6 +275,7 @@ class Model:
             self._lib, timeout=timeout, connect_timeout=connect_timeout, retries=retries,
             headers=headers, user_agent=user_agent, bearer_token=bearer_token,
             basic_auth=basic_auth, api_key=api_key, aws_credentials=aws_credentials,
+            credentials=credentials, token=token, profile=profile,
             ca_file=ca_file, cert_file=cert_file, key_file=key_file, insecure=insecure,
             proxy=proxy, validate=validate,
             max_response_bytes=max_response_bytes, trace=trace, host_prefix=host_prefix,

@@ -26,6 +26,8 @@ SAMPLES: dict[str, Any] = {
     "insecure": True, "proxy": "-", "host_prefix": False, "region": "us-east-1",
     "endpoint_params": {"UseFIPS": True}, "waiter_delays": (1, 2), "max_transfers": 10,
     "max_host_connections": 2, "trace": True,
+    "credentials": lambda: {"access_key_id": "AKID", "secret_access_key": "secret"}, "token": lambda: "token",
+    "profile": "dev",
 }
 
 
