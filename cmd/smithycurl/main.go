@@ -2,6 +2,7 @@
 //
 //	smithycurl call     --model PATH... --endpoint URL OPERATION [--input JSON|@FILE]
 //	smithycurl wait     --model PATH... --endpoint URL WAITER [--input JSON] [--max-wait DUR]
+//	smithycurl credentials [--profile NAME] [--model PATH... [--service ID]] [--json]
 //	smithycurl ops      --model PATH... [--service ID]
 //	smithycurl describe --model PATH... OPERATION
 //	smithycurl example  --model PATH... OPERATION
@@ -40,6 +41,9 @@ Usage:
                       poll until the waiter (smithy.waiters#waitable) succeeds
   smithycurl endpoint --model PATH --region REGION [OPERATION [--input JSON]]
                                                     print the endpoint the rules resolve
+  smithycurl credentials [--profile NAME] [--model PATH [--service ID]] [--json]
+                                                    show where the AWS credentials, region and
+                                                    endpoint come from (secrets masked)
   smithycurl ops      --model PATH [--service ID]   list operations and their HTTP routes
   smithycurl describe --model PATH OPERATION        show input, output and errors (--json)
   smithycurl example  --model PATH OPERATION        print an input JSON to fill in
@@ -86,6 +90,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cmds := map[string]func(context.Context, []string, io.Writer, io.Writer) int{
 		"call": call, "wait": wait, "endpoint": endpointCmd, "ops": ops, "describe": describe, "example": example,
 		"validate": validate, "ast": ast, "compile": compile, "completion": completion, "gen": gen,
+		"credentials": credentialsCmd,
 	}
 	cmd, ok := cmds[args[0]]
 	if !ok {
