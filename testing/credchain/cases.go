@@ -283,6 +283,23 @@ func Cases() []Case {
 			Exclude: "botocore reads AWS_DEFAULT_REGION only; smithycurl reads AWS_REGION first, as the AWS CLI v2 and aws-sdk-go-v2 (awsconfig.Settings)"},
 	)
 
+	add("settings",
+		Case{Name: "max-attempts-env", Env: env("AWS_MAX_ATTEMPTS", "5")},
+		Case{Name: "max-attempts-profile", Files: files(cfgFile, "[default]\nmax_attempts = 7\n")},
+		Case{Name: "max-attempts-env-beats-profile", Env: env("AWS_MAX_ATTEMPTS", "2"), Files: files(cfgFile, "[default]\nmax_attempts = 7\n")},
+		Case{Name: "max-attempts-malformed", Env: env("AWS_MAX_ATTEMPTS", "three")},
+		Case{Name: "retry-mode-adaptive", Files: files(cfgFile, "[default]\nretry_mode = adaptive\n")},
+		Case{Name: "retry-mode-legacy", Env: env("AWS_RETRY_MODE", "legacy")},
+		Case{Name: "fips-env", Env: env("AWS_USE_FIPS_ENDPOINT", "true")},
+		Case{Name: "fips-upper-case", Env: env("AWS_USE_FIPS_ENDPOINT", "TRUE")},
+		Case{Name: "fips-false-beats-profile", Env: env("AWS_USE_FIPS_ENDPOINT", "false"), Files: files(cfgFile, "[default]\nuse_fips_endpoint = true\n")},
+		Case{Name: "dualstack-profile", Profile: "dev", Files: files(cfgFile, devConf+"use_dualstack_endpoint = true\n")},
+		Case{Name: "ca-bundle-env-beats-profile", Env: env("AWS_CA_BUNDLE", "/etc/ssl/env.pem"), Files: files(cfgFile, "[default]\nca_bundle = /etc/ssl/profile.pem\n")},
+		Case{Name: "ca-bundle-profile", Files: files(cfgFile, "[default]\nca_bundle = /etc/ssl/profile.pem\n")},
+		Case{Name: "fips-not-a-boolean", Env: env("AWS_USE_FIPS_ENDPOINT", "yes"),
+			Exclude: "botocore reads any value but \"true\" as false; smithycurl refuses one that is not true or false, as aws-sdk-go-v2 (awsconfig.Settings)"},
+	)
+
 	add("endpoint",
 		Case{Name: "service-variable", Env: env("AWS_ENDPOINT_URL_DYNAMODB", "http://127.0.0.1:8000"), Needs: "endpoint_url"},
 		Case{Name: "global-variable", Env: env("AWS_ENDPOINT_URL", "http://127.0.0.1:8001"), Needs: "endpoint_url"},

@@ -62,6 +62,23 @@ def session_for(profile):
     return s
 
 
+def settings(s):
+    """The settings smithycurl's side reports, normalized as it does:
+    legacy retry mode as standard (its default), booleans as botocore's
+    client reads them (ensure_boolean)."""
+    from botocore.utils import ensure_boolean
+    get = s.get_config_variable
+    st = {'max_attempts': '', 'ca_bundle': get('ca_bundle') or ''}
+    if get('max_attempts') is not None:
+        st['max_attempts'] = str(get('max_attempts'))
+    mode = get('retry_mode') or 'legacy'
+    st['retry_mode'] = 'standard' if mode == 'legacy' else mode
+    for key in ('use_fips_endpoint', 'use_dualstack_endpoint'):
+        v = get(key)
+        st[key] = '' if v is None else str(ensure_boolean(v)).lower()
+    return st
+
+
 def resolve(profile, client_name):
     out = {'botocore': botocore.__version__, 'endpoint_supported': NATIVE_ENDPOINTS}
 
@@ -79,7 +96,9 @@ def resolve(profile, client_name):
         out['creds_error'] = error_text(e)
 
     try:
-        out['region'] = session_for(profile).get_config_variable('region') or ''
+        s = session_for(profile)
+        out['region'] = s.get_config_variable('region') or ''
+        out['settings'] = settings(s)
     except Exception as e:
         out['region_error'] = error_text(e)
 

@@ -444,11 +444,20 @@ func compare(c Case, g, b Result) []string {
 	}
 	switch {
 	case (g.RegionError == "") != (b.RegionError == ""):
-		p = append(p, "region: one side fails")
+		p = append(p, "settings: one side fails")
 	case g.RegionError == "" && g.Region != b.Region:
 		p = append(p, fmt.Sprintf("region: smithycurl %q, botocore %q", g.Region, b.Region))
 	}
-	if b.EndpointSupported {
+	if g.RegionError == "" && b.RegionError == "" {
+		for _, k := range []string{"max_attempts", "retry_mode", "use_fips_endpoint", "use_dualstack_endpoint", "ca_bundle"} {
+			if g.Settings[k] != b.Settings[k] {
+				p = append(p, fmt.Sprintf("%s: smithycurl %q, botocore %q", k, g.Settings[k], b.Settings[k]))
+			}
+		}
+	}
+	// smithycurl reads the settings at once: when both fail on one, the
+	// endpoint is not compared.
+	if b.EndpointSupported && (g.RegionError == "" || b.RegionError == "") {
 		switch {
 		case (g.EndpointError == "") != (b.EndpointError == ""):
 			p = append(p, "endpoint: one side fails")

@@ -8,6 +8,7 @@ package credchain
 import (
 	"context"
 	"errors"
+	"strconv"
 	"time"
 
 	"github.com/smithycurl/smithycurl/awsconfig"
@@ -22,8 +23,14 @@ type Result struct {
 	CredsError string `json:"creds_error,omitempty"`
 	// NotFound: no provider had credentials (botocore: get_credentials()
 	// is None; smithycurl: the error wraps ErrNotFound).
-	NotFound          bool   `json:"not_found,omitempty"`
-	Region            string `json:"region"`
+	NotFound bool   `json:"not_found,omitempty"`
+	Region   string `json:"region"`
+	// Settings are the other settings, normalized: max_attempts,
+	// retry_mode (legacy reads as standard, the default), use_fips_endpoint
+	// and use_dualstack_endpoint ("true", "false" or "" when unset),
+	// ca_bundle.
+	Settings map[string]string `json:"settings,omitempty"`
+	// RegionError: reading the settings failed (the region's or another's).
 	RegionError       string `json:"region_error,omitempty"`
 	Endpoint          string `json:"endpoint"`
 	EndpointError     string `json:"endpoint_error,omitempty"`
@@ -50,9 +57,24 @@ func Side(profile, sdkID string) Result {
 		var st awsconfig.Settings
 		if st, err = cfg.Settings(profile, sdkID); err == nil {
 			r.Region, r.Endpoint = st.Region.V, st.EndpointURL.V
+			r.Settings = map[string]string{"max_attempts": "", "retry_mode": "standard", "ca_bundle": st.CABundle.V,
+				"use_fips_endpoint": boolSetting(st.UseFIPS), "use_dualstack_endpoint": boolSetting(st.UseDualStack)}
+			if st.MaxAttempts.IsSet() {
+				r.Settings["max_attempts"] = strconv.Itoa(st.MaxAttempts.V)
+			}
+			if st.RetryMode.IsSet() {
+				r.Settings["retry_mode"] = st.RetryMode.V
+			}
 			return r
 		}
 	}
 	r.RegionError, r.EndpointError = err.Error(), err.Error()
 	return r
+}
+
+func boolSetting(v awsconfig.Value[bool]) string {
+	if !v.IsSet() {
+		return ""
+	}
+	return strconv.FormatBool(v.V)
 }
