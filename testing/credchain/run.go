@@ -370,19 +370,23 @@ func (r *Runner) one(c Case) Outcome {
 		o.Excluded = needs(c.Needs, o.Boto.Botocore)
 	}
 	o.Problems = append(o.Problems, compare(c, o.Go, o.Boto)...)
-	for _, s := range goSecrets {
-		if s != "" && strings.Contains(o.GoRaw, s) {
-			o.Problems = append(o.Problems, "smithycurl's output shows a secret")
-			break
-		}
+	if leaks(o.GoRaw, goSecrets) {
+		o.Problems = append(o.Problems, "smithycurl's output shows a secret")
 	}
-	for _, s := range botoSecrets {
-		if s != "" && strings.Contains(o.BotoRaw, s) {
-			o.Problems = append(o.Problems, "botocore's output shows a secret")
-			break
-		}
+	if leaks(o.BotoRaw, botoSecrets) {
+		o.Problems = append(o.Problems, "botocore's output shows a secret")
 	}
 	return o
+}
+
+// leaks reports whether out shows one of secrets.
+func leaks(out string, secrets []string) bool {
+	for _, s := range secrets {
+		if s != "" && strings.Contains(out, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // needs says why a botocore version cannot be compared on a feature

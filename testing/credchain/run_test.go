@@ -30,6 +30,18 @@ func TestCompare(t *testing.T) {
 	}
 }
 
+func TestLeaks(t *testing.T) {
+	secrets := append(staticSecrets(), "")
+	if leaks(`{"akid":"AKIA1","creds_error":"profile p: bad"}`, secrets) {
+		t.Error("a clean output leaks")
+	}
+	for _, s := range staticSecrets() {
+		if !leaks(`{"creds_error":"x `+s+`"}`, secrets) {
+			t.Errorf("%.8s... not found", s)
+		}
+	}
+}
+
 func TestNeeds(t *testing.T) {
 	if needs("endpoint_url", "1.29.27") == "" || needs("endpoint_url", "1.31.0") != "" || needs("token_file", "1.31.9") == "" {
 		t.Error("needs: wrong version gate")
