@@ -258,3 +258,24 @@ func TestChainWaitCancelled(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// credential_process through the profile: FromProfile calls Process.
+func TestChainCredentialProcess(t *testing.T) {
+	s := script(t, `echo '{"Version": 1, "AccessKeyId": "AKPROC", "SecretAccessKey": "`+procSecret+`"}'`)
+	e := newChainEnv(t, nil)
+	writeAWSFiles(t, e.env, "[profile dev]\ncredential_process = "+s+"\n", "")
+	c, err := e.chain(t, "dev").Retrieve(context.Background())
+	if err != nil || c.AccessKeyID != "AKPROC" {
+		t.Fatal(c, err)
+	}
+	want := "credential_process: profile dev (" + filepath.Join(e.env.Home, ".aws", "config") + ":2)"
+	if c.Source != want {
+		t.Fatalf("Source %q, want %q", c.Source, want)
+	}
+	// A failing process stops the chain with its error.
+	writeAWSFiles(t, e.env, "[profile dev]\ncredential_process = "+script(t, "echo nope >&2; exit 2")+"\n", "")
+	_, err = e.chain(t, "dev").Retrieve(context.Background())
+	if err == nil || errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "exit status 2: nope") {
+		t.Fatalf("got %v", err)
+	}
+}

@@ -3,6 +3,7 @@ package credentials
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -86,12 +87,7 @@ func (p *containerProvider) fetch(ctx context.Context, variable, uri string) (id
 		timeout = containerTimeout
 	}
 	var last error
-	for attempt := 1; attempt <= p.attempts; attempt++ {
-		if attempt > 1 {
-			if err := sleepCtx(ctx, p.delay); err != nil {
-				return identity.AWS{}, fmt.Errorf("%w (after: %v)", err, last)
-			}
-		}
+	for attempt := 1; ; attempt++ {
 		// The token is read at each attempt: it rotates.
 		tok, err := containerToken(p.env)
 		if err != nil {
@@ -100,13 +96,23 @@ func (p *containerProvider) fetch(ctx context.Context, variable, uri string) (id
 		if tok != "" {
 			header.Set("Authorization", tok)
 		}
-		var c identity.AWS
-		c, last = containerAttempt(ctx, t, u.String(), shown, header, timeout)
-		if last == nil {
+		var body []byte
+		if body, last = containerGet(ctx, t, u.String(), shown, header, timeout); last == nil {
+			// Past a JSON answer botocore does not try again.
+			c, missing, _, err := metadataCreds(body)
+			switch {
+			case missing != "":
+				return identity.AWS{}, fmt.Errorf("GET %s: %s missing from the response", shown, missing)
+			case err != nil:
+				return identity.AWS{}, fmt.Errorf("GET %s: %w", shown, err)
+			}
 			return c, nil
 		}
-		if ctx.Err() != nil {
+		if attempt >= p.attempts {
 			break
+		}
+		if err := sleepCtx(ctx, p.delay); err != nil {
+			return identity.AWS{}, fmt.Errorf("%w (after: %v)", err, last)
 		}
 	}
 	if p.attempts > 1 {
@@ -115,38 +121,53 @@ func (p *containerProvider) fetch(ctx context.Context, variable, uri string) (id
 	return identity.AWS{}, last
 }
 
-func containerAttempt(ctx context.Context, t *transport.Curl, uri, shown string, header wire.Header, timeout time.Duration) (identity.AWS, error) {
+// containerGet is one attempt: a 200 with a JSON body, or an error.
+func containerGet(ctx context.Context, t *transport.Curl, uri, shown string, header wire.Header, timeout time.Duration) ([]byte, error) {
 	resp, err := metadataCall(ctx, t, "GET", uri, shown, header, timeout)
 	if err != nil {
-		return identity.AWS{}, err
+		return nil, err
 	}
 	if resp.Status != 200 {
-		return identity.AWS{}, fmt.Errorf("GET %s: status %d", shown, resp.Status)
+		return nil, fmt.Errorf("GET %s: status %d", shown, resp.Status)
 	}
+	if !json.Valid(resp.Body) {
+		return nil, fmt.Errorf("GET %s: the response is not JSON", shown)
+	}
+	return resp.Body, nil
+}
+
+// metadataCreds decodes the credentials of the container and instance
+// metadata endpoints. missing names the first of botocore's four required
+// fields absent (the Go SDK's container provider lets Token and Expiration
+// go); code is an error document's Code.
+func metadataCreds(body []byte) (c identity.AWS, missing, code string, err error) {
 	var v struct {
+		Code                               string
 		AccessKeyID                        *string `json:"AccessKeyId"`
 		SecretAccessKey, Token, Expiration *string
 	}
-	if err := json.Unmarshal(resp.Body, &v); err != nil {
-		return identity.AWS{}, fmt.Errorf("GET %s: the response is not JSON credentials", shown)
+	if json.Unmarshal(body, &v) != nil {
+		return c, "", "", errors.New("the response is not JSON credentials")
 	}
-	// botocore requires the four (the Go SDK lets Token and Expiration go).
+	if checkText("Code", v.Code) == nil && len(v.Code) <= 100 {
+		code = v.Code
+	}
 	for _, f := range []struct {
 		name string
 		v    *string
 	}{{"AccessKeyId", v.AccessKeyID}, {"SecretAccessKey", v.SecretAccessKey}, {"Token", v.Token}, {"Expiration", v.Expiration}} {
 		if f.v == nil || *f.v == "" {
-			return identity.AWS{}, fmt.Errorf("GET %s: %s missing from the response", shown, f.name)
+			return c, f.name, code, nil
 		}
 	}
-	c := identity.AWS{AccessKeyID: *v.AccessKeyID, SecretAccessKey: *v.SecretAccessKey, SessionToken: *v.Token}
+	c = identity.AWS{AccessKeyID: *v.AccessKeyID, SecretAccessKey: *v.SecretAccessKey, SessionToken: *v.Token}
 	if err := checkCreds(c); err != nil {
-		return identity.AWS{}, fmt.Errorf("GET %s: %w", shown, err)
+		return identity.AWS{}, "", code, err
 	}
 	if c.Expires, err = parseExpiry("Expiration", *v.Expiration); err != nil {
-		return identity.AWS{}, fmt.Errorf("GET %s: %w", shown, err)
+		return identity.AWS{}, "", code, err
 	}
-	return c, nil
+	return c, "", code, nil
 }
 
 // containerURL checks a container credentials URL as botocore does: https

@@ -15,10 +15,10 @@ import (
 
 const containerPath = "/v2/credentials/abc"
 
-// quickContainer is Container with the fake's URL, botocore's 3 attempts
-// but no delay between them, and a short timeout.
+// quickContainer is Container with botocore's 3 attempts but no delay
+// between them.
 func quickContainer(t *testing.T, vars map[string]string) *containerProvider {
-	p := Container(varsEnv(t, vars), Options{Timeout: 2 * time.Second}).(*containerProvider)
+	p := Container(varsEnv(t, vars), Options{Timeout: 5 * time.Second}).(*containerProvider)
 	p.delay = 0
 	return p
 }
@@ -164,32 +164,35 @@ func TestContainerBadAnswers(t *testing.T) {
 		name string
 		h    func(s *credserver.Container) http.HandlerFunc
 		want string
+		// botocore tries again after a failed request, not after a bad
+		// JSON document.
+		attempts int
 	}{
 		{"500", func(*credserver.Container) http.HandlerFunc {
 			return func(w http.ResponseWriter, r *http.Request) { http.Error(w, "oops", 500) }
-		}, "status 500"},
+		}, "status 500", 3},
 		{"redirect", func(*credserver.Container) http.HandlerFunc {
 			return func(w http.ResponseWriter, r *http.Request) {
 				http.Redirect(w, r, "http://example.com/", http.StatusFound)
 			}
-		}, "status 302"},
+		}, "status 302", 3},
 		{"garbage", func(*credserver.Container) http.HandlerFunc {
 			return func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("<html>container-secret</html>")) }
-		}, "not JSON credentials"},
+		}, "not JSON", 3},
 		{"huge", func(*credserver.Container) http.HandlerFunc {
 			return func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(big)) }
-		}, "too large"},
+		}, "too large", 3},
 		{"no token", func(*credserver.Container) http.HandlerFunc {
 			return func(w http.ResponseWriter, r *http.Request) {
 				w.Write([]byte(`{"AccessKeyId": "AK", "SecretAccessKey": "container-secret", "Expiration": "2030-01-01T00:00:00Z"}`))
 			}
-		}, "Token missing"},
+		}, "Token missing", 1},
 		{"bad expiration", func(*credserver.Container) http.HandlerFunc {
 			return func(w http.ResponseWriter, r *http.Request) {
 				w.Write([]byte(`{"AccessKeyId": "AK", "SecretAccessKey": "s", "Token": "t", "Expiration": "container-secret"}`))
 			}
-		}, "Expiration is not an RFC 3339 time"},
-		{"stalls", func(s *credserver.Container) http.HandlerFunc { return s.Stall }, "timeout"},
+		}, "Expiration is not an RFC 3339 time", 1},
+		{"stalls", func(s *credserver.Container) http.HandlerFunc { return s.Stall }, "timeout", 3},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -197,14 +200,16 @@ func TestContainerBadAnswers(t *testing.T) {
 			defer s.Close()
 			s.Override("GET "+containerPath, c.h(s))
 			p := quickContainer(t, map[string]string{"AWS_CONTAINER_CREDENTIALS_FULL_URI": s.URL + containerPath})
-			p.timeout = 300 * time.Millisecond
+			if c.name == "stalls" {
+				p.timeout = 300 * time.Millisecond
+			}
 			_, err := p.Retrieve(context.Background())
 			if err == nil || errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("got %v, want %q", err, c.want)
 			}
 			noSecret(t, err, "container-secret")
-			if n := s.Hits("GET " + containerPath); n != containerAttempts {
-				t.Fatalf("%d attempts, want botocore's %d", n, containerAttempts)
+			if n := s.Hits("GET " + containerPath); n != c.attempts {
+				t.Fatalf("%d attempts, want botocore's %d", n, c.attempts)
 			}
 		})
 	}

@@ -186,31 +186,18 @@ func (s imdsSettings) retrieve(ctx context.Context, opts *Options) (identity.AWS
 		}
 		return identity.AWS{}, fmt.Errorf("%s: %w: %w", where, err, ErrNotFound)
 	}
-	var v struct {
-		Code                               string
-		AccessKeyID                        *string `json:"AccessKeyId"`
-		SecretAccessKey, Token, Expiration *string
-	}
-	json.Unmarshal(resp.Body, &v) // checked by get
-	for _, f := range []struct {
-		name string
-		v    *string
-	}{{"AccessKeyId", v.AccessKeyID}, {"SecretAccessKey", v.SecretAccessKey}, {"Token", v.Token}, {"Expiration", v.Expiration}} {
-		if f.v == nil || *f.v == "" {
-			msg := fmt.Sprintf("%s: %s missing from the answer", where, f.name)
-			if v.Code != "" && checkText("", v.Code) == nil && len(v.Code) < 100 {
-				msg += " (Code " + v.Code + ")"
-			}
-			return identity.AWS{}, fmt.Errorf("%s: %w", msg, ErrNotFound)
+	c, missing, code, err := metadataCreds(resp.Body)
+	switch {
+	case missing != "":
+		msg := fmt.Sprintf("%s: %s missing from the answer", where, missing)
+		if code != "" {
+			msg += " (Code " + code + ")"
 		}
-	}
-	c := identity.AWS{AccessKeyID: *v.AccessKeyID, SecretAccessKey: *v.SecretAccessKey, SessionToken: *v.Token, Source: where}
-	if err := checkCreds(c); err != nil {
+		return identity.AWS{}, fmt.Errorf("%s: %w", msg, ErrNotFound)
+	case err != nil:
 		return identity.AWS{}, fmt.Errorf("%s: %w", where, err)
 	}
-	if c.Expires, err = parseExpiry("Expiration", *v.Expiration); err != nil {
-		return identity.AWS{}, fmt.Errorf("%s: %w", where, err)
-	}
+	c.Source = where
 	c.Expires = extendExpiry(c.Expires, opts.now())
 	return c, nil
 }
