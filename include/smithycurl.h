@@ -493,7 +493,9 @@ smithycurl_code smithycurl_model_free(smithycurl_model *model);
  * unsent requests retried), constraint validation off (@required and
  * value types always checked), TLS verification on with the system CA
  * store, libcurl's proxy environment variables honoured, no credentials
- * (AWS SigV4 falls back to the AWS_* environment variables).
+ * (a service that signs with AWS SigV4 looks for them where the AWS SDKs
+ * do: the AWS_* variables, the shared files' profile, container and
+ * instance credentials; see smithycurl_options_set_profile).
  * smithycurl_client_new() copies the options: free or reuse them after.
  *
  * @param out receives the options; free with smithycurl_options_free().

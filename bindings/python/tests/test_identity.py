@@ -175,3 +175,52 @@ def test_profile_region(tmp_path: Any, canned: CannedServer) -> None:
     assert "Credential=AKIDPROFILE/" in header(canned, "Authorization")
     assert "/eu-west-3/echo/aws4_request" in header(canned, "Authorization")
     assert os.environ.get("AWS_CONFIG_FILE") != str(config)
+
+
+def test_async_client(model: smithycurl.Model, canned: CannedServer) -> None:
+    # Many calls in flight at once: one call of the callable.
+    import asyncio
+
+    leases = Leases()
+
+    async def main() -> None:
+        async with model.async_client(endpoint=canned.url, region="us-east-1", credentials=leases) as c:
+            await asyncio.gather(*(c.signed() for _ in range(20)))
+
+    asyncio.run(asyncio.wait_for(main(), 30))
+    assert leases.calls == 1
+    assert len(canned.requests) == 20
+    assert all("Credential=AKIDPY1/" in r[2]["Authorization"] for r in canned.requests)
+
+
+def test_close_while_the_callable_runs(model: smithycurl.Model, canned: CannedServer) -> None:
+    # Closing the client waits for the callable to return, then drops it.
+    import gc
+    import threading
+
+    started, returned = threading.Event(), threading.Event()
+
+    def slow() -> dict[str, str]:
+        started.set()
+        time.sleep(0.3)
+        returned.set()
+        return {"access_key_id": "AKIDSLOW", "secret_access_key": "SECRET"}
+
+    c = model.client(endpoint=canned.url, region="us-east-1", credentials=slow, retries=False)
+    errs: list[BaseException] = []
+
+    def call() -> None:
+        try:
+            c.signed()
+        except smithycurl.SmithycurlError as e:
+            errs.append(e)
+
+    t = threading.Thread(target=call)
+    t.start()
+    assert started.wait(10)
+    c.close()
+    assert returned.is_set()
+    t.join(10)
+    del c
+    gc.collect()
+    assert len(errs) == 1 and isinstance(errs[0], smithycurl.CancelledError), errs
