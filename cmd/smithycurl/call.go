@@ -386,15 +386,13 @@ func (f *callFlags) options(stderr io.Writer) ([]client.Option, error) {
 	if f.apiKey != "" {
 		opts = append(opts, client.WithAPIKey(f.apiKey))
 	}
-	if f.awsKey != "" || f.awsSecret != "" || f.reg != "" {
-		aws := client.AWSCredentials{
+	// Without key flags the client's credential chain finds the keys (and
+	// skips the AWS_* variables for --profile, as the AWS SDKs do).
+	if f.awsKey != "" || f.awsSecret != "" || f.awsToken != "" {
+		opts = append(opts, client.WithAWSCredentials(client.AWSCredentials{
 			AccessKeyID: orEnv(f.awsKey, "AWS_ACCESS_KEY_ID"), SecretAccessKey: orEnv(f.awsSecret, "AWS_SECRET_ACCESS_KEY"),
-			SessionToken: orEnv(f.awsToken, "AWS_SESSION_TOKEN"), Region: orEnv(f.reg, "AWS_REGION"),
-		}
-		if aws.Region == "" {
-			aws.Region = os.Getenv("AWS_DEFAULT_REGION")
-		}
-		opts = append(opts, client.WithAWSCredentials(aws))
+			SessionToken: orEnv(f.awsToken, "AWS_SESSION_TOKEN"), Region: f.reg,
+		}))
 	}
 	if f.reg != "" {
 		opts = append(opts, client.WithRegion(f.reg))
