@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -19,7 +20,7 @@ func botocoreOutcome(t *testing.T, vars map[string]string) string {
 	for k, v := range vars {
 		env = append(env, k+"="+v)
 	}
-	cmd := exec.Command("python3", "-c", `
+	cmd := exec.Command(botocorePython(), "-c", `
 import botocore.session
 try:
     c = botocore.session.Session().get_credentials()
@@ -46,16 +47,50 @@ func chainOutcome(t *testing.T, vars map[string]string) string {
 	return "error " + err.Error()
 }
 
+// botocorePython is the Python with botocore the tests compare with:
+// $CREDCHAIN_PYTHON, else Debian's python3-botocore (a test dependency).
+func botocorePython() string {
+	if p := os.Getenv("CREDCHAIN_PYTHON"); p != "" {
+		return p
+	}
+	return "/usr/bin/python3"
+}
+
+// botocoreVersion is the version botocore reports, as numbers.
+func botocoreVersion(t *testing.T) []int {
+	out, err := exec.Command(botocorePython(), "-c", "import botocore; print(botocore.__version__)").Output()
+	if err != nil {
+		t.Fatalf("%s has no botocore: apt-get install python3-botocore (scripts/deps.sh installs it)", botocorePython())
+	}
+	var v []int
+	for _, f := range strings.Split(strings.TrimSpace(string(out)), ".") {
+		n, _ := strconv.Atoi(f)
+		v = append(v, n)
+	}
+	return v
+}
+
+// atLeast compares versions.
+func atLeast(v []int, min ...int) bool {
+	for i, m := range min {
+		if i >= len(v) || v[i] != m {
+			return i < len(v) && v[i] > m
+		}
+	}
+	return true
+}
+
 // The container and instance metadata rules against botocore's own
 // resolver, pointed at the same fakes: both find credentials, both find
-// none, or both fail.
+// none, or both fail. Rules botocore learnt late (IMDSv1 disabled, the
+// EKS Pod Identity token file, 1.33) are compared with a botocore that
+// has them.
 func TestBotocoreAgrees(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs botocore")
 	}
-	if exec.Command("python3", "-c", "import botocore").Run() != nil {
-		t.Skip("no python3 with botocore")
-	}
+	version := botocoreVersion(t)
+	recent := atLeast(version, 1, 33)
 	status := func(code int) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) { http.Error(w, "x", code) }
 	}
@@ -68,26 +103,30 @@ func TestBotocoreAgrees(t *testing.T) {
 		h          http.HandlerFunc
 		v1         bool
 		vars       map[string]string
+		recent     bool // needs botocore 1.33
 	}{
-		{"IMDSv2", "", nil, false, nil},
-		{"token 403, v1 served", tokenPath, status(403), true, nil},
-		{"token 403, v1 refused", tokenPath, status(403), false, nil},
-		{"token 404", tokenPath, status(404), true, nil},
-		{"token 405", tokenPath, status(405), true, nil},
-		{"token 400", tokenPath, status(400), true, nil},
-		{"token 500", tokenPath, status(500), true, nil},
-		{"token 404, v1 disabled", tokenPath, status(404), true, map[string]string{"AWS_EC2_METADATA_V1_DISABLED": "true"}},
-		{"role 404", roleGET, status(404), false, nil},
-		{"role empty", roleGET, body(""), false, nil},
-		{"credentials garbage", credsGET, body("{x"), false, nil},
-		{"credentials without Token", credsGET, noToken, false, nil},
-		{"error document", credsGET, body(`{"Code": "X", "Message": "m"}`), false, nil},
-		{"credentials redirect", credsGET, func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/x", 302) }, false, nil},
-		{"bad endpoint mode", "", nil, false, map[string]string{"AWS_EC2_METADATA_SERVICE_ENDPOINT_MODE": "ipv5"}},
-		{"disabled", "", nil, false, map[string]string{"AWS_EC2_METADATA_DISABLED": "true"}},
+		{"IMDSv2", "", nil, false, nil, false},
+		{"token 403, v1 served", tokenPath, status(403), true, nil, false},
+		{"token 403, v1 refused", tokenPath, status(403), false, nil, false},
+		{"token 404", tokenPath, status(404), true, nil, false},
+		{"token 405", tokenPath, status(405), true, nil, false},
+		{"token 400", tokenPath, status(400), true, nil, false},
+		{"token 500", tokenPath, status(500), true, nil, false},
+		{"token 404, v1 disabled", tokenPath, status(404), true, map[string]string{"AWS_EC2_METADATA_V1_DISABLED": "true"}, true},
+		{"role 404", roleGET, status(404), false, nil, false},
+		{"role empty", roleGET, body(""), false, nil, false},
+		{"credentials garbage", credsGET, body("{x"), false, nil, false},
+		{"credentials without Token", credsGET, noToken, false, nil, false},
+		{"error document", credsGET, body(`{"Code": "X", "Message": "m"}`), false, nil, false},
+		{"credentials redirect", credsGET, func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/x", 302) }, false, nil, false},
+		{"bad endpoint mode", "", nil, false, map[string]string{"AWS_EC2_METADATA_SERVICE_ENDPOINT_MODE": "ipv5"}, false},
+		{"disabled", "", nil, false, map[string]string{"AWS_EC2_METADATA_DISABLED": "true"}, false},
 	}
 	for _, c := range imds {
 		t.Run("IMDS "+c.name, func(t *testing.T) {
+			if c.recent && !recent {
+				t.Skipf("botocore %v predates the rule", version)
+			}
 			t.Parallel()
 			s := credserver.StartIMDS()
 			defer s.Close()
@@ -103,20 +142,24 @@ func TestBotocoreAgrees(t *testing.T) {
 		})
 	}
 	container := []struct {
-		name string
-		h    http.HandlerFunc
-		vars map[string]string
+		name   string
+		h      http.HandlerFunc
+		vars   map[string]string
+		recent bool
 	}{
-		{"served", nil, nil},
-		{"500", status(500), nil},
-		{"without Token", noToken, nil},
-		{"garbage", body("x"), nil},
-		{"host not allowed", nil, map[string]string{"AWS_CONTAINER_CREDENTIALS_FULL_URI": "http://example.com/x"}},
-		{"LF in the token", nil, map[string]string{"AWS_CONTAINER_AUTHORIZATION_TOKEN": "a\nb"}},
-		{"token file missing", nil, map[string]string{"AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE": "/nonexistent/token"}},
+		{"served", nil, nil, false},
+		{"500", status(500), nil, false},
+		{"without Token", noToken, nil, false},
+		{"garbage", body("x"), nil, false},
+		{"host not allowed", nil, map[string]string{"AWS_CONTAINER_CREDENTIALS_FULL_URI": "http://example.com/x"}, false},
+		{"LF in the token", nil, map[string]string{"AWS_CONTAINER_AUTHORIZATION_TOKEN": "a\nb"}, false},
+		{"token file missing", nil, map[string]string{"AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE": "/nonexistent/token"}, true},
 	}
 	for _, c := range container {
 		t.Run("container "+c.name, func(t *testing.T) {
+			if c.recent && !recent {
+				t.Skipf("botocore %v predates the rule", version)
+			}
 			t.Parallel()
 			s := credserver.StartContainer(containerPath, "")
 			defer s.Close()
