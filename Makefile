@@ -2,6 +2,9 @@
 GO        ?= go
 FUZZTIME  ?= 20s
 BUILD     := build
+# No test or tool run by make reaches the instance metadata service
+# (169.254.169.254) when no credentials are found; tests of IMDS use fakes.
+export AWS_EC2_METADATA_DISABLED := true
 
 .PHONY: all deps deps-test test-build test-race test-go fuzz-brief build demo test vet unit conformance fuzz bench clean contract bench-aws lib install examples ctest bench-c pytest bench-python gentest-c bench-typed-c proptest fuzz-long bench-sched bench-stream bench-soak bench-async-c bench-python-async diff-botocore diff-botocore-responses
 

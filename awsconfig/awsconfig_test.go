@@ -51,6 +51,9 @@ dynamodb =
 
 [unrelated]
 x = 1
+
+[profile trailing] ; a comment after the header
+region = eu-north-1
 `,
 		".aws/credentials": "[base]\r\naws_access_key_id = AKIDBASE\r\naws_secret_access_key = s3cr3t\r\n\n[dev]\nregion = us-west-2\n",
 	})
@@ -82,6 +85,9 @@ x = 1
 	}
 	if u, _ := c.Services("local").Sub("dynamodb", "endpoint_url"); u != "http://127.0.0.1:8000" {
 		t.Errorf("services %q", u)
+	}
+	if r, _ := c.Profile("trailing").Get("region"); r != "eu-north-1" {
+		t.Errorf("a header with text after it: %q", r)
 	}
 	if c.HasProfile("unrelated") {
 		t.Error("[unrelated] in the config file is no profile")

@@ -145,10 +145,13 @@ func parseINI(path, text string) ([]section, error) {
 			continue
 		}
 		if trimmed[0] == '[' {
-			if trimmed[len(trimmed)-1] != ']' || len(trimmed) < 3 {
+			// configparser's header: from the first [ to the last ], the
+			// rest of the line ignored ("[default] ; main").
+			j := strings.LastIndexByte(trimmed, ']')
+			if j < 2 {
 				return nil, errorf(where, "a section header is \"[name]\"")
 			}
-			out = append(out, section{name: strings.TrimSpace(trimmed[1 : len(trimmed)-1]), where: where,
+			out = append(out, section{name: trimmed[1:j], where: where,
 				values: map[string]value{}, sub: map[string]map[string]value{}})
 			cur, lastKey = &out[len(out)-1], ""
 			continue

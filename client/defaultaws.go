@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"sync/atomic"
 
 	awscredentials "github.com/smithycurl/smithycurl/credentials"
@@ -12,19 +11,13 @@ import (
 )
 
 // defaultAWSProvider is where a SigV4 service's credentials come from when
-// the caller gave none: nil, nil when nowhere; an error fails New. A
+// the caller gave none: the AWS default chain (credentials.DefaultChain:
+// environment, the profile of WithProfile or AWS_PROFILE, web identity,
+// container, instance metadata) over the configuration New loaded. A
 // provider whose error wraps credentials.ErrNotFound is as none: the call
-// takes its next auth scheme, or none (see foundNone). For now the
-// AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN
-// variables, read once.
+// takes its next auth scheme, or none (see foundNone).
 func defaultAWSProvider(o *options) (identity.Provider[identity.AWS], error) {
-	id, secret := os.Getenv("AWS_ACCESS_KEY_ID"), os.Getenv("AWS_SECRET_ACCESS_KEY")
-	if id == "" || secret == "" {
-		return nil, nil
-	}
-	const name = "the AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY variables"
-	return &static[identity.AWS]{name: name, v: identity.AWS{AccessKeyID: id, SecretAccessKey: secret,
-		SessionToken: os.Getenv("AWS_SESSION_TOKEN"), Source: name}}, nil
+	return awscredentials.DefaultChain(awscredentials.Options{Config: o.awsConfig, Profile: o.profile, Region: o.endpoint.region}), nil
 }
 
 // foundNone reports whether err is the default provider finding no

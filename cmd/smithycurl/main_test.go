@@ -42,6 +42,8 @@ func smithycurl(t *testing.T) string {
 }
 
 func TestMain(m *testing.M) {
+	// No test reaches the instance metadata service (169.254.169.254).
+	os.Setenv("AWS_EC2_METADATA_DISABLED", "true")
 	code := m.Run()
 	if binPath != "" {
 		os.RemoveAll(filepath.Dir(binPath))
