@@ -635,10 +635,10 @@ smithycurl_code smithycurl_options_set_api_key_fn(smithycurl_options *options, s
  * that a service signing with aws.auth#sigv4, or an AWS service, reads its
  * settings (region, endpoint URL, CA bundle, max attempts, FIPS,
  * dual-stack) and its credentials from, instead of AWS_PROFILE's or
- * "default". Options set explicitly win over the profile's settings, the
- * AWS_* environment variables over both, except credentials: a profile set
- * here is used before AWS_ACCESS_KEY_ID, as the AWS SDKs do. NULL or ""
- * unsets it. Copied. The profile must exist: smithycurl_client_new fails
+ * "default". Options set explicitly win over the AWS_* environment
+ * variables, and those over the profile's settings; for credentials, a
+ * profile set here comes before AWS_ACCESS_KEY_ID and the other credential
+ * variables, as in the AWS SDKs. NULL or "" unsets it. Copied. The profile must exist: smithycurl_client_new fails
  * with SMITHYCURL_E_USAGE naming it and the files otherwise; it reads the
  * files, which the client does not read again.
  * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_ARGUMENT (a control
