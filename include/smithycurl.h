@@ -638,9 +638,10 @@ smithycurl_code smithycurl_options_set_api_key_fn(smithycurl_options *options, s
  * "default". Options set explicitly win over the AWS_* environment
  * variables, and those over the profile's settings; for credentials, a
  * profile set here comes before AWS_ACCESS_KEY_ID and the other credential
- * variables, as in the AWS SDKs. NULL or "" unsets it. Copied. The profile must exist: smithycurl_client_new fails
- * with SMITHYCURL_E_USAGE naming it and the files otherwise; it reads the
- * files, which the client does not read again.
+ * variables, as in the AWS SDKs. NULL or "" unsets it. Copied. The
+ * profile must exist: smithycurl_client_new fails with SMITHYCURL_E_USAGE
+ * naming it and the files otherwise; it reads the files, which the client
+ * does not read again.
  * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_ARGUMENT (a control
  *   character), SMITHYCURL_E_INVALID_UTF8, SMITHYCURL_E_INVALID_HANDLE.
  * Thread-safety: one thread at a time per options handle. */
