@@ -77,7 +77,10 @@ func (c *chain) resolve(ctx context.Context) (identity.AWS, identity.Provider[id
 	if !explicit {
 		name = cfg.ProfileName()
 	}
-	if name != "default" && !cfg.HasProfile(name) {
+	// A profile named anywhere (even "default") must exist, as botocore's
+	// ProfileNotFound; the implicit default may be absent.
+	named := explicit || env.Get("AWS_PROFILE") != "" || env.Get("AWS_DEFAULT_PROFILE") != ""
+	if named && !cfg.HasProfile(name) {
 		return identity.AWS{}, nil, fmt.Errorf("credential chain: profile %s is not in %s or %s", name, cfg.ConfigFile, cfg.CredentialsFile)
 	}
 	if _, err := imdsConfig(env, opts); err != nil {

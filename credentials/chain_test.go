@@ -112,6 +112,14 @@ func TestChainConfigErrors(t *testing.T) {
 	if _, err := e.chain(t, "other").Retrieve(context.Background()); err == nil || !strings.Contains(err.Error(), "profile other") {
 		t.Fatalf("got %v", err)
 	}
+	// "default" named but in no file: botocore's ProfileNotFound too.
+	e.set("AWS_PROFILE", "default")
+	if _, err := e.chain(t, "").Retrieve(context.Background()); err == nil || errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "profile default") {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := e.chain(t, "default").Retrieve(context.Background()); err == nil || errors.Is(err, ErrNotFound) {
+		t.Fatalf("got %v", err)
+	}
 	e.set("AWS_PROFILE", "")
 	e.set("AWS_EC2_METADATA_SERVICE_ENDPOINT_MODE", "ipv5")
 	if _, err := e.chain(t, "").Retrieve(context.Background()); err == nil || !strings.Contains(err.Error(), "AWS_EC2_METADATA_SERVICE_ENDPOINT_MODE") {
