@@ -143,7 +143,6 @@ credchain: build
 	$(GO) build -o $(BUILD)/credchain ./testing/credchain/cmd/credchain
 	$(BUILD)/credchain -python $(CREDCHAIN_PYTHON) -oracle testing/credchain/oracle.py
 
-# Everything CI runs: build, vet, conformance, fuzzers, then the unit tests last.
 # Everything CI runs, in two lanes at once after one build
 # (scripts/test.sh: a line per stage with its time, then "test: N passed,
 # N failed"); `scripts/test.sh STAGE...` runs some of them.

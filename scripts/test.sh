@@ -12,7 +12,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 make=${MAKE:-make}
 logs=build/test-logs
-go_lane=(vet test-race test-go conformance proptest fuzz-brief diff-botocore diff-botocore-responses)
+go_lane=(vet test-race test-go conformance proptest fuzz-brief diff-botocore diff-botocore-responses credchain)
 native_lane=(ctest gentest-c pytest demo readme)
 if [ $# -gt 0 ]; then
   want=" $* "
