@@ -158,6 +158,9 @@ bench:
 	$(GO) test ./client -run '^$$' -bench '^BenchmarkCall' -benchmem -benchtime 1s
 	$(GO) test ./client -run '^$$' -bench '^BenchmarkStartup' -benchmem -benchtime 20x
 	$(GO) test ./codegen/go -run '^$$' -bench 'GenGo' -benchmem -benchtime 3x
+	$(GO) test ./credentials -run '^$$' -bench '^BenchmarkStaticProfile$$' -benchmem
+	$(GO) test ./identity -run '^$$' -bench '^BenchmarkCacheGet$$' -benchmem
+	$(GO) test ./client -run '^$$' -bench '^BenchmarkAttemptIdentity$$' -benchmem
 	$(MAKE) bench-aws
 	$(MAKE) bench-c
 	$(MAKE) bench-async-c
