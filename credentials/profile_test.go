@@ -27,7 +27,7 @@ aws_session_token = source-session-token
 `
 
 // secretsOf are the values no message may show.
-var testSecrets = []string{"source-secret-value", "source-session-token", "issued-secret-", "issued-token-",
+var testSecrets = []string{"source-secret-value", "source-session-token", "fake-secret-", "fake-session-token-",
 	"web-identity-token-value", "sso-access-token-value", "refresh-token-value", "client-secret-value", "refreshed-access-", "refreshed-refresh-"}
 
 func checkNoSecret(t *testing.T, err error) {
@@ -114,12 +114,12 @@ var roles = role("r1", "default") + "role_session_name = session-one\nexternal_i
 func TestRoleChains(t *testing.T) {
 	for n := 1; n <= 3; n++ {
 		f := newFakeAWS(t)
-		f.addKey(sourceKey)
+		f.AddKey(sourceKey)
 		h := newHome(t, f, roles, sourceCredentials)
 		name := []string{"", "r1", "r2", "r3"}[n]
 		p, err := FromProfile(h.config(t), name, Options{})
 		c := mustRetrieve(t, p, err)
-		calls := f.callList()
+		calls := f.Calls()
 		if len(calls) != n {
 			t.Fatalf("%s: %d calls, want %d: %+v", name, len(calls), n, calls)
 		}
@@ -189,15 +189,15 @@ region = us-west-2
 // profile with keys is used for them, not for its role_arn (botocore).
 func TestRoleSourceWithStaticKeys(t *testing.T) {
 	f := newFakeAWS(t)
-	f.addKey(sourceKey)
+	f.AddKey(sourceKey)
 	mid := sigv4.Credentials{AccessKeyID: "AKIDMIDDLE000001", SecretAccessKey: "mid-secret"}
-	f.addKey(mid)
+	f.AddKey(mid)
 	h := newHome(t, f, role("self", "self")+role("mid", "default")+role("top", "mid"), sourceCredentials+"[self]\naws_access_key_id = AKIDSOURCE000001\naws_secret_access_key = source-secret-value\naws_session_token = source-session-token\n[mid]\naws_access_key_id = AKIDMIDDLE000001\naws_secret_access_key = mid-secret\n")
 	for name, signer := range map[string]string{"self": sourceKey.AccessKeyID, "top": mid.AccessKeyID} {
-		before := len(f.callList())
+		before := len(f.Calls())
 		p, err := FromProfile(h.config(t), name, Options{})
 		mustRetrieve(t, p, err)
-		calls := f.callList()[before:]
+		calls := f.Calls()[before:]
 		if len(calls) != 1 || calls[0].Signer != signer || calls[0].Failure != "" {
 			t.Fatalf("%s: %+v", name, calls)
 		}
@@ -206,7 +206,7 @@ func TestRoleSourceWithStaticKeys(t *testing.T) {
 
 func TestCredentialSource(t *testing.T) {
 	f := newFakeAWS(t)
-	f.addKey(sourceKey)
+	f.AddKey(sourceKey)
 	h := newHome(t, f, "[profile env]\nrole_arn = arn:aws:iam::123456789012:role/env\ncredential_source = Environment\n", "")
 	err := fromProfileErr(t, h, "env", Options{})
 	if errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "profile env") {
@@ -217,18 +217,18 @@ func TestCredentialSource(t *testing.T) {
 	h.env["AWS_SESSION_TOKEN"] = sourceKey.SessionToken
 	p, err := FromProfile(h.config(t), "env", Options{})
 	mustRetrieve(t, p, err)
-	if calls := f.callList(); len(calls) != 1 || calls[0].Signer != sourceKey.AccessKeyID || calls[0].Failure != "" {
+	if calls := f.Calls(); len(calls) != 1 || calls[0].Signer != sourceKey.AccessKeyID || calls[0].Failure != "" {
 		t.Fatalf("%+v", calls)
 	}
 }
 
 func TestMFA(t *testing.T) {
 	f := newFakeAWS(t)
-	f.addKey(sourceKey)
+	f.AddKey(sourceKey)
 	h := newHome(t, f, "[profile mfa]\nrole_arn = arn:aws:iam::123456789012:role/mfa\nsource_profile = default\nmfa_serial = arn:aws:iam::123456789012:mfa/user\n", sourceCredentials)
 	err := fromProfileErr(t, h, "mfa", Options{})
-	if !strings.Contains(err.Error(), "mfa_serial") || !strings.Contains(err.Error(), "Options.MFA") || len(f.callList()) != 0 {
-		t.Fatalf("refused: %v, %d calls", err, len(f.callList()))
+	if !strings.Contains(err.Error(), "mfa_serial") || !strings.Contains(err.Error(), "Options.MFA") || len(f.Calls()) != 0 {
+		t.Fatalf("refused: %v, %d calls", err, len(f.Calls()))
 	}
 	err = fromProfileErr(t, h, "mfa", Options{MFA: func(string) (string, error) { return "", errors.New("no device") }})
 	if !strings.Contains(err.Error(), "no device") {
@@ -237,7 +237,7 @@ func TestMFA(t *testing.T) {
 	var asked string
 	p, err := FromProfile(h.config(t), "mfa", Options{MFA: func(serial string) (string, error) { asked = serial; return "123456", nil }})
 	mustRetrieve(t, p, err)
-	calls := f.callList()
+	calls := f.Calls()
 	if asked != "arn:aws:iam::123456789012:mfa/user" || len(calls) != 1 || calls[0].Params.Get("SerialNumber") != asked || calls[0].Params.Get("TokenCode") != "123456" {
 		t.Fatalf("asked %q, calls %+v", asked, calls)
 	}
@@ -261,7 +261,7 @@ func TestProcessOrder(t *testing.T) {
 
 func TestWebIdentityProfile(t *testing.T) {
 	f := newFakeAWS(t)
-	f.allow(f.webTokens, "web-identity-token-value")
+	f.AllowWebToken("web-identity-token-value")
 	h := newHome(t, f, "", "")
 	tokenFile := h.write(t, "token", "web-identity-token-value")
 	h.write(t, "empty", "")
@@ -284,7 +284,7 @@ role_arn = arn:aws:iam::123456789012:role/web
 `)
 	p, err := FromProfile(h.config(t), "web", Options{})
 	c := mustRetrieve(t, p, err)
-	calls := f.callList()
+	calls := f.Calls()
 	if len(calls) != 1 || calls[0].Action != "AssumeRoleWithWebIdentity" || calls[0].Params.Get("RoleSessionName") != "pod" || c.AccessKeyID != calls[0].Issued ||
 		!strings.HasPrefix(c.Source, "assume-role-with-web-identity: profile web (") {
 		t.Fatalf("%+v %+v", calls, c)
@@ -298,7 +298,7 @@ role_arn = arn:aws:iam::123456789012:role/web
 
 func TestWebIdentityFromEnv(t *testing.T) {
 	f := newFakeAWS(t)
-	f.allow(f.webTokens, "web-identity-token-value")
+	f.AllowWebToken("web-identity-token-value")
 	h := newHome(t, f, "", "")
 	if _, err := WebIdentityFromEnv(h.awsEnv(), Options{}); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("unset: %v", err)
@@ -311,7 +311,7 @@ func TestWebIdentityFromEnv(t *testing.T) {
 	h.env["AWS_ROLE_SESSION_NAME"] = "irsa-session"
 	p, err := WebIdentityFromEnv(h.awsEnv(), Options{})
 	c := mustRetrieve(t, p, err)
-	if calls := f.callList(); len(calls) != 1 || calls[0].Params.Get("RoleSessionName") != "irsa-session" || c.Source != "assume-role-with-web-identity: AWS_WEB_IDENTITY_TOKEN_FILE" {
+	if calls := f.Calls(); len(calls) != 1 || calls[0].Params.Get("RoleSessionName") != "irsa-session" || c.Source != "assume-role-with-web-identity: AWS_WEB_IDENTITY_TOKEN_FILE" {
 		t.Fatalf("%+v %+v", calls, c)
 	}
 	os.Chmod(h.env["AWS_WEB_IDENTITY_TOKEN_FILE"], 0)
@@ -330,14 +330,14 @@ func TestSTSFailures(t *testing.T) {
 	if !strings.Contains(err.Error(), "SignatureDoesNotMatch") || !strings.Contains(err.Error(), "profile r1") {
 		t.Fatal(err)
 	}
-	f.addKey(sourceKey)
+	f.AddKey(sourceKey)
 	for _, body := range []string{
 		"<AssumeRoleResponse><AssumeRoleResult></AssumeRoleResult></AssumeRoleResponse>",
-		"<AssumeRoleResponse><AssumeRoleResult><Credentials><AccessKeyId>AKIDX</AccessKeyId><SecretAccessKey>issued-secret-x</SecretAccessKey></Credentials></AssumeRoleResult></AssumeRoleResponse>",
-		"not xml at all issued-secret-1",
+		"<AssumeRoleResponse><AssumeRoleResult><Credentials><AccessKeyId>AKIDX</AccessKeyId><SecretAccessKey>fake-secret-x</SecretAccessKey></Credentials></AssumeRoleResult></AssumeRoleResponse>",
+		"not xml at all fake-secret-1",
 		"<AssumeRoleResponse><AssumeRoleResult><Credentials><Expiration>yesterday</Expiration></Credentials></AssumeRoleResult></AssumeRoleResponse>",
 	} {
-		f.setMalformed(body)
+		f.SetMalformed(body)
 		if err := fromProfileErr(t, h, "r1", Options{}); !strings.Contains(err.Error(), "STS AssumeRole") {
 			t.Fatalf("%s: %v", body, err)
 		}
@@ -348,8 +348,8 @@ func TestSTSFailures(t *testing.T) {
 // Retrieve; a chain's source is reused until its refresh window.
 func TestShortLivedAndConcurrent(t *testing.T) {
 	f := newFakeAWS(t)
-	f.addKey(sourceKey)
-	f.setTTL(3 * time.Second)
+	f.AddKey(sourceKey)
+	f.SetTTL(3 * time.Second)
 	h := newHome(t, f, roles, sourceCredentials)
 	p, err := FromProfile(h.config(t), "r1", Options{})
 	c1 := mustRetrieve(t, p, err)
@@ -381,7 +381,7 @@ func TestShortLivedAndConcurrent(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, c := range f.callList() {
+	for _, c := range f.Calls() {
 		if c.Failure != "" {
 			t.Fatalf("%+v", c)
 		}
@@ -434,7 +434,7 @@ func TestEndpoints(t *testing.T) {
 // again, once.
 func TestAssumeRoleBehindCache(t *testing.T) {
 	f := newFakeAWS(t)
-	f.addKey(sourceKey)
+	f.AddKey(sourceKey)
 	h := newHome(t, f, roles, sourceCredentials)
 	var mu sync.Mutex
 	now := time.Now()
@@ -465,27 +465,27 @@ func TestAssumeRoleBehindCache(t *testing.T) {
 		wg.Wait()
 		return keys
 	}
-	if keys := get(100); len(keys) != 1 || len(f.callList()) != 1 {
-		t.Fatalf("%d keys, %d calls", len(keys), len(f.callList()))
+	if keys := get(100); len(keys) != 1 || len(f.Calls()) != 1 {
+		t.Fatalf("%d keys, %d calls", len(keys), len(f.Calls()))
 	}
 	mu.Lock()
 	now = now.Add(55 * time.Minute) // inside the mandatory window of an hour's credentials
 	mu.Unlock()
-	if keys := get(100); len(keys) != 1 || len(f.callList()) != 2 {
-		t.Fatalf("%d keys, %d calls", len(keys), len(f.callList()))
+	if keys := get(100); len(keys) != 1 || len(f.Calls()) != 2 {
+		t.Fatalf("%d keys, %d calls", len(keys), len(f.Calls()))
 	}
 }
 
 // GetCallerIdentity, signed with assumed credentials, names them.
 func TestGetCallerIdentity(t *testing.T) {
 	f := newFakeAWS(t)
-	f.addKey(sourceKey)
+	f.AddKey(sourceKey)
 	h := newHome(t, f, roles, sourceCredentials)
 	p, err := FromProfile(h.config(t), "r2", Options{})
 	c := mustRetrieve(t, p, err)
 	var out struct{ Arn, UserId, Account string }
 	signer := &sigv4.Signer{Credentials: sigv4.Credentials{AccessKeyID: c.AccessKeyID, SecretAccessKey: c.SecretAccessKey, SessionToken: c.SessionToken}, Region: "us-east-1", Service: "sts"}
-	if err := stsService.call(context.Background(), &Options{}, target{url: f.srv.URL}, "GetCallerIdentity", struct{}{}, signer, &out); err != nil {
+	if err := stsService.call(context.Background(), &Options{}, target{url: f.URL}, "GetCallerIdentity", struct{}{}, signer, &out); err != nil {
 		t.Fatal(err)
 	}
 	if out.UserId != c.AccessKeyID || out.Account != "123456789012" {
@@ -499,7 +499,7 @@ func TestGetCallerIdentity(t *testing.T) {
 func TestCredentialSourceContainerAndIMDS(t *testing.T) {
 	f := newFakeAWS(t)
 	container := sigv4.Credentials{AccessKeyID: "ASIACONTAINER001", SecretAccessKey: "container-secret", SessionToken: "container-token"}
-	f.addKey(container)
+	f.AddKey(container)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		json.NewEncoder(w).Encode(map[string]string{"AccessKeyId": container.AccessKeyID, "SecretAccessKey": container.SecretAccessKey,
 			"Token": container.SessionToken, "Expiration": time.Now().Add(time.Hour).UTC().Format(time.RFC3339)})
@@ -511,7 +511,7 @@ func TestCredentialSourceContainerAndIMDS(t *testing.T) {
 	h.env["AWS_EC2_METADATA_DISABLED"] = "true"
 	p, err := FromProfile(h.config(t), "ecs", Options{})
 	mustRetrieve(t, p, err)
-	if calls := f.callList(); len(calls) != 1 || calls[0].Signer != container.AccessKeyID || calls[0].Failure != "" {
+	if calls := f.Calls(); len(calls) != 1 || calls[0].Signer != container.AccessKeyID || calls[0].Failure != "" {
 		t.Fatalf("%+v", calls)
 	}
 	if err := fromProfileErr(t, h, "ec2", Options{}); errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "profile ec2") {
@@ -523,14 +523,14 @@ func TestCredentialSourceContainerAndIMDS(t *testing.T) {
 // (botocore); AWS_ENDPOINT_URL_STS wins over AWS_ENDPOINT_URL.
 func TestWebIdentityFromEnvWithProfile(t *testing.T) {
 	f := newFakeAWS(t)
-	f.allow(f.webTokens, "web-identity-token-value")
+	f.AllowWebToken("web-identity-token-value")
 	h := newHome(t, f, "[profile pod]\nrole_arn = arn:aws:iam::123456789012:role/pod\nrole_session_name = from-profile\n", "")
 	h.env["AWS_ENDPOINT_URL"] = "http://127.0.0.1:1"
-	h.env["AWS_ENDPOINT_URL_STS"] = f.srv.URL
+	h.env["AWS_ENDPOINT_URL_STS"] = f.URL
 	h.env["AWS_WEB_IDENTITY_TOKEN_FILE"] = h.write(t, "token", "web-identity-token-value")
 	p, err := WebIdentityFromEnv(h.awsEnv(), Options{Config: h.config(t), Profile: "pod"})
 	mustRetrieve(t, p, err)
-	calls := f.callList()
+	calls := f.Calls()
 	if len(calls) != 1 || calls[0].Params.Get("RoleArn") != "arn:aws:iam::123456789012:role/pod" || calls[0].Params.Get("RoleSessionName") != "from-profile" {
 		t.Fatalf("%+v", calls)
 	}

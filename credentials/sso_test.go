@@ -62,7 +62,7 @@ func utc(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z") }
 
 func TestSSO(t *testing.T) {
 	f := newFakeAWS(t)
-	f.allow(f.ssoTokens, "sso-access-token-value")
+	f.AllowSSOToken("sso-access-token-value")
 	h := newHome(t, f, ssoConfig, "")
 	writeToken(t, h, "corp", map[string]any{"startUrl": "https://corp.awsapps.com/start", "region": "eu-central-1",
 		"accessToken": "sso-access-token-value", "expiresAt": utc(time.Now().Add(time.Hour))})
@@ -70,10 +70,10 @@ func TestSSO(t *testing.T) {
 	writeToken(t, h, "https://legacy.awsapps.com/start", map[string]any{"startUrl": "https://legacy.awsapps.com/start", "region": "us-west-2",
 		"accessToken": "sso-access-token-value", "expiresAt": time.Now().Add(time.Hour).UTC().Format("2006-01-02T15:04:05UTC")})
 	for _, name := range []string{"dev", "legacy"} {
-		before := len(f.callList())
+		before := len(f.Calls())
 		p, err := FromProfile(h.config(t), name, Options{})
 		c := mustRetrieve(t, p, err)
-		calls := f.callList()[before:]
+		calls := f.Calls()[before:]
 		if len(calls) != 1 || calls[0].Action != "GetRoleCredentials" || calls[0].Issued != c.AccessKeyID ||
 			calls[0].Params.Get("account_id") != "111122223333" || !strings.HasPrefix(c.Source, "sso: profile "+name+" (") {
 			t.Fatalf("%s: %+v %+v", name, calls, c)
@@ -99,7 +99,7 @@ func TestSSOConfigErrors(t *testing.T) {
 
 func TestSSOTokenProblems(t *testing.T) {
 	f := newFakeAWS(t)
-	f.allow(f.ssoTokens, "sso-access-token-value")
+	f.AllowSSOToken("sso-access-token-value")
 	h := newHome(t, f, ssoConfig, "")
 	login := "aws sso login --profile dev"
 	if err := fromProfileErr(t, h, "dev", Options{}); !strings.Contains(err.Error(), "no cached SSO token") || !strings.Contains(err.Error(), login) {
@@ -125,7 +125,7 @@ func TestSSOTokenProblems(t *testing.T) {
 	if err := fromProfileErr(t, h, "dev", Options{}); !strings.Contains(err.Error(), "expired or is invalid") || !strings.Contains(err.Error(), login) {
 		t.Fatal(err)
 	}
-	for _, c := range f.callList() {
+	for _, c := range f.Calls() {
 		if c.Action != "GetRoleCredentials" {
 			t.Fatalf("unexpected call %+v", c)
 		}
@@ -134,7 +134,7 @@ func TestSSOTokenProblems(t *testing.T) {
 
 func TestSSORefresh(t *testing.T) {
 	f := newFakeAWS(t)
-	f.allow(f.refresh, "refresh-token-value")
+	f.AllowRefreshToken("refresh-token-value")
 	h := newHome(t, f, ssoConfig, "")
 	reg := utc(time.Now().Add(90 * 24 * time.Hour))
 	tok := map[string]any{"startUrl": "https://corp.awsapps.com/start", "region": "eu-central-1",
@@ -143,7 +143,7 @@ func TestSSORefresh(t *testing.T) {
 	path := writeToken(t, h, "corp", tok)
 	p, err := FromProfile(h.config(t), "dev", Options{})
 	mustRetrieve(t, p, err)
-	calls := f.callList()
+	calls := f.Calls()
 	if len(calls) != 2 || calls[0].Action != "CreateToken" || calls[0].Failure != "" || calls[1].Action != "GetRoleCredentials" || calls[1].Failure != "" {
 		t.Fatalf("%+v", calls)
 	}
@@ -165,14 +165,14 @@ func TestSSORefresh(t *testing.T) {
 	}
 	// Fresh now: no refresh.
 	mustRetrieve(t, p, nil)
-	if calls := f.callList(); len(calls) != 3 || calls[2].Action != "GetRoleCredentials" {
+	if calls := f.Calls(); len(calls) != 3 || calls[2].Action != "GetRoleCredentials" {
 		t.Fatalf("%+v", calls)
 	}
 	// A refused refresh keeps the cached token while it is valid
 	// (botocore), and fails with the login hint once it has expired.
 	tok["refreshToken"] = "refresh-token-value-revoked"
 	writeToken(t, h, "corp", tok)
-	f.allow(f.ssoTokens, "sso-access-token-value")
+	f.AllowSSOToken("sso-access-token-value")
 	mustRetrieve(t, p, nil)
 	tok["expiresAt"] = utc(time.Now().Add(-time.Second))
 	writeToken(t, h, "corp", tok)
@@ -183,21 +183,21 @@ func TestSSORefresh(t *testing.T) {
 	legacy := map[string]any{"accessToken": "sso-access-token-value", "expiresAt": utc(time.Now().Add(time.Minute)),
 		"refreshToken": "refresh-token-value", "clientId": "client-id", "clientSecret": "client-secret-value", "registrationExpiresAt": reg}
 	writeToken(t, h, "https://legacy.awsapps.com/start", legacy)
-	before := len(f.callList())
+	before := len(f.Calls())
 	p, err = FromProfile(h.config(t), "legacy", Options{})
 	mustRetrieve(t, p, err)
-	if calls := f.callList()[before:]; len(calls) != 1 || calls[0].Action != "GetRoleCredentials" {
+	if calls := f.Calls()[before:]; len(calls) != 1 || calls[0].Action != "GetRoleCredentials" {
 		t.Fatalf("%+v", calls)
 	}
 }
 
 func TestSSOMalformed(t *testing.T) {
 	f := newFakeAWS(t)
-	f.allow(f.ssoTokens, "sso-access-token-value")
+	f.AllowSSOToken("sso-access-token-value")
 	h := newHome(t, f, ssoConfig, "")
 	writeToken(t, h, "corp", map[string]any{"accessToken": "sso-access-token-value", "expiresAt": utc(time.Now().Add(time.Hour))})
-	for _, body := range []string{`{}`, `{"roleCredentials": {"accessKeyId": "AKID", "secretAccessKey": "issued-secret-9"}}`, `not json issued-secret-9`, `{"roleCredentials": {"expiration": "x"}}`} {
-		f.setMalformed(body)
+	for _, body := range []string{`{}`, `{"roleCredentials": {"accessKeyId": "AKID", "secretAccessKey": "fake-secret-9"}}`, `not json fake-secret-9`, `{"roleCredentials": {"expiration": "x"}}`} {
+		f.SetMalformed(body)
 		if err := fromProfileErr(t, h, "dev", Options{}); !strings.Contains(err.Error(), "GetRoleCredentials") {
 			t.Fatalf("%s: %v", body, err)
 		}
@@ -208,12 +208,12 @@ func TestSSOMalformed(t *testing.T) {
 // credentials.
 func TestRoleFromSSO(t *testing.T) {
 	f := newFakeAWS(t)
-	f.allow(f.ssoTokens, "sso-access-token-value")
+	f.AllowSSOToken("sso-access-token-value")
 	h := newHome(t, f, ssoConfig+"[profile admin]\nrole_arn = arn:aws:iam::123456789012:role/admin\nsource_profile = dev\n", "")
 	writeToken(t, h, "corp", map[string]any{"accessToken": "sso-access-token-value", "expiresAt": utc(time.Now().Add(time.Hour))})
 	p, err := FromProfile(h.config(t), "admin", Options{})
 	mustRetrieve(t, p, err)
-	calls := f.callList()
+	calls := f.Calls()
 	if len(calls) != 2 || calls[0].Action != "GetRoleCredentials" || calls[1].Action != "AssumeRole" || calls[1].Signer != calls[0].Issued || calls[1].Failure != "" {
 		t.Fatalf("%+v", calls)
 	}

@@ -5,7 +5,10 @@
 // unsigned and carry a known token; SSO GetRoleCredentials needs a known
 // bearer token; OIDC CreateToken refreshes a known refresh token.
 // Issued access key ids are derived from the request (action, role or
-// account, signer), so two clients making the same calls get the same ids.
+// account, signer), so two clients making the same calls get the same ids;
+// with Config.Fresh every call gets credentials of its own, as real STS
+// hands out. What it accepts may grow while it runs (AddKey, Allow*), and
+// SetMalformed makes every STS and SSO success answer a given body.
 package fakeaws
 
 import (
@@ -36,6 +39,9 @@ type Config struct {
 	ClientID      string              // the OIDC client (default "client-id")
 	ClientSecret  string              // default "client-secret-value"
 	TTL           time.Duration       // issued credentials' life (default 1 h)
+	// Fresh issues new credentials (and OIDC tokens) on every call, even
+	// one that repeats an earlier request.
+	Fresh bool
 	// Lookup finds keys issued elsewhere (a fake container or IMDS) that
 	// may sign STS calls too.
 	Lookup func(accessKeyID string) (sigv4.Credentials, bool)
@@ -43,10 +49,11 @@ type Config struct {
 
 // Call is one request the fake answered.
 type Call struct {
-	Action  string // AssumeRole, AssumeRoleWithWebIdentity, GetCallerIdentity, GetRoleCredentials, CreateToken
-	Signer  string // the access key id that signed it
-	Issued  string // the access key id or access token handed out
-	Failure string // the error answered, "" for success
+	Action  string     // AssumeRole, AssumeRoleWithWebIdentity, GetCallerIdentity, GetRoleCredentials, CreateToken
+	Signer  string     // the access key id that signed it ("" unsigned)
+	Params  url.Values // STS's form, SSO's query (nil for CreateToken)
+	Issued  string     // the access key id or access token handed out
+	Failure string     // the error answered, "" for success
 }
 
 // Server is a running fake; STS is at URL, SSO at URL/federation/..., OIDC
@@ -63,6 +70,8 @@ type Server struct {
 	webTokens map[string]bool
 	calls     []Call
 	secrets   []string
+	n         int    // credentials and tokens issued, for Config.Fresh
+	malformed string // when set, every STS and SSO success answers this body
 }
 
 // Start starts a fake with cfg.
@@ -109,6 +118,43 @@ func set(vs []string) map[string]bool {
 	return m
 }
 
+// AddKey lets c sign STS calls from now on.
+func (s *Server) AddKey(c sigv4.Credentials) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.keys[c.AccessKeyID] = c
+}
+
+// AllowWebToken accepts a web identity token from now on.
+func (s *Server) AllowWebToken(tok string) { s.allow(s.webTokens, tok) }
+
+// AllowSSOToken accepts an SSO access token from now on.
+func (s *Server) AllowSSOToken(tok string) { s.allow(s.ssoTokens, tok) }
+
+// AllowRefreshToken accepts an SSO-OIDC refresh token from now on.
+func (s *Server) AllowRefreshToken(tok string) { s.allow(s.refresh, tok) }
+
+func (s *Server) allow(m map[string]bool, v string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m[v] = true
+}
+
+// SetTTL sets the life of credentials issued from now on.
+func (s *Server) SetTTL(d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cfg.TTL = d
+}
+
+// SetMalformed makes every STS and SSO call that would succeed answer
+// body instead ("" restores the real answers); nothing is issued.
+func (s *Server) SetMalformed(body string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.malformed = body
+}
+
 // Close stops the server.
 func (s *Server) Close() { s.srv.Close() }
 
@@ -129,6 +175,7 @@ func (s *Server) Secrets() []string {
 
 // issue makes credentials named by prefix and what identifies the request.
 func (s *Server) issue(prefix string, parts ...string) (sigv4.Credentials, time.Time) {
+	parts = s.fresh(parts)
 	sum := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
 	h := strings.ToUpper(hex.EncodeToString(sum[:]))
 	c := sigv4.Credentials{AccessKeyID: "ASIA" + prefix + h[:16-len(prefix)],
@@ -136,6 +183,16 @@ func (s *Server) issue(prefix string, parts ...string) (sigv4.Credentials, time.
 	s.keys[c.AccessKeyID] = c
 	s.secrets = append(s.secrets, c.SecretAccessKey, c.SessionToken)
 	return c, time.Now().Add(s.cfg.TTL).UTC().Truncate(time.Second)
+}
+
+// fresh adds a count of what was issued to parts under Config.Fresh, so
+// a repeated request gets new credentials.
+func (s *Server) fresh(parts []string) []string {
+	if !s.cfg.Fresh {
+		return parts
+	}
+	s.n++
+	return append(parts, fmt.Sprint(s.n))
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
@@ -162,7 +219,7 @@ func stsError(w http.ResponseWriter, status int, code, msg string) {
 
 func (s *Server) sts(w http.ResponseWriter, r *http.Request, body []byte) {
 	form, err := url.ParseQuery(string(body))
-	call := Call{Action: form.Get("Action")}
+	call := Call{Action: form.Get("Action"), Params: form}
 	defer func() { s.calls = append(s.calls, call) }()
 	if err != nil || form.Get("Version") != "2011-06-15" {
 		call.Failure = "bad form"
@@ -180,6 +237,9 @@ func (s *Server) sts(w http.ResponseWriter, r *http.Request, body []byte) {
 			stsError(w, 403, "SignatureDoesNotMatch", err.Error())
 			return
 		}
+		if s.malformedAnswer(w, "text/xml") {
+			return
+		}
 		if call.Action == "GetCallerIdentity" {
 			w.Header().Set("Content-Type", "text/xml")
 			fmt.Fprintf(w, `<GetCallerIdentityResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><GetCallerIdentityResult><Arn>arn:aws:iam::123456789012:user/%[1]s</Arn><UserId>%[1]s</UserId><Account>123456789012</Account></GetCallerIdentityResult><ResponseMetadata><RequestId>r</RequestId></ResponseMetadata></GetCallerIdentityResponse>`, key)
@@ -195,6 +255,9 @@ func (s *Server) sts(w http.ResponseWriter, r *http.Request, body []byte) {
 		if !s.webTokens[form.Get("WebIdentityToken")] {
 			call.Failure = "InvalidIdentityToken"
 			stsError(w, 400, "InvalidIdentityToken", "the token is not valid")
+			return
+		}
+		if s.malformedAnswer(w, "text/xml") {
 			return
 		}
 		c, exp = s.issue("WEB", form.Get("RoleArn"), form.Get("WebIdentityToken"))
@@ -255,9 +318,19 @@ func (s *Server) verify(r *http.Request, body []byte) (string, error) {
 	return key, nil
 }
 
+// malformedAnswer answers the SetMalformed body, if any.
+func (s *Server) malformedAnswer(w http.ResponseWriter, contentType string) bool {
+	if s.malformed == "" {
+		return false
+	}
+	w.Header().Set("Content-Type", contentType)
+	io.WriteString(w, s.malformed)
+	return true
+}
+
 func (s *Server) sso(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	call := Call{Action: "GetRoleCredentials"}
+	call := Call{Action: "GetRoleCredentials", Params: q}
 	defer func() { s.calls = append(s.calls, call) }()
 	w.Header().Set("Content-Type", "application/json")
 	if r.Header.Get("Authorization") != "" || !s.ssoTokens[r.Header.Get("X-Amz-Sso_bearer_token")] {
@@ -265,6 +338,9 @@ func (s *Server) sso(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("X-Amzn-Errortype", "UnauthorizedException")
 		w.WriteHeader(401)
 		io.WriteString(w, `{"message":"Session token not found or invalid"}`)
+		return
+	}
+	if s.malformedAnswer(w, "application/json") {
 		return
 	}
 	c, exp := s.issue("SSO", q.Get("account_id"), q.Get("role_name"))
@@ -286,7 +362,7 @@ func (s *Server) oidc(w http.ResponseWriter, body []byte) {
 		io.WriteString(w, `{"error":"invalid_grant","error_description":"bad refresh"}`)
 		return
 	}
-	sum := sha256.Sum256([]byte(in["refreshToken"]))
+	sum := sha256.Sum256([]byte(strings.Join(s.fresh([]string{in["refreshToken"]}), "\x00")))
 	h := hex.EncodeToString(sum[:])
 	access, refresh := "refreshed-access-"+h[:16], "refreshed-refresh-"+h[16:32]
 	s.ssoTokens[access] = true
