@@ -54,6 +54,7 @@ from .model import Model, OperationInfo, ServiceInfo, load_model
 from .client import Client, EventStream, Operation, Waiter
 from ._paginate import Paginator
 from ._body import BodyChunks, BodySource, Readable, Writable
+from ._identity import IdentityProvider, Provider
 from .types import IntEnum, StrEnum, Structure, Union, UnknownUnionMember
 
 __version__ = "0.1.0"
@@ -74,6 +75,8 @@ def library_path() -> str:
 
 
 __all__ = [
+    "IdentityProvider",
+    "Provider",
     "CancelledError",
     "BodyChunks",
     "BodySource",

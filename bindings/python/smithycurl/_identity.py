@@ -9,20 +9,21 @@ import ctypes
 
 from . import _lib, errors
 
-# typing is for the type checker only: importing it costs every process a few ms.
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any, Callable, Optional, Protocol
-    from typing import Union as TUnion
+# At run time too: generated clients name Provider in their signatures
+# (typing is loaded by the package already).
+from typing import Any, Callable, Optional, Protocol
+from typing import Union as TUnion
 
-    class IdentityProvider(Protocol):
-        """An object whose retrieve() returns an identity."""
 
-        def retrieve(self) -> Any: ...
+class IdentityProvider(Protocol):
+    """An object whose retrieve() returns an identity."""
 
-    #: credentials=, token=, api_key=: a function of no arguments, or an
-    #: object with retrieve(), returning the identity.
-    Provider = TUnion[Callable[[], Any], IdentityProvider]
+    def retrieve(self) -> Any: ...
+
+
+#: credentials=, token=, api_key=: a function of no arguments, or an
+#: object with retrieve(), returning the identity.
+Provider = TUnion[Callable[[], Any], IdentityProvider]
 
 AWS_KEYS = ("access_key_id", "secret_access_key", "session_token", "expiration")
 TOKEN_KEYS = ("value", "expiration")

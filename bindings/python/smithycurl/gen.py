@@ -466,7 +466,7 @@ _PAGINATE_OPTIONS = {
 }
 
 _TYPING_NAMES = {"Any": "typing.Any", "Callable": "typing.Callable", "Mapping": "typing.Mapping",
-                 "Optional": "typing.Optional", "TUnion": "typing.Union"}
+                 "Optional": "typing.Optional", "TUnion": "typing.Union", "Provider": "smithycurl.Provider"}
 
 
 def _typing_names(annotation: str) -> str:
