@@ -24,7 +24,8 @@ type duplexBody struct {
 	buf    bytes.Buffer
 	closed bool
 	wake   func()
-	paused int // reads that returned ErrNoDataYet
+	paused int           // reads that returned ErrNoDataYet
+	pausec chan struct{} // signalled at each such read, if made
 }
 
 func (d *duplexBody) SetWake(wake func()) {
@@ -43,6 +44,12 @@ func (d *duplexBody) Read(p []byte) (int, error) {
 		return 0, io.EOF
 	}
 	d.paused++
+	if d.pausec != nil {
+		select {
+		case d.pausec <- struct{}{}:
+		default:
+		}
+	}
 	return 0, ErrNoDataYet
 }
 
@@ -127,7 +134,7 @@ func duplexServer(t testing.TB) string {
 // only after the echo of the one before came back, the upload paused in
 // between (CURL_READFUNC_PAUSE, resumed with curl_easy_pause from the loop).
 func pingPong(ctx context.Context, tr *Curl, url string, rounds int) error {
-	body := &duplexBody{}
+	body := &duplexBody{pausec: make(chan struct{}, 1)}
 	w := &echoWriter{got: make(chan string, rounds+1)}
 	errc := make(chan error, 1)
 	go func() {
@@ -166,12 +173,18 @@ func pingPong(ctx context.Context, tr *Curl, url string, rounds int) error {
 			return fmt.Errorf("round %d: no echo (hang): %w", i, ctx.Err())
 		}
 	}
+	// libcurl asks for more after the last line and must pause: wait for
+	// it, so the check below does not hang on how fast the echo came.
+	select {
+	case <-body.pausec:
+	case err := <-errc:
+		return fmt.Errorf("the call ended before the body did: %v", err)
+	case <-ctx.Done():
+		return fmt.Errorf("the upload never paused (hang): %w", ctx.Err())
+	}
 	body.send(nil, true)
 	select {
 	case err := <-errc:
-		if body.paused == 0 && err == nil {
-			err = fmt.Errorf("the upload never paused")
-		}
 		return err
 	case <-ctx.Done():
 		return fmt.Errorf("the call did not end after the body did (hang): %w", ctx.Err())
