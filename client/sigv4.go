@@ -16,7 +16,8 @@ type requestSigner struct {
 
 func newRequestSigner(creds identity.AWS, region, service string, keys *sigv4.KeyCache) *requestSigner {
 	s3 := isS3SigningName(service)
-	s := &requestSigner{s3: s3, Signer: sigv4.Signer{Region: region, Service: service, Keys: keys, DisableURIPathEscaping: s3}}
+	s := &requestSigner{s3: s3, Signer: sigv4.Signer{Region: region, Service: service, Keys: keys,
+		DisableURIPathEscaping: s3, DisableURIPathNormalization: s3}}
 	s.setCredentials(creds)
 	return s
 }

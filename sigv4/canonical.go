@@ -19,8 +19,9 @@ type canonicalHeader struct{ name, value string }
 
 // canonicalRequest is the canonical request of a request to u with
 // header and the payload hash payload, and its signed headers (names
-// joined by ';'). escapePath encodes the path once more.
-func canonicalRequest(method string, u *url.URL, header wire.Header, payload string, escapePath bool) (canon []byte, signed string) {
+// joined by ';'). escapePath encodes the path once more; normalize removes
+// its dot segments and empty segments.
+func canonicalRequest(method string, u *url.URL, header wire.Header, payload string, escapePath, normalize bool) (canon []byte, signed string) {
 	// Canonical headers: host and every header of the request but the
 	// unsigned ones, lower-case names in order, values trimmed with inner
 	// runs of spaces made one and repeated values joined by commas.
@@ -47,6 +48,9 @@ func canonicalRequest(method string, u *url.URL, header wire.Header, payload str
 	sort.Slice(hdrs, func(i, j int) bool { return hdrs[i].name < hdrs[j].name })
 
 	path := u.EscapedPath()
+	if normalize {
+		path = normalizePath(path)
+	}
 	if path == "" {
 		path = "/"
 	}
@@ -78,6 +82,33 @@ func canonicalRequest(method string, u *url.URL, header wire.Header, payload str
 	canon = append(canon, '\n')
 	canon = append(canon, payload...)
 	return canon, signed
+}
+
+// normalizePath removes the "." and ".." segments and the empty segments
+// of an escaped path, as RFC 3986 resolves them, keeping a trailing slash:
+// the canonical path of every service but S3.
+func normalizePath(p string) string {
+	if !strings.Contains(p, "/.") && !strings.Contains(p, "//") {
+		return p
+	}
+	segs := strings.Split(p, "/")
+	out := make([]string, 0, len(segs))
+	for _, seg := range segs {
+		switch seg {
+		case "", ".":
+		case "..":
+			if len(out) > 0 {
+				out = out[:len(out)-1]
+			}
+		default:
+			out = append(out, seg)
+		}
+	}
+	norm := "/" + strings.Join(out, "/")
+	if last := segs[len(segs)-1]; len(out) > 0 && (last == "" || last == "." || last == "..") {
+		norm += "/"
+	}
+	return norm
 }
 
 // canonicalValue is a header's values as SigV4 signs them: each trimmed,

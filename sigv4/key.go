@@ -1,6 +1,7 @@
 package sigv4
 
 import (
+	"crypto/ecdsa"
 	"crypto/hmac"
 	"crypto/sha256"
 	"sync"
@@ -8,12 +9,34 @@ import (
 
 // KeyCache keeps the signing key last derived (four HMACs, half the cost
 // of a signature), as the AWS SDKs do: a client signs for one secret,
-// region and service, and the key changes once a day. Safe for concurrent
-// use; the zero value is ready.
+// region and service, and the key changes once a day; and the SigV4a key
+// of the access key last used (a scalar multiplication). Safe for
+// concurrent use; the zero value is ready.
 type KeyCache struct {
 	mu                           sync.Mutex
 	secret, day, region, service string
 	key                          []byte // read-only once stored
+
+	ecdsaID, ecdsaSecret string
+	ecdsa                *ecdsa.PrivateKey // read-only once stored
+}
+
+// ECDSAKey returns the SigV4a private key of an access key pair. A nil
+// cache derives it.
+func (c *KeyCache) ECDSAKey(accessKeyID, secret string) (*ecdsa.PrivateKey, error) {
+	if c == nil {
+		return deriveECDSAKey(accessKeyID, secret)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ecdsa == nil || c.ecdsaID != accessKeyID || c.ecdsaSecret != secret {
+		key, err := deriveECDSAKey(accessKeyID, secret)
+		if err != nil {
+			return nil, err
+		}
+		c.ecdsa, c.ecdsaID, c.ecdsaSecret = key, accessKeyID, secret
+	}
+	return c.ecdsa, nil
 }
 
 // Key returns the signing key of secret, day (yyyymmdd), region and
