@@ -137,11 +137,17 @@ diff-botocore-responses: lib
 # with their reasons, then "credential-chain vs botocore: N passed, N
 # failed". CREDCHAIN_PYTHON: a Python with botocore (1.31+ compares
 # configured endpoints too).
-.PHONY: credchain
+.PHONY: credchain sigv4a-vectors
 CREDCHAIN_PYTHON ?= $(PYTHON)
 credchain: build
 	$(GO) build -o $(BUILD)/credchain ./testing/credchain/cmd/credchain
 	$(BUILD)/credchain -python $(CREDCHAIN_PYTHON) -oracle testing/credchain/oracle.py
+
+# The AWS signing test suite's SigV4a cases (sigv4 TestV4aVectors), from
+# the shared test data (aws-signing-test-suite/v4a): prints "sigv4a test
+# vectors: N passed, N failed, N skipped".
+sigv4a-vectors:
+	$(GO) test -count=1 -v -run '^TestV4aVectors$$' ./sigv4
 
 # Everything CI runs, in two lanes at once after one build
 # (scripts/test.sh: a line per stage with its time, then "test: N passed,

@@ -12,7 +12,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 make=${MAKE:-make}
 logs=build/test-logs
-go_lane=(vet test-race test-go conformance proptest fuzz-brief diff-botocore diff-botocore-responses credchain)
+go_lane=(vet test-race test-go conformance sigv4a-vectors proptest fuzz-brief diff-botocore diff-botocore-responses credchain)
 native_lane=(ctest gentest-c pytest demo readme)
 if [ $# -gt 0 ]; then
   want=" $* "
@@ -28,6 +28,8 @@ rm -rf "$logs" && mkdir -p "$logs"
 start=$(date +%s)
 
 # stage NAME: runs `make NAME` into its log; records "NAME SECONDS RC".
+# A stage that passed shows its count lines ("<what>: N passed, N failed",
+# the suites and differentials).
 stage() {
   local t0 rc
   t0=$(date +%s)
@@ -40,6 +42,7 @@ stage() {
     echo "---- end of $1"
   else
     echo "test: $1 passed in $(($(date +%s) - t0)) s"
+    grep -E '^[A-Za-z][^:]*: ([0-9]+ passed, [0-9]+ failed|not run)' "$logs/$1.log" | sed "s/^/  /"
   fi
   return $rc
 }
