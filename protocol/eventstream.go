@@ -239,7 +239,7 @@ func (e eventCodec) decode(op *model.Operation, pm *memberCodec, msg eventstream
 			return nil, eventFail(op, "exception %s: %v", et, err)
 		}
 		id := mc.target.shape.ID
-		return nil, &ServiceError{Shape: id, Code: id.Name(), Status: 200, Members: members, Message: messageOf(members)}
+		return nil, &ServiceError{Shape: id, Code: id.Name(), Status: 200, Members: members, Message: errorMessage(members, msg.Payload)}
 	case "error":
 		code, _, err := stringHeader(&msg, ":error-code")
 		if err != nil {

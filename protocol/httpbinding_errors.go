@@ -42,13 +42,29 @@ func (c *restCodec) decodeError(p *opPlan, resp *wire.Response) error {
 	if err != nil {
 		return &ResponseError{Operation: p.op.Shape.ID, Status: resp.Status, Err: fmt.Errorf("error %s: %w", match.shape.ID, err)}
 	}
-	msg := messageOf(members)
-	if msg == "" && c.d.errorBody != nil {
+	var msg string
+	if c.d.errorBody != nil {
 		// An error shape without a message member (S3's NoSuchKey): the
 		// envelope's <Message>, as for an unmodeled error.
-		msg, _ = childText(errResp.Body, "Message")
+		msg = messageOf(members)
+		if msg == "" {
+			msg, _ = childText(errResp.Body, "Message")
+		}
+	} else {
+		msg = errorMessage(members, resp.Body)
 	}
 	return &ServiceError{Shape: match.shape.ID, Code: match.shape.ID.Name(), Status: resp.Status, Members: members, Message: msg}
+}
+
+// errorMessage is the message of a modeled error: its message member, else
+// the body's message, Message or errorMessage property, which the service
+// sends for an error shape that models no message (as botocore and the AWS
+// SDK for Go read it).
+func errorMessage(members, body []byte) string {
+	if m := messageOf(members); m != "" {
+		return m
+	}
+	return messageOf(body)
 }
 
 // messageOf returns the message or Message property of a JSON object.

@@ -235,13 +235,12 @@ func (c *rpcCodec) decodeError(p *rpcPlan, resp *wire.Response) error {
 		queryCode = queryErrorCode(resp)
 	}
 	match := errorNamed(p.errors, func(e *rpcErrorPlan) *model.Shape { return e.shape }, code)
+	doc := resp.Body // the body as a JSON object
+	if d := c.format.document(resp.Body); d != nil {
+		doc = d
+	}
 	if match == nil {
-		e := &ServiceError{Code: orDefault(queryCode, code), Status: resp.Status, Members: resp.Body}
-		if doc := c.format.document(resp.Body); doc != nil {
-			e.Members = doc
-		}
-		e.Message = messageOf(e.Members)
-		return e
+		return &ServiceError{Code: orDefault(queryCode, code), Status: resp.Status, Members: doc, Message: messageOf(doc)}
 	}
 	members, err := c.format.decodeStruct(match.sc, resp.Body)
 	if err != nil {
@@ -252,7 +251,7 @@ func (c *rpcCodec) decodeError(p *rpcPlan, resp *wire.Response) error {
 		Code:    orDefault(queryCode, match.shape.ID.Name()),
 		Status:  resp.Status,
 		Members: members,
-		Message: messageOf(members),
+		Message: errorMessage(members, doc),
 	}
 }
 

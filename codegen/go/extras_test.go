@@ -63,6 +63,38 @@ func TestTypedWaiter(t *testing.T) {
 	}
 }
 
+// TestErrorMessageWithoutMember: JobLocked models no message member; the
+// message the service sends in the body is the error's message, from the
+// generated client and the dynamic one (it used to be "JobLocked (HTTP 409)").
+func TestErrorMessageWithoutMember(t *testing.T) {
+	c := extrasClient(t)
+	ctx := context.Background()
+	const msg = "job locked is held by ann"
+	_, err := c.GetJob(ctx, &extras.GetJobInput{ID: "locked"})
+	var locked *extras.JobLocked
+	if !errors.As(err, &locked) || locked.Message != msg || locked.Holder == nil || *locked.Holder != "ann" ||
+		locked.Error() != "JobLocked (status 409): "+msg {
+		t.Errorf("typed: %v (%+v)", err, locked)
+	}
+
+	srv := httptest.NewServer(extraserver.New().Handler())
+	t.Cleanup(srv.Close)
+	m, err := model.LoadPaths(ctx, filepath.Join("..", "..", "testing", "servers", "extraserver", "extras.smithy"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dc, err := client.New(m, "smithycurl.test.extras#Extras", srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dc.Close()
+	_, err = dc.Call(ctx, "GetJob", []byte(`{"id":"locked"}`))
+	var ce *client.Error
+	if !errors.As(err, &ce) || ce.Message() != msg || !strings.HasSuffix(err.Error(), ": "+msg) {
+		t.Errorf("dynamic: %v", err)
+	}
+}
+
 // TestTypedStreams: UploadStream reads an io.Reader (known and unknown
 // size), DownloadStream writes to an io.Writer; without them the body is
 // the member.

@@ -1,7 +1,7 @@
 /* The Extras test service (testing/servers/extraserver) through its generated
  * typed C client (smithycurl gen c --prefix ex): a typed paginator, a typed
- * waiter (success, failure, timeout, cancel) and streamed blob bodies (read
- * and write callbacks). Run by codegen/c's tests with
+ * waiter (success, failure, timeout, cancel), a modeled error's message and
+ * streamed blob bodies (read and write callbacks). Run by codegen/c's tests with
  * SMITHYCURL_EXTRAS_URL and SMITHYCURL_EXTRAS_MODEL set. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,6 +115,33 @@ static void test_waiter(smithycurl_client *c) {
     /* A missing required member: a validation error before anything is sent. */
     in.id = NULL;
     CHECK_RC(ex_wait_job_done(c, &in, 1000, NULL, &out, &err), SMITHYCURL_E_VALIDATION);
+    smithycurl_result_free(err);
+}
+
+/* JobLocked models no message member: the message the service sends in
+ * the body is the error's message, typed and dynamic. */
+static void test_error_message(smithycurl_client *c) {
+    ex_get_job_input in;
+    ex_get_job_output *out = NULL;
+    ex_job_locked *locked = NULL;
+    smithycurl_result *err = NULL;
+    const char *msg = "";
+    ex_get_job_input_init(&in);
+    in.id = "locked";
+    CHECK_RC(ex_get_job(c, &in, &out, &err), SMITHYCURL_E_SERVICE);
+    CHECK(out == NULL && ex_error_which(err) == EX_ERROR_JOB_LOCKED);
+    smithycurl_result_error_message(err, &msg);
+    CHECK(streq(msg, "job locked is held by ann"));
+    CHECK_RC(ex_error_as_job_locked(err, &locked), SMITHYCURL_OK);
+    CHECK(locked && streq(locked->holder, "ann"));
+    ex_job_locked_free(locked);
+    smithycurl_result_free(err);
+
+    err = NULL;
+    CHECK_RC(smithycurl_call(c, "GetJob", "{\"id\":\"locked\"}", 15, NULL, &err), SMITHYCURL_E_SERVICE);
+    msg = "";
+    smithycurl_result_error_message(err, &msg);
+    CHECK(streq(msg, "job locked is held by ann"));
     smithycurl_result_free(err);
 }
 
@@ -233,6 +260,7 @@ int main(void) {
     if (c) {
         test_paginator(c);
         test_waiter(c);
+        test_error_message(c);
         test_streams(c);
     }
     smithycurl_client_free(c);

@@ -13,13 +13,14 @@ import sys
 
 import pytest
 
+import smithycurl
 from conftest import PKG, REPO, Servers, shared_path
 from test_aws import emulators  # noqa: F401 (the fixture)
 
 PROGRAM = '''
 import sys
 
-from extras_api import ExtrasClient, GetJobOutput
+from extras_api import ExtrasClient, GetJobOutput, JobLocked
 from ticker_api import TickerClient, TickOutput, TickStream, TickStreamTick, TooFast
 
 import smithycurl
@@ -37,6 +38,10 @@ def main(extras_url: str, events_url: str) -> None:
             c.wait.job_done(id="never", max_wait=0.3)
         except smithycurl.WaiterTimeoutError as e:
             print("timeout", e.attempts >= 2)
+        try:
+            c.get_job(id="locked")
+        except JobLocked as e:
+            print("locked", e.message, e.holder)
     with TickerClient(events_url, timeout=10) as t:
         stream: smithycurl.EventStream[TickStream] = t.tick_stream(count=3, fail="exception")
         initial: TickOutput = stream.initial
@@ -110,7 +115,8 @@ def test_generated_waiter_and_event_stream_run(generated: str, servers: Servers)
     r = subprocess.run([sys.executable, os.path.join(generated, "program.py"), servers.extras, servers.events],
                        capture_output=True, text=True, env=env, timeout=120)
     assert r.returncode == 0, r.stderr
-    assert r.stdout.splitlines() == ["done", "failure JobDone", "timeout True", "s-1", "too fast slow down",
+    assert r.stdout.splitlines() == ["done", "failure JobDone", "timeout True", "locked job locked is held by ann ann",
+                                     "s-1", "too fast slow down",
                                      "[0, 1, 2]", "TickStreamTick"]
     with open(os.path.join(generated, "extras_api", "__init__.py")) as f:
         src = f.read()
@@ -143,3 +149,14 @@ def test_generated_dynamodb_waiters_and_pages(tmp_path: str, emulators: dict[str
                        capture_output=True, text=True, env=env, timeout=180)
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines() == ["3 True", "deleted"]
+
+
+def test_modeled_error_message_without_member(servers: Servers) -> None:
+    """JobLocked models no message member: the message the service sends in
+    the body is e.message (it was "...JobLocked (HTTP 409)")."""
+    m = smithycurl.load_model(os.path.join(REPO, "testing", "servers", "extraserver", "extras.smithy"))
+    with m.client(endpoint=servers.extras, timeout=20) as c:
+        with pytest.raises(smithycurl.ServiceError) as info:
+            c.call("GetJob", id="locked")
+    assert info.value.message == "job locked is held by ann"
+    assert info.value.code == "JobLocked"

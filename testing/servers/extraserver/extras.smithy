@@ -60,13 +60,21 @@ operation GetJob {
         id: String
         status: String
     }
-    errors: [NoSuchJob]
+    errors: [NoSuchJob, JobLocked]
 }
 
 @error("client")
 @httpError(404)
 structure NoSuchJob {
     message: String
+}
+
+/// A job another caller holds. It models no message member: the message
+/// the service sends in the body is the error's message.
+@error("client")
+@httpError(409)
+structure JobLocked {
+    holder: String
 }
 
 @streaming

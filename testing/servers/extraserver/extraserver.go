@@ -78,7 +78,8 @@ func (s *Server) items(w http.ResponseWriter, r *http.Request) {
 
 // job answers by the id's scripted status: "done-N" is running for N-1
 // polls, then done; "missing-N" is NoSuchJob for N-1 polls, then done;
-// "failed" is failed; anything else stays running.
+// "failed" is failed; "locked" is JobLocked (whose shape models no
+// message member: the message is in the body); anything else stays running.
 func (s *Server) job(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	s.mu.Lock()
@@ -94,6 +95,10 @@ func (s *Server) job(w http.ResponseWriter, r *http.Request) {
 	case kind == "missing" && n < want:
 		w.Header().Set("X-Amzn-Errortype", "NoSuchJob")
 		reply(w, 404, map[string]string{"message": "no job " + id})
+		return
+	case kind == "locked":
+		w.Header().Set("X-Amzn-Errortype", "JobLocked")
+		reply(w, 409, map[string]string{"Message": "job " + id + " is held by ann", "holder": "ann"})
 		return
 	case (kind == "done" || kind == "missing") && n >= want:
 		status = "done"

@@ -82,7 +82,7 @@ func (c *Client) DownloadStream(ctx context.Context, in *DownloadInput, w io.Wri
 
 // GetJob calls smithycurl.test.extras#GetJob.
 //
-// Its modeled errors: *NoSuchJob.
+// Its modeled errors: *NoSuchJob, *JobLocked.
 func (c *Client) GetJob(ctx context.Context, in *GetJobInput, opts ...client.CallOption) (*GetJobOutput, error) {
 	if in == nil {
 		in = new(GetJobInput)
@@ -159,6 +159,8 @@ func (c *Client) UploadStream(ctx context.Context, in *UploadInput, body io.Read
 // errorFor returns a new value of the error type of shape id, nil when none.
 func errorFor(id model.ShapeID) typed.ModeledError {
 	switch id {
+	case "smithycurl.test.extras#JobLocked":
+		return new(JobLocked)
 	case "smithycurl.test.extras#NoSuchJob":
 		return new(NoSuchJob)
 	}

@@ -29,6 +29,16 @@ type GetJobOutput struct {
 	Status *string `json:"status,omitzero"`
 }
 
+// JobLocked: A job another caller holds. It models no message member: the message the service
+// sends in the body is the error's message.
+type JobLocked struct {
+	typed.ErrorMeta `json:"-"`
+	Holder          *string `json:"holder,omitzero"`
+}
+
+// Error returns the error's shape, status and message.
+func (e *JobLocked) Error() string { return e.ErrorMeta.ErrorString() }
+
 // ListItemsInput is smithycurl.test.extras#ListItemsInput.
 type ListItemsInput struct {
 	Next *string `json:"next,omitzero"`
