@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/protocol"
@@ -275,7 +276,7 @@ func describeMember(m *model.Model, mem *model.Member, named bool) memberJSON {
 		targetTraits = target.Traits
 	}
 	if v, ok := mem.Traits.Get(model.TraitDefault); ok {
-		d.Default = json.RawMessage(v.JSON())
+		d.Default = json.RawMessage(DefaultJSON(m, mem, v))
 	}
 	d.Sensitive = mem.Traits.Has(model.TraitSensitive) || targetTraits.Has(model.TraitSensitive)
 	d.Streaming = Streaming(m, mem)
@@ -286,6 +287,22 @@ func describeMember(m *model.Model, mem *model.Member, named bool) memberJSON {
 	d.HTTP = httpBinding(mem)
 	d.Constraints = constraints(mem.Traits, targetTraits)
 	return d
+}
+
+// DefaultJSON is mem's default v in the document form: a timestamp's as
+// an RFC 3339 string (the model may write it as epoch seconds or, with
+// @timestampFormat("http-date"), as an http-date), others as written.
+func DefaultJSON(m *model.Model, mem *model.Member, v model.Node) string {
+	return defaultNode(m, mem, v).JSON()
+}
+
+func defaultNode(m *model.Model, mem *model.Member, v model.Node) model.Node {
+	if t, ok := m.Target(mem); ok && t.Type == model.TimestampType {
+		if tt, ok, err := m.TimestampDefault(mem); ok && err == nil {
+			return model.String(tt.Format(time.RFC3339Nano))
+		}
+	}
+	return v
 }
 
 // Streaming tells whether mem targets a @streaming shape: "blob" for a

@@ -51,7 +51,7 @@ func (e exampler) shape(s *model.Shape, mem *model.Member) model.Node {
 				continue // a member that leads back here would nest forever
 			}
 			if v, ok := mm.Traits.Get(model.TraitDefault); ok && !v.IsNull() && !e.constrained(mm) {
-				obj.Set(mm.Name(), v)
+				obj.Set(mm.Name(), defaultNode(e.m, mm, v))
 			} else {
 				obj.Set(mm.Name(), e.shape(t, mm))
 			}

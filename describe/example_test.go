@@ -19,7 +19,7 @@ var validating = []protocol.Option{protocol.WithValidation()}
 // shared test data and of examples/, Example's input passes the codec's
 // validation, constraints included, as it is.
 func TestExamplesPassValidation(t *testing.T) {
-	paths := []string{"../examples/httpbin", "../examples/todo"}
+	paths := []string{"../examples/httpbin", "../examples/todo", "../codegen/testdata/gen"}
 	aws, _ := filepath.Glob(filepath.Join(shareddata.Path(t, "models", "aws"), "*.json"))
 	if len(aws) != 23 {
 		t.Errorf("%d AWS models in the shared data, want 23", len(aws))

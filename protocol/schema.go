@@ -410,20 +410,16 @@ func (mc *memberCodec) constrained() bool {
 	return mc.minLen != nil || mc.maxLen != nil || mc.minVal != nil || mc.maxVal != nil || mc.pattern != nil || mc.unique
 }
 
-// defaultDoc writes a default value in the document form.
+// defaultDoc writes a default value in the document form (a timestamp's
+// as an RFC 3339 string, whatever form the model wrote it in).
 func defaultDoc(mc *memberCodec) []byte {
 	n := mc.defaultNode
 	if mc.target.kind == kTimestamp {
-		var t timestamp
-		var err error
-		if n.Kind() == model.NumberNode {
-			t, err = parseEpoch(n.Literal())
-		} else {
-			t, err = parseDateTime(n.Str())
-		}
-		if err == nil {
-			out := append([]byte{'"'}, appendDateTime(nil, t)...)
-			return append(out, '"')
+		if tt, err := model.TimestampValue(n, mc.tsFormat); err == nil {
+			if t, err := checkRange(fromTime(tt), n.JSON()); err == nil {
+				out := append([]byte{'"'}, appendDateTime(nil, t)...)
+				return append(out, '"')
+			}
 		}
 	}
 	return []byte(n.JSON())

@@ -122,7 +122,7 @@ func (d describer) members(s *model.Shape, indent string, seen map[model.ShapeID
 			notes = append(notes, "required")
 		}
 		if v, ok := mem.Traits.Get(model.TraitDefault); ok {
-			notes = append(notes, "default "+v.JSON())
+			notes = append(notes, "default "+describepkg.DefaultJSON(d.m, mem, v))
 		}
 		for _, c := range []model.ShapeID{model.TraitLength, model.TraitRange, model.TraitPattern} {
 			if v, ok := d.m.MemberTrait(mem, c); ok {

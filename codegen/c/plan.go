@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/smithycurl/smithycurl/model"
 )
@@ -137,6 +138,7 @@ type field struct {
 	constant string // union variant tag constant
 	required bool
 	def      *model.Node // default of a scalar member without presence flag
+	defTime  time.Time   // def of a timestamp, as a time
 	ptr      bool        // held as T* (structures and unions; sparse scalars)
 	sparse   bool        // element of a sparse list or map
 }
@@ -355,6 +357,13 @@ func (p *plan) fill(t *typ) error {
 				if f.kind.scalar() && !optional && hasDef {
 					dd := d
 					f.def = &dd
+					if f.kind == kTimestamp {
+						tt, _, err := p.m.TimestampDefault(mem)
+						if err != nil {
+							return err
+						}
+						f.defTime = tt
+					}
 				}
 				if f.kind.scalar() && optional {
 					f.has = "+" // named below, once every member has its name

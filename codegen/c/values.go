@@ -3,7 +3,6 @@ package cgen
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/smithycurl/smithycurl/model"
 )
@@ -238,21 +237,7 @@ func defaultIs(f *field, x string, differs bool) (string, bool) {
 			}
 		}
 	case kTimestamp:
-		var sec, nsec int64
-		switch d.Kind() {
-		case model.NumberNode:
-			fl := d.Float64()
-			sec = int64(fl)
-			nsec = int64((fl - float64(sec)) * 1e9)
-		case model.StringNode:
-			tt, err := time.Parse(time.RFC3339Nano, d.Str())
-			if err != nil {
-				return "", false
-			}
-			sec, nsec = tt.Unix(), int64(tt.Nanosecond())
-		default:
-			return "", false
-		}
+		sec, nsec := f.defTime.Unix(), f.defTime.Nanosecond()
 		if differs {
 			return fmt.Sprintf("(%s.seconds != %dLL || %s.nanos != %d)", x, sec, x, nsec), true
 		}
