@@ -484,45 +484,30 @@ func (o *jsonOptions) decodeCBORFields(w *objectWriter, r *cbor.Reader, sc *shap
 // appendCBORNumber writes a CBOR number as a value of the numeric shape sc,
 // checking that it fits.
 func appendCBORNumber(dst []byte, n cbor.Number, sc *shapeCodec) ([]byte, error) {
-	switch sc.kind {
-	case kFloat, kBigDec:
-		if n.Kind == cbor.NumFloat && sc.kind == kBigDec && (math.IsNaN(n.F) || math.IsInf(n.F, 0)) {
-			return dst, badValue("a bigDecimal must be finite")
-		}
-		// A float is written at the width of its Smithy type: a half
-		// received for a double keeps every digit of its value.
-		n.Bits = 64
-		if sc.kind == kFloat {
-			n.Bits = sc.bits
-		}
-		return cbor.AppendNumber(dst, n), nil
-	case kBigInt:
-		if n.Kind != cbor.NumInt && n.Kind != cbor.NumBig {
-			return dst, typeError("an integer")
+	if n.Kind == cbor.NumFloat && (math.IsNaN(n.F) || math.IsInf(n.F, 0)) {
+		if sc.kind != kFloat {
+			return dst, badValue(fmt.Sprintf("%s is not a number (%s)", cbor.AppendNumber(nil, n), kindName(sc)))
 		}
 		return cbor.AppendNumber(dst, n), nil
 	}
-	bits := sc.bits
-	if sc.kind == kIntEnum {
-		bits = 32
-	}
-	var v int64
-	switch {
-	case n.Kind == cbor.NumInt:
-		x, ok := n.Int64()
-		if !ok {
-			return dst, badValue(fmt.Sprintf("%s is out of range for a %d-bit integer", cbor.AppendNumber(nil, n), bits))
-		}
-		v = x
-	case n.Kind == cbor.NumFloat && n.F == math.Trunc(n.F) && math.Abs(n.F) < 1<<63:
-		v = int64(n.F)
-	default:
+	if sc.kind == kBigInt && n.Kind != cbor.NumInt && n.Kind != cbor.NumBig {
 		return dst, typeError("an integer")
 	}
-	if bits < 64 && (v < -1<<(bits-1) || v >= 1<<(bits-1)) {
-		return dst, badValue(fmt.Sprintf("%d is out of range for a %d-bit integer", v, bits))
+	// Checked as a JSON number is (checkNumber): the same rules and words
+	// as every other protocol.
+	n64 := n
+	n64.Bits = 64
+	lit, err := checkNumber(cbor.AppendNumber(nil, n64), sc)
+	if err != nil {
+		return dst, err
 	}
-	return strconv.AppendInt(dst, v, 10), nil
+	if sc.kind == kFloat {
+		// A float is written at the width of its Smithy type: a half
+		// received for a double keeps every digit of its value.
+		n.Bits = sc.bits
+		return cbor.AppendNumber(dst, n), nil
+	}
+	return append(dst, lit...), nil
 }
 
 // keySet finds duplicate map keys: a scan of the first few (most maps are

@@ -99,6 +99,17 @@ func (e *ResponseError) Error() string {
 
 func (e *ResponseError) Unwrap() error { return e.Err }
 
+// outputFailure is the error of an output (structure sc) that cannot be
+// decoded: a value that does not fit its type is named by its member path
+// from the structure, "member ScanOutput.Count: 1.5 is not a whole number
+// (integer: ...)".
+func outputFailure(op *model.Operation, status int, sc *shapeCodec, err error) *ResponseError {
+	if sc != nil && sc.shape != nil {
+		err = within(err, sc.shape.ID.Name())
+	}
+	return &ResponseError{Operation: op.Shape.ID, Status: status, Err: err}
+}
+
 // ErrorTypeName is the shape name of an error type as a response names it
 // (see sanitizeErrorType).
 func ErrorTypeName(s string) string { return sanitizeErrorType(s) }

@@ -34,7 +34,7 @@ func (c *restCodec) decodeResponse(p *opPlan, resp *wire.Response) ([]byte, erro
 	}
 	out, err := c.decodeBound(p.out, resp)
 	if err != nil {
-		return nil, &ResponseError{Operation: p.op.Shape.ID, Status: resp.Status, Err: err}
+		return nil, outputFailure(p.op, resp.Status, p.out.sc, err)
 	}
 	return out, nil
 }
@@ -63,7 +63,12 @@ func (c *restCodec) decodeBound(b *binding, resp *wire.Response) ([]byte, error)
 			doc, err = c.headerScalar(trimOWS(joined), mc)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("header %s: %w", mc.locName, err)
+			// Every error of headerScalar is a *valueError: the member
+			// path goes before the header's name.
+			if ve, ok := err.(*valueError); ok {
+				ve.msg = "header " + mc.locName + ": " + ve.msg
+			}
+			return nil, inMember(err, mc.name)
 		}
 		mark(mc)
 		w.key(mc.name)
@@ -147,10 +152,15 @@ func (c *restCodec) decodeBound(b *binding, resp *wire.Response) ([]byte, error)
 func (c *restCodec) headerScalar(v string, mc *memberCodec) ([]byte, error) {
 	switch mc.target.kind {
 	case kString, kEnum, kBlob:
+		if mc.target.kind == kBlob {
+			if err := checkBase64([]byte(v)); err != nil {
+				return nil, err
+			}
+		}
 		if mc.mediaType != "" && mc.target.kind == kString {
 			dec, err := base64.StdEncoding.DecodeString(v)
 			if err != nil {
-				return nil, fmt.Errorf("invalid base64: %v", err)
+				return nil, badValue(fmt.Sprintf("invalid base64: %v", err))
 			}
 			v = string(dec)
 		}
@@ -162,39 +172,17 @@ func (c *restCodec) headerScalar(v string, mc *memberCodec) ([]byte, error) {
 		case "false":
 			return []byte("false"), nil
 		}
-		return nil, fmt.Errorf("invalid boolean %q", v)
-	case kInt, kBigInt, kIntEnum:
-		// The text is copied into the output: it must be a JSON number
-		// (ParseInt alone takes "00" and "+1").
-		if _, err := strconv.ParseInt(v, 10, 64); !isJSONNumber(v) || (err != nil && mc.target.kind != kBigInt) {
-			return nil, fmt.Errorf("invalid integer %q", v)
-		}
-		return []byte(v), nil
-	case kFloat, kBigDec:
-		switch v {
-		case "NaN", "Infinity", "-Infinity":
-			return appendString(nil, v), nil
-		}
-		// ParseFloat alone takes "0x1p3", "inf" and "+1".
-		if !isJSONNumber(v) {
-			return nil, fmt.Errorf("invalid number %q", v)
-		}
-		return []byte(v), nil
+		return nil, badValue(fmt.Sprintf("%q is not a boolean", v))
+	case kInt, kBigInt, kIntEnum, kFloat, kBigDec:
+		return appendNumberText(nil, v, mc.target, false)
 	case kTimestamp:
 		t, err := parseTimestampText(orDefault(mc.tsFormat, formatHTTPDate), v)
 		if err != nil {
-			return nil, err
+			return nil, badValue(err.Error())
 		}
 		return c.json.appendDocTimestamp(nil, t), nil
 	}
-	return nil, fmt.Errorf("a %s cannot be read from a header", kindName(mc.target))
-}
-
-// isJSONNumber reports whether v is exactly one JSON number.
-func isJSONNumber(v string) bool {
-	s := scanner{data: []byte(v)}
-	_, err := s.number()
-	return err == nil && s.pos == len(v)
+	return nil, badValue(fmt.Sprintf("a %s cannot be read from a header", kindName(mc.target)))
 }
 
 // headerList splits a comma-separated header into a list; quoted items may
@@ -217,7 +205,7 @@ func (c *restCodec) headerList(v string, elem *memberCodec) ([]byte, error) {
 		}
 		doc, err := c.headerScalar(it, elem)
 		if err != nil {
-			return nil, err
+			return nil, inIndex(err, i)
 		}
 		out = append(out, doc...)
 	}

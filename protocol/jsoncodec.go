@@ -18,11 +18,11 @@ type jsonOptions struct {
 }
 
 // copyScalar copies the values that read the same in the document form and
-// on the wire (strings, enums, blobs, booleans, integers, big numbers);
-// done is false for the other kinds.
+// on the wire and need no check but their JSON type (strings, enums,
+// booleans); done is false for the other kinds.
 func copyScalar(dst []byte, s *scanner, mc *memberCodec) (out []byte, done bool, err error) {
 	switch mc.target.kind {
-	case kString, kEnum, kBlob:
+	case kString, kEnum:
 		quoted := s.peek() == '"'
 		raw, _, err := s.rawString()
 		if err != nil {
@@ -40,12 +40,6 @@ func copyScalar(dst []byte, s *scanner, mc *memberCodec) (out []byte, done bool,
 			return append(dst, "false"...), true, nil
 		}
 		return dst, true, typeError("a boolean")
-	case kInt, kBigInt, kBigDec, kIntEnum:
-		lit, err := s.number()
-		if err != nil {
-			return dst, true, typeError("a number")
-		}
-		return append(dst, lit...), true, nil
 	}
 	return dst, false, nil
 }
@@ -56,38 +50,22 @@ func copyScalar(dst []byte, s *scanner, mc *memberCodec) (out []byte, done bool,
 func (o *jsonOptions) encodeValue(dst []byte, s *scanner, mc *memberCodec) ([]byte, error) {
 	sc := mc.target
 	switch sc.kind {
-	case kInt, kBigInt, kBigDec, kIntEnum:
-		lit, err := readChecked(s, sc)
-		if err != nil {
-			return dst, err
-		}
-		if o.bigAsString && (sc.kind == kBigInt || sc.kind == kBigDec) {
+	case kBigInt, kBigDec:
+		if o.bigAsString {
+			lit, err := readChecked(s, sc)
+			if err != nil {
+				return dst, err
+			}
 			dst = append(dst, '"')
 			dst = append(dst, lit...)
 			return append(dst, '"'), nil
 		}
-		return append(dst, lit...), nil
-	case kFloat:
-		if s.peek() == '"' {
-			v, err := specialFloat(s)
-			return appendString(dst, v), err
-		}
-		lit, err := readChecked(s, sc)
-		return append(dst, lit...), err
+		return appendNumber(dst, s, sc)
+	case kInt, kIntEnum, kFloat:
+		return appendNumber(dst, s, sc)
 	case kBlob:
-		raw, esc, err := s.rawString()
+		raw, err := readBase64(s)
 		if err != nil {
-			return dst, typeError("a base64 string")
-		}
-		b64 := raw[1 : len(raw)-1]
-		if esc {
-			v, err := unescape(b64)
-			if err != nil {
-				return dst, err
-			}
-			b64 = []byte(v)
-		}
-		if err := checkBase64(b64); err != nil {
 			return dst, err
 		}
 		return append(dst, raw...), nil
@@ -328,24 +306,22 @@ func (o *jsonOptions) decodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 	if o.bigAsString && (mc.target.kind == kBigInt || mc.target.kind == kBigDec) && s.peek() == '"' {
 		return appendBigString(dst, s, mc.target)
 	}
+	sc := mc.target
+	switch sc.kind {
+	case kInt, kBigInt, kBigDec, kIntEnum, kFloat:
+		// Checked as an input is: a typed client must be able to hold it.
+		return appendNumber(dst, s, sc)
+	case kBlob:
+		raw, err := readBase64(s)
+		if err != nil {
+			return dst, err
+		}
+		return append(dst, raw...), nil
+	}
 	if out, done, err := copyScalar(dst, s, mc); done {
 		return out, err
 	}
-	sc := mc.target
 	switch sc.kind {
-	case kFloat:
-		if s.peek() == '"' {
-			raw, _, err := s.rawString()
-			if err != nil {
-				return dst, err
-			}
-			return append(dst, raw...), nil
-		}
-		lit, err := s.number()
-		if err != nil {
-			return dst, typeError("a number")
-		}
-		return append(dst, lit...), nil
 	case kTimestamp:
 		var t timestamp
 		if s.peek() == '"' {
@@ -724,6 +700,9 @@ func appendBigString(dst []byte, s *scanner, sc *shapeCodec) ([]byte, error) {
 			return dst, badValue(fmt.Sprintf("%q is not a bigInteger", v))
 		}
 		return dst, badValue(fmt.Sprintf("%q is not a bigDecimal", v))
+	}
+	if lit, err = checkNumber(lit, sc); err != nil {
+		return dst, err
 	}
 	return append(dst, lit...), nil
 }

@@ -242,7 +242,7 @@ func (c *queryCodec) DecodeResponse(ctx context.Context, op *model.Operation, re
 		return nil, c.decodeError(p, resp)
 	}
 	fail := func(err error) ([]byte, error) {
-		return nil, &ResponseError{Operation: op.Shape.ID, Status: resp.Status, Err: err}
+		return nil, outputFailure(op, resp.Status, p.out, err)
 	}
 	doc := resp.Body
 	if !c.ec2 && len(bytes.TrimSpace(doc)) > 0 && p.out.kind != kUnit {

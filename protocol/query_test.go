@@ -122,8 +122,8 @@ func TestXMLBadInput(t *testing.T) {
 		"deep":      {wrap(strings.Repeat("<Unknown>", 100000)), "nesting deeper"},
 		"truncated": {wrap(`<MessageId>abc`)[:40], "invalid XML"},
 		"utf8":      {wrap("<MessageId>\xff\xfe</MessageId>"), "invalid XML"},
-		"type":      {wrap(`<Count>many</Count>`), "member Count"},
-		"listType":  {wrap(`<Items><member>a</member></Items><Count>1.5</Count>`), "member Count"},
+		"type":      {wrap(`<Count>many</Count>`), "member PublishOutput.Count"},
+		"listType":  {wrap(`<Items><member>a</member></Items><Count>1.5</Count>`), "member PublishOutput.Count"},
 	}
 	for name, tc := range cases {
 		_, err := c.DecodeResponse(context.Background(), op, &wire.Response{Status: 200, Body: []byte(tc.body)})

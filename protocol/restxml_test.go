@@ -196,7 +196,7 @@ func TestRestXMLBadInput(t *testing.T) {
 		"bomb":      {`<!DOCTYPE x [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;&a;">]><PutTagsOutput><Owner><ID>&b;</ID></Owner></PutTagsOutput>`, "directives"},
 		"deep":      {"<PutTagsOutput><Owner>" + strings.Repeat("<x>", 100000), "nesting deeper"},
 		"truncated": {"<PutTagsOutput><Owner><ID>me", "invalid XML"},
-		"timestamp": {"<PutTagsOutput><Owner><Created>yesterday</Created></Owner></PutTagsOutput>", "member Owner.Created"},
+		"timestamp": {"<PutTagsOutput><Owner><Created>yesterday</Created></Owner></PutTagsOutput>", "member PutTagsOutput.Owner.Created"},
 	} {
 		_, err := c.DecodeResponse(ctx, put, &wire.Response{Status: 200, Body: []byte(tc.body)})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

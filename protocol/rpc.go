@@ -168,7 +168,7 @@ func (c *rpcCodec) DecodeResponse(ctx context.Context, op *model.Operation, resp
 	}
 	out, err := c.format.decodeStruct(p.out, resp.Body)
 	if err != nil {
-		return nil, &ResponseError{Operation: op.Shape.ID, Status: resp.Status, Err: err}
+		return nil, outputFailure(op, resp.Status, p.out, err)
 	}
 	return out, nil
 }

@@ -193,7 +193,7 @@ func TestRPCv2JSONRoundTrip(t *testing.T) {
 	// A big number must be a number in its string.
 	_, err = c.DecodeResponse(ctx, op, &wire.Response{Status: 200,
 		Header: wire.Header{"Smithy-Protocol": {"rpc-v2-json"}}, Body: []byte(`{"big":"1.5"}`)})
-	if err == nil || !strings.Contains(err.Error(), "member big") {
+	if err == nil || !strings.Contains(err.Error(), "member Everything.big") {
 		t.Errorf("bigInteger 1.5: %v", err)
 	}
 }
@@ -284,16 +284,16 @@ func TestRPCv2CBORBadResponses(t *testing.T) {
 		body []byte
 		want string
 	}{
-		{"truncated", m(text("s"), text("hello"))[:6], "member s: CBOR at byte 4: declared length 5 is longer than the data"},
-		{"wrong major type", m(text("n"), text("1")), "member n: expected a number, got a text string"},
+		{"truncated", m(text("s"), text("hello"))[:6], "member Everything.s: CBOR at byte 4: declared length 5 is longer than the data"},
+		{"wrong major type", m(text("n"), text("1")), "member Everything.n: expected a number, got a text string"},
 		{"nesting 10000 deep", nested(10000), "nesting deeper than"},
 		{"declared 2 GB", append(append([]byte{0xa1}, text("blob")...), 0x5a, 0x80, 0, 0, 0), "declared length 2147483648 is longer than the data"},
-		{"invalid UTF-8", m(text("s"), []byte{0x62, 0xff, 0xfe}), "member s: CBOR at byte 3: text string is not valid UTF-8"},
-		{"duplicate member", m(text("n"), []byte{1}, text("n"), []byte{2}), "member n: member sent twice"},
-		{"duplicate map key", m(text("map"), m(text("k"), []byte{1}, text("k"), []byte{2})), `member map["k"]: duplicate map key`},
-		{"unknown tag", m(text("n"), []byte{0xd8, 0x63, 1}), "member n: CBOR at byte 3: tag 99 is not a number"},
+		{"invalid UTF-8", m(text("s"), []byte{0x62, 0xff, 0xfe}), "member Everything.s: CBOR at byte 3: text string is not valid UTF-8"},
+		{"duplicate member", m(text("n"), []byte{1}, text("n"), []byte{2}), "member Everything.n: member sent twice"},
+		{"duplicate map key", m(text("map"), m(text("k"), []byte{1}, text("k"), []byte{2})), `member Everything.map["k"]: duplicate map key`},
+		{"unknown tag", m(text("n"), []byte{0xd8, 0x63, 1}), "member Everything.n: CBOR at byte 3: tag 99 is not a number"},
 		{"JSON body", []byte(`{"s":"x"}`), "expected a map"},
-		{"integer out of range", m(text("b"), []byte{0x19, 1, 0}), "member b: 256 is out of range"},
+		{"integer out of range", m(text("b"), []byte{0x19, 1, 0}), "member Everything.b: 256 is out of range"},
 		{"trailing data", append(m(), 0), "data after the CBOR body"},
 		{"indefinite string with a wrong chunk", m(text("s"), []byte{0x7f, 0x41, 'a', 0xff}), "chunk"},
 	}

@@ -8,9 +8,11 @@ import (
 	"strings"
 )
 
-// Type checks of input values. They are not constraint validation: they
-// always run, because a value that does not fit its Smithy type cannot be
-// written correctly on the wire (WithoutValidation does not turn them off).
+// Type checks of input and output values. They are not constraint
+// validation: they always run, because a value that does not fit its Smithy
+// type cannot be written correctly on the wire, nor handed to a typed client
+// (WithoutValidation does not turn them off). Encoders check what the caller
+// gives, decoders what the service sends, by the same rules:
 //
 //   - byte, short, integer, long and intEnum (an integer): a whole number in
 //     the type's range. A whole number written with a fraction or an
@@ -182,6 +184,61 @@ func readChecked(s *scanner, sc *shapeCodec) ([]byte, error) {
 		return nil, err
 	}
 	return checkNumber(lit, sc)
+}
+
+// appendNumber reads a number of the numeric type of sc from JSON (the
+// document form of an input, the wire JSON of an output), checks it
+// (checkNumber; a float may also be "NaN", "Infinity" or "-Infinity") and
+// appends what to write.
+func appendNumber(dst []byte, s *scanner, sc *shapeCodec) ([]byte, error) {
+	if sc.kind == kFloat && s.peek() == '"' {
+		v, err := specialFloat(s)
+		return appendString(dst, v), err
+	}
+	lit, err := readChecked(s, sc)
+	return append(dst, lit...), err
+}
+
+// appendNumberText checks the text of a number received outside JSON (an
+// XML element, a header) against the numeric type of sc and appends its
+// document form. The text is a JSON number; a float may also be "NaN",
+// "Infinity" or "-Infinity", and, when lenient (XML), a finite number
+// strconv reads (".5", "+1", "1.").
+func appendNumberText(dst []byte, t string, sc *shapeCodec, lenient bool) ([]byte, error) {
+	if sc.kind == kFloat && (t == "NaN" || t == "Infinity" || t == "-Infinity") {
+		return appendString(dst, t), nil
+	}
+	s := scanner{data: []byte(t)}
+	lit, err := s.number()
+	if err != nil || !s.atEnd() {
+		f, perr := strconv.ParseFloat(t, 64)
+		if !lenient || sc.kind != kFloat || perr != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+			return dst, badValue(strconv.Quote(t) + " is not a number (" + kindName(sc) + ")")
+		}
+		lit = strconv.AppendFloat(nil, f, 'g', -1, 64)
+	}
+	if lit, err = checkNumber(lit, sc); err != nil {
+		return dst, err
+	}
+	return append(dst, lit...), nil
+}
+
+// readBase64 reads a JSON string holding standard base64 (checkBase64) and
+// returns it as written, quotes included.
+func readBase64(s *scanner) ([]byte, error) {
+	raw, esc, err := s.rawString()
+	if err != nil {
+		return nil, typeError("a base64 string")
+	}
+	b64 := raw[1 : len(raw)-1]
+	if esc {
+		v, err := unescape(b64)
+		if err != nil {
+			return nil, err
+		}
+		b64 = []byte(v)
+	}
+	return raw, checkBase64(b64)
 }
 
 // specialFloat reads the string form of a float ("NaN", "Infinity" or

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 )
 
@@ -346,32 +345,8 @@ func (r *xmlReader) scalar(dst []byte, text []byte, mc *memberCodec) ([]byte, er
 			return append(dst, t...), nil
 		}
 		return dst, badValue(fmt.Sprintf("%q is not a boolean", t))
-	case kInt, kIntEnum, kBigInt:
-		s := scanner{data: []byte(t)}
-		lit, err := s.number()
-		if err != nil || !s.atEnd() {
-			return dst, badValue(fmt.Sprintf("%q is not an integer", t))
-		}
-		if lit, err = checkNumber(lit, sc); err != nil {
-			return dst, err
-		}
-		return append(dst, lit...), nil
-	case kFloat, kBigDec:
-		switch t {
-		case "NaN", "Infinity", "-Infinity":
-			if sc.kind == kFloat {
-				return appendString(dst, t), nil
-			}
-		}
-		s := scanner{data: []byte(t)}
-		if lit, err := s.number(); err == nil && s.atEnd() {
-			return append(dst, lit...), nil
-		}
-		f, err := strconv.ParseFloat(t, 64)
-		if err != nil || sc.kind == kBigDec {
-			return dst, badValue(fmt.Sprintf("%q is not a number", t))
-		}
-		return strconv.AppendFloat(dst, f, 'g', -1, 64), nil
+	case kInt, kIntEnum, kBigInt, kFloat, kBigDec:
+		return appendNumberText(dst, t, sc, true)
 	case kTimestamp:
 		ts, err := parseTimestampText(orDefault(mc.tsFormat, formatDateTime), t)
 		if err != nil {
