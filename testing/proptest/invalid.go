@@ -39,12 +39,11 @@ func (st site) set(v any) {
 	}
 }
 
-// Invalidate breaks a valid input of op in one place and says how. ok is
-// false when the input offers no place to break.
-func (g *Gen) Invalidate(op *model.Operation, in map[string]any) (mu Mutation, ok bool) {
+// sites lists the values of v (a value of structure s) that a mutation
+// can replace, members of structures and unions, list items and map
+// values, outermost first.
+func (g *Gen) sites(s *model.Shape, v map[string]any) []site {
 	var sites []site
-	var structs []site // structures (the top level included) by their holder
-	structs = append(structs, site{parent: nil, path: nil, name: ""})
 	var walk func(s *model.Shape, val any, path []string, name string)
 	walk = func(s *model.Shape, val any, path []string, name string) {
 		switch typeOf(s) {
@@ -83,7 +82,14 @@ func (g *Gen) Invalidate(op *model.Operation, in map[string]any) (mu Mutation, o
 			}
 		}
 	}
-	walk(op.Input, in, nil, "")
+	walk(s, v, nil, "")
+	return sites
+}
+
+// Invalidate breaks a valid input of op in one place and says how. ok is
+// false when the input offers no place to break.
+func (g *Gen) Invalidate(op *model.Operation, in map[string]any) (mu Mutation, ok bool) {
+	sites := g.sites(op.Input, in)
 	type cand struct {
 		kind string
 		st   site
@@ -99,7 +105,8 @@ func (g *Gen) Invalidate(op *model.Operation, in map[string]any) (mu Mutation, o
 	}
 	for _, st := range sites {
 		s := g.v.target(st.mem)
-		switch t := typeOf(s); t {
+		t := typeOf(s)
+		switch t {
 		case model.StringType:
 			add("wrong-type", st, json.Number("12"))
 			add("invalid-utf8", st, Raw("\"a\xffb\""))
@@ -110,24 +117,19 @@ func (g *Gen) Invalidate(op *model.Operation, in map[string]any) (mu Mutation, o
 			}
 		case model.BlobType:
 			add("wrong-type", st, json.Number("7"))
-			add("bad-base64", st, "not base64!")
-		case model.BooleanType:
-			add("wrong-type", st, "yes")
-		case model.ByteType, model.ShortType, model.IntegerType, model.LongType:
+		case model.ByteType, model.ShortType, model.IntegerType, model.LongType, model.BigIntegerType, model.BigDecimalType:
 			add("wrong-type", st, "12")
-			add("int-fraction", st, json.Number("1.5"))
-			over := map[model.ShapeType]string{model.ByteType: "128", model.ShortType: "32768", model.IntegerType: "2147483648", model.LongType: "9223372036854775808"}
-			add("int-range", st, json.Number(over[t]))
 		case model.IntEnumType:
 			add("wrong-type", st, "1")
 		case model.FloatType:
 			add("wrong-type", st, "1.5x")
-			add("float-range", st, json.Number("1e39"))
 		case model.DoubleType:
 			add("wrong-type", st, true)
-			add("float-range", st, json.Number("1e400"))
-		case model.BigIntegerType, model.BigDecimalType:
-			add("wrong-type", st, "12")
+		}
+		for _, o := range outOfType(t) {
+			add(o.kind, st, o.val)
+		}
+		switch t {
 		case model.TimestampType:
 			add("wrong-type", st, true)
 			add("timestamp-range", st, json.Number("1e20"))
@@ -198,6 +200,71 @@ func (g *Gen) Invalidate(op *model.Operation, in map[string]any) (mu Mutation, o
 		c.st.set(c.val)
 	}
 	return mu, true
+}
+
+// outOfType lists values of the document form that a scalar of type t
+// cannot hold (a fraction or an out-of-range number for an integer type, a
+// float beyond its range, bad base64, a string for a boolean), by mutation
+// kind: an encoder refuses them in an input, a decoder in an output.
+func outOfType(t model.ShapeType) []struct {
+	kind string
+	val  any
+} {
+	type kv = struct {
+		kind string
+		val  any
+	}
+	over := map[model.ShapeType]string{model.ByteType: "128", model.ShortType: "-32769", model.IntegerType: "2147483648",
+		model.LongType: "9223372036854775808", model.IntEnumType: "2147483648"}
+	switch t {
+	case model.ByteType, model.ShortType, model.IntegerType, model.LongType, model.IntEnumType:
+		return []kv{{"int-fraction", json.Number("1.5")}, {"int-range", json.Number(over[t])}}
+	case model.BigIntegerType:
+		return []kv{{"int-fraction", json.Number("1.5")}}
+	case model.FloatType:
+		return []kv{{"float-range", json.Number("1e39")}}
+	case model.DoubleType:
+		return []kv{{"float-range", json.Number("1e400")}}
+	case model.BlobType:
+		return []kv{{"bad-base64", "not base64!"}}
+	case model.BooleanType:
+		return []kv{{"wrong-type", "yes"}}
+	}
+	return nil
+}
+
+// OutOfType breaks a valid output of op in one place with a value its
+// type cannot hold (outOfType), as a faulty service might send it; ok is
+// false when the output holds no such scalar. Values a location carries
+// as something else than their type's text (a status code, a payload, an
+// event stream) are left alone.
+func (g *Gen) OutOfType(op *model.Operation, out map[string]any) (mu Mutation, ok bool) {
+	type cand struct {
+		st   site
+		kind string
+		val  any
+	}
+	var cands []cand
+	for _, st := range g.sites(op.Output, out) {
+		if len(st.path) > 0 && g.Locate != nil {
+			top, _ := op.Output.Member(st.path[0])
+			if top != nil && g.v.target(top).HasTrait(model.TraitStreaming) {
+				continue
+			}
+			if loc := g.Locate(top, true); loc == LocStatus || loc == LocPayload || loc == LocPrefixHeaders {
+				continue
+			}
+		}
+		for _, o := range outOfType(typeOf(g.v.target(st.mem))) {
+			cands = append(cands, cand{st, o.kind, o.val})
+		}
+	}
+	if len(cands) == 0 {
+		return Mutation{}, false
+	}
+	c := cands[g.R.Intn(len(cands))]
+	c.st.set(c.val)
+	return Mutation{Kind: c.kind, Path: c.st.path, Name: c.st.name}, true
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
