@@ -326,9 +326,12 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte, opts 
 		if attempt >= c.opts.retry.MaxAttempts {
 			return nil, e
 		}
-		retry, wait := c.retryDecision(e, header, plan.idempotent)
+		retry, onlyIdem, wait := c.retryDecision(e, header)
 		if !retry {
 			return nil, e
+		}
+		if onlyIdem && !plan.idempotent {
+			return nil, noRetry(e, errNotIdempotent)
 		}
 		if err := body.rewind(req); err != nil {
 			return nil, noRetry(e, err)
@@ -403,7 +406,7 @@ func (c *Client) prepare(ctx context.Context, operation string, input []byte, co
 		return nil, nil, nil, nil, usageError(op.Shape.ID, "%v", err)
 	}
 	req := &transport.Request{Method: wreq.Method, URL: target, Header: wreq.Header, Body: wreq.Body,
-		Idempotent: plan.idempotent, SecretHeaders: plan.secretHeaders, RawBody: plan.rawBody}
+		SecretHeaders: plan.secretHeaders, RawBody: plan.rawBody}
 	if c.opts.trace != nil && c.codec.Protocol() == protocol.RPCv2CBOR {
 		req.TraceBody = cborTraceBody(c.model, op)
 	}

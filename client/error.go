@@ -70,6 +70,25 @@ func (e *Error) Message() string {
 	return e.err.Error()
 }
 
+// MayHaveReached reports whether the server may have received the request
+// (and acted on it): true when a response came back (service and decode
+// errors, waiters) and after a transport failure, timeout or cancellation
+// once libcurl began to send the request; false when the server certainly
+// did not see it (validation and usage errors, DNS, connect and TLS
+// failures, a call that timed out or was cancelled before it was sent).
+// A failed call of an operation that is not idempotent may have taken
+// effect only when it is true.
+func (e *Error) MayHaveReached() bool {
+	switch e.Kind {
+	case KindService, KindDecode, KindWaiterFailure, KindWaiterTimeout:
+		return true
+	case KindTransport, KindTimeout, KindCancelled:
+		var te *transport.Error
+		return errors.As(e.err, &te) && te.MayHaveReached
+	}
+	return false
+}
+
 // Modeled reports whether a service error matched an error shape of the operation.
 func (e *Error) Modeled() bool { return e.Kind == KindService && e.Shape != "" }
 

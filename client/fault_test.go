@@ -209,8 +209,9 @@ func testFaultResetNotRetriedWhenNotIdempotent(t *testing.T, path client.Option)
 	_, err = r.call("Write", `{"name": "reset-reused"}`)
 	wantErr(t, err, client.KindTransport, 1, transport.KindOther)
 	wantHits(t, r.srv, "/write/reset-reused", 1)
-	if !strings.Contains(err.Error(), "not re-sent") {
-		t.Errorf("want libcurl's own re-send on a fresh connection refused: %v", err)
+	if !strings.Contains(err.Error(), "reused connection closed") || !strings.Contains(err.Error(), "may have reached the server") ||
+		!strings.Contains(err.Error(), "not retried: the operation is not idempotent") {
+		t.Errorf("want libcurl's own re-send on a fresh connection refused, and why: %v", err)
 	}
 
 	// 503 is not retried either for it (the server may have acted).
@@ -220,6 +221,63 @@ func testFaultResetNotRetriedWhenNotIdempotent(t *testing.T, path client.Option)
 		t.Errorf("503: %+v", e)
 	}
 	wantHits(t, r.srv, "/write/busy", 1)
+}
+
+// A reply that is not HTTP (libcurl's code 1, also that of a scheme it
+// cannot send) comes after the request was sent: the non-idempotent call
+// is sent once, and its error says it may have reached the server.
+func TestFaultGarbageNotRetriedWhenNotIdempotent(t *testing.T) {
+	viaBoth(t, testFaultGarbageNotRetriedWhenNotIdempotent)
+}
+
+func testFaultGarbageNotRetriedWhenNotIdempotent(t *testing.T, path client.Option) {
+	r := newFaultRig(t, path)
+	r.srv.Handle("/write/garbage", faultserver.Garbage(), faultserver.JSON(200, okBody))
+	_, err := r.call("Write", `{"name": "garbage"}`)
+	e := wantErr(t, err, client.KindTransport, 1, transport.KindOther)
+	wantHits(t, r.srv, "/write/garbage", 1)
+	if !e.MayHaveReached() || !strings.Contains(e.Message(), "may have reached the server") {
+		t.Errorf("MayHaveReached %v, message %q: want both to say it may have reached", e.MayHaveReached(), e.Message())
+	}
+	// The idempotent one is retried.
+	r.srv.Handle("/put/garbage", faultserver.Garbage(), faultserver.JSON(200, okBody))
+	out, err := r.call("Put", `{"name": "garbage", "item": "x"}`)
+	wantOK(t, out, err)
+	wantHits(t, r.srv, "/put/garbage", 2)
+}
+
+// libcurl's own re-send, when a reused connection dies before any byte of
+// the response, is an attempt of the retry loop: counted, bounded by
+// MaxAttempts, charged to the quota and observed.
+func TestFaultStaleConnectionResendIsAnAttempt(t *testing.T) {
+	viaBoth(t, testFaultStaleConnectionResendIsAnAttempt)
+}
+
+func testFaultStaleConnectionResendIsAnAttempt(t *testing.T, path client.Option) {
+	r := newFaultRig(t, path)
+	r.srv.Handle("/read/ok", faultserver.JSON(200, okBody))
+	warm := func() {
+		t.Helper()
+		out, err := r.call("Read", `{"name": "ok"}`)
+		wantOK(t, out, err)
+	}
+	warm()
+	r.srv.Handle("/put/stale", faultserver.Reset(), faultserver.JSON(200, okBody))
+	before := len(r.seen())
+	out, err := r.call("Put", `{"name": "stale", "item": "x"}`)
+	wantOK(t, out, err)
+	wantHits(t, r.srv, "/put/stale", 2)
+	if n := len(r.seen()) - before; n != 2 {
+		t.Errorf("observer saw %d attempts for 2 sends, want 2", n)
+	}
+
+	// Resets every time: 3 sends (MaxAttempts), not 3 attempts and a
+	// hidden re-send.
+	warm()
+	r.srv.Handle("/put/dead", faultserver.Reset(), faultserver.Reset(), faultserver.Reset(), faultserver.Reset(), faultserver.JSON(200, okBody))
+	_, err = r.call("Put", `{"name": "dead", "item": "x"}`)
+	wantErr(t, err, client.KindTransport, 3, transport.KindOther)
+	wantHits(t, r.srv, "/put/dead", 3)
 }
 
 // The @idempotent PUT is re-sent after resets and succeeds.

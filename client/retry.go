@@ -103,6 +103,10 @@ func (q *retryQuota) succeeded(lastCost int) {
 // errQuotaSpent says why a retryable failure was not retried.
 var errQuotaSpent = errors.New("not retried: the client's retry quota is spent (too many failures lately)")
 
+// errNotIdempotent says why a failure that may have reached the server
+// was not retried.
+var errNotIdempotent = errors.New("not retried: the operation is not idempotent")
+
 // idempotent reports whether op may be sent twice with the same effect.
 func idempotent(m *model.Model, op *model.Shape, input *model.Shape) bool {
 	if op.HasTrait(model.TraitReadonly) || op.HasTrait(model.TraitIdempotent) {
@@ -116,36 +120,37 @@ func idempotent(m *model.Model, op *model.Shape, input *model.Shape) bool {
 	return false
 }
 
-// retryDecision says whether a failed attempt may be retried, and whether
-// the server asked for a wait.
-func (c *Client) retryDecision(e *Error, header wire.Header, idem bool) (bool, time.Duration) {
+// retryDecision says whether a failed attempt may be retried, whether
+// only when the operation is idempotent (it may have acted on the
+// request), and whether the server asked for a wait.
+func (c *Client) retryDecision(e *Error, header wire.Header) (retry, onlyIdempotent bool, wait time.Duration) {
 	var te *transport.Error
 	switch e.Kind {
 	case KindTransport, KindTimeout:
 		if errors.As(e.err, &te) {
 			if te.Kind == transport.KindTooLarge {
-				return false, 0 // it would be as large again
+				return false, false, 0 // it would be as large again
 			}
-			return !te.MayHaveReached || idem, 0
+			return true, te.MayHaveReached, 0
 		}
-		return false, 0
+		return false, false, 0
 	case KindService:
 		wait := retryAfter(header)
 		if e.Status == 429 || c.throttling(e) {
-			return true, wait
+			return true, false, wait
 		}
 		if s, ok := c.model.Shape(e.Shape); ok && s.HasTrait(model.TraitRetryable) {
-			return true, wait
+			return true, false, wait
 		}
 		switch e.Status {
 		case 500, 502, 503, 504:
-			return idem, wait
+			return true, true, wait
 		}
 		if c.isAWS && awsTransientCodes[errorName(e)] {
-			return idem, wait
+			return true, true, wait
 		}
 	}
-	return false, 0
+	return false, false, 0
 }
 
 // throttling reports a throttling error: @retryable(throttling: true); for

@@ -243,12 +243,13 @@ func (t *Curl) finish(ctx context.Context, h *handle, c *call, st *stream) (*wir
 			Message: st.err.Error(), cause: st.err}
 	} else {
 		code := int(res.code)
-		sent := res.request_size > 0 || res.pretransfer_us > 0
+		sent := res.sends > 0 || res.request_size > 0 || res.pretransfer_us > 0
 		k, reached := classify(code, res.too_large != 0, res.cancelled != 0, sent)
 		rerr = &Error{Kind: k, Code: code, MayHaveReached: reached, Method: c.method(), URL: c.req.shownURL()}
 		if res.resend_blocked != 0 && res.cancelled == 0 {
 			rerr.Kind, rerr.MayHaveReached = KindOther, true
-			rerr.Message = "the connection closed after the request was sent, before any response; not re-sent (not idempotent)"
+			rerr.Message = "the reused connection closed after the request was sent, before any response"
+
 		} else if h.c.errbuf[0] != 0 {
 			rerr.Message = C.GoString(&h.c.errbuf[0])
 		} else {

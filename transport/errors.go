@@ -65,8 +65,16 @@ func (e *Error) Error() string {
 	if e.cause != nil && e.Code == 0 && e.Message == "" {
 		s += ": " + e.cause.Error()
 	}
+	if e.MayHaveReached && e.Kind != KindTooLarge {
+		s += mayHaveReachedNote
+	}
 	return s
 }
+
+// mayHaveReachedNote ends the text of every failure after which the server
+// may have received the request (and acted on it): the same words for a
+// reset, a truncated body, a reply that is not HTTP or a timeout.
+const mayHaveReachedNote = " (the request may have reached the server)"
 
 // Unwrap returns context.Canceled or context.DeadlineExceeded when the ctx
 // caused the failure, so errors.Is works on them.
@@ -77,9 +85,6 @@ func (e *Error) Timeout() bool { return e.Kind == KindTimeout }
 
 // libcurl codes used in classification (curl/curl.h).
 const (
-	curleOK                  = 0
-	curleUnsupportedProtocol = 1
-	curleURLMalformat        = 3
 	curleCouldntResolveProxy = 5
 	curleCouldntResolveHost  = 6
 	curleCouldntConnect      = 7
@@ -101,36 +106,33 @@ const (
 	curleProxy               = 97
 )
 
-// classify maps a CURLcode to a Kind and whether the request may have
-// reached the server. requestSent is CURLINFO_REQUEST_SIZE > 0 or a
-// non-zero CURLINFO_PRETRANSFER_TIME_T (libcurl got past connect and TLS).
-func classify(code int, tooLarge, cancelled bool, requestSent bool) (Kind, bool) {
+// classify maps a CURLcode to a Kind, and says whether the request may
+// have reached the server: whether libcurl began to send it, whatever the
+// code (a reply that is not HTTP fails with code 1, as an unsupported
+// scheme does before anything is sent). sent is from libcurl's
+// pre-request callback, which runs once the connection is ready and
+// before any byte of the request is written (CURLOPT_PREREQFUNCTION), or
+// a request size or pre-transfer time it reported.
+func classify(code int, tooLarge, cancelled bool, sent bool) (Kind, bool) {
 	switch {
 	case tooLarge || code == curleFilesizeExceeded:
 		return KindTooLarge, true
 	case cancelled || code == curleAbortedByCallback:
-		return KindCancelled, requestSent
+		return KindCancelled, sent
 	}
 	switch code {
 	case curleCouldntResolveHost, curleCouldntResolveProxy:
-		return KindDNS, false
+		return KindDNS, sent
 	case curleCouldntConnect, curleProxy:
-		return KindConnect, false
+		return KindConnect, sent
 	case curleSSLConnectError, curleSSLCertProblem, curleSSLCipher, curlePeerFailedVerify,
 		curleSSLCACertBadFile, curleSSLCRLBadFile, curleSSLIssuerError,
-		curleSSLPinnedPubKey, curleSSLInvalidCertStat:
-		return KindTLS, false
-	case curleSSLShutdownFailed:
-		return KindTLS, true
+		curleSSLPinnedPubKey, curleSSLInvalidCertStat, curleSSLShutdownFailed:
+		return KindTLS, sent
 	case curleOperationTimedout:
-		return KindTimeout, requestSent
-	case curleUnsupportedProtocol, curleURLMalformat:
-		return KindOther, false
-	case curleSendError:
-		// Part of the request may have left even if libcurl did not count it.
-		return KindOther, true
+		return KindTimeout, sent
 	}
-	// Unknown failures (reset, malformed reply, HTTP/2 stream errors, …):
-	// assume the server may have seen the request.
-	return KindOther, true
+	// Anything else (a reset, a reply that is not HTTP, a truncated body,
+	// HTTP/2 stream errors, …) is a transport failure of its own kind.
+	return KindOther, sent
 }

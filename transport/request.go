@@ -53,9 +53,11 @@ type Request struct {
 	SecretHeaders []string
 	// Idempotent lets libcurl re-send the request on a fresh connection
 	// when a reused keep-alive connection dies before any byte of the
-	// response (its usual recovery from a stale connection). When false,
-	// Do fails instead (KindOther, MayHaveReached): the server may have
-	// received the request and acted on it.
+	// response (its usual recovery from a stale connection), a send no
+	// caller sees. When false, Do fails instead (KindOther,
+	// MayHaveReached): the server may have received the request and acted
+	// on it. The client leaves it false: its retry loop makes that send
+	// an attempt it counts, for idempotent operations only.
 	Idempotent bool
 	// RawBody passes the response body on as the server sent it: its
 	// Content-Encoding is not decoded (the header stays for the caller),

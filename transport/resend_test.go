@@ -46,7 +46,7 @@ func testNoSilentResendOnReusedConnection(t *testing.T, mk mkTransport) {
 		if n := s.Hits(path); n != 1 {
 			t.Errorf("%s: server saw the request %d times, want 1", method, n)
 		}
-		if te != nil && !strings.Contains(te.Message, "not re-sent") {
+		if te != nil && !strings.Contains(te.Message, "reused connection closed") {
 			t.Errorf("%s: libcurl's re-send was not the one refused: %v", method, te)
 		}
 	}
@@ -59,5 +59,32 @@ func testNoSilentResendOnReusedConnection(t *testing.T, mk mkTransport) {
 	}
 	if n := s.Hits("/twice"); n != 2 {
 		t.Errorf("server saw the idempotent request %d times, want 2 (libcurl's own re-send)", n)
+	}
+}
+
+// A reply that is not HTTP fails with libcurl's code 1, the code of an
+// unsupported scheme too: the request was sent, so it may have reached the
+// server; a URL libcurl cannot send fails with the same code and did not.
+func TestGarbageReplyMayHaveReached(t *testing.T) { bothPaths(t, testGarbageReplyMayHaveReached) }
+
+func testGarbageReplyMayHaveReached(t *testing.T, mk mkTransport) {
+	s := faultserver.Start()
+	defer s.Close()
+	tr := mk(t, Config{})
+	s.Handle("/garbage", faultserver.Garbage())
+	_, err := tr.Do(context.Background(), &Request{Method: "POST", URL: s.URL + "/garbage", Body: []byte(`{}`)})
+	var te *Error
+	if !errors.As(err, &te) || te.Kind != KindOther || !te.MayHaveReached {
+		t.Fatalf("err = %v, want KindOther with MayHaveReached", err)
+	}
+	if !strings.Contains(te.Error(), "may have reached the server") {
+		t.Errorf("the error does not say the request may have reached the server: %v", te)
+	}
+	if n := s.Hits("/garbage"); n != 1 {
+		t.Errorf("server saw the request %d times, want 1", n)
+	}
+	_, err = tr.Do(context.Background(), &Request{URL: "nosuchscheme://127.0.0.1/"})
+	if !errors.As(err, &te) || te.MayHaveReached || te.Code != 1 {
+		t.Errorf("unsupported scheme: err = %v, want code 1 that did not reach", err)
 	}
 }

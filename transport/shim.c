@@ -395,6 +395,7 @@ void sc_finish(sc_handle *h, CURLcode res, int started) {
 	out->stream_failed = h->stream_failed;
 	out->streamed = h->out_mode == 1;
 	out->resend_blocked = h->resend_blocked && res == CURLE_ABORTED_BY_CALLBACK;
+	out->sends = h->sends;
 	if (started) {
 		curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &out->status);
 		curl_easy_getinfo(e, CURLINFO_REQUEST_SIZE, &out->request_size);

@@ -24,6 +24,7 @@ typedef struct sc_result {
 	long request_size;
 	long http_version;
 	long long pretransfer_us;
+	int sends;          /* requests libcurl began to send (the pre-request callback ran) */
 	int resend_blocked; /* libcurl wanted to re-send on a fresh connection; refused */
 	int stream_failed;  /* the Go reader or writer of a streamed body failed */
 	int streamed;       /* the response body went to the Go writer */

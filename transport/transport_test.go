@@ -723,8 +723,14 @@ func TestErrorClassification(t *testing.T) {
 		{curleAbortedByCallback, false, true, false, KindCancelled, false},
 		{curleWriteError, true, false, true, KindTooLarge, true},
 		{curleFilesizeExceeded, false, false, true, KindTooLarge, true},
-		{56, false, false, false, KindOther, true},
-		{curleSendError, false, false, false, KindOther, true},
+		{56, false, false, true, KindOther, true},
+		{56, false, false, false, KindOther, false},
+		{curleSendError, false, false, true, KindOther, true},
+		// A reply that is not HTTP fails with code 1, as an unsupported
+		// scheme does: what was sent decides, not the code.
+		{1, false, false, true, KindOther, true},
+		{1, false, false, false, KindOther, false},
+		{curleSSLShutdownFailed, false, false, true, KindTLS, true},
 	}
 	for _, c := range cases {
 		k, r := classify(c.code, c.tooLarge, c.cancel, c.sent)

@@ -283,6 +283,15 @@ func Reset() Fault {
 	return func(c *Conn) bool { c.Reset(); return false }
 }
 
+// Garbage answers with bytes that are not HTTP and closes the connection
+// (libcurl: "Received HTTP/0.9 when not allowed", code 1).
+func Garbage() Fault {
+	return func(c *Conn) bool {
+		c.Write([]byte("\x00\x01garbage, not HTTP\r\n\r\n"))
+		return false
+	}
+}
+
 // Delay waits d before running next (nothing is sent meanwhile: a slow
 // first byte).
 func Delay(d time.Duration, next Fault) Fault {
