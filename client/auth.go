@@ -202,7 +202,11 @@ func (c *Client) authenticate(ctx context.Context, op *model.Operation, plan aut
 			if region == "" {
 				region = c.region
 			}
-			if region == "" {
+			regionSet := sig.regionSet
+			if regionSet != nil && len(regionSet) == 0 && region != "" {
+				regionSet = []string{region} // sigv4a without signingRegionSet
+			}
+			if region == "" && len(regionSet) == 0 {
 				return "", nil, usageError(op.Shape.ID, "aws.auth#sigv4 needs a region: set AWS_REGION or give one with the credentials")
 			}
 			if c.creds.awsDefault {
@@ -214,7 +218,9 @@ func (c *Client) authenticate(ctx context.Context, op *model.Operation, plan aut
 					return "", nil, identityError(op.Shape.ID, err)
 				}
 			}
-			return "", &callAuth{aws: c.creds.aws, signer: newRequestSigner(identity.AWS{}, region, name, &c.sigKeys)}, nil
+			signer := newRequestSigner(identity.AWS{}, region, name, &c.sigKeys)
+			signer.RegionSet = regionSet
+			return "", &callAuth{aws: c.creds.aws, signer: signer}, nil
 		}
 		return "", nil, nil
 	}

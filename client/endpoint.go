@@ -211,8 +211,10 @@ type resolved struct {
 // signingOverride is what the endpoint's authSchemes say about SigV4.
 type signingOverride struct {
 	name, region string
-	// unsupported names the auth schemes offered when none can be used
-	// (sigv4a alone).
+	// regionSet, when set, is SigV4a's signingRegionSet: the endpoint
+	// chose sigv4a.
+	regionSet []string
+	// unsupported names the auth schemes offered when none can be used.
 	unsupported string
 }
 
@@ -294,8 +296,10 @@ func (c *Client) endpointParams(op *model.Operation, input []byte) (*endpoints.P
 	return p, nil
 }
 
-// sigV4Override reads the endpoint's authSchemes: the first sigv4 entry's
-// signingName and signingRegion.
+// sigV4Override reads the endpoint's authSchemes: the first one smithycurl
+// signs with (sigv4, sigv4a, sigv4-s3express), its signingName and
+// signingRegion, or signingRegionSet for sigv4a (the signing region when
+// the set is missing).
 func sigV4Override(props model.Node) signingOverride {
 	schemes, ok := props.Get("authSchemes")
 	if !ok {
@@ -305,12 +309,19 @@ func sigV4Override(props model.Node) signingOverride {
 	for _, s := range schemes.Items() {
 		name, _ := s.Get("name")
 		names = append(names, name.Str())
-		if name.Str() != "sigv4" && name.Str() != "sigv4-s3express" {
-			continue
-		}
 		sn, _ := s.Get("signingName")
 		sr, _ := s.Get("signingRegion")
-		return signingOverride{name: sn.Str(), region: sr.Str()}
+		switch name.Str() {
+		case "sigv4", "sigv4-s3express":
+			return signingOverride{name: sn.Str(), region: sr.Str()}
+		case "sigv4a":
+			o := signingOverride{name: sn.Str(), region: sr.Str(), regionSet: []string{}}
+			set, _ := s.Get("signingRegionSet")
+			for _, r := range set.Items() {
+				o.regionSet = append(o.regionSet, r.Str())
+			}
+			return o
+		}
 	}
 	if len(names) > 0 {
 		return signingOverride{unsupported: strings.Join(names, ", ")}

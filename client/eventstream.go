@@ -129,6 +129,10 @@ func (c *Client) callStream(ctx context.Context, operation string, input []byte,
 	if plan.inEvents != "" {
 		var signer *sigv4.EventSigner
 		if sv := body.auth.sigV4(); sv != nil {
+			if sv.RegionSet != nil {
+				cancelOpts()
+				return nil, usageError(op.Shape.ID, "the endpoint chose SigV4a (sigv4a), and smithycurl does not sign the messages of an input event stream with SigV4a")
+			}
 			// Signed again with the event stream's payload hash; the
 			// events are signed in a chain from this signature.
 			req.Header.Set(sigv4.ContentSHA256Header, sigv4.StreamingEventsPayload)

@@ -1,7 +1,7 @@
 """Fixtures: the package from this folder, the library built by make, and the
 local test services (build/testserver -pizza: go-httpbin, Todos, the
-event-stream Ticker, alloy's PizzaAdminService and the streaming blob service
-on 127.0.0.1), started once per session."""
+event-stream Ticker, alloy's PizzaAdminService, the streaming blob service
+and the fake SigV4a endpoint on 127.0.0.1), started once per session."""
 
 from __future__ import annotations
 
@@ -92,6 +92,7 @@ class Servers:
         self.events = urls["events"]
         self.blobs = urls["blobs"]
         self.extras = urls["extras"]
+        self.sigv4a = urls["sigv4a"]
 
 
 @pytest.fixture(scope="session")
@@ -102,7 +103,7 @@ def servers() -> Iterator[Servers]:
     proc = subprocess.Popen([exe, "-pizza"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     urls = {}
     assert proc.stdout is not None and proc.stdin is not None
-    names = {"httpbin", "todo", "kv", "events", "pizza", "blobs", "extras"}
+    names = {"httpbin", "todo", "kv", "events", "pizza", "blobs", "extras", "sigv4a"}
     for _ in range(32):  # every line until the ones the tests use (others may come between)
         line = proc.stdout.readline()
         if not line:

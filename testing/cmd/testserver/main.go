@@ -12,7 +12,8 @@
 // shared conformance folder, namespace alloy.test; see testing/servers/pizzaserver
 // for the inputs that produce its errors), and last the streaming blob
 // service of testing/servers/blobserver (line "blobs <URL>", model
-// testing/servers/blobserver/blobs.smithy). It prints one line per service,
+// testing/servers/blobserver/blobs.smithy), then the fake SigV4a endpoint of
+// testing/servers/sigv4aserver (line "sigv4a <URL>"). It prints one line per service,
 // "<name> <base URL>", then serves until stdin (a pipe) reaches EOF or it gets SIGINT
 // or SIGTERM.
 package main
@@ -35,6 +36,7 @@ import (
 	"github.com/smithycurl/smithycurl/testing/servers/extraserver"
 	"github.com/smithycurl/smithycurl/testing/servers/kvserver"
 	"github.com/smithycurl/smithycurl/testing/servers/pizzaserver"
+	"github.com/smithycurl/smithycurl/testing/servers/sigv4aserver"
 	"github.com/smithycurl/smithycurl/testing/servers/todoserver"
 )
 
@@ -70,6 +72,10 @@ func main() {
 		name    string
 		handler http.Handler
 	}{"blobs", blobserver.New().Handler()})
+	services = append(services, struct {
+		name    string
+		handler http.Handler
+	}{"sigv4a", sigv4aserver.Handler()})
 	for _, s := range services {
 		ln, err := net.Listen("tcp", *addr)
 		if err != nil {
