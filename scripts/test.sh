@@ -28,8 +28,8 @@ rm -rf "$logs" && mkdir -p "$logs"
 start=$(date +%s)
 
 # stage NAME: runs `make NAME` into its log; records "NAME SECONDS RC".
-# A stage that passed shows its count lines ("<what>: N passed, N failed",
-# the suites and differentials).
+# A stage that passed shows its count lines ("N passed, N failed" of the
+# suites, differentials and vectors, or "<what>: not run").
 stage() {
   local t0 rc
   t0=$(date +%s)
@@ -42,7 +42,7 @@ stage() {
     echo "---- end of $1"
   else
     echo "test: $1 passed in $(($(date +%s) - t0)) s"
-    grep -E '^[A-Za-z][^:]*: ([0-9]+ passed, [0-9]+ failed|not run)' "$logs/$1.log" | sed "s/^/  /"
+    grep -E '[0-9]+ passed, [0-9]+ failed|^[A-Za-z][^:]*: not run' "$logs/$1.log" | sed "s/^/  $1: /"
   fi
   return $rc
 }
