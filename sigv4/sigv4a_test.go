@@ -148,3 +148,31 @@ func TestLessConstantTime(t *testing.T) {
 		}
 	}
 }
+
+// The cost of a signature, SigV4 and SigV4a (cached keys), and of deriving
+// the SigV4a key.
+func BenchmarkSign(b *testing.B) {
+	for _, bc := range []struct {
+		name      string
+		regionSet []string
+	}{{"SigV4", nil}, {"SigV4a", []string{"*"}}} {
+		b.Run(bc.name, func(b *testing.B) {
+			s := &Signer{Region: "us-east-1", Service: "events", RegionSet: bc.regionSet, Credentials: exampleCreds, Keys: &KeyCache{}}
+			h := wire.Header{"Content-Type": {"application/x-amz-json-1.1"}, "X-Amz-Target": {"AWSEvents.PutEvents"}}
+			r := Request{Method: "POST", URL: "https://abcde.veo.endpoint.events.amazonaws.com/", Header: h, PayloadHash: PayloadHash([]byte("{}"))}
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := s.Sign(r, exampleTime); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	b.Run("DeriveECDSAKey", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := deriveECDSAKey(exampleCreds.AccessKeyID, exampleCreds.SecretAccessKey); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
