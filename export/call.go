@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"unicode/utf8"
 	"unsafe"
 
@@ -230,6 +231,26 @@ func checkCall(c *client.Client, op string, input []byte) *result {
 // usageResult is the result of a call refused before it started.
 func usageResult(code int, format string, args ...any) *result {
 	return newErrorResult(code, int(client.KindUsage), 0, 0, [numFields]string{fMessage: fmt.Sprintf(format, args...)})
+}
+
+//export scx_result_new_input_error
+func scx_result_new_input_error(code C.int, op, msg *C.char, out *C.uintptr_t) (rc C.int) {
+	defer guard(&rc)
+	if code == codeOK || op == nil || msg == nil {
+		return codeInvalidArgument
+	}
+	name := C.GoString(op)
+	if i := strings.LastIndexByte(name, '#'); i >= 0 {
+		name = name[i+1:]
+	}
+	// A map key in the path is the caller's bytes: the message stays UTF-8.
+	text := strings.ToValidUTF8(C.GoString(msg), "\uFFFD")
+	r := usageResult(int(code), "input for %s: %s", strings.ToValidUTF8(name, "\uFFFD"), text)
+	if r == nil {
+		return codeNoMem
+	}
+	*out = register(C.SCX_RESULT, r)
+	return codeOK
 }
 
 // checkInput returns the result refusing input (UTF-8, then JSON) for what

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scj.h"
 #include "smithycurl.h"
 
 // Deeper nesting than this fails (a cycle of pointers in an input, or a
@@ -42,9 +43,9 @@ int smithycurl_json_writer_status(const smithycurl_json_writer *w) {
     return w->status;
 }
 
-static void w_fail(smithycurl_json_writer *w, int code) {
-    if (w->status == SMITHYCURL_OK) w->status = code;
-}
+// w_fail fails w: what names the problem, the message adds the member path
+// (export/json_fail.c).
+static void w_fail(smithycurl_json_writer *w, int code, const char *what) { scj_fail(w, code, what); }
 
 // The library reads the input in place, and Go's string hashing and byte
 // search read whole 16-byte blocks that may pass the end of the text: the
@@ -59,7 +60,7 @@ static int w_reserve(smithycurl_json_writer *w, size_t n) {
     size_t cap = w->cap ? w->cap : 256;
     while (cap < w->len + n + 1 + SCJ_SLACK) {
         if (cap > SIZE_MAX / 2) {
-            w_fail(w, SMITHYCURL_E_NOMEM);
+            w_fail(w, SMITHYCURL_E_NOMEM, NULL);
             return 0;
         }
         cap *= 2;
@@ -72,7 +73,7 @@ static int w_reserve(smithycurl_json_writer *w, size_t n) {
         p = realloc(w->buf, cap);
     }
     if (!p) {
-        w_fail(w, SMITHYCURL_E_NOMEM);
+        w_fail(w, SMITHYCURL_E_NOMEM, NULL);
         return 0;
     }
     memset(p + w->len, 0, cap - w->len);
@@ -103,11 +104,13 @@ static int w_value(smithycurl_json_writer *w) {
 }
 
 static void w_open(smithycurl_json_writer *w, char c) {
-    if (!w_value(w)) return;
-    if (++w->depth > SCJ_MAX_DEPTH) {
-        w_fail(w, SMITHYCURL_E_INVALID_ARGUMENT);
+    if (!w || w->status) return;
+    if (w->depth + 1 > SCJ_MAX_DEPTH) {
+        w_fail(w, SMITHYCURL_E_INVALID_ARGUMENT, "nested deeper than 1000 levels (a cycle of pointers?)");
         return;
     }
+    if (!w_value(w)) return;
+    w->depth++;
     w_byte(w, c);
     w->need_comma = 0;
 }
@@ -152,7 +155,7 @@ static void w_quoted(smithycurl_json_writer *w, const char *s, size_t n) {
 void smithycurl_json_key(smithycurl_json_writer *w, const char *name) {
     if (!w || w->status) return;
     if (!name) {
-        w_fail(w, SMITHYCURL_E_INVALID_ARGUMENT);
+        w_fail(w, SMITHYCURL_E_INVALID_ARGUMENT, "a map key is NULL");
         return;
     }
     if (w->need_comma) w_byte(w, ',');
@@ -232,7 +235,9 @@ void smithycurl_json_float(smithycurl_json_writer *w, float v) { w_float(w, v, 1
 void smithycurl_json_blob(smithycurl_json_writer *w, const smithycurl_blob *b) {
     static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     if (!b || (!b->data && b->len)) {
-        w_fail(w, SMITHYCURL_E_INVALID_ARGUMENT);
+        char what[96];
+        snprintf(what, sizeof what, "a blob with data NULL and len %zu", b ? b->len : (size_t)0);
+        w_fail(w, SMITHYCURL_E_INVALID_ARGUMENT, b ? what : "a NULL blob");
         return;
     }
     if (!w_value(w)) return;
@@ -288,9 +293,18 @@ static long long days_from_civil(long long y, int m, int d) {
 // epoch seconds as a JSON number would lose digits in a double.
 void smithycurl_json_timestamp(smithycurl_json_writer *w, smithycurl_timestamp t) {
     char tmp[64];
-    if (t.nanos < 0 || t.nanos > 999999999 || t.seconds < -62135596800LL ||
-        t.seconds > 253402300799LL) { // years 0001..9999
-        w_fail(w, SMITHYCURL_E_INVALID_ARGUMENT);
+    if (t.nanos < 0 || t.nanos > 999999999) {
+        char what[128];
+        snprintf(what, sizeof what, "timestamp nanos %d is outside 0 to 999999999", t.nanos);
+        w_fail(w, SMITHYCURL_E_INVALID_ARGUMENT, what);
+        return;
+    }
+    if (t.seconds < -62135596800LL || t.seconds > 253402300799LL) { // years 0001..9999
+        char what[160];
+        snprintf(what, sizeof what,
+                 "timestamp seconds %lld is out of range: years 0001 to 9999 (-62135596800 to 253402300799)",
+                 t.seconds);
+        w_fail(w, SMITHYCURL_E_INVALID_ARGUMENT, what);
         return;
     }
     if (!w_value(w)) return;
@@ -344,7 +358,10 @@ void smithycurl_json_number_text(smithycurl_json_writer *w, const char *s) {
     }
     size_t n = strlen(s);
     if (n == 0 || number_len(s, n) != n) {
-        w_fail(w, SMITHYCURL_E_INVALID_ARGUMENT);
+        char q[96], what[192];
+        scj_quote(q, sizeof q, s, 64);
+        snprintf(what, sizeof what, "%s is not a decimal number (bigInteger and bigDecimal are JSON number text, e.g. \"-12.5e3\")", q);
+        w_fail(w, SMITHYCURL_E_INVALID_ARGUMENT, what);
         return;
     }
     if (w_value(w)) w_put(w, s, n);
@@ -361,21 +378,42 @@ void smithycurl_json_raw(smithycurl_json_writer *w, const char *json) {
     size_t n = strlen(json);
     smithycurl_json_reader_init(&r, json, n);
     if (r_skip_value(&r) != SMITHYCURL_OK || smithycurl_json_reader_end(&r) != SMITHYCURL_OK) {
-        w_fail(w, SMITHYCURL_E_INVALID_JSON);
+        char q[96], what[160];
+        scj_quote(q, sizeof q, json, 48);
+        snprintf(what, sizeof what, "document %s is not one well-formed JSON value", q);
+        w_fail(w, SMITHYCURL_E_INVALID_JSON, what);
         return;
     }
     if (w_value(w)) w_put(w, json, n);
 }
 
+// enum_range fails w for an enum value outside 0..count: the values are
+// listed (as far as they fit).
+static void enum_range(smithycurl_json_writer *w, const char *kind, int value, int count,
+                       const char *const *names, const long long *numbers) {
+    char what[400];
+    int n = snprintf(what, sizeof what, "%s value %d is outside 0 to %d (the values:", kind, value, count);
+    for (int i = 0; i < count && n > 0 && (size_t)n < sizeof what - 40; i++) {
+        char q[64];
+        if (names) scj_quote(q, sizeof q, names[i], 40);
+        else snprintf(q, sizeof q, "%lld", numbers[i]);
+        n += snprintf(what + n, sizeof what - (size_t)n, "%s %d: %s", i ? "," : "", i + 1, q);
+    }
+    if (n > 0 && (size_t)n < sizeof what - 1) snprintf(what + n, sizeof what - (size_t)n, ")");
+    w_fail(w, SMITHYCURL_E_INVALID_ARGUMENT, what);
+}
+
 void smithycurl_json_enum(smithycurl_json_writer *w, const char *const *values, int count, int value,
                           const char *unknown) {
-    if (value > 0 && value <= count) smithycurl_json_string(w, values[value - 1]);
+    if (value < 0 || value > count) enum_range(w, "enum", value, count, values, NULL);
+    else if (value > 0) smithycurl_json_string(w, values[value - 1]);
     else smithycurl_json_string(w, unknown);
 }
 
 void smithycurl_json_int_enum(smithycurl_json_writer *w, const long long *values, int count, int value,
                               long long unknown) {
-    smithycurl_json_int(w, value > 0 && value <= count ? values[value - 1] : unknown);
+    if (value < 0 || value > count) enum_range(w, "intEnum", value, count, NULL, values);
+    else smithycurl_json_int(w, value > 0 ? values[value - 1] : unknown);
 }
 
 // ======================================================================

@@ -716,4 +716,15 @@ smithycurl_code smithycurl_result_free(smithycurl_result *r) {
     return scx_free(H(r), SCX_RESULT);
 }
 
+smithycurl_code smithycurl_result_new_input_error(smithycurl_code code, const char *operation, const char *message,
+                                                  smithycurl_result **out) {
+    if (out) *out = NULL;
+    FORK_CHECK();
+    if (!out || !operation || !message || code == SMITHYCURL_OK) return SMITHYCURL_E_INVALID_ARGUMENT;
+    uintptr_t h = 0;
+    int rc = scx_result_new_input_error(code, (char *)operation, (char *)message, &h);
+    if (rc == SMITHYCURL_OK) *out = (smithycurl_result *)h;
+    return rc;
+}
+
 void *scx_alloc(size_t n) { return malloc(n ? n : 1); }

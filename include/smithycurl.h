@@ -1401,6 +1401,19 @@ smithycurl_code smithycurl_result_attempts(smithycurl_result *result, int *attem
  * Thread-safety: once, from any thread, when no thread reads it. */
 smithycurl_code smithycurl_result_free(smithycurl_result *result);
 
+/** A result refusing an operation's input before anything was sent, as the
+ * library's own input errors read: its code is code (an error code), its
+ * kind SMITHYCURL_KIND_USAGE, its message "input for NAME: message" (NAME:
+ * what follows the '#' of operation, a name or shape id). What a generated
+ * typed client puts in *err when its writer fails
+ * (smithycurl_json_writer_message()).
+ * @return SMITHYCURL_OK; SMITHYCURL_E_INVALID_ARGUMENT (code
+ *   SMITHYCURL_OK, a NULL argument); SMITHYCURL_E_NOMEM; SMITHYCURL_E_FORKED.
+ *   *out is NULL unless SMITHYCURL_OK; free it with smithycurl_result_free().
+ * Thread-safety: any thread. */
+smithycurl_code smithycurl_result_new_input_error(smithycurl_code code, const char *operation, const char *message,
+                                                  smithycurl_result **out);
+
 /* ======================================================================
  * Typed clients: the runtime of generated code
  *
@@ -1438,9 +1451,11 @@ typedef struct smithycurl_timestamp {
 /** Writes one JSON value. Set up with smithycurl_json_writer_init(); the
  * text is at buf (NUL-terminated), len bytes, after the last call; release
  * it with smithycurl_json_writer_reset(). Errors are sticky: once a call
- * fails, the others do nothing and smithycurl_json_writer_status() says
- * why. The fields are read-only for callers; small values are written
- * into inline_buf without allocating. */
+ * fails, the others do nothing, smithycurl_json_writer_status() says why
+ * and smithycurl_json_writer_message() names the member path, the value and
+ * what was expected (buf holds that message instead of the text). The
+ * fields are read-only for callers; small values are written into
+ * inline_buf without allocating. */
 typedef struct smithycurl_json_writer {
     char *buf;
     size_t len;
@@ -1457,9 +1472,20 @@ void smithycurl_json_writer_reset(smithycurl_json_writer *w);
 /** SMITHYCURL_OK; SMITHYCURL_E_NOMEM; SMITHYCURL_E_INVALID_ARGUMENT (a
  * NULL key, a blob with NULL data and a length, a timestamp outside years
  * 1..9999 or with nanos out of range, a number text that is not a JSON
- * number, nesting deeper than 1000 - a cycle of pointers);
+ * number, an enum or intEnum value outside its C enum, nesting deeper than
+ * 1000 - a cycle of pointers, smithycurl_json_writer_fail());
  * SMITHYCURL_E_INVALID_JSON (smithycurl_json_raw() of malformed text). */
 int smithycurl_json_writer_status(const smithycurl_json_writer *w);
+/** Why the writer failed: "member PATH: what" (PATH in the document form,
+ * e.g. items[2].bigInt, read from the text written so far), e.g.
+ * "member bigInt: \"12abc\" is not a decimal number ..."; "" while it has
+ * not failed (and for NULL). Owned by w: valid until its next reset. */
+const char *smithycurl_json_writer_message(const smithycurl_json_writer *w);
+/** Fails the writer with code (SMITHYCURL_E_INVALID_ARGUMENT for
+ * SMITHYCURL_OK) before the value that is about to be written, what saying
+ * why ("union tag 9 is outside 0 to 6"); the message adds the member path.
+ * Does nothing once the writer has failed. */
+void smithycurl_json_writer_fail(smithycurl_json_writer *w, int code, const char *what);
 void smithycurl_json_begin_object(smithycurl_json_writer *w);
 void smithycurl_json_end_object(smithycurl_json_writer *w);
 void smithycurl_json_begin_array(smithycurl_json_writer *w);
@@ -1486,12 +1512,12 @@ void smithycurl_json_number_text(smithycurl_json_writer *w, const char *s);
 /** One JSON value given as text, e.g. a document (NULL writes null); it is
  * checked to be exactly one well-formed value. */
 void smithycurl_json_raw(smithycurl_json_writer *w, const char *json);
-/** An enum's value: values[value-1] when 1 <= value <= count, else
- * unknown (NULL writes null). */
+/** An enum's value: values[value-1] when 1 <= value <= count, unknown when
+ * value is 0 (NULL writes null); any other value fails the writer. */
 void smithycurl_json_enum(smithycurl_json_writer *w, const char *const *values, int count, int value,
                           const char *unknown);
-/** An intEnum's value: values[value-1] when 1 <= value <= count, else
- * unknown. */
+/** An intEnum's value: values[value-1] when 1 <= value <= count, unknown
+ * when value is 0; any other value fails the writer. */
 void smithycurl_json_int_enum(smithycurl_json_writer *w, const long long *values, int count, int value,
                               long long unknown);
 

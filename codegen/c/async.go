@@ -105,7 +105,7 @@ func (p *plan) sourceAsync(b *strings.Builder, op *opPlan) {
 	fmt.Fprintf(b, "int %s(smithycurl_client *client, %ssmithycurl_cancel_token *cancel,\n    %s done, void *user_data) {\n", op.async, inArg, op.done)
 	b.WriteString("    smithycurl_json_writer w;\n    int rc;\n")
 	fmt.Fprintf(b, "    if (%s!done) { return SMITHYCURL_E_INVALID_ARGUMENT; }\n", inNull)
-	writeInput(b, op)
+	writeInput(b, op, false)
 	b.WriteString("    if (rc) {\n        smithycurl_json_writer_reset(&w);\n        return rc;\n    }\n")
 	fmt.Fprintf(b, "    return %s__call_async(client, %s, &w, cancel, %s, (void (*)(void))done, user_data);\n}\n\n",
 		p.prefix, cString(string(op.op.Shape.ID)), tramp)

@@ -176,8 +176,10 @@ func (p *plan) streamSignature(op *opPlan) string {
 	return fmt.Sprintf("int %s(%s)", op.x.stream, strings.Join(args, ",\n    "))
 }
 
-// writeInput writes the statements that put the input in the writer w.
-func writeInput(b *strings.Builder, op *opPlan) {
+// writeInput writes the statements that put the input in the writer w,
+// setting rc; with res, an input the writer refused is a result in res
+// naming the member.
+func writeInput(b *strings.Builder, op *opPlan, res bool) {
 	b.WriteString("    smithycurl_json_writer_init(&w);\n")
 	if op.in != nil {
 		fmt.Fprintf(b, "    %s__w(&w, input);\n", op.in.name)
@@ -185,6 +187,9 @@ func writeInput(b *strings.Builder, op *opPlan) {
 		b.WriteString("    smithycurl_json_begin_object(&w);\n    smithycurl_json_end_object(&w);\n")
 	}
 	b.WriteString("    rc = smithycurl_json_writer_status(&w);\n")
+	if res {
+		fmt.Fprintf(b, "    if (rc) { smithycurl_result_new_input_error(rc, %s, smithycurl_json_writer_message(&w), &res); }\n", cString(string(op.op.Shape.ID)))
+	}
 }
 
 // readResult writes the statements that read the output of the result res
@@ -216,7 +221,7 @@ func (p *plan) sourceExtras(b *strings.Builder, op *opPlan) {
 		fmt.Fprintf(b, "    smithycurl_json_writer w;\n    %s *v;\n    int rc;\n", t)
 		fmt.Fprintf(b, "    if (out) { *out = NULL; }\n    if (%s!out || (flags & SMITHYCURL_PAGINATE_ITEMS)) { return SMITHYCURL_E_INVALID_ARGUMENT; }\n", inNull)
 		b.WriteString("    if (!(v = calloc(1, sizeof *v))) { return SMITHYCURL_E_NOMEM; }\n")
-		writeInput(b, op)
+		writeInput(b, op, false)
 		fmt.Fprintf(b, "    if (!rc) { rc = smithycurl_paginator_new(client, %s, w.buf, w.len, max_items, page_size, flags, cancel, &v->p); }\n", id)
 		b.WriteString("    smithycurl_json_writer_reset(&w);\n    if (rc) {\n        free(v);\n        return rc;\n    }\n    *out = v;\n    return SMITHYCURL_OK;\n}\n\n")
 		fmt.Fprintf(b, "int %s_next(%s *paginator, %s **page, smithycurl_result **err) {\n", t, t, o)
@@ -241,7 +246,7 @@ func (p *plan) sourceExtras(b *strings.Builder, op *opPlan) {
 		if op.in != nil {
 			b.WriteString("    if (!input) { return SMITHYCURL_E_INVALID_ARGUMENT; }\n")
 		}
-		writeInput(b, op)
+		writeInput(b, op, true)
 		fmt.Fprintf(b, "    if (!rc) { rc = smithycurl_wait(client, %s, w.buf, w.len, max_wait_ms, cancel, &res); }\n    smithycurl_json_writer_reset(&w);\n", cString(w.name))
 		p.failed(b)
 		if op.out != nil {
@@ -265,7 +270,7 @@ func (p *plan) sourceExtras(b *strings.Builder, op *opPlan) {
 		if len(nulls) > 0 {
 			fmt.Fprintf(b, "    if (%s) { return SMITHYCURL_E_INVALID_ARGUMENT; }\n", strings.Join(nulls, " || "))
 		}
-		writeInput(b, op)
+		writeInput(b, op, true)
 		rd, wr := "NULL, NULL, 0", "NULL, NULL"
 		if x.inStream != "" {
 			rd = "read, read_data, body_size"
@@ -291,7 +296,7 @@ func (p *plan) sourceExtras(b *strings.Builder, op *opPlan) {
 		b.WriteString("    if (err) { *err = NULL; }\n    if (initial) { *initial = NULL; }\n    if (stream) { *stream = NULL; }\n")
 		fmt.Fprintf(b, "    if (%s!stream) { return SMITHYCURL_E_INVALID_ARGUMENT; }\n", inNull)
 		b.WriteString("    if (!(v = calloc(1, sizeof *v))) { return SMITHYCURL_E_NOMEM; }\n")
-		writeInput(b, op)
+		writeInput(b, op, true)
 		fmt.Fprintf(b, "    if (!rc) { rc = smithycurl_event_stream_open(client, %s, w.buf, w.len, cancel, &res, &v->s); }\n    smithycurl_json_writer_reset(&w);\n", id)
 		b.WriteString("    if (rc) {\n        free(v);\n")
 		fmt.Fprintf(b, "        return %s__fail(rc, res, err);\n    }\n", p.prefix)

@@ -95,7 +95,11 @@ func (p *plan) header(name string) string {
  * modeled errors are read from it with ` + p.errType + `_which() and
  * ` + p.errType + `_as_<error>(). A NULL input or output pointer returns
  * SMITHYCURL_E_INVALID_ARGUMENT; a missing required member fails with
- * SMITHYCURL_E_VALIDATION naming it, before anything is sent. Clients are
+ * SMITHYCURL_E_VALIDATION naming it, before anything is sent; so does a
+ * value the C type holds but the model does not (a bigInteger text that is
+ * not a number, nanos out of range, an enum value or union tag outside its
+ * C enum: SMITHYCURL_E_INVALID_ARGUMENT, *err's message naming the member
+ * path, the value and what was expected). Clients are
  * shared between threads freely; values are not synchronized.
 `)
 	if d := svc.Traits.Documentation(); d != "" {

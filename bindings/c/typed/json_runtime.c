@@ -18,6 +18,85 @@ static int written(smithycurl_json_writer *w, const char *want) {
     return ok;
 }
 
+/* message_is reports whether w's message is want, printing it when not. */
+static int message_is(const smithycurl_json_writer *w, const char *want) {
+    if (streq(smithycurl_json_writer_message(w), want)) return 1;
+    fprintf(stderr, "     message: %s\n     want:    %s\n", smithycurl_json_writer_message(w), want);
+    return 0;
+}
+
+/* A failed writer's message names the member path (document names, read
+ * back from the text written so far), the value and what was expected. */
+static void test_writer_messages(void) {
+    smithycurl_json_writer w;
+    smithycurl_timestamp t = {0, 0};
+    int i;
+    smithycurl_json_writer_init(&w);
+    CHECK(message_is(&w, "") && streq(smithycurl_json_writer_message(NULL), ""));
+    /* Keys, items, map keys that are not names, and values passed over
+     * (strings with brackets, commas and escaped quotes, raw documents). */
+    smithycurl_json_begin_object(&w);
+    smithycurl_json_key(&w, "a");
+    smithycurl_json_string(&w, "x],\"{[");
+    smithycurl_json_key(&w, "items");
+    smithycurl_json_begin_array(&w);
+    smithycurl_json_raw(&w, " {\"k\": [1, \"]\"]} ");
+    smithycurl_json_begin_object(&w);
+    smithycurl_json_key(&w, "k x\"");
+    smithycurl_json_begin_array(&w);
+    smithycurl_json_int(&w, 1);
+    smithycurl_json_number_text(&w, "12abc\x01");
+    CHECK(w.status == SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK(message_is(&w, "member items[1][\"k x\\\"\"][1]: \"12abc\\x01\" is not a decimal number (bigInteger and bigDecimal "
+                "are JSON number text, e.g. \"-12.5e3\")"));
+    /* Sticky: the first failure's message stays. */
+    smithycurl_json_key(&w, NULL);
+    CHECK(strncmp(smithycurl_json_writer_message(&w), "member items[1]", 15) == 0);
+    smithycurl_json_writer_reset(&w);
+    /* The top level has no path; enums; the caller's own failure. */
+    t.nanos = -5;
+    smithycurl_json_timestamp(&w, t);
+    CHECK(message_is(&w, "timestamp nanos -5 is outside 0 to 999999999"));
+    smithycurl_json_writer_reset(&w);
+    {
+        static const char *const colors[] = {"red", "green"};
+        static const long long sizes[] = {1, 100};
+        smithycurl_json_begin_object(&w);
+        smithycurl_json_key(&w, "c");
+        smithycurl_json_enum(&w, colors, 2, 0, NULL); /* unknown NULL: null */
+        smithycurl_json_key(&w, "s");
+        smithycurl_json_int_enum(&w, sizes, 2, 0, 7);  /* unknown: 7 */
+        CHECK(written(&w, "{\"c\":null,\"s\":7"));
+        smithycurl_json_begin_object(&w);
+        smithycurl_json_key(&w, "c");
+        smithycurl_json_enum(&w, colors, 2, 3, "x");
+        CHECK(message_is(&w, "member c: enum value 3 is outside 0 to 2 (the values: 1: \"red\", 2: \"green\")"));
+        smithycurl_json_writer_reset(&w);
+        smithycurl_json_begin_array(&w);
+        smithycurl_json_int_enum(&w, sizes, 2, 2, 0);
+        smithycurl_json_int_enum(&w, sizes, 2, -1, 0);
+        CHECK(message_is(&w, "member [1]: intEnum value -1 is outside 0 to 2 (the values: 1: 1, 2: 100)"));
+        smithycurl_json_writer_reset(&w);
+    }
+    smithycurl_json_begin_object(&w);
+    smithycurl_json_key(&w, "u");
+    smithycurl_json_writer_fail(&w, SMITHYCURL_OK, "union tag 9 is outside 0 to 2");
+    CHECK(w.status == SMITHYCURL_E_INVALID_ARGUMENT && streq(smithycurl_json_writer_message(&w), "member u: union tag 9 is outside 0 to 2"));
+    smithycurl_json_writer_reset(&w);
+    /* A deep path keeps its innermost components. */
+    smithycurl_json_begin_object(&w);
+    for (i = 0; i < 999; i++) {
+        smithycurl_json_key(&w, "inner");
+        smithycurl_json_begin_object(&w);
+    }
+    smithycurl_json_key(&w, "inner");
+    smithycurl_json_begin_object(&w);
+    CHECK(w.status == SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK(strncmp(smithycurl_json_writer_message(&w), "member ...inner.inner.", 22) == 0);
+    CHECK(strstr(smithycurl_json_writer_message(&w), ".inner: nested deeper than 1000 levels") != NULL);
+    smithycurl_json_writer_reset(&w);
+}
+
 static void test_writer(void) {
     smithycurl_json_writer w;
     smithycurl_timestamp t;
@@ -98,6 +177,7 @@ static void test_writer(void) {
     smithycurl_json_writer_reset(&w);
     smithycurl_json_writer_reset(NULL);
     CHECK(smithycurl_json_writer_status(NULL) == SMITHYCURL_E_INVALID_ARGUMENT);
+    test_writer_messages();
 }
 
 static void reader(smithycurl_json_reader *r, const char *text) { smithycurl_json_reader_init(r, text, strlen(text)); }

@@ -266,6 +266,26 @@ static void test_special_floats(smithycurl_client *c) {
     kinds_everything_free(out);
 }
 
+/* An input the writer refuses: rc, no output, and *err a usage error whose
+ * message names the member path, the value and what was expected. */
+static void expect_refused(smithycurl_client *c, const kinds_everything *in, int want_rc, const char *want) {
+    kinds_everything *out = NULL;
+    smithycurl_result *err = NULL;
+    const char *msg = "";
+    smithycurl_error_kind kind = SMITHYCURL_KIND_NONE;
+    CHECK_RC(kinds_echo(c, in, &out, &err), want_rc);
+    CHECK(out == NULL && err != NULL);
+    if (!err) return;
+    smithycurl_result_error_message(err, &msg);
+    smithycurl_result_error_kind(err, &kind);
+    CHECK(kind == SMITHYCURL_KIND_USAGE);
+    CHECK(strstr(msg, want) != NULL);
+    if (!strstr(msg, want)) fprintf(stderr, "     message: %s\n     want:    %s\n", msg, want);
+    smithycurl_result_free(err);
+    /* Without err, the same code and nothing to free. */
+    CHECK_RC(kinds_echo(c, in, &out, NULL), want_rc);
+}
+
 /* Inputs the library or the writer rejects, before anything is sent. */
 static void test_bad_inputs(smithycurl_client *c) {
     kinds_everything in, *out = NULL;
@@ -274,25 +294,57 @@ static void test_bad_inputs(smithycurl_client *c) {
     kinds_everything_init(&in);
     in.name = "bad";
     in.doc = "{\"unclosed\": ";
-    CHECK_RC(kinds_echo(c, &in, &out, &err), SMITHYCURL_E_INVALID_JSON);
-    CHECK(out == NULL && err == NULL);
+    expect_refused(c, &in, SMITHYCURL_E_INVALID_JSON,
+                   "input for Echo: member doc: document \"{\\\"unclosed\\\": \" is not one well-formed JSON value");
     in.doc = "1, \"name\": \"injected\"";
-    CHECK_RC(kinds_echo(c, &in, &out, &err), SMITHYCURL_E_INVALID_JSON);
+    expect_refused(c, &in, SMITHYCURL_E_INVALID_JSON, "member doc: document");
     in.doc = NULL;
     in.big_int = "12abc";
-    CHECK_RC(kinds_echo(c, &in, &out, &err), SMITHYCURL_E_INVALID_ARGUMENT);
+    expect_refused(c, &in, SMITHYCURL_E_INVALID_ARGUMENT,
+                   "input for Echo: member bigInt: \"12abc\" is not a decimal number");
     in.big_int = NULL;
     in.has_when = 1;
     in.when.nanos = 1000000000;
-    CHECK_RC(kinds_echo(c, &in, &out, &err), SMITHYCURL_E_INVALID_ARGUMENT);
+    expect_refused(c, &in, SMITHYCURL_E_INVALID_ARGUMENT,
+                   "member when: timestamp nanos 1000000000 is outside 0 to 999999999");
+    in.when.nanos = 0;
+    in.when.seconds = 253402300800LL;
+    expect_refused(c, &in, SMITHYCURL_E_INVALID_ARGUMENT, "member when: timestamp seconds 253402300800 is out of range");
     in.has_when = 0;
+    /* Enum values and union tags outside their C enums. */
+    in.has_color = 1;
+    in.color.value = (kinds_color)7;
+    expect_refused(c, &in, SMITHYCURL_E_INVALID_ARGUMENT,
+                   "member color: enum value 7 is outside 0 to 3 (the values: 1: \"red\", 2: \"green\", 3: \"unknown\")");
+    in.has_color = 0;
+    in.has_size = 1;
+    in.size.value = (kinds_size)-1;
+    expect_refused(c, &in, SMITHYCURL_E_INVALID_ARGUMENT,
+                   "member size: intEnum value -1 is outside 0 to 2 (the values: 1: 1, 2: 100)");
+    in.has_size = 0;
+    CHECK_RC(kinds_color_list_alloc(&in.colors, 2), SMITHYCURL_OK);
+    in.colors.items[0].value = KINDS_COLOR_RED;
+    in.colors.items[1].value = (kinds_color)9;
+    expect_refused(c, &in, SMITHYCURL_E_INVALID_ARGUMENT, "member colors[1]: enum value 9 is outside 0 to 3");
+    kinds_color_list_clear(&in.colors);
+    CHECK_RC(kinds_shape_list_alloc(&in.shapes, 2), SMITHYCURL_OK);
+    in.shapes.items[0].tag = KINDS_SHAPE_SQUARE;
+    in.shapes.items[0].u.square = 2;
+    in.shapes.items[1].tag = (kinds_shape_tag)42;
+    expect_refused(c, &in, SMITHYCURL_E_INVALID_ARGUMENT,
+                   "input for Echo: member shapes[1]: union tag 42 is outside 0 to 6 (kinds_shape)");
+    kinds_shape_list_clear(&in.shapes);
+    /* A NULL map key: the path is the map's. */
+    CHECK_RC(kinds_string_map_alloc(&in.map, 1), SMITHYCURL_OK);
+    expect_refused(c, &in, SMITHYCURL_E_INVALID_ARGUMENT, "member map: a map key is NULL");
+    kinds_string_map_clear(&in.map);
     /* A cycle of pointers fails instead of recursing forever. */
     {
         kinds_nested loop;
         kinds_nested_init(&loop);
         loop.inner = &loop;
         in.nested = &loop;
-        CHECK_RC(kinds_echo(c, &in, &out, &err), SMITHYCURL_E_INVALID_ARGUMENT);
+        expect_refused(c, &in, SMITHYCURL_E_INVALID_ARGUMENT, ".inner.inner: nested deeper than 1000 levels");
         in.nested = NULL;
     }
     /* A union with no member set. */
