@@ -261,6 +261,11 @@ func (t *Curl) finish(ctx context.Context, h *handle, c *call, st *stream) (*wir
 		if k == KindCancelled || k == KindTimeout {
 			if cerr := ctx.Err(); cerr != nil {
 				rerr.Kind, rerr.cause = ctxKind(cerr), cerr
+				if rerr.Kind == KindTimeout && code == curleAbortedByCallback {
+					// The ctx's deadline stopped the transfer, not libcurl:
+					// say which time ran out, not "aborted by a callback".
+					rerr.Code, rerr.Message = 0, deadlineMessage(c.totalMS)
+				}
 			} else if k == KindTimeout && c.ctxBound {
 				rerr.cause = context.DeadlineExceeded
 			} else if k == KindCancelled {
@@ -272,6 +277,15 @@ func (t *Curl) finish(ctx context.Context, h *handle, c *call, st *stream) (*wir
 		C.sc_trim(h.c)
 	}
 	return resp, rerr
+}
+
+// deadlineMessage is the message of a transfer its ctx's deadline stopped
+// after totalMS, the time it had (0: unknown).
+func deadlineMessage(totalMS int64) string {
+	if totalMS <= 0 {
+		return "the call's deadline passed"
+	}
+	return fmt.Sprintf("timed out after %d ms (the call's deadline)", totalMS)
 }
 
 // traceResponse calls the trace hook with the call's outcome and returns

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/smithycurl/smithycurl/testing/servers/faultserver"
 )
@@ -86,5 +87,30 @@ func testGarbageReplyMayHaveReached(t *testing.T, mk mkTransport) {
 	_, err = tr.Do(context.Background(), &Request{URL: "nosuchscheme://127.0.0.1/"})
 	if !errors.As(err, &te) || te.MayHaveReached || te.Code != 1 {
 		t.Errorf("unsupported scheme: err = %v, want code 1 that did not reach", err)
+	}
+}
+
+// A transfer its ctx's deadline stops says which time ran out, not
+// libcurl's "Operation was aborted by an application callback" (code 42)
+// of the cancellation that stopped it (the engine's path, the asyncio
+// client's).
+func TestDeadlineSaysTheTime(t *testing.T) { bothPaths(t, testDeadlineSaysTheTime) }
+
+func testDeadlineSaysTheTime(t *testing.T, mk mkTransport) {
+	s := faultserver.Start()
+	defer s.Close()
+	tr := mk(t, Config{})
+	s.Handle("/slow", faultserver.Delay(5*time.Second, faultserver.JSON(200, `{}`)))
+	for range 3 {
+		ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
+		_, err := tr.Do(ctx, &Request{URL: s.URL + "/slow"})
+		cancel()
+		var te *Error
+		if !errors.As(err, &te) || te.Kind != KindTimeout || !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("err = %v, want a timeout", err)
+		}
+		if msg := te.Error(); strings.Contains(msg, "aborted") || te.Code == curleAbortedByCallback || !strings.Contains(msg, "timed out after") {
+			t.Errorf("the error does not say which time ran out: %s", msg)
+		}
 	}
 }
