@@ -13,7 +13,10 @@
 // for the inputs that produce its errors), and last the streaming blob
 // service of testing/servers/blobserver (line "blobs <URL>", model
 // testing/servers/blobserver/blobs.smithy), then the fake SigV4a endpoint of
-// testing/servers/sigv4aserver (line "sigv4a <URL>"). It prints one line per service,
+// testing/servers/sigv4aserver (line "sigv4a <URL>"), and the fault-injecting
+// proxy of testing/servers/onceserver in front of its counter (line "once
+// <URL>", model testing/servers/onceserver/once.smithy: 40% of the requests
+// get a fault, delays are 700 ms). It prints one line per service,
 // "<name> <base URL>", then serves until stdin (a pipe) reaches EOF or it gets SIGINT
 // or SIGTERM.
 package main
@@ -27,6 +30,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/mccutchen/go-httpbin/v2/httpbin"
 
@@ -35,6 +39,7 @@ import (
 	"github.com/smithycurl/smithycurl/testing/servers/eventserver"
 	"github.com/smithycurl/smithycurl/testing/servers/extraserver"
 	"github.com/smithycurl/smithycurl/testing/servers/kvserver"
+	"github.com/smithycurl/smithycurl/testing/servers/onceserver"
 	"github.com/smithycurl/smithycurl/testing/servers/pizzaserver"
 	"github.com/smithycurl/smithycurl/testing/servers/sigv4aserver"
 	"github.com/smithycurl/smithycurl/testing/servers/todoserver"
@@ -85,6 +90,13 @@ func main() {
 		go http.Serve(ln, s.handler)
 		fmt.Printf("%s http://%s\n", s.name, ln.Addr())
 	}
+	once, err := onceserver.Start(0.4, 700*time.Millisecond, 31)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "testserver: %v\n", err)
+		os.Exit(1)
+	}
+	defer once.Close()
+	fmt.Printf("once %s\n", once.URL)
 
 	done := make(chan struct{}, 1)
 	// Only a pipe is watched: its writer closing it is the stop signal.
