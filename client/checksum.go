@@ -26,11 +26,17 @@ type checksumPlan struct {
 	modeHeader   string   // header of requestValidationModeMember ("" when none)
 	responseAlgs []string // responseAlgorithms, in the model's order
 	required     bool     // requestChecksumRequired, or @httpChecksumRequired
+	md5Member    string   // the input member bound to Content-MD5 ("" when none)
 }
 
 func planChecksum(m *model.Model, op *model.Operation) checksumPlan {
 	var p checksumPlan
 	p.required = op.Shape.HasTrait(model.TraitHTTPChecksumRequired)
+	for _, mem := range op.Input.Members {
+		if h, ok := mem.Traits.Get(model.TraitHTTPHeader); ok && strings.EqualFold(h.Str(), "Content-MD5") {
+			p.md5Member = mem.Name()
+		}
+	}
 	t, ok := op.Shape.Trait(protocol.TraitHTTPChecksum)
 	if !ok {
 		return p
@@ -81,16 +87,27 @@ var checksumAlgorithms = map[string]func() hash.Hash{
 // checksumHeader is the header that carries a checksum of alg.
 func checksumHeader(alg string) string { return "X-Amz-Checksum-" + strings.ToLower(alg) }
 
+// hasMember reports whether the input document gives member name.
+func hasMember(input []byte, name string) bool {
+	found := false
+	protocol.Members(input, func(n string, raw []byte) bool {
+		found = n == name && string(raw) != "null"
+		return !found
+	})
+	return found
+}
+
 func digest(h hash.Hash) string { return base64.StdEncoding.EncodeToString(h.Sum(nil)) }
 
 // requestChecksum adds the request checksum httpChecksum asks for: the
 // algorithm the caller chose in requestAlgorithmMember (x-amz-checksum-*),
 // or Content-MD5 when a checksum is required and none was chosen. A
-// checksum the caller gave in its own member is kept. A streamed body is
+// checksum the caller gave in its own member (of input) is kept, as
+// botocore and the JavaScript SDK keep it. A streamed body is
 // read through once when it can be rewound (an io.Seeker), else its
 // checksum goes in a trailer of the aws-chunked encoding; Content-MD5,
 // which has no trailer form, needs a body that can be rewound.
-func (b *callBody) requestChecksum(op *model.Operation, cp checksumPlan, req *transport.Request) error {
+func (b *callBody) requestChecksum(op *model.Operation, cp checksumPlan, input []byte, req *transport.Request) error {
 	alg := ""
 	if cp.algHeader != "" {
 		alg = strings.ToUpper(req.Header.Get(cp.algHeader))
@@ -112,7 +129,7 @@ func (b *callBody) requestChecksum(op *model.Operation, cp checksumPlan, req *tr
 	}
 	if b.r == nil {
 		if alg == "" {
-			return nil // the codec wrote Content-MD5
+			return nil // the codec wrote Content-MD5, or kept the caller's
 		}
 		h := newHash()
 		h.Write(req.Body)
@@ -120,6 +137,9 @@ func (b *callBody) requestChecksum(op *model.Operation, cp checksumPlan, req *tr
 		return nil
 	}
 	if alg == "" {
+		if cp.md5Member != "" && hasMember(input, cp.md5Member) {
+			return nil // the caller's
+		}
 		delete(req.Header, "Content-Md5") // the codec's, of an empty body
 	}
 	if b.seeker != nil {

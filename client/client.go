@@ -422,7 +422,7 @@ func (c *Client) prepare(ctx context.Context, operation string, input []byte, co
 	if err := body.attach(op, plan, req); err != nil {
 		return nil, nil, nil, nil, err
 	}
-	if err := body.requestChecksum(op, plan.checksum, req); err != nil {
+	if err := body.requestChecksum(op, plan.checksum, input, req); err != nil {
 		return nil, nil, nil, nil, err
 	}
 	if body.validate = newResponseChecksum(plan.checksum, req); body.validate != nil && body.w != nil {

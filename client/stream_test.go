@@ -72,7 +72,10 @@ operation Get {
 @http(method: "POST", uri: "/md5")
 @httpChecksum(requestChecksumRequired: true)
 operation PutMD5 {
-    input := { @httpPayload Body: Stream }
+    input := {
+        @httpHeader("Content-MD5") MD5: String
+        @httpPayload Body: Stream
+    }
     output := { @httpHeader("x-got") Got: String }
 }
 
@@ -411,6 +414,17 @@ func TestRequestChecksums(t *testing.T) {
 		out, err := c.Call(ctx, "PutMD5", []byte(in), opt)
 		if err != nil || !strings.Contains(got(t, out)["Got"].(string), wantMD5) {
 			t.Errorf("PutMD5 (streamed %v): %s %v, want %s", opt != nil, out, err, wantMD5)
+		}
+		// The caller's Content-MD5 is sent as given (botocore and the
+		// JavaScript SDK compute one only when it is absent).
+		in = strings.Replace(in, "{", `{"MD5": "Y2FsbGVyJ3M=", `, 1)
+		in = strings.Replace(in, ", }", "}", 1)
+		if opt != nil {
+			opt = client.WithBodyReader(bytes.NewReader(data), int64(len(data)))
+		}
+		out, err = c.Call(ctx, "PutMD5", []byte(in), opt)
+		if err != nil || !strings.Contains(got(t, out)["Got"].(string), "Content-Md5=Y2FsbGVyJ3M=") {
+			t.Errorf("PutMD5 with the caller's Content-MD5 (streamed %v): %s %v", opt != nil, out, err)
 		}
 	}
 }

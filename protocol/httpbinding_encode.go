@@ -378,10 +378,11 @@ func blobPayload(raw []byte) ([]byte, error) {
 }
 
 // finishBody adds what depends on the whole body: Content-MD5
-// (@httpChecksumRequired), gzip (@requestCompression; never a streaming
-// payload) and Content-Length.
+// (@httpChecksumRequired) unless the input gave it, as botocore and the
+// JavaScript SDK keep the caller's; gzip (@requestCompression; never a
+// streaming payload) and Content-Length.
 func finishBody(req *wire.Request, p *opPlan, val func(*memberCodec) []byte) {
-	if p.checksum {
+	if p.checksum && req.Header.Get("Content-Md5") == "" {
 		sum := md5.Sum(req.Body)
 		req.Header.Set("Content-Md5", base64.StdEncoding.EncodeToString(sum[:]))
 	}
