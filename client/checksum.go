@@ -142,24 +142,13 @@ func (b *callBody) requestChecksum(op *model.Operation, cp checksumPlan, input [
 		}
 		delete(req.Header, "Content-Md5") // the codec's, of an empty body
 	}
-	if b.seeker != nil {
-		h := newHash()
-		var n int64
-		var err error
-		if b.size >= 0 {
-			n, err = io.CopyN(h, b.r, b.size)
-		} else {
-			n, err = io.Copy(h, b.r)
-		}
-		if err != nil {
-			return usageError(op.Shape.ID, "reading the body for its %s checksum: %v", strings.TrimPrefix(name, "X-Amz-Checksum-"), err)
-		}
-		if _, err := b.seeker.Seek(b.pos, io.SeekStart); err != nil {
-			return usageError(op.Shape.ID, "rewinding the body after its checksum: %v", err)
-		}
-		b.size = n
+	h := newHash()
+	ok, err := b.hashBody(req)(h)
+	if err != nil {
+		return usageError(op.Shape.ID, "%s checksum: %v", strings.TrimPrefix(name, "X-Amz-Checksum-"), err)
+	}
+	if ok {
 		req.Header.Set(name, digest(h))
-		b.set(req)
 		return nil
 	}
 	if alg == "" {

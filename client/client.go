@@ -22,6 +22,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/smithycurl/smithycurl/client/awscustom"
 	"github.com/smithycurl/smithycurl/internal/jsonstr"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/protocol"
@@ -82,6 +83,8 @@ type callPlan struct {
 	// not, in a REST protocol): its bytes are passed on as sent, in their
 	// Content-Encoding (transport.Request.RawBody).
 	rawBody bool
+	// custom is what the AWS SDKs add for this operation (nil: nothing).
+	custom *awscustom.Hooks
 }
 
 // New returns a client for service serviceID of m, sending requests to
@@ -303,7 +306,7 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte, opts 
 			}
 		}
 		start := time.Now()
-		out, resp, e := c.send(ctx, tr, op, req, body.validate)
+		out, resp, e := c.send(ctx, tr, op, req, body)
 		if c.opts.observer != nil {
 			a := Attempt{Operation: op.Name, Number: attempt, Took: time.Since(start), Response: resp}
 			if resp != nil {
@@ -390,6 +393,10 @@ func (c *Client) prepare(ctx context.Context, operation string, input []byte, co
 		input = withEmptyMember(input, plan.streamIn)
 		body.placeholder = true
 	}
+	if input, err = plan.custom.Input(input); err != nil {
+		return nil, nil, nil, nil, usageError(op.Shape.ID, "%v", err)
+	}
+	body.custom, body.input = plan.custom, input
 	wreq, err := c.codec.EncodeRequest(ctx, op, input)
 	if err != nil {
 		return nil, nil, nil, nil, classify(op.Shape.ID, err)
@@ -424,6 +431,9 @@ func (c *Client) prepare(ctx context.Context, operation string, input []byte, co
 	}
 	if err := body.requestChecksum(op, plan.checksum, input, req); err != nil {
 		return nil, nil, nil, nil, err
+	}
+	if err := plan.custom.Request(&awscustom.Request{Request: req, Input: input, HashBody: body.hashBody(req)}); err != nil {
+		return nil, nil, nil, nil, usageError(op.Shape.ID, "%v", err)
 	}
 	if body.validate = newResponseChecksum(plan.checksum, req); body.validate != nil && body.w != nil {
 		rc, w := body.validate, body.w.w
@@ -477,16 +487,29 @@ func (c *Client) callTimeout() time.Duration {
 }
 
 // send makes one attempt through tr. resp is nil when no response
-// arrived. sum, when set, checks the body of a successful response.
-func (c *Client) send(ctx context.Context, tr transport.Transport, op *model.Operation, req *transport.Request, sum *responseChecksum) ([]byte, *wire.Response, *Error) {
+// arrived. The response is checked as body says: its checksum, and the
+// AWS customizations of the operation.
+func (c *Client) send(ctx context.Context, tr transport.Transport, op *model.Operation, req *transport.Request, body *callBody) ([]byte, *wire.Response, *Error) {
 	resp, err := tr.Do(ctx, req)
 	if err != nil {
 		return nil, nil, classify(op.Shape.ID, err)
 	}
-	out, err := c.codec.DecodeResponse(ctx, op, resp)
-	if err == nil && sum != nil {
-		if err = sum.check(resp); err != nil {
-			err = &protocol.ResponseError{Operation: op.Shape.ID, Status: resp.Status, Err: err}
+	// A check's failure is the response's.
+	checked := func(err error) error {
+		if err != nil {
+			return &protocol.ResponseError{Operation: op.Shape.ID, Status: resp.Status, Err: err}
+		}
+		return nil
+	}
+	var out []byte
+	if err = checked(body.custom.Response(resp)); err == nil {
+		out, err = c.codec.DecodeResponse(ctx, op, resp)
+		if err == nil && body.validate != nil {
+			err = checked(body.validate.check(resp))
+		}
+		if err == nil {
+			out, err = body.custom.Output(body.input, out)
+			err = checked(err)
 		}
 	}
 	if err != nil {
@@ -516,7 +539,7 @@ func (c *Client) plan(op *model.Operation) *callPlan {
 	}
 	p := &callPlan{auth: planAuth(c.svc.Shape, op.Shape), idempotent: idempotent(c.model, op.Shape, op.Input),
 		sensitiveURL: sensitiveURL(c.model, op), secretHeaders: sensitiveHeaders(c.model, op),
-		checksum: planChecksum(c.model, op)}
+		checksum: planChecksum(c.model, op), custom: awscustom.For(c.model, c.svc, op)}
 	p.streamIn, p.streamOut, p.unsupported = streamingPayloads(c.model, op)
 	p.rawBody = blobPayload(c.model, c.codec.Protocol(), op.Output)
 	if es, ok := c.codec.(protocol.EventStreams); ok && p.unsupported != "" {

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/smithycurl/smithycurl/client/awscustom"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/transport"
 	"github.com/smithycurl/smithycurl/wire"
@@ -22,8 +23,10 @@ import (
 // server; HTTP 429 and throttling errors (the server refused the request;
 // for AWS services, the AWS SDKs' throttling codes too);
 // errors marked @retryable; and, only for operations that are @readonly,
-// @idempotent or carry an idempotency token, HTTP 500, 502, 503, 504 and
-// transport failures that may have reached the server. A request that may
+// @idempotent or carry an idempotency token, HTTP 500, 502, 503, 504,
+// transport failures that may have reached the server and responses that
+// do not match their checksum (DynamoDB's X-Amz-Crc32; its operations
+// that only read are sent again too). A request that may
 // have reached the server is never re-sent for other operations (libcurl's
 // own re-send on a fresh connection included), and a response over the
 // size limit is not retried. The client's timeout bounds the whole call,
@@ -148,6 +151,12 @@ func (c *Client) retryDecision(e *Error, header wire.Header) (retry, onlyIdempot
 		}
 		if c.isAWS && awsTransientCodes[errorName(e)] {
 			return true, true, wait
+		}
+	case KindDecode:
+		// A response damaged on the way (awscustom: DynamoDB's CRC-32),
+		// like a 5xx: the request did reach the server.
+		if ce := (*awscustom.CorruptError)(nil); errors.As(e, &ce) {
+			return true, !ce.Resend, 0
 		}
 	}
 	return false, false, 0

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/smithycurl/smithycurl/client/awscustom"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/protocol"
 	"github.com/smithycurl/smithycurl/transport"
@@ -72,6 +73,10 @@ type callBody struct {
 	w           *countingWriter
 	validate    *responseChecksum // nil when the response is not checked
 	auth        *callAuth         // applied to each attempt; nil without it
+	// custom is the operation's AWS customizations, input the document
+	// sent (their Output hook compares the output with it).
+	custom *awscustom.Hooks
+	input  []byte
 }
 
 // newCallBody checks the streams given to a call of op against its
@@ -99,6 +104,38 @@ func newCallBody(op *model.Operation, plan *callPlan, co callOptions) (*callBody
 		b.w = &countingWriter{w: co.bodyWriter}
 	}
 	return b, nil
+}
+
+// hashBody returns a function that writes the body of req to ws: the
+// encoded one, or the reader's, rewound after; false when the reader is
+// no io.Seeker. It is the AWS customizations' awscustom.Request.HashBody.
+func (b *callBody) hashBody(req *transport.Request) func(ws ...io.Writer) (bool, error) {
+	return func(ws ...io.Writer) (bool, error) {
+		w := io.MultiWriter(ws...)
+		if b.r == nil {
+			w.Write(req.Body)
+			return true, nil
+		}
+		if b.seeker == nil {
+			return false, nil
+		}
+		var n int64
+		var err error
+		if b.size >= 0 {
+			n, err = io.CopyN(w, b.r, b.size)
+		} else {
+			n, err = io.Copy(w, b.r)
+		}
+		if err != nil {
+			return false, fmt.Errorf("reading the body to hash it: %w", err)
+		}
+		if _, err := b.seeker.Seek(b.pos, io.SeekStart); err != nil {
+			return false, fmt.Errorf("rewinding the body after hashing it: %w", err)
+		}
+		b.size = n
+		b.set(req)
+		return true, nil
+	}
 }
 
 // attach puts the streams on req. The request must not also carry the

@@ -29,7 +29,10 @@ func (c *restCodec) decodeResponse(p *opPlan, resp *wire.Response) ([]byte, erro
 	if resp.Status < 200 || resp.Status > c.d.successMax {
 		return nil, c.decodeError(p, resp)
 	}
-	if c.d.errorIn200 != nil && p.out.payload == nil && c.d.errorIn200(resp.Body) {
+	// An error in a 200 (S3's CopyObject, UploadPartCopy and
+	// CompleteMultipartUpload failing after they started): the body is a
+	// document, also a structure payload (CopyObjectResult), never a blob.
+	if c.d.errorIn200 != nil && (p.out.payload == nil || p.out.payload.target.kind == kStruct) && c.d.errorIn200(resp.Body) {
 		return nil, c.decodeError(p, resp)
 	}
 	out, err := c.decodeBound(p.out, resp)

@@ -37,6 +37,7 @@ from typing import Any, Callable, Optional
 
 try:
     import botocore
+    import botocore.handlers
     import botocore.serialize
     import botocore.session
 except ImportError:
@@ -55,6 +56,35 @@ PROTOCOLS = {
     "aws.protocols#awsQuery": "query",
     "aws.protocols#ec2Query": "ec2",
 }
+
+# botocore's handlers that change what is sent and that smithycurl applies
+# too (client/awscustom), run on botocore's side as its client runs them:
+# on the parameters before serialization, on the request dict after. S3's
+# sse_md5 runs for every operation (botocore names eight; smithycurl, as
+# the JavaScript SDK, completes the key wherever the input has it).
+BEFORE_BUILD: dict[str, list[Callable[..., None]]] = {
+    "glacier": [botocore.handlers.inject_account_id],
+    "route53": [botocore.handlers.fix_route53_ids],
+    "s3": [botocore.handlers.sse_md5, botocore.handlers.copy_source_sse_md5],
+}
+BEFORE_CALL: dict[tuple[str, str], list[Callable[..., None]]] = {
+    ("glacier", ""): [botocore.handlers.add_glacier_version],
+    ("glacier", "UploadArchive"): [botocore.handlers.add_glacier_checksums],
+    ("glacier", "UploadMultipartPart"): [botocore.handlers.add_glacier_checksums],
+}
+
+
+def botocore_request(svc_name: str, op_model: Any, serializer: Any, params: dict[str, Any]) -> dict[str, Any]:
+    """botocore's request dict of params, with its handlers of BEFORE_BUILD
+    and BEFORE_CALL applied."""
+    for f in BEFORE_BUILD.get(svc_name, []):
+        f(params=params, model=op_model)
+    request = serializer.serialize_to_request(params, op_model)
+    for key in ((svc_name, ""), (svc_name, op_model.name)):
+        for f in BEFORE_CALL.get(key, []):
+            f(params=request, model=op_model)
+    return request
+
 
 # ---------------------------------------------------------------- capture
 
@@ -324,7 +354,7 @@ class Runner:
         if isinstance(shapes.get("input"), dict):
             in_ref = {"type": "structure", "target": shapes["input"].get("target", "")}
         params = to_botocore(op_model.input_shape, doc) if op_model.input_shape is not None else {}
-        theirs = svc.serializer.serialize_to_request(params, op_model)
+        theirs = botocore_request(svc.name, op_model, svc.serializer, params)
         while not self.server.captured.empty():  # a late request of an earlier call
             self.server.captured.get_nowait()
         has_input = shapes.get("input") not in (None, "", "smithy.api#Unit")
