@@ -221,12 +221,16 @@ func TestTypedCTodo(t *testing.T) {
 	})
 }
 
-// kindsServer echoes Echo and Ping, and answers Fail with KindsError.
+// kindsServer echoes Echo (but answers the canned outputs of
+// outOfTypeBodies) and Ping, and answers Fail with KindsError.
 func kindsServer() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /echo", func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		w.Header().Set("Content-Type", "application/json")
+		if canned := outOfTypeBody(body); canned != nil {
+			body = canned
+		}
 		w.Write(body)
 	})
 	mux.HandleFunc("POST /ping", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(200) })

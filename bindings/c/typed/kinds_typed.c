@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "kinds.h"
+#include "kinds_outputs.h"
 
 static char *dup(const char *s) {
     size_t n = strlen(s) + 1;
@@ -403,6 +404,7 @@ int main(void) {
     test_special_floats(c);
     test_bad_inputs(c);
     test_errors(c);
+    test_out_of_type(c);
     smithycurl_client_free(c);
     smithycurl_client_free(lax);
     return check_done();
