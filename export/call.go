@@ -24,6 +24,7 @@ import (
 // a NUL (failure).
 type result struct {
 	code, kind, status, attempts int
+	mayHaveReached               bool
 	buf                          unsafe.Pointer // C memory, freed by free
 	outLen                       int
 	off, len                     [numFields]int // error fields in buf
@@ -293,13 +294,17 @@ func outcome(output []byte, err error) *result {
 	if !errors.As(err, &ce) {
 		return usageResult(codeUsage, "%v", err)
 	}
-	return newErrorResult(codeOfKind(ce.Kind), int(ce.Kind), ce.Status, ce.Attempts, [numFields]string{
+	r := newErrorResult(codeOfKind(ce.Kind), int(ce.Kind), ce.Status, ce.Attempts, [numFields]string{
 		fShape:     string(ce.Shape),
 		fMessage:   ce.Message(),
 		fMembers:   string(ce.Members),
 		fCode:      ce.Code,
 		fRequestID: ce.RequestID,
 	})
+	if r != nil {
+		r.mayHaveReached = ce.MayHaveReached()
+	}
+	return r
 }
 
 //export scx_result_get
@@ -323,6 +328,11 @@ func scx_result_get(h C.uintptr_t, field C.int, s **C.char, n *C.size_t, num *C.
 		*num = C.longlong(r.status)
 	case C.SCX_RES_ATTEMPTS:
 		*num = C.longlong(r.attempts)
+	case C.SCX_RES_MAY_HAVE_REACHED:
+		*num = 0
+		if r.mayHaveReached {
+			*num = 1
+		}
 	case C.SCX_RES_OUTPUT:
 		if r.code != codeOK {
 			return codeNoOutput

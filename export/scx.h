@@ -50,7 +50,8 @@ enum {
     SCX_RES_MESSAGE,
     SCX_RES_MEMBERS,
     SCX_RES_ERROR_CODE,
-    SCX_RES_REQUEST_ID
+    SCX_RES_REQUEST_ID,
+    SCX_RES_MAY_HAVE_REACHED
 };
 
 // Scheduling hints of scx_call (sched.go).

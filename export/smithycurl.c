@@ -691,6 +691,14 @@ smithycurl_code smithycurl_result_attempts(smithycurl_result *r, int *attempts) 
     return rc;
 }
 
+smithycurl_code smithycurl_result_may_have_reached(smithycurl_result *r, int *reached) {
+    if (!reached) return SMITHYCURL_E_INVALID_ARGUMENT;
+    long long v = 0;
+    int rc = result_num(r, SCX_RES_MAY_HAVE_REACHED, &v);
+    if (rc == SMITHYCURL_OK) *reached = (int)v;
+    return rc;
+}
+
 smithycurl_code smithycurl_result_error_shape(smithycurl_result *r, const char **shape_id) {
     return result_str(r, SCX_RES_SHAPE, shape_id, NULL);
 }

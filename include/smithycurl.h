@@ -1396,6 +1396,19 @@ smithycurl_code smithycurl_result_request_id(smithycurl_result *result, const ch
  * when nothing was sent or the call succeeded. */
 smithycurl_code smithycurl_result_attempts(smithycurl_result *result, int *attempts);
 
+/** Whether the server may have received the failed call's request, and
+ * so may have acted on it: 1 when a response came back (service and
+ * decode errors, waiters), and after a transport failure, timeout or
+ * cancellation once the request began to be sent (the message then ends
+ * with "(the request may have reached the server)"); 0 when the server
+ * certainly did not see it (validation and usage errors, DNS, connect
+ * and TLS failures, a call that ended before its request was sent) and
+ * for a successful call. A failed call of an operation that is not
+ * idempotent took effect only if this is 1; it is never re-sent then.
+ * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_ARGUMENT (reached NULL),
+ *   SMITHYCURL_E_INVALID_HANDLE. */
+smithycurl_code smithycurl_result_may_have_reached(smithycurl_result *result, int *reached);
+
 /** Frees a result and every buffer it owns.
  * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_HANDLE (NULL or freed).
  * Thread-safety: once, from any thread, when no thread reads it. */

@@ -219,6 +219,7 @@ _FUNCTIONS: dict[str, tuple[Any, list[Any], bool]] = {
     "result_error_code": (c_int, [c_void_p, P(c_char_p)], True),
     "result_request_id": (c_int, [c_void_p, P(c_char_p)], True),
     "result_attempts": (c_int, [c_void_p, P(c_int)], True),
+    "result_may_have_reached": (c_int, [c_void_p, P(c_int)], True),
     "result_free": (c_int, [c_void_p], False),
     "paginator_new": (
         c_int, [c_void_p, c_char_p, c_char_p, c_size_t, ctypes.c_longlong, ctypes.c_longlong, ctypes.c_uint, c_void_p,

@@ -240,13 +240,17 @@ class Operation:
         lib.result_error_kind(r, ctypes.byref(kind))
         lib.result_http_status(r, ctypes.byref(status))
         lib.result_attempts(r, ctypes.byref(attempts))
+        reached = ctypes.c_int()
+        lib.result_may_have_reached(r, ctypes.byref(reached))
         s = ctypes.c_char_p()
         lib.result_error_message(r, ctypes.byref(s))
         message = (s.value or b"").decode("utf-8", "replace")
         if kind.value != _lib.KIND_SERVICE:
             if rc == _lib.E_NOT_FOUND:
                 return errors.NotFoundError(message, rc=rc)
-            return errors.for_kind(kind.value)(message, rc=rc, attempts=attempts.value)
+            err = errors.for_kind(kind.value)(message, rc=rc, attempts=attempts.value)
+            err.may_have_reached = bool(reached.value)
+            return err
         lib.result_error_shape(r, ctypes.byref(s))
         shape = (s.value or b"").decode()
         lib.result_error_code(r, ctypes.byref(s))

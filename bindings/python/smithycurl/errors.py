@@ -43,9 +43,18 @@ class SmithycurlError(Exception):
     "cancelled", "decode", "waiter_failure", "waiter_timeout") or "" for
     failures outside calls, ``message`` the
     detail. (A ServiceError's ``code`` is the service's error code, a str.)
+    ``may_have_reached`` says whether the server may have received the
+    request, and so acted on it: True for every ServiceError and after a
+    transport failure, timeout or cancellation once the request began to
+    be sent (the message then ends with "(the request may have reached the
+    server)"); False when the server certainly did not see it (usage and
+    validation errors; DNS, connect and TLS failures). A failed call of an
+    operation that is not idempotent took effect only if it is True; it is
+    never re-sent then.
     """
 
     kind: ClassVar[str] = ""
+    may_have_reached: bool = False
 
     def __init__(self, message: str = "", *, rc: int = 0, attempts: int = 0) -> None:
         super().__init__(message)
@@ -165,6 +174,7 @@ class ServiceError(SmithycurlError):
     """
 
     kind = "service"
+    may_have_reached = True  # the service answered
     #: The error shape's id; set on each modeled error class.
     shape_id: str = ""
     _sc_members: ClassVar[tuple[str, ...]] = ()

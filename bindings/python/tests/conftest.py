@@ -93,6 +93,7 @@ class Servers:
         self.blobs = urls["blobs"]
         self.extras = urls["extras"]
         self.sigv4a = urls["sigv4a"]
+        self.once = urls["once"]
 
 
 @pytest.fixture(scope="session")
@@ -103,7 +104,7 @@ def servers() -> Iterator[Servers]:
     proc = subprocess.Popen([exe, "-pizza"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     urls = {}
     assert proc.stdout is not None and proc.stdin is not None
-    names = {"httpbin", "todo", "kv", "events", "pizza", "blobs", "extras", "sigv4a"}
+    names = {"httpbin", "todo", "kv", "events", "pizza", "blobs", "extras", "sigv4a", "once"}
     for _ in range(32):  # every line until the ones the tests use (others may come between)
         line = proc.stdout.readline()
         if not line:
