@@ -357,3 +357,43 @@ func TestAWSCustomCloudSearchDomainSearch(t *testing.T) {
 		t.Errorf("Search: %s %s?%s %v %q", r.method, r.path, r.query, r.header, r.body)
 	}
 }
+
+func TestAWSCustomRoute53InvalidChangeBatch(t *testing.T) {
+	c, s := newAWSClient(t, "route-53.json", "com.amazonaws.route53#AWSDnsV20130401", func(_ int, _ awsRequest, w http.ResponseWriter) {
+		w.Header().Set("Content-Type", "text/xml")
+		w.WriteHeader(400)
+		io.WriteString(w, `<?xml version="1.0"?>
+<InvalidChangeBatch xmlns="https://route53.amazonaws.com/doc/2013-04-01/"><Messages><Message>Tried to create resource record set [name='a.example.com.', type='A'] but it already exists</Message><Message>a &lt;second&gt;</Message></Messages><RequestId>r-1</RequestId></InvalidChangeBatch>`)
+	})
+	_, err := c.Call(context.Background(), "ChangeResourceRecordSets", []byte(`{"HostedZoneId": "/hostedzone/Z1", "ChangeBatch": {"Changes": [
+		{"Action": "CREATE", "ResourceRecordSet": {"Name": "a.example.com.", "Type": "A", "TTL": 60, "ResourceRecords": [{"Value": "192.0.2.1"}]}}]}}`))
+	var e *client.Error
+	if !errors.As(err, &e) || e.Shape != "com.amazonaws.route53#InvalidChangeBatch" || e.Status != 400 ||
+		e.Message() != "Tried to create resource record set [name='a.example.com.', type='A'] but it already exists; a <second>" ||
+		!strings.Contains(string(e.Members), `"messages":["Tried to create`) || !strings.Contains(string(e.Members), `"a <second>"]`) {
+		t.Errorf("InvalidChangeBatch: %v (%s)", err, e.Members)
+	}
+	if r := s.take(); len(r) != 1 || r[0].path != "/2013-04-01/hostedzone/Z1/rrset" {
+		t.Errorf("sent %+v", r)
+	}
+}
+
+func TestAWSCustomSTSUnsigned(t *testing.T) {
+	const answer = `<AssumeRoleWithWebIdentityResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><AssumeRoleWithWebIdentityResult><Credentials><AccessKeyId>AK</AccessKeyId><SecretAccessKey>S</SecretAccessKey><SessionToken>T</SessionToken><Expiration>2030-01-01T00:00:00Z</Expiration></Credentials></AssumeRoleWithWebIdentityResult></AssumeRoleWithWebIdentityResponse>`
+	c, s := newAWSClient(t, "sts.json", "com.amazonaws.sts#AWSSecurityTokenServiceV20110615", func(_ int, _ awsRequest, w http.ResponseWriter) {
+		w.Header().Set("Content-Type", "text/xml")
+		io.WriteString(w, answer)
+	})
+	out, err := c.Call(context.Background(), "AssumeRoleWithWebIdentity", []byte(`{"RoleArn": "arn:aws:iam::123456789012:role/r", "RoleSessionName": "s", "WebIdentityToken": "tok"}`))
+	if err != nil || !strings.Contains(string(out), `"AccessKeyId":"AK"`) {
+		t.Fatalf("AssumeRoleWithWebIdentity: %s %v", out, err)
+	}
+	if r := s.take()[0]; r.header.Get("Authorization") != "" || r.header.Get("X-Amz-Date") != "" {
+		t.Errorf("AssumeRoleWithWebIdentity was signed: %v", r.header)
+	}
+	// Other operations are signed.
+	c.Call(context.Background(), "GetCallerIdentity", nil)
+	if r := s.take()[0]; !strings.HasPrefix(r.header.Get("Authorization"), "AWS4-HMAC-SHA256 ") {
+		t.Errorf("GetCallerIdentity was not signed: %v", r.header)
+	}
+}

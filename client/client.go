@@ -540,6 +540,9 @@ func (c *Client) plan(op *model.Operation) *callPlan {
 	p := &callPlan{auth: planAuth(c.svc.Shape, op.Shape), idempotent: idempotent(c.model, op.Shape, op.Input),
 		sensitiveURL: sensitiveURL(c.model, op), secretHeaders: sensitiveHeaders(c.model, op),
 		checksum: planChecksum(c.model, op), custom: awscustom.For(c.model, c.svc, op)}
+	if p.custom.Unsigned() {
+		p.auth = authPlan{optional: true}
+	}
 	p.streamIn, p.streamOut, p.unsupported = streamingPayloads(c.model, op)
 	p.rawBody = blobPayload(c.model, c.codec.Protocol(), op.Output)
 	if es, ok := c.codec.(protocol.EventStreams); ok && p.unsupported != "" {

@@ -38,6 +38,7 @@ type Hooks struct {
 	request  []func(r *Request) error
 	response []func(resp *wire.Response) error
 	output   []func(in, out []byte) ([]byte, error)
+	unsigned bool // sent without auth, whatever the model's
 }
 
 // CorruptError is a response whose checksum does not match its body
@@ -72,8 +73,9 @@ func For(m *model.Model, svc *model.Service, op *model.Operation) *Hooks {
 		h.request = append(h.request, more.request...)
 		h.response = append(h.response, more.response...)
 		h.output = append(h.output, more.output...)
+		h.unsigned = h.unsigned || more.unsigned
 	}
-	if h.input == nil && h.request == nil && h.response == nil && h.output == nil {
+	if h.input == nil && h.request == nil && h.response == nil && h.output == nil && !h.unsigned {
 		return nil
 	}
 	return &h
@@ -90,6 +92,10 @@ func applies(ops []string, name string) bool {
 	}
 	return false
 }
+
+// Unsigned reports an operation sent without auth: the service does not
+// want it signed, though the model does not say so.
+func (h *Hooks) Unsigned() bool { return h != nil && h.unsigned }
 
 // Input rewrites the input document before it is encoded. An error is
 // the caller's (a usage error).
@@ -156,6 +162,7 @@ var table = []customization{
 	{service: glacier, make: glacierAccountID},
 	{service: glacier, ops: []string{"UploadArchive", "UploadMultipartPart"}, make: glacierChecksums},
 	{service: route53, make: route53IDs},
+	{service: route53, make: route53InvalidChangeBatch},
 	{service: dynamoDB, make: dynamoDBCRC32},
 	{service: sqs, ops: []string{"SendMessage"}, make: sqsSendMessage},
 	{service: sqs, ops: []string{"SendMessageBatch"}, make: sqsSendMessageBatch},
@@ -164,6 +171,7 @@ var table = []customization{
 	{service: s3, ops: []string{"GetBucketLocation"}, make: s3BucketLocation},
 	{service: machineLearning, ops: []string{"Predict"}, make: machineLearningPredict},
 	{service: cloudSearchDomain, ops: []string{"Search"}, make: cloudSearchDomainPost},
+	{service: sts, ops: []string{"AssumeRoleWithSAML", "AssumeRoleWithWebIdentity"}, make: unsigned},
 }
 
 // The services customized, by shape id.
@@ -175,4 +183,5 @@ const (
 	s3                model.ShapeID = "com.amazonaws.s3#AmazonS3"
 	machineLearning   model.ShapeID = "com.amazonaws.machinelearning#AmazonML_20141212"
 	cloudSearchDomain model.ShapeID = "com.amazonaws.cloudsearchdomain#AmazonCloudSearch2013"
+	sts               model.ShapeID = "com.amazonaws.sts#AWSSecurityTokenServiceV20110615"
 )

@@ -13,26 +13,6 @@ import (
 	"github.com/smithycurl/smithycurl/wire"
 )
 
-// route53IDs keeps the last part of a Route 53 id given with its prefix
-// ("/hostedzone/Z1D633PJN98FT9" is "Z1D633PJN98FT9"): an output's Id can
-// be the next input's. The members are those whose shape is ResourceId,
-// DelegationSetId or ChangeId, as botocore's fix_route53_ids finds them.
-func route53IDs(m *model.Model, _ *model.Service, op *model.Operation) Hooks {
-	var names []string
-	for _, mem := range op.Input.Members {
-		switch mem.Target.Name() {
-		case "ResourceId", "DelegationSetId", "ChangeId":
-			names = append(names, mem.Name())
-		}
-	}
-	if names == nil {
-		return Hooks{}
-	}
-	return Hooks{input: []func([]byte) ([]byte, error){editStrings(names, func(_, v string) (string, error) {
-		return v[strings.LastIndexByte(v, '/')+1:], nil
-	})}}
-}
-
 // dynamoDBCRC32 checks a response against its X-Amz-Crc32 header (the
 // CRC-32 of the body as sent); a body libcurl decompressed is not
 // checked (the CRC is of the compressed bytes). A mismatch may be sent
@@ -146,4 +126,11 @@ func s3BucketLocation(_ *model.Model, _ *model.Service, _ *model.Operation) Hook
 		o.remove("LocationConstraint")
 		return o.bytes(), nil
 	}}}
+}
+
+// unsigned sends an operation without auth: STS's AssumeRoleWithSAML and
+// AssumeRoleWithWebIdentity, which are how a caller without credentials
+// gets some (newer models say @auth([])).
+func unsigned(_ *model.Model, _ *model.Service, _ *model.Operation) Hooks {
+	return Hooks{unsigned: true}
 }
