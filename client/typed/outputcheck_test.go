@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -13,28 +14,6 @@ import (
 	"github.com/smithycurl/smithycurl/client/typed"
 	"github.com/smithycurl/smithycurl/model"
 )
-
-const numbersModel = `$version: "2"
-namespace smithycurl.test.numbers
-
-use aws.protocols#awsJson1_0
-
-@awsJson1_0
-service Tables {
-    version: "2012-08-10"
-    operations: [Scan]
-}
-
-operation Scan {
-    output: ScanOutput
-}
-
-structure ScanOutput {
-    Count: Integer
-    ScannedCount: Integer
-    Ratio: Double
-}
-`
 
 // scanOutput is ScanOutput as the Go generator writes it.
 type scanOutput struct {
@@ -57,7 +36,9 @@ func TestOutputValuesOutOfType(t *testing.T) {
 	}))
 	defer srv.Close()
 	l := model.NewLoader()
-	l.AddSource("numbers.smithy", []byte(numbersModel))
+	if err := l.AddPath(filepath.Join("testdata", "numbers.smithy")); err != nil {
+		t.Fatal(err)
+	}
 	m, _, err := l.Load(context.Background())
 	if err != nil {
 		t.Fatal(err)

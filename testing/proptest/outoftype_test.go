@@ -73,38 +73,19 @@ func TestOutOfTypeOutput(t *testing.T) {
 			})
 		}
 	}
-	for _, tm := range loadModels(t) {
-		if !strings.HasPrefix(tm.name, "models/") {
-			continue
+	responderOps(t, func(tm testModel, svc *model.Service, op *model.Operation, r Responder, codec protocol.Codec) {
+		tg := target{tm.name, tm.m, svc, op, nil}
+		if hasStreaming(tg) {
+			return
 		}
-		for _, sid := range tm.m.Services() {
-			svc, err := tm.m.Service(sid)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r := ResponderOf(svc)
-			if r == nil || ProtocolOf(svc) != nil {
-				continue
-			}
-			codec, err := protocol.New(tm.m, svc)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, op := range svc.Operations {
-				tg := target{tm.name, tm.m, svc, op, nil}
-				if (*opFlag != "" && !strings.Contains(op.Name, *opFlag)) || hasStreaming(tg) {
-					continue
-				}
-				for i := 0; i < *nFlag; i++ {
-					g := NewGen(tm.m, caseSeed(*seedFlag, tg, "outoftype", i))
-					g.Locate = r.Locate
-					try(tm.name, op, g, codec, func(out map[string]any) (*wire.Response, error) {
-						return r.RenderResponse(tm.m, op, out)
-					})
-				}
-			}
+		for i := 0; i < *nFlag; i++ {
+			g := NewGen(tm.m, caseSeed(*seedFlag, tg, "outoftype", i))
+			g.Locate = r.Locate
+			try(tm.name, op, g, codec, func(out map[string]any) (*wire.Response, error) {
+				return r.RenderResponse(tm.m, op, out)
+			})
 		}
-	}
+	})
 	if ran == 0 {
 		t.Fatal("no out-of-type output was rendered")
 	}

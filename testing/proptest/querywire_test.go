@@ -17,68 +17,46 @@ import (
 func TestResponderRoundTrip(t *testing.T) {
 	propertyTests(t)
 	ran := 0
-	for _, tm := range loadModels(t) {
-		if !strings.HasPrefix(tm.name, "models/") {
-			continue // the protocol test models: wrapped restXml errors are not rendered
-		}
-		for _, sid := range tm.m.Services() {
-			svc, err := tm.m.Service(sid)
+	responderOps(t, func(tm testModel, svc *model.Service, op *model.Operation, r Responder, codec protocol.Codec) {
+		for i := 0; i < *nFlag; i++ {
+			g := NewGen(tm.m, caseSeed(*seedFlag, target{tm.name, tm.m, svc, op, nil}, "responder", i))
+			g.Locate = r.Locate
+			out := g.Output(op)
+			resp, err := r.RenderResponse(tm.m, op, out)
+			if errors.Is(err, ErrNotXML) {
+				continue
+			}
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("%s %s: render: %v", tm.name, op.Name, err)
 			}
-			r := ResponderOf(svc)
-			if r == nil || ProtocolOf(svc) != nil {
-				continue // no responder, or one TestResponseRoundTrip checks
+			if hasStreaming(target{tm.name, tm.m, svc, op, nil}) {
+				continue // a streamed body goes to a writer, not the decoded output
 			}
-			codec, err := protocol.New(tm.m, svc)
+			ran++
+			doc, err := codec.DecodeResponse(context.Background(), op, resp)
 			if err != nil {
-				t.Fatal(err)
+				t.Errorf("%s %s: decode: %v\n  response: %s", tm.name, op.Name, err, dumpResponse(resp))
+				continue
 			}
-			for _, op := range svc.Operations {
-				if *opFlag != "" && !strings.Contains(op.Name, *opFlag) {
-					continue
-				}
-				for i := 0; i < *nFlag; i++ {
-					g := NewGen(tm.m, caseSeed(*seedFlag, target{tm.name, tm.m, svc, op, nil}, "responder", i))
-					g.Locate = r.Locate
-					out := g.Output(op)
-					resp, err := r.RenderResponse(tm.m, op, out)
-					if errors.Is(err, ErrNotXML) {
-						continue
-					}
-					if err != nil {
-						t.Fatalf("%s %s: render: %v", tm.name, op.Name, err)
-					}
-					if hasStreaming(target{tm.name, tm.m, svc, op, nil}) {
-						continue // a streamed body goes to a writer, not the decoded output
-					}
-					ran++
-					doc, err := codec.DecodeResponse(context.Background(), op, resp)
-					if err != nil {
-						t.Errorf("%s %s: decode: %v\n  response: %s", tm.name, op.Name, err, dumpResponse(resp))
-						continue
-					}
-					got, _ := Decode(doc)
-					gm, _ := got.(map[string]any)
-					if len(op.Errors) > 0 {
-						ran++
-						checkResponderError(t, tm, r, codec, op, g)
-					}
-					if tm.name == "models/aws-large/s3.json" && op.Name == "GetBucketLocation" {
-						continue // S3 answers the root element's text; the renderer writes the output's structure
-					}
-					want := Clone(out).(map[string]any)
-					dropEmptyFlattened(view{tm.m}, op.Output, want)
-					FillDefaults(tm.m, op.Output, want, true)
-					nw, ng := Encode(Normalize(tm.m, r, op.Output, want, true)), Encode(Normalize(tm.m, r, op.Output, gm, true))
-					if string(nw) != string(ng) {
-						t.Errorf("%s %s (seed %d): the response decodes differently\n  want %s\n  got  %s\n  response: %s",
-							tm.name, op.Name, *seedFlag, nw, ng, dumpResponse(resp))
-					}
-				}
+			got, _ := Decode(doc)
+			gm, _ := got.(map[string]any)
+			if len(op.Errors) > 0 {
+				ran++
+				checkResponderError(t, tm, r, codec, op, g)
+			}
+			if tm.name == "models/aws-large/s3.json" && op.Name == "GetBucketLocation" {
+				continue // S3 answers the root element's text; the renderer writes the output's structure
+			}
+			want := Clone(out).(map[string]any)
+			dropEmptyFlattened(view{tm.m}, op.Output, want)
+			FillDefaults(tm.m, op.Output, want, true)
+			nw, ng := Encode(Normalize(tm.m, r, op.Output, want, true)), Encode(Normalize(tm.m, r, op.Output, gm, true))
+			if string(nw) != string(ng) {
+				t.Errorf("%s %s (seed %d): the response decodes differently\n  want %s\n  got  %s\n  response: %s",
+					tm.name, op.Name, *seedFlag, nw, ng, dumpResponse(resp))
 			}
 		}
-	}
+	})
 	t.Logf("%d cases", ran)
 }
 
@@ -144,5 +122,35 @@ func checkResponderError(t *testing.T, tm testModel, r Responder, codec protocol
 	nw, ng := Encode(Normalize(tm.m, r, e, want, true)), Encode(Normalize(tm.m, r, e, gm, true))
 	if string(nw) != string(ng) {
 		t.Errorf("%s %s: error %s decodes differently\n  want %s\n  got  %s\n  response: %s", tm.name, op.Name, e.ID, nw, ng, dumpResponse(resp))
+	}
+}
+
+// responderOps calls f for each operation (of -op) of the AWS models'
+// services that a responder of querywire.go renders (restXml, awsQuery,
+// ec2Query) and no Protocol does, with the library's codec.
+func responderOps(t *testing.T, f func(tm testModel, svc *model.Service, op *model.Operation, r Responder, codec protocol.Codec)) {
+	for _, tm := range loadModels(t) {
+		if !strings.HasPrefix(tm.name, "models/") {
+			continue // the protocol test models: wrapped restXml errors are not rendered
+		}
+		for _, sid := range tm.m.Services() {
+			svc, err := tm.m.Service(sid)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := ResponderOf(svc)
+			if r == nil || ProtocolOf(svc) != nil {
+				continue // no responder, or one TestResponseRoundTrip checks
+			}
+			codec, err := protocol.New(tm.m, svc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, op := range svc.Operations {
+				if *opFlag == "" || strings.Contains(op.Name, *opFlag) {
+					f(tm, svc, op, r, codec)
+				}
+			}
+		}
 	}
 }

@@ -7,36 +7,17 @@ one: before, Python returned 1.5 and inf in int fields. A canned server on
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from typing import Any, Iterator
 
 import pytest
 
 import smithycurl
-from conftest import CannedServer
+from conftest import REPO, CannedServer
 from smithycurl.gen import generate
 
-MODEL = """$version: "2"
-namespace smithycurl.test.numbers
-
-use aws.protocols#awsJson1_0
-
-@awsJson1_0
-service Tables {
-    version: "2012-08-10"
-    operations: [Scan]
-}
-
-operation Scan {
-    output: ScanOutput
-}
-
-structure ScanOutput {
-    Count: Integer
-    ScannedCount: Integer
-    Ratio: Double
-}
-"""
+MODEL = os.path.join(REPO, "client", "typed", "testdata", "numbers.smithy")  # shared with the Go test
 
 CASES = [
     (b'{"Count": 1.5, "ScannedCount": 2}',
@@ -49,7 +30,7 @@ CASES = [
 
 @pytest.fixture()
 def model() -> smithycurl.Model:
-    return smithycurl.load_model(text=MODEL)
+    return smithycurl.load_model(MODEL)
 
 
 @pytest.mark.parametrize("body,want", CASES)
