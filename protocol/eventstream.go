@@ -335,10 +335,9 @@ func (e eventCodec) headerDoc(v eventstream.Value, mc *memberCodec) ([]byte, err
 		default:
 			return nil, want("integer")
 		}
-		if bits := mc.target.bits; bits > 0 && bits < 64 && (v.Int < -1<<(bits-1) || v.Int >= 1<<(bits-1)) {
-			return nil, fmt.Errorf("%d does not fit in %d bits", v.Int, bits)
-		}
-		return strconv.AppendInt(nil, v.Int, 10), nil
+		// The header's width need not be the member's (a long header for
+		// a byte member): checked as any output number is.
+		return checkNumber(strconv.AppendInt(nil, v.Int, 10), mc.target)
 	case kBlob:
 		if v.Type != eventstream.Bytes {
 			return nil, want("blob")
