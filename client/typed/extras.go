@@ -41,7 +41,7 @@ func Wait[O any](ctx context.Context, c *client.Client, operation, waiterName st
 	out := new(O)
 	if len(raw) > 0 {
 		if err := JSON.Unmarshal(raw, out); err != nil {
-			return nil, fmt.Errorf("%s: output: %w", operation, err)
+			return nil, outputError(operation, "output", err)
 		}
 	}
 	return out, nil
@@ -75,7 +75,7 @@ func OpenEventStream[O, E any](ctx context.Context, c *client.Client, operation 
 	if raw := s.Initial(); len(raw) > 0 {
 		if err := JSON.Unmarshal(raw, initial); err != nil {
 			s.Close()
-			return nil, fmt.Errorf("%s: initial output: %w", operation, err)
+			return nil, outputError(operation, "initial output", err)
 		}
 	}
 	return &EventStream[O, E]{s: s, initial: initial, operation: operation, decode: decode, errorFor: errorFor}, nil

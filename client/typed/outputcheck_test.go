@@ -67,6 +67,15 @@ func TestOutputValuesOutOfType(t *testing.T) {
 			t.Errorf("typed %s: %+v, %v; want the decode error %q", tc.body, typedOut, err, want)
 		}
 	}
+	// An output the library accepts but a Go type does not fit (a
+	// mismatch between a generated package and its model) says so in one
+	// line, not in the JSON library's multi-line excerpt.
+	body.Store(`{"Count": 1}`)
+	var mismatch struct{ Count *string }
+	err = typed.Invoke(ctx, c, "Scan", nil, &mismatch, nil)
+	if err == nil || !strings.HasPrefix(err.Error(), "Scan: output does not fit the generated type: ") || strings.Contains(err.Error(), "\n") {
+		t.Errorf("mismatch: %q", err)
+	}
 	// The edges still decode.
 	body.Store(`{"Count": 2147483647, "ScannedCount": -2147483648, "Ratio": "-Infinity"}`)
 	var out scanOutput

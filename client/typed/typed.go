@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"strings"
 	"sync"
 
 	"github.com/bytedance/sonic"
@@ -110,10 +111,29 @@ func Invoke(ctx context.Context, c *client.Client, operation string, in, out any
 		return nil
 	}
 	if err := JSON.Unmarshal(raw, out); err != nil {
-		return fmt.Errorf("%s: output: %w", operation, err)
+		return outputError(operation, "output", err)
 	}
 	return nil
 }
+
+// outputError is a document-form output that does not fit the generated
+// type (the library checks outputs against the model first, so this is a
+// mismatch between the two): one line, without the JSON library's
+// multi-line excerpt of the document; it unwraps to the library's error.
+func outputError(operation, what string, err error) error {
+	return &mismatchError{operation: operation, what: what, err: err}
+}
+
+type mismatchError struct {
+	operation, what string
+	err             error
+}
+
+func (e *mismatchError) Error() string {
+	return e.operation + ": " + e.what + " does not fit the generated type: " + strings.Join(strings.Fields(e.err.Error()), " ")
+}
+
+func (e *mismatchError) Unwrap() error { return e.err }
 
 // Paginate is Invoke for the pages of a @paginated operation
 // (client.Client.Paginate): each page's output is unmarshalled into a new
@@ -134,7 +154,7 @@ func Paginate[O any](ctx context.Context, c *client.Client, operation string, in
 			}
 			out := new(O)
 			if err := JSON.Unmarshal(raw, out); err != nil {
-				yield(nil, fmt.Errorf("%s: output: %w", operation, err))
+				yield(nil, outputError(operation, "output", err))
 				return
 			}
 			if !yield(out, nil) {
