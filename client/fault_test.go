@@ -280,6 +280,26 @@ func testFaultStaleConnectionResendIsAnAttempt(t *testing.T, path client.Option)
 	wantHits(t, r.srv, "/put/dead", 3)
 }
 
+// After a reused connection's reset, the retry that times out reports its
+// own failure: the timeout, not the reset of the send before it (libcurl's
+// own re-send kept the first failure's text).
+func TestFaultTimeoutAfterStaleConnectionSaysTimeout(t *testing.T) {
+	viaBoth(t, testFaultTimeoutAfterStaleConnectionSaysTimeout)
+}
+
+func testFaultTimeoutAfterStaleConnectionSaysTimeout(t *testing.T, path client.Option) {
+	r := newFaultRig(t, path, client.WithTimeout(500*time.Millisecond))
+	r.srv.Handle("/read/ok", faultserver.JSON(200, okBody))
+	out, err := r.call("Read", `{"name": "ok"}`)
+	wantOK(t, out, err)
+	r.srv.Handle("/put/stale-slow", faultserver.Reset(), faultserver.Delay(5*time.Second, faultserver.JSON(200, okBody)))
+	_, err = r.call("Put", `{"name": "stale-slow", "item": "x"}`)
+	e := wantErr(t, err, client.KindTimeout, 2, transport.KindTimeout)
+	if msg := e.Message(); strings.Contains(msg, "reset") || strings.Contains(msg, "closed") {
+		t.Errorf("the timeout carries an earlier send's failure: %s", msg)
+	}
+}
+
 // The @idempotent PUT is re-sent after resets and succeeds.
 func TestFaultResetRetriedWhenIdempotent(t *testing.T) {
 	viaBoth(t, testFaultResetRetriedWhenIdempotent)

@@ -39,8 +39,13 @@ type call struct {
 // method is the request's method.
 func (c *call) method() string { return c.req.method() }
 
-// fail is the *Error of this call.
+// fail is the *Error of this call. A ctx deadline that passed without a
+// message says so in words (every such failure is before the request was
+// sent), not as "context deadline exceeded".
 func (c *call) fail(kind Kind, msg string, cause error) *Error {
+	if msg == "" && kind == KindTimeout && errors.Is(cause, context.DeadlineExceeded) {
+		msg = "the call's deadline passed before its request was sent"
+	}
 	return &Error{Kind: kind, Message: msg, Method: c.method(), URL: c.req.shownURL(), cause: cause}
 }
 

@@ -320,7 +320,12 @@ func (e *Engine) acquireSlot(ctx context.Context, c *call) (spent time.Duration,
 		if state == waitGranted {
 			e.releaseSlot()
 		}
-		return spent, c.fail(ctxKind(ctx.Err()), "", ctx.Err())
+		msg := ""
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			msg = fmt.Sprintf("the call's deadline passed while it waited %s for one of the engine's %d transfer slots",
+				spent.Round(time.Millisecond), e.max)
+		}
+		return spent, c.fail(ctxKind(ctx.Err()), msg, ctx.Err())
 	case state == waitGranted:
 		return spent, nil
 	case timedOut:

@@ -228,9 +228,18 @@ def test_timeouts(httpbin_model: smithycurl.Model, servers: Servers, handles: Ha
             await settle(c)()
             assert time.monotonic() - start < 4  # aborted, not waited for
         # The client's own timeout: smithycurl.TimeoutError, as for the synchronous client.
+        # Its message says which time ran out, not libcurl's "Operation was
+        # aborted by an application callback" of the transfer it stopped.
         async with httpbin_model.async_client(endpoint=servers.httpbin, timeout=0.5) as c:
-            with pytest.raises(smithycurl.TimeoutError):
+            with pytest.raises(smithycurl.TimeoutError) as e:
                 await c.delay(seconds=5)
+            assert "aborted" not in str(e.value) and "timed out after" in str(e.value), str(e.value)
+            # Many at once: the call's deadline, not libcurl's timer, stops
+            # some, in a transfer or waiting for one.
+            errs = await asyncio.gather(*(c.delay(seconds=5) for _ in range(200)), return_exceptions=True)
+            assert all(isinstance(x, smithycurl.TimeoutError) for x in errs), errs
+            bad = [str(x) for x in errs if "aborted" in str(x) or "context deadline exceeded" in str(x)]
+            assert not bad, bad[:3]
 
     run(main)
     assert not handles.tokens and not handles.results
