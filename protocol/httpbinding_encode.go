@@ -261,8 +261,8 @@ func setPrefixHeaders(h wire.Header, mc *memberCodec, raw []byte) error {
 }
 
 // setMemberHeader sets the header of @httpHeader member mc to raw, its
-// value: a list is one comma-separated value (items that hold a comma or a
-// quote quoted), a string with a media type is base64-encoded.
+// value: a list is one comma-separated value (items quoted where needsQuotes
+// says), a string with a media type is base64-encoded.
 func setMemberHeader(h wire.Header, mc *memberCodec, raw []byte) error {
 	if mc.target.kind == kList {
 		items, err := listTexts(raw, mc, formatHTTPDate)
@@ -271,7 +271,7 @@ func setMemberHeader(h wire.Header, mc *memberCodec, raw []byte) error {
 		}
 		quote := mc.target.elem.target.kind == kString || mc.target.elem.target.kind == kEnum
 		for i, it := range items {
-			if quote && strings.ContainsAny(it, `,"`) {
+			if quote && needsQuotes(it) {
 				items[i] = quoteHeaderItem(it)
 			}
 		}
@@ -433,6 +433,14 @@ func appendSegment(dst []byte, s string) []byte {
 		return append(dst, strings.Repeat("%2E", len(s))...)
 	}
 	return wire.AppendEscaped(dst, s, false)
+}
+
+// needsQuotes reports whether a string item of a list header must be
+// quoted to be read back as it is: it holds a comma or a quote, is empty, or
+// starts or ends with white space (which a reader trims from an unquoted
+// item, RFC 9110 5.6.1).
+func needsQuotes(s string) bool {
+	return s == "" || strings.ContainsAny(s, `,"`) || s != trimOWS(s)
 }
 
 // quoteHeaderItem writes a list item as an RFC 9110 quoted-string: only

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 
 	"github.com/smithycurl/smithycurl/codegen/c"
+	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/protocol"
 )
 
 const genUsage = `Usage:
@@ -31,6 +33,17 @@ func gen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return langs[args[0]](ctx, args[1:], stdout, stderr)
 }
 
+// speaks reports whether smithycurl speaks a protocol of svc, and says why
+// not on stderr: a client of a service without one would only fail when
+// called.
+func speaks(m *model.Model, svc *model.Service, lang string, stderr io.Writer) bool {
+	if _, err := protocol.New(m, svc); err != nil {
+		fmt.Fprintf(stderr, "smithycurl: gen %s: %v: a client could not send a call\n", lang, err)
+		return false
+	}
+	return true
+}
+
 func genC(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("gen c", "gen c --model PATH... [--service ID] -o DIR [--prefix NAME]", stderr)
 	var mf modelFlags
@@ -46,7 +59,7 @@ func genC(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	m, svc, ok := mf.load(ctx, stderr)
-	if !ok {
+	if !ok || !speaks(m, svc, "c", stderr) {
 		return exitUsage
 	}
 	name := *prefix

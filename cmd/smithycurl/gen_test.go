@@ -107,3 +107,32 @@ func TestGenPython(t *testing.T) {
 		}
 	}
 }
+
+// TestGenNeedsProtocol: gen refuses a service without a protocol trait
+// smithycurl speaks, saying so, in every language (the client it wrote
+// failed only when called).
+func TestGenNeedsProtocol(t *testing.T) {
+	bin := smithycurl(t)
+	dir := t.TempDir()
+	model := filepath.Join(dir, "noproto.smithy")
+	if err := os.WriteFile(model, []byte("$version: \"2\"\nnamespace np\nservice NoProto { operations: [Op] }\noperation Op { input := { a: String } }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lib, _ := filepath.Abs(filepath.Join("..", "..", "build", "libsmithycurl.so"))
+	pkg, _ := filepath.Abs(filepath.Join("..", "..", "bindings", "python"))
+	t.Setenv("PYTHONPATH", pkg)
+	t.Setenv("SMITHYCURL_LIBRARY", lib)
+	for _, args := range [][]string{
+		{"gen", "c", "--model", model, "-o", filepath.Join(dir, "c")},
+		{"gen", "go", "--model", model, "--package", "np", "-o", filepath.Join(dir, "go")},
+		{"gen", "python", "--model", model, "-o", filepath.Join(dir, "np")},
+	} {
+		_, errOut, code := runCmd(t, bin, args...)
+		if code != exitUsage || !strings.Contains(errOut, "np#NoProto has no") || !strings.Contains(errOut, "protocol trait") {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and a message about the protocol", args[:2], code, errOut)
+		}
+		if _, err := os.Stat(args[len(args)-1]); err == nil {
+			t.Errorf("%v: wrote %s", args[:2], args[len(args)-1])
+		}
+	}
+}

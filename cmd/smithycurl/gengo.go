@@ -30,7 +30,7 @@ func genGo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	m, svc, ok := mf.load(ctx, stderr)
-	if !ok {
+	if !ok || !speaks(m, svc, "go", stderr) {
 		return exitUsage
 	}
 	files, err := gogen.Generate(m, svc, *pkg)
