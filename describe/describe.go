@@ -51,10 +51,31 @@ type operationJSON struct {
 	Paginated *model.Pagination `json:"paginated,omitempty"`
 }
 
-// Services describes every service of m with its operations; without
-// docs, the documentation of the services and operations is left out (a
-// quarter of the size, for bindings that read it only when asked).
-func Services(m *model.Model, docs bool) []byte {
+// Docs is what a description holds of the @documentation traits.
+type Docs int
+
+const (
+	DocsRaw   Docs = iota // as the model writes them (HTML in AWS models)
+	DocsNone              // left out (a quarter of the size, for bindings that read it only when asked)
+	DocsPlain             // as plain text (DocText), what the generators write
+)
+
+// text is a documentation value as d says.
+func (d Docs) text(s string) string {
+	switch d {
+	case DocsNone:
+		return ""
+	case DocsPlain:
+		if strings.ContainsAny(s, "<&") {
+			return DocText(s)
+		}
+	}
+	return s
+}
+
+// Services describes every service of m with its operations, their
+// documentation as docs says.
+func Services(m *model.Model, docs Docs) []byte {
 	out := struct {
 		Services []serviceJSON `json:"services"`
 	}{Services: []serviceJSON{}}
@@ -64,9 +85,7 @@ func Services(m *model.Model, docs bool) []byte {
 			continue
 		}
 		s := serviceJSON{ID: id, Name: id.Name(), Version: svc.Shape.Version, Operations: []operationJSON{}}
-		if docs {
-			s.Documentation = svc.Shape.Traits.Documentation()
-		}
+		s.Documentation = docs.text(svc.Shape.Traits.Documentation())
 		for _, t := range svc.Shape.Traits {
 			if isDefinedAs(m, t.ID, model.TraitProtocolDefinition, knownProtocols) {
 				s.Protocols = append(s.Protocols, t.ID)
@@ -105,13 +124,11 @@ func isDefinedAs(m *model.Model, trait, definition model.ShapeID, known []model.
 	return false
 }
 
-func describeOperationSummary(m *model.Model, svc *model.Service, op *model.Operation, docs bool) operationJSON {
+func describeOperationSummary(m *model.Model, svc *model.Service, op *model.Operation, docs Docs) operationJSON {
 	o := operationJSON{Name: op.Name, ID: op.Shape.ID,
 		Readonly: op.Shape.HasTrait(model.TraitReadonly), Idempotent: op.Shape.HasTrait(model.TraitIdempotent),
 		Deprecated: op.Shape.HasTrait(model.TraitDeprecated), Input: op.Input.ID, Output: op.Output.ID}
-	if docs {
-		o.Documentation = op.Shape.Traits.Documentation()
-	}
+	o.Documentation = docs.text(op.Shape.Traits.Documentation())
 	if v, ok := op.Shape.Trait(model.TraitHTTP); ok {
 		o.HTTP = json.RawMessage(v.JSON())
 	}
@@ -172,8 +189,15 @@ type enumValueJSON struct {
 }
 
 // Operation describes op of svc: its input, output and errors, and every
-// shape they use (the prelude's excepted).
+// shape they use (the prelude's excepted). An IDL 1.0 string with @enum is
+// described as an enum shape, its definitions as the values (named after
+// the value where the model gives no name), as the generators make it.
 func Operation(m *model.Model, svc *model.Service, op *model.Operation) []byte {
+	return OperationDocs(m, svc, op, DocsRaw)
+}
+
+// OperationDocs is Operation with the documentation as docs says.
+func OperationDocs(m *model.Model, svc *model.Service, op *model.Operation, docs Docs) []byte {
 	out := struct {
 		Service       model.ShapeID               `json:"service"`
 		Operation     model.ShapeID               `json:"operation"`
@@ -184,7 +208,7 @@ func Operation(m *model.Model, svc *model.Service, op *model.Operation) []byte {
 		Output        model.ShapeID               `json:"output"`
 		Errors        []model.ShapeID             `json:"errors,omitempty"`
 		Shapes        map[model.ShapeID]shapeJSON `json:"shapes"`
-	}{Service: svc.Shape.ID, Operation: op.Shape.ID, Name: op.Name, Documentation: op.Shape.Traits.Documentation(),
+	}{Service: svc.Shape.ID, Operation: op.Shape.ID, Name: op.Name, Documentation: docs.text(op.Shape.Traits.Documentation()),
 		Input: op.Input.ID, Output: op.Output.ID, Shapes: map[model.ShapeID]shapeJSON{}}
 	for _, io := range []*model.Shape{op.Input, op.Output} {
 		for _, mem := range io.Members {
@@ -207,7 +231,7 @@ func Operation(m *model.Model, svc *model.Service, op *model.Operation) []byte {
 		if _, done := out.Shapes[sh.ID]; done {
 			continue
 		}
-		s := describeShape(m, sh)
+		s := describeShape(m, sh, docs)
 		out.Shapes[sh.ID] = s
 		for _, mem := range sh.Members {
 			if t, ok := m.Target(mem); ok {
@@ -219,8 +243,8 @@ func Operation(m *model.Model, svc *model.Service, op *model.Operation) []byte {
 	return b
 }
 
-func describeShape(m *model.Model, sh *model.Shape) shapeJSON {
-	s := shapeJSON{Type: sh.Type, Documentation: sh.Traits.Documentation(), Sensitive: sh.HasTrait(model.TraitSensitive),
+func describeShape(m *model.Model, sh *model.Shape, docs Docs) shapeJSON {
+	s := shapeJSON{Type: sh.Type, Documentation: docs.text(sh.Traits.Documentation()), Sensitive: sh.HasTrait(model.TraitSensitive),
 		Deprecated: sh.HasTrait(model.TraitDeprecated), Streaming: sh.HasTrait(model.TraitStreaming),
 		Constraints: constraints(sh.Traits, nil), Traits: traitsJSON(sh.Traits)}
 	if v, ok := sh.Trait(model.TraitError); ok {
@@ -233,37 +257,71 @@ func describeShape(m *model.Model, sh *model.Shape) shapeJSON {
 	case model.StructureType, model.UnionType:
 		s.Members = []memberJSON{}
 		for _, mem := range sh.Members {
-			s.Members = append(s.Members, describeMember(m, mem, true))
+			s.Members = append(s.Members, describeMember(m, mem, true, docs))
 		}
 	case model.ListType, model.SetType:
 		if mem, ok := sh.Member("member"); ok {
-			d := describeMember(m, mem, false)
+			d := describeMember(m, mem, false, docs)
 			s.Member = &d
 		}
 	case model.MapType:
 		if mem, ok := sh.Member("key"); ok {
-			d := describeMember(m, mem, false)
+			d := describeMember(m, mem, false, docs)
 			s.Key = &d
 		}
 		if mem, ok := sh.Member("value"); ok {
-			d := describeMember(m, mem, false)
+			d := describeMember(m, mem, false, docs)
 			s.Value = &d
 		}
-	case model.EnumType, model.IntEnumType:
-		for _, mem := range sh.Members {
-			v := enumValueJSON{Name: mem.Name(), Documentation: mem.Traits.Documentation()}
-			if ev, ok := mem.Traits.Get(model.TraitEnumValue); ok {
-				v.Value = json.RawMessage(ev.JSON())
-			} else {
-				v.Value, _ = json.Marshal(mem.Name())
+	}
+	if sh.IsEnum() {
+		s.Type = enumType(sh)
+		names := map[string]bool{}
+		for _, ev := range sh.EnumValues() {
+			name := ev.Name
+			if name == "" {
+				name = enumName(ev.Value.Str())
 			}
-			s.Values = append(s.Values, v)
+			for names[name] {
+				name += "_"
+			}
+			names[name] = true
+			s.Values = append(s.Values, enumValueJSON{Name: name, Value: json.RawMessage(ev.Value.JSON()),
+				Documentation: docs.text(ev.Traits.Documentation())})
 		}
 	}
 	return s
 }
 
-func describeMember(m *model.Model, mem *model.Member, named bool) memberJSON {
+// enumType is the type an enum is described as: an IDL 1.0 string with
+// @enum is an enum, as in IDL 2.0.
+func enumType(sh *model.Shape) model.ShapeType {
+	if sh.Type == model.StringType && sh.IsEnum() {
+		return model.EnumType
+	}
+	return sh.Type
+}
+
+// enumName is an identifier for an IDL 1.0 enum value without a name
+// ("t2.micro": T2_MICRO), as an IDL 2.0 enum member would have.
+func enumName(value string) string {
+	var b strings.Builder
+	for _, r := range strings.ToUpper(value) {
+		switch {
+		case r >= 'A' && r <= 'Z' || r >= '0' && r <= '9':
+			b.WriteRune(r)
+		case b.Len() > 0 && !strings.HasSuffix(b.String(), "_"):
+			b.WriteByte('_')
+		}
+	}
+	name := strings.TrimSuffix(b.String(), "_")
+	if name == "" || name[0] >= '0' && name[0] <= '9' {
+		name = "V_" + name
+	}
+	return name
+}
+
+func describeMember(m *model.Model, mem *model.Member, named bool, docs Docs) memberJSON {
 	d := memberJSON{Target: mem.Target, Required: mem.Traits.Has(model.TraitRequired),
 		Deprecated: mem.Traits.Has(model.TraitDeprecated), Traits: traitsJSON(mem.Traits)}
 	if named {
@@ -272,7 +330,7 @@ func describeMember(m *model.Model, mem *model.Member, named bool) memberJSON {
 	target, _ := m.Target(mem)
 	var targetTraits model.Traits
 	if target != nil {
-		d.Type = target.Type
+		d.Type = enumType(target)
 		targetTraits = target.Traits
 	}
 	if v, ok := mem.Traits.Get(model.TraitDefault); ok {
@@ -284,6 +342,7 @@ func describeMember(m *model.Model, mem *model.Member, named bool) memberJSON {
 	if d.Documentation == "" {
 		d.Documentation = targetTraits.Documentation()
 	}
+	d.Documentation = docs.text(d.Documentation)
 	d.HTTP = httpBinding(mem)
 	d.Constraints = constraints(mem.Traits, targetTraits)
 	return d

@@ -209,12 +209,17 @@ func scx_model_json(h C.uintptr_t, which C.int, svc, op *C.char, out **C.char, n
 	if out == nil {
 		return fail(&mh.errBox, codeInvalidArgument, "json is NULL")
 	}
+	docs := describe.DocsRaw
+	switch {
+	case which&C.SCX_JSON_DOCS_NONE != 0:
+		docs = describe.DocsNone
+	case which&C.SCX_JSON_DOCS_PLAIN != 0:
+		docs = describe.DocsPlain
+	}
 	var b []byte
-	switch which {
+	switch which &^ (C.SCX_JSON_DOCS_NONE | C.SCX_JSON_DOCS_PLAIN) {
 	case C.SCX_JSON_SERVICES:
-		b = describe.Services(mh.m, true)
-	case C.SCX_JSON_SERVICES_BRIEF:
-		b = describe.Services(mh.m, false)
+		b = describe.Services(mh.m, docs)
 	case C.SCX_JSON_AST:
 		b = mh.m.MarshalAST()
 	case C.SCX_SNAPSHOT:
@@ -228,7 +233,7 @@ func scx_model_json(h C.uintptr_t, which C.int, svc, op *C.char, out **C.char, n
 		if err != nil {
 			return fail(&mh.errBox, codeNotFound, "%v", err)
 		}
-		b = describe.Operation(mh.m, s, o)
+		b = describe.OperationDocs(mh.m, s, o, docs)
 	default:
 		return codeInvalidArgument
 	}

@@ -10,8 +10,11 @@
 // Handle types (the low bits of every handle value carry one).
 enum { SCX_LOADER = 1, SCX_MODEL, SCX_OPTIONS, SCX_CLIENT, SCX_RESULT, SCX_CANCEL, SCX_STREAM, SCX_PAGINATOR, SCX_QUEUE };
 
-// What scx_model_json writes.
-enum { SCX_JSON_SERVICES = 1, SCX_JSON_OPERATION, SCX_JSON_AST, SCX_SNAPSHOT, SCX_JSON_SERVICES_BRIEF };
+// What scx_model_json writes, and how the descriptions (services,
+// operation) give the documentation: or'ed in, SCX_JSON_DOCS_NONE leaves it
+// out, SCX_JSON_DOCS_PLAIN converts it to plain text.
+enum { SCX_JSON_SERVICES = 1, SCX_JSON_OPERATION, SCX_JSON_AST, SCX_SNAPSHOT };
+enum { SCX_JSON_DOCS_NONE = 0x100, SCX_JSON_DOCS_PLAIN = 0x200 };
 
 /* contract:options - generated from internal/contract by `make contract`; do not edit */
 // What scx_options_set_int and scx_options_set_str set: one number per C

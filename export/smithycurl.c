@@ -191,6 +191,13 @@ smithycurl_code smithycurl_loader_free(smithycurl_loader *loader) {
 
 // ---- models ----
 
+/* The SCX_JSON_DOCS_* of SMITHYCURL_DESCRIBE_* flags (leaving it out wins). */
+static int describe_docs(unsigned flags) {
+    if (flags & SMITHYCURL_DESCRIBE_NO_DOCUMENTATION) return SCX_JSON_DOCS_NONE;
+    if (flags & SMITHYCURL_DESCRIBE_PLAIN_DOCUMENTATION) return SCX_JSON_DOCS_PLAIN;
+    return 0;
+}
+
 smithycurl_code smithycurl_model_services_json(smithycurl_model *model, char **json, size_t *len) {
     FORK_CHECK();
     return scx_model_json(H(model), SCX_JSON_SERVICES, NULL, NULL, json, len);
@@ -199,10 +206,9 @@ smithycurl_code smithycurl_model_services_json(smithycurl_model *model, char **j
 smithycurl_code smithycurl_model_services_json_v2(smithycurl_model *model, unsigned flags, char **json,
                                                  size_t *len) {
     FORK_CHECK();
-    if (flags & ~(unsigned)SMITHYCURL_DESCRIBE_NO_DOCUMENTATION) return SMITHYCURL_E_INVALID_ARGUMENT;
-    return scx_model_json(H(model),
-                          flags & SMITHYCURL_DESCRIBE_NO_DOCUMENTATION ? SCX_JSON_SERVICES_BRIEF : SCX_JSON_SERVICES,
-                          NULL, NULL, json, len);
+    if (flags & ~(unsigned)(SMITHYCURL_DESCRIBE_NO_DOCUMENTATION | SMITHYCURL_DESCRIBE_PLAIN_DOCUMENTATION))
+        return SMITHYCURL_E_INVALID_ARGUMENT;
+    return scx_model_json(H(model), SCX_JSON_SERVICES | describe_docs(flags), NULL, NULL, json, len);
 }
 
 smithycurl_code smithycurl_model_operation_json(smithycurl_model *model, const char *service_id,
@@ -211,6 +217,17 @@ smithycurl_code smithycurl_model_operation_json(smithycurl_model *model, const c
     if (!operation) return SMITHYCURL_E_INVALID_ARGUMENT;
     return scx_model_json(H(model), SCX_JSON_OPERATION, (char *)service_id, (char *)operation, json,
                          len);
+}
+
+smithycurl_code smithycurl_model_operation_json_v2(smithycurl_model *model, const char *service_id,
+                                                   const char *operation, unsigned flags, char **json,
+                                                   size_t *len) {
+    FORK_CHECK();
+    if (!operation) return SMITHYCURL_E_INVALID_ARGUMENT;
+    if (flags & ~(unsigned)(SMITHYCURL_DESCRIBE_NO_DOCUMENTATION | SMITHYCURL_DESCRIBE_PLAIN_DOCUMENTATION))
+        return SMITHYCURL_E_INVALID_ARGUMENT;
+    return scx_model_json(H(model), SCX_JSON_OPERATION | describe_docs(flags), (char *)service_id,
+                          (char *)operation, json, len);
 }
 
 smithycurl_code smithycurl_model_ast_json(smithycurl_model *model, char **json, size_t *len) {

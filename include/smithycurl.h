@@ -375,7 +375,13 @@ enum {
     /** Leave out the "documentation" of services and operations (for
      * DynamoDB, 26 KB instead of 114 KB): for bindings that make clients
      * and read the documentation only when asked. */
-    SMITHYCURL_DESCRIBE_NO_DOCUMENTATION = 1
+    SMITHYCURL_DESCRIBE_NO_DOCUMENTATION = 1,
+    /** Give the "documentation" (of the services, operations, shapes,
+     * members and enum values) as plain text, as the typed-client
+     * generators write it: the HTML of AWS models becomes paragraphs
+     * separated by a blank line, list items starting with "- ", entities
+     * decoded. (SMITHYCURL_DESCRIBE_NO_DOCUMENTATION wins over it.) */
+    SMITHYCURL_DESCRIBE_PLAIN_DOCUMENTATION = 2
 };
 
 /** smithycurl_model_services_json() with flags: SMITHYCURL_DESCRIBE_*
@@ -404,7 +410,10 @@ smithycurl_code smithycurl_model_services_json_v2(smithycurl_model *model, unsig
  *        "ns#OpInput": {
  *          "type": "structure",         // structure union list map enum
  *                                       // intEnum string integer ... (JSON
- *                                       // AST type names)
+ *                                       // AST type names; an IDL 1.0
+ *                                       // string with @enum is an enum,
+ *                                       // its unnamed values named after
+ *                                       // the value: "t2.micro" T2_MICRO)
  *          "documentation": "...",
  *          "sensitive": true, "deprecated": true,
  *          "streaming": true,           // @streaming blob or union
@@ -449,6 +458,16 @@ smithycurl_code smithycurl_model_services_json_v2(smithycurl_model *model, unsig
  */
 smithycurl_code smithycurl_model_operation_json(smithycurl_model *model, const char *service_id,
                                                 const char *operation, char **json, size_t *len);
+
+/** smithycurl_model_operation_json() with flags: SMITHYCURL_DESCRIBE_*
+ * or'ed, or 0 (the same JSON as smithycurl_model_operation_json()).
+ * @return as smithycurl_model_operation_json(), and
+ *   SMITHYCURL_E_INVALID_ARGUMENT for an unknown flag.
+ * Thread-safety: any thread.
+ */
+smithycurl_code smithycurl_model_operation_json_v2(smithycurl_model *model, const char *service_id,
+                                                   const char *operation, unsigned flags, char **json,
+                                                   size_t *len);
 
 /** The whole model (prelude excluded) as a Smithy JSON AST 2.0 document.
  * @param json caller frees with smithycurl_free(); @param len may be NULL.

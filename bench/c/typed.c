@@ -124,7 +124,7 @@ int main(int argc, char **argv) {
     // 20 items to list, one to get.
     todo_create_todo_input in;
     todo_todo_item *item = NULL;
-    char *tags[3] = {"home", "errand", "weekly"};
+    const char *tags[3] = {"home", "errand", "weekly"};
     todo_create_todo_input_init(&in);
     in.title = "a to-do item of a realistic length";
     in.tags.items = tags;

@@ -38,7 +38,7 @@ static void json_put(smithycurl_client *c, int calls) { json_call(c, "PutItem", 
 
 static void typed_get(smithycurl_client *c, int calls) {
     ddb_get_item_input in;
-    char *keys[1] = {"pk"};
+    const char *keys[1] = {"pk"};
     ddb_attribute_value key[1];
     ddb_get_item_input_init(&in);
     in.table_name = TABLE;
@@ -57,7 +57,7 @@ static void typed_get(smithycurl_client *c, int calls) {
 
 static void typed_put(smithycurl_client *c, int calls) {
     ddb_put_item_input in;
-    char *keys[3] = {"pk", "name", "n"};
+    const char *keys[3] = {"pk", "name", "n"};
     ddb_attribute_value vals[3];
     ddb_put_item_input_init(&in);
     in.table_name = TABLE;

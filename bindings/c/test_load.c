@@ -51,7 +51,7 @@ void test_load(void) {
     CHECK(strstr(brief, "\"documentation\"") == NULL);
     CHECK_CONTAINS(brief, "\"name\":\"GetIp\",\"id\":\"smithycurl.examples.httpbin#GetIp\"");
     CHECK_CONTAINS(brief, "\"protocols\":[\"alloy#simpleRestJson\"]");
-    CHECK_RC(smithycurl_model_services_json_v2(m, 2, &brief, &brief_n), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_model_services_json_v2(m, 4, &brief, &brief_n), SMITHYCURL_E_INVALID_ARGUMENT);
     smithycurl_free(same);
     smithycurl_free(brief);
     smithycurl_free(json);
@@ -60,6 +60,21 @@ void test_load(void) {
     CHECK_CONTAINS(json, "{\"name\":\"id\",\"target\":\"smithy.api#Integer\",\"type\":\"integer\",\"required\":true");
     CHECK_CONTAINS(json, "\"http\":{\"location\":\"query\",\"name\":\"query\"}");
     CHECK_CONTAINS(json, "\"smithycurl.examples.httpbin#StringList\":{\"type\":\"list\",\"member\":{\"target\":\"smithy.api#String\"");
+    // _v2: flags 0 the same JSON; plain documentation (httpbin's is plain
+    // already: the same); without documentation; an unknown flag
+    same = NULL;
+    CHECK_RC(smithycurl_model_operation_json_v2(m, NULL, "Anything", 0, &same, &same_n), SMITHYCURL_OK);
+    CHECK(same && same_n == n && memcmp(same, json, n) == 0);
+    smithycurl_free(same);
+    CHECK_RC(smithycurl_model_operation_json_v2(m, NULL, "Anything", SMITHYCURL_DESCRIBE_PLAIN_DOCUMENTATION, &same,
+                                                &same_n), SMITHYCURL_OK);
+    CHECK(same && same_n == n && memcmp(same, json, n) == 0);
+    smithycurl_free(same);
+    CHECK_RC(smithycurl_model_operation_json_v2(m, NULL, "Anything", SMITHYCURL_DESCRIBE_NO_DOCUMENTATION, &brief,
+                                                &brief_n), SMITHYCURL_OK);
+    CHECK(brief && brief_n < n && strstr(brief, "\"documentation\"") == NULL);
+    smithycurl_free(brief);
+    CHECK_RC(smithycurl_model_operation_json_v2(m, NULL, "Anything", 4, &brief, &brief_n), SMITHYCURL_E_INVALID_ARGUMENT);
     smithycurl_free(json);
 
     CHECK_RC(smithycurl_model_operation_json(m, "smithycurl.examples.httpbin#HttpBin", "Status", &json, NULL), SMITHYCURL_OK);

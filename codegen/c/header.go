@@ -72,7 +72,9 @@ func (p *plan) header(name string) string {
  *
  * Values: structures are structs; a member that is a structure or union is a
  * pointer (NULL: absent); strings, bigInteger/bigDecimal (decimal text) and
- * documents (JSON text) are NUL-terminated UTF-8 char * (NULL: absent);
+ * documents (JSON text) are NUL-terminated UTF-8 const char * (NULL:
+ * absent; an input's may be a literal: in.title = "buy milk";), as are map
+ * keys and the unknown value of an enum;
  * blobs are smithycurl_blob and lists and maps {items|keys+values, count}
  * (data, items, keys NULL: absent); timestamps are smithycurl_timestamp;
  * optional booleans, numbers, enums and timestamps have a has_<name> flag;
@@ -82,11 +84,14 @@ func (p *plan) header(name string) string {
  * Unions are {tag, u, unknown}: tag _UNKNOWN with unknown set to the member
  * name the service sent (a newer model's member).
  *
- * Ownership: every pointer in a value points to memory the value owns,
+ * Ownership: in a value the library made (an output, an error's members)
+ * every pointer, const char * included, points to memory the value owns,
  * allocated with malloc. T_free(v) frees v and everything it points to
  * (NULL is ignored); T_clear(v) frees what v points to and re-initializes v
  * (for values on the stack); lists and maps have T_alloc(v, n) to get n
- * initialized items. Inputs are read, never kept or freed, by the calls.
+ * initialized items. Inputs are read, never kept or freed, by the calls:
+ * an input may point to literals and memory of yours, and is then not
+ * given to T_free or T_clear.
  *
  * Calls: one function per operation returns a smithycurl_code. On success
  * *out is a new output (free it with its _free). On failure *err (when err
@@ -152,8 +157,8 @@ func (p *plan) headerEnum(b *strings.Builder, t *typ) {
 	s := t.shape
 	comment(b, "", deprecatedNote(s.Traits, s.Traits.Documentation()+"\n\n"+string(s.ID)))
 	fmt.Fprintf(b, "typedef enum %s {\n    %s = 0, /* a value this model does not list */\n", t.name, t.unknownC)
-	for i, mem := range s.Members {
-		comment(b, "    ", deprecatedNote(mem.Traits, mem.Traits.Documentation()))
+	for i, ev := range s.EnumValues() {
+		comment(b, "    ", deprecatedNote(ev.Traits, ev.Traits.Documentation()))
 		if t.kind == kEnum {
 			fmt.Fprintf(b, "    %s = %d, /* %s */\n", t.consts[i], i+1, docText(t.values[i]))
 		} else {
@@ -161,7 +166,7 @@ func (p *plan) headerEnum(b *strings.Builder, t *typ) {
 		}
 	}
 	fmt.Fprintf(b, "} %s;\n\n", t.name)
-	unknown := "char *unknown; /* the value as sent when value is _UNKNOWN (malloc'ed), else NULL */"
+	unknown := "const char *unknown; /* value _UNKNOWN: the value as sent (an output's malloc'ed), else NULL */"
 	if t.kind == kIntEnum {
 		unknown = "int32_t unknown; /* the value as sent when value is _UNKNOWN */"
 	}
@@ -175,7 +180,7 @@ func (p *plan) headerList(b *strings.Builder, t *typ) {
 	if t.kind == kList {
 		fmt.Fprintf(b, "struct %s {\n    %s; /* NULL: absent */\n    size_t count;\n};\n", t.name, t.elem.decl("*items"))
 	} else {
-		fmt.Fprintf(b, "struct %s {\n    char **keys; /* NULL: absent */\n    %s;\n    size_t count;\n};\n", t.name, t.elem.decl("*values"))
+		fmt.Fprintf(b, "struct %s {\n    const char **keys; /* NULL: absent */\n    %s;\n    size_t count;\n};\n", t.name, t.elem.decl("*values"))
 	}
 	fmt.Fprintf(b, "void %s_init(%s *v);\n", t.name, t.name)
 	fmt.Fprintf(b, "/** Frees the items and sets v to n initialized (zero) items: SMITHYCURL_OK,\n * SMITHYCURL_E_NOMEM, SMITHYCURL_E_INVALID_ARGUMENT (v NULL). */\n")

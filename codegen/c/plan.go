@@ -11,10 +11,11 @@
 //	list / set         struct T { E *items; size_t count; }   items NULL: absent
 //	map                struct T { char **keys; V *values; size_t count; }
 //	enum / intEnum     C enum T (T_UNKNOWN = 0) and T_value { value; unknown }
+//	                   (an IDL 1.0 string with @enum too)
 //	boolean, numbers   int, int8_t..int64_t, float, double (+ has_x when optional)
 //	timestamp          smithycurl_timestamp (seconds, nanos)
 //	blob               smithycurl_blob (data, len)
-//	string, big*, document   char * (UTF-8; decimal text; JSON text)
+//	string, big*, document   const char * (UTF-8; decimal text; JSON text)
 package cgen
 
 import (
@@ -86,6 +87,9 @@ func kindOf(s *model.Shape) (kind, error) {
 	case model.IntEnumType:
 		return kIntEnum, nil
 	case model.StringType:
+		if s.IsEnum() {
+			return kEnum, nil // an IDL 1.0 @enum string: a C enum as an IDL 2.0 enum
+		}
 		return kString, nil
 	case model.BigIntegerType:
 		return kBigInt, nil
@@ -296,20 +300,19 @@ func (p *plan) fill(t *typ) error {
 	switch t.kind {
 	case kEnum, kIntEnum:
 		t.unknownC = p.global.claim(t.upper + "_UNKNOWN")
-		for _, mem := range s.Members {
-			t.consts = append(t.consts, p.global.claim(t.upper+"_"+strings.ToUpper(Snake(mem.Name()))))
-			v, ok := mem.Traits.Get(model.TraitEnumValue)
+		for _, ev := range s.EnumValues() {
+			name := ev.Name
+			if name == "" {
+				name = ev.Value.Str() // an unnamed IDL 1.0 value: "t2.micro" is T2_MICRO
+			}
+			t.consts = append(t.consts, p.global.claim(t.upper+"_"+strings.ToUpper(Snake(name))))
 			if t.kind == kEnum {
-				if ok {
-					t.values = append(t.values, v.Str())
-				} else {
-					t.values = append(t.values, mem.Name())
-				}
+				t.values = append(t.values, ev.Value.Str())
 				continue
 			}
-			n, isInt := v.Int64()
-			if !ok || !isInt {
-				return fmt.Errorf("%s: intEnum member without an integer value", mem.ID)
+			n, isInt := ev.Value.Int64()
+			if !isInt {
+				return fmt.Errorf("%s$%s: intEnum member without an integer value", s.ID, ev.Name)
 			}
 			t.numbers = append(t.numbers, n)
 		}
@@ -414,7 +417,7 @@ func ctype(k kind, t *typ) string {
 	case kEnum, kIntEnum:
 		return t.name + "_value"
 	case kString, kBigInt, kBigDec, kDocument:
-		return "char *"
+		return "const char *" // a literal can be assigned; an output's is malloc'ed and freed by _free
 	case kBlob:
 		return "smithycurl_blob"
 	}

@@ -282,7 +282,7 @@ func (p *plan) sourceCollection(b *strings.Builder, t *typ, first string) {
 	fmt.Fprintf(b, "void %s_clear(%s *v) {\n", t.name, t.name)
 	perItem := clr(e, "v->"+arr+"[i]")
 	if t.kind == kMap {
-		perItem = strings.TrimSpace("free(v->keys[i]); " + perItem)
+		perItem = strings.TrimSpace("free((void *)v->keys[i]); " + perItem)
 	}
 	if perItem != "" {
 		b.WriteString("    size_t i;\n    if (!v) { return; }\n")

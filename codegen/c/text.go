@@ -2,23 +2,23 @@ package cgen
 
 import (
 	"fmt"
-	"html"
 	"regexp"
 	"strings"
+
+	"github.com/smithycurl/smithycurl/describe"
 )
 
 var (
-	tagRE   = regexp.MustCompile(`<[^>]*>`)
 	spaceRE = regexp.MustCompile(`[ \t\r\f\v]+`)
 	paraRE  = regexp.MustCompile(`\n\s*\n\s*`)
 )
 
 // docText turns an @documentation value (plain text, Markdown or the HTML of
-// AWS models) into plain text safe inside a C comment.
+// AWS models) into plain text safe inside a C comment; HTML goes through
+// describe.DocText, the generators' one conversion.
 func docText(s string) string {
 	if strings.ContainsAny(s, "<&") {
-		s = strings.NewReplacer("</p>", "\n\n", "<p>", "\n\n", "<li>", "\n- ", "<br>", "\n", "<br/>", "\n").Replace(s)
-		s = html.UnescapeString(tagRE.ReplaceAllString(s, ""))
+		s = describe.DocText(s)
 	}
 	s = strings.Map(func(r rune) rune {
 		if r == '\n' || r >= 0x20 && r != 0x7f && r != 0x2028 && r != 0x2029 {

@@ -91,17 +91,17 @@ func rdVal(f *field, x string) string {
 	case kTimestamp:
 		return fmt.Sprintf("rc = smithycurl_json_read_timestamp(r, &%s);", x)
 	case kEnum:
-		return fmt.Sprintf("{ int t_ = 0; rc = smithycurl_json_read_enum(r, %s__values, %d, &t_, &%s.unknown); %s.value = (%s)t_; }",
+		return fmt.Sprintf("{ int t_ = 0; rc = smithycurl_json_read_enum(r, %s__values, %d, &t_, (char **)&%s.unknown); %s.value = (%s)t_; }",
 			f.t.name, len(f.t.values), x, x, f.t.name)
 	case kIntEnum:
 		return fmt.Sprintf("{ int t_ = 0; long long u_ = 0; rc = smithycurl_json_read_int_enum(r, %s__values, %d, &t_, &u_); %s.value = (%s)t_; %s.unknown = (int32_t)u_; }",
 			f.t.name, len(f.t.numbers), x, f.t.name, x)
 	case kString:
-		return fmt.Sprintf("rc = smithycurl_json_read_string(r, &%s);", x)
+		return fmt.Sprintf("rc = smithycurl_json_read_string(r, (char **)&%s);", x)
 	case kBigInt, kBigDec:
-		return fmt.Sprintf("rc = smithycurl_json_read_number_text(r, &%s);", x)
+		return fmt.Sprintf("rc = smithycurl_json_read_number_text(r, (char **)&%s);", x)
 	case kDocument:
-		return fmt.Sprintf("rc = smithycurl_json_read_raw(r, &%s);", x)
+		return fmt.Sprintf("rc = smithycurl_json_read_raw(r, (char **)&%s);", x)
 	case kBlob:
 		return fmt.Sprintf("rc = smithycurl_json_read_blob(r, &%s);", x)
 	case kUnit:
@@ -117,17 +117,17 @@ func clr(f *field, x string) string {
 		case kStruct, kUnion:
 			return fmt.Sprintf("%s_free(%s);", f.t.name, x)
 		case kEnum:
-			return fmt.Sprintf("if (%s) { free(%s->unknown); } free(%s);", x, x, x)
+			return fmt.Sprintf("if (%s) { free((void *)%s->unknown); } free(%s);", x, x, x)
 		}
 		return fmt.Sprintf("free(%s);", x)
 	}
 	switch f.kind {
 	case kString, kBigInt, kBigDec, kDocument:
-		return fmt.Sprintf("free(%s);", x)
+		return fmt.Sprintf("free((void *)%s);", x)
 	case kBlob:
 		return fmt.Sprintf("free(%s.data);", x)
 	case kEnum:
-		return fmt.Sprintf("free(%s.unknown);", x)
+		return fmt.Sprintf("free((void *)%s.unknown);", x)
 	case kList, kMap, kStruct, kUnion:
 		return fmt.Sprintf("%s_clear(&%s);", f.t.name, x)
 	}

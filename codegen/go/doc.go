@@ -1,36 +1,15 @@
 package gogen
 
 import (
-	"html"
-	"regexp"
 	"strings"
-)
 
-var (
-	paraRE       = regexp.MustCompile(`(?i)</?(p|ul|ol|br|note|important)\s*/?>`)
-	itemRE       = regexp.MustCompile(`(?i)<li>(\s*<p>)?`)
-	tagRE        = regexp.MustCompile(`<[^>]*>`)
-	spacePunctRE = regexp.MustCompile(` +([.,;:)])`)
+	"github.com/smithycurl/smithycurl/describe"
 )
 
 // paragraphs turns @documentation (often HTML in AWS models) into plain
-// text paragraphs for a Go comment: block tags separate paragraphs, list
-// items start with "- ", other tags are removed, entities decoded, spaces
-// collapsed (and none left before punctuation where a tag was).
-func paragraphs(s string) []string {
-	s = itemRE.ReplaceAllString(s, "\n\n- ")
-	s = paraRE.ReplaceAllString(s, "\n\n")
-	s = tagRE.ReplaceAllString(s, " ")
-	var out []string
-	for _, p := range strings.Split(s, "\n\n") {
-		p = html.UnescapeString(p)
-		p = spacePunctRE.ReplaceAllString(strings.Join(strings.Fields(p), " "), "$1")
-		if p != "" && p != "-" {
-			out = append(out, p)
-		}
-	}
-	return out
-}
+// text paragraphs for a Go comment (describe.DocParagraphs, the
+// generators' one conversion).
+func paragraphs(s string) []string { return describe.DocParagraphs(s) }
 
 // plainText is the documentation as one paragraph.
 func plainText(s string) string { return strings.Join(paragraphs(s), " ") }

@@ -141,9 +141,7 @@ func (g *gen) target(mem *model.Member) *model.Shape {
 	return t
 }
 
-func isEnum(s *model.Shape) bool {
-	return s.Type == model.EnumType || s.Type == model.IntEnumType || (s.Type == model.StringType && s.HasTrait(model.TraitEnum))
-}
+func isEnum(s *model.Shape) bool { return s.IsEnum() }
 
 // Type modes: the Go type of a value, or the type sonic sees in place of
 // it when marshalling (floats as typed.Float64/32) or unmarshalling (also

@@ -140,36 +140,15 @@ type enumValue struct {
 
 func (g *gen) enumValues(s *model.Shape) []enumValue {
 	var out []enumValue
-	if def, ok := s.Trait(model.TraitEnum); ok && s.Type == model.StringType {
-		for _, d := range def.Items() {
-			v, _ := d.Get("value")
-			n, ok := d.Get("name")
-			name := n.Str()
-			if !ok || name == "" {
-				name = v.Str()
-			}
-			var ts model.Traits
-			if doc, ok := d.Get("documentation"); ok {
-				ts = append(ts, model.Trait{ID: model.TraitDocumentation, Value: doc})
-			}
-			if dep, ok := d.Get("deprecated"); ok && dep.AsBool() {
-				ts = append(ts, model.Trait{ID: model.TraitDeprecated, Value: model.Object()})
-			}
-			out = append(out, enumValue{name: name, value: v.Str(), traits: ts})
+	for _, v := range s.EnumValues() {
+		name, value := v.Name, v.Value.Str()
+		if v.Value.Kind() != model.StringNode {
+			value = v.Value.Literal()
 		}
-		return out
-	}
-	for _, mem := range s.Members {
-		v, ok := mem.Traits.Get(model.TraitEnumValue)
-		value := mem.Name()
-		if ok {
-			if v.Kind() == model.StringNode {
-				value = v.Str()
-			} else {
-				value = v.Literal()
-			}
+		if name == "" {
+			name = value
 		}
-		out = append(out, enumValue{name: mem.Name(), value: value, traits: mem.Traits})
+		out = append(out, enumValue{name: name, value: value, traits: v.Traits})
 	}
 	return out
 }

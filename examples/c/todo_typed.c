@@ -40,8 +40,7 @@ static int run(smithycurl_client *client) {
     todo_todo_item *item = NULL, *got = NULL;
     todo_list_todos_output *page = NULL;
     smithycurl_result *err = NULL;
-    char tag_home[] = "home", tag_shop[] = "shopping";
-    char *tags[2];
+    const char *tags[2] = {"home", "shopping"};
     size_t i;
     int rc;
 
@@ -49,8 +48,6 @@ static int run(smithycurl_client *client) {
     todo_create_todo_input_init(&in); // members absent, the model's defaults set
     in.title = "buy milk";
     in.priority.value = TODO_PRIORITY_HIGH;
-    tags[0] = tag_home;
-    tags[1] = tag_shop;
     in.tags.items = tags;
     in.tags.count = 2;
     if ((rc = todo_create_todo(client, &in, &item, &err)) != SMITHYCURL_OK) return fail("CreateTodo", rc, err);

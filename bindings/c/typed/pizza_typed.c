@@ -232,7 +232,7 @@ static void test_payloads(smithycurl_client *c) {
     pizza_open_unions_payload payload;
     pizza_open_tagged_union tagged;
     pizza_preserve_order_struct po, *poo = NULL;
-    char *keys[3] = {"z", "a", "m"};
+    const char *keys[3] = {"z", "a", "m"};
     int32_t values[3] = {1, 2, 3};
 
     /* A string default: absent in, the model's default out. */

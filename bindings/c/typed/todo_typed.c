@@ -70,8 +70,8 @@ static void test_crud(smithycurl_client *c) {
     const char *shape = "";
     int status = 0, rc;
     size_t i;
-    char tag_a[] = "home", tag_b[] = "urgent";
-    char *tags[2];
+    const char *tag_a = "home", *tag_b = "urgent"; /* literals: inputs are const char * */
+    const char *tags[2];
 
     /* Create: an enum, a list. */
     todo_create_todo_input_init(&in);
@@ -170,21 +170,24 @@ static void test_crud(smithycurl_client *c) {
 static void test_ownership(void) {
     todo_create_todo_input *in = todo_create_todo_input_new();
     size_t i;
+    char *s, *tag;
     CHECK(in != NULL);
     if (!in) return;
-    in->title = malloc(4);
-    memcpy(in->title, "abc", 4);
+    s = malloc(4);
+    memcpy(s, "abc", 4);
+    in->title = s; /* the input owns it: _free frees it */
     CHECK_RC(todo_tags_alloc(&in->tags, 3), SMITHYCURL_OK);
     CHECK(in->tags.count == 3 && in->tags.items[2] == NULL);
     for (i = 0; i < in->tags.count; i++) {
-        in->tags.items[i] = malloc(2);
-        in->tags.items[i][0] = (char)('a' + i);
-        in->tags.items[i][1] = 0;
+        in->tags.items[i] = tag = malloc(2);
+        tag[0] = (char)('a' + i);
+        tag[1] = 0;
     }
     CHECK_RC(todo_tags_alloc(&in->tags, 0), SMITHYCURL_OK); /* frees the old items */
     CHECK(in->tags.items != NULL && in->tags.count == 0);  /* an empty list, not absent */
-    in->priority.unknown = malloc(7);
-    memcpy(in->priority.unknown, "URGENT", 7);
+    s = malloc(7);
+    memcpy(s, "URGENT", 7);
+    in->priority.unknown = s;
     todo_create_todo_input_free(in);
 }
 

@@ -166,6 +166,7 @@ _FUNCTIONS: dict[str, tuple[Any, list[Any], bool]] = {
     "model_services_json": (c_int, [c_void_p, P(c_void_p), P(c_size_t)], True),
     "model_services_json_v2": (c_int, [c_void_p, ctypes.c_uint, P(c_void_p), P(c_size_t)], True),
     "model_operation_json": (c_int, [c_void_p, c_char_p, c_char_p, P(c_void_p), P(c_size_t)], False),
+    "model_operation_json_v2": (c_int, [c_void_p, c_char_p, c_char_p, ctypes.c_uint, P(c_void_p), P(c_size_t)], False),
     "model_ast_json": (c_int, [c_void_p, P(c_void_p), P(c_size_t)], True),
     "model_snapshot": (c_int, [c_void_p, P(c_void_p), P(c_size_t)], True),
     "model_errmsg": (c_int, [c_void_p, P(c_void_p)], True),
@@ -242,6 +243,7 @@ _FUNCTIONS: dict[str, tuple[Any, list[Any], bool]] = {
 #: raises LibraryError saying so (see Library.__getattr__).
 _OPTIONAL = frozenset({"queue_new", "queue_fd", "queue_next", "queue_free", "call_queued",
                        "options_set_async_limits", "paginator_next_queued", "model_services_json_v2",
+                       "model_operation_json_v2",
                        "options_set_aws_credentials_fn", "options_set_token_fn", "options_set_api_key_fn",
                        "options_set_profile"})
 

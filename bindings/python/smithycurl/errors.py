@@ -29,10 +29,10 @@ import re
 
 from . import _contract as _c
 
-# typing is for the type checker only: importing it costs every process a few ms.
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any, ClassVar, Optional
+# The names the classes' annotations use exist at run time (for
+# typing.get_type_hints() on generated error classes); the package loads
+# typing already.
+from typing import Any, ClassVar, Optional
 
 
 class SmithycurlError(Exception):

@@ -33,6 +33,8 @@ def _doc(text: str, indent: str) -> str:
     text = text.strip().replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
     if not text:
         return ""
+    if text.endswith('"'):
+        text = text[:-1] + '\\"'  # not the closing quotes' first
     lines = text.splitlines()
     if len(lines) == 1:
         return f'{indent}"""{lines[0]}"""\n'
@@ -40,11 +42,25 @@ def _doc(text: str, indent: str) -> str:
     return f'{indent}"""{lines[0]}\n{body[len(indent) + len(lines[0]) + 1:]}\n{indent}"""\n'
 
 
+# The names a class body of the module refers to that a member of the same
+# name would shadow there (a member named list, str or typing): such a class
+# refers to them through module aliases (_Builtins.list, _Typing), which no
+# member can be named (members are snake_case).
+_SHADOWABLE = ("str", "int", "float", "bool", "bytes", "list", "dict", "tuple", "frozenset",
+               "typing", "datetime", "decimal", "dataclasses", "smithycurl")
+_MODULES = {"typing", "datetime", "decimal", "dataclasses", "smithycurl"}
+# A quoted string (left as is) or a shadowable name not after a dot.
+_NAME_RE = re.compile(r"""('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")|(?<![\w.])(""" + "|".join(_SHADOWABLE) + r")\b")
+
+
 class _Gen:
     def __init__(self, model: Model, service: ServiceInfo) -> None:
         self.model = model
         self.service = service
-        self.ops = [model.operation_shapes(op.name, service.id) for op in service.operations]
+        # Documentation as plain text: AWS models' HTML converted as the C
+        # and Go generators convert it (by the library).
+        self.ops = [model.operation_shapes(op.name, service.id, plain_docs=True) for op in service.operations]
+        self.service_doc = model._documentation(service.id, plain=True)
         self.shapes: dict[str, dict[str, Any]] = {}
         for data in self.ops:
             self.shapes.update(data.get("shapes", {}))
@@ -60,6 +76,35 @@ class _Gen:
         self.async_client_name = _codec.class_name(service.id) + "AsyncClient"
         self.exports: list[str] = []
         self.bindings: list[tuple[str, str]] = []
+        self.aliases: dict[str, str] = {}  # shadowed name -> its module-level alias
+        self.used = used
+        self.shadow: set[str] = set()  # the names the current class's members shadow
+
+    def code(self, line: str) -> str:
+        """A line of code in the current class body, with the names its
+        members shadow replaced by their aliases (quoted strings kept)."""
+        if not self.shadow:
+            return line
+
+        def repl(m: re.Match[str]) -> str:
+            if m.group(1) is not None or m.group(2) not in self.shadow:
+                return m.group(0)
+            name = m.group(2)
+            module = name if name in _MODULES else "builtins"
+            alias = self.aliases.get(module)
+            if alias is None:
+                alias = "_" + module[:1].upper() + module[1:]
+                while alias in self.used:
+                    alias += "_"
+                self.used.add(alias)
+                self.aliases[module] = alias
+            return alias if module == name else f"{alias}.{name}"
+
+        return _NAME_RE.sub(repl, line)
+
+    def alias_lines(self) -> str:
+        """The module-level aliases the classes used (none for most models)."""
+        return "".join(f"import {name} as {alias}\n" for name, alias in sorted(self.aliases.items()))
 
     def ann(self, type_: str, target: str) -> str:
         shape = self.shapes.get(target)
@@ -120,33 +165,36 @@ class _Gen:
     def structure(self, sid: str, shape: dict[str, Any]) -> str:
         name = self.names[sid]
         mem = self.members(shape)
+        self.shadow = {py for _, py in mem} & set(_SHADOWABLE)
+        code = self.code
         out = "@dataclasses.dataclass(kw_only=True, repr=False, eq=True)\n"
         out += f"class {name}(smithycurl.Structure):\n"
         out += _doc(shape.get("documentation", "") or f"The structure {sid}.", "    ")
-        out += f"    shape_id: typing.ClassVar[str] = {sid!r}\n"
-        out += f"    _sc_members: typing.ClassVar[tuple[tuple[str, str], ...]] = {tuple((py, m['name']) for m, py in mem)!r}\n"
+        out += code(f"    shape_id: typing.ClassVar[str] = {sid!r}\n")
+        out += code(f"    _sc_members: typing.ClassVar[tuple[tuple[str, str], ...]] = {tuple((py, m['name']) for m, py in mem)!r}\n")
         sens = sorted(py for m, py in mem if m.get("sensitive"))
         if sens:
-            out += f"    _sc_sensitive: typing.ClassVar[frozenset[str]] = frozenset({sens!r})\n"
+            out += code(f"    _sc_sensitive: typing.ClassVar[frozenset[str]] = frozenset({sens!r})\n")
         if shape.get("sensitive"):
-            out += "    _sc_sensitive_shape: typing.ClassVar[bool] = True\n"
+            out += code("    _sc_sensitive_shape: typing.ClassVar[bool] = True\n")
         out += "\n"
         for m, py in mem:
             ann = self.ann(m.get("type", ""), m["target"])
             if "default" in m:
                 lit = self.literal(m["default"], m)
                 if lit is None:
-                    out += f"    {py}: {ann} = dataclasses.field(default_factory=lambda: {m['default']!r})\n"
+                    out += f"    {py}: " + code(f"{ann} = dataclasses.field(default_factory=lambda: {m['default']!r})\n")
                 elif lit == "None":
-                    out += f"    {py}: typing.Optional[{ann}] = None\n"
+                    out += f"    {py}: " + code(f"typing.Optional[{ann}] = None\n")
                 else:
-                    out += f"    {py}: {ann} = {lit}\n"
+                    out += f"    {py}: " + code(f"{ann} = {lit}\n")
             elif m.get("required"):
-                out += f"    {py}: {ann}\n"
+                out += f"    {py}: " + code(f"{ann}\n")
             else:
-                out += f"    {py}: typing.Optional[{ann}] = None\n"
+                out += f"    {py}: " + code(f"typing.Optional[{ann}] = None\n")
             if m.get("documentation"):
                 out += _doc(m["documentation"], "    ")
+        self.shadow = set()
         return out
 
     def union(self, sid: str, shape: dict[str, Any]) -> str:
@@ -177,11 +225,13 @@ class _Gen:
         mem = self.members(shape)
         out = f"class {name}(smithycurl.ServiceError):\n"
         out += _doc(shape.get("documentation", "") or f"The error {sid}.", "    ")
-        out += f"    shape_id = {sid!r}\n"
-        out += f"    _sc_members: typing.ClassVar[tuple[str, ...]] = {tuple(py for _, py in mem)!r}\n"
+        self.shadow = {py for _, py in mem} & set(_SHADOWABLE)
+        code = self.code
+        out += code(f"    shape_id = {sid!r}\n")
+        out += code(f"    _sc_members: typing.ClassVar[tuple[str, ...]] = {tuple(py for _, py in mem)!r}\n")
         sens = sorted(py for m, py in mem if m.get("sensitive"))
         if sens:
-            out += f"    _sc_sensitive: typing.ClassVar[frozenset[str]] = frozenset({sens!r})\n"
+            out += code(f"    _sc_sensitive: typing.ClassVar[frozenset[str]] = frozenset({sens!r})\n")
         for m, py in mem:
             ann = self.ann(m.get("type", ""), m["target"])
             if not m.get("required"):
@@ -189,9 +239,10 @@ class _Gen:
             base = _ERROR_BASE_ATTRS.get(py)
             compatible = base == ann or (base, m.get("type")) in (("str", "enum"), ("int", "intEnum"))
             ignore = "  # type: ignore[assignment]" if base is not None and not compatible else ""
-            out += f"    {py}: {ann}{ignore}\n"
+            out += f"    {py}: " + code(f"{ann}{ignore}\n")
             if m.get("documentation"):
                 out += _doc(m["documentation"], "    ")
+        self.shadow = set()
         return out
 
     # ---- client ----------------------------------------------------------
@@ -239,7 +290,8 @@ class _Gen:
         params = ["self"]
         mapping = []
         args_doc = []
-        used = {"self"} | (set(_PAGINATE_OPTIONS) if paginate else set()) | ({"max_wait"} if waiter else set())
+        # typing: the body's typing.cast must not name a parameter.
+        used = {"self", "typing"} | (set(_PAGINATE_OPTIONS) if paginate else set()) | ({"max_wait"} if waiter else set())
         if in_shape:
             mem = self.members(in_shape)
             if mem or paginate:
@@ -278,7 +330,7 @@ class _Gen:
             params.append(f"{download}: typing.Optional[smithycurl.Writable] = None")
             args_doc.append(f"{download}: a binary file object to write the streamed body to, as it arrives;"
                             " the output then has no body.")
-        doc = (info.documentation or f"Calls {info.id}.").strip()
+        doc = (data.get("documentation") or f"Calls {info.id}.").strip()
         if args_doc:
             doc += "\n\nArgs:\n" + "\n".join(
                 textwrap.fill(a, 88, initial_indent="    ", subsequent_indent="        ") for a in args_doc
@@ -350,7 +402,7 @@ class _Gen:
         name = self.async_client_name
         client = f"class {name}(smithycurl.generated.GeneratedAsyncClient):\n"
         client += _doc(
-            (svc.documentation or f"A client of {svc.id}.")
+            (self.service_doc or f"A client of {svc.id}.")
             + f"\n\nThe asyncio client: {name}(endpoint, *, timeout=..., ...) takes what {self.client_name}"
             " takes; its operations are coroutines returning the same classes (smithycurl.aio)."
             " `async with` or `await client.close()` closes it. Use it from one event loop.",
@@ -402,7 +454,7 @@ class _Gen:
 
         client = f"class {self.client_name}(smithycurl.generated.GeneratedClient):\n"
         client += _doc(
-            (svc.documentation or f"A client of {svc.id}.")
+            (self.service_doc or f"A client of {svc.id}.")
             + f"\n\n{self.client_name}(endpoint, *, timeout=..., ...): the options are those of"
             " smithycurl.Model.client. Thread-safe; `with` closes it.",
             "    ",
@@ -435,7 +487,7 @@ class _Gen:
         binds = "".join(f"    {sid!r}: {name},\n" for sid, name in self.bindings)
         header = (
             f'"""Typed client of {svc.id}, generated by `python -m smithycurl gen`: do not edit.\n\n'
-            + (svc.documentation.strip().replace('"""', "'''") + "\n\n" if svc.documentation else "")
+            + (self.service_doc.strip().replace('"""', "'''") + "\n\n" if self.service_doc else "")
             + f"    from {module_name} import {self.client_name}\n\n"
             + f"    with {self.client_name}(\"http://...\") as client:\n        ...\n"
             + '"""\n\n'
@@ -446,7 +498,9 @@ class _Gen:
             + "\n"
             "__all__ = [\n" + "".join(f"    {n!r},\n" for n in sorted(self.exports)) + "]\n\n"
             "# Keep the imports used whatever the model holds.\n"
-            "_unused = (dataclasses, datetime, decimal)\n\n\n"
+            "_unused = (dataclasses, datetime, decimal)\n"
+            + ("# The names some members shadow in their classes' bodies.\n" + self.alias_lines() if self.aliases else "")
+            + "\n\n"
         )
         footer = (
             "\n\n_CLASSES: dict[str, typing.Any] = {\n" + binds + "}\n\n\n"
@@ -494,6 +548,11 @@ def generate(model: Model, service: Optional[str], out_dir: str, module_name: Op
     returns the paths written. With aio, the package has the asynchronous
     client class too (NameAsyncClient, on smithycurl.aio)."""
     info = model.service(service)
+    if not info.protocols:
+        # The library lists the protocols it speaks (and any other trait
+        # defined as a protocol): without one, every call would fail.
+        raise ValueError(f"service {info.id} has no protocol trait (restJson1, awsJson1_0, rpcv2Cbor, ...): "
+                         "a client could not send a call")
     name = module_name or os.path.basename(os.path.normpath(out_dir))
     if not name.isidentifier() or keyword.iskeyword(name):
         raise ValueError(f"{name!r} is not a valid Python package name (the -o folder's name)")

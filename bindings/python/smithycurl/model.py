@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 
 _DESCRIBE_NO_DOCUMENTATION = 1  # SMITHYCURL_DESCRIBE_NO_DOCUMENTATION
+_DESCRIBE_PLAIN_DOCUMENTATION = 2  # SMITHYCURL_DESCRIBE_PLAIN_DOCUMENTATION
 
 
 _P = ParamSpec("_P")
@@ -71,7 +72,8 @@ class Model:
         self._description = description
         self._services: Optional[tuple[ServiceInfo, ...]] = None
         self._docs: Optional[dict[str, str]] = None  # by service and operation id
-        self._op_json: dict[tuple[str, str], dict[str, Any]] = {}
+        self._plain_docs: Optional[dict[str, str]] = None  # the same as plain text
+        self._op_json: dict[tuple[str, str, bool], dict[str, Any]] = {}
         self._lock = threading.Lock()
         self.registry = _codec.Registry()
 
@@ -90,25 +92,31 @@ class Model:
             self._services = tuple(service_info(s, self) for s in data.get("services", []))
         return self._services
 
-    def _services_json(self, brief: bool) -> dict[str, Any]:
+    def _services_json(self, brief: bool, plain: bool = False) -> dict[str, Any]:
         p, n = ctypes.c_void_p(), ctypes.c_size_t()
-        if brief and self._lib.has("model_services_json_v2"):
-            self._lib.model_services_json_v2(self._h(), _DESCRIBE_NO_DOCUMENTATION, ctypes.byref(p), ctypes.byref(n))
+        if (brief or plain) and self._lib.has("model_services_json_v2"):
+            flags = _DESCRIBE_NO_DOCUMENTATION if brief else _DESCRIBE_PLAIN_DOCUMENTATION
+            self._lib.model_services_json_v2(self._h(), flags, ctypes.byref(p), ctypes.byref(n))
         else:
             self._lib.model_services_json(self._h(), ctypes.byref(p), ctypes.byref(n))
         data: dict[str, Any] = json.loads(_lib.take_string(self._lib, p, n.value))
         return data
 
-    def _documentation(self, shape_id: str) -> str:
-        """The documentation of a service or an operation of the model."""
-        docs = self._docs
+    def _documentation(self, shape_id: str, plain: bool = False) -> str:
+        """The documentation of a service or an operation of the model; with
+        plain, as plain text (AWS models' HTML converted, as the C and Go
+        generators write it)."""
+        docs = self._plain_docs if plain else self._docs
         if docs is None:
             docs = {}
-            for s in self._services_json(brief=False).get("services", []):
+            for s in self._services_json(brief=False, plain=plain).get("services", []):
                 docs[s["id"]] = s.get("documentation", "")
                 for o in s.get("operations", []):
                     docs[o["id"]] = o.get("documentation", "")
-            self._docs = docs
+            if plain:
+                self._plain_docs = docs
+            else:
+                self._docs = docs
         return docs.get(shape_id, "")
 
     def service(self, service_id: Optional[str] = None) -> ServiceInfo:
@@ -128,16 +136,23 @@ class Model:
             f"no service {service_id!r} in the model; it has: {', '.join(s.id for s in services) or '(none)'}"
         )
 
-    def operation_shapes(self, operation: str, service: Optional[str] = None) -> dict[str, Any]:
+    def operation_shapes(self, operation: str, service: Optional[str] = None, *, plain_docs: bool = False) -> dict[str, Any]:
         """The C API's description of an operation: input, output, errors
-        and every shape they reach (smithycurl_model_operation_json)."""
+        and every shape they reach (smithycurl_model_operation_json); with
+        plain_docs, the documentation as plain text (AWS models' HTML
+        converted, as the C and Go generators write it)."""
         svc = self.service(service)
-        key = (svc.id, operation)
+        key = (svc.id, operation, plain_docs)
         got = self._op_json.get(key)
         if got is not None:
             return got
         p, n = ctypes.c_void_p(), ctypes.c_size_t()
-        rc = self._lib.model_operation_json(self._h(), svc.id.encode(), operation.encode(), ctypes.byref(p), ctypes.byref(n))
+        if plain_docs:
+            rc = self._lib.model_operation_json_v2(self._h(), svc.id.encode(), operation.encode(),
+                                                   _DESCRIBE_PLAIN_DOCUMENTATION, ctypes.byref(p), ctypes.byref(n))
+        else:
+            rc = self._lib.model_operation_json(self._h(), svc.id.encode(), operation.encode(), ctypes.byref(p),
+                                                ctypes.byref(n))
         if rc != _lib.OK:
             raise errors.from_code(rc, _lib.errmsg(self._lib, self._lib.model_errmsg, self._h()) or self._lib.strerror(rc).decode())
         data: dict[str, Any] = json.loads(_lib.take_string(self._lib, p, n.value))

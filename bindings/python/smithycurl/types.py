@@ -12,11 +12,14 @@ from __future__ import annotations
 import enum
 import re
 
-# typing is for the type checker only: importing it costs every process a few ms.
+# The names the classes' annotations use exist at run time, so that
+# typing.get_type_hints() works on every class made from a model (cattrs,
+# pydantic, typeguard call it); typing is loaded by the package already.
+from typing import Any, ClassVar, Optional
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import datetime
-    from typing import Any, ClassVar, Optional
 
 __all__ = [
     "Structure",
