@@ -157,6 +157,13 @@ func TestAWSCustomGlacier(t *testing.T) {
 	if r := s.take()[0]; r.path != "/-/vaults" || r.header.Get("X-Amz-Glacier-Version") != "2012-06-01" {
 		t.Errorf("ListVaults: %s %v", r.path, r.header)
 	}
+	// An empty account (a typed Go client's unset string) is the default too.
+	if _, err := c.Call(ctx, "ListVaults", []byte(`{"accountId": ""}`)); err != nil {
+		t.Fatal(err)
+	}
+	if r := s.take()[0]; r.path != "/-/vaults" {
+		t.Errorf("ListVaults with an empty accountId: %s", r.path)
+	}
 	_, err := c.Call(ctx, "UploadArchive", []byte(`{"vaultName": "v"}`), client.WithBodyReader(io.MultiReader(strings.NewReader("x")), 1))
 	var e *client.Error
 	if !errors.As(err, &e) || e.Kind != client.KindUsage || !strings.Contains(err.Error(), "io.Seeker") || len(s.take()) != 0 {

@@ -21,14 +21,15 @@ func glacierAPIVersion(_ *model.Model, svc *model.Service, _ *model.Operation) H
 }
 
 // glacierAccountID makes accountId "-" (the account of the credentials)
-// when the input leaves it out.
+// when the input leaves it out or empty (as the Go and JavaScript SDKs:
+// a typed Go client's unset string is "").
 func glacierAccountID(_ *model.Model, _ *model.Service, op *model.Operation) Hooks {
 	if _, ok := op.Input.Member("accountId"); !ok {
 		return Hooks{}
 	}
 	return Hooks{input: []func([]byte) ([]byte, error){func(in []byte) ([]byte, error) {
 		o, ok := parseObject(in)
-		if !ok || o.has("accountId") {
+		if v, isStr := o.str("accountId"); !ok || (isStr && v != "") || (!isStr && o.has("accountId")) {
 			return in, nil
 		}
 		o.setStr("accountId", "-")

@@ -62,8 +62,20 @@ PROTOCOLS = {
 # on the parameters before serialization, on the request dict after. S3's
 # sse_md5 runs for every operation (botocore names eight; smithycurl, as
 # the JavaScript SDK, completes the key wherever the input has it).
+def _empty_glacier_members_absent(params: dict[str, Any], model: Any, **kwargs: Any) -> None:
+    """An empty Glacier accountId, or upload checksum (tree hash), is
+    absent, as the JavaScript SDK (and smithycurl) take them; botocore
+    fills in only a missing one."""
+    names = ["accountId"]
+    if model.name in ("UploadArchive", "UploadMultipartPart"):
+        names.append("checksum")
+    for name in names:
+        if params.get(name) == "":
+            del params[name]
+
+
 BEFORE_BUILD: dict[str, list[Callable[..., None]]] = {
-    "glacier": [botocore.handlers.inject_account_id],
+    "glacier": [_empty_glacier_members_absent, botocore.handlers.inject_account_id],
     "route53": [botocore.handlers.fix_route53_ids],
     "s3": [botocore.handlers.sse_md5, botocore.handlers.copy_source_sse_md5],
 }
