@@ -52,7 +52,10 @@ func runRPC(shared, suite string, proto model.ShapeID, newCodec awsCodecFunc) Re
 			codec[op] = c
 		}
 	}
-	runProtocolCases(&r, m, codec, cases, readExclusions(suite+".tsv"), checkErrorCode)
+	excl := readExclusions(suite + ".tsv")
+	cases, byRules := splitS3Addressing(cases)
+	runProtocolCases(&r, m, codec, cases, excl, checkErrorCode)
+	runS3Addressing(&r, shared, m, byRules, excl)
 	return r
 }
 
