@@ -115,7 +115,9 @@ def esc(key: str) -> str:
 
 
 def segments(pointer: str) -> list[str]:
-    return [x.replace("~1", "/").replace("~0", "~") for x in pointer.strip("/").split("/")]
+    """A JSON pointer's unescaped segments; "/a/" ends with the empty key."""
+    rest = pointer[1:] if pointer.startswith("/") else pointer
+    return [x.replace("~1", "/").replace("~0", "~") for x in rest.split("/")]
 
 
 def json_diffs(a: Any, b: Any, path: str = "", out: Optional[list[str]] = None) -> list[str]:
