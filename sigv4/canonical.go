@@ -22,9 +22,14 @@ type canonicalHeader struct{ name, value string }
 // joined by ';'). escapePath encodes the path once more; normalize removes
 // its dot segments and empty segments.
 func canonicalRequest(method string, u *url.URL, header wire.Header, payload string, escapePath, normalize bool) (canon []byte, signed string) {
-	// Canonical headers: host and every header of the request but the
-	// unsigned ones, lower-case names in order, values trimmed with inner
-	// runs of spaces made one and repeated values joined by commas.
+	return appendCanonical(nil, method, u, canonicalHeaders(u, header), payload, escapePath, normalize)
+}
+
+// canonicalHeaders are the headers a request to u with header signs:
+// host and every header of the request but the unsigned ones, lower-case
+// names in order, values trimmed with inner runs of spaces made one and
+// repeated values joined by commas.
+func canonicalHeaders(u *url.URL, header wire.Header) []canonicalHeader {
 	hdrs := make([]canonicalHeader, 1, len(header)+1)
 	hdrs[0] = canonicalHeader{"host", hostHeader(u)}
 	for name, vs := range header {
@@ -46,7 +51,12 @@ func canonicalRequest(method string, u *url.URL, header wire.Header, payload str
 		}
 	}
 	sort.Slice(hdrs, func(i, j int) bool { return hdrs[i].name < hdrs[j].name })
+	return hdrs
+}
 
+// appendCanonical appends the canonical request of a request to u with
+// the canonical headers hdrs to canon, and returns its signed headers.
+func appendCanonical(canon []byte, method string, u *url.URL, hdrs []canonicalHeader, payload string, escapePath, normalize bool) ([]byte, string) {
 	path := u.EscapedPath()
 	if normalize {
 		path = normalizePath(path)
@@ -78,7 +88,7 @@ func canonicalRequest(method string, u *url.URL, header wire.Header, payload str
 		}
 		canon = append(canon, h.name...)
 	}
-	signed = string(canon[signedAt:])
+	signed := string(canon[signedAt:])
 	canon = append(canon, '\n')
 	canon = append(canon, payload...)
 	return canon, signed
