@@ -24,6 +24,7 @@ type callOptions struct {
 	bodyWriter io.Writer
 	engine     bool
 	since      time.Time // QueuedSince
+	signedAt   time.Time // WithSigningTime
 }
 
 // WithCallTimeout bounds this call, retries included, when it is shorter

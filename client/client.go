@@ -397,34 +397,9 @@ func (c *Client) prepare(ctx context.Context, operation string, input []byte, co
 		return nil, nil, nil, nil, usageError(op.Shape.ID, "%v", err)
 	}
 	body.custom, body.input = plan.custom, input
-	wreq, err := c.codec.EncodeRequest(ctx, op, input)
-	if err != nil {
-		return nil, nil, nil, nil, classify(op.Shape.ID, err)
-	}
-	base, ep := c.endpoint, &resolved{}
-	if c.rules != nil {
-		if ep, err = c.resolveEndpoint(op, input); err != nil {
-			return nil, nil, nil, nil, usageError(op.Shape.ID, "%v", err)
-		}
-		base = ep.base
-	}
-	target, err := c.url(base, wreq)
-	if err != nil {
-		return nil, nil, nil, nil, usageError(op.Shape.ID, "%v", err)
-	}
-	req := &transport.Request{Method: wreq.Method, URL: target, Header: wreq.Header, Body: wreq.Body,
-		SecretHeaders: plan.secretHeaders, RawBody: plan.rawBody}
-	if c.opts.trace != nil && c.codec.Protocol() == protocol.RPCv2CBOR {
-		req.TraceBody = cborTraceBody(c.model, op)
-	}
-	if req.Header == nil {
-		req.Header = wire.Header{}
-	}
-	applyEndpointHeaders(req, ep.headers)
-	for name, values := range extra {
-		if req.Header.Get(name) == "" {
-			req.Header[name] = values
-		}
+	req, base, ep, e := c.encodeRequest(ctx, op, plan, input, extra)
+	if e != nil {
+		return nil, nil, nil, nil, e
 	}
 	if err := body.attach(op, plan, req); err != nil {
 		return nil, nil, nil, nil, err
@@ -468,6 +443,44 @@ func (c *Client) prepare(ctx context.Context, operation string, input []byte, co
 		req.DisplayURL = shown
 	}
 	return op, plan, req, body, nil
+}
+
+// encodeRequest encodes input as op's request to its endpoint, with the
+// endpoint's headers and extra (a header the request has wins): the
+// request as the codec and the endpoint rules make it, with no streamed
+// body, checksum or auth yet; base is the endpoint it is sent to, ep what
+// the rules said about it.
+func (c *Client) encodeRequest(ctx context.Context, op *model.Operation, plan *callPlan, input []byte, extra wire.Header) (*transport.Request, *url.URL, *resolved, *Error) {
+	wreq, err := c.codec.EncodeRequest(ctx, op, input)
+	if err != nil {
+		return nil, nil, nil, classify(op.Shape.ID, err)
+	}
+	base, ep := c.endpoint, &resolved{}
+	if c.rules != nil {
+		if ep, err = c.resolveEndpoint(op, input); err != nil {
+			return nil, nil, nil, usageError(op.Shape.ID, "%v", err)
+		}
+		base = ep.base
+	}
+	target, err := c.url(base, wreq)
+	if err != nil {
+		return nil, nil, nil, usageError(op.Shape.ID, "%v", err)
+	}
+	req := &transport.Request{Method: wreq.Method, URL: target, Header: wreq.Header, Body: wreq.Body,
+		SecretHeaders: plan.secretHeaders, RawBody: plan.rawBody}
+	if c.opts.trace != nil && c.codec.Protocol() == protocol.RPCv2CBOR {
+		req.TraceBody = cborTraceBody(c.model, op)
+	}
+	if req.Header == nil {
+		req.Header = wire.Header{}
+	}
+	applyEndpointHeaders(req, ep.headers)
+	for name, values := range extra {
+		if req.Header.Get(name) == "" {
+			req.Header[name] = values
+		}
+	}
+	return req, base, ep, nil
 }
 
 // timeoutOf is the time budget of a call with options co.

@@ -450,6 +450,18 @@ smithycurl_code smithycurl_wait(smithycurl_client *client, const char *waiter, c
     return rc;
 }
 
+smithycurl_code smithycurl_presign(smithycurl_client *client, const char *operation, const char *input,
+                                   size_t input_len, long long expires_seconds, long long signing_time,
+                                   smithycurl_result **out) {
+    if (out) *out = NULL;
+    CALL_PROLOGUE(!out, SMITHYCURL_E_INVALID_ARGUMENT);
+    uintptr_t h = 0;
+    int rc = scx_presign(H(client), (char *)operation, (char *)input, input_len, expires_seconds, signing_time, hints,
+                         threads, &h);
+    *out = (smithycurl_result *)h;
+    return rc;
+}
+
 smithycurl_code smithycurl_call_stream(smithycurl_client *client, const char *operation, const char *input,
                                        size_t input_len, smithycurl_read_fn read, void *read_data,
                                        long long body_size, smithycurl_write_fn write, void *write_data,

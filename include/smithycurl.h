@@ -910,6 +910,54 @@ smithycurl_code smithycurl_call(smithycurl_client *client, const char *operation
 smithycurl_code smithycurl_wait(smithycurl_client *client, const char *waiter, const char *input, size_t input_len,
                                 long long max_wait_ms, smithycurl_cancel_token *cancel, smithycurl_result **out);
 
+/** Presigns an operation: its request, signed with AWS SigV4 in the URL's
+ * query string (X-Amz-Algorithm, X-Amz-Credential, X-Amz-Date,
+ * X-Amz-Expires, X-Amz-SignedHeaders, X-Amz-Security-Token with a session
+ * token, X-Amz-Signature), which anyone may send without credentials until
+ * it expires, as the AWS SDKs' presigned URLs (botocore's
+ * generate_presigned_url). Nothing is sent: the endpoint is resolved as
+ * for a call (S3's virtual-host or path style); the credentials are the
+ * client's, taken as a call takes them (a credentials callback may run).
+ * S3's body is left out of the signature (UNSIGNED-PAYLOAD) for the
+ * URL's sender to choose; an awsQuery/ec2Query form goes into the query;
+ * any other request with a body cannot be presigned (SMITHYCURL_E_USAGE).
+ *
+ * @param client the client; shared between threads freely.
+ * @param operation the operation's name ("GetObject") or absolute id.
+ * @param input the input JSON in the document form, input_len bytes;
+ *   read during the call only. NULL with length 0 for none.
+ * @param expires_seconds how long the URL is valid: 1 to 604800 (7 days).
+ * @param signing_time when the signature is made, in seconds since the
+ *   Unix epoch (the URL is valid from then); 0 for now.
+ * @param out receives the result, as for smithycurl_call(); on success
+ *   its output (smithycurl_result_output()) is the JSON object
+ *   {"url": "...", "method": "GET", "headers": {"Content-Type": "..."},
+ *   "expires": "2024-01-02T04:04:05Z"}: the sender must use that method
+ *   and send each header of "headers" (the signed ones besides Host) with
+ *   its value; "expires" is in UTC. Free it with smithycurl_result_free().
+ *   NULL only for SMITHYCURL_E_INVALID_HANDLE,
+ *   SMITHYCURL_E_INVALID_ARGUMENT (operation or out NULL, input NULL with
+ *   a length, signing_time < 0), SMITHYCURL_E_FORKED and
+ *   SMITHYCURL_E_INTERNAL.
+ * @return SMITHYCURL_OK; SMITHYCURL_E_USAGE (expires_seconds out of range,
+ *   no SigV4 for the operation or no credentials, a body that cannot be
+ *   presigned, an event stream); SMITHYCURL_E_NOT_FOUND (unknown
+ *   operation), SMITHYCURL_E_INVALID_UTF8, SMITHYCURL_E_INVALID_JSON,
+ *   SMITHYCURL_E_VALIDATION (an input the model refuses); the result's
+ *   error_* accessors say why.
+ * Thread-safety: any thread, concurrently on one client.
+ *
+ *     smithycurl_result *r;
+ *     const char *in = "{\"Bucket\":\"my-bucket\",\"Key\":\"a.txt\"}";
+ *     if (smithycurl_presign(c, "GetObject", in, strlen(in), 3600, 0, &r) == SMITHYCURL_OK) {
+ *         smithycurl_result_output(r, &json, &len);   // {"url": ...}
+ *     }
+ *     smithycurl_result_free(r);
+ */
+smithycurl_code smithycurl_presign(smithycurl_client *client, const char *operation, const char *input,
+                                   size_t input_len, long long expires_seconds, long long signing_time,
+                                   smithycurl_result **out);
+
 /* ======================================================================
  * Event streams
  *

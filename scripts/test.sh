@@ -12,7 +12,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 make=${MAKE:-make}
 logs=build/test-logs
-go_lane=(vet test-race test-go conformance sigv4a-vectors proptest fuzz-brief diff-botocore diff-botocore-responses credchain)
+go_lane=(vet test-race test-go conformance sigv4a-vectors proptest fuzz-brief diff-botocore diff-botocore-responses diff-presign credchain)
 native_lane=(ctest gentest-c pytest demo readme)
 if [ $# -gt 0 ]; then
   want=" $* "

@@ -2,6 +2,7 @@
 //
 //	smithycurl call     --model PATH... --endpoint URL OPERATION [--input JSON|@FILE]
 //	smithycurl wait     --model PATH... --endpoint URL WAITER [--input JSON] [--max-wait DUR]
+//	smithycurl presign  --model PATH... --region REGION [--expires SECONDS] OPERATION [--input JSON]
 //	smithycurl credentials [--profile NAME] [--model PATH... [--service ID]] [--json]
 //	smithycurl ops      --model PATH... [--service ID]
 //	smithycurl describe --model PATH... OPERATION
@@ -39,6 +40,8 @@ Usage:
                       (--region REGION instead of --endpoint for AWS models)
   smithycurl wait     --model PATH --endpoint URL WAITER [--input JSON] [--max-wait 5m]
                       poll until the waiter (smithy.waiters#waitable) succeeds
+  smithycurl presign  --model PATH --region REGION [--expires SECONDS] OPERATION [--input JSON]
+                                                    print a presigned URL (SigV4 in the query)
   smithycurl endpoint --model PATH --region REGION [OPERATION [--input JSON]]
                                                     print the endpoint the rules resolve
   smithycurl credentials [--profile NAME] [--model PATH [--service ID]] [--json]
@@ -90,7 +93,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cmds := map[string]func(context.Context, []string, io.Writer, io.Writer) int{
 		"call": call, "wait": wait, "endpoint": endpointCmd, "ops": ops, "describe": describe, "example": example,
 		"validate": validate, "ast": ast, "compile": compile, "completion": completion, "gen": gen,
-		"credentials": credentialsCmd,
+		"credentials": credentialsCmd, "presign": presign,
 	}
 	cmd, ok := cmds[args[0]]
 	if !ok {

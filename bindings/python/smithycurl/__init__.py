@@ -53,6 +53,7 @@ from .errors import (
 from .model import Model, OperationInfo, ServiceInfo, load_model
 from .client import Client, EventStream, Operation, Waiter
 from ._paginate import Paginator
+from ._presign import PresignedRequest
 from ._body import BodyChunks, BodySource, Readable, Writable
 from ._identity import IdentityProvider, Provider
 from .types import IntEnum, StrEnum, Structure, Union, UnknownUnionMember
@@ -95,6 +96,7 @@ __all__ = [
     "Operation",
     "OperationInfo",
     "Paginator",
+    "PresignedRequest",
     "Readable",
     "ServiceError",
     "ServiceInfo",

@@ -210,6 +210,7 @@ _FUNCTIONS: dict[str, tuple[Any, list[Any], bool]] = {
     "event_stream_next": (c_int, [c_void_p, P(c_void_p)], False),
     "event_stream_free": (c_int, [c_void_p], False),
     "wait": (c_int, [c_void_p, c_char_p, c_char_p, c_size_t, ctypes.c_longlong, c_void_p, P(c_void_p)], False),
+    "presign": (c_int, [c_void_p, c_char_p, c_char_p, c_size_t, ctypes.c_longlong, ctypes.c_longlong, P(c_void_p)], False),
     "result_code": (c_int, [c_void_p, P(c_int)], True),
     "result_output": (c_int, [c_void_p, P(c_void_p), P(c_size_t)], False),
     "result_error_kind": (c_int, [c_void_p, P(c_int)], True),
@@ -245,7 +246,7 @@ _OPTIONAL = frozenset({"queue_new", "queue_fd", "queue_next", "queue_free", "cal
                        "options_set_async_limits", "paginator_next_queued", "model_services_json_v2",
                        "model_operation_json_v2",
                        "options_set_aws_credentials_fn", "options_set_token_fn", "options_set_api_key_fn",
-                       "options_set_profile"})
+                       "options_set_profile", "presign"})
 
 
 def _declare(cdll: ctypes.CDLL) -> Library:

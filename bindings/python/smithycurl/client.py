@@ -5,7 +5,7 @@ from __future__ import annotations
 import ctypes
 import threading
 
-from . import _body as _streamed, _codec, _interrupt, _lib, _paginate, _result, errors
+from . import _body as _streamed, _codec, _interrupt, _lib, _paginate, _presign, _result, errors
 from ._closing import Closing
 from ._eventstream import EventStream as EventStream
 from ._operation import Operation as Operation
@@ -92,6 +92,8 @@ class Client(Closing):
         #: The service's waiters: ``client.wait.table_exists(table_name="t", max_wait=60)``.
         self.wait = _Waiters(self)
         self.paginate = _paginate.Paginate(self)
+        #: Presigned URLs: ``client.presign.get_object(bucket="b", key="k", expires_in=3600)``.
+        self.presign = _presign.Presigners(self)
 
     @property
     def operations(self) -> tuple[str, ...]:
