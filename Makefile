@@ -155,9 +155,10 @@ credchain: build
 	$(GO) build -o $(BUILD)/credchain ./testing/credchain/cmd/credchain
 	$(BUILD)/credchain -python $(CREDCHAIN_PYTHON) -oracle testing/credchain/oracle.py
 
-# The AWS signing test suite's SigV4a cases (sigv4 TestV4aVectors), from
-# the shared test data (aws-signing-test-suite/v4a): prints "sigv4a test
-# vectors: N passed, N failed, N skipped".
+# The AWS signing test suite's SigV4a cases (sigv4 TestV4aVectors), header
+# form (Sign) and query form (Presign), from the shared test data
+# (aws-signing-test-suite/v4a): prints "sigv4a test vectors: N passed, N
+# failed, N skipped" (forms; "not run" without the suite).
 sigv4a-vectors:
 	$(GO) test -count=1 -v -run '^TestV4aVectors$$' ./sigv4
 
