@@ -240,3 +240,31 @@ func TestKinesis(t *testing.T) {
 		t.Errorf("DescribeStream on a missing stream: %v", err)
 	}
 }
+
+// TestDynamoDBCRC32 checks that dynalite's responses carry x-amz-crc32
+// uncompressed, so the client's check of it (client/awscustom) runs on
+// every call of these tests, and passes.
+func TestDynamoDBCRC32(t *testing.T) {
+	emu := Start(t)
+	var mu sync.Mutex
+	var crcs, encodings []string
+	c, err := client.New(loadModel(t, "dynamodb.json"), dynamoDBService, emu.DynamoDB, client.WithAWSCredentials(Credentials),
+		client.WithTimeout(20*time.Second), client.WithObserver(func(a client.Attempt) {
+			if a.Response != nil {
+				mu.Lock()
+				crcs = append(crcs, a.Response.Header.Get("X-Amz-Crc32"))
+				encodings = append(encodings, a.Response.Header.Get("Content-Encoding"))
+				mu.Unlock()
+			}
+		}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	call(t, c, "ListTables", `{}`)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(crcs) != 1 || crcs[0] == "" || encodings[0] != "" {
+		t.Errorf("x-amz-crc32 %q, Content-Encoding %q: the check did not run", crcs, encodings)
+	}
+}
