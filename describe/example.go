@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"regexp"
 	"regexp/syntax"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -14,15 +15,18 @@ import (
 // Example is an input of op to fill in, in the document form: every member
 // in model order, with the model's default where it has one, else a value
 // of the member's type that meets its constraints (@length, @range, enum
-// values, and @pattern where a value can be derived from it), so that it
+// values, and @pattern where a value can be derived from it; lists and maps
+// get their @length min of entries, up to maxItems, different from each
+// other where the type leaves room: @uniqueItems, map keys), so that it
 // passes the client's validation as it is.
 func Example(m *model.Model, op *model.Operation) model.Node {
-	return exampler{m: m, seen: map[model.ShapeID]bool{}}.shape(op.Input, nil)
+	return exampler{m: m, seen: map[model.ShapeID]bool{}, distinct: map[*model.Member][]string{}}.shape(op.Input, nil)
 }
 
 type exampler struct {
-	m    *model.Model
-	seen map[model.ShapeID]bool
+	m        *model.Model
+	seen     map[model.ShapeID]bool
+	distinct map[*model.Member][]string // distinctString's strings by member
 }
 
 // shape is an example value of s; mem, when not nil, is the member that
@@ -62,11 +66,7 @@ func (e exampler) shape(s *model.Shape, mem *model.Member) model.Node {
 		return obj.Build()
 	case model.ListType, model.SetType:
 		elem, _ := s.Member("member")
-		n := 1
-		if lo, _ := bounds(trait(model.TraitLength)); lo != nil && lo.IsInt64() && lo.Int64() > 1 && lo.Int64() <= 16 {
-			n = int(lo.Int64())
-		}
-		items := make([]model.Node, n)
+		items := make([]model.Node, count(trait(model.TraitLength)))
 		for i := range items {
 			items[i] = e.member(elem, i)
 		}
@@ -75,11 +75,7 @@ func (e exampler) shape(s *model.Shape, mem *model.Member) model.Node {
 		key, _ := s.Member("key")
 		value, _ := s.Member("value")
 		var obj model.ObjectBuilder
-		n := 1
-		if lo, _ := bounds(trait(model.TraitLength)); lo != nil && lo.IsInt64() && lo.Int64() > 1 && lo.Int64() <= 16 {
-			n = int(lo.Int64())
-		}
-		for i := 0; i < n; i++ {
+		for i, n := 0, count(trait(model.TraitLength)); i < n; i++ {
 			obj.Set(e.member(key, i).Str(), e.member(value, i))
 		}
 		return obj.Build()
@@ -122,25 +118,182 @@ func (e exampler) constrained(mem *model.Member) bool {
 	return false
 }
 
+// maxItems bounds the entries an example list or map gets for its
+// @length min (beyond it the example does not meet the constraint).
+const maxItems = 1024
+
+// count is how many entries a list or map gets: its @length min (at least
+// one).
+func count(v model.Node, ok bool) int {
+	lo, _ := bounds(v, ok)
+	if lo != nil && lo.IsInt64() && lo.Int64() > 1 {
+		return int(min(lo.Int64(), maxItems))
+	}
+	return 1
+}
+
 // member is an example value of a list element or map key or value; i
-// tells the elements of a list apart (@uniqueItems, @length min above 1).
+// tells the entries apart: entry i differs from the entries before it
+// wherever the element's type and constraints leave room (@uniqueItems,
+// map keys), and still meets them.
 func (e exampler) member(mem *model.Member, i int) model.Node {
 	if mem == nil {
 		return model.Null()
 	}
 	t, _ := e.m.Target(mem)
 	v := e.shape(t, mem)
-	if i > 0 && v.Kind() == model.StringNode && t != nil && t.Type == model.StringType {
-		if s := v.Str(); len(s) > 0 {
-			// Different elements: another last letter, if the pattern allows.
-			other := s[:len(s)-1] + string(rune('a'+i%26))
-			p, ok := e.m.MemberTrait(mem, model.TraitPattern)
-			if re, err := regexp.Compile(p.Str()); !ok || (err == nil && re.MatchString(other)) {
-				return model.String(other)
+	if i == 0 || t == nil {
+		return v
+	}
+	trait := func(id model.ShapeID) (model.Node, bool) { return e.m.MemberTrait(mem, id) }
+	switch {
+	case t.IsEnum():
+		if vals := t.EnumValues(); len(vals) > 0 {
+			return vals[i%len(vals)].Value
+		}
+	case t.Type == model.StringType:
+		if s, ok := e.distinctString(mem, trait, v.Str(), i); ok {
+			return model.String(s)
+		}
+	case t.Type == model.ByteType, t.Type == model.ShortType, t.Type == model.IntegerType,
+		t.Type == model.LongType, t.Type == model.BigIntegerType,
+		t.Type == model.FloatType, t.Type == model.DoubleType, t.Type == model.BigDecimalType:
+		if n, ok := offset(t.Type, trait, v.Literal(), i); ok {
+			return model.Number(n)
+		}
+	case t.Type == model.TimestampType:
+		return model.Number(strconv.Itoa(i))
+	case t.Type == model.BooleanType:
+		return model.Bool(i%2 == 1)
+	case t.Type == model.BlobType:
+		lo, hi := bounds(trait(model.TraitLength))
+		length := func(id model.ShapeID) (model.Node, bool) {
+			if id == model.TraitLength {
+				return trait(id)
 			}
+			return model.Node{}, false
+		}
+		if s, ok := e.distinctString(mem, length, fit("example", lo, hi), i); ok {
+			return model.String(base64.StdEncoding.EncodeToString([]byte(s)))
 		}
 	}
 	return v
+}
+
+// distinctString is the i-th string (i > 0) meeting the @length and
+// @pattern found with trait other than base, distinct for each i (see
+// distinctStrings); the strings of a member are made once, for every i.
+func (e exampler) distinctString(mem *model.Member, trait func(model.ShapeID) (model.Node, bool), base string, i int) (string, bool) {
+	got := e.distinct[mem]
+	if i >= len(got) {
+		got = distinctStrings(trait, base, max(i+1, 2*len(got), 32))
+		e.distinct[mem] = got
+	}
+	if i < len(got) {
+		return got[i], true
+	}
+	return "", false
+}
+
+// distinctStrings lists up to n strings meeting the @length and @pattern
+// found with trait, base first: base with other letters at its end (in base
+// 26, over more letters as needed), then the pattern's strings with other
+// choices (its character classes' other characters, its other branches,
+// longer repetitions).
+func distinctStrings(trait func(model.ShapeID) (model.Node, bool), base string, n int) []string {
+	lo, hi := bounds(trait(model.TraitLength))
+	var re *regexp.Regexp
+	var parsed *syntax.Regexp
+	if p, ok := trait(model.TraitPattern); ok {
+		var err error
+		if re, err = regexp.Compile(p.Str()); err != nil {
+			return []string{base}
+		}
+		if parsed, err = syntax.Parse(p.Str(), syntax.Perl); err != nil {
+			return []string{base}
+		}
+	}
+	out := []string{base}
+	seen := map[string]bool{base: true}
+	// take adds s when it is new and meets the constraints; true once n are found.
+	take := func(s string) bool {
+		size := int64(utf8.RuneCountInString(s))
+		if !seen[s] && (lo == nil || !lo.IsInt64() || size >= lo.Int64()) && (hi == nil || !hi.IsInt64() || size <= hi.Int64()) &&
+			(re == nil || re.MatchString(s)) {
+			seen[s] = true
+			out = append(out, s)
+		}
+		return len(out) >= n
+	}
+	for j, width, next := 0, 1, 26; j < 4*n+26; j++ {
+		if j == next {
+			width, next = width+1, next*26
+		}
+		tail := make([]byte, width)
+		for k, x := width-1, j; k >= 0; k, x = k-1, x/26 {
+			tail[k] = byte('a' + x%26)
+		}
+		s := string(tail)
+		if len(base) >= width {
+			s = base[:len(base)-width] + s
+		}
+		if take(s) {
+			return out
+		}
+	}
+	if parsed != nil {
+		for variant := 1; variant < 8*n+64; variant++ {
+			for extra := 0; extra <= 16; extra++ {
+				s := generateVariant(parsed, extra, variant)
+				if re.MatchString(s) {
+					if take(s) {
+						return out
+					}
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// offset is the number i steps from base within the @range found with
+// trait and the limits of its type t: up from base, or down when the
+// maximum is in the way.
+func offset(t model.ShapeType, trait func(model.ShapeID) (model.Node, bool), base string, i int) (string, bool) {
+	b, ok := new(big.Float).SetPrec(200).SetString(base)
+	if !ok {
+		return "", false
+	}
+	step := big.NewFloat(float64(i))
+	if strings.ContainsAny(base, ".eE") {
+		step.Mul(step, big.NewFloat(0.001)) // floats: steps small enough for narrow ranges
+	}
+	limits := typeLimits[t]
+	lo, hi := limits[0], limits[1]
+	if v, ok := trait(model.TraitRange); ok {
+		if n, ok := v.Get("max"); ok {
+			if f, ok := new(big.Float).SetPrec(200).SetString(n.Literal()); ok && (hi == nil || f.Cmp(hi) < 0) {
+				hi = f
+			}
+		}
+		if n, ok := v.Get("min"); ok {
+			if f, ok := new(big.Float).SetPrec(200).SetString(n.Literal()); ok && (lo == nil || f.Cmp(lo) > 0) {
+				lo = f
+			}
+		}
+	}
+	up := new(big.Float).Add(b, step)
+	if hi != nil && up.Cmp(hi) > 0 {
+		if up = new(big.Float).Sub(b, step); lo != nil && up.Cmp(lo) < 0 {
+			return "", false
+		}
+	}
+	text := up.Text('f', -1)
+	if strings.Contains(base, ".") && !strings.Contains(text, ".") {
+		text += ".0"
+	}
+	return text, true
 }
 
 // exampleString is a string meeting the @length and @pattern found with trait.
@@ -179,7 +332,12 @@ func exampleString(trait func(model.ShapeID) (model.Node, bool)) string {
 // generate writes a short string matching re: each repetition its
 // minimum number of times, the first ones repeated more while the budget
 // of extra repetitions lasts.
-func generate(re *syntax.Regexp, budget int) string {
+func generate(re *syntax.Regexp, budget int) string { return generateVariant(re, budget, 0) }
+
+// generateVariant is generate with other choices for variant > 0: the
+// variant, written in a mixed radix over the character classes and
+// alternations met in order, picks their other characters and branches.
+func generateVariant(re *syntax.Regexp, budget, variant int) string {
 	var b strings.Builder
 	more := func(room int) int { // extra repetitions taken from the budget
 		n := budget
@@ -202,6 +360,15 @@ func generate(re *syntax.Regexp, budget int) string {
 				b.WriteRune(r)
 			}
 		case syntax.OpCharClass:
+			n := classSize(re.Rune)
+			if variant > 0 && n > 1 {
+				k := variant % n
+				variant /= n
+				if k > 0 {
+					b.WriteRune(nthRune(re.Rune, k))
+					break
+				}
+			}
 			b.WriteRune(pickRune(re.Rune))
 		case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
 			b.WriteRune('a')
@@ -212,7 +379,12 @@ func generate(re *syntax.Regexp, budget int) string {
 				walk(sub)
 			}
 		case syntax.OpAlternate:
-			walk(re.Sub[0])
+			k := 0
+			if variant > 0 {
+				k = variant % len(re.Sub)
+				variant /= len(re.Sub)
+			}
+			walk(re.Sub[k])
 		case syntax.OpStar:
 			repeat(more(-1))
 		case syntax.OpPlus:
@@ -229,6 +401,33 @@ func generate(re *syntax.Regexp, budget int) string {
 	}
 	walk(re)
 	return b.String()
+}
+
+// classSize is how many readable runes (printable ASCII) a character
+// class holds, at most 64.
+func classSize(ranges []rune) int {
+	n := 0
+	for i := 0; i+1 < len(ranges); i += 2 {
+		lo, hi := max(ranges[i], '!'), min(ranges[i+1], '~')
+		if lo <= hi {
+			n += int(hi - lo + 1)
+		}
+	}
+	return min(n, 64)
+}
+
+// nthRune is the k-th readable rune of a character class (k < classSize).
+func nthRune(ranges []rune, k int) rune {
+	for i := 0; i+1 < len(ranges); i += 2 {
+		lo, hi := max(ranges[i], '!'), min(ranges[i+1], '~')
+		if lo <= hi {
+			if k <= int(hi-lo) {
+				return lo + rune(k)
+			}
+			k -= int(hi - lo + 1)
+		}
+	}
+	return pickRune(ranges)
 }
 
 // pickRune picks a readable rune of a character class (pairs of ranges):
@@ -323,6 +522,14 @@ func bound(f *big.Float, integer, up bool) string {
 		i.Sub(i, big.NewInt(1))
 	}
 	return i.String()
+}
+
+// typeLimits are the integer types' limits [min, max].
+var typeLimits = map[model.ShapeType][2]*big.Float{
+	model.ByteType:    {big.NewFloat(-1 << 7), big.NewFloat(1<<7 - 1)},
+	model.ShortType:   {big.NewFloat(-1 << 15), big.NewFloat(1<<15 - 1)},
+	model.IntegerType: {big.NewFloat(-1 << 31), big.NewFloat(1<<31 - 1)},
+	model.LongType:    {big.NewFloat(-1 << 63), new(big.Float).SetInt64(1<<63 - 1)},
 }
 
 func zero(integer bool) string {

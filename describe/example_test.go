@@ -2,6 +2,7 @@ package describe_test
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -108,4 +109,74 @@ func unsatisfiable(err error) bool {
 		}
 	}
 	return true
+}
+
+// TestExamplesMeetConstraints: Example's input meets the constraints of
+// lists and maps of many kinds, with validation on: @length min (69 entries
+// where it says 69, sparse lists too), @uniqueItems with @pattern, @range
+// and enum elements, map keys with patterns. The model is made here, one
+// operation per list or map shape.
+func TestExamplesMeetConstraints(t *testing.T) {
+	elems := []struct {
+		name, def string
+		distinct  int // how many different values the type has (0: many)
+	}{
+		{"Str", "string Str", 0},
+		{"Lower", `@pattern("^[a-z]+$") string Lower`, 0},
+		{"Code", `@pattern("^[A-Z]{2}-[0-9]{3}$") string Code`, 0},
+		{"Arn", `@length(min: 20, max: 64) @pattern("^arn:aws:[a-z0-9-]+:[a-z0-9-]*:\\d{12}:[a-zA-Z0-9/_-]+$") string Arn`, 0},
+		{"Short", `@length(min: 1, max: 2) @pattern("^[a-c]+$") string Short`, 12},
+		{"Word", `@pattern("^(alpha|beta|gamma|delta|epsilon|zeta)$") string Word`, 6},
+		{"Color", "enum Color { RED GREEN BLUE }", 3},
+		{"Int", "@range(min: 1, max: 1000) integer Int", 0},
+		{"Tiny", "@range(min: 120) byte Tiny", 8},
+		{"Dbl", "@range(min: 0.5, max: 0.75) double Dbl", 0},
+		{"When", "timestamp When", 0},
+		{"Bin", "@length(min: 3, max: 8) blob Bin", 0},
+		{"Flag", "boolean Flag", 2},
+	}
+	keys := map[string]int{"Str": 0, "Lower": 0, "Code": 0, "Short": 12, "Word": 6}
+	var src, ops strings.Builder
+	add := func(name, def string) {
+		fmt.Fprintf(&src, "%s\n", def)
+		fmt.Fprintf(&ops, "Op%s, ", name)
+		fmt.Fprintf(&src, "operation Op%s { input := { @required x: %s } }\n", name, name)
+	}
+	for _, e := range elems {
+		fmt.Fprintf(&src, "%s\n", e.def)
+		for _, n := range []int{0, 1, 5, 69} {
+			length := fmt.Sprintf("@length(min: %d)", n)
+			add(fmt.Sprintf("L%s%d", e.name, n), fmt.Sprintf("%s list L%s%d { member: %s }", length, e.name, n, e.name))
+			add(fmt.Sprintf("S%s%d", e.name, n), fmt.Sprintf("@sparse %s list S%s%d { member: %s }", length, e.name, n, e.name))
+			if e.distinct == 0 || e.distinct >= n {
+				add(fmt.Sprintf("U%s%d", e.name, n), fmt.Sprintf("@uniqueItems %s list U%s%d { member: %s }", length, e.name, n, e.name))
+			}
+			for k, distinct := range keys {
+				if distinct == 0 || distinct >= n {
+					add(fmt.Sprintf("M%s%s%d", k, e.name, n), fmt.Sprintf("%s map M%s%s%d { key: %s, value: %s }", length, k, e.name, n, k, e.name))
+				}
+			}
+		}
+	}
+	text := "$version: \"2\"\nnamespace c\n@aws.protocols#awsJson1_0\nservice S { operations: [" + ops.String() + "] }\n" + src.String()
+	l := model.NewLoader()
+	l.AddSource("c.smithy", []byte(text))
+	m, _, err := l.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, _ := m.Service("c#S")
+	codec, err := protocol.New(m, svc, validating...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, op := range svc.Operations {
+		in := describe.Example(m, op).JSON()
+		if _, err := codec.EncodeRequest(context.Background(), op, []byte(in)); err != nil {
+			t.Errorf("%s: example %s\n  %v", op.Name, clip(in), err)
+		}
+	}
+	if len(svc.Operations) < 200 {
+		t.Errorf("%d operations, want 200 or more", len(svc.Operations))
+	}
 }
