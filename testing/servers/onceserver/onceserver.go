@@ -286,7 +286,7 @@ func (p *Proxy) answer(nc net.Conn, req *http.Request, body []byte, f Fault) boo
 		return write(nc, 400, "application/json", `{"message":"injected throttling, not forwarded"}`,
 			[]string{"X-Amzn-Errortype: ThrottlingException"}) == nil
 	case DelayBefore:
-		if !p.sleep() {
+		if !p.sleep(p.delay) {
 			return false
 		}
 	}
@@ -303,7 +303,7 @@ func (p *Proxy) answer(nc net.Conn, req *http.Request, body []byte, f Fault) boo
 		fmt.Fprintf(nc, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n%s",
 			status, http.StatusText(status), ctype, len(out), out[:len(out)/2])
 		if f == ResetMidBody {
-			p.sleepShort()
+			p.sleep(10 * time.Millisecond) // the bytes leave before the reset
 			reset(nc)
 		}
 		return false
@@ -311,7 +311,7 @@ func (p *Proxy) answer(nc net.Conn, req *http.Request, body []byte, f Fault) boo
 		nc.Write([]byte("\x00\x01garbage, not HTTP\r\n\r\n"))
 		return false
 	case DelayAfter:
-		if !p.sleep() {
+		if !p.sleep(p.delay) {
 			return false
 		}
 	case Status500After:
@@ -335,25 +335,15 @@ func (p *Proxy) forward(req *http.Request, body []byte) (int, string, string, er
 	return resp.StatusCode, resp.Header.Get("Content-Type"), string(b), err
 }
 
-// sleep waits the proxy's delay; false when the proxy closed meanwhile.
-func (p *Proxy) sleep() bool {
-	t := time.NewTimer(p.delay)
+// sleep waits d; false when the proxy closed meanwhile.
+func (p *Proxy) sleep(d time.Duration) bool {
+	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-t.C:
 		return true
 	case <-p.stop:
 		return false
-	}
-}
-
-// sleepShort lets written bytes leave before a reset.
-func (p *Proxy) sleepShort() {
-	t := time.NewTimer(10 * time.Millisecond)
-	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-p.stop:
 	}
 }
 
