@@ -33,7 +33,8 @@ func WithSigningTime(t time.Time) CallOption {
 }
 
 // Presign returns operation's request with input (the document form, as
-// for Call, with the AWS customizations of a call) signed with SigV4 in its URL, valid for expires (1 s to 7
+// for Call, with the AWS customizations of a call) signed with SigV4 (SigV4a
+// where the endpoint rules choose it) in its URL, valid for expires (1 s to 7
 // days, whole seconds), as the AWS SDKs presign (botocore's
 // generate_presigned_url, aws-sdk-go-v2's PresignClient): the endpoint is
 // resolved as for a call (S3 virtual-host or path style), nothing is sent.
