@@ -436,13 +436,18 @@ func (o *jsonOptions) decodeCBORValue(dst []byte, r *cbor.Reader, mc *memberCode
 	case kUnion:
 		dst = append(dst, '{')
 		n := 0
+		var unknown []byte // the first member the model does not know
 		err := r.Map(func(key []byte) error {
 			mc, ok := sc.byWire[string(key)]
-			if !ok || r.IsNull() {
-				// Unknown members (__type among them) are skipped.
-				if !ok {
-					return r.Skip()
+			if !ok {
+				// Kept as its JSON rendering (byte strings as base64).
+				value, err := r.AppendJSON(nil)
+				if err == nil && unknown == nil && keepUnknown(key, value) {
+					unknown = appendUnknownMember(nil, key, value)
 				}
+				return err
+			}
+			if r.IsNull() {
 				return nil
 			}
 			if err := oneUnionMember(&n, sc); err != nil {
@@ -453,6 +458,9 @@ func (o *jsonOptions) decodeCBORValue(dst []byte, r *cbor.Reader, mc *memberCode
 			dst, err = o.decodeCBORValue(dst, r, mc)
 			return inMember(err, mc.name)
 		})
+		if n == 0 && err == nil {
+			dst = append(dst, unknown...)
+		}
 		return append(dst, '}'), cborError(err)
 	}
 	return dst, badValue("unsupported shape")

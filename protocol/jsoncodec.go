@@ -561,14 +561,15 @@ func (o *jsonOptions) decodeUnion(dst []byte, s *scanner, sc *shapeCodec) ([]byt
 		}
 		mc, ok := sc.byWire[tag]
 		if !ok {
+			dst = append(dst, '{')
 			if sc.unknown != nil {
-				dst = append(dst, '{')
 				dst = appendString(dst, sc.unknown.name)
 				dst = append(dst, ':')
 				dst = append(dst, raw...)
-				return append(dst, '}'), nil
+			} else {
+				dst = appendUnknownMember(dst, []byte(tag), raw)
 			}
-			return dst, fmt.Errorf("union %s: unknown %s %q", sc.shape.ID, sc.discriminator, tag)
+			return append(dst, '}'), nil
 		}
 		dst = append(dst, '{')
 		dst = appendString(dst, mc.name)
@@ -580,10 +581,14 @@ func (o *jsonOptions) decodeUnion(dst []byte, s *scanner, sc *shapeCodec) ([]byt
 	start := s.pos
 	dst = append(dst, '{')
 	n := 0
+	var unkName, unkValue []byte // the first member the model does not know
 	err := s.object(func(key []byte) error {
 		mc, ok := sc.byWire[string(key)]
 		if !ok {
-			_, err := s.document()
+			raw, err := s.document()
+			if err == nil && unkName == nil && keepUnknown(key, raw) {
+				unkName, unkValue = bytes.Clone(key), raw
+			}
 			return err
 		}
 		if s.isNull() {
@@ -601,10 +606,13 @@ func (o *jsonOptions) decodeUnion(dst []byte, s *scanner, sc *shapeCodec) ([]byt
 	if err != nil {
 		return dst, err
 	}
-	if n == 0 && sc.unknown != nil {
+	switch {
+	case n == 0 && sc.unknown != nil:
 		dst = appendString(dst, sc.unknown.name)
 		dst = append(dst, ':')
 		dst = append(dst, bytes.TrimSpace(s.data[start:s.pos])...)
+	case n == 0 && unkName != nil:
+		dst = appendUnknownMember(dst, unkName, unkValue)
 	}
 	return append(dst, '}'), nil
 }

@@ -151,7 +151,7 @@ func (x xmlBody) decodeMembers(w *objectWriter, b *binding, body []byte) error {
 		w.seen.add(mc.index)
 		return nil
 	}
-	return r.decodeFields(w, b.sc, root)
+	return r.decodeFields(w, b.sc, root, nil)
 }
 
 func (x xmlBody) decodePayload(dst []byte, pm *memberCodec, body []byte) ([]byte, bool, error) {

@@ -129,6 +129,9 @@ func inputMember(sc *shapeCodec, key []byte) (*memberCodec, error) {
 func setMembers(s *scanner, sc *shapeCodec, f func(mc *memberCodec) error) (int, error) {
 	count := 0
 	err := s.object(func(key []byte) error {
+		if sc.kind == kUnion && string(key) == unknownMemberKey {
+			return unknownMemberInput(s, sc)
+		}
 		mc, err := inputMember(sc, key)
 		if err != nil {
 			return err

@@ -241,6 +241,9 @@ func (v *validator) value(s *scanner, mc *memberCodec) {
 		err := s.object(func(key []byte) error {
 			m, ok := sc.byName[string(key)]
 			if !ok {
+				if sc.kind == kUnion && string(key) == unknownMemberKey {
+					set++ // refused by the type check, naming the member
+				}
 				s.skip()
 				return nil
 			}

@@ -90,6 +90,27 @@ func (r *xmlReader) skip() error {
 	return nil
 }
 
+// content consumes the rest of the element just started and returns its
+// content as written: text and child elements, entities not replaced.
+func (r *xmlReader) content() ([]byte, error) {
+	start, end := r.t.pos, r.t.pos
+	for depth := 1; depth > 0; {
+		end = r.t.pos
+		if err := r.t.next(); err != nil {
+			return nil, err
+		}
+		switch r.t.kind {
+		case xmlStart:
+			depth++
+		case xmlEnd:
+			depth--
+		case xmlEOF:
+			return nil, errXMLEnd
+		}
+	}
+	return r.t.data[start:end], nil
+}
+
 // text reads the text of the element just started up to its end; child
 // elements are ignored.
 func (r *xmlReader) text() ([]byte, error) {
@@ -146,10 +167,12 @@ func memberByXML(sc *shapeCodec, n []byte) *memberCodec {
 	return sc.xml.byName[string(local(n))]
 }
 
-// decodeStruct reads the members of a structure from the element se just
-// started into w (attributes and child elements); unknown elements are
-// skipped. Flattened lists and maps may be spread over the element.
-func (r *xmlReader) decodeFields(w *objectWriter, sc *shapeCodec, se xmlStartTag) error {
+// decodeFields reads the members of a structure or union from the element
+// se just started into w (attributes and child elements); unknown elements
+// are skipped, but for a union (unknown not nil) the first one is kept in
+// *unknown as the union's unknown member. Flattened lists and maps may be
+// spread over the element.
+func (r *xmlReader) decodeFields(w *objectWriter, sc *shapeCodec, se xmlStartTag, unknown *[]byte) error {
 	for _, a := range se.attrs {
 		mc := memberByXML(sc, a.name)
 		if mc == nil || !mc.xml.attribute || (r.rest && !inXMLBody(mc)) || w.seen.has(mc.index) {
@@ -169,6 +192,11 @@ func (r *xmlReader) decodeFields(w *objectWriter, sc *shapeCodec, se xmlStartTag
 	var flat map[int][]byte
 	err := r.children(func(ce xmlStartTag) error {
 		mc := memberByXML(sc, ce.name)
+		if mc == nil && unknown != nil && *unknown == nil {
+			raw, err := r.content()
+			*unknown = appendUnknownMember(nil, local(ce.name), appendString(nil, raw))
+			return err
+		}
 		if mc == nil || mc.xml.attribute || (r.rest && !inXMLBody(mc)) {
 			return r.skip()
 		}
@@ -225,7 +253,7 @@ func (r *xmlReader) decodeFields(w *objectWriter, sc *shapeCodec, se xmlStartTag
 // added.
 func (r *xmlReader) structure(dst []byte, sc *shapeCodec, se xmlStartTag) ([]byte, error) {
 	w := objectWriter{dst: append(dst, '{')}
-	if err := r.decodeFields(&w, sc, se); err != nil {
+	if err := r.decodeFields(&w, sc, se, nil); err != nil {
 		return w.dst, err
 	}
 	r.json.addDefaults(&w, sc)
@@ -240,11 +268,15 @@ func (r *xmlReader) value(dst []byte, mc *memberCodec, se xmlStartTag) ([]byte, 
 		return r.structure(dst, sc, se)
 	case kUnion:
 		w := objectWriter{dst: append(dst, '{')}
-		if err := r.decodeFields(&w, sc, se); err != nil {
+		var unknown []byte
+		if err := r.decodeFields(&w, sc, se, &unknown); err != nil {
 			return w.dst, err
 		}
 		if w.n > 1 {
 			return w.dst, manyUnionMembers(sc)
+		}
+		if w.n == 0 {
+			w.dst = append(w.dst, unknown...)
 		}
 		return append(w.dst, '}'), nil
 	case kList:
