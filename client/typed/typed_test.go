@@ -24,6 +24,11 @@ func TestUnionMember(t *testing.T) {
 		{in: `{"a" 1}`, bad: true},
 		{in: `{"a": "unterminated}`, bad: true},
 		{in: `{"a": 1} x`, bad: true},
+		{in: `{"$unknown": ["NEWTYPE", {"k": [1, "v"]}]}`, tag: "NEWTYPE", value: `{"k": [1, "v"]}`},
+		{in: `{"$unknown": ["N\u0045W", null], "b": null}`, tag: "NEW", value: `null`},
+		{in: `{"$unknown": "NEWTYPE"}`, bad: true},
+		{in: `{"$unknown": [1, 2]}`, bad: true},
+		{in: `{"$unknown": ["NEWTYPE"]}`, bad: true},
 	} {
 		tag, value, err := UnionMember([]byte(c.in))
 		if c.bad {
@@ -35,6 +40,20 @@ func TestUnionMember(t *testing.T) {
 		if err != nil || tag != c.tag || string(value) != c.value {
 			t.Errorf("%s: %q %q %v, want %q %q", c.in, tag, value, err, c.tag, c.value)
 		}
+	}
+}
+
+// An unknown member is written back as {"$unknown": [tag, value]}, which
+// the library refuses to send naming the member path (it wrote {tag:
+// value}, refused as a member the union does not have).
+func TestMarshalUnknownUnionMember(t *testing.T) {
+	b, err := MarshalUnionMember("NEW\"TYPE", Document(`{"k": 1}`))
+	if want := `{"$unknown":["NEW\"TYPE",{"k": 1}]}`; err != nil || string(b) != want {
+		t.Errorf("%s %v, want %s", b, err, want)
+	}
+	tag, value, err := UnionMember(b)
+	if err != nil || tag != "NEW\"TYPE" || string(value) != `{"k": 1}` {
+		t.Errorf("read back as %q %s %v", tag, value, err)
 	}
 }
 

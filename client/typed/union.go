@@ -5,11 +5,31 @@ import (
 	"fmt"
 )
 
+// unknownKey is the document-form key of a union member the model does not
+// know: {"$unknown": [name, value]} (see the README's document form).
+const unknownKey = "$unknown"
+
 // UnionMember reads a union's document form, an object with one member,
 // and returns the member's name and value ("" for null, or an object
-// whose members are all null). value is a slice of b; the caller
-// unmarshals it, which checks it.
+// whose members are all null); for {"$unknown": [name, value]}, a member
+// the model does not know, its name and value. value is a slice of b; the
+// caller unmarshals it, which checks it.
 func UnionMember(b []byte) (tag string, value []byte, err error) {
+	tag, value, err = unionMember(b)
+	if err != nil || tag != unknownKey {
+		return tag, value, err
+	}
+	var pair []Document
+	if err := JSON.Unmarshal(value, &pair); err != nil || len(pair) != 2 {
+		return "", nil, fmt.Errorf("union: %s: want [name, value], got %.40q", unknownKey, value)
+	}
+	if err := JSON.Unmarshal(pair[0], &tag); err != nil {
+		return "", nil, fmt.Errorf("union: %s: the name is not a string: %w", unknownKey, err)
+	}
+	return tag, pair[1], nil
+}
+
+func unionMember(b []byte) (tag string, value []byte, err error) {
 	i := skipSpace(b, 0)
 	if bytes.Equal(bytes.TrimSpace(b[i:]), []byte("null")) {
 		return "", nil, nil
@@ -124,11 +144,17 @@ func skipValue(b []byte, i int) int {
 // a copy of raw, which may be part of a larger input.
 func UnknownMember(raw []byte) Document { return Document(bytes.Clone(raw)) }
 
-// MarshalUnionMember writes a union's document form: {tag: value}.
+// MarshalUnionMember writes the document form of a union member the model
+// does not know, {"$unknown": [tag, value]}: sent as an input, it is
+// refused naming the member path (its value was never decoded).
 func MarshalUnionMember(tag string, value Document) ([]byte, error) {
 	v, err := value.MarshalJSON()
 	if err != nil {
 		return nil, err
 	}
-	return JSON.Marshal(map[string]Document{tag: v})
+	name, err := JSON.Marshal(tag)
+	if err != nil {
+		return nil, err
+	}
+	return JSON.Marshal(map[string][]Document{unknownKey: {name, v}})
 }

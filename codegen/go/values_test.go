@@ -76,18 +76,22 @@ func TestDocumentForm(t *testing.T) {
 	if back.Sparse[0] != nil || !math.IsNaN(*back.Sparse[1]) {
 		t.Errorf("sparse list %v", back.Sparse)
 	}
-	// A member this client does not know is kept, and written back as it came.
+	// A member this client does not know is kept, and written back in the
+	// document form's unknown-member form (which the library refuses to send).
+	for _, in := range []string{`{"one":{"$unknown":["newer",{"x":[1]}]}}`, `{"one":{"newer":{"x":[1]}}}`} {
+		var unk badnames.Client2
+		if err := typed.JSON.Unmarshal([]byte(in), &unk); err != nil {
+			t.Fatal(err)
+		}
+		u, ok := unk.One.(*badnames.OneUnknown)
+		if !ok || u.Tag != "newer" || string(u.Value) != `{"x":[1]}` {
+			t.Fatalf("unknown member: %#v", unk.One)
+		}
+		if b, _ := typed.JSON.Marshal(&unk); !sameJSON(t, b, `{"one":{"$unknown":["newer",{"x":[1]}]},"req":0,"reqNode":null,"reqList":null}`) {
+			t.Errorf("unknown member written as %s", b)
+		}
+	}
 	var unk badnames.Client2
-	if err := typed.JSON.Unmarshal([]byte(`{"one":{"newer":{"x":[1]}}}`), &unk); err != nil {
-		t.Fatal(err)
-	}
-	u, ok := unk.One.(*badnames.OneUnknown)
-	if !ok || u.Tag != "newer" || string(u.Value) != `{"x":[1]}` {
-		t.Fatalf("unknown member: %#v", unk.One)
-	}
-	if b, _ := typed.JSON.Marshal(&unk); !sameJSON(t, b, `{"one":{"newer":{"x":[1]}},"req":0,"reqNode":null,"reqList":null}`) {
-		t.Errorf("unknown member written as %s", b)
-	}
 	if err := typed.JSON.Unmarshal([]byte(`{"one":{"only":1,"newer":2}}`), &unk); err == nil {
 		t.Error("a union with two members was accepted")
 	}
@@ -151,6 +155,33 @@ func TestRequiredAndErrors(t *testing.T) {
 	}
 	if !strings.Contains(err.Error(), "went wrong") {
 		t.Errorf("Error() = %q", err.Error())
+	}
+}
+
+// A union member this model does not know, in a response, came out nil
+// (the document form dropped it); it is a OneUnknown with its name and
+// value, and sending it back fails naming the member before anything is
+// sent.
+func TestUnknownUnionMember(t *testing.T) {
+	ft := &fakeTransport{resp: &wire.Response{Status: 200, Header: wire.Header{"Content-Type": {"application/json"}},
+		Body: []byte(`{"one":{"newer":{"x":[1,"y"]}}}`)}}
+	c, err := badnames.New("http://127.0.0.1:1", client.WithTransport(ft), client.WithoutRetries())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx := context.Background()
+	out, err := c.DoIt(ctx, &badnames.Client2{ReqNode: &badnames.Node{}, ReqList: []float32{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, ok := out.One.(*badnames.OneUnknown)
+	if !ok || u.Tag != "newer" || !sameJSON(t, u.Value, `{"x":[1,"y"]}`) {
+		t.Fatalf("unknown member decoded as %#v", out.One)
+	}
+	_, err = c.DoIt(ctx, &badnames.Client2{ReqNode: &badnames.Node{U: out.One}, ReqList: []float32{}})
+	if err == nil || !strings.Contains(err.Error(), `member reqNode.u: union test.bad#One: member "newer" is one this model does not know`) || ft.sent != 1 {
+		t.Errorf("sending it back: err %v, sent %d; want an error naming reqNode.u and newer, nothing sent", err, ft.sent)
 	}
 }
 

@@ -66,6 +66,7 @@ structure Client {
 structure New {
     Error: String
     values: String
+    one: One
 }
 
 @error("client")

@@ -119,6 +119,22 @@ func (Kind) Values() []Kind {
 type New2 struct {
 	Error  *string `json:"Error,omitzero"`
 	Values *string `json:"values,omitzero"`
+	One    One     `json:"one,omitzero"`
+}
+
+// UnmarshalJSON reads the document form.
+func (v *New2) UnmarshalJSON(b []byte) error {
+	type Plain_ New2
+	var s struct {
+		*Plain_
+		One boxOne `json:"one"`
+	}
+	s.Plain_ = (*Plain_)(v)
+	if err := typed.JSON.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	v.One = *(*One)(unsafe.Pointer(&s.One))
+	return nil
 }
 
 // Node is test.bad#Node.
