@@ -642,16 +642,24 @@ def _error_members_dec(c: _Codec) -> Callable[[Any], Any]:
     return dec
 
 
+# The document form's key of a union member the model does not know:
+# {"$unknown": [name, value]}; the library refuses to send it, naming the
+# member path (its value was never decoded).
+_UNKNOWN_KEY = "$unknown"
+
+
 def _union_enc(c: _Codec) -> Callable[[Any], Any]:
     by_key = c.by_key
 
     def enc(v: Any) -> Any:
         if isinstance(v, Union) and type(v).shape_id == c.shape_id:
             if isinstance(v, UnknownUnionMember):
-                return {v.tag: v.value}
+                return {_UNKNOWN_KEY: [v.tag, v.value]}
             k, x = v.member_name, v.value
         elif _is_mapping(v) and len(v) == 1:
             ((k, x),) = v.items()
+            if k == _UNKNOWN_KEY:
+                return {k: x}
         else:
             raise _scalars.type_error(f"a {class_name(c.shape_id)} member class or a dict with one key", v)
         m = by_key.get(k)
@@ -675,6 +683,8 @@ def _union_dec(c: _Codec) -> Callable[[Any], Any]:
                 continue
             m = by_name.get(k)
             if m is None:
+                if k == _UNKNOWN_KEY and isinstance(x, list) and len(x) == 2:
+                    return c.unknown_cls(x[0], x[1])
                 return c.unknown_cls(k, x)
             d = m.codec.dec
             return c.member_classes[k](d(x) if d is not None else x)

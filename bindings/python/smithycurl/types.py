@@ -86,7 +86,9 @@ class Union:
 
 class UnknownUnionMember(Union):
     """A union member this model does not know: ``tag`` is its name,
-    ``value`` its value as plain JSON values."""
+    ``value`` its value as plain JSON values (the document form's
+    ``{"$unknown": [tag, value]}``). Sending it back raises UsageError
+    naming the member: its value was never decoded."""
 
     def __init__(self, tag: str, value: Any = None) -> None:
         self.tag = tag
