@@ -1,6 +1,7 @@
 package cgen_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -222,7 +223,8 @@ func TestTypedCTodo(t *testing.T) {
 }
 
 // kindsServer echoes Echo (but answers the canned outputs of
-// outOfTypeBodies) and Ping, and answers Fail with KindsError.
+// outOfTypeBodies, and union members the model does not know to the name
+// "newer") and Ping, and answers Fail with KindsError.
 func kindsServer() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /echo", func(w http.ResponseWriter, r *http.Request) {
@@ -230,6 +232,8 @@ func kindsServer() http.Handler {
 		w.Header().Set("Content-Type", "application/json")
 		if canned := outOfTypeBody(body); canned != nil {
 			body = canned
+		} else if bytes.Contains(body, []byte(`"name":"newer"`)) {
+			body = []byte(`{"name":"newer","shape":{"NEWTYPE":{"k":[1,"v"]}},"shapes":[{"square":3},{"LATER":"x"}]}`)
 		}
 		w.Write(body)
 	})

@@ -81,8 +81,10 @@ func (p *plan) header(name string) string {
  * members with a default are set to it by _init and are sent only when
  * they differ from it. Enums and intEnums are C enums whose _UNKNOWN (0)
  * stands for a value the model does not list, kept in <enum>_value.unknown.
- * Unions are {tag, u, unknown}: tag _UNKNOWN with unknown set to the member
- * name the service sent (a newer model's member).
+ * Unions are {tag, u, unknown, unknown_value}: a member the model does not
+ * know (a newer service's) is tag _UNKNOWN with its name in unknown and its
+ * value, as JSON text, in unknown_value; an input holding one is refused
+ * (SMITHYCURL_E_USAGE naming the member path): its value was never decoded.
  *
  * Ownership: in a value the library made (an output, an error's members)
  * every pointer, const char * included, points to memory the value owns,
@@ -217,7 +219,8 @@ func (p *plan) headerStruct(b *strings.Builder, t *typ) {
 		if n == 0 {
 			b.WriteString("        char unused_;\n")
 		}
-		b.WriteString("    } u;\n    char *unknown; /* tag _UNKNOWN: the member name the service sent */\n};\n")
+		b.WriteString("    } u;\n    char *unknown; /* tag _UNKNOWN: the name of a member the model does not know, else NULL */\n")
+		b.WriteString("    char *unknown_value; /* its value as JSON text (NULL: null); sent back, it is refused */\n};\n")
 	} else {
 		for _, f := range t.fields {
 			if f.kind == kUnit {

@@ -7,7 +7,7 @@
 // Mapping (documented for users in the generated header):
 //
 //	structure          struct T; member structures and unions by pointer
-//	union              struct T { T_tag tag; union {...} u; char *unknown; }
+//	union              struct T { T_tag tag; union {...} u; char *unknown, *unknown_value; }
 //	list / set         struct T { E *items; size_t count; }   items NULL: absent
 //	map                struct T { char **keys; V *values; size_t count; }
 //	enum / intEnum     C enum T (T_UNKNOWN = 0) and T_value { value; unknown }

@@ -60,6 +60,7 @@ func (p *plan) source(name string) string {
 }
 
 `, unused, p.prefix, unused, p.prefix, unused, p.prefix)
+	p.sourceUnknownMember(&b, unused)
 	p.sourceFail(&b, unused)
 	p.sourceAsyncHelpers(&b, unused)
 
@@ -169,6 +170,40 @@ func (p *plan) sourceStruct(b *strings.Builder, t *typ) {
 	b.WriteString("    (void)v;\n    return more < 0 ? SMITHYCURL_E_DECODE : SMITHYCURL_OK;\n}\n\n")
 }
 
+// unknownMemberKey is the document form's key of a union member the model
+// does not know: {"$unknown": [name, value]}.
+const unknownMemberKey = "$unknown"
+
+// sourceUnknownMember writes the reader and writer of a union member the
+// model does not know, shared by every union.
+func (p *plan) sourceUnknownMember(b *strings.Builder, unused string) {
+	fmt.Fprintf(b, `/* Reads a union member the model does not know, ["name", value], into
+ * *name and *value (its JSON text). */
+%s static int %s__read_unknown(smithycurl_json_reader *r, char **name, char **value) {
+    int rc = smithycurl_json_enter_array(r);
+    if (rc) { return rc; }
+    if (smithycurl_json_next_item(r) != 1) { return SMITHYCURL_E_DECODE; }
+    if ((rc = smithycurl_json_read_string(r, name))) { return rc; }
+    if (smithycurl_json_next_item(r) != 1) { return SMITHYCURL_E_DECODE; }
+    if ((rc = smithycurl_json_read_raw(r, value))) { return rc; }
+    return smithycurl_json_next_item(r) == 0 ? SMITHYCURL_OK : SMITHYCURL_E_DECODE;
+}
+
+/* Writes a union member the model does not know as {%s: [name, value]},
+ * which the library refuses to send, naming the member path. */
+%s static void %s__write_unknown(smithycurl_json_writer *w, const char *name, const char *value) {
+    smithycurl_json_begin_object(w);
+    smithycurl_json_key(w, %s);
+    smithycurl_json_begin_array(w);
+    smithycurl_json_string(w, name);
+    smithycurl_json_raw(w, value);
+    smithycurl_json_end_array(w);
+    smithycurl_json_end_object(w);
+}
+
+`, unused, p.prefix, cString(unknownMemberKey), unused, p.prefix, cString(unknownMemberKey))
+}
+
 func (p *plan) sourceUnion(b *strings.Builder, t *typ) {
 	fmt.Fprintf(b, "void %s_init(%s *v) {\n    if (!v) { return; }\n    memset(v, 0, sizeof *v);\n}\n\n", t.name, t.name)
 	fmt.Fprintf(b, "void %s_clear(%s *v) {\n    if (!v) { return; }\n    switch (v->tag) {\n", t.name, t.name)
@@ -177,7 +212,7 @@ func (p *plan) sourceUnion(b *strings.Builder, t *typ) {
 			fmt.Fprintf(b, "    case %s: %s break;\n", f.constant, s)
 		}
 	}
-	fmt.Fprintf(b, "    default: break;\n    }\n    free(v->unknown);\n    %s_init(v);\n}\n\n", t.name)
+	fmt.Fprintf(b, "    default: break;\n    }\n    free(v->unknown);\n    free(v->unknown_value);\n    %s_init(v);\n}\n\n", t.name)
 	lifecycle(b, t)
 
 	fmt.Fprintf(b, "static void %s__w(smithycurl_json_writer *w, const %s *v) {\n    if (w->status) { return; }\n    switch (v->tag) {\n", t.name, t.name)
@@ -189,12 +224,13 @@ func (p *plan) sourceUnion(b *strings.Builder, t *typ) {
 		fmt.Fprintf(b, "    case %s:\n        smithycurl_json_begin_object(w);\n        smithycurl_json_key(w, %s);\n        %s\n        smithycurl_json_end_object(w);\n        break;\n",
 			f.constant, cString(f.mem.Name()), val)
 	}
-	// A tag outside the C enum fails the writer, naming the member path. No
-	// member set (or an unknown one, which cannot be sent back): an empty
-	// object, which the library rejects naming the member path.
+	// A tag outside the C enum fails the writer, naming the member path. An
+	// unknown member, or none set: what the library rejects naming the
+	// member path.
 	b.WriteString("    default:\n        if ((int)v->tag != 0) {\n            char m_[160];\n")
 	fmt.Fprintf(b, "            snprintf(m_, sizeof m_, \"union tag %%d is outside 0 to %d (%s)\", (int)v->tag);\n", len(t.fields), t.name)
 	b.WriteString("            smithycurl_json_writer_fail(w, SMITHYCURL_E_INVALID_ARGUMENT, m_);\n            return;\n        }\n")
+	fmt.Fprintf(b, "        if (v->unknown) {\n            %s__write_unknown(w, v->unknown, v->unknown_value);\n            break;\n        }\n", p.prefix)
 	b.WriteString("        smithycurl_json_begin_object(w);\n        smithycurl_json_end_object(w);\n        break;\n    }\n}\n\n")
 
 	fmt.Fprintf(b, "static int %s__r(smithycurl_json_reader *r, %s *v) {\n", t.name, t.name)
@@ -209,7 +245,8 @@ func (p *plan) sourceUnion(b *strings.Builder, t *typ) {
 		}
 		fmt.Fprintf(b, "if (%s) {\n            v->tag = %s;\n            %s\n            if (rc) { return rc; }\n            continue;\n        }\n        ", match(f.mem.Name()), f.constant, read)
 	}
-	fmt.Fprintf(b, "{\n            v->unknown = %s__strndup(k, n);\n            if (!v->unknown) { return SMITHYCURL_E_NOMEM; }\n            rc = smithycurl_json_skip(r);\n        }\n", p.prefix)
+	fmt.Fprintf(b, "if (%s) {\n            rc = %s__read_unknown(r, &v->unknown, &v->unknown_value);\n        } else {\n", match(unknownMemberKey), p.prefix)
+	fmt.Fprintf(b, "            v->unknown = %s__strndup(k, n);\n            if (!v->unknown) { return SMITHYCURL_E_NOMEM; }\n            rc = smithycurl_json_read_raw(r, &v->unknown_value);\n        }\n", p.prefix)
 	b.WriteString("        if (rc) { return rc; }\n    }\n    return more < 0 ? SMITHYCURL_E_DECODE : SMITHYCURL_OK;\n}\n\n")
 }
 

@@ -361,6 +361,35 @@ static void test_bad_inputs(smithycurl_client *c) {
     kinds_one_member_free(in.only);
 }
 
+/* A union member the model does not know (the server answers some when the
+ * name is "newer") keeps its name and value; sending it back is refused,
+ * naming the member path. */
+static void test_unknown_union_member(smithycurl_client *c) {
+    kinds_everything in, *out = NULL, *again = NULL;
+    smithycurl_result *err = NULL;
+    const char *msg = NULL;
+    kinds_everything_init(&in);
+    in.name = "newer";
+    CHECK_RC(kinds_echo(c, &in, &out, NULL), SMITHYCURL_OK);
+    if (!out) return;
+    CHECK(out->shape && out->shape->tag == KINDS_SHAPE_UNKNOWN && streq(out->shape->unknown, "NEWTYPE") &&
+          streq(out->shape->unknown_value, "{\"k\":[1,\"v\"]}"));
+    CHECK(out->shapes.count == 2 && out->shapes.items[0].tag == KINDS_SHAPE_SQUARE &&
+          out->shapes.items[1].tag == KINDS_SHAPE_UNKNOWN && streq(out->shapes.items[1].unknown, "LATER") &&
+          streq(out->shapes.items[1].unknown_value, "\"x\""));
+    CHECK_RC(kinds_echo(c, out, &again, &err), SMITHYCURL_E_USAGE);
+    CHECK(again == NULL);
+    if (err) {
+        smithycurl_result_error_message(err, &msg);
+        static const char want[] =
+            "member shape: union smithycurl.test.kinds#Shape: member \"NEWTYPE\" is one this model does not know";
+        CHECK(msg && strstr(msg, want));
+        if (msg && !strstr(msg, want)) fprintf(stderr, "     message: %s\n", msg);
+        smithycurl_result_free(err);
+    }
+    kinds_everything_free(out);
+}
+
 static void test_errors(smithycurl_client *c) {
     kinds_fail_input in;
     smithycurl_result *err = NULL;
@@ -405,6 +434,7 @@ int main(void) {
     test_bad_inputs(c);
     test_errors(c);
     test_out_of_type(c);
+    test_unknown_union_member(c);
     smithycurl_client_free(c);
     smithycurl_client_free(lax);
     return check_done();
