@@ -299,3 +299,57 @@ void test_exact(void) {
     CHECK_RC(smithycurl_client_free(cv), SMITHYCURL_OK);
     CHECK_RC(smithycurl_model_free(m), SMITHYCURL_OK);
 }
+
+// A union member the model does not know (a newer service's), from a real
+// server (httpbin's /base64 answers the body given): kept as
+// {"$unknown": [name, value]}; sent back, refused naming the member path
+// before anything is sent.
+static const char unknown_union_model[] =
+    "$version: \"2\"\n"
+    "namespace test.unknown\n"
+    "@aws.protocols#restJson1\n"
+    "service Newer { operations: [Get, Put] }\n"
+    "@readonly @http(method: \"GET\", uri: \"/base64/{data}\")\n"
+    "operation Get {\n"
+    "    input := { @required @httpLabel data: String, @httpQuery(\"content-type\") ct: String }\n"
+    "    output := { u: Value, l: Values }\n"
+    "}\n"
+    "@http(method: \"POST\", uri: \"/anything\")\n"
+    "operation Put { input := { u: Value } }\n"
+    "union Value { s: String, n: Integer }\n"
+    "list Values { member: Value }\n";
+
+void test_unknown_union(void) {
+    smithycurl_loader *ld = NULL;
+    smithycurl_model *m = NULL;
+    smithycurl_options *o = NULL;
+    smithycurl_client *c = NULL;
+    CHECK_RC(smithycurl_loader_new(&ld), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_add_source(ld, "unknown.smithy", unknown_union_model, sizeof unknown_union_model - 1),
+             SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_load(ld, &m), SMITHYCURL_OK);
+    smithycurl_loader_free(ld);
+    CHECK_RC(smithycurl_options_new(&o), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_retries(o, 0, 0), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_client_new(m, NULL, httpbin_url, o, &c), SMITHYCURL_OK);
+    smithycurl_options_free(o);
+
+    // base64 of {"u":{"NEWTYPE":{"k":[1,"v"]}},"l":[{"s":"a"},{"LATER":"x"}]  }
+    char *out = call_ok(c, "Get", "{\"data\": \"eyJ1Ijp7Ik5FV1RZUEUiOnsiayI6WzEsInYiXX19LCJsIjpbeyJzIjoiYSJ9LHsiTEFURVIiOiJ4In1dICB9\", "
+                                  "\"ct\": \"application/json\"}");
+    CHECK(strcmp(out, "{\"u\":{\"$unknown\":[\"NEWTYPE\",{\"k\":[1,\"v\"]}]},\"l\":[{\"s\":\"a\"},{\"$unknown\":[\"LATER\",\"x\"]}]}") == 0);
+    if (strcmp(out, "{\"u\":{\"$unknown\":[\"NEWTYPE\",{\"k\":[1,\"v\"]}]},\"l\":[{\"s\":\"a\"},{\"$unknown\":[\"LATER\",\"x\"]}]}") != 0)
+        fprintf(stderr, "     output: %s\n", out);
+    free(out);
+
+    smithycurl_result *r = call_err(c, "Put", "{\"u\": {\"$unknown\": [\"NEWTYPE\", {\"k\": [1, \"v\"]}]}}", NULL,
+                                    SMITHYCURL_E_USAGE, SMITHYCURL_KIND_USAGE);
+    CHECK_CONTAINS(message_of(r), "member u: union test.unknown#Value: member \"NEWTYPE\" is one this model does not know");
+    int attempts = -1;
+    smithycurl_result_attempts(r, &attempts);
+    CHECK(attempts == 0);
+    smithycurl_result_free(r);
+
+    CHECK_RC(smithycurl_client_free(c), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_model_free(m), SMITHYCURL_OK);
+}
