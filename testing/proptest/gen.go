@@ -3,6 +3,7 @@ package proptest
 import (
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"math/big"
 	"math/rand"
 	"regexp"
@@ -53,6 +54,14 @@ type Gen struct {
 	// Unsat is set when a value could not meet a @pattern; a test then
 	// reads a validation error of that pattern as expected.
 	Unsat bool
+	// UnknownUnions makes some union values of outputs and errors a member
+	// the model does not know (a newer service's), in the document form
+	// {"$unknown": [name, value]}, which the decoders must keep: the value
+	// is any JSON value, or with UnknownUnionText plain text (the XML
+	// decoders keep an element's content as written).
+	UnknownUnions, UnknownUnionText bool
+
+	response bool // generating an output or error (Output, Error)
 }
 
 // NewGen returns a generator for m seeded with seed.
@@ -87,6 +96,7 @@ func (g *Gen) Output(op *model.Operation) map[string]any {
 func (g *Gen) Error(s *model.Shape) map[string]any { return g.top(s, true) }
 
 func (g *Gen) top(s *model.Shape, response bool) map[string]any {
+	g.response = response
 	out := map[string]any{}
 	if s == nil || typeOf(s) == "unit" {
 		return out
@@ -210,6 +220,11 @@ func (g *Gen) union(s *model.Shape, c ctx) map[string]any {
 	if len(members) == 0 {
 		return map[string]any{}
 	}
+	// (alloy#jsonUnknown keeps unknown members its own way.)
+	if g.UnknownUnions && g.response && (c.loc == LocBody || c.loc == LocPayload) && len(members) == len(s.Members) && g.chance(0.15) &&
+		!s.HasTrait(protocol.TraitUntagged) && !s.HasTrait(protocol.TraitDiscriminated) && !s.HasTrait(model.TraitStreaming) {
+		return map[string]any{unknownMemberKey: []any{g.unknownName(s), g.unknownValue(c.depth)}}
+	}
 	// Deep down, prefer members that do not nest.
 	mem := members[g.R.Intn(len(members))]
 	if c.depth >= g.MaxDepth {
@@ -221,6 +236,37 @@ func (g *Gen) union(s *model.Shape, c ctx) map[string]any {
 		}
 	}
 	return map[string]any{mem.Name(): g.member(mem, ctx{loc: LocBody, depth: c.depth + 1})}
+}
+
+// unknownMemberKey is the document form's key of a union member the model
+// does not know: {"$unknown": [name, value]}.
+const unknownMemberKey = "$unknown"
+
+// unknownName is a member name union s does not have, by name or jsonName.
+func (g *Gen) unknownName(s *model.Shape) string {
+	for {
+		name := fmt.Sprintf("Newer%d", g.R.Intn(1000))
+		taken := false
+		for _, m := range s.Members {
+			j, _ := m.Traits.Get(model.TraitJSONName)
+			taken = taken || m.Name() == name || j.Str() == name
+		}
+		if !taken {
+			return name
+		}
+	}
+}
+
+// unknownValue is the value of an unknown union member: any JSON value but
+// null (a null member is no member), or plain text with UnknownUnionText.
+func (g *Gen) unknownValue(depth int) any {
+	if g.UnknownUnionText {
+		return g.pick("", "v", "new value", "x1")
+	}
+	if d := g.document(depth + 1); d != nil {
+		return d
+	}
+	return "v"
 }
 
 func (g *Gen) list(mem *model.Member, s *model.Shape, c ctx) []any {

@@ -69,6 +69,9 @@ func (r jsonRules) toWire(v view, mem *model.Member, val any) (any, error) {
 		return r.structToWire(v, s, val)
 	case model.UnionType:
 		m, _ := val.(map[string]any)
+		if u, ok := m[unknownMemberKey].([]any); ok && len(u) == 2 {
+			return map[string]any{fmt.Sprint(u[0]): u[1]}, nil
+		}
 		for name, it := range m {
 			mem, ok := s.Member(name)
 			if !ok {

@@ -152,6 +152,7 @@ func newGen(tg target, seed int64) *Gen {
 	g := NewGen(tg.m, seed)
 	g.Locate = tg.p.Locate
 	g.StatusMin, g.StatusMax = tg.p.Status()
+	g.UnknownUnions = true
 	return g
 }
 

@@ -203,7 +203,18 @@ func (p queryProto) member(b *strings.Builder, v view, mem *model.Member, name s
 		}
 	case model.UnionType:
 		m, _ := val.(map[string]any)
+		if u, ok := m[unknownMemberKey].([]any); ok && len(u) == 2 {
+			// Plain text (Gen.UnknownUnionText): its content as written.
+			fmt.Fprintf(b, "<%s>", u[0])
+			if err := xmlText(b, fmt.Sprint(u[1])); err != nil {
+				return err
+			}
+			fmt.Fprintf(b, "</%s>", u[0])
+		}
 		for k, it := range m {
+			if k == unknownMemberKey {
+				continue
+			}
 			um, ok := s.Member(k)
 			if !ok {
 				return fmt.Errorf("union %s has no member %q", s.ID, k)

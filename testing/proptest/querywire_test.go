@@ -21,6 +21,7 @@ func TestResponderRoundTrip(t *testing.T) {
 		for i := 0; i < *nFlag; i++ {
 			g := NewGen(tm.m, caseSeed(*seedFlag, target{tm.name, tm.m, svc, op, nil}, "responder", i))
 			g.Locate = r.Locate
+			g.UnknownUnions, g.UnknownUnionText = true, true
 			out := g.Output(op)
 			resp, err := r.RenderResponse(tm.m, op, out)
 			if errors.Is(err, ErrNotXML) {
