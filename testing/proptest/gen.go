@@ -221,7 +221,7 @@ func (g *Gen) union(s *model.Shape, c ctx) map[string]any {
 		return map[string]any{}
 	}
 	// (alloy#jsonUnknown keeps unknown members its own way.)
-	if g.UnknownUnions && g.response && (c.loc == LocBody || c.loc == LocPayload) && len(members) == len(s.Members) && g.chance(0.15) &&
+	if g.UnknownUnions && g.response && (c.loc == LocBody || c.loc == LocPayload) && len(members) == len(s.Members) && g.chance(0.25) &&
 		!s.HasTrait(protocol.TraitUntagged) && !s.HasTrait(protocol.TraitDiscriminated) && !s.HasTrait(model.TraitStreaming) {
 		return map[string]any{unknownMemberKey: []any{g.unknownName(s), g.unknownValue(c.depth)}}
 	}

@@ -149,7 +149,7 @@ func (v view) norm(mem *model.Member, val any, httpDate bool) any {
 		for k, it := range mm {
 			m, ok := s.Member(k)
 			if !ok {
-				out[k] = it
+				out[k] = normDoc(it) // {"$unknown": [name, value]}: any JSON
 				continue
 			}
 			if it == nil {
