@@ -73,21 +73,8 @@ func (r *xmlReader) children(f func(se xmlStartTag) error) error {
 
 // skip consumes the rest of the element just started.
 func (r *xmlReader) skip() error {
-	depth := 1
-	for depth > 0 {
-		if err := r.t.next(); err != nil {
-			return err
-		}
-		switch r.t.kind {
-		case xmlStart:
-			depth++
-		case xmlEnd:
-			depth--
-		case xmlEOF:
-			return errXMLEnd
-		}
-	}
-	return nil
+	_, err := r.content()
+	return err
 }
 
 // content consumes the rest of the element just started and returns its
