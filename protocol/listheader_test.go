@@ -27,12 +27,6 @@ operation Op {
 }
 list Strings { member: String }
 `))
-	l.AddSource("aws.protocols.smithy", []byte(`$version: "2"
-namespace aws.protocols
-@trait(selector: "service")
-@protocolDefinition
-structure restJson1 {}
-`))
 	m, _, err := l.Load(context.Background())
 	if err != nil {
 		t.Fatal(err)

@@ -32,7 +32,7 @@ int main(void) {
     memset(colors, 0, sizeof colors);
     colors[0].value = ENUMS1_COLOR_RED;
     colors[1].value = ENUMS1_COLOR_UNKNOWN;
-    colors[1].unknown = (char *)"ultraviolet"; /* a value the model does not list, sent as is */
+    colors[1].unknown = "ultraviolet"; /* a value the model does not list, sent as is */
     colors[2].value = ENUMS1_COLOR_BLUE;
     in.colors.items = colors;
     in.colors.count = 3;

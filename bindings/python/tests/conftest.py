@@ -41,6 +41,18 @@ def shared_path(*parts: str) -> str:
     return path
 
 
+def mypy_or_skip() -> str:
+    """The mypy program; the test is skipped without it (it fails in CI)."""
+    import shutil
+
+    mypy = shutil.which("mypy")
+    if mypy is None:
+        if os.environ.get("CI"):
+            pytest.fail("mypy is needed in CI (Debian package mypy)")
+        pytest.skip("mypy not installed")
+    return mypy
+
+
 def pizza_model_paths() -> list[str]:
     """alloy's core and protocol-test models, and smithy.test, from the
     shared folder; fails without it."""

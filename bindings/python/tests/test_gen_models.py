@@ -13,7 +13,6 @@ import importlib
 import inspect
 import json
 import os
-import shutil
 import subprocess
 import sys
 import threading
@@ -23,7 +22,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from conftest import PKG, REPO, shared_path
+from conftest import PKG, REPO, mypy_or_skip, shared_path
 
 import smithycurl
 
@@ -159,15 +158,11 @@ def test_idl1_enums(packages: str, paint_url: str) -> None:
     with model.client(endpoint=paint_url, timeout=10) as dyn:
         got = dyn.call("Paint", {"color": "red"})
     color = got["color"] if isinstance(got, dict) else got.color
-    assert isinstance(color, enum.Enum) and color.value == "purple" and not color.known
+    assert isinstance(color, smithycurl.StrEnum) and color.value == "purple" and not color.known
 
 
 def test_packages_pass_mypy_strict(packages: str) -> None:
-    mypy = shutil.which("mypy")
-    if mypy is None:
-        if os.environ.get("CI"):
-            pytest.fail("mypy is needed in CI (Debian package mypy)")
-        pytest.skip("mypy not installed")
+    mypy = mypy_or_skip()
     env = dict(os.environ, MYPYPATH=os.pathsep.join([packages, PKG]))
     args = [a for name in list(PACKAGES) + list(AWS) for a in ("-p", name)]
     r = subprocess.run([mypy, "--strict", "--no-incremental", *args], capture_output=True, text=True, env=env,
