@@ -53,9 +53,9 @@ func runRPC(shared, suite string, proto model.ShapeID, newCodec awsCodecFunc) Re
 		}
 	}
 	excl := readExclusions(suite + ".tsv")
-	cases, byRules := splitS3Addressing(cases)
+	cases, custom, s3Addressed := clientCases(m, cases)
 	runProtocolCases(&r, m, codec, cases, excl, checkErrorCode)
-	runS3Addressing(&r, shared, m, byRules, excl)
+	runClientCases(&r, shared, m, custom, s3Addressed, excl)
 	return r
 }
 

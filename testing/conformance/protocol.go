@@ -114,7 +114,10 @@ func RestJSON1(shared string) Result {
 		return r
 	}
 	codec := protocol.NewRestJSON1(m, protocol.WithIdempotencyTokens(func() string { return fixedToken }))
-	runProtocolCases(&r, m, codec, cases, readExclusions("restJson1.tsv"), nil)
+	excl := readExclusions("restJson1.tsv")
+	cases, custom, s3Addressed := clientCases(m, cases)
+	runProtocolCases(&r, m, codec, cases, excl, nil)
+	runClientCases(&r, shared, m, custom, s3Addressed, excl)
 	return r
 }
 
