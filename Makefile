@@ -133,13 +133,15 @@ diff-botocore-responses: lib
 # (testing/botocore/diff_presign.py; in `make test`, ~2 s): S3 GetObject,
 # PutObject, HeadObject (virtual-host and path style), STS and Lambda,
 # presigned through the Python package and by botocore with one fixed clock
-# and credentials, compared as strings; ends with "presign vs botocore: N
-# passed, N failed". PRESIGN_PYTHON: a Python with botocore.
+# and credentials, compared as strings; RDS, DocumentDB and Neptune's
+# PreSignedUrl from SourceRegion, sent by the CLI to a capture server and
+# made by botocore's handler; ends with "presign vs botocore: N passed, N
+# failed". PRESIGN_PYTHON: a Python with botocore.
 .PHONY: diff-presign
 PRESIGN_PYTHON ?= $(PYTHON)
-diff-presign: lib
+diff-presign: lib build
 	SMITHYCURL_LIBRARY=$(CURDIR)/$(BUILD)/libsmithycurl.so PYTHONPATH=$(CURDIR)/bindings/python $(PRESIGN_PYTHON) -B \
-		testing/botocore/diff_presign.py --shared $${SMITHYCURL_SHARED:-../shared}
+		testing/botocore/diff_presign.py --shared $${SMITHYCURL_SHARED:-../shared} --smithycurl $(BUILD)/smithycurl
 
 # The credential chain and AWS settings against botocore's resolver
 # (testing/credchain; in `make test`, ~15 s): a matrix of set-ups (a HOME

@@ -197,10 +197,7 @@ func (c *Client) authenticate(ctx context.Context, op *model.Operation, plan aut
 			}
 			region := sig.region
 			if region == "" {
-				region = c.creds.awsRegion
-			}
-			if region == "" {
-				region = c.region
+				region = c.signingRegion()
 			}
 			regionSet := sig.regionSet
 			if regionSet != nil && len(regionSet) == 0 && region != "" {
@@ -241,6 +238,15 @@ func (c *Client) authenticate(ctx context.Context, op *model.Operation, plan aut
 	}
 	return "", nil, usageError(op.Shape.ID, "%s requires authentication with one of [%s]; no credentials were given for them",
 		op.Name, strings.Join(names, ", "))
+}
+
+// signingRegion is the region SigV4 signs for when the endpoint rules
+// name none: WithAWSCredentials' region, else the client's ("" for none).
+func (c *Client) signingRegion() string {
+	if c.creds.awsRegion != "" {
+		return c.creds.awsRegion
+	}
+	return c.region
 }
 
 // applyAPIKey puts the API key in the query now, or returns how to put it

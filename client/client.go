@@ -393,11 +393,14 @@ func (c *Client) prepare(ctx context.Context, operation string, input []byte, co
 		input = withEmptyMember(input, plan.streamIn)
 		body.placeholder = true
 	}
+	if input, err = plan.custom.CrossRegion(ctx, input, c.signingRegion(), c.crossRegionPresigner(op)); err != nil {
+		return nil, nil, nil, nil, usageError(op.Shape.ID, "%v", err)
+	}
 	if input, err = plan.custom.Input(input); err != nil {
 		return nil, nil, nil, nil, usageError(op.Shape.ID, "%v", err)
 	}
 	body.custom, body.input = plan.custom, input
-	req, base, ep, e := c.encodeRequest(ctx, op, plan, input, extra)
+	req, base, ep, e := c.encodeRequest(ctx, op, plan, input, extra, "")
 	if e != nil {
 		return nil, nil, nil, nil, e
 	}
@@ -449,15 +452,16 @@ func (c *Client) prepare(ctx context.Context, operation string, input []byte, co
 // endpoint's headers and extra (a header the request has wins): the
 // request as the codec and the endpoint rules make it, with no streamed
 // body, checksum or auth yet; base is the endpoint it is sent to, ep what
-// the rules said about it.
-func (c *Client) encodeRequest(ctx context.Context, op *model.Operation, plan *callPlan, input []byte, extra wire.Header) (*transport.Request, *url.URL, *resolved, *Error) {
+// the rules said about it. region, when not "", replaces the client's
+// region in the rules.
+func (c *Client) encodeRequest(ctx context.Context, op *model.Operation, plan *callPlan, input []byte, extra wire.Header, region string) (*transport.Request, *url.URL, *resolved, *Error) {
 	wreq, err := c.codec.EncodeRequest(ctx, op, input)
 	if err != nil {
 		return nil, nil, nil, classify(op.Shape.ID, err)
 	}
 	base, ep := c.endpoint, &resolved{}
 	if c.rules != nil {
-		if ep, err = c.resolveEndpoint(op, input); err != nil {
+		if ep, err = c.resolveEndpoint(op, input, region); err != nil {
 			return nil, nil, nil, usageError(op.Shape.ID, "%v", err)
 		}
 		base = ep.base

@@ -231,11 +231,18 @@ func trimPath(u *url.URL) {
 	u.Path, u.RawPath = strings.TrimRight(u.Path, "/"), ""
 }
 
-// resolveEndpoint runs the rules for one call of op with its input.
-func (c *Client) resolveEndpoint(op *model.Operation, input []byte) (*resolved, error) {
+// resolveEndpoint runs the rules for one call of op with its input, in
+// region when it is not "" (else the client's).
+func (c *Client) resolveEndpoint(op *model.Operation, input []byte, region string) (*resolved, error) {
 	p, err := c.endpointParams(op, input)
 	if err != nil {
 		return nil, err
+	}
+	if region != "" {
+		p = p.Clone()
+		if _, err := p.SetBuiltIn("AWS::Region", endpoints.String(region)); err != nil {
+			return nil, err
+		}
 	}
 	ep, err := c.rules.svc.RuleSet.Resolve(p)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -55,6 +56,17 @@ func (c *Client) Presign(ctx context.Context, operation string, input []byte, ex
 	if err != nil {
 		return nil, &Error{Kind: KindUsage, err: err}
 	}
+	return c.presign(ctx, op, input, expires, co, crossRegion{})
+}
+
+// crossRegion is where presign signs for instead of the client's region
+// (the zero value: the client's): a request to region's endpoint, signed
+// for region, sent as a GET without headers, its form with name=value
+// added, as botocore presigns RDS's PreSignedUrl.
+type crossRegion struct{ region, name, value string }
+
+// presign is Presign of op, for another region with to.
+func (c *Client) presign(ctx context.Context, op *model.Operation, input []byte, expires time.Duration, co callOptions, to crossRegion) (*Presigned, error) {
 	plan := c.plan(op)
 	if plan.eventStream || plan.inEvents != "" {
 		return nil, usageError(op.Shape.ID, "presigning %s: an event stream cannot be presigned", op.Name)
@@ -62,12 +74,20 @@ func (c *Client) Presign(ctx context.Context, operation string, input []byte, ex
 	if expires < time.Second || expires > sigv4.MaxExpires {
 		return nil, usageError(op.Shape.ID, "presigning %s: the expiry %s is not between 1s and 168h0m0s (7 days)", op.Name, expires)
 	}
+	var err error
 	if input, err = plan.custom.Input(input); err != nil {
 		return nil, usageError(op.Shape.ID, "%v", err)
 	}
-	req, _, ep, e := c.encodeRequest(ctx, op, plan, input, co.header)
+	req, _, ep, e := c.encodeRequest(ctx, op, plan, input, co.header, to.region)
 	if e != nil {
 		return nil, e
+	}
+	if to.region != "" {
+		req.Method = "GET"
+		if len(req.Body) > 0 {
+			req.Body = append(append(append(req.Body[:len(req.Body):len(req.Body)], '&'), url.QueryEscape(to.name)...), '=')
+			req.Body = append(req.Body, url.QueryEscape(to.value)...)
+		}
 	}
 	if err := plan.custom.Request(&awscustom.Request{Request: req, Input: input, HashBody: (&callBody{}).hashBody(req)}); err != nil {
 		return nil, usageError(op.Shape.ID, "%v", err)
@@ -85,6 +105,9 @@ func (c *Client) Presign(ctx context.Context, operation string, input []byte, ex
 		return nil, identityError(op.Shape.ID, err)
 	}
 	signer.setCredentials(creds)
+	if to.region != "" {
+		signer.Region = to.region
+	}
 
 	payload := sigv4.PayloadHash(nil)
 	switch p := c.codec.Protocol(); {
@@ -106,6 +129,9 @@ func (c *Client) Presign(ctx context.Context, operation string, input []byte, ex
 	}
 	for _, name := range []string{"Content-Length", sigv4.ContentSHA256Header} {
 		req.Header.Del(name)
+	}
+	if to.region != "" {
+		clear(req.Header)
 	}
 	at := co.signedAt
 	if at.IsZero() {
@@ -159,4 +185,17 @@ func headerGiven(op *model.Operation, input []byte, header string) bool {
 		}
 	}
 	return false
+}
+
+// crossRegionPresigner presigns op for the customizations that send a
+// presigned URL of it (awscustom.Presigner), valid for an hour as
+// botocore's.
+func (c *Client) crossRegionPresigner(op *model.Operation) awscustom.Presigner {
+	return func(ctx context.Context, input []byte, region, name, value string) (string, error) {
+		p, err := c.presign(ctx, op, input, time.Hour, callOptions{}, crossRegion{region: region, name: name, value: value})
+		if err != nil {
+			return "", err
+		}
+		return p.URL, nil
+	}
 }

@@ -14,6 +14,7 @@
 package awscustom
 
 import (
+	"context"
 	"io"
 
 	"github.com/smithycurl/smithycurl/model"
@@ -39,6 +40,8 @@ type Hooks struct {
 	response []func(resp *wire.Response) error
 	output   []func(in, out []byte) ([]byte, error)
 	unsigned bool // sent without auth, whatever the model's
+	// crossRegion: input hooks that presign (CrossRegion).
+	crossRegion []func(ctx context.Context, in []byte, dest string, presign Presigner) ([]byte, error)
 }
 
 // CorruptError is a response whose checksum does not match its body
@@ -74,8 +77,9 @@ func For(m *model.Model, svc *model.Service, op *model.Operation) *Hooks {
 		h.response = append(h.response, more.response...)
 		h.output = append(h.output, more.output...)
 		h.unsigned = h.unsigned || more.unsigned
+		h.crossRegion = append(h.crossRegion, more.crossRegion...)
 	}
-	if h.input == nil && h.request == nil && h.response == nil && h.output == nil && !h.unsigned {
+	if h.input == nil && h.request == nil && h.response == nil && h.output == nil && !h.unsigned && h.crossRegion == nil {
 		return nil
 	}
 	return &h
@@ -172,6 +176,10 @@ var table = []customization{
 	{service: machineLearning, ops: []string{"Predict"}, make: machineLearningPredict},
 	{service: cloudSearchDomain, ops: []string{"Search"}, make: cloudSearchDomainPost},
 	{service: sts, ops: []string{"AssumeRoleWithSAML", "AssumeRoleWithWebIdentity"}, make: unsigned},
+	{service: rds, ops: []string{"CopyDBClusterSnapshot", "CreateDBCluster", "CopyDBSnapshot", "CreateDBInstanceReadReplica",
+		"StartDBInstanceAutomatedBackupsReplication"}, make: presignedURL},
+	{service: docDB, ops: []string{"CopyDBClusterSnapshot", "CreateDBCluster"}, make: presignedURL},
+	{service: neptune, ops: []string{"CopyDBClusterSnapshot", "CreateDBCluster"}, make: presignedURL},
 }
 
 // The services customized, by shape id.
@@ -184,4 +192,7 @@ const (
 	machineLearning   model.ShapeID = "com.amazonaws.machinelearning#AmazonML_20141212"
 	cloudSearchDomain model.ShapeID = "com.amazonaws.cloudsearchdomain#AmazonCloudSearch2013"
 	sts               model.ShapeID = "com.amazonaws.sts#AWSSecurityTokenServiceV20110615"
+	rds               model.ShapeID = "com.amazonaws.rds#AmazonRDSv19"
+	docDB             model.ShapeID = "com.amazonaws.docdb#AmazonRDSv19"
+	neptune           model.ShapeID = "com.amazonaws.neptune#AmazonRDSv19"
 )

@@ -3,7 +3,12 @@
 the project's Python package (client.presign, through libsmithycurl.so's
 smithycurl_presign) and with botocore's generate_presigned_url, with the
 same fixed clock and credentials, and compares the URLs as strings, then
-the method and the signed headers the sender must send. Ends with
+the method and the signed headers the sender must send. Then the
+cross-region customization of RDS, DocumentDB and Neptune (botocore's
+inject_presigned_url_rds): a call with SourceRegion sends, in place of it,
+a PreSignedUrl; the one smithycurl's CLI sends to a capture server on 127.0.0.1
+is compared with the one botocore's handler makes, on botocore's clock set
+to the URL's X-Amz-Date. Ends with
 
     presign vs botocore: N passed, N failed
 
@@ -24,8 +29,12 @@ from __future__ import annotations
 import argparse
 import datetime
 import functools
+import http.server
 import json
 import os
+import subprocess
+import threading
+import urllib.parse
 import sys
 import types
 from typing import Any, Callable, NamedTuple
@@ -83,10 +92,10 @@ CASES = [
 ]
 
 
-def fixed_clock() -> Any:
-    """Patches botocore's clock to AT (1.29 reads datetime.datetime.utcnow,
+def fixed_clock(at: datetime.datetime = AT) -> Any:
+    """Patches botocore's clock to at (1.29 reads datetime.datetime.utcnow,
     recent ones get_current_datetime)."""
-    naive = AT.replace(tzinfo=None)
+    naive = at.replace(tzinfo=None)
 
     class Fixed(datetime.datetime):
         @classmethod
@@ -144,9 +153,133 @@ def ours(models: str, clients: dict[Any, Any], c: Case) -> tuple[str, str, dict[
     return p.url, p.method, p.headers
 
 
+class CrossRegion(NamedTuple):
+    name: str
+    model: str  # under the shared AWS models directory
+    botocore_service: str
+    operation: str
+    params: dict[str, Any]
+    token: bool = False
+
+
+CROSS_REGION = [
+    CrossRegion("rds CopyDBSnapshot", "rds.json", "rds", "CopyDBSnapshot",
+                {"SourceDBSnapshotIdentifier": "arn:aws:rds:us-west-2:123456789012:snapshot:s1",
+                 "TargetDBSnapshotIdentifier": "copy-1", "KmsKeyId": "alias/k", "SourceRegion": "us-west-2"}),
+    CrossRegion("rds CreateDBInstanceReadReplica, session token", "rds.json", "rds", "CreateDBInstanceReadReplica",
+                {"DBInstanceIdentifier": "replica", "SourceDBInstanceIdentifier": "arn:aws:rds:eu-west-1:123456789012:db:src",
+                 "SourceRegion": "eu-west-1"}, token=True),
+    CrossRegion("rds StartDBInstanceAutomatedBackupsReplication", "rds.json", "rds",
+                "StartDBInstanceAutomatedBackupsReplication",
+                {"SourceDBInstanceArn": "arn:aws:rds:us-west-2:123456789012:db:src", "BackupRetentionPeriod": 7,
+                 "SourceRegion": "us-west-2"}),
+    CrossRegion("docdb CopyDBClusterSnapshot", "docdb.json", "docdb", "CopyDBClusterSnapshot",
+                {"SourceDBClusterSnapshotIdentifier": "arn:aws:rds:us-west-2:123456789012:cluster-snapshot:s",
+                 "TargetDBClusterSnapshotIdentifier": "t", "SourceRegion": "us-west-2"}),
+    CrossRegion("neptune CreateDBCluster", "neptune.json", "neptune", "CreateDBCluster",
+                {"DBClusterIdentifier": "c", "Engine": "neptune", "SourceRegion": "ap-south-1"}),
+    CrossRegion("rds CopyDBSnapshot with PreSignedUrl given: kept", "rds.json", "rds", "CopyDBSnapshot",
+                {"SourceDBSnapshotIdentifier": "s", "TargetDBSnapshotIdentifier": "t", "PreSignedUrl": "https://given",
+                 "SourceRegion": "us-west-2"}),
+]
+
+
+class _Capture(http.server.BaseHTTPRequestHandler):
+    """Keeps each request's form body; answers an error, not retried."""
+
+    def do_POST(self) -> None:
+        n = int(self.headers.get("Content-Length") or 0)
+        self.server.bodies.append(self.rfile.read(n).decode())  # type: ignore[attr-defined]
+        reply = b"<ErrorResponse><Error><Type>Sender</Type><Code>Captured</Code><Message>captured</Message></Error></ErrorResponse>"
+        self.send_response(400)
+        self.send_header("Content-Type", "text/xml")
+        self.send_header("Content-Length", str(len(reply)))
+        self.end_headers()
+        self.wfile.write(reply)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+def cross_region(shared: str, session: Any, smithycurl_bin: str) -> tuple[int, int]:
+    """Compares the PreSignedUrl each sends (smithycurl's CLI, the Go
+    client as every front end calls it; the Python package refuses the
+    unmodeled SourceRegion); returns (passed, failed)."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Capture)
+    server.bodies = []  # type: ignore[attr-defined]
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    endpoint = f"http://127.0.0.1:{server.server_address[1]}"
+    passed = failed = 0
+    try:
+        for c in CROSS_REGION:
+            try:
+                ok, detail = cross_region_case(shared, session, endpoint, server, smithycurl_bin, c)
+            except Exception as e:
+                ok, detail = False, f"{type(e).__name__}: {e}"
+            if ok:
+                passed += 1
+            else:
+                failed += 1
+                print(f"FAIL {c.name}: {detail}")
+    finally:
+        server.shutdown()
+    return passed, failed
+
+
+def cross_region_case(shared: str, session: Any, endpoint: str, server: Any, smithycurl_bin: str,
+                      c: CrossRegion) -> tuple[bool, str]:
+    args = [smithycurl_bin, "call", "--model", os.path.join(shared, "aws-models", c.model), "--endpoint", endpoint,
+            "--region", "us-east-1", "--retries", "0", "--aws-access-key-id", KEYS["access_key_id"],
+            "--aws-secret-access-key", KEYS["secret_access_key"], c.operation, "--input", json.dumps(c.params)]
+    if c.token:
+        args[-2:-2] = ["--aws-session-token", TOKEN]
+    server.bodies.clear()
+    r = subprocess.run(args, capture_output=True, text=True, timeout=120, env=dict(os.environ, AWS_CONFIG_FILE="/dev/null",
+                       AWS_SHARED_CREDENTIALS_FILE="/dev/null"))
+    if r.returncode != 1:  # the capture server's error
+        return False, f"smithycurl call: exit {r.returncode}: {r.stderr.strip()}"
+    if len(server.bodies) != 1:
+        return False, f"smithycurl sent {len(server.bodies)} requests"
+    ours = urllib.parse.parse_qs(server.bodies[0])
+    if "SourceRegion" in ours:
+        return False, f"SourceRegion was sent: {server.bodies[0]}"
+    url = ours.get("PreSignedUrl", [""])[0]
+    date = urllib.parse.parse_qs(urllib.parse.urlsplit(url).query).get("X-Amz-Date", ["20240102T030405Z"])[0]
+    at = datetime.datetime.strptime(date, "%Y%m%dT%H%M%SZ").replace(tzinfo=datetime.timezone.utc)
+
+    sent: list[str] = []
+
+    def capture(request: Any, **_: Any) -> Any:
+        sent.append(request.body.decode() if isinstance(request.body, bytes) else request.body)
+        raise StopIteration  # nothing is sent
+
+    client = session.create_client(c.botocore_service, region_name="us-east-1", endpoint_url=endpoint,
+                                   aws_access_key_id=KEYS["access_key_id"], aws_secret_access_key=KEYS["secret_access_key"],
+                                   aws_session_token=TOKEN if c.token else None)
+    client.meta.events.register("before-send", capture)
+    with fixed_clock(at):
+        try:
+            getattr(client, botocore.xform_name(c.operation))(**c.params)
+        except StopIteration:
+            pass
+    theirs = urllib.parse.parse_qs(sent[0])
+    want = theirs.get("PreSignedUrl", [""])[0]
+    if not want:
+        return False, "botocore sent no PreSignedUrl"
+    if url == want:
+        return True, ""
+    # The same request and signature, the form's members in another order.
+    split = urllib.parse.urlsplit
+    if split(url)[:3] == split(want)[:3] and \
+            sorted(urllib.parse.parse_qsl(split(url).query)) == sorted(urllib.parse.parse_qsl(split(want).query)):
+        return True, ""
+    return False, f"\n    botocore:   {want}\n    smithycurl: {url}"
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--shared", default=os.environ.get("SMITHYCURL_SHARED", "../shared"))
+    ap.add_argument("--smithycurl", default="build/smithycurl", help="the CLI, for the cross-region cases")
     args = ap.parse_args()
     models = os.path.join(args.shared, "models")
     session = botocore.session.get_session()
@@ -171,6 +304,8 @@ def main() -> int:
                     print(f"  {what}\n    botocore:   {w}\n    smithycurl: {g}")
     for c in clients.values():
         c.close()
+    p, f = cross_region(args.shared, session, args.smithycurl)
+    passed, failed = passed + p, failed + f
     print(f"presign vs botocore: {passed} passed, {failed} failed")
     return 1 if failed else 0
 
