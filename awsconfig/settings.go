@@ -43,6 +43,10 @@ type Settings struct {
 	UseFIPS Value[bool]
 	// UseDualStack: AWS_USE_DUALSTACK_ENDPOINT, use_dualstack_endpoint.
 	UseDualStack Value[bool]
+	// SigV4aSigningRegionSet: AWS_SIGV4A_SIGNING_REGION_SET,
+	// sigv4a_signing_region_set: the regions a SigV4a signature is for,
+	// comma-separated ("*" for all), instead of the endpoint rules'.
+	SigV4aSigningRegionSet Value[string]
 }
 
 // ServiceKey is a service's name in AWS_ENDPOINT_URL_<SERVICE> (upper-cased)
@@ -76,6 +80,7 @@ func (c *Config) Settings(profile string, serviceID string) (Settings, error) {
 	// the AWS CLI v2 and aws-sdk-go-v2 do, and what this library did.
 	s.Region = r.str([]string{"AWS_REGION", "AWS_DEFAULT_REGION"}, "region")
 	s.CABundle = r.str([]string{"AWS_CA_BUNDLE"}, "ca_bundle")
+	s.SigV4aSigningRegionSet = r.str([]string{"AWS_SIGV4A_SIGNING_REGION_SET"}, "sigv4a_signing_region_set")
 	var err error
 	if s.IgnoreConfiguredEndpointURLs, err = r.boolean("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS", "ignore_configured_endpoint_urls"); err != nil {
 		return Settings{}, err

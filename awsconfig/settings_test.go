@@ -38,6 +38,9 @@ dynamodb =
   endpoint_url = http://127.0.0.1:8000
 cognito_identity_provider =
   endpoint_url = http://127.0.0.1:9000
+
+[profile multi]
+sigv4a_signing_region_set = us-east-1,us-west-2
 `
 
 func TestSettingsPrecedence(t *testing.T) {
@@ -93,6 +96,9 @@ func TestSettingsPrecedence(t *testing.T) {
 		{"the environment un-ignores", map[string]string{"AWS_IGNORE_CONFIGURED_ENDPOINT_URLS": "false"}, "ignore", "", []want{
 			{"EndpointURL", "http://ignored.example", "@18"}, {"IgnoreConfiguredEndpointURLs", "false", "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS"}}},
 		{"legacy reads as standard", nil, "legacy", "", []want{{"RetryMode", "standard", "@25"}}},
+		{"SigV4a's region set", nil, "multi", "", []want{{"SigV4aSigningRegionSet", "us-east-1,us-west-2", "@34"}}},
+		{"SigV4a's region set from the environment", map[string]string{"AWS_SIGV4A_SIGNING_REGION_SET": "*"}, "multi", "", []want{
+			{"SigV4aSigningRegionSet", "*", "AWS_SIGV4A_SIGNING_REGION_SET"}}},
 		{"AWS_DEFAULT_PROFILE", map[string]string{"AWS_DEFAULT_PROFILE": "legacy"}, "", "", []want{
 			{"Profile", "legacy", ""}, {"Region", "", ""}}},
 		// botocore's order (the AWS CLI v2's is the other).
@@ -143,6 +149,8 @@ func field(s Settings, name string) (string, string) {
 		return boolText(s.UseFIPS.V), s.UseFIPS.From
 	case "UseDualStack":
 		return boolText(s.UseDualStack.V), s.UseDualStack.From
+	case "SigV4aSigningRegionSet":
+		return s.SigV4aSigningRegionSet.V, s.SigV4aSigningRegionSet.From
 	case "IgnoreConfiguredEndpointURLs":
 		return boolText(s.IgnoreConfiguredEndpointURLs.V), s.IgnoreConfiguredEndpointURLs.From
 	}

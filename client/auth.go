@@ -200,7 +200,11 @@ func (c *Client) authenticate(ctx context.Context, op *model.Operation, plan aut
 				region = c.signingRegion()
 			}
 			regionSet := sig.regionSet
-			if regionSet != nil && len(regionSet) == 0 && region != "" {
+			switch {
+			case regionSet == nil: // SigV4
+			case c.opts.sigv4aRegionSet != nil:
+				regionSet = c.opts.sigv4aRegionSet // the AWS settings' sigv4a_signing_region_set
+			case len(regionSet) == 0 && region != "":
 				regionSet = []string{region} // sigv4a without signingRegionSet
 			}
 			if region == "" && len(regionSet) == 0 {

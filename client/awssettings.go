@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strings"
 
 	"github.com/smithycurl/smithycurl/awsconfig"
 	"github.com/smithycurl/smithycurl/endpoints"
@@ -107,5 +108,26 @@ func (o *options) applyAWSSettings(s awsconfig.Settings, endpoint string) (strin
 	if !o.retrySet && s.MaxAttempts.IsSet() {
 		o.retry.MaxAttempts = s.MaxAttempts.V
 	}
+	if v := s.SigV4aSigningRegionSet; v.IsSet() {
+		set, err := regionSet(v.V)
+		if err != nil {
+			return "", fmt.Errorf("%s: %v", v.Place("sigv4a_signing_region_set"), err)
+		}
+		o.sigv4aRegionSet = set
+	}
 	return endpoint, nil
+}
+
+// regionSet reads a SigV4a region set: regions or patterns ("*",
+// "us-*"), comma-separated, spaces around them ignored.
+func regionSet(text string) ([]string, error) {
+	var set []string
+	for _, r := range strings.Split(text, ",") {
+		r = strings.TrimSpace(r)
+		if r == "" || strings.Trim(r, "abcdefghijklmnopqrstuvwxyz0123456789-*") != "" {
+			return nil, errors.New("must be regions separated by commas (lower-case letters, digits, '-' and '*')")
+		}
+		set = append(set, r)
+	}
+	return set, nil
 }

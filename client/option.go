@@ -32,6 +32,9 @@ type options struct {
 	retrySet     bool              // WithRetryPolicy, WithoutRetries: the AWS settings' max attempts do not apply
 	profile      string            // WithProfile
 	awsConfig    *awsconfig.Config // WithAWSConfig
+	// sigv4aRegionSet, from the AWS settings, replaces the endpoint
+	// rules' signingRegionSet.
+	sigv4aRegionSet []string
 }
 
 // engineOptions configure the client's asynchronous engine.

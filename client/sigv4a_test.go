@@ -26,7 +26,8 @@ var sigv4aCreds = client.AWSCredentials{AccessKeyID: sigv4aserver.TestAccessKeyI
 // model) choose sigv4a with signingRegionSet ["*"] for the endpoint given,
 // and the fake global endpoint verifies the SigV4a signature with the
 // public key of the test credentials. Without EndpointId the rules choose
-// sigv4, which the fake refuses.
+// sigv4, which the fake refuses. AWS_SIGV4A_SIGNING_REGION_SET (or a
+// profile's sigv4a_signing_region_set) replaces the rules' region set.
 func TestSigV4aEventBridgeGlobalEndpoint(t *testing.T) {
 	m, err := model.LoadPaths(context.Background(), shareddata.Path(t, "aws-models", "eventbridge.json"))
 	if err != nil {
@@ -34,26 +35,41 @@ func TestSigV4aEventBridgeGlobalEndpoint(t *testing.T) {
 	}
 	srv := httptest.NewServer(sigv4aserver.Handler())
 	defer srv.Close()
-	cl, err := client.New(m, "com.amazonaws.eventbridge#AWSEvents", srv.URL, client.WithRegion("us-east-1"),
-		client.WithAWSCredentials(sigv4aCreds), client.WithoutRetries())
-	if err != nil {
-		t.Fatal(err)
+	newClient := func(settings map[string]string) (*client.Client, error) {
+		return client.New(m, "com.amazonaws.eventbridge#AWSEvents", srv.URL, client.WithRegion("us-east-1"),
+			client.WithAWSCredentials(sigv4aCreds), client.WithoutRetries(), client.WithAWSConfig(awsConfig(t, settings, "")))
 	}
-	defer cl.Close()
 	entries := `"Entries":[{"Source":"test","DetailType":"t","Detail":"{}"}]`
-	for i := 0; i < 2; i++ { // the second signs with the cached key
-		out, err := cl.Call(context.Background(), "PutEvents", []byte(`{"EndpointId":"abcde.veo",`+entries+`}`))
+	for _, tc := range []struct {
+		settings map[string]string
+		want     string
+	}{
+		{nil, "sigv4a events *"},
+		{map[string]string{"AWS_SIGV4A_SIGNING_REGION_SET": " us-east-1, us-west-2"}, "sigv4a events us-east-1,us-west-2"},
+	} {
+		cl, err := newClient(tc.settings)
 		if err != nil {
-			t.Fatalf("PutEvents with an EndpointId: %v", err)
+			t.Fatal(err)
 		}
-		var o struct{ Entries []struct{ EventId string } }
-		if json.Unmarshal(out, &o) != nil || len(o.Entries) != 1 || o.Entries[0].EventId != "sigv4a events *" {
-			t.Errorf("PutEvents answered %s, want the fake's EventId \"sigv4a events *\"", out)
+		defer cl.Close()
+		for i := 0; i < 2; i++ { // the second signs with the cached key
+			out, err := cl.Call(context.Background(), "PutEvents", []byte(`{"EndpointId":"abcde.veo",`+entries+`}`))
+			if err != nil {
+				t.Fatalf("PutEvents with an EndpointId: %v", err)
+			}
+			var o struct{ Entries []struct{ EventId string } }
+			if json.Unmarshal(out, &o) != nil || len(o.Entries) != 1 || o.Entries[0].EventId != tc.want {
+				t.Errorf("PutEvents answered %s, want the fake's EventId %q", out, tc.want)
+			}
+		}
+		_, err = cl.Call(context.Background(), "PutEvents", []byte(`{`+entries+`}`))
+		if err == nil || !strings.Contains(err.Error(), "not signed with SigV4a") {
+			t.Errorf("PutEvents without EndpointId (SigV4): %v, want the fake's refusal", err)
 		}
 	}
-	_, err = cl.Call(context.Background(), "PutEvents", []byte(`{`+entries+`}`))
-	if err == nil || !strings.Contains(err.Error(), "not signed with SigV4a") {
-		t.Errorf("PutEvents without EndpointId (SigV4): %v, want the fake's refusal", err)
+	_, err = newClient(map[string]string{"AWS_SIGV4A_SIGNING_REGION_SET": "us-east-1,,x"})
+	if err == nil || !strings.Contains(err.Error(), "environment variable AWS_SIGV4A_SIGNING_REGION_SET: must be regions") {
+		t.Errorf("a malformed region set: %v", err)
 	}
 }
 
@@ -102,7 +118,7 @@ func TestSigV4aS3MultiRegionAccessPoint(t *testing.T) {
 	defer curl.Close()
 	ct := &connectTo{next: curl, addr: strings.TrimPrefix(srv.URL, "http://")}
 	cl, err := client.New(m, "com.amazonaws.s3#AmazonS3", "", client.WithRegion("eu-west-1"),
-		client.WithAWSCredentials(sigv4aCreds), client.WithoutRetries(), client.WithTransport(ct))
+		client.WithAWSCredentials(sigv4aCreds), client.WithoutRetries(), client.WithTransport(ct), client.WithAWSConfig(awsConfig(t, nil, "")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +159,7 @@ func TestSigV4aPresignS3MultiRegionAccessPoint(t *testing.T) {
 	srv := httptest.NewServer(sigv4aserver.Handler())
 	defer srv.Close()
 	cl, err := client.New(m, "com.amazonaws.s3#AmazonS3", "", client.WithRegion("eu-west-1"),
-		client.WithAWSCredentials(sigv4aCreds))
+		client.WithAWSCredentials(sigv4aCreds), client.WithAWSConfig(awsConfig(t, nil, "")))
 	if err != nil {
 		t.Fatal(err)
 	}
