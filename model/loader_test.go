@@ -305,3 +305,31 @@ structure Wrong for NotAResource {}
 		t.Errorf("%d errors, want 8:\n%s", len(errs), all)
 	}
 }
+
+// An elided member of a shape whose mixin failed was also reported as
+// "targets an unresolved shape ``": the mixin's failure is the one error.
+func TestElidedMemberOfFailedMixin(t *testing.T) {
+	_, events, err := loadSource(t, "mixins.smithy", `$version: "2"
+namespace ex
+
+@mixin
+list NoMember {}
+
+list Eliding with [NoMember] {
+    $member
+}
+`)
+	if err == nil {
+		t.Fatal("loaded without error")
+	}
+	applied := false
+	for _, e := range events {
+		if strings.Contains(e.Message, "unresolved shape ``") {
+			t.Errorf("event naming no shape: %s", e)
+		}
+		applied = applied || strings.Contains(e.Message, "Cannot apply mixin to ex#Eliding")
+	}
+	if !applied {
+		t.Errorf("the mixin's failure is not reported: %v", events)
+	}
+}

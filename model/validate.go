@@ -241,6 +241,11 @@ func (v *validator) member(s *Shape, m *Member) {
 	if s.Type == EnumType || s.Type == IntEnumType {
 		return
 	}
+	if m.Target == "" {
+		// An elided member ($name) whose mixin or resource failed: that
+		// failure is the error, not an unresolved shape with no name.
+		return
+	}
 	t, ok := v.m.shapes[m.Target]
 	if !ok {
 		v.errorf("Target", m.ID, m.Loc, "member `%s` targets an unresolved shape `%s`", m.ID, m.Target)
