@@ -307,7 +307,8 @@ structure Wrong for NotAResource {}
 }
 
 // An elided member of a shape whose mixin failed was also reported as
-// "targets an unresolved shape “": the mixin's failure is the one error.
+// targeting an unresolved shape with an empty id: the mixin's failure is
+// the one error.
 func TestElidedMemberOfFailedMixin(t *testing.T) {
 	_, events, err := loadSource(t, "mixins.smithy", `$version: "2"
 namespace ex
