@@ -141,3 +141,33 @@ func TestUnknownUnionMemberIsNotSent(t *testing.T) {
 		})
 	}
 }
+
+// An alloy#discriminated union's tag the model does not know failed the
+// whole decode; it is kept like any unknown member, the object whole.
+func TestUnknownDiscriminatedMemberIsKept(t *testing.T) {
+	l := model.NewLoader()
+	l.AddSource("d.smithy", []byte(`$version: "2"
+namespace d
+use alloy#simpleRestJson
+use alloy#discriminated
+@simpleRestJson
+service S { version: "1", operations: [Get] }
+@readonly @http(method: "GET", uri: "/")
+operation Get { output := { v: U } }
+@discriminated("kind")
+union U { a: A }
+structure A { x: String }
+`))
+	m, _, err := l.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, _ := m.Service("d#S")
+	op, _ := svc.Operation("Get")
+	out, err := NewSimpleRestJSON(m).DecodeResponse(context.Background(), op, &wire.Response{Status: 200, Header: wire.Header{},
+		Body: []byte(`{"v": {"kind": "b", "y": [1]}}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameJSON(t, string(out), `{"v":{"$unknown":["b",{"kind":"b","y":[1]}]}}`)
+}
