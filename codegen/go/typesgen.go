@@ -221,7 +221,8 @@ func (g *gen) union(w *writer, s *model.Shape) {
 	}
 	unknown := g.pkgNS.take(name + "Unknown")
 	w.p("// %s is a member of %s this client does not know (from a newer model): its", unknown, name)
-	w.p("// name and its value in the document form.")
+	w.p("// name and its value in the document form. Sent back, it is refused naming the")
+	w.p("// member path: its value was never decoded.")
 	w.p("type %s struct {", unknown)
 	w.p("\tTag   string")
 	w.p("\tValue typed.Document")
@@ -229,7 +230,7 @@ func (g *gen) union(w *writer, s *model.Shape) {
 	w.p("")
 	w.p("func (*%s) is%s() {}", unknown, name)
 	w.p("")
-	w.p("// MarshalJSON writes the union as an object with this one member.")
+	w.p("// MarshalJSON writes the document form of an unknown member, {\"$unknown\": [Tag, Value]}.")
 	w.p("func (v *%s) MarshalJSON() ([]byte, error) { return typed.MarshalUnionMember(v.Tag, v.Value) }", unknown)
 	w.p("")
 	w.p("// decode%s reads a %s from its document form (nil for null).", name, name)

@@ -205,7 +205,8 @@ func (v *OneMemberOnly) MarshalJSON() ([]byte, error) {
 }
 
 // OneUnknown is a member of One this client does not know (from a newer model): its
-// name and its value in the document form.
+// name and its value in the document form. Sent back, it is refused naming the
+// member path: its value was never decoded.
 type OneUnknown struct {
 	Tag   string
 	Value typed.Document
@@ -213,7 +214,7 @@ type OneUnknown struct {
 
 func (*OneUnknown) isOne() {}
 
-// MarshalJSON writes the union as an object with this one member.
+// MarshalJSON writes the document form of an unknown member, {"$unknown": [Tag, Value]}.
 func (v *OneUnknown) MarshalJSON() ([]byte, error) { return typed.MarshalUnionMember(v.Tag, v.Value) }
 
 // decodeOne reads a One from its document form (nil for null).

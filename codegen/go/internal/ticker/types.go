@@ -91,7 +91,8 @@ func (v *SaidStreamMemberSaid) MarshalJSON() ([]byte, error) {
 }
 
 // SaidStreamUnknown is a member of SaidStream this client does not know (from a newer model): its
-// name and its value in the document form.
+// name and its value in the document form. Sent back, it is refused naming the
+// member path: its value was never decoded.
 type SaidStreamUnknown struct {
 	Tag   string
 	Value typed.Document
@@ -99,7 +100,7 @@ type SaidStreamUnknown struct {
 
 func (*SaidStreamUnknown) isSaidStream() {}
 
-// MarshalJSON writes the union as an object with this one member.
+// MarshalJSON writes the document form of an unknown member, {"$unknown": [Tag, Value]}.
 func (v *SaidStreamUnknown) MarshalJSON() ([]byte, error) {
 	return typed.MarshalUnionMember(v.Tag, v.Value)
 }
@@ -162,7 +163,8 @@ func (v *SayStreamMemberSay) MarshalJSON() ([]byte, error) {
 }
 
 // SayStreamUnknown is a member of SayStream this client does not know (from a newer model): its
-// name and its value in the document form.
+// name and its value in the document form. Sent back, it is refused naming the
+// member path: its value was never decoded.
 type SayStreamUnknown struct {
 	Tag   string
 	Value typed.Document
@@ -170,7 +172,7 @@ type SayStreamUnknown struct {
 
 func (*SayStreamUnknown) isSayStream() {}
 
-// MarshalJSON writes the union as an object with this one member.
+// MarshalJSON writes the document form of an unknown member, {"$unknown": [Tag, Value]}.
 func (v *SayStreamUnknown) MarshalJSON() ([]byte, error) {
 	return typed.MarshalUnionMember(v.Tag, v.Value)
 }
@@ -294,7 +296,8 @@ func (v *TickStreamMemberTooFast) MarshalJSON() ([]byte, error) {
 }
 
 // TickStreamUnknown is a member of TickStream this client does not know (from a newer model): its
-// name and its value in the document form.
+// name and its value in the document form. Sent back, it is refused naming the
+// member path: its value was never decoded.
 type TickStreamUnknown struct {
 	Tag   string
 	Value typed.Document
@@ -302,7 +305,7 @@ type TickStreamUnknown struct {
 
 func (*TickStreamUnknown) isTickStream() {}
 
-// MarshalJSON writes the union as an object with this one member.
+// MarshalJSON writes the document form of an unknown member, {"$unknown": [Tag, Value]}.
 func (v *TickStreamUnknown) MarshalJSON() ([]byte, error) {
 	return typed.MarshalUnionMember(v.Tag, v.Value)
 }
