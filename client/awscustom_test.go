@@ -205,8 +205,20 @@ func TestAWSCustomDynamoDBCRC32(t *testing.T) {
 	ctx := context.Background()
 	// A read is sent again after a damaged response, and succeeds.
 	out, err := c.Call(ctx, "GetItem", []byte(`{"TableName": "once", "Key": {"k": {"S": "v"}}}`))
-	if n := len(s.take()); err != nil || !strings.Contains(string(out), `"v"`) || n != 2 {
-		t.Errorf("GetItem, damaged once: %s %v, sent %d times", out, err, n)
+	reqs := s.take()
+	if err != nil || !strings.Contains(string(out), `"v"`) || len(reqs) != 2 {
+		t.Errorf("GetItem, damaged once: %s %v, sent %d times", out, err, len(reqs))
+	}
+	// An uncompressed response is asked for (the CRC-32 is of the bytes
+	// as sent), unless the caller asks otherwise.
+	if ae := reqs[0].header.Get("Accept-Encoding"); ae != "identity" {
+		t.Errorf("Accept-Encoding %q, want identity", ae)
+	}
+	if _, err := c.Call(ctx, "GetItem", []byte(`{"TableName": "t", "Key": {"k": {"S": "v"}}}`), client.WithCallHeader("Accept-Encoding", "gzip")); err != nil {
+		t.Fatal(err)
+	}
+	if ae := s.take()[0].header.Get("Accept-Encoding"); ae != "gzip" {
+		t.Errorf("the caller's Accept-Encoding: %q", ae)
 	}
 	// Damaged every time: a decode error after every attempt.
 	_, err = c.Call(ctx, "GetItem", []byte(`{"TableName": "bad", "Key": {"k": {"S": "v"}}}`))

@@ -14,15 +14,22 @@ import (
 )
 
 // dynamoDBCRC32 checks a response against its X-Amz-Crc32 header (the
-// CRC-32 of the body as sent); a body libcurl decompressed is not
-// checked (the CRC is of the compressed bytes). A mismatch may be sent
-// again for the operations that only read (the model marks none of them
-// @readonly), as botocore retries it.
+// CRC-32 of the body as sent). The request asks for an uncompressed
+// response, as the SDKs do, unless the caller asked otherwise (a body
+// libcurl decompressed is not checked: the CRC is of the compressed
+// bytes). A mismatch may be sent again for the operations that only read
+// (the model marks none of them @readonly), as botocore retries it.
 func dynamoDBCRC32(_ *model.Model, _ *model.Service, op *model.Operation) Hooks {
 	reads := strings.HasPrefix(op.Name, "Describe") || strings.HasPrefix(op.Name, "List") ||
 		strings.HasPrefix(op.Name, "Get") || strings.HasPrefix(op.Name, "BatchGet") ||
 		op.Name == "Query" || op.Name == "Scan" || op.Name == "TransactGetItems"
-	return Hooks{response: []func(*wire.Response) error{func(resp *wire.Response) error {
+	identity := func(r *Request) error {
+		if r.Header.Get("Accept-Encoding") == "" {
+			r.Header.Set("Accept-Encoding", "identity")
+		}
+		return nil
+	}
+	return Hooks{request: []func(*Request) error{identity}, response: []func(*wire.Response) error{func(resp *wire.Response) error {
 		v := resp.Header.Get("X-Amz-Crc32")
 		if v == "" || resp.Streamed {
 			return nil
