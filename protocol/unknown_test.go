@@ -39,15 +39,17 @@ union Value { s: String, n: Integer }
 list Values { member: Value }
 `
 
-func unknownCodec(t *testing.T, svcName string) (Codec, *model.Operation) {
+// modelCodec loads model text and returns the codec of service svcID and
+// its operation Get.
+func modelCodec(t *testing.T, text string, svcID model.ShapeID) (Codec, *model.Operation) {
 	t.Helper()
 	l := model.NewLoader()
-	l.AddSource("unknown_test.smithy", []byte(unknownUnionModel))
+	l.AddSource("test.smithy", []byte(text))
 	m, _, err := l.Load(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc, err := m.Service(model.ShapeID("example.unknown#" + svcName))
+	svc, err := m.Service(svcID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,6 +62,10 @@ func unknownCodec(t *testing.T, svcName string) (Codec, *model.Operation) {
 		t.Fatal(err)
 	}
 	return c, op
+}
+
+func unknownCodec(t *testing.T, svcName string) (Codec, *model.Operation) {
+	return modelCodec(t, unknownUnionModel, model.ShapeID("example.unknown#"+svcName))
 }
 
 // A union member the model does not know (a newer service's) was dropped:
@@ -145,8 +151,7 @@ func TestUnknownUnionMemberIsNotSent(t *testing.T) {
 // An alloy#discriminated union's tag the model does not know failed the
 // whole decode; it is kept like any unknown member, the object whole.
 func TestUnknownDiscriminatedMemberIsKept(t *testing.T) {
-	l := model.NewLoader()
-	l.AddSource("d.smithy", []byte(`$version: "2"
+	c, op := modelCodec(t, `$version: "2"
 namespace d
 use alloy#simpleRestJson
 use alloy#discriminated
@@ -157,14 +162,8 @@ operation Get { output := { v: U } }
 @discriminated("kind")
 union U { a: A }
 structure A { x: String }
-`))
-	m, _, err := l.Load(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc, _ := m.Service("d#S")
-	op, _ := svc.Operation("Get")
-	out, err := NewSimpleRestJSON(m).DecodeResponse(context.Background(), op, &wire.Response{Status: 200, Header: wire.Header{},
+`, "d#S")
+	out, err := c.DecodeResponse(context.Background(), op, &wire.Response{Status: 200, Header: wire.Header{},
 		Body: []byte(`{"v": {"kind": "b", "y": [1]}}`)})
 	if err != nil {
 		t.Fatal(err)
