@@ -47,6 +47,15 @@ func Wait[O any](ctx context.Context, c *client.Client, operation, waiterName st
 	return out, nil
 }
 
+// Presign presigns operation with in (client.Client.Presign).
+func Presign(ctx context.Context, c *client.Client, operation string, in any, expires time.Duration, opts ...client.CallOption) (*client.Presigned, error) {
+	body, err := marshalInput(operation, in)
+	if err != nil {
+		return nil, err
+	}
+	return c.Presign(ctx, operation, body, expires, opts...)
+}
+
 // EventStream is the typed response of an operation whose output is an
 // event stream: its initial output O and its events, values of the
 // stream's union E. Not safe for concurrent use; Close it when done.

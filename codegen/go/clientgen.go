@@ -23,6 +23,10 @@ type OperationNames struct {
 	// Events is the method opening its output event stream ("TickEvents");
 	// "" when none.
 	Events string
+	// Presign is the method presigning it ("PresignGetObject"), for a
+	// service signed with SigV4 (aws.auth#sigv4); "" otherwise or for an
+	// event stream.
+	Presign string
 }
 
 // Names returns the Go names Generate gives the operations of svc, in the

@@ -22,8 +22,8 @@ func TestMain(m *testing.M) {
 
 // dynamoProgram uses the generated DynamoDB package on dynalite:
 // CreateTable, WaitTableExists, PaginateListTables one table per page and
-// with max items, WaitTableNotExists timing out, then DeleteTable and
-// WaitTableNotExists.
+// with max items, PresignDescribeTable refused (a JSON body),
+// WaitTableNotExists timing out, then DeleteTable and WaitTableNotExists.
 const dynamoProgram = `package main
 
 import (
@@ -103,6 +103,11 @@ func run() error {
 		return fmt.Errorf("max items 2: %d pages", pages)
 	}
 	var ce *client.Error
+	// Presigning: generated for a SigV4 service; a JSON body cannot be.
+	if _, err := c.PresignDescribeTable(ctx, &ddb.DescribeTableInput{TableName: names[0]}, time.Minute); !errors.As(err, &ce) ||
+		ce.Kind != client.KindUsage || !strings.Contains(err.Error(), "which a presigned URL cannot carry") {
+		return fmt.Errorf("PresignDescribeTable: %v", err)
+	}
 	_, err = c.WaitTableNotExists(ctx, &ddb.DescribeTableInput{TableName: names[0]}, 300*time.Millisecond)
 	if !errors.As(err, &ce) || ce.Kind != client.KindWaiterTimeout {
 		return fmt.Errorf("TableNotExists on a table: %v", err)

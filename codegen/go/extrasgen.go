@@ -8,8 +8,9 @@ import (
 
 // The methods an operation gets besides its call and paginator: a WaitX
 // per waiter (smithy.waiters#waitable), XStream for streaming blob
-// payloads (an io.Reader and/or io.Writer) and XEvents for an output
-// event stream (a typed.EventStream of the stream's union).
+// payloads (an io.Reader and/or io.Writer), XEvents for an output event
+// stream (a typed.EventStream of the stream's union) and PresignX for a
+// SigV4 service's (a client.Presigned).
 
 // WaiterNames are the Go names of one waiter.
 type WaiterNames struct {
@@ -54,6 +55,9 @@ func (g *gen) extraNames(out []OperationNames, methods namespace) {
 		}
 		if events != nil && out[i].Output != "" {
 			out[i].Events = methods.take(out[i].Method + "Events")
+		}
+		if events == nil && g.svc.Shape.HasTrait(model.TraitSigV4) {
+			out[i].Presign = methods.take("Presign" + out[i].Method)
 		}
 	}
 }
@@ -121,6 +125,14 @@ func (g *gen) extras(w *writer, op *model.Operation, names OperationNames) {
 			w.p("\t}")
 			w.p("\treturn out, nil")
 		}
+		w.p("}")
+		w.p("")
+	}
+	if names.Presign != "" {
+		w.comment("", fmt.Sprintf("%s presigns %s with in (client.Client.Presign): its request signed with SigV4 in its URL, valid for expires (1 s to 7 days), for anyone to send without credentials; nothing is sent.", names.Presign, op.Name))
+		w.p("func (c *Client) %s(ctx context.Context%s, expires time.Duration, opts ...client.CallOption) (*client.Presigned, error) {", names.Presign, param)
+		nilGuard(w, names)
+		w.p("	return typed.Presign(ctx, c.c, %q, %s, expires, opts...)", op.Name, arg)
 		w.p("}")
 		w.p("")
 	}

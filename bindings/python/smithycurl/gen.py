@@ -278,20 +278,22 @@ class _Gen:
                 f"        return {name}(self)\n")
 
     def method(self, info: Any, data: dict[str, Any], paginate: bool = False, waiter: Optional[str] = None,
-               stream: Optional[str] = None, aio: bool = False) -> str:
+               stream: Optional[str] = None, aio: bool = False, presign: bool = False) -> str:
         """The client's method of an operation or, with paginate, the
         paginators class's method of a @paginated one; with waiter, the
         waiters class's method of that waiter; with stream (the method's
-        name), the client's method opening its event stream. With aio, the
-        asynchronous client's (coroutines; streamed bodies as bytes, no
-        download file, no event streams)."""
+        name), the client's method opening its event stream; with presign,
+        the presigners class's method. With aio, the asynchronous client's
+        (coroutines; streamed bodies as bytes, no download file, no event
+        streams)."""
         in_shape = self.shapes.get(info.input) if info.input != "smithy.api#Unit" else None
         out_type = "None" if info.output == "smithy.api#Unit" else self.names[info.output]
         params = ["self"]
         mapping = []
         args_doc = []
         # typing: the body's typing.cast must not name a parameter.
-        used = {"self", "typing"} | (set(_PAGINATE_OPTIONS) if paginate else set()) | ({"max_wait"} if waiter else set())
+        used = {"self", "typing"} | (set(_PAGINATE_OPTIONS) if paginate else set()) | ({"max_wait"} if waiter else set()) \
+            | ({"expires_in", "signing_time"} if presign else set())
         if in_shape:
             mem = self.members(in_shape)
             if mem or paginate:
@@ -301,7 +303,7 @@ class _Gen:
                     py += "_"
                 used.add(py)
                 ann = self.ann(m.get("type", ""), m["target"])
-                if m.get("streaming") == "blob" and not paginate and not aio:
+                if m.get("streaming") == "blob" and not paginate and not aio and not presign:
                     ann = "smithycurl.BodySource"  # bytes, or streamed from a file object or chunks
                 if m.get("type") in ("structure", "union"):
                     ann = f"{ann} | typing.Mapping[str, typing.Any]"
@@ -321,7 +323,8 @@ class _Gen:
         # object when one is given (keyword-only, after the members).
         download = ""
         out_shape = self.shapes.get(info.output) if info.output != "smithy.api#Unit" else None
-        if not paginate and not aio and any(m.get("streaming") == "blob" for m in (out_shape or {}).get("members", ())):
+        if not paginate and not aio and not presign and \
+                any(m.get("streaming") == "blob" for m in (out_shape or {}).get("members", ())):
             download = "download"
             while download in used:
                 download += "_"
@@ -358,6 +361,16 @@ class _Gen:
             if out_type == "None":
                 return out + f"        {call}\n"
             return out + f"        return typing.cast({out_type}, {call})\n"
+        if presign:
+            if "*" not in params:
+                params.append("*")
+            params += ["expires_in: int = 3600", "signing_time: typing.Optional[datetime.datetime] = None"]
+            doc = (f"Presigns {info.name}: its request signed with SigV4 in its URL, valid for expires_in seconds\n"
+                   "(1 to 604800), for anyone to send without credentials; nothing is sent. signing_time (aware)\n"
+                   "signs as of then instead of now.\n\n" + doc.split("\n\nReturns:")[0].split("\n\nRaises:")[0])
+            out = f"    def {info.py_name}({', '.join(params)}) -> smithycurl.PresignedRequest:\n"
+            out += _doc(doc, "        ")
+            return out + (f"        return self._client._presign({info.name!r}, {{{', '.join(mapping)}}}, expires_in, signing_time)\n")
         if stream is not None:
             union = self.event_union(info)
             assert union is not None
@@ -481,6 +494,11 @@ class _Gen:
             client += self.accessor(parts, "Paginators", "paginate", "The paginators of the @paginated operations.",
                                     "one method per @paginated operation",
                                     [self.method(info, data, paginate=True) for info, data in paged])
+        if "aws.auth#sigv4" in svc.auth:
+            signed = [(info, data) for info, data in zip(svc.operations, self.ops) if self.event_union(info) is None]
+            client += self.accessor(parts, "Presigners", "presign", "Presigned URLs of the operations (SigV4 in the query).",
+                                    "one method per operation, returning a smithycurl.PresignedRequest",
+                                    [self.method(info, data, presign=True) for info, data in signed])
         if aio:
             client += "\n\n" + self.async_client(parts)
 

@@ -7,6 +7,7 @@ class calls through the same core as ``model.client(...)``.
 
 from __future__ import annotations
 
+import datetime
 import os
 import threading
 from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Optional, TypeVar
@@ -15,6 +16,7 @@ from . import _body
 
 from ._body import Writable
 from ._paginate import Paginator
+from ._presign import PresignedRequest, presign
 from .client import Client, EventStream, Waiter
 from .model import Model, load_model
 
@@ -72,6 +74,11 @@ class GeneratedClient:
     def _stream(self, operation: str, members: Mapping[str, Any]) -> EventStream[Any]:
         op = self.client._operation(operation)
         return self.client._stream(op, op._members_body(members))
+
+    def _presign(self, operation: str, members: Mapping[str, Any], expires_in: int,
+                 signing_time: Optional[datetime.datetime]) -> PresignedRequest:
+        op = self.client._operation(operation)
+        return presign(self.client, op, op._members_body(members), expires_in, signing_time)
 
     def close(self) -> None:
         """Closes the client's connections."""
