@@ -47,6 +47,13 @@ type Settings struct {
 	// sigv4a_signing_region_set: the regions a SigV4a signature is for,
 	// comma-separated ("*" for all), instead of the endpoint rules'.
 	SigV4aSigningRegionSet Value[string]
+	// RequestChecksumCalculation: AWS_REQUEST_CHECKSUM_CALCULATION,
+	// request_checksum_calculation: "when_supported" or "when_required"
+	// (read in any case, as botocore and aws-sdk-go-v2).
+	RequestChecksumCalculation Value[string]
+	// ResponseChecksumValidation: AWS_RESPONSE_CHECKSUM_VALIDATION,
+	// response_checksum_validation: the same two values.
+	ResponseChecksumValidation Value[string]
 }
 
 // ServiceKey is a service's name in AWS_ENDPOINT_URL_<SERVICE> (upper-cased)
@@ -100,6 +107,12 @@ func (c *Config) Settings(profile string, serviceID string) (Settings, error) {
 		return Settings{}, err
 	}
 	if s.UseDualStack, err = r.boolean("AWS_USE_DUALSTACK_ENDPOINT", "use_dualstack_endpoint"); err != nil {
+		return Settings{}, err
+	}
+	if s.RequestChecksumCalculation, err = r.checksumWhen("AWS_REQUEST_CHECKSUM_CALCULATION", "request_checksum_calculation"); err != nil {
+		return Settings{}, err
+	}
+	if s.ResponseChecksumValidation, err = r.checksumWhen("AWS_RESPONSE_CHECKSUM_VALIDATION", "response_checksum_validation"); err != nil {
 		return Settings{}, err
 	}
 	return s, nil
@@ -177,6 +190,20 @@ func (r resolver) retryMode() (Value[string], error) {
 		return v, nil
 	}
 	return Value[string]{}, fmt.Errorf("%s must be standard, adaptive or legacy", v.Place("retry_mode"))
+}
+
+// checksumWhen reads when_supported or when_required, in any case (as
+// botocore lower-cases it), returned lower-case.
+func (r resolver) checksumWhen(env, key string) (Value[string], error) {
+	v := r.str([]string{env}, key)
+	if !v.IsSet() {
+		return v, nil
+	}
+	switch l := strings.ToLower(strings.TrimSpace(v.V)); l {
+	case "when_supported", "when_required":
+		return Value[string]{l, v.From}, nil
+	}
+	return Value[string]{}, fmt.Errorf("%s must be when_supported or when_required", v.Place(key))
 }
 
 // endpointURL follows botocore's ConfiguredEndpointProvider: the

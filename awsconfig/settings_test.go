@@ -32,6 +32,8 @@ services = missing
 
 [profile legacy]
 retry_mode = legacy
+request_checksum_calculation = WHEN_REQUIRED
+response_checksum_validation = when_required
 
 [services local]
 dynamodb =
@@ -72,7 +74,7 @@ func TestSettingsPrecedence(t *testing.T) {
 			{"CABundle", "/env-ca.pem", "AWS_CA_BUNDLE"}}},
 		{"AWS_PROFILE", map[string]string{"AWS_PROFILE": "dev"}, "", "DynamoDB", []want{
 			{"Profile", "dev", ""}, {"Region", "eu-west-1", "@10"}, {"MaxAttempts", "0", ""},
-			{"EndpointURL", "http://127.0.0.1:8000", "@29"}}},
+			{"EndpointURL", "http://127.0.0.1:8000", "@31"}}},
 		{"the argument over AWS_PROFILE", map[string]string{"AWS_PROFILE": "nosvc"}, "dev", "", []want{
 			{"Profile", "dev", ""}, {"EndpointURL", "http://dev.example:1", "@11"}}},
 		{"service variable first", map[string]string{"AWS_ENDPOINT_URL_DYNAMODB": "http://svc", "AWS_ENDPOINT_URL": "http://all"},
@@ -80,7 +82,7 @@ func TestSettingsPrecedence(t *testing.T) {
 		{"AWS_ENDPOINT_URL over the services section", map[string]string{"AWS_ENDPOINT_URL": "http://all"},
 			"dev", "DynamoDB", []want{{"EndpointURL", "http://all", "AWS_ENDPOINT_URL"}}},
 		{"another service's variable", map[string]string{"AWS_ENDPOINT_URL_S3": "http://s3"},
-			"dev", "DynamoDB", []want{{"EndpointURL", "http://127.0.0.1:8000", "@29"}}},
+			"dev", "DynamoDB", []want{{"EndpointURL", "http://127.0.0.1:8000", "@31"}}},
 		{"the profile's endpoint_url for a service not in the section", nil, "dev", "SQS", []want{
 			{"EndpointURL", "http://dev.example:1", "@11"}}},
 		{"no service id: the global ones", map[string]string{"AWS_ENDPOINT_URL_DYNAMODB": "http://svc"}, "dev", "", []want{
@@ -88,7 +90,7 @@ func TestSettingsPrecedence(t *testing.T) {
 		{"spaces in the sdkId", map[string]string{"AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER": "http://idp"}, "", "Cognito Identity Provider", []want{
 			{"EndpointURL", "http://idp", "AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER"}}},
 		{"the section's key of an sdkId with spaces", nil, "svc-only", "Cognito Identity Provider", []want{
-			{"EndpointURL", "http://127.0.0.1:9000", "@31"}}},
+			{"EndpointURL", "http://127.0.0.1:9000", "@33"}}},
 		{"ignored in the profile", map[string]string{"AWS_ENDPOINT_URL": "http://all"}, "ignore", "DynamoDB", []want{
 			{"EndpointURL", "", ""}, {"IgnoreConfiguredEndpointURLs", "true", "@19"}}},
 		{"ignored by the environment", map[string]string{"AWS_IGNORE_CONFIGURED_ENDPOINT_URLS": "TRUE", "AWS_ENDPOINT_URL_DYNAMODB": "http://svc"},
@@ -96,9 +98,16 @@ func TestSettingsPrecedence(t *testing.T) {
 		{"the environment un-ignores", map[string]string{"AWS_IGNORE_CONFIGURED_ENDPOINT_URLS": "false"}, "ignore", "", []want{
 			{"EndpointURL", "http://ignored.example", "@18"}, {"IgnoreConfiguredEndpointURLs", "false", "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS"}}},
 		{"legacy reads as standard", nil, "legacy", "", []want{{"RetryMode", "standard", "@25"}}},
-		{"SigV4a's region set", nil, "multi", "", []want{{"SigV4aSigningRegionSet", "us-east-1,us-west-2", "@34"}}},
+		{"SigV4a's region set", nil, "multi", "", []want{{"SigV4aSigningRegionSet", "us-east-1,us-west-2", "@36"}}},
 		{"SigV4a's region set from the environment", map[string]string{"AWS_SIGV4A_SIGNING_REGION_SET": "*"}, "multi", "", []want{
 			{"SigV4aSigningRegionSet", "*", "AWS_SIGV4A_SIGNING_REGION_SET"}}},
+		{"legacy reads as standard", nil, "legacy", "", []want{{"RetryMode", "standard", "@25"},
+			{"RequestChecksumCalculation", "when_required", "@26"}, {"ResponseChecksumValidation", "when_required", "@27"}}},
+		{"checksum settings from the environment", map[string]string{"AWS_REQUEST_CHECKSUM_CALCULATION": "When_Supported",
+			"AWS_RESPONSE_CHECKSUM_VALIDATION": "when_supported"}, "legacy", "", []want{
+			{"RequestChecksumCalculation", "when_supported", "AWS_REQUEST_CHECKSUM_CALCULATION"},
+			{"ResponseChecksumValidation", "when_supported", "AWS_RESPONSE_CHECKSUM_VALIDATION"}}},
+		{"checksum settings unset", nil, "", "", []want{{"RequestChecksumCalculation", "", ""}, {"ResponseChecksumValidation", "", ""}}},
 		{"AWS_DEFAULT_PROFILE", map[string]string{"AWS_DEFAULT_PROFILE": "legacy"}, "", "", []want{
 			{"Profile", "legacy", ""}, {"Region", "", ""}}},
 		// botocore's order (the AWS CLI v2's is the other).
@@ -143,6 +152,10 @@ func field(s Settings, name string) (string, string) {
 		return s.CABundle.V, s.CABundle.From
 	case "RetryMode":
 		return s.RetryMode.V, s.RetryMode.From
+	case "RequestChecksumCalculation":
+		return s.RequestChecksumCalculation.V, s.RequestChecksumCalculation.From
+	case "ResponseChecksumValidation":
+		return s.ResponseChecksumValidation.V, s.ResponseChecksumValidation.From
 	case "MaxAttempts":
 		return strconv.Itoa(s.MaxAttempts.V), s.MaxAttempts.From
 	case "UseFIPS":
@@ -210,6 +223,8 @@ func TestSettingsErrors(t *testing.T) {
 		{"max_attempts a fraction", map[string]string{"AWS_MAX_ATTEMPTS": "2.5"}, "", "", "AWS_MAX_ATTEMPTS must be"},
 		{"retry mode", map[string]string{"AWS_RETRY_MODE": secret}, "", "", "environment variable AWS_RETRY_MODE must be standard, adaptive or legacy"},
 		{"retry mode case", nil, "[default]\n\nretry_mode = Standard\n", "", "@3: retry_mode must be"},
+		{"request checksum calculation", map[string]string{"AWS_REQUEST_CHECKSUM_CALCULATION": secret}, "", "", "environment variable AWS_REQUEST_CHECKSUM_CALCULATION must be when_supported or when_required"},
+		{"response checksum validation", nil, "[default]\nresponse_checksum_validation = always\n", "", "@2: response_checksum_validation must be when_supported or when_required"},
 		{"fips", map[string]string{"AWS_USE_FIPS_ENDPOINT": secret}, "", "", "environment variable AWS_USE_FIPS_ENDPOINT must be true or false"},
 		{"fips yes", nil, "[default]\nuse_fips_endpoint = yes\n", "", "@2: use_fips_endpoint must be true or false"},
 		{"dual-stack 1", nil, "[default]\nuse_dualstack_endpoint = 1\n", "", "@2: use_dualstack_endpoint must be"},

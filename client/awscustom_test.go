@@ -6,6 +6,7 @@ import (
 	"crypto/md5"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -278,9 +279,11 @@ func TestAWSCustomS3(t *testing.T) {
 	c, s := newAWSClient(t, "s3.json", "com.amazonaws.s3#AmazonS3", func(_ int, _ awsRequest, w http.ResponseWriter) {})
 	ctx := context.Background()
 	// A caller's ContentMD5 is sent as given where a checksum is required
-	// (issue 31, item 10); absent, it is computed.
+	// (issue 31, item 10), with no second checksum; absent, a CRC32 is
+	// computed and its algorithm named, as the AWS SDKs since 2025 (issue
+	// 26, item 5), under either checksum setting.
 	tagging := `"Tagging": {"TagSet": [{"Key": "k", "Value": "v"}]}`
-	for _, tc := range []struct{ in, want string }{
+	for _, tc := range []struct{ in, md5 string }{
 		{`{"Bucket": "b", "Key": "o", "ContentMD5": "Y2FsbGVyJ3M=", ` + tagging + `}`, "Y2FsbGVyJ3M="},
 		{`{"Bucket": "b", "Key": "o", ` + tagging + `}`, ""},
 	} {
@@ -288,13 +291,13 @@ func TestAWSCustomS3(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := s.take()[0]
-		want := tc.want
-		if want == "" {
-			sum := md5.Sum(r.body)
-			want = base64.StdEncoding.EncodeToString(sum[:])
+		crc, alg := "", ""
+		if tc.md5 == "" {
+			crc = base64.StdEncoding.EncodeToString(binary.BigEndian.AppendUint32(nil, crc32.ChecksumIEEE(r.body)))
+			alg = "CRC32"
 		}
-		if got := r.header.Get("Content-Md5"); got != want {
-			t.Errorf("PutObjectTagging %s: Content-MD5 %q, want %q", tc.in, got, want)
+		if got := [3]string{r.header.Get("Content-Md5"), r.header.Get("X-Amz-Checksum-Crc32"), r.header.Get("X-Amz-Sdk-Checksum-Algorithm")}; got != [3]string{tc.md5, crc, alg} {
+			t.Errorf("PutObjectTagging %s: Content-MD5, x-amz-checksum-crc32, x-amz-sdk-checksum-algorithm %q, want %q", tc.in, got, [3]string{tc.md5, crc, alg})
 		}
 	}
 	// SSE-C: a raw key is sent in base64 with its MD5; a key already in

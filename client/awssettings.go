@@ -115,6 +115,12 @@ func (o *options) applyAWSSettings(s awsconfig.Settings, endpoint string) (strin
 		}
 		o.sigv4aRegionSet = set
 	}
+	if o.checksums.request == "" {
+		o.checksums.request = ChecksumWhen(s.RequestChecksumCalculation.V)
+	}
+	if o.checksums.response == "" {
+		o.checksums.response = ChecksumWhen(s.ResponseChecksumValidation.V)
+	}
 	return endpoint, nil
 }
 

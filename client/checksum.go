@@ -60,12 +60,21 @@ func planChecksum(m *model.Model, op *model.Operation) checksumPlan {
 		p.required = true
 	}
 	if v, ok := t.Get("responseAlgorithms"); ok {
-		for _, a := range v.Items() {
-			p.responseAlgs = append(p.responseAlgs, a.Str())
+		for _, alg := range responsePriority {
+			for _, a := range v.Items() {
+				if strings.EqualFold(a.Str(), alg) {
+					p.responseAlgs = append(p.responseAlgs, alg)
+				}
+			}
 		}
 	}
 	return p
 }
+
+// responsePriority is the order in which a response's checksums are
+// chosen, botocore's (_ALGORITHMS_PRIORITY_LIST): the CRCs, cheapest to
+// compute, first.
+var responsePriority = []string{"CRC64NVME", "CRC32C", "CRC32", "SHA1", "SHA256"}
 
 var (
 	castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -99,37 +108,124 @@ func hasMember(input []byte, name string) bool {
 
 func digest(h hash.Hash) string { return base64.StdEncoding.EncodeToString(h.Sum(nil)) }
 
-// requestChecksum adds the request checksum httpChecksum asks for: the
-// algorithm the caller chose in requestAlgorithmMember (x-amz-checksum-*),
-// or Content-MD5 when a checksum is required and none was chosen. A
-// checksum the caller gave in its own member (of input) is kept, as
-// botocore and the JavaScript SDK keep it. A streamed body is
-// read through once when it can be rewound (an io.Seeker), else its
-// checksum goes in a trailer of the aws-chunked encoding; Content-MD5,
-// which has no trailer form, needs a body that can be rewound.
-func (b *callBody) requestChecksum(op *model.Operation, cp checksumPlan, input []byte, req *transport.Request) error {
+// ChecksumWhen says when a client computes request checksums or checks
+// response checksums (aws.protocols#httpChecksum), as the AWS SDKs'
+// request_checksum_calculation and response_checksum_validation settings.
+type ChecksumWhen string
+
+const (
+	// ChecksumWhenSupported: a request checksum (CRC32 unless the input
+	// chooses another) whenever the operation supports one, and the
+	// response checked whenever the operation can be asked for one (its
+	// validation mode member set to ENABLED unless the input sets it).
+	// The default, as the AWS SDKs' since 2025.
+	ChecksumWhenSupported ChecksumWhen = "when_supported"
+	// ChecksumWhenRequired: a request checksum only when the operation
+	// requires one or the input chooses an algorithm; the response checked
+	// only when the input sets the validation mode member to ENABLED.
+	ChecksumWhenRequired ChecksumWhen = "when_required"
+)
+
+// checksumOptions are the two settings; "" until New resolves them.
+type checksumOptions struct{ request, response ChecksumWhen }
+
+// WithRequestChecksumCalculation sets when request checksums are computed
+// (default: AWS_REQUEST_CHECKSUM_CALCULATION, the profile's
+// request_checksum_calculation, else ChecksumWhenSupported).
+func WithRequestChecksumCalculation(w ChecksumWhen) Option {
+	return optionFunc(func(o *options) { o.checksums.request = w })
+}
+
+// WithResponseChecksumValidation sets when response checksums are checked
+// (default: AWS_RESPONSE_CHECKSUM_VALIDATION, the profile's
+// response_checksum_validation, else ChecksumWhenSupported).
+func WithResponseChecksumValidation(w ChecksumWhen) Option {
+	return optionFunc(func(o *options) { o.checksums.response = w })
+}
+
+// resolve gives what is still unset the default and checks the values
+// (New, after the AWS settings filled in theirs).
+func (c *checksumOptions) resolve() error {
+	for _, f := range []struct {
+		v      *ChecksumWhen
+		option string
+	}{{&c.request, "WithRequestChecksumCalculation"}, {&c.response, "WithResponseChecksumValidation"}} {
+		switch *f.v {
+		case "":
+			*f.v = ChecksumWhenSupported
+		case ChecksumWhenSupported, ChecksumWhenRequired:
+		default:
+			return fmt.Errorf("%s(%q): want %q or %q", f.option, string(*f.v), ChecksumWhenSupported, ChecksumWhenRequired)
+		}
+	}
+	return nil
+}
+
+// callerChecksum reports whether the request carries a checksum the
+// caller gave: an x-amz-checksum-<algorithm> header (from an input member
+// or WithCallHeader). It is sent as given, with no second one, as the AWS
+// SDKs do.
+func callerChecksum(h wire.Header) bool {
+	for alg := range checksumAlgorithms {
+		if h.Get(checksumHeader(alg)) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// requestChecksum adds the request checksum httpChecksum asks for, as the
+// AWS SDKs since 2025:
+//   - a checksum the caller gives (an x-amz-checksum-* member or header) is
+//     sent as given, and so is a Content-MD5 when the caller chose no
+//     algorithm;
+//   - else the algorithm the caller chose in requestAlgorithmMember;
+//   - else CRC32, when the operation has that member and requires a
+//     checksum or when is ChecksumWhenSupported; the member's header says
+//     CRC32 then (x-amz-sdk-checksum-algorithm), as botocore sends it;
+//   - else Content-MD5 when the operation requires a checksum and has no
+//     algorithm member (@httpChecksumRequired).
+//
+// A streamed body is read through once when it can be rewound (an
+// io.Seeker), else its checksum goes in a trailer of the aws-chunked
+// encoding; a default CRC32 does so only over https (as botocore: the
+// trailer means an unsigned payload), a body that cannot be rewound gets
+// none over http. Content-MD5, which has no trailer form, needs a body that
+// can be rewound.
+func (b *callBody) requestChecksum(op *model.Operation, cp checksumPlan, when ChecksumWhen, input []byte, req *transport.Request) error {
 	alg := ""
 	if cp.algHeader != "" {
 		alg = strings.ToUpper(req.Header.Get(cp.algHeader))
 	}
-	if alg == "" && !cp.required {
-		return nil
-	}
 	newHash := md5.New
-	name := "Content-Md5"
 	if alg != "" {
 		var ok bool
 		if newHash, ok = checksumAlgorithms[alg]; !ok {
 			return usageError(op.Shape.ID, "checksum algorithm %q is not one of CRC32, CRC32C, CRC64NVME, SHA1, SHA256", alg)
 		}
-		name = checksumHeader(alg)
-		if req.Header.Get(name) != "" {
-			return nil // the caller's own
+	}
+	if callerChecksum(req.Header) {
+		return nil
+	}
+	defaulted := false
+	if alg == "" {
+		switch {
+		case cp.md5Member != "" && hasMember(input, cp.md5Member):
+			return nil // the caller's Content-MD5
+		case cp.algHeader != "" && (cp.required || when == ChecksumWhenSupported):
+			alg, defaulted, newHash = "CRC32", true, checksumAlgorithms["CRC32"]
+			req.Header.Set(cp.algHeader, alg)
+		case !cp.required:
+			return nil
 		}
+	}
+	name := "Content-Md5"
+	if alg != "" {
+		name = checksumHeader(alg)
 	}
 	if b.r == nil {
 		if alg == "" {
-			return nil // the codec wrote Content-MD5, or kept the caller's
+			return nil // the codec wrote Content-MD5
 		}
 		h := newHash()
 		h.Write(req.Body)
@@ -137,9 +233,6 @@ func (b *callBody) requestChecksum(op *model.Operation, cp checksumPlan, input [
 		return nil
 	}
 	if alg == "" {
-		if cp.md5Member != "" && hasMember(input, cp.md5Member) {
-			return nil // the caller's
-		}
 		delete(req.Header, "Content-Md5") // the codec's, of an empty body
 	}
 	h := newHash()
@@ -153,6 +246,10 @@ func (b *callBody) requestChecksum(op *model.Operation, cp checksumPlan, input [
 	}
 	if alg == "" {
 		return usageError(op.Shape.ID, "operation %s requires a Content-MD5 of its body: give a body reader that is an io.Seeker, or choose a checksum algorithm", op.Name)
+	}
+	if defaulted && !strings.HasPrefix(req.URL, "https://") {
+		req.Header.Del(cp.algHeader)
+		return nil
 	}
 	// The aws-chunked encoding with the checksum in a trailer.
 	trailer := strings.ToLower(name)
@@ -241,7 +338,8 @@ func awsChunkedLen(size int64, trailer string, digestSize int) int64 {
 }
 
 // responseChecksum checks a response body against the checksum header the
-// service sent, the first of responseAlgorithms it sent. Composite
+// service sent, the first of responseAlgorithms it sent in botocore's order
+// of preference (responsePriority). Composite
 // checksums of multipart objects ("…-N") are not checked, nor a response
 // without any.
 type responseChecksum struct {
@@ -252,9 +350,18 @@ type responseChecksum struct {
 }
 
 // newResponseChecksum is nil unless the request's validation mode member
-// is ENABLED.
-func newResponseChecksum(cp checksumPlan, req *transport.Request) *responseChecksum {
-	if cp.modeHeader == "" || !strings.EqualFold(req.Header.Get(cp.modeHeader), "ENABLED") {
+// is ENABLED: as the input sets it, else, under ChecksumWhenSupported,
+// set here (the header is sent, as botocore sends it).
+func newResponseChecksum(cp checksumPlan, when ChecksumWhen, req *transport.Request) *responseChecksum {
+	if cp.modeHeader == "" || len(cp.responseAlgs) == 0 {
+		return nil
+	}
+	mode := req.Header.Get(cp.modeHeader)
+	if mode == "" && when == ChecksumWhenSupported {
+		mode = "ENABLED"
+		req.Header.Set(cp.modeHeader, mode)
+	}
+	if !strings.EqualFold(mode, "ENABLED") {
 		return nil
 	}
 	return &responseChecksum{algs: cp.responseAlgs}

@@ -98,7 +98,8 @@ type callPlan struct {
 // A service that signs with SigV4 or has the aws.api#service trait takes
 // what the options leave unset from its AWS settings (awsconfig: the
 // environment, then the profile of WithProfile, AWS_PROFILE or default):
-// region, endpoint URL, CA bundle, max attempts, FIPS and dual-stack. A
+// region, endpoint URL, CA bundle, max attempts, FIPS, dual-stack and the
+// checksum settings (WithRequestChecksumCalculation). A
 // malformed setting makes New fail, naming where it is set.
 func New(m *model.Model, serviceID model.ShapeID, endpoint string, opts ...Option) (*Client, error) {
 	svc, err := m.Service(serviceID)
@@ -122,6 +123,9 @@ func New(m *model.Model, serviceID model.ShapeID, endpoint string, opts ...Optio
 		if err != nil {
 			return nil, &Error{Kind: KindUsage, err: fmt.Errorf("AWS settings: %w", err)}
 		}
+	}
+	if err := o.checksums.resolve(); err != nil {
+		return nil, &Error{Kind: KindUsage, err: err}
 	}
 	u, rules, err := setupEndpoint(m, svc, endpoint, &o.endpoint)
 	if err != nil {
@@ -261,14 +265,16 @@ func (c *Client) Service() *model.Service { return c.svc }
 // WithCallHeader, and WithBodyReader and WithBodyWriter for streaming blob
 // payloads).
 //
-// Checksums (aws.protocols#httpChecksum): when the input chooses an
-// algorithm in the operation's requestAlgorithmMember, the request carries
-// that checksum of its body (x-amz-checksum-crc32 and the like) unless the
-// input gives it; operations that require a checksum get Content-MD5
-// otherwise. When the input's requestValidationModeMember is ENABLED, the
-// checksum the service sends with a successful response is checked against
-// its body (a streamed one once it has all been written): a mismatch is a
-// KindDecode error.
+// Checksums (aws.protocols#httpChecksum), as the AWS SDKs since 2025: the
+// request carries a checksum of its body (x-amz-checksum-crc32, or the
+// algorithm the input chooses) whenever the operation supports one, or
+// only when it requires one (WithRequestChecksumCalculation); a checksum or
+// Content-MD5 the input gives is sent as given. The checksum a service
+// sends with a successful response is checked against its body (a
+// streamed one once it has all been written, before Call returns)
+// whenever the operation can ask for one, or only when the input sets its
+// validation mode member to ENABLED (WithResponseChecksumValidation): a
+// mismatch is a KindDecode error.
 func (c *Client) Call(ctx context.Context, operation string, input []byte, opts ...CallOption) ([]byte, error) {
 	ctx, co, cancel := applyCallOptions(ctx, opts)
 	defer cancel()
@@ -407,13 +413,13 @@ func (c *Client) prepare(ctx context.Context, operation string, input []byte, co
 	if err := body.attach(op, plan, req); err != nil {
 		return nil, nil, nil, nil, err
 	}
-	if err := body.requestChecksum(op, plan.checksum, input, req); err != nil {
+	if err := body.requestChecksum(op, plan.checksum, c.opts.checksums.request, input, req); err != nil {
 		return nil, nil, nil, nil, err
 	}
 	if err := plan.custom.Request(&awscustom.Request{Request: req, Input: input, HashBody: body.hashBody(req)}); err != nil {
 		return nil, nil, nil, nil, usageError(op.Shape.ID, "%v", err)
 	}
-	if body.validate = newResponseChecksum(plan.checksum, req); body.validate != nil && body.w != nil {
+	if body.validate = newResponseChecksum(plan.checksum, c.opts.checksums.response, req); body.validate != nil && body.w != nil {
 		rc, w := body.validate, body.w.w
 		body.w.w = io.MultiWriter(w, rc)
 		req.OnBodyStart = func(_ int, h wire.Header) { rc.pick(h) }

@@ -35,6 +35,9 @@ type options struct {
 	// sigv4aRegionSet, from the AWS settings, replaces the endpoint
 	// rules' signingRegionSet.
 	sigv4aRegionSet []string
+	// checksums: WithRequestChecksumCalculation, WithResponseChecksumValidation
+	// ("" until New: the AWS settings', else ChecksumWhenSupported).
+	checksums checksumOptions
 }
 
 // engineOptions configure the client's asynchronous engine.

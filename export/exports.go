@@ -284,6 +284,7 @@ type optionsH struct {
 	traceFn, traceUser      uintptr
 	ids                     identities // the identity callbacks (identity.go)
 	profile                 string
+	checksums               [2]client.ChecksumWhen // request calculation, response validation ("": the settings')
 }
 
 //export scx_options_new
@@ -445,6 +446,12 @@ func scx_options_set_str(h C.uintptr_t, which C.int, p1, p2, p3, p4 *C.char, fla
 			return fail(&o.errBox, codeInvalidArgument, "the profile name contains a control character")
 		}
 		o.profile = s[0]
+	case C.SCX_OPT_REQUEST_CHECKSUM_CALCULATION, C.SCX_OPT_RESPONSE_CHECKSUM_VALIDATION:
+		w := client.ChecksumWhen(s[0])
+		if w != "" && w != client.ChecksumWhenSupported && w != client.ChecksumWhenRequired {
+			return fail(&o.errBox, codeInvalidArgument, "want %q, %q, or NULL for the AWS settings'", client.ChecksumWhenSupported, client.ChecksumWhenRequired)
+		}
+		o.checksums[which-C.SCX_OPT_REQUEST_CHECKSUM_CALCULATION] = w
 	case C.SCX_OPT_ENDPOINT_PARAM:
 		if !need(p1) || s[0] == "" {
 			return fail(&o.errBox, codeInvalidArgument, "the endpoint parameter name must not be NULL or empty")
@@ -536,6 +543,12 @@ func (o *optionsH) clientOptions() []client.Option {
 	opts = append(opts, o.ids.options()...)
 	if o.profile != "" {
 		opts = append(opts, client.WithProfile(o.profile))
+	}
+	if o.checksums[0] != "" {
+		opts = append(opts, client.WithRequestChecksumCalculation(o.checksums[0]))
+	}
+	if o.checksums[1] != "" {
+		opts = append(opts, client.WithResponseChecksumValidation(o.checksums[1]))
 	}
 	if o.tls != nil {
 		opts = append(opts, client.WithTLS(*o.tls))

@@ -378,6 +378,16 @@ smithycurl_code smithycurl_options_set_profile(smithycurl_options *o, const char
     return scx_options_set_str(H(o), SCX_OPT_PROFILE, (char *)profile, NULL, NULL, NULL, 0);
 }
 
+smithycurl_code smithycurl_options_set_request_checksum_calculation(smithycurl_options *o, const char *when) {
+    FORK_CHECK();
+    return scx_options_set_str(H(o), SCX_OPT_REQUEST_CHECKSUM_CALCULATION, (char *)when, NULL, NULL, NULL, 0);
+}
+
+smithycurl_code smithycurl_options_set_response_checksum_validation(smithycurl_options *o, const char *when) {
+    FORK_CHECK();
+    return scx_options_set_str(H(o), SCX_OPT_RESPONSE_CHECKSUM_VALIDATION, (char *)when, NULL, NULL, NULL, 0);
+}
+
 smithycurl_code smithycurl_options_set_async_limits(smithycurl_options *o, int max_transfers,
                                                     int max_host_connections) {
     FORK_CHECK();

@@ -666,6 +666,30 @@ smithycurl_code smithycurl_options_set_api_key_fn(smithycurl_options *options, s
  * Thread-safety: one thread at a time per options handle. */
 smithycurl_code smithycurl_options_set_profile(smithycurl_options *options, const char *profile);
 
+/** When requests carry a checksum of their body (aws.protocols#httpChecksum,
+ * as the AWS SDKs since 2025): "when_supported", a CRC32 (or the algorithm
+ * the input chooses) whenever the operation supports one; "when_required",
+ * only when the operation requires one or the input chooses an algorithm.
+ * A checksum or Content-MD5 the input gives is sent as given. NULL or ""
+ * leaves it to AWS_REQUEST_CHECKSUM_CALCULATION, the profile's
+ * request_checksum_calculation, else "when_supported". Copied.
+ * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_ARGUMENT (another value),
+ *   SMITHYCURL_E_INVALID_UTF8, SMITHYCURL_E_INVALID_HANDLE.
+ * Thread-safety: one thread at a time per options handle. */
+smithycurl_code smithycurl_options_set_request_checksum_calculation(smithycurl_options *options, const char *when);
+
+/** When a response's checksum (x-amz-checksum-*) is checked against its body:
+ * "when_supported", whenever the operation can ask for one (its validation
+ * mode member is sent as ENABLED unless the input sets it);
+ * "when_required", only when the input sets that member to ENABLED. A
+ * mismatch fails the call with SMITHYCURL_E_DECODE (a streamed body's
+ * once its last byte was written, before the call returns). NULL or ""
+ * leaves it to AWS_RESPONSE_CHECKSUM_VALIDATION, the profile's
+ * response_checksum_validation, else "when_supported". Copied.
+ * @return as smithycurl_options_set_request_checksum_calculation.
+ * Thread-safety: one thread at a time per options handle. */
+smithycurl_code smithycurl_options_set_response_checksum_validation(smithycurl_options *options, const char *when);
+
 /** TLS. ca_file: a PEM bundle of trusted CAs (NULL: the system store).
  * cert_file and key_file: a client certificate and its key, PEM (NULL: none).
  * insecure non-zero turns off peer and host name verification: DANGEROUS,
@@ -1065,8 +1089,12 @@ typedef int (*smithycurl_write_fn)(void *user_data, const char *data, size_t len
  * nor once write has received a byte (write may then have received part
  * of a body that a later failure made incomplete). A request checksum the
  * input asks for (aws.protocols#httpChecksum, "ChecksumAlgorithm") goes in
- * an aws-chunked trailer, as the callback cannot be read twice; an
- * operation that requires Content-MD5 cannot be called with read.
+ * an aws-chunked trailer, as the callback cannot be read twice, and so
+ * does the default CRC32 over https (over http, such a body gets none; see
+ * smithycurl_options_set_request_checksum_calculation); an operation that
+ * requires Content-MD5 cannot be called with read. A response checksum
+ * that does not match the body written fails the call with
+ * SMITHYCURL_E_DECODE once the last byte was written.
  *
  * Thread-safety: as smithycurl_call(). read and write are called on the
  * calling thread only, during this call only, one at a time; neither may
@@ -1097,8 +1125,9 @@ typedef int (*smithycurl_rewind_fn)(void *user_data);
  * new send; when rewind fails the call fails with the error of the send
  * before ("not retried: rewinding the body reader: ..."); a call whose
  * read returned -1 is never sent again (rewind is not called). A request
- * checksum (aws.protocols#httpChecksum) is computed by reading the body
- * through once and rewinding it, and goes in a header, not a trailer;
+ * checksum (aws.protocols#httpChecksum: the input's algorithm, or the
+ * default CRC32 where the operation supports one) is computed by reading
+ * the body through once and rewinding it, and goes in a header, not a trailer;
  * Content-MD5 works too. rewind receives read_data. With rewind NULL, this
  * is smithycurl_call_stream().
  *

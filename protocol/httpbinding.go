@@ -144,11 +144,16 @@ func compileOperation(c *compiler, op *model.Operation) (*opPlan, error) {
 	}
 	p.checksum = op.Shape.HasTrait(model.TraitHTTPChecksumRequired)
 	if hc, ok := op.Shape.Trait(TraitHTTPChecksum); ok {
-		// aws.protocols#httpChecksum with requestChecksumRequired (S3's
-		// PutBucketTagging, DeleteObjects): Content-MD5, which S3 takes
-		// for every such operation.
-		if v, ok := hc.Get("requestChecksumRequired"); ok && v.AsBool() {
+		// aws.protocols#httpChecksum with requestChecksumRequired and no
+		// requestAlgorithmMember (S3's PutBucketOwnershipControls):
+		// Content-MD5. With that member (PutBucketTagging, DeleteObjects)
+		// the client sends a CRC32 instead, as the AWS SDKs since 2025.
+		_, chooses := hc.Get("requestAlgorithmMember")
+		if v, ok := hc.Get("requestChecksumRequired"); ok && v.AsBool() && !chooses {
 			p.checksum = true
+		}
+		if chooses {
+			p.checksum = false
 		}
 	}
 	p.acceptJSON = inAPIGateway(c.m, op)

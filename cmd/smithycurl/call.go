@@ -63,6 +63,8 @@ type endpointFlags struct {
 	fips, dualStack bool
 	params          multiFlag
 	profile         string // --profile, also read by the AWS settings
+	// --request-checksum-calculation, --response-checksum-validation
+	checksums [2]string
 }
 
 // profileOptions are the options of --profile.
@@ -78,6 +80,8 @@ func (e *endpointFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&e.fips, "fips", false, "ask the endpoint rules for a FIPS endpoint")
 	fs.BoolVar(&e.dualStack, "dual-stack", false, "ask the endpoint rules for a dual-stack endpoint")
 	fs.Var(&e.params, "endpoint-param", "endpoint rule-set parameter NAME=VALUE (repeatable; e.g. AccountIdEndpointMode=preferred)")
+	fs.StringVar(&e.checksums[0], "request-checksum-calculation", "", "when_supported (a CRC32 of the body whenever the operation supports one) or when_required (default: $AWS_REQUEST_CHECKSUM_CALCULATION, the profile's, when_supported)")
+	fs.StringVar(&e.checksums[1], "response-checksum-validation", "", "when_supported (a response's checksum checked whenever the operation can ask for one) or when_required (default: $AWS_RESPONSE_CHECKSUM_VALIDATION, the profile's, when_supported)")
 }
 
 // haveRegion tells whether the service's endpoint rules get the region
@@ -115,6 +119,21 @@ func (e *endpointFlags) options() ([]client.Option, error) {
 	}
 	if e.dualStack {
 		opts = append(opts, client.WithDualStack(true))
+	}
+	for i, flag := range []string{"request-checksum-calculation", "response-checksum-validation"} {
+		w := client.ChecksumWhen(e.checksums[i])
+		switch w {
+		case "":
+			continue
+		case client.ChecksumWhenSupported, client.ChecksumWhenRequired:
+		default:
+			return nil, fmt.Errorf("--%s %q: want when_supported or when_required", flag, e.checksums[i])
+		}
+		if i == 0 {
+			opts = append(opts, client.WithRequestChecksumCalculation(w))
+		} else {
+			opts = append(opts, client.WithResponseChecksumValidation(w))
+		}
 	}
 	if len(e.params) > 0 {
 		params := map[string]any{}

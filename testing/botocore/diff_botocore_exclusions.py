@@ -233,6 +233,20 @@ def _flexible_checksum(c: Ctx, d: Diff) -> bool:
     return d.ours == checksum(alg, c.ours.body)
 
 
+def _default_checksum_member(c: Ctx, d: Diff) -> bool:
+    """The header of the algorithm member as CRC32, or of the validation mode
+    member as ENABLED, where the input left it out."""
+    hc = getattr(c.op_model, "http_checksum", None) or {}
+    shape = c.op_model.input_shape
+    if d.theirs not in (None, "") or shape is None:
+        return False
+    for key, value in (("requestAlgorithmMember", "CRC32"), ("requestValidationModeMember", "ENABLED")):
+        member = shape.members.get(hc.get(key, ""))
+        if member is not None and d.raw_where == "header " + member.serialization.get("name", "").lower():
+            return bool(d.ours == value)
+    return False
+
+
 def _s3_x_id(c: Ctx, d: Diff) -> bool:
     return d.raw_where == "query x-id" and d.theirs == [] and len(d.ours) == 1 and \
         d.ours[0] == "x-id=" + c.op_model.name
@@ -313,6 +327,12 @@ EXCLUSIONS: list[Exclusion] = [
      "the body it sent. Also when the input gives the checksum member as \"\": smithycurl takes an empty "
      "value as none and computes it (client/checksum.go), botocore sends the empty header (not settled by the "
      "spec; an empty checksum is never a valid one)"),
+    ("default-checksum-member", _default_checksum_member,
+     "the 2025 checksum defaults (issue 26): an @httpChecksum operation's algorithm member header "
+     "(x-amz-sdk-checksum-algorithm) is CRC32 and its validation mode header (x-amz-checksum-mode) ENABLED "
+     "when the input leaves them out; botocore >= 1.36 sets both in its handlers (resolve_request_checksum_algorithm, "
+     "_handle_request_validation_mode_member), Debian's 1.29 predates them; the CRC32 itself is checked by "
+     "flexible-checksum"),
     ("s3-x-id", _s3_x_id,
      "the Smithy S3 model's URIs carry a literal ?x-id=<Operation>; botocore's S3 model has none"),
     ("uri-trailing-slash", _trailing_slash,

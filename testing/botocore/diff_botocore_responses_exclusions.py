@@ -236,7 +236,8 @@ RESPONSE_EXCLUSIONS: list[ResponseExclusion] = [
      "(recent botocore does)"),
     ("response-checksum", _response_checksum,
      "the renderer's x-amz-checksum-* headers are random texts, not the body's checksums: smithycurl "
-     "validates a response checksum (@httpChecksum requestValidationModeMember set, Smithy/S3 flexible "
+     "validates a response checksum (@httpChecksum requestValidationModeMember set, as smithycurl does by "
+     "default since 2025: response_checksum_validation when_supported; Smithy/S3 flexible "
      "checksums) and rejects the response; botocore validates in a handler, not in its parser"),
     ("s3-get-bucket-location", _s3_bucket_location,
      "S3 GetBucketLocation answers <LocationConstraint>region</LocationConstraint>, the root element's text "

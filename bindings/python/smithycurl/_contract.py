@@ -78,6 +78,8 @@ CLIENT_OPTIONS: dict[str, tuple[str, object]] = {
     "host_prefix": ("options_set_host_prefix", True),
     "region": ("options_set_region", None),
     "profile": ("options_set_profile", None),
+    "request_checksum_calculation": ("options_set_request_checksum_calculation", None),
+    "response_checksum_validation": ("options_set_response_checksum_validation", None),
     "endpoint_params": ("options_set_endpoint_param", None),
     "waiter_delays": ("options_set_waiter_delays", None),
     "max_transfers": ("options_set_async_limits", None),

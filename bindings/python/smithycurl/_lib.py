@@ -194,6 +194,8 @@ _FUNCTIONS: dict[str, tuple[Any, list[Any], bool]] = {
     "options_set_token_fn": (c_int, [c_void_p, TOKEN_FN, c_void_p], False),
     "options_set_api_key_fn": (c_int, [c_void_p, TOKEN_FN, c_void_p], False),
     "options_set_profile": (c_int, [c_void_p, c_char_p], False),
+    "options_set_request_checksum_calculation": (c_int, [c_void_p, c_char_p], False),
+    "options_set_response_checksum_validation": (c_int, [c_void_p, c_char_p], False),
     "options_errmsg": (c_int, [c_void_p, P(c_void_p)], True),
     "options_free": (c_int, [c_void_p], False),
     "client_new": (c_int, [c_void_p, c_char_p, c_char_p, c_void_p, P(c_void_p)], False),
@@ -246,7 +248,8 @@ _OPTIONAL = frozenset({"queue_new", "queue_fd", "queue_next", "queue_free", "cal
                        "options_set_async_limits", "paginator_next_queued", "model_services_json_v2",
                        "model_operation_json_v2",
                        "options_set_aws_credentials_fn", "options_set_token_fn", "options_set_api_key_fn",
-                       "options_set_profile", "presign"})
+                       "options_set_profile", "presign", "options_set_request_checksum_calculation",
+                       "options_set_response_checksum_validation"})
 
 
 def _declare(cdll: ctypes.CDLL) -> Library:

@@ -123,6 +123,8 @@ def make_options(lib: _lib.Library, **o: Any) -> tuple[int, Any]:
         "options_set_host_prefix": lambda what, v: [(what, (int(bool(v)),))],
         "options_set_region": lambda what, v: [(what, (s(v, what),))],
         "options_set_profile": lambda what, v: [(what, (s(v, what),))],
+        "options_set_request_checksum_calculation": lambda what, v: [(what, (s(v, what),))],
+        "options_set_response_checksum_validation": lambda what, v: [(what, (s(v, what),))],
         "options_set_endpoint_param": endpoint_params,
         "options_set_waiter_delays": lambda what, v: [(what, (int(round(v[0] * 1000)), int(round(v[1] * 1000))))],
         "options_set_async_limits": lambda what, n, m: [(what, (int(n or 0), int(m or 0)))],

@@ -196,6 +196,8 @@ class Model:
         credentials: Optional[Provider] = None,
         token: Optional[Provider] = None,
         profile: Optional[str] = None,
+        request_checksum_calculation: Optional[str] = None,
+        response_checksum_validation: Optional[str] = None,
         ca_file: Optional[str] = None,
         cert_file: Optional[str] = None,
         key_file: Optional[str] = None,
@@ -252,6 +254,16 @@ class Model:
           ``~/.aws/credentials``) an AWS service reads its region, endpoint
           and other settings, and its credentials, from instead of
           ``AWS_PROFILE``'s or ``default``; it must exist;
+        - ``request_checksum_calculation``: ``"when_supported"`` (a CRC32
+          of the body, or the algorithm the input chooses, whenever the
+          operation supports a checksum, as the AWS SDKs since 2025) or
+          ``"when_required"``; ``response_checksum_validation``:
+          ``"when_supported"`` (a response's checksum checked whenever the
+          operation can ask for one) or ``"when_required"`` (only when the
+          input sets its validation mode member to ENABLED); a mismatch
+          raises DecodeError. None: ``AWS_REQUEST_CHECKSUM_CALCULATION``,
+          ``AWS_RESPONSE_CHECKSUM_VALIDATION``, the profile's settings,
+          else ``"when_supported"``;
         - TLS: ``ca_file``, ``cert_file``, ``key_file``, ``insecure``
           (tests only); ``proxy`` ("-" for none);
         - ``validate``: check inputs against the model's constraint traits
@@ -291,6 +303,8 @@ class Model:
             headers=headers, user_agent=user_agent, bearer_token=bearer_token,
             basic_auth=basic_auth, api_key=api_key, aws_credentials=aws_credentials,
             credentials=credentials, token=token, profile=profile,
+            request_checksum_calculation=request_checksum_calculation,
+            response_checksum_validation=response_checksum_validation,
             ca_file=ca_file, cert_file=cert_file, key_file=key_file, insecure=insecure,
             proxy=proxy, validate=validate,
             max_response_bytes=max_response_bytes, trace=trace, host_prefix=host_prefix,

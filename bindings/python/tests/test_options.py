@@ -27,7 +27,7 @@ SAMPLES: dict[str, Any] = {
     "endpoint_params": {"UseFIPS": True}, "waiter_delays": (1, 2), "max_transfers": 10,
     "max_host_connections": 2, "trace": True,
     "credentials": lambda: {"access_key_id": "AKID", "secret_access_key": "secret"}, "token": lambda: "token",
-    "profile": "dev",
+    "profile": "dev", "request_checksum_calculation": "when_required", "response_checksum_validation": "when_supported",
 }
 
 

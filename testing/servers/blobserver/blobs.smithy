@@ -3,13 +3,15 @@ $version: "2"
 // The streaming blob test service of testing/servers/blobserver: uploads are
 // read and discarded (the answer says how many bytes came and whether
 // they were the pattern: byte i is i % 251), downloads are generated.
+// PutChecked and GetChecked show the checksums of aws.protocols#httpChecksum.
 namespace smithycurl.test.blobs
 
+use aws.protocols#httpChecksum
 use aws.protocols#restJson1
 
 @restJson1
 service Blobs {
-    operations: [PutBlob, GetBlob]
+    operations: [PutBlob, GetBlob, PutChecked, GetChecked]
 }
 
 @streaming
@@ -57,6 +59,68 @@ operation GetBlob {
         @httpHeader("Content-Length")
         contentLength: Long
 
+        @httpPayload
+        body: Body
+    }
+}
+
+enum ChecksumAlgorithm {
+    CRC32
+    CRC32C
+    SHA1
+    SHA256
+    CRC64NVME
+}
+
+enum ChecksumMode {
+    ENABLED
+}
+
+/// Answers with the checksum headers it got (it keeps nothing).
+@idempotent
+@http(method: "PUT", uri: "/checked/{key}")
+@httpChecksum(requestAlgorithmMember: "checksumAlgorithm")
+operation PutChecked {
+    input := {
+        @required
+        @httpLabel
+        key: String
+
+        @httpHeader("x-amz-sdk-checksum-algorithm")
+        checksumAlgorithm: ChecksumAlgorithm
+
+        @httpHeader("x-amz-checksum-crc32")
+        checksumCrc32: String
+
+        @httpPayload
+        body: Blob
+    }
+    output := {
+        /// The x-amz-checksum-crc32 header it got ("" when none).
+        crc32: String
+
+        /// The x-amz-sdk-checksum-algorithm header it got ("" when none).
+        algorithm: String
+    }
+}
+
+/// The bytes "checked body", with their CRC32 in x-amz-checksum-crc32
+/// when the request's x-amz-checksum-mode is ENABLED (as S3): a wrong one
+/// for the key "bad", a multipart object's composite one ("...-2") for
+/// the key "parts".
+@readonly
+@http(method: "GET", uri: "/checked/{key}")
+@httpChecksum(requestValidationModeMember: "checksumMode", responseAlgorithms: ["CRC32"])
+operation GetChecked {
+    input := {
+        @required
+        @httpLabel
+        key: String
+
+        @httpHeader("x-amz-checksum-mode")
+        checksumMode: ChecksumMode
+    }
+    output := {
         @httpPayload
         body: Body
     }

@@ -9,8 +9,11 @@ package blobserver
 import (
 	"bytes"
 	_ "embed"
+	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"net/http"
 	"strconv"
@@ -53,12 +56,44 @@ type Server struct {
 // New returns a server.
 func New() *Server { return &Server{attempts: map[string]int{}} }
 
-// Handler serves PUT /blobs/{key} and GET /blobs/{size}.
+// Handler serves PUT /blobs/{key}, GET /blobs/{size} and the checksum
+// operations' PUT and GET /checked/{key}.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("PUT /blobs/{key}", s.upload)
 	mux.HandleFunc("GET /blobs/{size}", download)
+	mux.HandleFunc("PUT /checked/{key}", putChecked)
+	mux.HandleFunc("GET /checked/{key}", getChecked)
 	return mux
+}
+
+// putChecked answers with the checksum headers of the request.
+func putChecked(w http.ResponseWriter, r *http.Request) {
+	io.Copy(io.Discard, r.Body)
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(map[string]string{"crc32": r.Header.Get("X-Amz-Checksum-Crc32"),
+		"algorithm": r.Header.Get("X-Amz-Sdk-Checksum-Algorithm")})
+}
+
+// CheckedBody is what GetChecked answers.
+const CheckedBody = "checked body"
+
+// getChecked answers CheckedBody, with its CRC32 when asked: wrong for the
+// key "bad", composite for "parts".
+func getChecked(w http.ResponseWriter, r *http.Request) {
+	if r.Header.Get("X-Amz-Checksum-Mode") == "ENABLED" {
+		sum := crc32.ChecksumIEEE([]byte(CheckedBody))
+		suffix := ""
+		switch r.PathValue("key") {
+		case "bad":
+			sum++
+		case "parts":
+			sum, suffix = sum+1, "-2"
+		}
+		w.Header().Set("X-Amz-Checksum-Crc32", base64.StdEncoding.EncodeToString(binary.BigEndian.AppendUint32(nil, sum))+suffix)
+	}
+	w.Header().Set("Content-Type", "application/octet-stream")
+	io.WriteString(w, CheckedBody)
 }
 
 // upload reads the body in pieces, comparing each with the pattern.
