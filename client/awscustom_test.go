@@ -14,6 +14,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -73,11 +74,14 @@ func (s *awsServer) take() []awsRequest {
 // aws-models) to a recording server answering with reply.
 func newAWSClient(t *testing.T, file string, service model.ShapeID, reply func(int, awsRequest, http.ResponseWriter)) (*client.Client, *awsServer) {
 	t.Helper()
-	// Not kept for other tests: S3's model alone holds tens of MiB.
+	// Not kept for other tests: S3's model alone holds tens of MiB, which
+	// are collected when the test ends (the heap-bound tests that follow
+	// measure the heap in use).
 	m, err := model.LoadPaths(context.Background(), shareddata.Path(t, "aws-models", file))
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(runtime.GC)
 	s := &awsServer{reply: reply}
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
