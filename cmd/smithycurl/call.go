@@ -200,16 +200,8 @@ func call(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	defer c.Close()
-	op, err := svc.Operation(pos[0])
-	if err != nil {
-		fmt.Fprintf(stderr, "smithycurl: %v\n", err)
-		return exitUsage
-	}
-	// An operation without input members reads no stdin, so that a script
-	// with an open stdin does not wait for it.
-	input, err := readInput(f.input, len(op.Input.Members) > 0 && f.bodyIn != "-")
-	if err != nil {
-		fmt.Fprintf(stderr, "smithycurl: %v\n", err)
+	op, input, ok := f.operationInput(svc, pos[0], f.bodyIn == "-", stderr)
+	if !ok {
 		return exitUsage
 	}
 	if f.trace {
@@ -251,6 +243,24 @@ func call(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	return callFailed(err, f.raw, stdout, stderr)
+}
+
+// operationInput looks up operation name of svc and reads its input
+// (--input); on failure it has said why on stderr. An operation without
+// input members reads no stdin, nor one whose stdin is taken (--body-in
+// -), so that a script with an open stdin does not wait for it.
+func (f *callFlags) operationInput(svc *model.Service, name string, stdinTaken bool, stderr io.Writer) (*model.Operation, []byte, bool) {
+	op, err := svc.Operation(name)
+	if err != nil {
+		fmt.Fprintf(stderr, "smithycurl: %v\n", err)
+		return nil, nil, false
+	}
+	input, err := readInput(f.input, len(op.Input.Members) > 0 && !stdinTaken)
+	if err != nil {
+		fmt.Fprintf(stderr, "smithycurl: %v\n", err)
+		return nil, nil, false
+	}
+	return op, input, true
 }
 
 // callFailed reports a failed call: the message on stderr, a service

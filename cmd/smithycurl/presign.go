@@ -54,14 +54,8 @@ func presign(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	defer c.Close()
-	op, err := svc.Operation(pos[0])
-	if err != nil {
-		fmt.Fprintf(stderr, "smithycurl: %v\n", err)
-		return exitUsage
-	}
-	input, err := readInput(f.input, len(op.Input.Members) > 0)
-	if err != nil {
-		fmt.Fprintf(stderr, "smithycurl: %v\n", err)
+	op, input, ok := f.operationInput(svc, pos[0], false, stderr)
+	if !ok {
 		return exitUsage
 	}
 	p, err := c.Presign(ctx, op.Name, input, time.Duration(*expires)*time.Second, opts...)
