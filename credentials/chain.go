@@ -65,18 +65,13 @@ type chainStep func() (identity.Provider[identity.AWS], error)
 
 func (c *chain) resolve(ctx context.Context) (identity.AWS, identity.Provider[identity.AWS], error) {
 	opts := c.opts
-	if opts.Config == nil {
-		cfg, err := awsconfig.Load(awsconfig.Env{})
-		if err != nil {
-			return identity.AWS{}, nil, fmt.Errorf("credential chain: %w", err)
-		}
-		opts.Config = cfg
+	cfg, err := opts.config(awsconfig.Env{})
+	if err != nil {
+		return identity.AWS{}, nil, fmt.Errorf("credential chain: %w", err)
 	}
-	cfg, env := opts.Config, opts.Config.Env
-	name, explicit := opts.Profile, opts.Profile != ""
-	if !explicit {
-		name = cfg.ProfileName()
-	}
+	opts.Config = cfg
+	env := cfg.Env
+	name, explicit := opts.profileName(cfg), opts.Profile != ""
 	// A profile named anywhere (even "default") must exist, as botocore's
 	// ProfileNotFound; the implicit default may be absent.
 	named := explicit || env.Get("AWS_PROFILE") != "" || env.Get("AWS_DEFAULT_PROFILE") != ""
@@ -93,10 +88,7 @@ func (c *chain) resolve(ctx context.Context) (identity.AWS, identity.Provider[id
 	webIdentity := func() (identity.Provider[identity.AWS], error) { return WebIdentityFromEnv(env, opts) }
 	// botocore's AssumeRole provider comes before web identity, the
 	// profile's other providers after it.
-	prof := cfg.Profile(name)
-	_, role := prof.Get("role_arn")
-	_, web := prof.Get("web_identity_token_file")
-	assumeRole := role && !web
+	assumeRole := isAssumeRole(cfg.Profile(name))
 	var steps []chainStep
 	if !explicit {
 		steps = append(steps, fixed(Environment(env)))

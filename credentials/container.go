@@ -2,8 +2,6 @@ package credentials
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -14,7 +12,6 @@ import (
 
 	"github.com/smithycurl/smithycurl/awsconfig"
 	"github.com/smithycurl/smithycurl/identity"
-	"github.com/smithycurl/smithycurl/transport"
 	"github.com/smithycurl/smithycurl/wire"
 )
 
@@ -26,9 +23,6 @@ const (
 	containerDelay    = time.Second
 	containerHost     = "169.254.170.2"
 )
-
-// metadataMaxBody bounds a container or instance metadata response.
-const metadataMaxBody = 1 << 20
 
 // Container returns the provider of the ECS and EKS Pod Identity
 // credentials endpoint: AWS_CONTAINER_CREDENTIALS_RELATIVE_URI (on
@@ -77,7 +71,7 @@ func (p *containerProvider) fetch(ctx context.Context, variable, uri string) (id
 	}
 	shown := u.Scheme + "://" + u.Host + u.Path
 	header := wire.Header{"Accept": {"application/json"}}
-	t, err := transport.New(transport.Config{Proxy: "-", MaxResponseBytes: metadataMaxBody, HTTPVersion: transport.HTTPVersion1})
+	t, err := metadataTransport(true)
 	if err != nil {
 		return identity.AWS{}, err
 	}
@@ -97,7 +91,7 @@ func (p *containerProvider) fetch(ctx context.Context, variable, uri string) (id
 			header.Set("Authorization", tok)
 		}
 		var body []byte
-		if body, last = containerGet(ctx, t, u.String(), shown, header, timeout); last == nil {
+		if body, last = metadataFetch(ctx, t, "GET", u.String(), shown, header, timeout, true); last == nil {
 			// Past a JSON answer botocore does not try again.
 			c, missing, _, err := metadataCreds(body)
 			switch {
@@ -119,55 +113,6 @@ func (p *containerProvider) fetch(ctx context.Context, variable, uri string) (id
 		return identity.AWS{}, fmt.Errorf("%d attempts: %w", p.attempts, last)
 	}
 	return identity.AWS{}, last
-}
-
-// containerGet is one attempt: a 200 with a JSON body, or an error.
-func containerGet(ctx context.Context, t *transport.Curl, uri, shown string, header wire.Header, timeout time.Duration) ([]byte, error) {
-	resp, err := metadataCall(ctx, t, "GET", uri, shown, header, timeout)
-	if err != nil {
-		return nil, err
-	}
-	if resp.Status != 200 {
-		return nil, fmt.Errorf("GET %s: status %d", shown, resp.Status)
-	}
-	if !json.Valid(resp.Body) {
-		return nil, fmt.Errorf("GET %s: the response is not JSON", shown)
-	}
-	return resp.Body, nil
-}
-
-// metadataCreds decodes the credentials of the container and instance
-// metadata endpoints. missing names the first of botocore's four required
-// fields absent (the Go SDK's container provider lets Token and Expiration
-// go); code is an error document's Code.
-func metadataCreds(body []byte) (c identity.AWS, missing, code string, err error) {
-	var v struct {
-		Code                               string
-		AccessKeyID                        *string `json:"AccessKeyId"`
-		SecretAccessKey, Token, Expiration *string
-	}
-	if json.Unmarshal(body, &v) != nil {
-		return c, "", "", errors.New("the response is not JSON credentials")
-	}
-	if checkText("Code", v.Code) == nil && len(v.Code) <= 100 {
-		code = v.Code
-	}
-	for _, f := range []struct {
-		name string
-		v    *string
-	}{{"AccessKeyId", v.AccessKeyID}, {"SecretAccessKey", v.SecretAccessKey}, {"Token", v.Token}, {"Expiration", v.Expiration}} {
-		if f.v == nil || *f.v == "" {
-			return c, f.name, code, nil
-		}
-	}
-	c = identity.AWS{AccessKeyID: *v.AccessKeyID, SecretAccessKey: *v.SecretAccessKey, SessionToken: *v.Token}
-	if err := checkCreds(c); err != nil {
-		return identity.AWS{}, "", code, err
-	}
-	if c.Expires, err = parseExpiry("Expiration", *v.Expiration); err != nil {
-		return identity.AWS{}, "", code, err
-	}
-	return c, "", code, nil
 }
 
 // containerURL checks a container credentials URL as botocore does: https
@@ -233,18 +178,6 @@ func readCapped(path string, max int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s: larger than %d bytes", path, max)
 	}
 	return b, nil
-}
-
-// metadataCall sends one request to a metadata endpoint within timeout.
-// shown is the URL errors name (no query: it may hold a secret).
-func metadataCall(ctx context.Context, t *transport.Curl, method, uri, shown string, header wire.Header, timeout time.Duration) (*wire.Response, error) {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	resp, err := t.Do(ctx, &transport.Request{Method: method, URL: uri, DisplayURL: shown, Header: header, Idempotent: true})
-	if err != nil {
-		return nil, err
-	}
-	return resp, nil
 }
 
 // sleepCtx waits d unless ctx ends first.

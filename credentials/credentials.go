@@ -46,3 +46,21 @@ func (o *Options) now() time.Time {
 	}
 	return time.Now()
 }
+
+// config is the shared configuration: Config, or else the files env names
+// (awsconfig.Load), read now. The chain fills Config once per resolution,
+// so its providers share one reading.
+func (o *Options) config(env awsconfig.Env) (*awsconfig.Config, error) {
+	if o.Config != nil {
+		return o.Config, nil
+	}
+	return awsconfig.Load(env)
+}
+
+// profileName is the profile in use: Profile, else cfg's (AWS_PROFILE...).
+func (o *Options) profileName(cfg *awsconfig.Config) string {
+	if o.Profile != "" {
+		return o.Profile
+	}
+	return cfg.ProfileName()
+}

@@ -2,7 +2,6 @@ package credentials
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -77,17 +76,11 @@ func (p *imdsProvider) Retrieve(ctx context.Context) (identity.AWS, error) {
 func imdsConfig(env awsconfig.Env, opts Options) (imdsSettings, error) {
 	s := imdsSettings{base: imdsEndpointIPv4, timeout: imdsTimeout, attempts: 1}
 	s.disabled = strings.EqualFold(env.Get("AWS_EC2_METADATA_DISABLED"), "true")
-	cfg := opts.Config
-	if cfg == nil {
-		var err error
-		if cfg, err = awsconfig.Load(env); err != nil {
-			return s, err
-		}
+	cfg, err := opts.config(env)
+	if err != nil {
+		return s, err
 	}
-	name := opts.Profile
-	if name == "" {
-		name = cfg.ProfileName()
-	}
+	name := opts.profileName(cfg)
 	prof := cfg.Profile(name)
 	get := func(variable, key string) (v, where string, ok bool) {
 		if v, ok := lookupEnv(env, variable); ok {
@@ -158,7 +151,7 @@ func (s imdsSettings) retrieve(ctx context.Context, opts *Options) (identity.AWS
 		}
 		return identity.AWS{}, fmt.Errorf("instance metadata (%s): %w: %w", shown, err, ErrNotFound)
 	}
-	t, err := transport.New(transport.Config{MaxResponseBytes: metadataMaxBody, HTTPVersion: transport.HTTPVersion1})
+	t, err := metadataTransport(false)
 	if err != nil {
 		return identity.AWS{}, err
 	}
@@ -170,23 +163,23 @@ func (s imdsSettings) retrieve(ctx context.Context, opts *Options) (identity.AWS
 	if token == "" && s.v1Disabled {
 		return identity.AWS{}, fmt.Errorf("instance metadata (%s): no IMDSv2 token, and IMDSv1 is disabled (ec2_metadata_v1_disabled)", shown)
 	}
-	resp, err := s.get(ctx, t, imdsRolePath, token, false)
+	body, err := s.get(ctx, t, imdsRolePath, token, false)
 	if err != nil {
 		return fail(fmt.Errorf("role name: %w", err))
 	}
-	role := string(resp.Body)
+	role := string(body)
 	if strings.ContainsAny(role, "/\\") || checkText("role name", role) != nil {
 		return fail(errors.New("role name: the answer is not a role name"))
 	}
 	where := fmt.Sprintf("instance metadata (%s, role %s)", shown, role)
-	resp, err = s.get(ctx, t, imdsRolePath+url.PathEscape(role), token, true)
+	body, err = s.get(ctx, t, imdsRolePath+url.PathEscape(role), token, true)
 	if err != nil {
 		if ctx.Err() != nil {
 			return identity.AWS{}, fmt.Errorf("%s: %w", where, ctx.Err())
 		}
 		return identity.AWS{}, fmt.Errorf("%s: %w: %w", where, err, ErrNotFound)
 	}
-	c, missing, code, err := metadataCreds(resp.Body)
+	c, missing, code, err := metadataCreds(body)
 	switch {
 	case missing != "":
 		msg := fmt.Sprintf("%s: %s missing from the answer", where, missing)
@@ -244,25 +237,16 @@ func (s imdsSettings) token(ctx context.Context, t *transport.Curl) (string, err
 
 // get is botocore's _get_request: attempts until a 200 with a body (and,
 // for credentials, a JSON one).
-func (s imdsSettings) get(ctx context.Context, t *transport.Curl, path, token string, wantJSON bool) (*wire.Response, error) {
+func (s imdsSettings) get(ctx context.Context, t *transport.Curl, path, token string, wantJSON bool) ([]byte, error) {
 	header := wire.Header{}
 	if token != "" {
 		header.Set("X-Aws-Ec2-Metadata-Token", token)
 	}
 	var last error
 	for i := 0; i < s.attempts && ctx.Err() == nil; i++ {
-		resp, err := metadataCall(ctx, t, "GET", s.base+path, "", header, s.timeout)
-		switch {
-		case err != nil:
-			last = err
-		case resp.Status != 200:
-			last = fmt.Errorf("status %d", resp.Status)
-		case len(resp.Body) == 0:
-			last = errors.New("empty answer")
-		case wantJSON && !json.Valid(resp.Body):
-			last = errors.New("the answer is not JSON")
-		default:
-			return resp, nil
+		var body []byte
+		if body, last = metadataFetch(ctx, t, "GET", s.base+path, s.base+path, header, s.timeout, wantJSON); last == nil {
+			return body, nil
 		}
 	}
 	if last == nil {

@@ -20,17 +20,11 @@ func WebIdentityFromEnv(env awsconfig.Env, opts Options) (identity.Provider[iden
 	if file == "" {
 		return nil, fmt.Errorf("assume-role-with-web-identity: AWS_WEB_IDENTITY_TOKEN_FILE is not set: %w", ErrNotFound)
 	}
-	cfg := opts.Config
-	if cfg == nil {
-		var err error
-		if cfg, err = awsconfig.Load(env); err != nil {
-			return nil, err
-		}
+	cfg, err := opts.config(env)
+	if err != nil {
+		return nil, err
 	}
-	profile := opts.Profile
-	if profile == "" {
-		profile = cfg.ProfileName()
-	}
+	profile := opts.profileName(cfg)
 	p := cfg.Profile(profile)
 	get := func(v, key string) (string, string) {
 		if s := env.Get(v); s != "" {
