@@ -49,15 +49,8 @@ func clientCases(m *model.Model, cases []protocolCase) (codec, custom, s3Address
 // request sent is compared as any other.
 func runClientCases(r *Result, shared string, m *model.Model, custom, s3Addressed []protocolCase, excl map[string]string) {
 	run := func(c protocolCase, f func() error) {
-		if _, ok := excl[c.key()]; ok {
-			r.Skipped++
-			return
-		}
-		if err := guard(caseTimeout, f); err != nil {
-			r.fail(c.key(), "%v", err)
-			return
-		}
-		r.Passed++
+		_, excluded := excl[c.key()]
+		r.record(c.key(), excluded, guard(caseTimeout, f))
 	}
 	for _, c := range custom {
 		run(c, func() error { return clientCase(m, m, c, "https://"+hostOf(c), "us-east-1", nil) })

@@ -32,6 +32,22 @@ func (r *Result) fail(id string, format string, args ...any) {
 	r.Failures = append(r.Failures, id+": "+fmt.Sprintf(format, args...))
 }
 
+// record counts a case that ran with outcome err: passed or failed, or,
+// when an exclusion lists it, skipped, unless it passes: then it fails,
+// for the exclusion is stale.
+func (r *Result) record(id string, excluded bool, err error) {
+	switch {
+	case excluded && err == nil:
+		r.fail(id, "excluded, but passes: remove the exclusion")
+	case excluded:
+		r.Skipped++
+	case err != nil:
+		r.fail(id, "%v", err)
+	default:
+		r.Passed++
+	}
+}
+
 // Suite is a named conformance suite.
 type Suite struct {
 	Name string

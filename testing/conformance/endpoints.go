@@ -79,15 +79,8 @@ func runEndpointFiles(r *Result, files []string, skip map[string]string, counts 
 			}
 			for _, c := range results {
 				id := base + " " + c.Name
-				if _, ok := skip[id]; ok {
-					r.Skipped++
-					continue
-				}
-				if c.Err != nil {
-					r.fail(id, "%v", c.Err)
-					continue
-				}
-				r.Passed++
+				_, excluded := skip[id]
+				r.record(id, excluded, c.Err)
 			}
 			perModel[base] += len(results)
 		}

@@ -38,15 +38,8 @@ func EventStreamRestJSON1(shared string) Result {
 	codec := protocol.NewRestJSON1(m, protocol.WithIdempotencyTokens(func() string { return fixedToken }))
 	excl := readExclusions("eventStream-restJson1.tsv")
 	for _, c := range cases {
-		if _, ok := excl[c.id]; ok {
-			r.Skipped++
-			continue
-		}
-		if err := guard(caseTimeout, func() error { return checkEventCase(m, codec, c) }); err != nil {
-			r.fail(c.id, "%v", err)
-			continue
-		}
-		r.Passed++
+		_, excluded := excl[c.id]
+		r.record(c.id, excluded, guard(caseTimeout, func() error { return checkEventCase(m, codec, c) }))
 	}
 	return r
 }

@@ -82,10 +82,9 @@ func IDLValid(shared string) Result {
 		expect: []string{filepath.Join(fw, "resource", "result.json")}})
 
 	for _, c := range cases {
-		if reason, ok := excluded[c.id]; ok {
-			r.Skipped++
+		reason, skip := excluded[c.id]
+		if skip {
 			r.Notes = append(r.Notes, "skipped "+c.id+": "+reason)
-			continue
 		}
 		err := guard(caseTimeout, func() error {
 			got, err := loadSteps(c.idl)
@@ -110,11 +109,7 @@ func IDLValid(shared string) Result {
 			}
 			return nil
 		})
-		if err != nil {
-			r.fail(c.id, "%v", err)
-		} else {
-			r.Passed++
-		}
+		r.record(c.id, skip, err)
 	}
 	return r
 }
@@ -215,10 +210,9 @@ func IDLErrorFiles(shared string) Result {
 	excluded := readExclusions("idl-errorfiles.tsv")
 	for _, f := range findFiles(filepath.Join(base, "loader"), ".smithy", ".json") {
 		id := rel(base, f)
-		if reason, ok := excluded[id]; ok {
-			r.Skipped++
+		reason, skip := excluded[id]
+		if skip {
 			r.Notes = append(r.Notes, "skipped "+id+": "+reason)
-			continue
 		}
 		data, err := os.ReadFile(strings.TrimSuffix(strings.TrimSuffix(f, ".json"), ".smithy") + ".errors")
 		if err != nil {
@@ -230,15 +224,10 @@ func IDLErrorFiles(shared string) Result {
 				expected = append(expected, expectedEvent{m[1], m[2], m[3], m[4]})
 			}
 		}
-		err = guard(caseTimeout, func() error {
+		r.record(id, skip, guard(caseTimeout, func() error {
 			_, events, _ := load(f)
 			return compareEvents(expected, events)
-		})
-		if err != nil {
-			r.fail(id, "%v", err)
-		} else {
-			r.Passed++
-		}
+		}))
 	}
 	return r
 }

@@ -225,11 +225,8 @@ func globMatch(pattern, s string) bool {
 func runProtocolCases(r *Result, m *model.Model, codec protocol.Codec, cases []protocolCase, excl map[string]string,
 	extra func(protocol.Codec, protocolCase) error) {
 	for _, c := range cases {
-		if _, ok := excl[c.key()]; ok {
-			r.Skipped++
-			continue
-		}
-		err := guard(caseTimeout, func() error {
+		_, excluded := excl[c.key()]
+		r.record(c.key(), excluded, guard(caseTimeout, func() error {
 			if c.kind == "request" {
 				return checkRequest(m, codec, c)
 			}
@@ -237,12 +234,7 @@ func runProtocolCases(r *Result, m *model.Model, codec protocol.Codec, cases []p
 				return err
 			}
 			return extra(codec, c)
-		})
-		if err != nil {
-			r.fail(c.key(), "%v", err)
-			continue
-		}
-		r.Passed++
+		}))
 	}
 }
 

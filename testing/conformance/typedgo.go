@@ -261,16 +261,7 @@ func RunTypedGo(shared string, call TypedCall) []Result {
 		for _, c := range cases {
 			_, skip := excl[c.key()]
 			_, skipTyped := typedExcl[ts.name+"/"+c.key()]
-			if skip || skipTyped {
-				r.Skipped++
-				continue
-			}
-			err := guard(caseTimeout, func() error { return typedCase(m, call, c) })
-			if err != nil {
-				r.fail(ts.name+"/"+c.key(), "%v", err)
-				continue
-			}
-			r.Passed++
+			r.record(ts.name+"/"+c.key(), skip || skipTyped, guard(caseTimeout, func() error { return typedCase(m, call, c) }))
 		}
 		results = append(results, r)
 	}
