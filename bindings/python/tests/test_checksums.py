@@ -11,6 +11,7 @@ botocore is installed."""
 from __future__ import annotations
 
 import base64
+import io
 import os
 import subprocess
 import sys
@@ -103,7 +104,8 @@ def test_environment(canned: CannedServer) -> None:
         "    s3.put_object(bucket='b', key='k', body=b'x')\n"
         "    print(s3.get_object(bucket='b', key='k').body.decode())\n"
     )
-    env = {**os.environ, "AWS_REQUEST_CHECKSUM_CALCULATION": "WHEN_REQUIRED", "AWS_RESPONSE_CHECKSUM_VALIDATION": "when_required",
+    env = {k: v for k, v in os.environ.items() if k not in ("AWS_PROFILE", "AWS_DEFAULT_PROFILE")}
+    env = {**env, "AWS_REQUEST_CHECKSUM_CALCULATION": "WHEN_REQUIRED", "AWS_RESPONSE_CHECKSUM_VALIDATION": "when_required",
            "AWS_CONFIG_FILE": os.devnull, "PYTHONPATH": os.path.join(REPO, "bindings", "python")}
     r = subprocess.run([sys.executable, "-c", script, shared_path("aws-models", "s3.json"), S3, canned.url],
                        env=env, capture_output=True, text=True, timeout=60)
@@ -129,3 +131,27 @@ def test_values_match_botocore() -> None:
                 assert sent(canned)["x-amz-checksum-" + alg.lower()] == want
     finally:
         canned.close()
+
+
+def test_trailer_matches_botocore(s3_model: smithycurl.Model, canned: CannedServer) -> None:
+    """A body that cannot be rewound (a generator) with a chosen algorithm:
+    the aws-chunked body and its trailer are byte for byte botocore's
+    AwsChunkedWrapper with the library's 64 KiB chunks; without a chosen
+    algorithm over http it carries no checksum (the default CRC32 goes in a
+    trailer over https only, as botocore)."""
+    httpchecksum = pytest.importorskip("botocore.httpchecksum")
+    data = bytes(range(256)) * 1000  # 256,000 bytes: 3 full chunks and a part
+    canned.respond(200, b"", ETag='"e"')
+    def pieces() -> Any:
+        return (data[i:i + 70_000] for i in range(0, len(data), 70_000))
+    with client(s3_model, canned) as s3:
+        s3.put_object(bucket="b", key="k", checksum_algorithm="CRC32", body=pieces())
+        h, body = sent(canned), canned.requests[-1][3]
+        want = httpchecksum.AwsChunkedWrapper(io.BytesIO(data), checksum_cls=httpchecksum.Crc32Checksum,
+                                              checksum_name="x-amz-checksum-crc32", chunk_size=64 << 10).read()
+        assert body == want
+        assert (h["content-encoding"], h["x-amz-trailer"]) == ("aws-chunked", "x-amz-checksum-crc32")
+        assert h["x-amz-content-sha256"] == "STREAMING-UNSIGNED-PAYLOAD-TRAILER" and h["x-amz-sdk-checksum-algorithm"] == "CRC32"
+        s3.put_object(bucket="b", key="k", body=pieces())
+        h, body = sent(canned), canned.requests[-1][3]
+        assert body == data and "x-amz-trailer" not in h and "x-amz-sdk-checksum-algorithm" not in h
