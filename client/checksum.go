@@ -189,9 +189,9 @@ func callerChecksum(h wire.Header) bool {
 // A streamed body is read through once when it can be rewound (an
 // io.Seeker), else its checksum goes in a trailer of the aws-chunked
 // encoding; a default CRC32 does so only over https (as botocore: the
-// trailer means an unsigned payload), a body that cannot be rewound gets
-// none over http. Content-MD5, which has no trailer form, needs a body that
-// can be rewound.
+// trailer means an unsigned payload) or where the operation requires a
+// checksum: else a body that cannot be rewound gets none over http.
+// Content-MD5, which has no trailer form, needs a body that can be rewound.
 func (b *callBody) requestChecksum(op *model.Operation, cp checksumPlan, when ChecksumWhen, input []byte, req *transport.Request) error {
 	alg := ""
 	if cp.algHeader != "" {
@@ -247,7 +247,7 @@ func (b *callBody) requestChecksum(op *model.Operation, cp checksumPlan, when Ch
 	if alg == "" {
 		return usageError(op.Shape.ID, "operation %s requires a Content-MD5 of its body: give a body reader that is an io.Seeker, or choose a checksum algorithm", op.Name)
 	}
-	if defaulted && !strings.HasPrefix(req.URL, "https://") {
+	if defaulted && !cp.required && !strings.HasPrefix(req.URL, "https://") {
 		req.Header.Del(cp.algHeader)
 		return nil
 	}

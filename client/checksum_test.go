@@ -48,6 +48,11 @@ func TestChecksumDefaults(t *testing.T) {
 		if g := put(t, c, `{"Key": "p"}`, client.WithBodyReader(plainReader{bytes.NewReader(data)}, int64(len(data)))); strings.Contains(g, "Checksum") || strings.Contains(g, "trailer") {
 			t.Errorf("plain reader over http: server got %q", g)
 		}
+		// Unless the operation requires a checksum: then in the trailer.
+		out, err := c.Call(ctx, "PutRequired", []byte(`{"Key": "r"}`), client.WithBodyReader(plainReader{bytes.NewReader(data)}, int64(len(data))))
+		if err != nil || !strings.Contains(got(t, out)["Got"].(string), " trailer=x-amz-checksum-crc32:"+b64u32(0xcbf43926)+" ") {
+			t.Errorf("plain reader over http, checksum required: %s %v", out, err)
+		}
 		// The caller's checksum is sent as given, with no second one and
 		// no algorithm added.
 		if g := put(t, c, `{"Key": "c", "Crc32": "AAAAAA==", "Body": "eA=="}`); !strings.HasSuffix(g, " X-Amz-Checksum-Crc32=AAAAAA==") {
@@ -60,7 +65,7 @@ func TestChecksumDefaults(t *testing.T) {
 		// Content-MD5 where a checksum is required and no algorithm can be
 		// chosen; the caller's as given.
 		md := md5.Sum(data)
-		out, err := c.Call(ctx, "PutMD5", []byte(`{"Body": "`+base64.StdEncoding.EncodeToString(data)+`"}`))
+		out, err = c.Call(ctx, "PutMD5", []byte(`{"Body": "`+base64.StdEncoding.EncodeToString(data)+`"}`))
 		if err != nil || !strings.HasSuffix(got(t, out)["Got"].(string), " Content-Md5="+base64.StdEncoding.EncodeToString(md[:])) {
 			t.Errorf("PutMD5: %s %v", out, err)
 		}

@@ -33,7 +33,7 @@ use aws.protocols#restJson1
 use aws.protocols#httpChecksum
 
 @restJson1
-service S { operations: [Put, Get, PutMD5, Ping] }
+service S { operations: [Put, PutRequired, Get, PutMD5, Ping] }
 
 @streaming
 blob Stream
@@ -50,6 +50,18 @@ operation Put {
         @httpHeader("x-amz-sdk-checksum-algorithm") Alg: Alg
         @httpHeader("x-amz-checksum-crc32") Crc32: String
         @httpHeader("Content-Length") Length: Long
+        @httpPayload Body: Stream
+    }
+    output := { @httpHeader("x-got") Got: String }
+}
+
+@idempotent
+@http(method: "PUT", uri: "/required/{Key}")
+@httpChecksum(requestChecksumRequired: true, requestAlgorithmMember: "Alg")
+operation PutRequired {
+    input := {
+        @required @httpLabel Key: String
+        @httpHeader("x-amz-sdk-checksum-algorithm") Alg: Alg
         @httpPayload Body: Stream
     }
     output := { @httpHeader("x-got") Got: String }
