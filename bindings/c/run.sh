@@ -31,7 +31,7 @@ shared=${SMITHYCURL_SHARED:-../shared}
 # The AWS shared files the tests read are these, not the user's.
 aws="$build/ctest-aws"
 mkdir -p "$aws"
-printf '[profile ctest]\nregion = eu-west-3\n' > "$aws/config"
+printf '[profile ctest]\nregion = eu-west-3\n\n[profile ctest-checksums]\nrequest_checksum_calculation = when_required\nresponse_checksum_validation = WHEN_REQUIRED\n' > "$aws/config"
 : > "$aws/credentials"
 export AWS_CONFIG_FILE="$aws/config" AWS_SHARED_CREDENTIALS_FILE="$aws/credentials"
 unset AWS_PROFILE AWS_DEFAULT_PROFILE AWS_REGION AWS_DEFAULT_REGION

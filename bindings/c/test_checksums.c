@@ -6,7 +6,10 @@
 
 #include "ctest.h"
 
-static smithycurl_client *checked_client(smithycurl_model *m, const char *request, const char *response) {
+// checked_client is a client of m with the two options (NULL: unset) and
+// profile (NULL: none).
+static smithycurl_client *checked_client(smithycurl_model *m, const char *request, const char *response,
+                                         const char *profile) {
     const char *url = getenv("SMITHYCURL_BLOBS_URL");
     smithycurl_options *o = NULL;
     smithycurl_client *c = NULL;
@@ -16,6 +19,7 @@ static smithycurl_client *checked_client(smithycurl_model *m, const char *reques
     CHECK_RC(smithycurl_options_set_retries(o, 0, 0), SMITHYCURL_OK);
     CHECK_RC(smithycurl_options_set_request_checksum_calculation(o, request), SMITHYCURL_OK);
     CHECK_RC(smithycurl_options_set_response_checksum_validation(o, response), SMITHYCURL_OK);
+    if (profile) CHECK_RC(smithycurl_options_set_profile(o, profile), SMITHYCURL_OK);
     CHECK_RC(smithycurl_client_new(m, NULL, url, o, &c), SMITHYCURL_OK);
     smithycurl_options_free(o);
     return c;
@@ -46,7 +50,7 @@ void test_checksums(void) {
     const char *caller = "{\"key\": \"k\", \"checksumCrc32\": \"AAAAAA==\", \"body\": \"aGVsbG8=\"}";
     // Default (NULL: the settings, else when_supported): CRC32 of the body,
     // its algorithm named; the caller's value as given, with no algorithm.
-    smithycurl_client *c = checked_client(m, NULL, NULL);
+    smithycurl_client *c = checked_client(m, NULL, NULL, NULL);
     char *out = call_ok(c, "PutChecked", put);
     CHECK_CONTAINS(squash(out), "{\"algorithm\":\"CRC32\",\"crc32\":\"NhCmhg==\"}");
     free(out);
@@ -69,7 +73,7 @@ void test_checksums(void) {
 
     // when_required: no checksum unless asked, responses checked only with
     // checksumMode ENABLED.
-    c = checked_client(m, "when_required", "when_required");
+    c = checked_client(m, "when_required", "when_required", NULL);
     out = call_ok(c, "PutChecked", put);
     CHECK_CONTAINS(squash(out), "{\"algorithm\":\"\",\"crc32\":\"\"}");
     free(out);
@@ -80,6 +84,33 @@ void test_checksums(void) {
     r = call_err(c, "GetChecked", "{\"key\": \"bad\", \"checksumMode\": \"ENABLED\"}", NULL, SMITHYCURL_E_DECODE,
                  SMITHYCURL_KIND_DECODE);
     smithycurl_result_free(r);
+    smithycurl_client_free(c);
+    smithycurl_model_free(m);
+
+    // The settings of an AWS service's profile (bindings/c/run.sh writes
+    // [profile ctest-checksums] with both when_required): the blob service
+    // made one with an apply statement.
+    static const char aws[] = "$version: \"2\"\nnamespace smithycurl.test.blobs\n"
+                              "apply Blobs @aws.api#service(sdkId: \"Blobs\")\n";
+    const char *cfg = getenv("AWS_CONFIG_FILE");
+    if (!cfg || !strstr(cfg, "ctest-aws")) return; // not run by run.sh
+    CHECK_RC(smithycurl_loader_new(&ld), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_add_path(ld, "testing/servers/blobserver/blobs.smithy"), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_add_source(ld, "aws.smithy", aws, sizeof aws - 1), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_load(ld, &m), SMITHYCURL_OK);
+    smithycurl_loader_free(ld);
+    if (!m) return;
+    c = checked_client(m, NULL, NULL, "ctest-checksums");
+    out = call_ok(c, "PutChecked", put);
+    CHECK_CONTAINS(squash(out), "{\"algorithm\":\"\",\"crc32\":\"\"}");
+    free(out);
+    free(call_ok(c, "GetChecked", "{\"key\": \"bad\"}"));
+    smithycurl_client_free(c);
+    // The options win over the profile.
+    c = checked_client(m, "when_supported", NULL, "ctest-checksums");
+    out = call_ok(c, "PutChecked", put);
+    CHECK_CONTAINS(squash(out), "{\"algorithm\":\"CRC32\",\"crc32\":\"NhCmhg==\"}");
+    free(out);
     smithycurl_client_free(c);
     smithycurl_model_free(m);
 }
