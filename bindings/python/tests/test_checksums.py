@@ -115,22 +115,17 @@ def test_environment(canned: CannedServer) -> None:
     assert "x-amz-checksum-crc32" not in put and "x-amz-checksum-mode" not in {k.lower() for k in canned.requests[1][2]}
 
 
-def test_values_match_botocore() -> None:
+def test_values_match_botocore(s3_model: smithycurl.Model, canned: CannedServer) -> None:
     """The CRC32, SHA1 and SHA256 the library sends are botocore's (its
     checksum classes; CRC32C and CRC64NVME need awscrt there)."""
     httpchecksum = pytest.importorskip("botocore.httpchecksum")
     body = bytes(range(256)) * 40
-    canned = CannedServer()
-    try:
-        canned.respond(200, b"")
-        model = smithycurl.load_model(shared_path("aws-models", "s3.json"))
-        with client(model, canned) as s3:
-            for alg, cls in (("CRC32", "Crc32Checksum"), ("SHA1", "Sha1Checksum"), ("SHA256", "Sha256Checksum")):
-                s3.put_object(bucket="b", key="k", body=body, checksum_algorithm=alg)
-                want = getattr(httpchecksum, cls)().handle(body)
-                assert sent(canned)["x-amz-checksum-" + alg.lower()] == want
-    finally:
-        canned.close()
+    canned.respond(200, b"")
+    with client(s3_model, canned) as s3:
+        for alg, cls in (("CRC32", "Crc32Checksum"), ("SHA1", "Sha1Checksum"), ("SHA256", "Sha256Checksum")):
+            s3.put_object(bucket="b", key="k", body=body, checksum_algorithm=alg)
+            want = getattr(httpchecksum, cls)().handle(body)
+            assert sent(canned)["x-amz-checksum-" + alg.lower()] == want
 
 
 def test_trailer_matches_botocore(s3_model: smithycurl.Model, canned: CannedServer) -> None:
