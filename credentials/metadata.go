@@ -34,7 +34,9 @@ func metadataTransport(noProxy bool) (*transport.Curl, error) {
 func metadataCall(ctx context.Context, t *transport.Curl, method, uri, shown string, header wire.Header, timeout time.Duration) (*wire.Response, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	resp, err := t.Do(ctx, &transport.Request{Method: method, URL: uri, DisplayURL: shown, Header: header, Idempotent: true})
+	// Not Idempotent: libcurl's own re-send on a fresh connection is
+	// refused, so every send is an attempt of the provider's own rule.
+	resp, err := t.Do(ctx, &transport.Request{Method: method, URL: uri, DisplayURL: shown, Header: header})
 	if err != nil {
 		return nil, err
 	}

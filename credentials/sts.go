@@ -99,6 +99,20 @@ type target struct{ url, ca string }
 // Options.Timeout is 0.
 const defaultCallTimeout = 30 * time.Second
 
+// callAttempts bounds the sends of one call to STS, SSO or SSO-OIDC.
+const callAttempts = 3
+
+// sendAgain is the rule of a call's attempts: a send that failed on the
+// way (a reset, a refused connection, a reply that is not HTTP, a reused
+// connection that died before any response) is sent again within the
+// call's time, as the SDKs' standard retry mode does for every operation:
+// these calls only issue credentials, so a second copy is harmless. Each
+// send is an attempt: libcurl is not let to re-send on its own.
+func sendAgain(ctx context.Context, err error) bool {
+	var te *transport.Error
+	return ctx.Err() == nil && errors.As(err, &te) && (te.Kind == transport.KindOther || te.Kind == transport.KindConnect)
+}
+
 // call sends operation op of s to ep with input, signed by signer
 // when it is not nil, and decodes the output into out. secrets are
 // removed from any error.
@@ -136,7 +150,9 @@ func (s *awsService) send(ctx context.Context, opts *Options, ep target, op stri
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	treq := &transport.Request{Method: req.Method, URL: strings.TrimRight(ep.url, "/") + req.Path, Header: req.Header, Body: req.Body, Idempotent: true}
+	// Not Idempotent: libcurl's own re-send on a fresh connection is
+	// refused, and a send again is an attempt of the loop below.
+	treq := &transport.Request{Method: req.Method, URL: strings.TrimRight(ep.url, "/") + req.Path, Header: req.Header, Body: req.Body}
 	if treq.Header == nil {
 		treq.Header = wire.Header{}
 	}
@@ -145,7 +161,12 @@ func (s *awsService) send(ctx context.Context, opts *Options, ep target, op stri
 			return err
 		}
 	}
-	resp, err := c.Do(ctx, treq)
+	var resp *wire.Response
+	for attempt := 1; ; attempt++ {
+		if resp, err = c.Do(ctx, treq); err == nil || attempt >= callAttempts || !sendAgain(ctx, err) {
+			break
+		}
+	}
 	if err != nil {
 		return err
 	}
