@@ -221,6 +221,9 @@ func (c *Client) authenticate(ctx context.Context, op *model.Operation, plan aut
 			}
 			signer := newRequestSigner(identity.AWS{}, region, name, &c.sigKeys)
 			signer.RegionSet = regionSet
+			if sig.express && sig.bucket != "" && op.Name != "CreateSession" { // CreateSession makes the sessions
+				return "", &callAuth{aws: &expressProvider{c: c, bucket: sig.bucket}, signer: signer, express: true}, nil
+			}
 			return "", &callAuth{aws: c.creds.aws, signer: signer}, nil
 		}
 		return "", nil, nil
@@ -270,10 +273,14 @@ func (c *Client) applyAPIKey(ctx context.Context, op *model.Operation, req *tran
 	if e != nil {
 		return "", nil, e
 	}
-	sep := "?"
-	if strings.Contains(req.URL, "?") {
-		sep = "&"
-	}
-	req.URL += sep + url.QueryEscape(name.Str()) + "=" + url.QueryEscape(key)
+	req.URL = appendQuery(req.URL, url.QueryEscape(name.Str())+"="+url.QueryEscape(key))
 	return url.QueryEscape(key), nil, nil
+}
+
+// appendQuery adds an encoded query part ("name=value&...") to rawURL.
+func appendQuery(rawURL, part string) string {
+	if strings.Contains(rawURL, "?") {
+		return rawURL + "&" + part
+	}
+	return rawURL + "?" + part
 }

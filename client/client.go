@@ -56,6 +56,7 @@ type Client struct {
 	creds            credentials
 	plans            sync.Map // *model.Operation -> *callPlan
 	sigKeys          sigv4.KeyCache
+	express          expressSessions // S3 Express sessions per bucket and credentials
 }
 
 // callPlan is what the client precomputes per operation.
@@ -656,7 +657,7 @@ const traitAWSService model.ShapeID = "aws.api#service"
 
 // redactingTrace hides credentials from a trace hook.
 func (c *Client) redactingTrace(f func(transport.TraceEvent)) func(transport.TraceEvent) {
-	secretHeaders := []string{"Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-Amz-Security-Token"}
+	secretHeaders := []string{"Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-Amz-Security-Token", expressToken}
 	if v, ok := c.svc.Shape.Trait(model.TraitHTTPAPIKeyAuth); ok {
 		if name, _ := v.Get("name"); name.Str() != "" {
 			secretHeaders = append(secretHeaders, name.Str())

@@ -216,6 +216,10 @@ type signingOverride struct {
 	regionSet []string
 	// unsupported names the auth schemes offered when none can be used.
 	unsupported string
+	// express: the endpoint chose sigv4-s3express, for this bucket (the
+	// Bucket endpoint parameter).
+	express bool
+	bucket  string
 }
 
 // trimPath removes the trailing slashes of an endpoint's path and keeps its
@@ -253,7 +257,11 @@ func (c *Client) resolveEndpoint(op *model.Operation, input []byte, region strin
 		return nil, fmt.Errorf("endpoint rules: resolved %w", err)
 	}
 	trimPath(u)
-	return &resolved{base: u, headers: ep.Headers, signing: sigV4Override(ep.Properties)}, nil
+	r := &resolved{base: u, headers: ep.Headers, signing: sigV4Override(ep.Properties)}
+	if r.signing.express {
+		r.signing.bucket = p.Get("Bucket").Str()
+	}
+	return r, nil
 }
 
 // endpointParams are the client's parameters with op's bindings applied.
@@ -320,7 +328,7 @@ func sigV4Override(props model.Node) signingOverride {
 		sr, _ := s.Get("signingRegion")
 		switch name.Str() {
 		case "sigv4", "sigv4-s3express":
-			return signingOverride{name: sn.Str(), region: sr.Str()}
+			return signingOverride{name: sn.Str(), region: sr.Str(), express: name.Str() == "sigv4-s3express"}
 		case "sigv4a":
 			o := signingOverride{name: sn.Str(), region: sr.Str(), regionSet: []string{}}
 			set, _ := s.Get("signingRegionSet")

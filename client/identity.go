@@ -151,6 +151,9 @@ func checkAWS(a identity.AWS) (identity.AWS, error) {
 type callAuth struct {
 	signer *requestSigner // SigV4, with aws
 	aws    identity.Provider[identity.AWS]
+	// express: aws gives S3 Express sessions, whose token goes in
+	// X-Amz-S3session-Token.
+	express bool
 	// A token (bearer, API key) sent in header as prefix+token.
 	token          identity.Provider[identity.Token]
 	header, prefix string
@@ -168,7 +171,14 @@ func (a *callAuth) apply(ctx context.Context, op model.ShapeID, req *transport.R
 	}
 	creds, err := a.aws.Retrieve(ctx)
 	if err != nil {
+		if a.express {
+			return expressError(op, err)
+		}
 		return identityError(op, err)
+	}
+	if a.express {
+		req.Header.Set(expressToken, creds.SessionToken)
+		creds.SessionToken = "" // not X-Amz-Security-Token
 	}
 	a.signer.setCredentials(creds)
 	if _, err := a.signer.sign(req, now); err != nil {

@@ -40,7 +40,9 @@ func WithSigningTime(t time.Time) CallOption {
 // generate_presigned_url, aws-sdk-go-v2's PresignClient): the endpoint is
 // resolved as for a call (S3 virtual-host or path style), nothing is sent.
 // X-Amz-Security-Token is in the URL when the credentials have a session
-// token.
+// token; where the rules choose sigv4-s3express (an S3 directory bucket),
+// the URL is signed by the bucket's session, its token in
+// X-Amz-S3session-Token.
 //
 // The body: S3's (a PutObject's, say) is left out of the signature
 // (UNSIGNED-PAYLOAD), to be chosen by whoever sends the URL; an awsQuery
@@ -102,7 +104,14 @@ func (c *Client) presign(ctx context.Context, op *model.Operation, input []byte,
 	}
 	creds, err := auth.aws.Retrieve(ctx)
 	if err != nil {
+		if auth.express {
+			return nil, expressError(op.Shape.ID, err)
+		}
 		return nil, identityError(op.Shape.ID, err)
+	}
+	if auth.express { // an S3 Express session's token, signed in the query
+		req.URL = appendQuery(req.URL, expressToken+"="+url.QueryEscape(creds.SessionToken))
+		creds.SessionToken = ""
 	}
 	signer.setCredentials(creds)
 	if to.region != "" {
@@ -118,11 +127,7 @@ func (c *Client) presign(ctx context.Context, op *model.Operation, input []byte,
 		}
 	case len(req.Body) == 0:
 	case (p == protocol.AWSQuery || p == protocol.EC2Query) && strings.HasPrefix(req.Header.Get("Content-Type"), "application/x-www-form-urlencoded"):
-		sep := "?"
-		if strings.Contains(req.URL, "?") {
-			sep = "&"
-		}
-		req.URL += sep + string(req.Body)
+		req.URL = appendQuery(req.URL, string(req.Body))
 		req.Header.Del("Content-Type")
 	default:
 		return nil, usageError(op.Shape.ID, "presigning %s: its request has a body (%d bytes), which a presigned URL cannot carry", op.Name, len(req.Body))

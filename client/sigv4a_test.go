@@ -164,15 +164,7 @@ func TestSigV4aPresignS3MultiRegionAccessPoint(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cl.Close()
-	p, err := cl.Presign(context.Background(), "GetObject",
-		[]byte(`{"Bucket":"arn:aws:s3::123456789012:accesspoint/mfzwi23gnjvgw.mrap","Key":"k"}`), time.Hour)
-	if err != nil {
-		t.Fatal(err)
-	}
-	u, err := url.Parse(p.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, u := presign(t, cl, "GetObject", `{"Bucket":"arn:aws:s3::123456789012:accesspoint/mfzwi23gnjvgw.mrap","Key":"k"}`, time.Hour)
 	q := u.Query()
 	if u.Host != "mfzwi23gnjvgw.mrap.accesspoint.s3-global.amazonaws.com" || q.Get("X-Amz-Algorithm") != "AWS4-ECDSA-P256-SHA256" ||
 		q.Get("X-Amz-Region-Set") != "*" || !strings.HasSuffix(q.Get("X-Amz-Credential"), "/s3/aws4_request") {

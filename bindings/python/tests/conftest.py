@@ -105,6 +105,7 @@ class Servers:
         self.blobs = urls["blobs"]
         self.extras = urls["extras"]
         self.sigv4a = urls["sigv4a"]
+        self.s3express = urls["s3express"]
         self.once = urls["once"]
 
 
@@ -116,7 +117,7 @@ def servers() -> Iterator[Servers]:
     proc = subprocess.Popen([exe, "-pizza"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     urls = {}
     assert proc.stdout is not None and proc.stdin is not None
-    names = {"httpbin", "todo", "kv", "events", "pizza", "blobs", "extras", "sigv4a", "once"}
+    names = {"httpbin", "todo", "kv", "events", "pizza", "blobs", "extras", "sigv4a", "s3express", "once"}
     for _ in range(32):  # every line until the ones the tests use (others may come between)
         line = proc.stdout.readline()
         if not line:

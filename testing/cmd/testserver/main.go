@@ -13,7 +13,8 @@
 // for the inputs that produce its errors), and last the streaming blob
 // service of testing/servers/blobserver (line "blobs <URL>", model
 // testing/servers/blobserver/blobs.smithy), then the fake SigV4a endpoint of
-// testing/servers/sigv4aserver (line "sigv4a <URL>"), and the fault-injecting
+// testing/servers/sigv4aserver (line "sigv4a <URL>"), the fake S3 Express
+// endpoint of testing/servers/s3expressserver (line "s3express <URL>"), and the fault-injecting
 // proxy of testing/servers/onceserver in front of its counter (line "once
 // <URL>", model testing/servers/onceserver/once.smithy: 40% of the requests
 // get a fault, delays are 700 ms). It prints one line per service,
@@ -41,6 +42,7 @@ import (
 	"github.com/smithycurl/smithycurl/testing/servers/kvserver"
 	"github.com/smithycurl/smithycurl/testing/servers/onceserver"
 	"github.com/smithycurl/smithycurl/testing/servers/pizzaserver"
+	"github.com/smithycurl/smithycurl/testing/servers/s3expressserver"
 	"github.com/smithycurl/smithycurl/testing/servers/sigv4aserver"
 	"github.com/smithycurl/smithycurl/testing/servers/todoserver"
 )
@@ -81,6 +83,10 @@ func main() {
 		name    string
 		handler http.Handler
 	}{"sigv4a", sigv4aserver.Handler()})
+	services = append(services, struct {
+		name    string
+		handler http.Handler
+	}{"s3express", s3expressserver.New(5 * time.Minute).Handler()})
 	for _, s := range services {
 		ln, err := net.Listen("tcp", *addr)
 		if err != nil {
