@@ -130,7 +130,7 @@ diff-botocore-responses: lib
 		testing/botocore/diff_botocore_responses.py --shared $${SMITHYCURL_SHARED:-../shared} $(BUILD)/diff-botocore-responses.jsonl
 
 # Presigned URLs against botocore's generate_presigned_url
-# (testing/botocore/diff_presign.py; in `make test`, ~2 s): S3 GetObject,
+# (testing/botocore/diff_presign.py; in `make test`, ~5 s): S3 GetObject,
 # PutObject, HeadObject (virtual-host and path style), STS and Lambda,
 # presigned through the Python package and by botocore with one fixed clock
 # and credentials, compared as strings; RDS, DocumentDB and Neptune's
@@ -139,7 +139,8 @@ diff-botocore-responses: lib
 # failed". PRESIGN_PYTHON: a Python with botocore.
 .PHONY: diff-presign
 PRESIGN_PYTHON ?= $(PYTHON)
-diff-presign: lib build
+diff-presign: lib
+	$(GO) build -o $(BUILD)/smithycurl ./cmd/smithycurl
 	SMITHYCURL_LIBRARY=$(CURDIR)/$(BUILD)/libsmithycurl.so PYTHONPATH=$(CURDIR)/bindings/python $(PRESIGN_PYTHON) -B \
 		testing/botocore/diff_presign.py --shared $${SMITHYCURL_SHARED:-../shared} --smithycurl $(BUILD)/smithycurl
 
