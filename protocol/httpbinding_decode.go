@@ -124,7 +124,10 @@ func (c *restCodec) decodeBound(b *binding, resp *wire.Response) ([]byte, error)
 				mark(pm)
 				w.key(pm.name)
 				w.dst = appendString(w.dst, v)
-			} else if len(resp.Body) > 0 {
+			} else if len(resp.Body) > 0 || resp.Header.Get("Content-Type") != "" {
+				// An empty body that has a Content-Type is the empty
+				// string, as the encoder sends one (botocore gives "");
+				// without either, there is no payload.
 				mark(pm)
 				w.key(pm.name)
 				w.dst = appendString(w.dst, string(resp.Body))

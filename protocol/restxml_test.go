@@ -20,7 +20,7 @@ use aws.protocols#httpChecksum
 @xmlNamespace(uri: "http://s3.example/doc/")
 service Store {
     version: "2006-03-01"
-    operations: [GetObject, PutTags, HeadObject]
+    operations: [GetObject, PutTags, HeadObject, PutPolicy]
 }
 
 @readonly
@@ -50,6 +50,18 @@ operation HeadObject {
 
 @error("client")
 structure NotFound {}
+
+@idempotent
+@http(method: "PUT", uri: "/{Bucket}?policy")
+operation PutPolicy {
+    input := {
+        @required @httpLabel Bucket: String
+        @httpPayload Policy: String
+    }
+    output := {
+        @httpPayload Policy: String
+    }
+}
 
 @idempotent
 @httpChecksum(requestChecksumRequired: true)
@@ -206,5 +218,40 @@ func TestRestXMLBadInput(t *testing.T) {
 	_, err := c.EncodeRequest(ctx, put, []byte(`{"Bucket": "b", "Tagging": {"TagSet": [{"Key": 1, "Value": "v"}]}}`))
 	if err == nil || !strings.Contains(err.Error(), "Tagging.TagSet[0].Key") {
 		t.Errorf("error %v, want one naming Tagging.TagSet[0].Key", err)
+	}
+}
+
+// An empty string payload is an empty body with a Content-Type, both ways
+// (the property tests' S3 GetBucketPolicy with an empty Policy); an empty
+// body without one is no payload.
+func TestRestXMLEmptyStringPayload(t *testing.T) {
+	c, svc := restXMLCodecForTest(t)
+	ctx := context.Background()
+	op, err := svc.Operation("PutPolicy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := c.EncodeRequest(ctx, op, []byte(`{"Bucket": "b", "Policy": ""}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(req.Body) != 0 || req.Header.Get("Content-Type") != "text/plain" {
+		t.Fatalf("request: body %q, Content-Type %q; want an empty text/plain body", req.Body, req.Header.Get("Content-Type"))
+	}
+	for _, c2 := range []struct {
+		body, contentType, want string
+	}{
+		{"", "text/plain", `{"Policy":""}`},
+		{"", "", `{}`},
+		{"{}", "", `{"Policy":"{}"}`},
+	} {
+		h := wire.Header{}
+		if c2.contentType != "" {
+			h.Set("Content-Type", c2.contentType)
+		}
+		out, err := c.DecodeResponse(ctx, op, &wire.Response{Status: 200, Header: h, Body: []byte(c2.body)})
+		if err != nil || string(out) != c2.want {
+			t.Errorf("body %q, Content-Type %q: %s, %v; want %s", c2.body, c2.contentType, out, err, c2.want)
+		}
 	}
 }

@@ -196,7 +196,7 @@ def _empty_string_payload(c: RCtx, p: str) -> bool:
     payload = out.serialization.get("payload") if out is not None else None
     ours, theirs = c.values(p)
     return (p == f"/output/{payload}" and out.members[payload].type_name == "string" and not c.case.body
-            and _absent(ours) and theirs == "")
+            and not any(k.lower() == "content-type" for k in c.case.headers) and _absent(ours) and theirs == "")
 
 
 def _response_checksum(c: RCtx, p: str) -> bool:
@@ -259,9 +259,9 @@ RESPONSE_EXCLUSIONS: list[ResponseExclusion] = [
      "and, for requests, the unset-payload protocol tests mean it), botocore parses the empty body as {}; "
      "no response protocol test settles it"),
     ("empty-string-payload", _empty_string_payload,
-     "a string @httpPayload and an empty body: smithycurl reads no payload (absent: the body cannot tell "
-     "\"\" from no value, and the property tests' renderer writes an absent payload as an empty body), "
-     "botocore gives \"\"; no protocol test settles it"),
+     "a string @httpPayload, an empty body and no Content-Type: smithycurl reads no payload (absent: the "
+     "body cannot tell \"\" from no value, and the property tests' renderer writes an absent payload so; "
+     "with a Content-Type it is \"\"), botocore gives \"\"; no protocol test settles it"),
     ("double-from-integer", _double_from_integer,
      "a JSON integer literal for a double member beyond 2^53: botocore keeps Python's int (json.loads, no "
      "coercion), smithycurl rounds it to the nearest double as the member's type says"),
