@@ -13,6 +13,14 @@ import (
 // response. Each test's server resets a reused connection once; before,
 // libcurl's hidden re-send made more sends than the provider's rule.
 
+// wantSends checks how many requests path received.
+func wantSends(t *testing.T, s *faultserver.Server, path string, n int) {
+	t.Helper()
+	if got := s.Hits(path); got != n {
+		t.Errorf("%s: %d sends, want %d (one per attempt)", path, got, n)
+	}
+}
+
 const resendCreds = `{"AccessKeyId": "AK", "SecretAccessKey": "s", "Token": "t", "Expiration": "2030-01-01T00:00:00Z"}`
 
 func TestContainerNoHiddenResend(t *testing.T) {
@@ -28,17 +36,13 @@ func TestContainerNoHiddenResend(t *testing.T) {
 	if _, err := p.Retrieve(context.Background()); err == nil {
 		t.Errorf("2 attempts, the second reset: got credentials")
 	}
-	if n := s.Hits(containerPath); n != 2 {
-		t.Errorf("2 attempts made %d sends", n)
-	}
+	wantSends(t, s, containerPath, 2)
 
 	s.Handle(containerPath, script...)
 	if _, err := quickContainer(t, vars).Retrieve(context.Background()); err != nil {
 		t.Errorf("3 attempts: %v", err)
 	}
-	if n := s.Hits(containerPath); n != 3 {
-		t.Errorf("3 attempts made %d sends", n)
-	}
+	wantSends(t, s, containerPath, 3)
 }
 
 func TestInstanceMetadataNoHiddenResend(t *testing.T) {
@@ -54,18 +58,14 @@ func TestInstanceMetadataNoHiddenResend(t *testing.T) {
 	if _, err := imdsAt(t, s.URL, 0, nil).Retrieve(context.Background()); !errors.Is(err, ErrNotFound) {
 		t.Errorf("1 attempt, reset: got %v, want ErrNotFound", err)
 	}
-	if n := s.Hits(rolePath); n != 1 {
-		t.Errorf("1 attempt made %d sends", n)
-	}
+	wantSends(t, s, rolePath, 1)
 
 	s.Handle(rolePath, script...)
 	vars := map[string]string{"AWS_METADATA_SERVICE_NUM_ATTEMPTS": "2"}
 	if _, err := imdsAt(t, s.URL, 0, vars).Retrieve(context.Background()); err != nil {
 		t.Errorf("2 attempts: %v", err)
 	}
-	if n := s.Hits(rolePath); n != 2 {
-		t.Errorf("2 attempts made %d sends", n)
-	}
+	wantSends(t, s, rolePath, 2)
 }
 
 func TestSTSCallNoHiddenResend(t *testing.T) {
@@ -97,7 +97,5 @@ func TestSTSCallNoHiddenResend(t *testing.T) {
 			t.Fatalf("call %d: %v", i, err)
 		}
 	}
-	if n := s.Hits("/"); n != 3 {
-		t.Errorf("%d sends, want 3", n)
-	}
+	wantSends(t, s, "/", 3)
 }
