@@ -54,6 +54,10 @@ type Settings struct {
 	// ResponseChecksumValidation: AWS_RESPONSE_CHECKSUM_VALIDATION,
 	// response_checksum_validation: the same two values.
 	ResponseChecksumValidation Value[string]
+	// DisableS3ExpressSessionAuth: AWS_S3_DISABLE_EXPRESS_SESSION_AUTH,
+	// s3_disable_express_session_auth: S3 directory buckets signed with
+	// the caller's credentials, without CreateSession's sessions.
+	DisableS3ExpressSessionAuth Value[bool]
 }
 
 // ServiceKey is a service's name in AWS_ENDPOINT_URL_<SERVICE> (upper-cased)
@@ -113,6 +117,9 @@ func (c *Config) Settings(profile string, serviceID string) (Settings, error) {
 		return Settings{}, err
 	}
 	if s.ResponseChecksumValidation, err = r.checksumWhen("AWS_RESPONSE_CHECKSUM_VALIDATION", "response_checksum_validation"); err != nil {
+		return Settings{}, err
+	}
+	if s.DisableS3ExpressSessionAuth, err = r.boolean("AWS_S3_DISABLE_EXPRESS_SESSION_AUTH", "s3_disable_express_session_auth"); err != nil {
 		return Settings{}, err
 	}
 	return s, nil

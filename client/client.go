@@ -121,6 +121,9 @@ func New(m *model.Model, serviceID model.ShapeID, endpoint string, opts ...Optio
 		if err == nil {
 			endpoint, err = o.applyAWSSettings(s, endpoint)
 		}
+		if err == nil && svc.Shape.ID == s3Service {
+			o.applyS3Settings(s)
+		}
 		if err != nil {
 			return nil, &Error{Kind: KindUsage, err: fmt.Errorf("AWS settings: %w", err)}
 		}

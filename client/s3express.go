@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/smithycurl/smithycurl/awsconfig"
 	"github.com/smithycurl/smithycurl/identity"
 	"github.com/smithycurl/smithycurl/internal/jsonstr"
 	"github.com/smithycurl/smithycurl/model"
@@ -125,6 +126,19 @@ func (p *expressProvider) createSession(ctx context.Context) (identity.AWS, erro
 	}
 	return checkAWS(identity.AWS{AccessKeyID: cr.AccessKeyId, SecretAccessKey: cr.SecretAccessKey, SessionToken: cr.SessionToken,
 		Expires: exp, Source: "CreateSession on bucket " + p.bucket})
+}
+
+// disableExpressParam is S3's endpoint parameter that signs directory
+// buckets' calls with the caller's credentials.
+const disableExpressParam = "DisableS3ExpressSessionAuth"
+
+// applyS3Settings sets DisableS3ExpressSessionAuth from the AWS settings
+// (AWS_S3_DISABLE_EXPRESS_SESSION_AUTH, s3_disable_express_session_auth)
+// unless the caller gave it (WithEndpointParams).
+func (o *options) applyS3Settings(s awsconfig.Settings) {
+	if _, given := o.endpoint.params[disableExpressParam]; !given && s.DisableS3ExpressSessionAuth.IsSet() {
+		WithEndpointParams(map[string]any{disableExpressParam: s.DisableS3ExpressSessionAuth.V}).apply(o)
+	}
 }
 
 // expressError is a call's error when its session could not be had: of

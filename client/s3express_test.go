@@ -125,6 +125,30 @@ func TestS3ExpressDisabled(t *testing.T) {
 	}
 }
 
+// AWS_S3_DISABLE_EXPRESS_SESSION_AUTH (or the profile's
+// s3_disable_express_session_auth) does the same, unless the caller gives
+// the parameter.
+func TestS3ExpressDisabledBySettings(t *testing.T) {
+	for _, tc := range []struct {
+		vars    map[string]string
+		config  string
+		opts    []client.Option
+		session bool
+	}{
+		{vars: map[string]string{"AWS_S3_DISABLE_EXPRESS_SESSION_AUTH": "true"}},
+		{config: "[default]\ns3_disable_express_session_auth = true\n"},
+		{vars: map[string]string{"AWS_S3_DISABLE_EXPRESS_SESSION_AUTH": "false"}, config: "[default]\ns3_disable_express_session_auth = true\n", session: true},
+		{vars: map[string]string{"AWS_S3_DISABLE_EXPRESS_SESSION_AUTH": "true"}, session: true,
+			opts: []client.Option{client.WithEndpointParams(map[string]any{"DisableS3ExpressSessionAuth": false})}},
+	} {
+		fake, cl := expressClient(t, 5*time.Minute, append(tc.opts, client.WithAWSConfig(awsConfig(t, tc.vars, tc.config)))...)
+		_, err := cl.Call(context.Background(), "PutObject", []byte(`{"Bucket":"`+expressBucket+`","Key":"k","Body":""}`))
+		if (err == nil) != tc.session || (fake.CreateSessions() == 1) != tc.session {
+			t.Errorf("%v %q: PutObject: %v after %d CreateSession, want a session: %v", tc.vars, tc.config, err, fake.CreateSessions(), tc.session)
+		}
+	}
+}
+
 // A session close to its expiry is replaced by a new CreateSession, and
 // the calls go on with it: the fake's sessions live 4 s, so the client
 // refreshes from 2 s (half the life, in the background) and waits for the
