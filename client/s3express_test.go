@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
@@ -214,11 +216,29 @@ func TestS3ExpressCreateSessionFails(t *testing.T) {
 // X-Amz-S3session-Token (signed), not X-Amz-Security-Token.
 func TestS3ExpressPresign(t *testing.T) {
 	fake, cl := expressClient(t, 5*time.Minute)
-	p, u := presign(t, cl, "GetObject", `{"Bucket":"`+expressBucket+`","Key":"k"}`, time.Minute)
+	p, u := presign(t, cl, "PutObject", `{"Bucket":"`+expressBucket+`","Key":"k"}`, time.Minute)
 	q := u.Query()
 	if q.Get("X-Amz-S3session-Token") != "session-token-1-"+expressBucket || q.Has("X-Amz-Security-Token") ||
 		!strings.HasPrefix(q.Get("X-Amz-Credential"), "ASIAS3EXPRESS1/") || fake.CreateSessions() != 1 {
 		t.Errorf("presigned %s", p.URL)
+	}
+	// The fake takes the URL without credentials (it checks the signature
+	// with the session's secret), and the object reads back.
+	req, err := http.NewRequest(p.Method, p.URL, strings.NewReader("by URL"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("PUT to the presigned URL: %d %s", resp.StatusCode, msg)
+	}
+	if got := getBody(t, cl, expressBucket, "k"); got != "by URL" || fake.CreateSessions() != 1 {
+		t.Errorf("GetObject gave %q after %d CreateSession, want \"by URL\" after 1", got, fake.CreateSessions())
 	}
 }
 

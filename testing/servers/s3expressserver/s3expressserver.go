@@ -4,7 +4,8 @@
 // token, expiry); every other request must be signed with SigV4 by a live
 // session's secret and carry its token in x-amz-s3session-token, signed,
 // and no X-Amz-Security-Token. PutObject keeps the body, GetObject gives it
-// back. A bucket whose name starts with "denied" refuses CreateSession
+// back; a presigned URL works too, its token in X-Amz-S3session-Token.
+// A bucket whose name starts with "denied" refuses CreateSession
 // (403 AccessDenied). A request that fails a check is answered 403 with
 // why. No emulator has S3 Express.
 package s3expressserver
@@ -20,7 +21,7 @@ import (
 	"time"
 
 	"github.com/smithycurl/smithycurl/sigv4"
-	"github.com/smithycurl/smithycurl/wire"
+	"github.com/smithycurl/smithycurl/testing/servers/sigparse"
 )
 
 // The test credentials: the only ones CreateSession accepts.
@@ -135,10 +136,14 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request, body []by
 // verifySession checks that r is signed by a live session of bucket and
 // carries its token.
 func (s *Server) verifySession(r *http.Request, body []byte, bucket string) error {
-	if r.Header.Get("X-Amz-Security-Token") != "" {
+	q := r.URL.Query()
+	if r.Header.Get("X-Amz-Security-Token") != "" || q.Has("X-Amz-Security-Token") {
 		return fmt.Errorf("X-Amz-Security-Token is sent; a session's token goes in x-amz-s3session-token")
 	}
 	token := r.Header.Get("X-Amz-S3session-Token")
+	if q.Has("X-Amz-Algorithm") { // presigned
+		token = q.Get("X-Amz-S3session-Token")
+	}
 	return verify(r, body, func(id string) (string, error) {
 		s.mu.Lock()
 		ses, ok := s.sessions[id]
@@ -157,56 +162,49 @@ func (s *Server) verifySession(r *http.Request, body []byte, bucket string) erro
 	}, []string{"x-amz-s3session-token"})
 }
 
-// verify checks r's SigV4 signature (Authorization header, signing name
-// s3express) made with the secret that secretOf gives for its access key,
-// with the headers must among those signed.
+// verify checks r's SigV4 signature (Authorization header, or the query
+// of a presigned URL; signing name s3express) made with the secret that
+// secretOf gives for its access key, with the headers must among those
+// signed (in the header form).
 func verify(r *http.Request, body []byte, secretOf func(id string) (string, error), must []string) error {
-	alg, rest, _ := strings.Cut(r.Header.Get("Authorization"), " ")
-	if alg != "AWS4-HMAC-SHA256" {
-		return fmt.Errorf("not signed with SigV4: algorithm %q", alg)
+	sg, err := sigparse.Read(r)
+	if err != nil {
+		return err
 	}
-	fields := map[string]string{}
-	for _, f := range strings.Split(rest, ",") {
-		k, v, _ := strings.Cut(strings.TrimSpace(f), "=")
-		fields[k] = v
+	if sg.Alg != "AWS4-HMAC-SHA256" {
+		return fmt.Errorf("not signed with SigV4: algorithm %q", sg.Alg)
 	}
-	scope := strings.Split(fields["Credential"], "/") // AKID/day/region/service/aws4_request
+	scope := strings.Split(sg.Credential, "/") // AKID/day/region/service/aws4_request
 	if len(scope) != 5 || scope[3] != "s3express" || scope[4] != "aws4_request" {
-		return fmt.Errorf("credential %q: want KEY/DAY/REGION/s3express/aws4_request", fields["Credential"])
+		return fmt.Errorf("credential %q: want KEY/DAY/REGION/s3express/aws4_request", sg.Credential)
 	}
-	signed := strings.Split(fields["SignedHeaders"], ";")
-	h := wire.Header{}
-	for _, name := range signed {
-		if name != "host" {
-			for _, v := range r.Header.Values(name) {
-				h.Add(name, v)
-			}
-		}
-	}
+	signed := strings.Split(sg.SignedHeaders, ";")
 	for _, name := range must {
-		if !slices.Contains(signed, name) {
-			return fmt.Errorf("%s is not signed (SignedHeaders=%s)", name, fields["SignedHeaders"])
+		if !sg.Presigned && !slices.Contains(signed, name) {
+			return fmt.Errorf("%s is not signed (SignedHeaders=%s)", name, sg.SignedHeaders)
 		}
 	}
 	secret, err := secretOf(scope[0])
 	if err != nil {
 		return err
 	}
-	t, err := time.Parse("20060102T150405Z", r.Header.Get("X-Amz-Date"))
+	t, err := time.Parse("20060102T150405Z", sg.Date)
 	if err != nil {
 		return fmt.Errorf("X-Amz-Date: %v", err)
 	}
-	if d := time.Since(t); d > maxSkew || d < -maxSkew || t.Format("20060102") != scope[1] {
-		return fmt.Errorf("X-Amz-Date %s is not now, or not the scope's day %s", t, scope[1])
+	if d := time.Since(t); d > maxSkew+sg.Expires || d < -maxSkew || t.Format("20060102") != scope[1] {
+		return fmt.Errorf("X-Amz-Date %s is not now (or expired), or not the scope's day %s", t, scope[1])
 	}
 	payload := r.Header.Get(sigv4.ContentSHA256Header)
-	if payload != sigv4.UnsignedPayload && payload != sigv4.PayloadHash(body) {
+	switch {
+	case sg.Presigned:
+		payload = sigv4.UnsignedPayload
+	case payload != sigv4.UnsignedPayload && payload != sigv4.PayloadHash(body):
 		return fmt.Errorf("%s %q is not the body's hash", sigv4.ContentSHA256Header, payload)
 	}
-	sg := sigv4.Signer{Region: scope[2], Service: scope[3], DisableURIPathEscaping: true, DisableURIPathNormalization: true,
+	sgn := sigv4.Signer{Region: scope[2], Service: scope[3], DisableURIPathEscaping: true, DisableURIPathNormalization: true,
 		Credentials: sigv4.Credentials{AccessKeyID: scope[0], SecretAccessKey: secret}}
-	req := sigv4.Request{Method: r.Method, URL: "http://" + r.Host + r.URL.RequestURI(), Header: h, PayloadHash: payload}
-	return sg.Verify(req, t, fields["Signature"])
+	return sgn.Verify(sigv4.Request{Method: r.Method, URL: sg.URL, Header: sg.Header(r), PayloadHash: payload}, t, sg.Sig)
 }
 
 func writeError(w http.ResponseWriter, status int, code, msg string) {
