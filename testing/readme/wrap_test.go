@@ -25,11 +25,12 @@ type goWrapOptions struct {
 var goPackages = map[string]string{
 	"context": "context", "errors": "errors", "fmt": "fmt", "io": "io", "os": "os",
 	"strings": "strings", "time": "time",
-	"client":    shareddata.Module + "/client",
-	"model":     shareddata.Module + "/model",
-	"protocol":  shareddata.Module + "/protocol",
-	"transport": shareddata.Module + "/transport",
-	"typed":     shareddata.Module + "/client/typed",
+	"client":     shareddata.Module + "/client",
+	"model":      shareddata.Module + "/model",
+	"protocol":   shareddata.Module + "/protocol",
+	"transport":  shareddata.Module + "/transport",
+	"typed":      shareddata.Module + "/client/typed",
+	"s3transfer": shareddata.Module + "/client/s3transfer",
 }
 
 // goPlaceholders are the variables a fragment may use without declaring

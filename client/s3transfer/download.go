@@ -1,0 +1,198 @@
+package s3transfer
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"hash"
+	"hash/crc32"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/smithycurl/smithycurl/client"
+)
+
+// DownloadOutput is what a Download read.
+type DownloadOutput struct {
+	Size int64
+	ETag string
+	// Checked names the full-object checksum the bytes were checked
+	// against ("CRC32", "CRC32C"), "" when the object has none of those
+	// (a multipart object's checksum of its parts cannot be checked
+	// without its part boundaries).
+	Checked string
+}
+
+type headResult struct {
+	ContentLength  int64  `json:"ContentLength"`
+	ETag           string `json:"ETag"`
+	ChecksumCRC32  string `json:"ChecksumCRC32"`
+	ChecksumCRC32C string `json:"ChecksumCRC32C"`
+}
+
+// crcPolys are the full-object checksums Download checks, by the
+// reflected polynomial that combines the ranges' CRCs.
+var crcPolys = map[string]uint32{"CRC32": crc32.IEEE, "CRC32C": crc32.Castagnoli}
+
+// Download reads s3://bucket/key with c, a client of the S3 model, into w
+// at the object's offsets: HeadObject for its size, ETag and checksum,
+// then GetObject of ranges of opts.PartSize bytes, opts.Concurrency at
+// once, each with If-Match on the ETag so that an object replaced
+// meanwhile fails the download (412) instead of mixing two versions. When
+// the object has a full-object CRC32 or CRC32C, the bytes are checked
+// against it. On an error w may hold part of the object.
+func Download(ctx context.Context, c *client.Client, bucket, key string, w io.WriterAt, opts Options) (*DownloadOutput, error) {
+	o := opts.withDefaults()
+	errorf := func(format string, args ...any) error {
+		return fmt.Errorf("s3transfer: download s3://%s/%s: "+format, append([]any{bucket, key}, args...)...)
+	}
+	in, err := input(o.Input, "Bucket", bucket, "Key", key, "ChecksumMode", "ENABLED")
+	if err != nil {
+		return nil, err
+	}
+	out, err := c.Call(ctx, "HeadObject", in)
+	if err != nil {
+		return nil, errorf("%w", err)
+	}
+	var head headResult
+	if err := json.Unmarshal(out, &head); err != nil {
+		return nil, errorf("HeadObject output: %w", err)
+	}
+	res := &DownloadOutput{Size: head.ContentLength, ETag: head.ETag}
+	alg, want := "", ""
+	for a, v := range map[string]string{"CRC32": head.ChecksumCRC32, "CRC32C": head.ChecksumCRC32C} {
+		if v != "" && !strings.Contains(v, "-") {
+			alg, want = a, v
+		}
+	}
+	ranges := int((head.ContentLength + o.PartSize - 1) / o.PartSize)
+	crcs := make([]uint32, ranges)
+	prog := &progress{f: o.Progress}
+	rctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, o.Concurrency)
+	for i := range ranges {
+		select {
+		case sem <- struct{}{}:
+		case <-rctx.Done():
+		}
+		if rctx.Err() != nil {
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			first := int64(i) * o.PartSize
+			last := min(first+o.PartSize, head.ContentLength) - 1
+			in, err := input(o.Input, "Bucket", bucket, "Key", key, "Range", fmt.Sprintf("bytes=%d-%d", first, last), "IfMatch", head.ETag)
+			if err != nil {
+				cancel(err)
+				return
+			}
+			cw := &crcWriter{w: io.NewOffsetWriter(w, first)}
+			if alg != "" {
+				cw.h = crc32.New(crc32.MakeTable(crcPolys[alg]))
+			}
+			if _, err := c.Call(rctx, "GetObject", in, client.WithBodyWriter(cw)); err != nil {
+				cancel(fmt.Errorf("bytes %d-%d: %w", first, last, err))
+				return
+			}
+			if cw.n != last-first+1 {
+				cancel(fmt.Errorf("bytes %d-%d: %d bytes came", first, last, cw.n))
+				return
+			}
+			if cw.h != nil {
+				crcs[i] = cw.h.Sum32()
+			}
+			prog.add(cw.n)
+		}()
+	}
+	wg.Wait()
+	if err := context.Cause(rctx); err != nil {
+		return nil, errorf("%w", err)
+	}
+	if alg != "" {
+		var sum uint32
+		for i, crc := range crcs {
+			sum = crc32Combine(crcPolys[alg], sum, crc, min(o.PartSize, head.ContentLength-int64(i)*o.PartSize))
+		}
+		got := base64.StdEncoding.EncodeToString(binary.BigEndian.AppendUint32(nil, sum))
+		if got != want {
+			return nil, errorf("the object's %s is %s, the bytes read give %s", alg, want, got)
+		}
+		res.Checked = alg
+	}
+	return res, nil
+}
+
+// crcWriter counts and checksums what it writes to w.
+type crcWriter struct {
+	w io.Writer
+	h hash.Hash32 // nil when no checksum is checked
+	n int64
+}
+
+func (c *crcWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	if c.h != nil {
+		c.h.Write(p[:n])
+	}
+	c.n += int64(n)
+	return n, err
+}
+
+// crc32Combine is the CRC of A then B from crc1 of A, crc2 of B and B's
+// length, for the reflected polynomial poly (zlib's crc32_combine: crc1
+// is multiplied by x^(8·len2) in GF(2) through a squared operator).
+func crc32Combine(poly, crc1, crc2 uint32, len2 int64) uint32 {
+	if len2 <= 0 {
+		return crc1
+	}
+	var even, odd [32]uint32
+	odd[0] = poly // the operator for one zero bit
+	row := uint32(1)
+	for n := 1; n < 32; n++ {
+		odd[n] = row
+		row <<= 1
+	}
+	gf2Square(&even, &odd) // two zero bits
+	gf2Square(&odd, &even) // four
+	for {
+		gf2Square(&even, &odd)
+		if len2&1 != 0 {
+			crc1 = gf2Times(&even, crc1)
+		}
+		if len2 >>= 1; len2 == 0 {
+			break
+		}
+		gf2Square(&odd, &even)
+		if len2&1 != 0 {
+			crc1 = gf2Times(&odd, crc1)
+		}
+		if len2 >>= 1; len2 == 0 {
+			break
+		}
+	}
+	return crc1 ^ crc2
+}
+
+func gf2Times(mat *[32]uint32, vec uint32) uint32 {
+	var sum uint32
+	for i := 0; vec != 0; i, vec = i+1, vec>>1 {
+		if vec&1 != 0 {
+			sum ^= mat[i]
+		}
+	}
+	return sum
+}
+
+func gf2Square(square, mat *[32]uint32) {
+	for n := range 32 {
+		square[n] = gf2Times(mat, mat[n])
+	}
+}
