@@ -12,7 +12,7 @@ const bashCompletion = `_smithycurl() {
     local cur prev words cword
     _init_completion 2>/dev/null || { cur="${COMP_WORDS[COMP_CWORD]}"; prev="${COMP_WORDS[COMP_CWORD-1]}"; words=("${COMP_WORDS[@]}"); cword=$COMP_CWORD; }
     if [ "$cword" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "call wait presign endpoint credentials ops describe example validate ast compile gen completion version" -- "$cur")); return
+        COMPREPLY=($(compgen -W "call wait presign s3 endpoint credentials ops describe example validate ast compile gen completion version" -- "$cur")); return
     fi
     case "$prev" in
         --model|--input) COMPREPLY=($(compgen -f -- "${cur#@}")); return ;;
@@ -32,7 +32,7 @@ complete -o default -F _smithycurl smithycurl
 const zshCompletion = `#compdef smithycurl
 _smithycurl() {
     if (( CURRENT == 2 )); then
-        compadd call wait presign endpoint credentials ops describe example validate ast compile gen completion version; return
+        compadd call wait presign s3 endpoint credentials ops describe example validate ast compile gen completion version; return
     fi
     case ${words[CURRENT-1]} in
         --model|--input) _files; return ;;

@@ -3,6 +3,7 @@
 //	smithycurl call     --model PATH... --endpoint URL OPERATION [--input JSON|@FILE]
 //	smithycurl wait     --model PATH... --endpoint URL WAITER [--input JSON] [--max-wait DUR]
 //	smithycurl presign  --model PATH... --region REGION [--expires SECONDS] OPERATION [--input JSON]
+//	smithycurl s3 cp    --model S3MODEL --region REGION SRC DST
 //	smithycurl credentials [--profile NAME] [--model PATH... [--service ID]] [--json]
 //	smithycurl ops      --model PATH... [--service ID]
 //	smithycurl describe --model PATH... OPERATION
@@ -42,6 +43,9 @@ Usage:
                       poll until the waiter (smithy.waiters#waitable) succeeds
   smithycurl presign  --model PATH --region REGION [--expires SECONDS] OPERATION [--input JSON]
                                                     print a presigned URL (SigV4 in the query)
+  smithycurl s3 cp    --model S3MODEL --region REGION SRC DST
+                                                    copy a file to s3://BUCKET/KEY or back, in
+                                                    parallel parts (multipart above 8 MiB)
   smithycurl endpoint --model PATH --region REGION [OPERATION [--input JSON]]
                                                     print the endpoint the rules resolve
   smithycurl credentials [--profile NAME] [--model PATH [--service ID]] [--json]
@@ -93,7 +97,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cmds := map[string]func(context.Context, []string, io.Writer, io.Writer) int{
 		"call": call, "wait": wait, "endpoint": endpointCmd, "ops": ops, "describe": describe, "example": example,
 		"validate": validate, "ast": ast, "compile": compile, "completion": completion, "gen": gen,
-		"credentials": credentialsCmd, "presign": presign,
+		"credentials": credentialsCmd, "presign": presign, "s3": s3Cmd,
 	}
 	cmd, ok := cmds[args[0]]
 	if !ok {

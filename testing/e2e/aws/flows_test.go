@@ -56,6 +56,16 @@ func cli(t *testing.T, modelPath, endpoint string) func(op, input string, args .
 
 // cliVerb is cli for another verb taking a name and --input (wait).
 func cliVerb(t *testing.T, verb, modelPath, endpoint string) func(name, input string, args ...string) (string, int) {
+	run := cliRun(t)
+	return func(name, input string, args ...string) (string, int) {
+		return run(append([]string{verb, "--model", modelPath, "--endpoint", endpoint, name, "--input", input}, args...)...)
+	}
+}
+
+// cliRun builds the smithycurl command (once) and returns a function
+// running it with args and the emulators' credentials; it gives stdout
+// and the exit code.
+func cliRun(t *testing.T) func(args ...string) (string, int) {
 	cliOnce.Do(func() {
 		root, err := shareddata.Root()
 		if err != nil {
@@ -74,8 +84,8 @@ func cliVerb(t *testing.T, verb, modelPath, endpoint string) func(name, input st
 		t.Fatal(cliErr)
 	}
 	bin := filepath.Join(cliDir, "smithycurl")
-	return func(name, input string, args ...string) (string, int) {
-		cmd := exec.Command(bin, append([]string{verb, "--model", modelPath, "--endpoint", endpoint, name, "--input", input}, args...)...)
+	return func(args ...string) (string, int) {
+		cmd := exec.Command(bin, args...)
 		cmd.Env = append(os.Environ(), "AWS_ACCESS_KEY_ID="+Credentials.AccessKeyID,
 			"AWS_SECRET_ACCESS_KEY="+Credentials.SecretAccessKey, "AWS_REGION="+Credentials.Region)
 		out, err := cmd.Output()
