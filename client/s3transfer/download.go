@@ -43,7 +43,8 @@ var crcPolys = map[string]uint32{"CRC32": crc32.IEEE, "CRC32C": crc32.Castagnoli
 // once, each with If-Match on the ETag so that an object replaced
 // meanwhile fails the download (412) instead of mixing two versions. When
 // the object has a full-object CRC32 or CRC32C, the bytes are checked
-// against it. On an error w may hold part of the object.
+// against it. A range cut off by a lost connection or a 5xx is fetched
+// again (3 attempts). On an error w may hold part of the object.
 func Download(ctx context.Context, c *client.Client, bucket, key string, w io.WriterAt, opts Options) (*DownloadOutput, error) {
 	o := opts.withDefaults()
 	errorf := func(format string, args ...any) error {
@@ -94,13 +95,22 @@ func Download(ctx context.Context, c *client.Client, bucket, key string, w io.Wr
 				cancel(err)
 				return
 			}
-			cw := &crcWriter{w: io.NewOffsetWriter(w, first)}
-			if alg != "" {
-				cw.h = crc32.New(crc32.MakeTable(crcPolys[alg]))
-			}
-			if _, err := c.Call(rctx, "GetObject", in, client.WithBodyWriter(cw)); err != nil {
-				cancel(fmt.Errorf("bytes %d-%d: %w", first, last, err))
-				return
+			var cw *crcWriter
+			for attempt := 1; ; attempt++ {
+				cw = &crcWriter{w: io.NewOffsetWriter(w, first)}
+				if alg != "" {
+					cw.h = crc32.New(crc32.MakeTable(crcPolys[alg]))
+				}
+				_, err := c.Call(rctx, "GetObject", in, client.WithBodyWriter(cw))
+				if err == nil {
+					break
+				}
+				// The client does not retry once bytes were written; the
+				// range can be: it is written again at the same offsets.
+				if attempt == partAttempts || !resend(rctx, err, attempt) {
+					cancel(fmt.Errorf("bytes %d-%d (attempt %d): %w", first, last, attempt, err))
+					return
+				}
 			}
 			if cw.n != last-first+1 {
 				cancel(fmt.Errorf("bytes %d-%d: %d bytes came", first, last, cw.n))

@@ -28,6 +28,9 @@ type fakeS3 struct {
 	failPart map[int]int
 	// failComplete answers 500 to every CompleteMultipartUpload.
 	failComplete bool
+	// cutGet sends half of that many ranged GETs and drops the connection.
+	cutGet int
+	gets   int // ranged GETs
 	// onPart and onGet run as a part or a ranged GET arrives.
 	onPart func(r *http.Request, n int)
 	onGet  func(r *http.Request)
@@ -205,6 +208,11 @@ func (f *fakeS3) get(w http.ResponseWriter, r *http.Request, key string) {
 		}
 		return
 	}
+	f.mu.Lock()
+	f.gets++
+	cut := f.cutGet > 0
+	f.cutGet--
+	f.mu.Unlock()
 	if onGet != nil {
 		onGet(r)
 		f.mu.Lock()
@@ -224,5 +232,10 @@ func (f *fakeS3) get(w http.ResponseWriter, r *http.Request, key string) {
 	w.Header().Set("Content-Range", fmt.Sprintf("bytes %d-%d/%d", a, b, len(obj.body)))
 	w.Header().Set("Content-Length", strconv.Itoa(b-a+1))
 	w.WriteHeader(206)
+	if cut {
+		w.Write(obj.body[a : a+(b-a+1)/2])
+		w.(http.Flusher).Flush()
+		panic(http.ErrAbortHandler) // the connection drops mid-body
+	}
 	w.Write(obj.body[a : b+1])
 }

@@ -211,13 +211,37 @@ func TestDownloadChecks(t *testing.T) {
 	}
 }
 
+// A range cut off mid-body (the client does not retry once it wrote
+// bytes) is fetched again, and the object's CRC32 still matches.
+func TestDownloadRangeRefetched(t *testing.T) {
+	f, c := newS3(t)
+	ctx := context.Background()
+	data := make([]byte, 3*testPart)
+	rand.NewChaCha8([32]byte{3}).Read(data)
+	if _, err := Upload(ctx, c, "b", "k", bytes.NewReader(data), Options{Threshold: 4 * testPart}); err != nil {
+		t.Fatal(err)
+	}
+	f.with(func() { f.cutGet = 1 })
+	var w memWriterAt
+	var done int64
+	got, err := Download(ctx, c, "b", "k", &w, testOptions(&done))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.with(func() {
+		if !bytes.Equal(w.buf, data) || got.Checked != "CRC32" || f.gets != 4 || done != int64(len(data)) {
+			t.Errorf("%+v, equal %v, %d GETs, progress %d", got, bytes.Equal(w.buf, data), f.gets, done)
+		}
+	})
+}
+
 // Combining the CRCs of pieces gives the CRC of the whole.
 func TestCRC32Combine(t *testing.T) {
-	data := make([]byte, 100_003)
+	data := make([]byte, 10_003)
 	rand.NewChaCha8([32]byte{2}).Read(data)
 	for _, poly := range []uint32{crc32.IEEE, crc32.Castagnoli} {
 		tab := crc32.MakeTable(poly)
-		for _, piece := range []int{1, 7, 4096, 65536, 100_003} {
+		for _, piece := range []int{1, 7, 4096, 10_003} {
 			var sum uint32
 			for off := 0; off < len(data); off += piece {
 				p := data[off:min(off+piece, len(data))]

@@ -30,14 +30,16 @@ type UploadOutput struct {
 	ChecksumCRC32 string
 }
 
-// partAttempts bounds the sends of one part. The client retries a 5xx or
-// a lost connection only for idempotent operations, which the model does
-// not mark UploadPart as; sending a part again replaces it, so the
-// transfer does it itself, as s3transfer and manager do.
+// partAttempts bounds the sends of one part or range. The client retries
+// a 5xx or a lost connection only for idempotent operations, which the
+// model does not mark UploadPart as, and never once a response body was
+// written; sending a part again replaces it and a range is written again
+// at its offsets, so the transfer does it itself, as s3transfer and
+// manager do.
 const partAttempts = 3
 
-// resend reports whether a part that failed with err after attempt sends
-// should be sent again, after a backoff (100 ms doubled per attempt).
+// resend reports whether a part or range that failed with err after
+// attempt sends should be sent again, after a backoff (100 ms doubled per attempt).
 func resend(ctx context.Context, err error, attempt int) bool {
 	var e *client.Error
 	if !errors.As(err, &e) {
