@@ -205,6 +205,27 @@ func scx_call_async(ch C.uintptr_t, op *C.char, in *C.char, n C.size_t, tok C.ui
 	return codeOK
 }
 
+// scx_complete_async completes, on a goroutine, an asynchronous call that
+// failed before it started: fn gets result rh (and its code), which it owns.
+//
+//export scx_complete_async
+func scx_complete_async(ch, rh, fn, user C.uintptr_t) (rc C.int) {
+	defer guard(&rc)
+	if _, ok := lookup[*clientH](ch, C.SCX_CLIENT); !ok {
+		return codeInvalidHandle
+	}
+	r, ok := lookup[*result](rh, C.SCX_RESULT)
+	if !ok {
+		return codeInvalidHandle
+	}
+	if fn == 0 || r.code == codeOK {
+		return codeInvalidArgument
+	}
+	code := C.int(r.code)
+	go C.scx_done_invoke(fn, user, code, rh)
+	return codeOK
+}
+
 // runAsync runs one asynchronous call (run, with a context that the
 // client's and the queue's freeing cancel) and hands its outcome to done.
 func runAsync(ctx context.Context, cl *clientH, q *queueH, run func(context.Context) *result, done func(int, *result)) {

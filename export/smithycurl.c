@@ -590,6 +590,13 @@ smithycurl_code smithycurl_call_async(smithycurl_client *client, const char *ope
                           (uintptr_t)user_data, 0, 0, hints, threads);
 }
 
+smithycurl_code smithycurl_complete_async(smithycurl_client *client, smithycurl_result *result, smithycurl_done_fn done,
+                                          void *user_data) {
+    FORK_CHECK();
+    if (!done) return SMITHYCURL_E_INVALID_ARGUMENT;
+    return scx_complete_async(H(client), H(result), (uintptr_t)done, (uintptr_t)user_data);
+}
+
 smithycurl_code smithycurl_call_queued(smithycurl_client *client, const char *operation, const char *input,
                                        size_t input_len, smithycurl_cancel_token *cancel, smithycurl_queue *queue,
                                        void *tag) {

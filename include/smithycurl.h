@@ -1346,6 +1346,27 @@ smithycurl_code smithycurl_call_async(smithycurl_client *client, const char *ope
                                       size_t input_len, smithycurl_cancel_token *cancel, smithycurl_done_fn done,
                                       void *user_data);
 
+/** Completes an asynchronous call that failed before it could start:
+ * done(user_data, code, result) is called exactly once, on a library
+ * thread, as for smithycurl_call_async(), with the result's code. What a
+ * generated typed client's OP_async() does with an input its writer
+ * refused (smithycurl_result_new_input_error()), so that the error and its
+ * message reach the completion like the library's own input errors.
+ *
+ * @param client the client the call was for; shared between threads.
+ * @param result an error result (code not SMITHYCURL_OK); on
+ *   SMITHYCURL_OK it belongs to done, otherwise it stays the caller's.
+ * @param done the completion callback (see smithycurl_done_fn); required.
+ * @param user_data passed to done as given.
+ * @return SMITHYCURL_OK: done will be called exactly once;
+ *   SMITHYCURL_E_INVALID_HANDLE (client or result NULL or freed),
+ *   SMITHYCURL_E_INVALID_ARGUMENT (done NULL, or a result whose code is
+ *   SMITHYCURL_OK), SMITHYCURL_E_FORKED: done is never called.
+ * Thread-safety: any thread, concurrently on one client, and from
+ *   completion callbacks. */
+smithycurl_code smithycurl_complete_async(smithycurl_client *client, smithycurl_result *result, smithycurl_done_fn done,
+                                          void *user_data);
+
 /** A completion queue: the pollable form of asynchronous calls, for event
  * loops. Any number of clients may complete calls on one queue. */
 typedef struct smithycurl_queue smithycurl_queue;

@@ -44,7 +44,7 @@ func (p *plan) headerAsync(b *strings.Builder, op *opPlan) {
 	if op.in != nil {
 		inArg, inNull = fmt.Sprintf("const %s *input, ", op.in.name), "input or "
 	}
-	comment(b, "", deprecatedNote(s.Traits, fmt.Sprintf("Starts %s without waiting for it (smithycurl_call_async()): the input is encoded and copied before this returns; the call runs on the client's engine, with its retries and timeouts, and done(user_data, ...) is called once it ends. cancel (or NULL; it must outlive the call) ends it early with SMITHYCURL_E_CANCELLED. Returns SMITHYCURL_OK when the call started; otherwise done is never called and the return is SMITHYCURL_E_INVALID_ARGUMENT (%sdone NULL), SMITHYCURL_E_INVALID_HANDLE, SMITHYCURL_E_FORKED, SMITHYCURL_E_NOMEM or an input that cannot be encoded. Thread-safety: any thread, concurrently on one client.", op.op.Name, inNull)))
+	comment(b, "", deprecatedNote(s.Traits, fmt.Sprintf("Starts %s without waiting for it (smithycurl_call_async()): the input is encoded and copied before this returns; the call runs on the client's engine, with its retries and timeouts, and done(user_data, ...) is called once it ends. cancel (or NULL; it must outlive the call) ends it early with SMITHYCURL_E_CANCELLED. Returns SMITHYCURL_OK when the call started; otherwise done is never called and the return is SMITHYCURL_E_INVALID_ARGUMENT (%sdone NULL), SMITHYCURL_E_INVALID_HANDLE, SMITHYCURL_E_FORKED or SMITHYCURL_E_NOMEM. An input that cannot be encoded is refused as %s() refuses it, through done: rc its code, err its message naming the member. Thread-safety: any thread, concurrently on one client.", op.op.Name, inNull, op.fn)))
 	fmt.Fprintf(b, "%sint %s(smithycurl_client *client, %ssmithycurl_cancel_token *cancel,\n    %s done, void *user_data);\n\n", p.deprecated(s.Traits), op.async, inArg, op.done)
 }
 
@@ -58,18 +58,29 @@ typedef struct %[2]s__async_ctx {
     void *user_data;
 } %[2]s__async_ctx;
 
-/* Starts the call of the input w holds (encoded without error); its
-   completion trampoline gets a new context for done. On failure nothing was
-   started and nothing is kept. */
-%[1]s static int %[2]s__call_async(smithycurl_client *c, const char *op, smithycurl_json_writer *w,
+/* Starts the call of the input w holds (rc: its status); its completion trampoline gets a
+   new context for done. An input the writer refused completes the call
+   with a result naming the member (smithycurl_complete_async()), as the
+   library's own input errors do. On failure nothing was started and
+   nothing is kept. */
+%[1]s static int %[2]s__call_async(smithycurl_client *c, const char *op, int rc, smithycurl_json_writer *w,
                                       smithycurl_cancel_token *cancel, smithycurl_done_fn trampoline,
                                       void (*done)(void), void *user_data) {
-    int rc = SMITHYCURL_E_NOMEM;
+    smithycurl_result *err = NULL;
     %[2]s__async_ctx *a = malloc(sizeof *a);
-    if (a) {
+    if (!a) {
+        rc = SMITHYCURL_E_NOMEM;
+    } else {
         a->done = done;
         a->user_data = user_data;
-        rc = smithycurl_call_async(c, op, w->buf, w->len, cancel, trampoline, a);
+        if (rc == SMITHYCURL_OK) {
+            rc = smithycurl_call_async(c, op, w->buf, w->len, cancel, trampoline, a);
+        } else if (smithycurl_result_new_input_error(rc, op, smithycurl_json_writer_message(w), &err) == SMITHYCURL_OK) {
+            rc = smithycurl_complete_async(c, err, trampoline, a);
+            if (rc != SMITHYCURL_OK) {
+                smithycurl_result_free(err);
+            }
+        }
         if (rc != SMITHYCURL_OK) {
             free(a);
         }
@@ -106,7 +117,6 @@ func (p *plan) sourceAsync(b *strings.Builder, op *opPlan) {
 	b.WriteString("    smithycurl_json_writer w;\n    int rc;\n")
 	fmt.Fprintf(b, "    if (%s!done) { return SMITHYCURL_E_INVALID_ARGUMENT; }\n", inNull)
 	writeInput(b, op, false)
-	b.WriteString("    if (rc) {\n        smithycurl_json_writer_reset(&w);\n        return rc;\n    }\n")
-	fmt.Fprintf(b, "    return %s__call_async(client, %s, &w, cancel, %s, (void (*)(void))done, user_data);\n}\n\n",
+	fmt.Fprintf(b, "    return %s__call_async(client, %s, rc, &w, cancel, %s, (void (*)(void))done, user_data);\n}\n\n",
 		p.prefix, cString(string(op.op.Shape.ID)), tramp)
 }

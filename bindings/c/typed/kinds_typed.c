@@ -2,10 +2,13 @@
  * --prefix kinds, model codegen/c/testdata/kinds) and an echo
  * server: what is sent must come back equal. Run by codegen/c's
  * tests with SMITHYCURL_KINDS_URL and SMITHYCURL_KINDS_MODEL set. */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "check.h"
 #include "kinds.h"
@@ -267,24 +270,71 @@ static void test_special_floats(smithycurl_client *c) {
     kinds_everything_free(out);
 }
 
-/* An input the writer refuses: rc, no output, and *err a usage error whose
- * message names the member path, the value and what was expected. */
-static void expect_refused(smithycurl_client *c, const kinds_everything *in, int want_rc, const char *want) {
-    kinds_everything *out = NULL;
-    smithycurl_result *err = NULL;
+/* The completion of one kinds_echo_async() call. */
+typedef struct echo_wait {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int calls, rc;
+    kinds_everything *out;
+    smithycurl_result *err;
+} echo_wait;
+
+static void echo_done(void *ud, int rc, kinds_everything *out, smithycurl_result *err) {
+    echo_wait *e = ud;
+    pthread_mutex_lock(&e->mu);
+    e->calls++;
+    e->rc = rc;
+    e->out = out;
+    e->err = err;
+    pthread_cond_broadcast(&e->cv);
+    pthread_mutex_unlock(&e->mu);
+}
+
+/* An error result's kind is a usage error and its message holds want. */
+static void expect_usage(smithycurl_result *err, const char *want) {
     const char *msg = "";
     smithycurl_error_kind kind = SMITHYCURL_KIND_NONE;
-    CHECK_RC(kinds_echo(c, in, &out, &err), want_rc);
-    CHECK(out == NULL && err != NULL);
-    if (!err) return;
     smithycurl_result_error_message(err, &msg);
     smithycurl_result_error_kind(err, &kind);
     CHECK(kind == SMITHYCURL_KIND_USAGE);
     CHECK(strstr(msg, want) != NULL);
     if (!strstr(msg, want)) fprintf(stderr, "     message: %s\n     want:    %s\n", msg, want);
+}
+
+/* kinds_echo_async() of an input the writer refuses: accepted, and its
+ * completion gets rc and the same message, once (waited for at most 30 s). */
+static void expect_refused_async(smithycurl_client *c, const kinds_everything *in, int want_rc, const char *want) {
+    echo_wait e = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, NULL, NULL};
+    struct timespec until;
+    CHECK_RC(kinds_echo_async(c, in, NULL, echo_done, &e), SMITHYCURL_OK);
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 30;
+    pthread_mutex_lock(&e.mu);
+    while (e.calls == 0 && pthread_cond_timedwait(&e.cv, &e.mu, &until) == 0) {
+    }
+    pthread_mutex_unlock(&e.mu);
+    CHECK(e.calls == 1);
+    CHECK_RC(e.rc, want_rc);
+    CHECK(e.out == NULL && e.err != NULL);
+    if (e.err) expect_usage(e.err, want);
+    smithycurl_result_free(e.err);
+    kinds_everything_free(e.out);
+}
+
+/* An input the writer refuses: rc, no output, and *err a usage error whose
+ * message names the member path, the value and what was expected; the
+ * asynchronous call's completion gets the same. */
+static void expect_refused(smithycurl_client *c, const kinds_everything *in, int want_rc, const char *want) {
+    kinds_everything *out = NULL;
+    smithycurl_result *err = NULL;
+    CHECK_RC(kinds_echo(c, in, &out, &err), want_rc);
+    CHECK(out == NULL && err != NULL);
+    if (!err) return;
+    expect_usage(err, want);
     smithycurl_result_free(err);
     /* Without err, the same code and nothing to free. */
     CHECK_RC(kinds_echo(c, in, &out, NULL), want_rc);
+    expect_refused_async(c, in, want_rc, want);
 }
 
 /* Inputs the library or the writer rejects, before anything is sent. */
