@@ -191,6 +191,9 @@ class AsyncClient:
         self.wait = _AsyncWaiters(self)
         #: The paginators: ``async for page in client.paginate.list_tables(limit=10)``.
         self.paginate = AsyncPaginate(self)
+        #: Presigned URLs, the synchronous client's (presigning does no I/O):
+        #: ``client.presign.get_object(bucket="b", key="k", expires_in=3600)``.
+        self.presign = sync.presign
         self._pending: dict[int, _Pending] = {}
         self._tags = itertools.count(1)
         self._tokens: list[int] = []  # free cancel tokens, not cancelled

@@ -266,6 +266,8 @@ class _Gen:
         while name in self.names.values():
             name += "_"
         base = "GeneratedAsyncClient" if aio else "GeneratedClient"
+        if prop == "presign":  # one class for both clients: presigning does no I/O
+            base = "GeneratedClient | smithycurl.generated.GeneratedAsyncClient"
         cls = f"class {name}:\n"
         cls += _doc(f"client.{prop} of {client_name}: {what}.", "    ")
         cls += (f"    def __init__(self, client: smithycurl.generated.{base}) -> None:\n"
@@ -494,13 +496,16 @@ class _Gen:
             client += self.accessor(parts, "Paginators", "paginate", "The paginators of the @paginated operations.",
                                     "one method per @paginated operation",
                                     [self.method(info, data, paginate=True) for info, data in paged])
+        presigners = ""
         if "aws.auth#sigv4" in svc.auth:
             signed = [(info, data) for info, data in zip(svc.operations, self.ops) if self.event_union(info) is None]
-            client += self.accessor(parts, "Presigners", "presign", "Presigned URLs of the operations (SigV4 in the query).",
-                                    "one method per operation, returning a smithycurl.PresignedRequest",
-                                    [self.method(info, data, presign=True) for info, data in signed])
+            presigners = self.accessor(parts, "Presigners", "presign",
+                                       "Presigned URLs of the operations (SigV4 in the query).",
+                                       "one method per operation, returning a smithycurl.PresignedRequest",
+                                       [self.method(info, data, presign=True) for info, data in signed])
+            client += presigners
         if aio:
-            client += "\n\n" + self.async_client(parts)
+            client += "\n\n" + self.async_client(parts) + presigners  # the same class: see accessor
 
         binds = "".join(f"    {sid!r}: {name},\n" for sid, name in self.bindings)
         header = (

@@ -77,8 +77,7 @@ class GeneratedClient:
 
     def _presign(self, operation: str, members: Mapping[str, Any], expires_in: int,
                  signing_time: Optional[datetime.datetime]) -> PresignedRequest:
-        op = self.client._operation(operation)
-        return presign(self.client, op, op._members_body(members), expires_in, signing_time)
+        return _presign_members(self.client, operation, members, expires_in, signing_time)
 
     def close(self) -> None:
         """Closes the client's connections."""
@@ -92,6 +91,15 @@ class GeneratedClient:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self._SERVICE} at {self.client.endpoint}>"
+
+
+def _presign_members(client: Client, operation: str, members: Mapping[str, Any], expires_in: int,
+                     signing_time: Optional[datetime.datetime]) -> PresignedRequest:
+    """Presigns operation with its members: what both generated clients'
+    presigners do (presigning does no I/O, so the asynchronous client's is
+    the same call on its synchronous client)."""
+    op = client._operation(operation)
+    return presign(client, op, op._members_body(members), expires_in, signing_time)
 
 
 class GeneratedAsyncClient:
@@ -114,6 +122,10 @@ class GeneratedAsyncClient:
         if op._stream_in and _body.is_stream(members.get(op._stream_in)):
             raise _not_async(op, "a streamed body (a file object or chunks)")
         return op._output(await self.client._send(op, op._members_body(members)))
+
+    def _presign(self, operation: str, members: Mapping[str, Any], expires_in: int,
+                 signing_time: Optional[datetime.datetime]) -> PresignedRequest:
+        return _presign_members(self.client._sync, operation, members, expires_in, signing_time)
 
     def _paginate(self, operation: str, members: Mapping[str, Any], max_items: Optional[int],
                   page_size: Optional[int], stop_on_repeated_token: bool) -> AsyncPaginator[Any]:

@@ -1,11 +1,12 @@
 """Presigned URLs from Python: client.presign on the dynamic client and on a
-generated one (python -m smithycurl gen), both giving the S3 documentation's
+generated one (python -m smithycurl gen), synchronous and asyncio, all giving the S3 documentation's
 example URL; the generated module passes mypy --strict; the refusals.
 (botocore's URLs: testing/botocore/diff_presign.py; s3rver and fauxqs
 taking them from curl: test_aws.py.)"""
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 import os
 import subprocess
@@ -41,7 +42,7 @@ import datetime
 import sys
 
 import smithycurl
-from bucket_api import BucketClient
+from bucket_api import BucketAsyncClient, BucketClient
 
 with BucketClient(sys.argv[1], region="us-east-1", aws_credentials={
         "access_key_id": "AKIAIOSFODNN7EXAMPLE", "secret_access_key": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"}) as c:
@@ -50,6 +51,12 @@ with BucketClient(sys.argv[1], region="us-east-1", aws_credentials={
     print(p.url)
     put = c.presign.put_text(name="a b", content_type="text/plain", expires_in=60)
     print(put.method, put.headers)
+# The asyncio client's presigners are the synchronous ones (no I/O).
+ac = BucketAsyncClient(sys.argv[1], region="us-east-1", aws_credentials={
+        "access_key_id": "AKIAIOSFODNN7EXAMPLE", "secret_access_key": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"})
+q: smithycurl.PresignedRequest = ac.presign.get_text(
+    expires_in=86400, signing_time=datetime.datetime(2013, 5, 24, tzinfo=datetime.timezone.utc))
+print(q.url)
 """
 
 
@@ -77,13 +84,23 @@ def test_dynamic_client_presigns(model: smithycurl.Model) -> None:
             c.presign.nope  # noqa: B018
 
 
+def test_async_client_presigns(model: smithycurl.Model) -> None:
+    async def run() -> None:
+        async with model.async_client(endpoint=ENDPOINT, region="us-east-1", aws_credentials=CREDS) as c:
+            p = c.presign.get_text(expires_in=86400, signing_time=AT)
+            assert (p.url, p.method, p.headers) == (WANT, "GET", {})
+            assert c.presign["GetText"](None, expires_in=86400, signing_time=AT) == p
+
+    asyncio.run(run())
+
+
 def test_generated_client_presigns_and_passes_mypy(tmp_path: object) -> None:
     out = str(tmp_path)
     src = os.path.join(out, "bucket.smithy")
     with open(src, "w") as f:
         f.write(MODEL)
     env = dict(os.environ, PYTHONPATH=PKG)
-    subprocess.run([sys.executable, "-m", "smithycurl", "gen", src, "-o", os.path.join(out, "bucket_api")], check=True,
+    subprocess.run([sys.executable, "-m", "smithycurl", "gen", "--async", src, "-o", os.path.join(out, "bucket_api")], check=True,
                    env=env, capture_output=True, timeout=120)
     with open(os.path.join(out, "program.py"), "w") as f:
         f.write(PROGRAM)
@@ -91,7 +108,7 @@ def test_generated_client_presigns_and_passes_mypy(tmp_path: object) -> None:
     r = subprocess.run([sys.executable, os.path.join(out, "program.py"), ENDPOINT], capture_output=True, text=True,
                        env=env, timeout=120)
     assert r.returncode == 0, r.stderr
-    assert r.stdout.splitlines() == [WANT, "PUT {'Content-Type': 'text/plain'}"]
+    assert r.stdout.splitlines() == [WANT, "PUT {'Content-Type': 'text/plain'}", WANT]
     mypy = mypy_or_skip()
     r = subprocess.run([mypy, "--strict", "--no-incremental", os.path.join(out, "program.py"), os.path.join(PKG, "smithycurl")],
                        capture_output=True, text=True, env=dict(os.environ, MYPYPATH=os.pathsep.join([out, PKG])), cwd=out,
