@@ -343,7 +343,7 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte, opts 
 		if !retry {
 			return nil, e
 		}
-		if onlyIdem && !plan.idempotent {
+		if onlyIdem && !plan.idempotent && !idempotentMethod(req.Method) {
 			return nil, noRetry(e, errNotIdempotent)
 		}
 		if err := body.rewind(req); err != nil {

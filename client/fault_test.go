@@ -404,6 +404,16 @@ func TestFaultUnavailableTwiceThenOK(t *testing.T) {
 	}
 }
 
+// A GET the model does not mark idempotent is retried after a 503 and a
+// reset, by HTTP's method semantics; a POST is not (the tests above).
+func TestFaultIdempotentMethodRetried(t *testing.T) {
+	r := newFaultRig(t)
+	r.srv.Handle("/get/flaky", faultserver.JSON(503, `{"message":"busy"}`), faultserver.Reset(), faultserver.JSON(200, okBody))
+	out, err := r.call("Get", `{"name": "flaky"}`)
+	wantOK(t, out, err)
+	wantHits(t, r.srv, "/get/flaky", 3)
+}
+
 // 429 with Retry-After: 1 is retried (even for a POST: the server refused
 // it) after the wait the server asked for.
 func TestFaultTooManyRequestsHonoursRetryAfter(t *testing.T) {

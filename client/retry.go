@@ -23,7 +23,9 @@ import (
 // server; HTTP 429 and throttling errors (the server refused the request;
 // for AWS services, the AWS SDKs' throttling codes too);
 // errors marked @retryable; and, only for operations that are @readonly,
-// @idempotent or carry an idempotency token, HTTP 500, 502, 503, 504,
+// @idempotent, carry an idempotency token or are sent with a method HTTP
+// defines as idempotent (GET, HEAD, PUT, DELETE, OPTIONS: S3's object
+// calls, which the AWS models mark neither way), HTTP 500, 502, 503, 504,
 // transport failures that may have reached the server and responses that
 // do not match their checksum (DynamoDB's X-Amz-Crc32; its operations
 // that only read are sent again too). A request that may
@@ -119,6 +121,17 @@ func idempotent(m *model.Model, op *model.Shape, input *model.Shape) bool {
 		if _, ok := m.MemberTrait(mem, model.TraitIdempotencyToken); ok {
 			return true
 		}
+	}
+	return false
+}
+
+// idempotentMethod reports whether HTTP defines method as idempotent
+// (RFC 9110 9.2.2), as Smithy's HttpMethodSemantics validation expects a
+// model's @http methods to be used.
+func idempotentMethod(method string) bool {
+	switch method {
+	case "GET", "HEAD", "PUT", "DELETE", "OPTIONS":
+		return true
 	}
 	return false
 }

@@ -5,12 +5,14 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash"
 	"hash/crc32"
 	"io"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/smithycurl/smithycurl/client"
 )
@@ -37,14 +39,40 @@ type headResult struct {
 // reflected polynomial that combines the ranges' CRCs.
 var crcPolys = map[string]uint32{"CRC32": crc32.IEEE, "CRC32C": crc32.Castagnoli}
 
+// partAttempts bounds the sends of one range. The client retries an
+// UploadPart (a PUT) itself, but never a GetObject once response bytes were
+// written; a range can be written again at its offsets, so the download
+// does it itself, as s3transfer and manager do.
+const partAttempts = 3
+
+// resend reports whether a range that failed with err after
+// attempt sends should be sent again, after a backoff (100 ms doubled per attempt).
+func resend(ctx context.Context, err error, attempt int) bool {
+	var e *client.Error
+	if !errors.As(err, &e) {
+		return false
+	}
+	if e.Kind != client.KindTransport {
+		return false
+	}
+	t := time.NewTimer(100 * time.Millisecond << (attempt - 1))
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
 // Download reads s3://bucket/key with c, a client of the S3 model, into w
 // at the object's offsets: HeadObject for its size, ETag and checksum,
 // then GetObject of ranges of opts.PartSize bytes, opts.Concurrency at
 // once, each with If-Match on the ETag so that an object replaced
 // meanwhile fails the download (412) instead of mixing two versions. When
 // the object has a full-object CRC32 or CRC32C, the bytes are checked
-// against it. A range cut off by a lost connection or a 5xx is fetched
-// again (3 attempts). On an error w may hold part of the object.
+// against it. A range cut off after some of its bytes came (which the
+// client does not retry) is fetched again (3 attempts). On an error w may hold part of the object.
 func Download(ctx context.Context, c *client.Client, bucket, key string, w io.WriterAt, opts Options) (*DownloadOutput, error) {
 	o := opts.withDefaults()
 	errorf := func(format string, args ...any) error {
@@ -105,9 +133,10 @@ func Download(ctx context.Context, c *client.Client, bucket, key string, w io.Wr
 				if err == nil {
 					break
 				}
-				// The client does not retry once bytes were written; the
-				// range can be: it is written again at the same offsets.
-				if attempt == partAttempts || !resend(rctx, err, attempt) {
+				// The client retries a GET until response bytes were
+				// written, never after; the range can be: it is written
+				// again at the same offsets.
+				if attempt == partAttempts || cw.n == 0 || !resend(rctx, err, attempt) {
 					cancel(fmt.Errorf("bytes %d-%d (attempt %d): %w", first, last, attempt, err))
 					return
 				}

@@ -30,37 +30,6 @@ type UploadOutput struct {
 	ChecksumCRC32 string
 }
 
-// partAttempts bounds the sends of one part or range. The client retries
-// a 5xx or a lost connection only for idempotent operations, which the
-// model does not mark UploadPart as, and never once a response body was
-// written; sending a part again replaces it and a range is written again
-// at its offsets, so the transfer does it itself, as s3transfer and
-// manager do.
-const partAttempts = 3
-
-// resend reports whether a part or range that failed with err after
-// attempt sends should be sent again, after a backoff (100 ms doubled per attempt).
-func resend(ctx context.Context, err error, attempt int) bool {
-	var e *client.Error
-	if !errors.As(err, &e) {
-		return false
-	}
-	switch {
-	case e.Kind == client.KindService && e.Status >= 500:
-	case e.Kind == client.KindTransport:
-	default:
-		return false
-	}
-	t := time.NewTimer(100 * time.Millisecond << (attempt - 1))
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
-}
-
 // abortTimeout bounds the AbortMultipartUpload sent after a failure or a
 // cancel (its context outlives the caller's, which may be the cause).
 const abortTimeout = 30 * time.Second
@@ -241,15 +210,9 @@ func (u *uploader) multipart(ctx context.Context, next func(n int, buf []byte) (
 		if err != nil {
 			return err
 		}
-		var res uploadResult
-		for attempt := 1; ; attempt++ {
-			res, err = u.call(pctx, "UploadPart", in, client.WithBodyReader(bytes.NewReader(b), int64(len(b))))
-			if err == nil {
-				break
-			}
-			if attempt == partAttempts || !resend(pctx, err, attempt) {
-				return fmt.Errorf("part %d (attempt %d): %w", n, attempt, err)
-			}
+		res, err := u.call(pctx, "UploadPart", in, client.WithBodyReader(bytes.NewReader(b), int64(len(b))))
+		if err != nil {
+			return fmt.Errorf("part %d: %w", n, err)
 		}
 		mu.Lock()
 		parts = append(parts, completedPart{PartNumber: n, ETag: res.ETag, ChecksumCRC32: sum})

@@ -8,7 +8,7 @@ namespace smithycurl.test.faults
 @alloy#simpleRestJson
 service Faults {
     version: "2024-01-01"
-    operations: [Read, Write, Put]
+    operations: [Read, Write, Put, Get]
 }
 
 /// Safe to repeat: retried after any failure that may be transient.
@@ -50,6 +50,19 @@ operation Put {
         item: String
     }
     output: Message
+}
+
+/// A GET the model marks neither @readonly nor @idempotent, as the AWS S3
+/// model's GetObject: HTTP defines GET as idempotent, so it is retried too.
+@http(method: "GET", uri: "/get/{name}")
+operation Get {
+    input := {
+        @required
+        @httpLabel
+        name: String
+    }
+    output: Message
+    errors: [Unavailable]
 }
 
 structure Message {
