@@ -160,17 +160,24 @@ func TestS3ExpressRefresh(t *testing.T) {
 	if _, err := cl.Call(context.Background(), "PutObject", []byte(`{"Bucket":"`+expressBucket+`","Key":"k","Body":"eA=="}`)); err != nil {
 		t.Fatalf("PutObject: %v", err)
 	}
-	deadline := time.Now().Add(20 * time.Second)
+	// Calls go on, a few milliseconds apart, until one made after 2 s has
+	// started the refresh: bounded in time, not in calls, whose number in
+	// 2 s depends on the machine's speed.
+	start := time.Now()
+	pace := time.NewTicker(5 * time.Millisecond)
+	defer pace.Stop()
 	calls := 0
 	for fake.CreateSessions() < 2 {
-		if time.Now().After(deadline) || calls > 5000 {
-			t.Fatalf("no second CreateSession after %d calls", calls)
+		if time.Since(start) > 20*time.Second {
+			t.Fatalf("no second CreateSession after %v (%d calls)", time.Since(start), calls)
 		}
 		if got := getBody(t, cl, expressBucket, "k"); got != "x" {
 			t.Fatalf("GetObject gave %q", got)
 		}
 		calls++
+		<-pace.C
 	}
+	t.Logf("second CreateSession after %v and %d calls", time.Since(start), calls)
 	// The new session signs the next calls.
 	if got := getBody(t, cl, expressBucket, "k"); got != "x" {
 		t.Fatalf("GetObject after the refresh gave %q", got)
