@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/smithycurl/smithycurl/client/awscustom"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/protocol"
 )
@@ -47,6 +48,9 @@ type operationJSON struct {
 	Output        model.ShapeID   `json:"output"`
 	Errors        []model.ShapeID `json:"errors,omitempty"`
 	Waiters       []string        `json:"waiters,omitempty"` // smithy.waiters#waitable names, sorted
+	// ExtraInput: string members the input may have beyond the model's,
+	// which the client's AWS customizations take (awscustom.Hooks.ExtraInput).
+	ExtraInput []string `json:"extra_input,omitempty"`
 	// Paginated is the @paginated trait, the service's merged in.
 	Paginated *model.Pagination `json:"paginated,omitempty"`
 }
@@ -142,6 +146,7 @@ func describeOperationSummary(m *model.Model, svc *model.Service, op *model.Oper
 	if p, ok, err := m.Pagination(svc, op); ok && err == nil {
 		o.Paginated = &p
 	}
+	o.ExtraInput = awscustom.For(m, svc, op).ExtraInput()
 	return o
 }
 

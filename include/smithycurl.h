@@ -358,6 +358,8 @@ smithycurl_code smithycurl_loader_free(smithycurl_loader *loader);
  *          "output": "ns#GetIpOutput",
  *          "errors": ["ns#Unauthorized"],         // operation's, then service's
  *          "waiters": ["TableExists"],            // smithy.waiters#waitable, sorted
+ *          "extra_input": ["SourceRegion"],       // string members beyond the model's
+ *                                                 // an AWS customization takes (RDS)
  *          "paginated": {"inputToken": "NextToken", // @paginated, the service's
  *            "outputToken": "Result.NextToken",     // merged in; items and
  *            "items": "Result.Items", "pageSize": "MaxResults"}}]}]}  // pageSize optional

@@ -42,6 +42,20 @@ type Hooks struct {
 	unsigned bool // sent without auth, whatever the model's
 	// crossRegion: input hooks that presign (CrossRegion).
 	crossRegion []func(ctx context.Context, in []byte, dest string, presign Presigner) ([]byte, error)
+	// extraInput: string members the input may have that the model does
+	// not, which the hooks take out (RDS's SourceRegion).
+	extraInput []string
+}
+
+// ExtraInput returns the string members an input of the operation may
+// have beyond its model's, which its customizations take out before it is
+// encoded (RDS's SourceRegion); nil when none. Front ends that check
+// inputs against the model (describe, then Python) accept these too.
+func (h *Hooks) ExtraInput() []string {
+	if h == nil {
+		return nil
+	}
+	return h.extraInput
 }
 
 // CorruptError is a response whose checksum does not match its body
@@ -78,8 +92,10 @@ func For(m *model.Model, svc *model.Service, op *model.Operation) *Hooks {
 		h.output = append(h.output, more.output...)
 		h.unsigned = h.unsigned || more.unsigned
 		h.crossRegion = append(h.crossRegion, more.crossRegion...)
+		h.extraInput = append(h.extraInput, more.extraInput...)
 	}
-	if h.input == nil && h.request == nil && h.response == nil && h.output == nil && !h.unsigned && h.crossRegion == nil {
+	if h.input == nil && h.request == nil && h.response == nil && h.output == nil && !h.unsigned && h.crossRegion == nil &&
+		h.extraInput == nil {
 		return nil
 	}
 	return &h

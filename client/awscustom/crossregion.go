@@ -35,14 +35,14 @@ func (h *Hooks) CrossRegion(ctx context.Context, in []byte, dest string, presign
 // operation, with DestinationRegion the client's region, presigned (an
 // hour) for the source region's endpoint.
 func presignedURL(_ *model.Model, _ *model.Service, _ *model.Operation) Hooks {
-	return Hooks{crossRegion: []func(context.Context, []byte, string, Presigner) ([]byte, error){
+	return Hooks{extraInput: []string{sourceRegion}, crossRegion: []func(context.Context, []byte, string, Presigner) ([]byte, error){
 		func(ctx context.Context, in []byte, dest string, presign Presigner) ([]byte, error) {
 			o, ok := parseObject(in)
-			if !ok || !o.present("SourceRegion") {
+			if !ok || !o.present(sourceRegion) {
 				return in, nil
 			}
-			src, isStr := o.str("SourceRegion")
-			o.remove("SourceRegion")
+			src, isStr := o.str(sourceRegion)
+			o.remove(sourceRegion)
 			if !isStr || src == "" || o.has("PreSignedUrl") {
 				return o.bytes(), nil // null or "": no source region, as botocore's None
 			}
@@ -56,6 +56,10 @@ func presignedURL(_ *model.Model, _ *model.Service, _ *model.Operation) Hooks {
 		},
 	}}
 }
+
+// sourceRegion is the input member (botocore's, not in the models) that
+// names the region to presign in.
+const sourceRegion = "SourceRegion"
 
 // present reports whether the document has member name, null or not.
 func (o *object) present(name string) bool {

@@ -203,8 +203,9 @@ class _Capture(http.server.BaseHTTPRequestHandler):
 
 def cross_region(shared: str, session: Any, smithycurl_bin: str) -> tuple[int, int]:
     """Compares the PreSignedUrl each sends (smithycurl's CLI, the Go
-    client as every front end calls it; the Python package refuses the
-    unmodeled SourceRegion); returns (passed, failed)."""
+    client as every front end calls it; the Python package's is compared
+    with the CLI's by bindings/python/tests/test_aws_custom.py); returns
+    (passed, failed)."""
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Capture)
     server.bodies = []  # type: ignore[attr-defined]
     threading.Thread(target=server.serve_forever, daemon=True).start()

@@ -60,6 +60,9 @@ class OperationInfo:
     #: the @paginated trait, the service's merged in ("inputToken",
     #: "outputToken", "items", "pageSize"); None when not paginated
     paginated: Optional[Mapping[str, str]] = None
+    #: string members the input may have beyond the model's, which the
+    #: client's AWS customizations take out (RDS's "SourceRegion")
+    extra_input: tuple[str, ...] = ()
     _model: Optional[ModelLike] = dataclasses.field(default=None, repr=False, compare=False)
 
     @property
@@ -117,7 +120,7 @@ def service_info(d: Mapping[str, Any], model: Optional[ModelLike] = None) -> Ser
                 errors=tuple(o.get("errors", ())), http=o.get("http"), readonly=bool(o.get("readonly")),
                 idempotent=bool(o.get("idempotent")), deprecated=bool(o.get("deprecated")),
                 waiters=tuple(o.get("waiters", ())),
-                paginated=o.get("paginated"), _model=model,
+                paginated=o.get("paginated"), extra_input=tuple(o.get("extra_input", ())), _model=model,
             )
         )
     return ServiceInfo(

@@ -8,6 +8,7 @@ import ctypes
 from . import _body as _streamed, _codec, _lib, _scalars, errors
 from ._json import EMPTY, dumps, exact_loads, loads, utf8
 from .errors import ServiceError
+from .types import snake_case
 
 # typing is for the type checker only: importing it costs every process a few ms.
 TYPE_CHECKING = False
@@ -51,6 +52,10 @@ class Operation:
             None if info.output == "smithy.api#Unit" else reg.codec(info.output, "structure")
         )
         self._kw: dict[str, _codec._Member] = {m.py: m for m in self._in.members} if self._in else {}
+        # The string members beyond the model's that the client's AWS
+        # customizations take (SourceRegion), by Python name and by name.
+        self._extra = {snake_case(n): n for n in info.extra_input} if self._in else {}
+        self._extra.update({n: n for n in self._extra.values()})
         self._errors = tuple(data.get("errors", ()))
         self._exact = _codec.reaches_big_decimal(shapes)
         self._in_decimal = self._exact
@@ -138,10 +143,13 @@ class Operation:
             try:
                 for k, v in kwargs.items():
                     m = kw.get(k)
+                    if m is None and k in self._extra:
+                        self._put_extra(body_obj, k, v)
+                        continue
                     if m is None:
                         raise TypeError(
                             f"{self.info.py_name}() got an unexpected keyword argument {k!r}; "
-                            f"valid: {', '.join(kw) or '(none)'}"
+                            f"valid: {', '.join([*kw, *map(snake_case, self.info.extra_input)]) or '(none)'}"
                         )
                     if v is not None:
                         e = m.codec.enc
@@ -153,8 +161,13 @@ class Operation:
             if self._in is None:
                 raise TypeError(f"{self.info.py_name}() takes no input")
             assert self._in.enc is not None
+            extra: dict[str, Any] = {}
+            if isinstance(input, dict) and any(k in self._extra for k in input):
+                input = dict(input)
+                for k in [k for k in input if k in self._extra]:
+                    self._put_extra(extra, k, input.pop(k))
             try:
-                body = dumps(self._in.enc(input))
+                body = dumps({**self._in.enc(input), **extra})
             except errors.UsageError as err:
                 raise _scalars.for_input(err, self.info.name)
         else:
@@ -162,6 +175,15 @@ class Operation:
         if self._in_decimal:
             body = _scalars.fix_decimals(body)
         return utf8(body, self.info.name)
+
+    def _put_extra(self, body: dict[str, Any], key: str, value: Any) -> None:
+        """Sets the extra (unmodeled) string member key names in body."""
+        if value is None:
+            return
+        if not isinstance(value, str):
+            raise errors.UsageError(f"input for {self.info.name}: member {self._extra[key]}: "
+                                    f"expected a string, got {type(value).__name__}")
+        body[self._extra[key]] = value
 
     def _call_members(self, args: Mapping[str, Any], download: Optional[_streamed.Writable] = None) -> Any:
         """Calls with the input's members by Smithy name (None: unset),
@@ -186,7 +208,9 @@ class Operation:
         k = ""
         try:
             for k, v in args.items():
-                if v is not None:
+                if k not in by_key and k in self._extra:
+                    self._put_extra(body_obj, k, v)
+                elif v is not None:
                     e = by_key[k].codec.enc
                     body_obj[k] = e(v) if e is not None else v
         except errors.UsageError as err:

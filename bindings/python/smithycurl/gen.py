@@ -321,6 +321,19 @@ class _Gen:
                 if "default" in m:
                     extra += f" Default: {m['default']!r}."
                 args_doc.append(f"{py}: {d}{extra}".rstrip())
+            # Members beyond the model's that the client's AWS
+            # customizations take (RDS's SourceRegion; not when presigning).
+            for name in () if presign else info.extra_input:
+                py = snake_case(name)
+                while py in used:
+                    py += "_"
+                used.add(py)
+                if "*" not in params:
+                    params.append("*")
+                params.append(f"{py}: typing.Optional[str] = None")
+                mapping.append(f"{name!r}: {py}")
+                args_doc.append(f"{py}: not in the model: taken by the client's AWS customization"
+                                f" (see the README's AWS customizations).")
         # A streaming blob output payload: written to the download file
         # object when one is given (keyword-only, after the members).
         download = ""
