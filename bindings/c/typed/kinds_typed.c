@@ -290,6 +290,15 @@ static void echo_done(void *ud, int rc, kinds_everything *out, smithycurl_result
     pthread_mutex_unlock(&e->mu);
 }
 
+/* A completion that must never run. */
+static void refused_done(void *ud, smithycurl_code rc, smithycurl_result *r) {
+    (void)ud;
+    (void)rc;
+    (void)r;
+    fprintf(stderr, "FAIL: a refused smithycurl_complete_async() completed\n");
+    abort();
+}
+
 /* An error result's kind is a usage error and its message holds want. */
 static void expect_usage(smithycurl_result *err, const char *want) {
     const char *msg = "";
@@ -409,6 +418,13 @@ static void test_bad_inputs(smithycurl_client *c) {
         err = NULL;
     }
     kinds_one_member_free(in.only);
+    /* smithycurl_complete_async() refusals: done is never called, the
+       result stays the caller's. */
+    CHECK_RC(smithycurl_result_new_input_error(SMITHYCURL_E_INVALID_ARGUMENT, "Echo", "m", &err), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_complete_async(NULL, err, refused_done, NULL), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_complete_async(c, NULL, refused_done, NULL), SMITHYCURL_E_INVALID_HANDLE);
+    CHECK_RC(smithycurl_complete_async(c, err, NULL, NULL), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_result_free(err), SMITHYCURL_OK);
 }
 
 /* A union member the model does not know (the server answers some when the
