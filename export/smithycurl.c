@@ -472,6 +472,33 @@ smithycurl_code smithycurl_presign(smithycurl_client *client, const char *operat
     return rc;
 }
 
+// s3_transfer is smithycurl_s3_upload_file (up) and _download_file.
+static smithycurl_code s3_transfer(int up, smithycurl_client *client, const char *bucket, const char *key,
+                                   const char *path, const smithycurl_transfer_options *opts,
+                                   smithycurl_cancel_token *cancel, smithycurl_result **out) {
+    if (out) *out = NULL;
+    CALL_PROLOGUE(!out, SMITHYCURL_E_INVALID_ARGUMENT);
+    smithycurl_transfer_options o = {0};
+    if (opts) o = *opts;
+    uintptr_t h = 0;
+    int rc = scx_s3_transfer(H(client), up, (char *)bucket, (char *)key, (char *)path, o.part_size, o.threshold,
+                             o.concurrency, H(cancel), hints, threads, &h);
+    *out = (smithycurl_result *)h;
+    return rc;
+}
+
+smithycurl_code smithycurl_s3_upload_file(smithycurl_client *client, const char *bucket, const char *key,
+                                          const char *path, const smithycurl_transfer_options *opts,
+                                          smithycurl_cancel_token *cancel, smithycurl_result **out) {
+    return s3_transfer(1, client, bucket, key, path, opts, cancel, out);
+}
+
+smithycurl_code smithycurl_s3_download_file(smithycurl_client *client, const char *bucket, const char *key,
+                                            const char *path, const smithycurl_transfer_options *opts,
+                                            smithycurl_cancel_token *cancel, smithycurl_result **out) {
+    return s3_transfer(0, client, bucket, key, path, opts, cancel, out);
+}
+
 smithycurl_code smithycurl_call_stream(smithycurl_client *client, const char *operation, const char *input,
                                        size_t input_len, smithycurl_read_fn read, void *read_data,
                                        long long body_size, smithycurl_write_fn write, void *write_data,

@@ -985,6 +985,86 @@ smithycurl_code smithycurl_presign(smithycurl_client *client, const char *operat
                                    smithycurl_result **out);
 
 /* ======================================================================
+ * S3 transfers
+ *
+ * A file uploaded to S3 or an object downloaded into a file, in parts sent
+ * in parallel (multipart upload above a threshold, ranged GETs), as
+ * boto3's upload_file/download_file and aws-sdk-go-v2's feature/s3/manager
+ * do: the Go package client/s3transfer, which the CLI's `smithycurl s3 cp`
+ * runs too. Every part is an ordinary call of the client (an S3 client:
+ * its signing, retries, endpoint rules and checksums apply).
+ * ====================================================================== */
+
+/** How a transfer is cut; NULL or a zeroed struct for the defaults. Read
+ * during the call only. */
+typedef struct smithycurl_transfer_options {
+    /** Bytes of each part (each ranged GET) but the last; 0 for 8 MiB.
+     * S3 refuses parts under 5 MiB but the last. */
+    long long part_size;
+    /** An upload of fewer bytes is one PutObject; 0 for 8 MiB. Downloads
+     * ignore it. */
+    long long threshold;
+    /** Parts in flight at once; 0 for 10. Memory held is about
+     * concurrency x part_size. */
+    int concurrency;
+} smithycurl_transfer_options;
+
+/** Uploads the file at path to bucket/key: one PutObject under
+ * opts->threshold bytes, else a multipart upload (CreateMultipartUpload,
+ * UploadPart in parallel with a CRC32 per part, CompleteMultipartUpload),
+ * aborted (AbortMultipartUpload) when a part fails or cancel is cancelled.
+ * No progress callback: the call returns when the object is complete.
+ *
+ * @param client an S3 client; shared between threads freely.
+ * @param bucket, key the object, UTF-8; path the local file. Read during
+ *   the call only.
+ * @param opts the part size, threshold and concurrency; NULL for defaults.
+ * @param cancel a token that cancels the transfer, or NULL.
+ * @param out receives the result; on success its output
+ *   (smithycurl_result_output()) is the JSON object
+ *   {"Size": 10485761, "ETag": "\"...-3\"", "UploadID": "...",
+ *   "Parts": 3, "ChecksumCRC32": "...-3"} (UploadID "" and Parts 0 after
+ *   one PutObject). Free it with smithycurl_result_free(). NULL only for
+ *   SMITHYCURL_E_INVALID_HANDLE, SMITHYCURL_E_INVALID_ARGUMENT (bucket,
+ *   key, path or out NULL, a negative option), SMITHYCURL_E_FORKED and
+ *   SMITHYCURL_E_INTERNAL.
+ * @return SMITHYCURL_OK; SMITHYCURL_E_USAGE (a file that cannot be read,
+ *   an empty bucket, key or path; the message names the file);
+ *   SMITHYCURL_E_INVALID_UTF8; any call failure (SMITHYCURL_E_SERVICE,
+ *   _TRANSPORT, ...) of the first part that failed; SMITHYCURL_E_CANCELLED.
+ *   The result's error_* accessors say why.
+ * Thread-safety: any thread, concurrently on one client.
+ *
+ *     smithycurl_transfer_options o = {.part_size = 16 << 20};
+ *     smithycurl_result *r;
+ *     if (smithycurl_s3_upload_file(c, "my-bucket", "big.bin", "/tmp/big.bin", &o, NULL, &r) == SMITHYCURL_OK) {
+ *         smithycurl_result_output(r, &json, &len);   // {"Size": ...}
+ *     }
+ *     smithycurl_result_free(r);
+ */
+smithycurl_code smithycurl_s3_upload_file(smithycurl_client *client, const char *bucket, const char *key,
+                                          const char *path, const smithycurl_transfer_options *opts,
+                                          smithycurl_cancel_token *cancel, smithycurl_result **out);
+
+/** Downloads bucket/key into the file at path: a HeadObject, then ranged
+ * GetObjects of opts->part_size bytes in parallel, written at their
+ * offsets into a temporary file beside path, renamed to path once complete
+ * (and checked against the object's full-object CRC32/CRC32C when S3 gave
+ * one); removed on failure, so path never holds a partial object.
+ *
+ * Parameters as smithycurl_s3_upload_file() (opts->threshold unused).
+ * On success the output is {"Size": 10485761, "ETag": "\"...\"",
+ * "Checked": "CRC32"} ("Checked": the checksum verified, "" for none).
+ * @return as smithycurl_s3_upload_file(); SMITHYCURL_E_USAGE also when the
+ *   file cannot be created; SMITHYCURL_E_SERVICE (NoSuchKey, 404) for a
+ *   missing object.
+ * Thread-safety: any thread, concurrently on one client.
+ */
+smithycurl_code smithycurl_s3_download_file(smithycurl_client *client, const char *bucket, const char *key,
+                                            const char *path, const smithycurl_transfer_options *opts,
+                                            smithycurl_cancel_token *cancel, smithycurl_result **out);
+
+/* ======================================================================
  * Event streams
  *
  * An operation whose output is an event stream (a @streaming union, e.g.

@@ -8,7 +8,6 @@ import (
 	"io"
 	iofs "io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/smithycurl/smithycurl/client"
@@ -95,20 +94,13 @@ func s3Upload(ctx context.Context, c *client.Client, bucket, key, src string, op
 	if key == "" || bucket == "" {
 		return nil, fmt.Errorf("s3 cp: s3://%s/%s: give a bucket and a key", bucket, key)
 	}
-	r := io.Reader(os.Stdin)
 	if src != "-" {
-		f, err := os.Open(src)
-		if err != nil {
-			return nil, fmt.Errorf("s3 cp: %w", err)
-		}
-		defer f.Close()
-		r = f
+		return s3transfer.UploadFile(ctx, c, bucket, key, src, opts)
 	}
-	return s3transfer.Upload(ctx, c, bucket, key, r, opts)
+	return s3transfer.Upload(ctx, c, bucket, key, os.Stdin, opts)
 }
 
-// s3Download writes into a temporary file beside dst, renamed to dst once
-// the download is complete and checked; removed on failure.
+// s3Download downloads into dst (never "-": ranges land at their offsets).
 func s3Download(ctx context.Context, c *client.Client, bucket, key, dst string, opts s3transfer.Options) (*s3transfer.DownloadOutput, error) {
 	if key == "" || bucket == "" {
 		return nil, fmt.Errorf("s3 cp: s3://%s/%s: give a bucket and a key", bucket, key)
@@ -116,22 +108,5 @@ func s3Download(ctx context.Context, c *client.Client, bucket, key, dst string, 
 	if dst == "-" {
 		return nil, errors.New("s3 cp: DST - : a download needs a file (its ranges are written at their offsets)")
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(dst), "."+filepath.Base(dst)+".part-")
-	if err != nil {
-		return nil, fmt.Errorf("s3 cp: %w", err)
-	}
-	res, err := s3transfer.Download(ctx, c, bucket, key, tmp, opts)
-	if cerr := tmp.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("s3 cp: %w", cerr)
-	}
-	if err == nil {
-		if err = os.Rename(tmp.Name(), dst); err != nil {
-			err = fmt.Errorf("s3 cp: %w", err)
-		}
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return nil, err
-	}
-	return res, nil
+	return s3transfer.DownloadFile(ctx, c, bucket, key, dst, opts)
 }

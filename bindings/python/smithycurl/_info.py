@@ -103,7 +103,7 @@ class ServiceInfo:
 # Names the client itself uses; an operation whose Python name is one of
 # these gets a trailing underscore.
 CLIENT_NAMES = frozenset({"call", "close", "types", "errors", "service", "endpoint", "model", "operations", "wait",
-                          "paginate", "presign"})
+                          "paginate", "presign", "s3"})
 
 
 def service_info(d: Mapping[str, Any], model: Optional[ModelLike] = None) -> ServiceInfo:

@@ -107,6 +107,12 @@ class Token(ctypes.Structure):
     _fields_ = [("value", c_char_p), ("expiration", ctypes.c_longlong)]
 
 
+class TransferOptions(ctypes.Structure):
+    """smithycurl_transfer_options."""
+
+    _fields_ = [("part_size", ctypes.c_longlong), ("threshold", ctypes.c_longlong), ("concurrency", c_int)]
+
+
 # The identity callbacks (the error buffer as c_void_p: it is written to).
 AWS_CREDENTIALS_FN = ctypes.CFUNCTYPE(c_int, c_void_p, P(AWSCredentials), c_void_p, c_size_t)
 TOKEN_FN = ctypes.CFUNCTYPE(c_int, c_void_p, P(Token), c_void_p, c_size_t)
@@ -213,6 +219,10 @@ _FUNCTIONS: dict[str, tuple[Any, list[Any], bool]] = {
     "event_stream_free": (c_int, [c_void_p], False),
     "wait": (c_int, [c_void_p, c_char_p, c_char_p, c_size_t, ctypes.c_longlong, c_void_p, P(c_void_p)], False),
     "presign": (c_int, [c_void_p, c_char_p, c_char_p, c_size_t, ctypes.c_longlong, ctypes.c_longlong, P(c_void_p)], False),
+    "s3_upload_file": (c_int, [c_void_p, c_char_p, c_char_p, c_char_p, P(TransferOptions), c_void_p, P(c_void_p)],
+                       False),
+    "s3_download_file": (c_int, [c_void_p, c_char_p, c_char_p, c_char_p, P(TransferOptions), c_void_p, P(c_void_p)],
+                         False),
     "result_code": (c_int, [c_void_p, P(c_int)], True),
     "result_output": (c_int, [c_void_p, P(c_void_p), P(c_size_t)], False),
     "result_error_kind": (c_int, [c_void_p, P(c_int)], True),
@@ -249,7 +259,7 @@ _OPTIONAL = frozenset({"queue_new", "queue_fd", "queue_next", "queue_free", "cal
                        "model_operation_json_v2",
                        "options_set_aws_credentials_fn", "options_set_token_fn", "options_set_api_key_fn",
                        "options_set_profile", "presign", "options_set_request_checksum_calculation",
-                       "options_set_response_checksum_validation"})
+                       "options_set_response_checksum_validation", "s3_upload_file", "s3_download_file"})
 
 
 def _declare(cdll: ctypes.CDLL) -> Library:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ctypes
 import threading
 
-from . import _body as _streamed, _codec, _interrupt, _lib, _paginate, _presign, _result, errors
+from . import _body as _streamed, _codec, _interrupt, _lib, _paginate, _presign, _result, _transfer, errors
 from ._closing import Closing
 from ._eventstream import EventStream as EventStream
 from ._operation import Operation as Operation
@@ -94,6 +94,8 @@ class Client(Closing):
         self.paginate = _paginate.Paginate(self)
         #: Presigned URLs: ``client.presign.get_object(bucket="b", key="k", expires_in=3600)``.
         self.presign = _presign.Presigners(self)
+        #: S3 transfers: ``client.s3.upload_file(path, bucket, key)``, ``client.s3.download_file(bucket, key, path)``.
+        self.s3 = _transfer.Transfers(self)
 
     @property
     def operations(self) -> tuple[str, ...]:

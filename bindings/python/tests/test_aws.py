@@ -252,3 +252,31 @@ def test_s3_presigned_urls_fetched_with_curl(emulators: dict[str, str], server: 
             assert status == 403 and b"expired" in body, body
         s3.delete_object(bucket=bucket, key="a b/c.txt")
         s3.delete_bucket(bucket=bucket)
+
+
+def test_s3_transfer_round_trip(emulators: dict[str, str], tmp_path: Any) -> None:
+    """client.s3.upload_file of 2 parts + 1 byte at a 5 MiB part size is a
+    3-part multipart upload; download_file brings it back byte-equal in
+    ranged GETs; a missing file is a UsageError naming it, a missing object
+    NoSuchKey (and no file left behind)."""
+    model = smithycurl.load_model(shared_path("models", "aws-large", "s3.json"))
+    bucket = f"py-transfer-{time.time_ns()}"
+    part = 5 << 20
+    data = os.urandom(2 * part + 1)
+    src, dst = tmp_path / "src.bin", tmp_path / "dst.bin"
+    src.write_bytes(data)
+    with model.client(endpoint=emulators["SMITHYCURL_S3RVER_URL"], aws_credentials=CREDENTIALS) as s3:
+        s3.create_bucket(bucket=bucket)
+        up = s3.s3.upload_file(src, bucket, "big.bin", part_size=part, threshold=part, concurrency=2)
+        assert (up.size, up.parts) == (len(data), 3) and up.upload_id, up
+        down = s3.s3.download_file(bucket, "big.bin", str(dst), part_size=part, concurrency=2)
+        assert down.size == len(data) and down.etag == up.etag, down
+        assert dst.read_bytes() == data
+        with pytest.raises(smithycurl.UsageError, match="open .*missing.bin: no such file or directory"):
+            s3.s3.upload_file(tmp_path / "missing.bin", bucket, "k")
+        with pytest.raises(smithycurl.ServiceError) as info:
+            s3.s3.download_file(bucket, "nope", tmp_path / "nope.bin")
+        assert info.value.status == 404 and not (tmp_path / "nope.bin").exists()
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["dst.bin", "src.bin"]  # no temporary left
+        s3.delete_object(bucket=bucket, key="big.bin")
+        s3.delete_bucket(bucket=bucket)
