@@ -252,8 +252,11 @@ func TestDuplexServerFirst(t *testing.T) {
 // server's response ends its stream at once (net/http answers and resets
 // the stream whose body it did not read), libcurl never reports that
 // response while the upload is paused; the call waits for its deadline
-// (an event stream: the client's timeout). If the stream stays open a
-// moment (refuse-late) the response comes through. HTTP/1.1 is fine.
+// (an event stream: the client's timeout). Not always: when libcurl reads
+// the response before it pauses the upload (a loaded machine) it reports
+// it, so either ending is accepted there, and nothing else. If the stream
+// stays open a moment (refuse-late) the response comes through. HTTP/1.1
+// is fine.
 func TestDuplexRefused(t *testing.T) {
 	srv := duplexServer(t)
 	for _, v := range []struct {
@@ -271,11 +274,8 @@ func TestDuplexRefused(t *testing.T) {
 			defer cancel()
 			resp, err := tr.Do(ctx, &Request{Method: "POST", URL: srv + v.path, BodyReader: &duplexBody{}, BodySize: -1,
 				BodyWriter: &echoWriter{got: make(chan string, 10)}, NoTimeout: true, OnBodyStart: func(int, wire.Header) {}})
-			if v.hangs {
-				var e *Error
-				if !errors.As(err, &e) || e.Kind != KindTimeout {
-					t.Fatalf("libcurl %x: expected the known hang (a timeout), got %v %+v: is it fixed?", curlVersion(), err, resp)
-				}
+			var e *Error
+			if v.hangs && errors.As(err, &e) && e.Kind == KindTimeout {
 				t.Logf("libcurl %x: the refused stream was not seen; the call ended at its deadline (known limitation)", curlVersion())
 				return
 			}
