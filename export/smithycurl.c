@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -478,8 +479,13 @@ static smithycurl_code s3_transfer(int up, smithycurl_client *client, const char
                                    smithycurl_cancel_token *cancel, smithycurl_result **out) {
     if (out) *out = NULL;
     CALL_PROLOGUE(!out, SMITHYCURL_E_INVALID_ARGUMENT);
-    smithycurl_transfer_options o = {0};
-    if (opts) o = *opts;
+    smithycurl_transfer_options o = SMITHYCURL_TRANSFER_OPTIONS_INIT;
+    if (opts) {
+        // The first version's fields end with concurrency; later ones add at the end.
+        if (opts->size < offsetof(smithycurl_transfer_options, concurrency) + sizeof(int) || opts->size > sizeof o)
+            return SMITHYCURL_E_INVALID_ARGUMENT;
+        memcpy(&o, opts, opts->size);
+    }
     uintptr_t h = 0;
     int rc = scx_s3_transfer(H(client), up, (char *)bucket, (char *)key, (char *)path, o.part_size, o.threshold,
                              o.concurrency, H(cancel), hints, threads, &h);

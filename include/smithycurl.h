@@ -995,9 +995,14 @@ smithycurl_code smithycurl_presign(smithycurl_client *client, const char *operat
  * its signing, retries, endpoint rules and checksums apply).
  * ====================================================================== */
 
-/** How a transfer is cut; NULL or a zeroed struct for the defaults. Read
- * during the call only. */
+/** How a transfer is cut; NULL for the defaults. Start from
+ * SMITHYCURL_TRANSFER_OPTIONS_INIT: size says which fields the caller
+ * knows, so that fields added at the end later do not break programs built
+ * before them (a size this library does not know is
+ * SMITHYCURL_E_INVALID_ARGUMENT). Read during the call only. */
 typedef struct smithycurl_transfer_options {
+    /** sizeof(smithycurl_transfer_options) as the caller was built. */
+    size_t size;
     /** Bytes of each part (each ranged GET) but the last; 0 for 8 MiB.
      * S3 refuses parts under 5 MiB but the last. */
     long long part_size;
@@ -1008,6 +1013,9 @@ typedef struct smithycurl_transfer_options {
      * concurrency x part_size. */
     int concurrency;
 } smithycurl_transfer_options;
+/** The defaults, with size set: smithycurl_transfer_options o =
+ * SMITHYCURL_TRANSFER_OPTIONS_INIT; o.part_size = 16 << 20; */
+#define SMITHYCURL_TRANSFER_OPTIONS_INIT {sizeof(smithycurl_transfer_options), 0, 0, 0}
 
 /** Uploads the file at path to bucket/key: one PutObject under
  * opts->threshold bytes, else a multipart upload (CreateMultipartUpload,

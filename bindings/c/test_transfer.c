@@ -16,7 +16,9 @@ void test_s3_transfer(void) {
         return;
     }
     smithycurl_result *r = NULL;
-    smithycurl_transfer_options o = {.part_size = 5 << 20, .concurrency = 2};
+    smithycurl_transfer_options o = SMITHYCURL_TRANSFER_OPTIONS_INIT;
+    o.part_size = 5 << 20;
+    o.concurrency = 2;
 
     // A missing file: a usage error naming it, nothing sent.
     CHECK_RC(smithycurl_s3_upload_file(c, "b", "k", "/nonexistent/smithycurl-ctest", &o, NULL, &r),
@@ -38,8 +40,21 @@ void test_s3_transfer(void) {
     CHECK(r == NULL);
     CHECK_RC(smithycurl_s3_download_file(c, "b", "k", NULL, NULL, NULL, &r), SMITHYCURL_E_INVALID_ARGUMENT);
     CHECK(r == NULL);
-    smithycurl_transfer_options neg = {.concurrency = -1};
+    smithycurl_transfer_options neg = SMITHYCURL_TRANSFER_OPTIONS_INIT;
+    neg.concurrency = -1;
     CHECK_RC(smithycurl_s3_upload_file(c, "b", "k", "/dev/null", &neg, NULL, &r), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK(r == NULL);
+    // Options without their size (a zeroed struct), or from a later header
+    // than this library knows.
+    smithycurl_transfer_options unsized = {0};
+    CHECK_RC(smithycurl_s3_upload_file(c, "b", "k", "/dev/null", &unsized, NULL, &r), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK(r == NULL);
+    struct {
+        smithycurl_transfer_options o;
+        long long later;
+    } newer = {SMITHYCURL_TRANSFER_OPTIONS_INIT, 1};
+    newer.o.size = sizeof newer;
+    CHECK_RC(smithycurl_s3_upload_file(c, "b", "k", "/dev/null", &newer.o, NULL, &r), SMITHYCURL_E_INVALID_ARGUMENT);
     CHECK(r == NULL);
     CHECK_RC(smithycurl_s3_upload_file(c, "b", "k", "/dev/null", NULL, NULL, NULL), SMITHYCURL_E_INVALID_ARGUMENT);
     CHECK_RC(smithycurl_s3_download_file(NULL, "b", "k", "/tmp/x", NULL, NULL, &r), SMITHYCURL_E_INVALID_HANDLE);

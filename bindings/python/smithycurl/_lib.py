@@ -110,7 +110,8 @@ class Token(ctypes.Structure):
 class TransferOptions(ctypes.Structure):
     """smithycurl_transfer_options."""
 
-    _fields_ = [("part_size", ctypes.c_longlong), ("threshold", ctypes.c_longlong), ("concurrency", c_int)]
+    _fields_ = [("size", ctypes.c_size_t), ("part_size", ctypes.c_longlong), ("threshold", ctypes.c_longlong),
+                ("concurrency", c_int)]
 
 
 # The identity callbacks (the error buffer as c_void_p: it is written to).

@@ -62,7 +62,7 @@ def _sizes(part_size: int, threshold: int, concurrency: int) -> _lib.TransferOpt
             raise TypeError(f"{name} must be an int, not {type(v).__name__}")
         if v < 0:
             raise ValueError(f"{name} must be 0 (the default) or more, not {v}")
-    return _lib.TransferOptions(part_size, threshold, concurrency)
+    return _lib.TransferOptions(ctypes.sizeof(_lib.TransferOptions), part_size, threshold, concurrency)
 
 
 def _transfer(client: TransferClient, up: bool, bucket: str, key: str, path: StrPath,
