@@ -61,6 +61,11 @@ func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 		<-h.cancelDone // the AfterFunc ran (or is running): let it finish before reuse
 	}
 	resp, rerr := t.finish(ctx, h, &c, st)
-	t.release(h)
+	// libcurl < 8 leaves some state of an HTTP/2 transfer that ended early
+	// (a stream closed by the caller, a failure) in its easy handle: the
+	// next transfer on it fails now and then with "Error in the HTTP2
+	// framing layer" before any response (TestStreamH2CFailedHandleFreed).
+	// Such a handle is freed rather than reused there.
+	t.put(h, rerr == nil || curlVersion() >= 0x080000)
 	return t.traceResponse(&c, resp, rerr)
 }

@@ -154,10 +154,14 @@ func (t *Curl) acquire() (*handle, error) {
 	return h, nil
 }
 
-func (t *Curl) release(h *handle) {
+func (t *Curl) release(h *handle) { t.put(h, true) }
+
+// put returns h to the idle handles, or frees it when keep is false, the
+// pool is closed or full.
+func (t *Curl) put(h *handle, keep bool) {
 	t.mu.Lock()
 	delete(t.busy, h)
-	if t.closed || len(t.idle) >= t.cfg.MaxIdleHandles {
+	if !keep || t.closed || len(t.idle) >= t.cfg.MaxIdleHandles {
 		t.mu.Unlock()
 		t.freeHandle(h)
 		liveHandles.Add(-1)
