@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # make test: builds once, then runs the stages in two lanes at once — the Go
-# lane (multi-threaded go test) beside the native lane (C under valgrind,
-# Python, the differentials, the demo), which mostly keep one core busy.
+# lane (multi-threaded go test, the differentials, then the demo and the
+# README) beside the native lane (C under valgrind, typed C, Python), which
+# mostly keeps one core busy. The lanes are balanced by time: about 550 s
+# each on 2 cores with two other busy processes.
 # Each stage is a make target; its output goes to build/test-logs/STAGE.log
 # and is printed whole when it fails. Ends with a line per stage (seconds,
 # result) and "test: N passed, N failed", counting stages.
@@ -12,8 +14,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 make=${MAKE:-make}
 logs=build/test-logs
-go_lane=(vet test-race test-go conformance sigv4a-vectors proptest fuzz-brief diff-botocore diff-botocore-responses diff-presign credchain)
-native_lane=(ctest gentest-c pytest demo readme)
+go_lane=(vet test-race test-go conformance sigv4a-vectors proptest fuzz-brief diff-botocore diff-botocore-responses diff-presign credchain demo readme)
+native_lane=(ctest gentest-c pytest)
 if [ $# -gt 0 ]; then
   want=" $* "
   keep() { local s out=(); for s in "$@"; do [[ $want == *" $s "* ]] && out+=("$s"); done; echo "${out[@]:-}"; }
