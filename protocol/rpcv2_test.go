@@ -84,25 +84,7 @@ structure Oops { message: String, code: Integer }
 
 func rpcv2Codec(t testing.TB, svcID model.ShapeID) (Codec, *model.Operation) {
 	t.Helper()
-	l := model.NewLoader()
-	l.AddSource("rpcv2_test.smithy", []byte(rpcv2TestModel))
-	m, _, err := l.Load(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc, err := m.Service(svcID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := New(m, svc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	op, err := svc.Operation("Echo")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c, op
+	return modelCodec(t, rpcv2TestModel, svcID, "Echo")
 }
 
 func sameJSON(t *testing.T, got, want string) {

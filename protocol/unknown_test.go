@@ -40,8 +40,8 @@ list Values { member: Value }
 `
 
 // modelCodec loads model text and returns the codec of service svcID and
-// its operation Get.
-func modelCodec(t *testing.T, text string, svcID model.ShapeID) (Codec, *model.Operation) {
+// its operation opName.
+func modelCodec(t testing.TB, text string, svcID model.ShapeID, opName string) (Codec, *model.Operation) {
 	t.Helper()
 	l := model.NewLoader()
 	l.AddSource("test.smithy", []byte(text))
@@ -57,7 +57,7 @@ func modelCodec(t *testing.T, text string, svcID model.ShapeID) (Codec, *model.O
 	if err != nil {
 		t.Fatal(err)
 	}
-	op, err := svc.Operation("Get")
+	op, err := svc.Operation(opName)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func modelCodec(t *testing.T, text string, svcID model.ShapeID) (Codec, *model.O
 }
 
 func unknownCodec(t *testing.T, svcName string) (Codec, *model.Operation) {
-	return modelCodec(t, unknownUnionModel, model.ShapeID("example.unknown#"+svcName))
+	return modelCodec(t, unknownUnionModel, model.ShapeID("example.unknown#"+svcName), "Get")
 }
 
 // A union member the model does not know (a newer service's) was dropped:
@@ -162,7 +162,7 @@ operation Get { output := { v: U } }
 @discriminated("kind")
 union U { a: A }
 structure A { x: String }
-`, "d#S")
+`, "d#S", "Get")
 	out, err := c.DecodeResponse(context.Background(), op, &wire.Response{Status: 200, Header: wire.Header{},
 		Body: []byte(`{"v": {"kind": "b", "y": [1]}}`)})
 	if err != nil {
