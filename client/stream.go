@@ -257,3 +257,17 @@ func noRetry(e *Error, why error) *Error {
 	e.notRetried = why
 	return e
 }
+
+// StreamingPayloads names operation's streaming blob payload members (an
+// input and an output member with @streaming bound to @httpPayload, S3
+// PutObject's and GetObject's Body; "" when none): those WithBodyReader
+// and WithBodyWriter carry. The C API uses it to take an output payload
+// as bytes beside the document.
+func (c *Client) StreamingPayloads(operation string) (in, out string, err error) {
+	op, err := c.svc.Operation(operation)
+	if err != nil {
+		return "", "", err
+	}
+	p := c.plan(op)
+	return p.streamIn, p.streamOut, nil
+}

@@ -331,6 +331,21 @@ func TestStreamingUsageErrors(t *testing.T) {
 	}
 }
 
+// StreamingPayloads names the members WithBodyReader and WithBodyWriter
+// carry, as the C API asks before taking an output payload as bytes.
+func TestStreamingPayloadNames(t *testing.T) {
+	_, c := newObjectServer(t)
+	for op, want := range map[string][2]string{"Put": {"Body", ""}, "Get": {"", "Body"}, "Ping": {"", ""}} {
+		in, out, err := c.StreamingPayloads(op)
+		if err != nil || in != want[0] || out != want[1] {
+			t.Errorf("StreamingPayloads(%s) = %q, %q, %v; want %q, %q", op, in, out, err, want[0], want[1])
+		}
+	}
+	if _, _, err := c.StreamingPayloads("Nope"); err == nil {
+		t.Error("StreamingPayloads of an unknown operation: no error")
+	}
+}
+
 func TestStreamingRetry(t *testing.T) {
 	s, c := newObjectServer(t)
 	ctx := context.Background()
