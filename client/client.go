@@ -56,6 +56,7 @@ type Client struct {
 	creds            credentials
 	plans            sync.Map // *model.Operation -> *callPlan
 	sigKeys          sigv4.KeyCache
+	skew             clockSkew       // the services' clock against the local one (skew.go)
 	express          expressSessions // S3 Express sessions per bucket and credentials
 }
 
@@ -307,11 +308,12 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte, opts 
 	callStart := time.Now()
 	var deadline time.Time // the whole call's time budget, set at the first retry
 	lastCost := 0          // what the last retry took from the quota
+	skewRetried := false   // a clock skew error was retried (once a call)
 	for attempt := 1; ; attempt++ {
 		if attempt > 1 && body.auth != nil {
 			// Each attempt is signed as of its own time, with the
 			// identity the cache holds then.
-			if e := body.auth.apply(ctx, op.Shape.ID, req, time.Now()); e != nil {
+			if e := body.auth.apply(ctx, op.Shape.ID, req, c.skew.now()); e != nil {
 				return nil, e
 			}
 		}
@@ -336,10 +338,17 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte, opts 
 			header = resp.Header
 		}
 		e.Attempts = attempt
+		// A signature refused for a clock far from the service's: later
+		// calls sign with the offset learned, and this one is sent once
+		// more, at once (the service did not act on it).
+		skewed := body.auth.sigV4() != nil && c.skew.learn(e, header, time.Now()) && !skewRetried
 		if attempt >= c.opts.retry.MaxAttempts {
 			return nil, e
 		}
 		retry, onlyIdem, wait := c.retryDecision(e, header)
+		if skewed {
+			retry, onlyIdem, skewRetried = true, false, true
+		}
 		if !retry {
 			return nil, e
 		}
@@ -350,6 +359,9 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte, opts 
 			return nil, noRetry(e, err)
 		}
 		backoff := c.opts.retry.backoff(attempt, wait)
+		if skewed {
+			backoff = 0
+		}
 		if deadline.IsZero() {
 			// The timeout bounds the call, retries included: the attempts
 			// after the first share what is left of it.
@@ -438,7 +450,7 @@ func (c *Client) prepare(ctx context.Context, operation string, input []byte, co
 			// large upload before it is sent.
 			req.Header.Set("Expect", "100-continue")
 		}
-		if e := auth.apply(ctx, op.Shape.ID, req, time.Now()); e != nil {
+		if e := auth.apply(ctx, op.Shape.ID, req, c.skew.now()); e != nil {
 			return nil, nil, nil, nil, e
 		}
 		body.auth = auth

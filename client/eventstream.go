@@ -136,7 +136,7 @@ func (c *Client) callStream(ctx context.Context, operation string, input []byte,
 			// Signed again with the event stream's payload hash; the
 			// events are signed in a chain from this signature.
 			req.Header.Set(sigv4.ContentSHA256Header, sigv4.StreamingEventsPayload)
-			seed, err := sv.sign(req, time.Now())
+			seed, err := sv.sign(req, c.skew.now())
 			if err != nil {
 				cancelOpts()
 				return nil, usageError(op.Shape.ID, "signing the request: %v", err)
