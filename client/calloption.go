@@ -25,6 +25,8 @@ type callOptions struct {
 	engine     bool
 	since      time.Time // QueuedSince
 	signedAt   time.Time // WithSigningTime
+	// interceptors: WithCallInterceptors
+	interceptors []Interceptor
 }
 
 // WithCallTimeout bounds this call, retries included, when it is shorter
@@ -93,10 +95,10 @@ func ViaEngine() CallOption {
 // applyCallOptions applies opts to ctx and returns the other options; the
 // cancel func releases the per-call timeout.
 func applyCallOptions(ctx context.Context, opts []CallOption) (context.Context, callOptions, context.CancelFunc) {
-	var o callOptions
 	if len(opts) == 0 {
-		return ctx, o, func() {}
+		return ctx, callOptions{}, func() {}
 	}
+	var o callOptions // on the heap (applyCall takes its address): only for calls with options
 	for _, opt := range opts {
 		if opt != nil {
 			opt.applyCall(&o)

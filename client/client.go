@@ -296,9 +296,43 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte, opts 
 		ctx, cancel = context.WithDeadline(ctx, co.since.Add(budget))
 		defer cancel()
 	}
+	hooks := c.hooksFor(co)
+	out, e := c.call(ctx, operation, input, co, hooks)
+	if hooks != nil {
+		out, e = hooks.complete(ctx, false, out, e)
+	}
+	if e != nil {
+		return nil, e
+	}
+	return out, nil
+}
+
+// call is Call after its options: the interceptors' hooks (none when
+// hooks is nil) up to the retry loop, and the loop.
+func (c *Client) call(ctx context.Context, operation string, input []byte, co callOptions, hooks *hookRun) ([]byte, *Error) {
+	if hooks != nil {
+		op, err := c.svc.Operation(operation)
+		if err != nil {
+			return nil, &Error{Kind: KindUsage, err: err}
+		}
+		hooks.x.Operation, hooks.x.Input = op, input
+		if e := hooks.run(ctx, HookReadBeforeExecution); e != nil {
+			return nil, e
+		}
+		if e := hooks.runAll(ctx, HookModifyBeforeSerialization, HookReadBeforeSerialization); e != nil {
+			return nil, e
+		}
+		input = hooks.x.Input
+	}
 	op, plan, req, body, err := c.prepare(ctx, operation, input, co, false)
 	if err != nil {
-		return nil, err
+		return nil, classify("", err) // an *Error already
+	}
+	if hooks != nil {
+		hooks.x.Request = req
+		if e := hooks.runAll(ctx, HookReadAfterSerialization, HookModifyBeforeRetryLoop); e != nil {
+			return nil, e
+		}
 	}
 	tr, terr := c.transportFor(co)
 	if terr != nil {
@@ -310,15 +344,8 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte, opts 
 	lastCost := 0          // what the last retry took from the quota
 	skewRetried := false   // a clock skew error was retried (once a call)
 	for attempt := 1; ; attempt++ {
-		if attempt > 1 && body.auth != nil {
-			// Each attempt is signed as of its own time, with the
-			// identity the cache holds then.
-			if e := body.auth.apply(ctx, op.Shape.ID, req, c.skew.now()); e != nil {
-				return nil, e
-			}
-		}
 		start := time.Now()
-		out, resp, e := c.send(ctx, tr, op, req, body)
+		out, resp, e, hooked := c.attempt(ctx, tr, op, req, body, hooks, attempt)
 		if c.opts.observer != nil {
 			a := Attempt{Operation: op.Name, Number: attempt, Took: time.Since(start), Response: resp}
 			if resp != nil {
@@ -342,7 +369,7 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte, opts 
 		// calls sign with the offset learned, and this one is sent once
 		// more, at once (the service did not act on it).
 		skewed := body.auth.sigV4() != nil && c.skew.learn(e, header, time.Now()) && !skewRetried
-		if attempt >= c.opts.retry.MaxAttempts {
+		if attempt >= c.opts.retry.MaxAttempts || hooked {
 			return nil, e
 		}
 		retry, onlyIdem, wait := c.retryDecision(e, header)
@@ -450,8 +477,10 @@ func (c *Client) prepare(ctx context.Context, operation string, input []byte, co
 			// large upload before it is sent.
 			req.Header.Set("Expect", "100-continue")
 		}
-		if e := auth.apply(ctx, op.Shape.ID, req, c.skew.now()); e != nil {
-			return nil, nil, nil, nil, e
+		if eventStream { // Call signs each attempt (attempt)
+			if e := auth.apply(ctx, op.Shape.ID, req, c.skew.now()); e != nil {
+				return nil, nil, nil, nil, e
+			}
 		}
 		body.auth = auth
 	}
@@ -525,14 +554,68 @@ func (c *Client) callTimeout() time.Duration {
 	return transport.DefaultTimeout
 }
 
-// send makes one attempt through tr. resp is nil when no response
+// attempt signs req as of now and sends it once, with the attempt's
+// hooks (none when hooks is nil). hooked reports that a hook failed it:
+// the call is not retried.
+func (c *Client) attempt(ctx context.Context, tr transport.Transport, op *model.Operation, req *transport.Request, body *callBody,
+	hooks *hookRun, n int) (out []byte, resp *wire.Response, e *Error, hooked bool) {
+	if hooks == nil {
+		if body.auth != nil {
+			// Each attempt is signed as of its own time, with the
+			// identity the cache holds then.
+			if e := body.auth.apply(ctx, op.Shape.ID, req, c.skew.now()); e != nil {
+				return nil, nil, e, false
+			}
+		}
+		out, resp, e = c.send(ctx, tr, op, req, body, nil)
+		return out, resp, e, false
+	}
+	hooks.x.Attempt, hooks.x.Response, hooks.x.Output, hooks.x.Err = n, nil, nil, nil
+	hooks.failed = false
+	e = hooks.runAll(ctx, HookReadBeforeAttempt, HookModifyBeforeSigning, HookReadBeforeSigning)
+	if e == nil && body.auth != nil {
+		e = body.auth.apply(ctx, op.Shape.ID, req, c.skew.now())
+	}
+	if e == nil {
+		e = hooks.runAll(ctx, HookReadAfterSigning, HookModifyBeforeTransmit, HookReadBeforeTransmit)
+	}
+	if e == nil {
+		out, resp, e = c.send(ctx, tr, op, req, body, hooks)
+	}
+	out, e = hooks.complete(ctx, true, out, e)
+	return out, resp, e, hooks.failed
+}
+
+// send makes one attempt through tr, with the hooks from transmit to
+// deserialization (none when hooks is nil). resp is nil when no response
 // arrived. The response is checked as body says: its checksum, and the
 // AWS customizations of the operation.
-func (c *Client) send(ctx context.Context, tr transport.Transport, op *model.Operation, req *transport.Request, body *callBody) ([]byte, *wire.Response, *Error) {
+func (c *Client) send(ctx context.Context, tr transport.Transport, op *model.Operation, req *transport.Request, body *callBody, hooks *hookRun) ([]byte, *wire.Response, *Error) {
 	resp, err := tr.Do(ctx, req)
 	if err != nil {
 		return nil, nil, classify(op.Shape.ID, err)
 	}
+	if hooks != nil {
+		hooks.x.Response = resp
+		if e := hooks.runAll(ctx, HookReadAfterTransmit, HookModifyBeforeDeserialization, HookReadBeforeDeserialization); e != nil {
+			return nil, resp, e
+		}
+		out, e := c.decode(ctx, op, hooks.x.Response, body)
+		hooks.x.Output, hooks.x.Err = out, nil
+		if e != nil {
+			hooks.x.Err = e
+		}
+		if he := hooks.run(ctx, HookReadAfterDeserialization); he != nil {
+			return nil, resp, he
+		}
+		return out, resp, e
+	}
+	out, e := c.decode(ctx, op, resp, body)
+	return out, resp, e
+}
+
+// decode turns resp into the output document or the call's error.
+func (c *Client) decode(ctx context.Context, op *model.Operation, resp *wire.Response, body *callBody) ([]byte, *Error) {
 	// A check's failure is the response's.
 	checked := func(err error) error {
 		if err != nil {
@@ -541,7 +624,8 @@ func (c *Client) send(ctx context.Context, tr transport.Transport, op *model.Ope
 		return nil
 	}
 	var out []byte
-	if err = checked(body.custom.Response(resp)); err == nil {
+	err := checked(body.custom.Response(resp))
+	if err == nil {
 		out, err = c.codec.DecodeResponse(ctx, op, resp)
 		if err == nil && body.validate != nil {
 			err = checked(body.validate.check(resp))
@@ -557,9 +641,9 @@ func (c *Client) send(ctx context.Context, tr transport.Transport, op *model.Ope
 		if e.Status == 0 {
 			e.Status = resp.Status
 		}
-		return nil, resp, e
+		return nil, e
 	}
-	return out, resp, nil
+	return out, nil
 }
 
 // requestID returns the request id header a service sent, if any.

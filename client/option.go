@@ -25,6 +25,7 @@ type options struct {
 	creds        credentials
 	noHostPrefix bool
 	observer     func(Attempt)
+	interceptors []Interceptor // WithInterceptors
 	trace        func(transport.TraceEvent)
 	endpoint     endpointOptions
 	waitDelays   [2]time.Duration // WithWaiterDelays: minDelay, maxDelay (0: the waiter's)
