@@ -58,6 +58,13 @@ type Settings struct {
 	// s3_disable_express_session_auth: S3 directory buckets signed with
 	// the caller's credentials, without CreateSession's sessions.
 	DisableS3ExpressSessionAuth Value[bool]
+	// DisableRequestCompression: AWS_DISABLE_REQUEST_COMPRESSION,
+	// disable_request_compression: @requestCompression never applies.
+	DisableRequestCompression Value[bool]
+	// RequestMinCompressionSize: AWS_REQUEST_MIN_COMPRESSION_SIZE_BYTES,
+	// request_min_compression_size_bytes: the smallest body
+	// @requestCompression compresses, 0 to 10,485,760 bytes.
+	RequestMinCompressionSize Value[int]
 }
 
 // ServiceKey is a service's name in AWS_ENDPOINT_URL_<SERVICE> (upper-cased)
@@ -122,6 +129,12 @@ func (c *Config) Settings(profile string, serviceID string) (Settings, error) {
 	if s.DisableS3ExpressSessionAuth, err = r.boolean("AWS_S3_DISABLE_EXPRESS_SESSION_AUTH", "s3_disable_express_session_auth"); err != nil {
 		return Settings{}, err
 	}
+	if s.DisableRequestCompression, err = r.boolean("AWS_DISABLE_REQUEST_COMPRESSION", "disable_request_compression"); err != nil {
+		return Settings{}, err
+	}
+	if s.RequestMinCompressionSize, err = r.wholeNumber("AWS_REQUEST_MIN_COMPRESSION_SIZE_BYTES", "request_min_compression_size_bytes", 0, MaxMinCompressionSize); err != nil {
+		return Settings{}, err
+	}
 	return s, nil
 }
 
@@ -180,6 +193,23 @@ func (r resolver) maxAttempts() (Value[int], error) {
 	n, err := strconv.Atoi(strings.TrimSpace(v.V))
 	if err != nil || n < 1 {
 		return Value[int]{}, fmt.Errorf("%s must be a whole number of at least 1", v.Place("max_attempts"))
+	}
+	return Value[int]{n, v.From}, nil
+}
+
+// MaxMinCompressionSize is the largest request_min_compression_size_bytes
+// the AWS SDKs accept (10 MiB).
+const MaxMinCompressionSize = 10485760
+
+// wholeNumber reads a whole number in lo..hi.
+func (r resolver) wholeNumber(env, key string, lo, hi int) (Value[int], error) {
+	v := r.str([]string{env}, key)
+	if !v.IsSet() {
+		return Value[int]{}, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(v.V))
+	if err != nil || n < lo || n > hi {
+		return Value[int]{}, fmt.Errorf("%s must be a whole number from %d to %d", v.Place(key), lo, hi)
 	}
 	return Value[int]{n, v.From}, nil
 }

@@ -115,6 +115,7 @@ func (o *options) applyAWSSettings(s awsconfig.Settings, endpoint string) (strin
 		}
 		o.sigv4aRegionSet = set
 	}
+	o.compression.fromSettings(s)
 	if o.checksums.request == "" {
 		o.checksums.request = ChecksumWhen(s.RequestChecksumCalculation.V)
 	}

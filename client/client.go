@@ -132,6 +132,11 @@ func New(m *model.Model, serviceID model.ShapeID, endpoint string, opts ...Optio
 	if err := o.checksums.resolve(); err != nil {
 		return nil, &Error{Kind: KindUsage, err: err}
 	}
+	if comp, err := o.compression.codecOption(); err != nil {
+		return nil, &Error{Kind: KindUsage, err: err}
+	} else if comp != nil {
+		o.codec = append(o.codec, comp)
+	}
 	u, rules, err := setupEndpoint(m, svc, endpoint, &o.endpoint)
 	if err != nil {
 		return nil, &Error{Kind: KindUsage, err: err}

@@ -39,6 +39,8 @@ type options struct {
 	// checksums: WithRequestChecksumCalculation, WithResponseChecksumValidation
 	// ("" until New: the AWS settings', else ChecksumWhenSupported).
 	checksums checksumOptions
+	// compression: WithoutRequestCompression, WithRequestMinCompressionSize.
+	compression compressionOptions
 }
 
 // engineOptions configure the client's asynchronous engine.

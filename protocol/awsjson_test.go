@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/smithycurl/smithycurl/model"
@@ -146,19 +147,49 @@ func TestAWSJSONRequest(t *testing.T) {
 	}
 }
 
+// @requestCompression compresses a body of at least the minimum size
+// (10,240 bytes unless set), never when turned off.
 func TestAWSJSONCompression(t *testing.T) {
-	c, svc := awsCodec(t, "example.aws#Table_2020")
-	req := encode(t, c, svc, "Upload", `{"text": "hello hello hello"}`)
-	if req.Header.Get("Content-Encoding") != "gzip" {
-		t.Fatalf("Content-Encoding %q", req.Header.Get("Content-Encoding"))
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(req.Body))
+	m := loadAWSJSONModel(t)
+	svc, err := m.Service("example.aws#Table_2020")
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain, _ := io.ReadAll(zr)
-	if string(plain) != `{"text":"hello hello hello"}` {
-		t.Errorf("body %s", plain)
+	small := `{"text": "hello hello hello"}`
+	large := `{"text": "` + strings.Repeat("x", DefaultMinCompressionBytes-11) + `"}` // 10,240 bytes as sent
+	for _, tc := range []struct {
+		name  string
+		opts  []Option
+		input string
+		gzip  bool
+	}{
+		{"small, default minimum", nil, small, false},
+		{"at the default minimum", nil, large, true},
+		{"small, minimum 0", []Option{WithRequestCompression(true, 0)}, small, true},
+		{"one byte under the minimum", []Option{WithRequestCompression(true, 29)}, small, false},
+		{"at the minimum", []Option{WithRequestCompression(true, 28)}, small, true},
+		{"off", []Option{WithRequestCompression(false, 0)}, large, false},
+	} {
+		c, err := New(m, svc, tc.opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req := encode(t, c, svc, "Upload", tc.input)
+		if got := req.Header.Get("Content-Encoding") == "gzip"; got != tc.gzip {
+			t.Errorf("%s: Content-Encoding %q, want gzip %v", tc.name, req.Header.Get("Content-Encoding"), tc.gzip)
+			continue
+		}
+		plain := req.Body
+		if tc.gzip {
+			zr, err := gzip.NewReader(bytes.NewReader(req.Body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			plain, _ = io.ReadAll(zr)
+		}
+		if want := strings.Replace(tc.input, `": "`, `":"`, 1); len(plain) != len(want) {
+			t.Errorf("%s: body of %d bytes, want %d", tc.name, len(plain), len(want))
+		}
 	}
 }
 

@@ -62,6 +62,7 @@ type config struct {
 	epochOutput      bool
 	noHostPrefix     bool
 	bucketInEndpoint bool
+	compression      compression
 }
 
 // WithBucketInEndpoint leaves a leading {Bucket} label out of S3's request
@@ -104,6 +105,15 @@ func WithEpochTimestamps() Option { return optionFunc(func(c *config) { c.epochO
 // WithoutHostPrefix leaves wire.Request.HostPrefix empty: the endpoint
 // trait's hostPrefix and its host labels are not looked at.
 func WithoutHostPrefix() Option { return optionFunc(func(c *config) { c.noHostPrefix = true }) }
+
+// WithRequestCompression sets when a body is compressed as the operation's
+// @requestCompression says: never when off, else when it has at least
+// minBytes bytes (default DefaultMinCompressionBytes; a streaming payload
+// never is). Its range is the caller's to check (the AWS SDKs': 0 to
+// awsconfig.MaxMinCompressionSize).
+func WithRequestCompression(on bool, minBytes int) Option {
+	return optionFunc(func(c *config) { c.compression = compression{off: !on, minBytes: minBytes, minSet: true} })
+}
 
 // New returns the codec for the protocol trait of service svc.
 func New(m *model.Model, svc *model.Service, opts ...Option) (Codec, error) {

@@ -77,7 +77,7 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 	if req.HostPrefix, err = c.cfg.hostPrefix(p.host, val); err != nil {
 		return inputFailure(p.op, err)
 	}
-	finishBody(req, p, val)
+	finishBody(req, p, val, c.cfg.compression)
 	return req, nil
 }
 
@@ -379,9 +379,9 @@ func blobPayload(raw []byte) ([]byte, error) {
 
 // finishBody adds what depends on the whole body: Content-MD5
 // (@httpChecksumRequired) unless the input gave it, as botocore and the
-// JavaScript SDK keep the caller's; gzip (@requestCompression; never a
-// streaming payload) and Content-Length.
-func finishBody(req *wire.Request, p *opPlan, val func(*memberCodec) []byte) {
+// JavaScript SDK keep the caller's; gzip (@requestCompression, as comp
+// says; never a streaming payload) and Content-Length.
+func finishBody(req *wire.Request, p *opPlan, val func(*memberCodec) []byte, comp compression) {
 	if p.checksum && req.Header.Get("Content-Md5") == "" {
 		sum := md5.Sum(req.Body)
 		req.Header.Set("Content-Md5", base64.StdEncoding.EncodeToString(sum[:]))
@@ -389,7 +389,7 @@ func finishBody(req *wire.Request, p *opPlan, val func(*memberCodec) []byte) {
 	streaming := p.in.payload != nil && p.in.payload.streaming
 	if len(req.Body) > 0 || (streaming && val(p.in.payload) != nil) {
 		for _, enc := range p.compression {
-			if enc == "gzip" && !streaming {
+			if enc == "gzip" && !streaming && comp.applies(len(req.Body)) {
 				req.Body = gzipBody(req.Header, req.Body)
 				break
 			}

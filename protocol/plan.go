@@ -152,6 +152,29 @@ func inputFailure(op *model.Operation, err error) (*wire.Request, error) {
 	return nil, &InputError{Operation: op.Shape.ID, Err: err}
 }
 
+// DefaultMinCompressionBytes is the smallest body @requestCompression
+// compresses unless told otherwise, the AWS SDKs' default.
+const DefaultMinCompressionBytes = 10240
+
+// compression is when bodies are compressed (WithRequestCompression); the
+// zero value is the default: at DefaultMinCompressionBytes and above.
+type compression struct {
+	off      bool
+	minBytes int
+	minSet   bool // minBytes given
+}
+
+// applies reports whether a body of n bytes is compressed.
+func (c compression) applies(n int) bool {
+	if c.off {
+		return false
+	}
+	if c.minSet {
+		return n >= c.minBytes
+	}
+	return n >= DefaultMinCompressionBytes
+}
+
 // gzipBody compresses body (@requestCompression's gzip), adding gzip to
 // the Content-Encoding of h.
 func gzipBody(h wire.Header, body []byte) []byte {

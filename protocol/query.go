@@ -127,7 +127,7 @@ func (c *queryCodec) EncodeRequest(ctx context.Context, op *model.Operation, inp
 	if req.HostPrefix, err = c.cfg.hostPrefix(p.host, func(mc *memberCodec) []byte { return vals[mc.index] }); err != nil {
 		return inputFailure(op, err)
 	}
-	if p.gzip {
+	if p.gzip && c.cfg.compression.applies(len(body)) {
 		body = gzipBody(req.Header, body)
 	}
 	setBody(req, body)

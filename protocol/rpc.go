@@ -143,7 +143,7 @@ func (c *rpcCodec) EncodeRequest(ctx context.Context, op *model.Operation, input
 	if req.HostPrefix, err = c.cfg.hostPrefix(p.host, func(mc *memberCodec) []byte { return vals[mc.index] }); err != nil {
 		return inputFailure(op, err)
 	}
-	if p.gzip && body != nil {
+	if p.gzip && body != nil && c.cfg.compression.applies(len(body)) {
 		body = gzipBody(req.Header, body)
 	}
 	if !streamBody {
