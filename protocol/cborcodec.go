@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"strconv"
 
+	"github.com/smithycurl/smithycurl/internal/b64"
 	"github.com/smithycurl/smithycurl/internal/cbor"
 	"github.com/smithycurl/smithycurl/internal/jsonstr"
 )
@@ -59,24 +60,28 @@ func (o *jsonOptions) encodeCBORValue(dst []byte, s *scanner, mc *memberCodec) (
 		}
 		return dst, typeError("a boolean")
 	case kBlob:
-		b64, err := s.strBytes()
+		text, err := s.strBytes()
 		if err != nil {
 			return dst, typeError("a base64 string")
 		}
-		if err := checkBase64(b64); err != nil {
-			return dst, err
-		}
-		// checkBase64 passed: padded standard base64, so the exact length
-		// is known before decoding in place.
-		size := base64.StdEncoding.DecodedLen(len(b64))
-		for k := len(b64) - 1; k >= 0 && b64[k] == '='; k-- {
+		// Padded standard base64: the length is known before decoding in
+		// place (the fast decoder says whether it is that).
+		size := len(text) / 4 * 3
+		for k := len(text) - 1; k >= 0 && k >= len(text)-2 && text[k] == '='; k-- {
 			size--
 		}
-		dst = cbor.AppendHead(dst, cbor.MajorBytes, uint64(size))
-		if dst, err = base64.StdEncoding.AppendDecode(dst, b64); err != nil {
+		if out, ok := b64.AppendDecode(cbor.AppendHead(dst, cbor.MajorBytes, uint64(size)), text); ok {
+			return out, nil
+		}
+		if err := checkBase64(text); err != nil {
+			return dst, err
+		}
+		dec, err := base64.StdEncoding.AppendDecode(nil, text)
+		if err != nil {
 			return dst, badValue("invalid base64")
 		}
-		return dst, nil
+		dst = cbor.AppendHead(dst, cbor.MajorBytes, uint64(len(dec)))
+		return append(dst, dec...), nil
 	case kInt, kIntEnum, kBigInt, kBigDec:
 		lit, err := readChecked(s, sc)
 		if err != nil {
@@ -349,7 +354,7 @@ func (o *jsonOptions) decodeCBORValue(dst []byte, r *cbor.Reader, mc *memberCode
 			return dst, cborError(err)
 		}
 		dst = append(dst, '"')
-		dst = base64.StdEncoding.AppendEncode(dst, b)
+		dst = b64.AppendEncode(dst, b)
 		return append(dst, '"'), nil
 	case kBool:
 		v, err := r.Bool()

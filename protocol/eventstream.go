@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/smithycurl/smithycurl/eventstream"
+	"github.com/smithycurl/smithycurl/internal/b64"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/wire"
 )
@@ -289,7 +290,7 @@ func (e eventCodec) decodeStruct(sc *shapeCodec, msg *eventstream.Message) ([]by
 			w.seen.add(memberIndex(sc, payload))
 			w.member(payload)
 			w.dst = append(w.dst, '"')
-			w.dst = base64.StdEncoding.AppendEncode(w.dst, msg.Payload)
+			w.dst = b64.AppendEncode(w.dst, msg.Payload)
 			w.dst = append(w.dst, '"')
 		case kString, kEnum:
 			if !utf8.Valid(msg.Payload) {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/smithycurl/smithycurl/internal/b64"
 	"github.com/smithycurl/smithycurl/wire"
 )
 
@@ -112,7 +113,7 @@ func (c *restCodec) decodeBound(b *binding, resp *wire.Response) ([]byte, error)
 			mark(pm)
 			w.key(pm.name)
 			w.dst = append(w.dst, '"')
-			w.dst = base64.StdEncoding.AppendEncode(w.dst, resp.Body)
+			w.dst = b64.AppendEncode(w.dst, resp.Body)
 			w.dst = append(w.dst, '"')
 		case pm.target.kind == kString || pm.target.kind == kEnum:
 			if len(resp.Body) > 0 && c.d.jsonStringPayload && pm.mediaType == "" {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/smithycurl/smithycurl/internal/b64"
 	"github.com/smithycurl/smithycurl/wire"
 )
 
@@ -360,8 +361,15 @@ func (c *restCodec) encodePayloadMember(req *wire.Request, pm *memberCodec, raw 
 	return nil
 }
 
-// blobPayload decodes a blob payload's value, a base64 JSON string.
+// blobPayload decodes a blob payload's value, a base64 JSON string: a
+// string without escapes (raw has been scanned: it is one JSON value)
+// goes straight from its base64 to the body.
 func blobPayload(raw []byte) ([]byte, error) {
+	if n := len(raw); n >= 2 && raw[0] == '"' && bytes.IndexByte(raw[1:n-1], '\\') < 0 {
+		if body, ok := b64.AppendDecode(nil, raw[1:n-1]); ok {
+			return body, nil
+		}
+	}
 	s := scanner{data: raw}
 	b64, err := s.strBytes()
 	if err != nil {

@@ -3,6 +3,7 @@ package protocol
 import (
 	"errors"
 	"fmt"
+	"github.com/smithycurl/smithycurl/internal/b64"
 	"math"
 	"strconv"
 	"strings"
@@ -458,6 +459,9 @@ func checkFloat(lit []byte, bits int, typ, max string) ([]byte, error) {
 
 // checkBase64 checks standard base64 with padding.
 func checkBase64(b []byte) error {
+	if b64.Valid(b) {
+		return nil
+	}
 	if len(b)%4 != 0 {
 		return badValue("invalid base64: the length is not a multiple of 4 (standard base64 with padding)")
 	}
