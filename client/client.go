@@ -56,8 +56,9 @@ type Client struct {
 	creds            credentials
 	plans            sync.Map // *model.Operation -> *callPlan
 	sigKeys          sigv4.KeyCache
-	skew             clockSkew       // the services' clock against the local one (skew.go)
-	express          expressSessions // S3 Express sessions per bucket and credentials
+	skew             clockSkew                 // the services' clock against the local one (skew.go)
+	express          expressSessions           // S3 Express sessions per bucket and credentials
+	responder        atomic.Pointer[Responder] // answers calls instead of the service (responder.go)
 }
 
 // callPlan is what the client precomputes per operation.
@@ -155,6 +156,7 @@ func New(m *model.Model, serviceID model.ShapeID, endpoint string, opts ...Optio
 	c := &Client{model: m, svc: svc, codec: codec, endpoint: u, rules: rules, opts: o, creds: o.creds,
 		region: o.endpoint.region, bucketInEndpoint: bucketInEndpoint, isAWS: svc.Shape.HasTrait(traitAWSService),
 		quota: newRetryQuota(o.retry)}
+	c.SetResponder(o.responder)
 	if c.creds.aws == nil && c.creds.awsMissing == "" && svc.Shape.HasTrait(model.TraitSigV4) {
 		if c.creds.aws, err = defaultAWSProvider(&o); err != nil {
 			return nil, &Error{Kind: KindUsage, err: err}
@@ -344,6 +346,9 @@ func (c *Client) call(ctx context.Context, operation string, input []byte, co ca
 		terr.Operation = op.Shape.ID
 		return nil, terr
 	}
+	if body.responder != nil {
+		tr = responding{r: body.responder, op: op, input: input}
+	}
 	callStart := time.Now()
 	var deadline time.Time // the whole call's time budget, set at the first retry
 	lastCost := 0          // what the last retry took from the quota
@@ -374,7 +379,7 @@ func (c *Client) call(ctx context.Context, operation string, input []byte, co ca
 		// calls sign with the offset learned, and this one is sent once
 		// more, at once (the service did not act on it).
 		skewed := body.auth.sigV4() != nil && c.skew.learn(e, header, time.Now()) && !skewRetried
-		if attempt >= c.opts.retry.MaxAttempts || hooked {
+		if attempt >= c.opts.retry.MaxAttempts || hooked || body.responder != nil {
 			return nil, e
 		}
 		retry, onlyIdem, wait := c.retryDecision(e, header)
@@ -441,6 +446,12 @@ func (c *Client) prepare(ctx context.Context, operation string, input []byte, co
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
+	if r := c.responder.Load(); r != nil {
+		if eventStream {
+			return nil, nil, nil, nil, usageError(op.Shape.ID, "a Responder (stub) does not answer event streams")
+		}
+		body.responder = *r
+	}
 	if body.r != nil && plan.streamInRequired {
 		// The reader is the required member: an empty one stands for it
 		// in the document (a value the input gives comes after and wins).
@@ -472,9 +483,13 @@ func (c *Client) prepare(ctx context.Context, operation string, input []byte, co
 		body.w.w = io.MultiWriter(w, rc)
 		req.OnBodyStart = func(_ int, h wire.Header) { rc.pick(h) }
 	}
-	secret, auth, e := c.authenticate(ctx, op, plan.auth, req, ep.signing)
-	if e != nil {
-		return nil, nil, nil, nil, e
+	var secret string
+	var auth *callAuth
+	if body.responder == nil { // an answered call is not signed: stubs need no credentials
+		var e *Error
+		if secret, auth, e = c.authenticate(ctx, op, plan.auth, req, ep.signing); e != nil {
+			return nil, nil, nil, nil, e
+		}
 	}
 	if auth != nil {
 		if auth.signer != nil && (len(req.Body) > 1<<20 || req.BodyReader != nil && (req.BodySize < 0 || req.BodySize > 1<<20)) {

@@ -77,6 +77,8 @@ type callBody struct {
 	// sent (their Output hook compares the output with it).
 	custom *awscustom.Hooks
 	input  []byte
+	// responder answers the call instead of the service (SetResponder).
+	responder Responder
 }
 
 // newCallBody checks the streams given to a call of op against its

@@ -3,6 +3,7 @@ package proptest
 import (
 	"fmt"
 
+	"github.com/smithycurl/smithycurl/internal/respond"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/protocol"
 	"github.com/smithycurl/smithycurl/wire"
@@ -10,15 +11,12 @@ import (
 
 // awsJSONProto is awsJson1_0 and awsJson1_1: POST / with X-Amz-Target and
 // the whole input as a JSON object keyed by member names.
-type awsJSONProto struct {
-	trait       model.ShapeID
-	contentType string
-}
+type awsJSONProto struct{ respond.AWSJSON }
 
-func (p awsJSONProto) Trait() model.ShapeID { return p.trait }
+func (p awsJSONProto) Trait() model.ShapeID { return p.Protocol }
 
 func (p awsJSONProto) NewCodec(m *model.Model, svc *model.Service, opts ...protocol.Option) protocol.Codec {
-	if p.trait == protocol.AWSJSON1_0 {
+	if p.Protocol == protocol.AWSJSON1_0 {
 		return protocol.NewAWSJSON1_0(m, svc, opts...)
 	}
 	return protocol.NewAWSJSON1_1(m, svc, opts...)
@@ -40,8 +38,8 @@ func (p awsJSONProto) ReadRequest(m *model.Model, svc *model.Service, op *model.
 	if got, want := req.Header.Get("X-Amz-Target"), svc.Shape.ID.Name()+"."+op.Name; got != want {
 		return nil, fmt.Errorf("X-Amz-Target %q, want %q", got, want)
 	}
-	if got := req.Header.Get("Content-Type"); got != p.contentType {
-		return nil, fmt.Errorf("Content-Type %q, want %q", got, p.contentType)
+	if got := req.Header.Get("Content-Type"); got != p.ContentType {
+		return nil, fmt.Errorf("Content-Type %q, want %q", got, p.ContentType)
 	}
 	b, err := body(req.Header, req.Body)
 	if err != nil {
@@ -67,26 +65,4 @@ func (p awsJSONProto) ReadRequest(m *model.Model, svc *model.Service, op *model.
 		}
 	}
 	return out, nil
-}
-
-func (p awsJSONProto) RenderResponse(m *model.Model, op *model.Operation, out map[string]any) (*wire.Response, error) {
-	return p.render(view{m}, op.Output, out, 200, nil)
-}
-
-func (p awsJSONProto) RenderError(m *model.Model, op *model.Operation, e *model.Shape, members map[string]any) (*wire.Response, error) {
-	resp, err := p.render(view{m}, e, members, errorStatus(e), map[string]any{"__type": string(e.ID)})
-	return resp, err
-}
-
-func (p awsJSONProto) render(v view, s *model.Shape, out map[string]any, status int, extra map[string]any) (*wire.Response, error) {
-	w, err := p.rules().structToWire(v, s, out)
-	if err != nil {
-		return nil, err
-	}
-	for k, x := range extra {
-		w[k] = x
-	}
-	h := wire.Header{}
-	h.Set("Content-Type", p.contentType)
-	return &wire.Response{Status: status, Header: h, Body: Encode(w)}, nil
 }

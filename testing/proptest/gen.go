@@ -11,25 +11,26 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/smithycurl/smithycurl/internal/respond"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/protocol"
 )
 
 // Loc is where a member travels in an HTTP message; it restricts the values
 // that can travel there (a header cannot hold a line break).
-type Loc uint8
+type Loc = respond.Loc
 
 // Locations.
 const (
-	LocBody Loc = iota
-	LocLabel
-	LocGreedyLabel
-	LocQuery
-	LocQueryParams
-	LocHeader
-	LocPrefixHeaders
-	LocPayload
-	LocStatus
+	LocBody          = respond.LocBody
+	LocLabel         = respond.LocLabel
+	LocGreedyLabel   = respond.LocGreedyLabel
+	LocQuery         = respond.LocQuery
+	LocQueryParams   = respond.LocQueryParams
+	LocHeader        = respond.LocHeader
+	LocPrefixHeaders = respond.LocPrefixHeaders
+	LocPayload       = respond.LocPayload
+	LocStatus        = respond.LocStatus
 )
 
 // Gen generates random values of the shapes of one model. It is not safe
@@ -240,7 +241,7 @@ func (g *Gen) union(s *model.Shape, c ctx) map[string]any {
 
 // unknownMemberKey is the document form's key of a union member the model
 // does not know: {"$unknown": [name, value]}.
-const unknownMemberKey = "$unknown"
+const unknownMemberKey = respond.UnknownMember
 
 // unknownName is a member name union s does not have, by name or jsonName.
 func (g *Gen) unknownName(s *model.Shape) string {

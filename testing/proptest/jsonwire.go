@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/big"
 
+	"github.com/smithycurl/smithycurl/internal/respond"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/protocol"
 )
@@ -12,112 +13,6 @@ import (
 // jsonRules are the JSON body rules of a protocol.
 type jsonRules struct {
 	jsonName bool // members are keyed by jsonName
-}
-
-// tsFormat is the effective timestamp format of a member, def when it has
-// none.
-func (v view) tsFormat(mem *model.Member, def string) string {
-	if mem == nil {
-		return def
-	}
-	if f := v.str(mem, model.TraitTimestampFormat); f != "" {
-		return f
-	}
-	return def
-}
-
-// toWire renders a document-form value of mem's target as the wire JSON.
-func (r jsonRules) toWire(v view, mem *model.Member, val any) (any, error) {
-	if val == nil {
-		return nil, nil
-	}
-	s := v.target(mem)
-	switch typeOf(s) {
-	case model.TimestampType:
-		t, err := docInstant(val)
-		if err != nil {
-			return nil, err
-		}
-		f := v.tsFormat(mem, fmtEpoch)
-		if f == fmtEpoch {
-			return json.Number(formatInstant(f, t)), nil
-		}
-		return formatInstant(f, t), nil
-	case model.ListType:
-		items, _ := val.([]any)
-		out := make([]any, len(items))
-		for i, it := range items {
-			w, err := r.toWire(v, elem(s, "member"), it)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = w
-		}
-		return out, nil
-	case model.MapType:
-		m, _ := val.(map[string]any)
-		out := make(map[string]any, len(m))
-		for k, it := range m {
-			w, err := r.toWire(v, elem(s, "value"), it)
-			if err != nil {
-				return nil, err
-			}
-			out[k] = w
-		}
-		return out, nil
-	case model.StructureType:
-		return r.structToWire(v, s, val)
-	case model.UnionType:
-		m, _ := val.(map[string]any)
-		if u, ok := m[unknownMemberKey].([]any); ok && len(u) == 2 {
-			return map[string]any{fmt.Sprint(u[0]): u[1]}, nil
-		}
-		for name, it := range m {
-			mem, ok := s.Member(name)
-			if !ok {
-				return nil, fmt.Errorf("union %s has no member %q", s.ID, name)
-			}
-			w, err := r.toWire(v, mem, it)
-			if err != nil {
-				return nil, err
-			}
-			switch {
-			case s.HasTrait(protocol.TraitUntagged):
-				return w, nil
-			case s.HasTrait(protocol.TraitDiscriminated):
-				d, _ := s.Trait(protocol.TraitDiscriminated)
-				obj, _ := w.(map[string]any)
-				if obj == nil {
-					obj = map[string]any{}
-				}
-				obj[d.Str()] = wireName(mem, r.jsonName)
-				return obj, nil
-			}
-			return map[string]any{wireName(mem, r.jsonName): w}, nil
-		}
-		return nil, fmt.Errorf("union %s: no member set", s.ID)
-	}
-	return val, nil
-}
-
-func (r jsonRules) structToWire(v view, s *model.Shape, val any) (map[string]any, error) {
-	m, _ := val.(map[string]any)
-	out := map[string]any{}
-	for _, mem := range s.Members {
-		it, ok := m[mem.Name()]
-		if !ok {
-			continue
-		}
-		if it == nil && !mem.Traits.Has(protocol.TraitNullable) {
-			continue
-		}
-		w, err := r.toWire(v, mem, it)
-		if err != nil {
-			return nil, err
-		}
-		out[wireName(mem, r.jsonName)] = w
-	}
-	return out, nil
 }
 
 // fromWire reads wire JSON of mem's target into the document form. It is
@@ -184,11 +79,11 @@ func (r jsonRules) fromWire(v view, mem *model.Member, w any) (any, error) {
 		default:
 			return bad()
 		}
-		in, err := parseInstant(f, text)
+		in, err := respond.ParseInstant(f, text)
 		if err != nil {
 			return nil, fmt.Errorf("member %s: %v", mem.ID, err)
 		}
-		return formatInstant(fmtDateTime, in), nil
+		return respond.FormatInstant(fmtDateTime, in), nil
 	case model.DocumentType:
 		return w, nil
 	case model.ListType:

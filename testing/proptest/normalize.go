@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/smithycurl/smithycurl/internal/respond"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/protocol"
 )
@@ -80,12 +81,12 @@ func (v view) norm(mem *model.Member, val any, httpDate bool) any {
 	s := v.target(mem)
 	switch t := typeOf(s); t {
 	case model.TimestampType:
-		in, err := docInstant(val)
+		in, err := respond.DocInstant(val)
 		if err != nil {
 			return val
 		}
 		if httpDate || v.tsFormat(mem, "") == fmtHTTPDate {
-			in.nsec = 0
+			in = in.Truncate()
 		}
 		return "ts:" + in.String()
 	case model.BlobType:

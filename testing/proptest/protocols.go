@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/smithycurl/smithycurl/internal/respond"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/protocol"
 	"github.com/smithycurl/smithycurl/wire"
@@ -38,10 +39,10 @@ type Protocol interface {
 // Protocols lists every protocol the library speaks.
 func Protocols() []Protocol {
 	return []Protocol{
-		restProto{trait: protocol.RestJSON1, nestedDefaults: true, statusMax: 299},
-		restProto{trait: protocol.SimpleRestJSON, simple: true, statusMax: 399},
-		awsJSONProto{trait: protocol.AWSJSON1_0, contentType: "application/x-amz-json-1.0"},
-		awsJSONProto{trait: protocol.AWSJSON1_1, contentType: "application/x-amz-json-1.1"},
+		restProto{Rest: respond.RestJSON1, nestedDefaults: true},
+		restProto{Rest: respond.SimpleRestJSON},
+		awsJSONProto{respond.AWSJSON1_0},
+		awsJSONProto{respond.AWSJSON1_1},
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/smithycurl/smithycurl/internal/respond"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/protocol"
 )
@@ -24,7 +25,7 @@ func TestResponderRoundTrip(t *testing.T) {
 			g.UnknownUnions, g.UnknownUnionText = true, true
 			out := g.Output(op)
 			resp, err := r.RenderResponse(tm.m, op, out)
-			if errors.Is(err, ErrNotXML) {
+			if errors.Is(err, respond.ErrNotXML) {
 				continue
 			}
 			if err != nil {
@@ -103,7 +104,7 @@ func checkResponderError(t *testing.T, tm testModel, r Responder, codec protocol
 	e := op.Errors[g.R.Intn(len(op.Errors))]
 	members := g.Error(e)
 	resp, err := r.RenderError(tm.m, op, e, members)
-	if errors.Is(err, ErrNotXML) {
+	if errors.Is(err, respond.ErrNotXML) {
 		return
 	}
 	if err != nil {

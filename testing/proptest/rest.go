@@ -7,9 +7,9 @@ import (
 	"math/big"
 	"net/url"
 	"sort"
-	"strconv"
 	"strings"
 
+	"github.com/smithycurl/smithycurl/internal/respond"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/protocol"
 	"github.com/smithycurl/smithycurl/wire"
@@ -18,66 +18,27 @@ import (
 // restProto is restJson1 and alloy#simpleRestJson, read and written by the
 // HTTP binding traits.
 type restProto struct {
-	trait          model.ShapeID
-	simple         bool // simpleRestJson: JSON string payloads, X-Error-Type
-	xml            bool // restXml: XML bodies (responses only: ResponderOf)
+	respond.Rest   // its responses (restXml: only its responses, ResponderOf)
 	nestedDefaults bool
-	statusMax      int
 }
 
-func (p restProto) Trait() model.ShapeID { return p.trait }
+func (p restProto) Trait() model.ShapeID { return p.Protocol }
 
 func (p restProto) NewCodec(m *model.Model, _ *model.Service, opts ...protocol.Option) protocol.Codec {
-	if p.simple {
+	if p.Simple {
 		return protocol.NewSimpleRestJSON(m, opts...)
 	}
 	return protocol.NewRestJSON1(m, opts...)
 }
 
-func (p restProto) Status() (int, int) { return 200, p.statusMax }
+func (p restProto) Status() (int, int) { return 200, p.StatusMax }
 
 func (p restProto) FillsNestedDefaults() bool { return p.nestedDefaults }
 
 func (p restProto) rules() jsonRules { return jsonRules{jsonName: true} }
 
-func (p restProto) Locate(mem *model.Member, response bool) Loc { return LocateHTTP(mem, response) }
-
-// LocateHTTP is where a top-level member travels in the protocols with
-// HTTP binding traits (restJson1, simpleRestJson, restXml).
-func LocateHTTP(mem *model.Member, response bool) Loc {
-	t := mem.Traits
-	switch {
-	case t.Has(model.TraitHTTPLabel) && !response:
-		return LocLabel
-	case t.Has(model.TraitHTTPQuery) && !response:
-		return LocQuery
-	case t.Has(model.TraitHTTPQueryParams) && !response:
-		return LocQueryParams
-	case t.Has(model.TraitHTTPHeader):
-		return LocHeader
-	case t.Has(model.TraitHTTPPrefixHeaders):
-		return LocPrefixHeaders
-	case t.Has(model.TraitHTTPPayload):
-		return LocPayload
-	case t.Has(model.TraitHTTPResponseCode) && response:
-		return LocStatus
-	}
-	return LocBody
-}
-
-// uri returns the path and query parts of the operation's @http uri.
-func httpTrait(op *model.Operation) (method, path, query string, code int) {
-	h, _ := op.Shape.Trait(model.TraitHTTP)
-	m, _ := h.Get("method")
-	u, _ := h.Get("uri")
-	code = 200
-	if c, ok := h.Get("code"); ok {
-		if n, ok := c.Int64(); ok {
-			code = int(n)
-		}
-	}
-	path, query, _ = strings.Cut(u.Str(), "?")
-	return m.Str(), path, query, code
+func (p restProto) Locate(mem *model.Member, response bool) Loc {
+	return respond.LocateHTTP(mem, response)
 }
 
 func splitPath(p string) []string {
@@ -103,7 +64,7 @@ func (p restProto) ReadRequest(m *model.Model, svc *model.Service, op *model.Ope
 	v := view{m}
 	in := op.Input
 	out := map[string]any{}
-	method, upath, uquery, _ := httpTrait(op)
+	method, upath, uquery, _ := respond.HTTPTrait(op)
 	if req.Method != method {
 		return nil, fmt.Errorf("method %s, want %s", req.Method, method)
 	}
@@ -354,7 +315,7 @@ func (p restProto) readPayload(v view, mem *model.Member, h wire.Header, b []byt
 			out[mem.Name()] = base64.StdEncoding.EncodeToString(b)
 		}
 	case model.StringType, model.EnumType:
-		if p.simple && mt == "" {
+		if p.Simple && mt == "" {
 			if len(b) == 0 {
 				return nil
 			}
@@ -414,11 +375,11 @@ func textValue(v view, mem *model.Member, text, defFormat string) (any, error) {
 			return json.Number(text), nil
 		}
 	case model.TimestampType:
-		in, err := parseInstant(v.tsFormat(mem, defFormat), text)
+		in, err := respond.ParseInstant(v.tsFormat(mem, defFormat), text)
 		if err != nil {
 			return nil, err
 		}
-		return formatInstant(fmtDateTime, in), nil
+		return respond.FormatInstant(fmtDateTime, in), nil
 	}
 	return nil, fmt.Errorf("%q is not a valid %s", text, typeOf(s))
 }
@@ -532,197 +493,6 @@ func splitHeaderItems(text string) ([]string, error) {
 
 // Rendering responses.
 
-func (p restProto) RenderResponse(m *model.Model, op *model.Operation, out map[string]any) (*wire.Response, error) {
-	_, _, _, code := httpTrait(op)
-	return p.render(view{m}, op.Output, out, code, nil)
-}
-
-func (p restProto) RenderError(m *model.Model, op *model.Operation, e *model.Shape, members map[string]any) (*wire.Response, error) {
-	status := errorStatus(e)
-	h := wire.Header{}
-	if p.xml {
-		return p.renderXMLError(view{m}, e, members, status)
-	}
-	if p.simple {
-		h.Set("X-Error-Type", e.ID.Name())
-	} else {
-		h.Set("X-Amzn-Errortype", string(e.ID)+":http://internal.amazon.com/coral/com.amazon.coral.validate/")
-	}
-	return p.render(view{m}, e, members, status, h)
-}
-
-// errorStatus is the status of an error shape.
-func errorStatus(e *model.Shape) int {
-	if v, ok := e.Trait(model.TraitHTTPError); ok {
-		if n, ok := v.Int64(); ok {
-			return int(n)
-		}
-	}
-	if v, ok := e.Trait(model.TraitError); ok && v.Str() == "server" {
-		return 500
-	}
-	return 400
-}
-
-func (p restProto) render(v view, s *model.Shape, out map[string]any, code int, h wire.Header) (*wire.Response, error) {
-	if h == nil {
-		h = wire.Header{}
-	}
-	resp := &wire.Response{Status: code, Header: h}
-	body := map[string]any{}
-	hasBody := false
-	for _, mem := range s.Members {
-		val, ok := out[mem.Name()]
-		loc := p.Locate(mem, true)
-		if loc == LocBody {
-			hasBody = true
-		}
-		if !ok || (val == nil && !mem.Traits.Has(protocol.TraitNullable)) {
-			continue
-		}
-		switch loc {
-		case LocStatus:
-			n, _ := strconv.Atoi(fmt.Sprint(val))
-			resp.Status = n
-		case LocHeader:
-			hn, _ := mem.Traits.Get(model.TraitHTTPHeader)
-			text, err := headerText(v, mem, val)
-			if err != nil {
-				return nil, err
-			}
-			h.Set(hn.Str(), text)
-		case LocPrefixHeaders:
-			pf, _ := mem.Traits.Get(model.TraitHTTPPrefixHeaders)
-			mm, _ := val.(map[string]any)
-			for k, x := range mm {
-				if x != nil {
-					h.Set(pf.Str()+k, fmt.Sprint(x))
-				}
-			}
-		case LocPayload:
-			if err := p.renderPayload(v, mem, val, resp); err != nil {
-				return nil, err
-			}
-		default:
-			if p.xml {
-				body[mem.Name()] = val
-				continue
-			}
-			w, err := p.rules().toWire(v, mem, val)
-			if err != nil {
-				return nil, err
-			}
-			body[wireName(mem, true)] = w
-		}
-	}
-	if p.xml && hasBody && resp.Body == nil {
-		return resp, renderXMLBody(v, s, body, resp)
-	}
-	if hasBody && resp.Body == nil {
-		resp.Body = Encode(body)
-		setDefault(h, "Content-Type", "application/json")
-	}
-	return resp, nil
-}
-
-func (p restProto) renderPayload(v view, mem *model.Member, val any, resp *wire.Response) error {
-	mt := v.str(mem, model.TraitMediaType)
-	switch typeOf(v.target(mem)) {
-	case model.BlobType:
-		b, err := base64.StdEncoding.DecodeString(val.(string))
-		if err != nil {
-			return err
-		}
-		resp.Body = b
-		setDefault(resp.Header, "Content-Type", orDefault(mt, "application/octet-stream"))
-	case model.StringType, model.EnumType:
-		if p.simple && mt == "" {
-			resp.Body = Encode(val)
-			setDefault(resp.Header, "Content-Type", "application/json")
-		} else {
-			resp.Body = []byte(val.(string))
-			setDefault(resp.Header, "Content-Type", orDefault(mt, "text/plain"))
-		}
-	default:
-		if p.xml {
-			var b strings.Builder
-			if err := (queryProto{}).member(&b, v, mem, xmlPayloadName(v, mem), val); err != nil {
-				return err
-			}
-			resp.Body = []byte(b.String())
-			setDefault(resp.Header, "Content-Type", orDefault(mt, "application/xml"))
-			return nil
-		}
-		w, err := p.rules().toWire(v, mem, val)
-		if err != nil {
-			return err
-		}
-		resp.Body = Encode(w)
-		setDefault(resp.Header, "Content-Type", orDefault(mt, "application/json"))
-	}
-	return nil
-}
-
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
-
-// headerText renders a header value: a scalar, or a list joined by commas
-// with strings quoted when they hold a comma or a quote.
-func headerText(v view, mem *model.Member, val any) (string, error) {
-	s := v.target(mem)
-	if typeOf(s) == model.ListType {
-		items, _ := val.([]any)
-		item := elem(s, "member")
-		parts := make([]string, 0, len(items))
-		for _, it := range items {
-			if it == nil {
-				continue
-			}
-			t, err := scalarText(v, item, it, fmtHTTPDate)
-			if err != nil {
-				return "", err
-			}
-			if k := typeOf(v.target(item)); (k == model.StringType || k == model.EnumType) && strings.ContainsAny(t, `,"`) {
-				t = `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(t) + `"`
-			}
-			parts = append(parts, t)
-		}
-		return strings.Join(parts, ", "), nil
-	}
-	t, err := scalarText(v, mem, val, fmtHTTPDate)
-	if err != nil {
-		return "", err
-	}
-	if typeOf(s) == model.StringType && v.str(mem, model.TraitMediaType) != "" {
-		t = base64.StdEncoding.EncodeToString([]byte(t))
-	}
-	return t, nil
-}
-
-// scalarText renders a scalar as label, query or header text.
-func scalarText(v view, mem *model.Member, val any, defFormat string) (string, error) {
-	if typeOf(v.target(mem)) == model.TimestampType {
-		t, err := docInstant(val)
-		if err != nil {
-			return "", err
-		}
-		return formatInstant(v.tsFormat(mem, defFormat), t), nil
-	}
-	switch x := val.(type) {
-	case string:
-		return x, nil
-	case json.Number:
-		return string(x), nil
-	case bool:
-		return strconv.FormatBool(x), nil
-	}
-	return "", fmt.Errorf("member %s: %T is not a scalar", mem.ID, val)
-}
-
 // sortedKeys returns the keys of m in order.
 func sortedKeys(m map[string]any) []string {
 	keys := make([]string, 0, len(m))
@@ -731,10 +501,4 @@ func sortedKeys(m map[string]any) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-func setDefault(h wire.Header, k, v string) {
-	if _, ok := h[wire.CanonicalHeaderKey(k)]; !ok {
-		h.Set(k, v)
-	}
 }

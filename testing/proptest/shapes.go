@@ -1,15 +1,16 @@
 package proptest
 
 import (
+	"github.com/smithycurl/smithycurl/internal/respond"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/protocol"
 )
 
 // Timestamp formats.
 const (
-	fmtDateTime = "date-time"
-	fmtHTTPDate = "http-date"
-	fmtEpoch    = "epoch-seconds"
+	fmtDateTime = respond.FmtDateTime
+	fmtHTTPDate = respond.FmtHTTPDate
+	fmtEpoch    = respond.FmtEpoch
 )
 
 // view reads a model for the generator and the wire readers.
@@ -20,10 +21,7 @@ func (v view) shape(id model.ShapeID) *model.Shape {
 	return s
 }
 
-func (v view) target(mem *model.Member) *model.Shape {
-	s, _ := v.m.Target(mem)
-	return s
-}
+func (v view) target(mem *model.Member) *model.Shape { return respond.View{M: v.m}.Target(mem) }
 
 // trait is a member's effective trait: the member's, else its target's.
 func (v view) trait(mem *model.Member, id model.ShapeID) (model.Node, bool) {
@@ -31,26 +29,18 @@ func (v view) trait(mem *model.Member, id model.ShapeID) (model.Node, bool) {
 }
 
 func (v view) str(mem *model.Member, id model.ShapeID) string {
-	n, _ := v.trait(mem, id)
-	return n.Str()
+	return respond.View{M: v.m}.Str(mem, id)
+}
+
+// tsFormat is the effective timestamp format of a member, def when it has
+// none.
+func (v view) tsFormat(mem *model.Member, def string) string {
+	return respond.View{M: v.m}.TSFormat(mem, def)
 }
 
 // typeOf is a shape's type, with strings carrying @enum read as enums and
 // sets as lists. A nil shape (an unresolved target) reads as a document.
-func typeOf(s *model.Shape) model.ShapeType {
-	if s == nil {
-		return model.DocumentType
-	}
-	switch {
-	case s.Type == model.StringType && s.HasTrait(model.TraitEnum):
-		return model.EnumType
-	case s.Type == model.SetType:
-		return model.ListType
-	case s.ID == model.UnitID:
-		return "unit"
-	}
-	return s.Type
-}
+func typeOf(s *model.Shape) model.ShapeType { return respond.TypeOf(s) }
 
 // enumValues lists the values of an enum, or of an intEnum as literals.
 func enumValues(s *model.Shape) []string {
@@ -77,19 +67,11 @@ func enumValues(s *model.Shape) []string {
 }
 
 // elem returns the member of a list or the key and value of a map.
-func elem(s *model.Shape, name string) *model.Member {
-	m, _ := s.Member(name)
-	return m
-}
+func elem(s *model.Shape, name string) *model.Member { return respond.Elem(s, name) }
 
 // wireName is the JSON key of a member: its jsonName when the protocol
 // reads it.
-func wireName(mem *model.Member, useJSONName bool) string {
-	if useJSONName {
-		return mem.JSONName()
-	}
-	return mem.Name()
-}
+func wireName(mem *model.Member, useJSONName bool) string { return respond.WireName(mem, useJSONName) }
 
 // unknownMember is the alloy#jsonUnknown member of a structure, if any.
 func unknownMember(s *model.Shape) *model.Member {

@@ -11,98 +11,21 @@
 package proptest
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
-	"sort"
-	"strconv"
 	"unicode/utf8"
+
+	"github.com/smithycurl/smithycurl/internal/respond"
 )
 
 // Raw is a JSON fragment written as is by Encode (it may be invalid JSON on
 // purpose: invalid inputs use it).
-type Raw string
+type Raw = respond.Raw
 
-// Encode writes v as compact JSON with sorted object keys. Strings are
-// written byte for byte (invalid UTF-8 stays invalid).
-func Encode(v any) []byte { return appendJSON(nil, v) }
-
-func appendJSON(dst []byte, v any) []byte {
-	switch x := v.(type) {
-	case nil:
-		return append(dst, "null"...)
-	case bool:
-		return strconv.AppendBool(dst, x)
-	case json.Number:
-		return append(dst, x...)
-	case Raw:
-		return append(dst, x...)
-	case string:
-		return appendString(dst, x)
-	case []any:
-		dst = append(dst, '[')
-		for i, e := range x {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = appendJSON(dst, e)
-		}
-		return append(dst, ']')
-	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		dst = append(dst, '{')
-		for i, k := range keys {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = appendString(dst, k)
-			dst = append(dst, ':')
-			dst = appendJSON(dst, x[k])
-		}
-		return append(dst, '}')
-	}
-	panic(fmt.Sprintf("proptest: cannot encode %T", v))
-}
-
-// appendString quotes s as JSON, escaping control characters and keeping
-// every other byte (valid or not) as it is.
-func appendString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"' || c == '\\':
-			dst = append(dst, '\\', c)
-		case c == '\n':
-			dst = append(dst, '\\', 'n')
-		case c == '\t':
-			dst = append(dst, '\\', 't')
-		case c < 0x20:
-			dst = append(dst, fmt.Sprintf(`\u%04x`, c)...)
-		default:
-			dst = append(dst, c)
-		}
-	}
-	return append(dst, '"')
-}
+// Encode writes v as compact JSON with sorted object keys, strings byte
+// for byte (respond.Encode).
+func Encode(v any) []byte { return respond.Encode(v) }
 
 // Decode reads JSON into the value form (numbers as json.Number).
-func Decode(b []byte) (any, error) {
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		return nil, err
-	}
-	if d.More() {
-		return nil, fmt.Errorf("data after the JSON value")
-	}
-	return v, nil
-}
+func Decode(b []byte) (any, error) { return respond.Decode(b) }
 
 // Clone returns a deep copy of v.
 func Clone(v any) any {

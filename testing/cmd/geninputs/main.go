@@ -22,6 +22,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/smithycurl/smithycurl/internal/respond"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/protocol"
 	"github.com/smithycurl/smithycurl/testing/proptest"
@@ -125,7 +126,7 @@ func emit(out *bufio.Writer, path, name string, seed int64, n int, only string) 
 				cs := caseSeed(seed, name, op.Name, i)
 				g := proptest.NewGen(m, cs)
 				if proto == protocol.RestJSON1 || proto == protocol.RestXML {
-					g.Locate = proptest.LocateHTTP
+					g.Locate = respond.LocateHTTP
 				}
 				b, err := json.Marshal(line{name, sid, proto, op.Name, cs, proptest.Encode(g.Input(op))})
 				if err != nil {

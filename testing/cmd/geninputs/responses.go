@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/smithycurl/smithycurl/internal/respond"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/testing/proptest"
 )
@@ -67,14 +68,14 @@ func emitResponsesOf(out *bufio.Writer, path, name string, seed int64, n int, on
 			for i := 0; i < n; i++ {
 				cs := caseSeed(seed, name, op.Name+"/response", i)
 				in := proptest.NewGen(m, cs)
-				in.Locate = proptest.LocateHTTP
+				in.Locate = respond.LocateHTTP
 				input := proptest.Encode(in.Input(op))
 				g := proptest.NewGen(m, cs)
 				g.Locate = p.Locate
 				g.StatusMin, g.StatusMax = p.Status()
 				o := g.Output(op)
 				resp, err := p.RenderResponse(m, op, o)
-				if errors.Is(err, proptest.ErrNotXML) {
+				if errors.Is(err, respond.ErrNotXML) {
 					*notXML++
 					continue
 				}
@@ -93,14 +94,14 @@ func emitResponsesOf(out *bufio.Writer, path, name string, seed int64, n int, on
 				e := errs[g.R.Intn(len(errs))]
 				members := g.Error(e)
 				resp, err = p.RenderError(m, op, e, members)
-				if errors.Is(err, proptest.ErrNotXML) {
+				if errors.Is(err, respond.ErrNotXML) {
 					*notXML++
 					continue
 				}
 				if err != nil {
 					return fmt.Errorf("%s: render %s: %w", op.Name, e.ID, err)
 				}
-				proptest.AddQueryErrorHeader(svc, e, resp)
+				respond.AddQueryErrorHeader(svc, e, resp)
 				ln = responseLine{name, sid, p.Trait(), op.Name, cs, input, e.ID, resp.Status, resp.Header, resp.Body, proptest.Encode(members)}
 				if err := writeLine(out, ln); err != nil {
 					return fmt.Errorf("%s: %w", op.Name, err)

@@ -1,0 +1,138 @@
+package respond
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/protocol"
+	"github.com/smithycurl/smithycurl/wire"
+)
+
+// jsonRules are the JSON body rules of a protocol.
+type jsonRules struct {
+	jsonName bool // members are keyed by jsonName
+}
+
+// toWire renders a document-form value of mem's target as the wire JSON.
+func (r jsonRules) toWire(v View, mem *model.Member, val any) (any, error) {
+	if val == nil {
+		return nil, nil
+	}
+	s := v.Target(mem)
+	switch TypeOf(s) {
+	case model.TimestampType:
+		t, err := DocInstant(val)
+		if err != nil {
+			return nil, err
+		}
+		f := v.TSFormat(mem, FmtEpoch)
+		if f == FmtEpoch {
+			return json.Number(FormatInstant(f, t)), nil
+		}
+		return FormatInstant(f, t), nil
+	case model.ListType:
+		items, _ := val.([]any)
+		out := make([]any, len(items))
+		for i, it := range items {
+			w, err := r.toWire(v, Elem(s, "member"), it)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = w
+		}
+		return out, nil
+	case model.MapType:
+		m, _ := val.(map[string]any)
+		out := make(map[string]any, len(m))
+		for k, it := range m {
+			w, err := r.toWire(v, Elem(s, "value"), it)
+			if err != nil {
+				return nil, err
+			}
+			out[k] = w
+		}
+		return out, nil
+	case model.StructureType:
+		return r.structToWire(v, s, val)
+	case model.UnionType:
+		m, _ := val.(map[string]any)
+		if u, ok := m[UnknownMember].([]any); ok && len(u) == 2 {
+			return map[string]any{fmt.Sprint(u[0]): u[1]}, nil
+		}
+		for name, it := range m {
+			mem, ok := s.Member(name)
+			if !ok {
+				return nil, fmt.Errorf("union %s has no member %q", s.ID, name)
+			}
+			w, err := r.toWire(v, mem, it)
+			if err != nil {
+				return nil, err
+			}
+			switch {
+			case s.HasTrait(protocol.TraitUntagged):
+				return w, nil
+			case s.HasTrait(protocol.TraitDiscriminated):
+				d, _ := s.Trait(protocol.TraitDiscriminated)
+				obj, _ := w.(map[string]any)
+				if obj == nil {
+					obj = map[string]any{}
+				}
+				obj[d.Str()] = WireName(mem, r.jsonName)
+				return obj, nil
+			}
+			return map[string]any{WireName(mem, r.jsonName): w}, nil
+		}
+		return nil, fmt.Errorf("union %s: no member set", s.ID)
+	}
+	return val, nil
+}
+
+func (r jsonRules) structToWire(v View, s *model.Shape, val any) (map[string]any, error) {
+	m, _ := val.(map[string]any)
+	out := map[string]any{}
+	for _, mem := range s.Members {
+		it, ok := m[mem.Name()]
+		if !ok {
+			continue
+		}
+		if it == nil && !mem.Traits.Has(protocol.TraitNullable) {
+			continue
+		}
+		w, err := r.toWire(v, mem, it)
+		if err != nil {
+			return nil, err
+		}
+		out[WireName(mem, r.jsonName)] = w
+	}
+	return out, nil
+}
+
+// AWSJSON renders awsJson1_0 and awsJson1_1 responses: the whole output
+// as a JSON object keyed by member names, errors with __type.
+type AWSJSON struct {
+	Protocol    model.ShapeID
+	ContentType string
+}
+
+func (p AWSJSON) RenderResponse(m *model.Model, op *model.Operation, out map[string]any) (*wire.Response, error) {
+	return p.render(View{m}, op.Output, out, 200, nil)
+}
+
+func (p AWSJSON) RenderError(m *model.Model, op *model.Operation, e *model.Shape, members map[string]any) (*wire.Response, error) {
+	resp, err := p.render(View{m}, e, members, ErrorStatus(e), map[string]any{"__type": string(e.ID)})
+	return resp, err
+}
+
+func (p AWSJSON) render(v View, s *model.Shape, out map[string]any, status int, extra map[string]any) (*wire.Response, error) {
+	w, err := jsonRules{}.structToWire(v, s, out)
+	if err != nil {
+		return nil, err
+	}
+	for k, x := range extra {
+		w[k] = x
+	}
+	h := wire.Header{}
+	h.Set("Content-Type", p.ContentType)
+	return &wire.Response{Status: status, Header: h, Body: Encode(w)}, nil
+}
