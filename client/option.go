@@ -41,7 +41,7 @@ type options struct {
 	checksums checksumOptions
 	// compression: WithoutRequestCompression, WithRequestMinCompressionSize.
 	compression compressionOptions
-	responder Responder // WithResponder
+	responder   Responder // WithResponder
 }
 
 // engineOptions configure the client's asynchronous engine.
