@@ -1,6 +1,7 @@
 package s3transfer
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/binary"
@@ -74,6 +75,89 @@ func resend(ctx context.Context, err error, attempt int) bool {
 // against it. A range cut off after some of its bytes came (which the
 // client does not retry) is fetched again (3 attempts). On an error w may hold part of the object.
 func Download(ctx context.Context, c *client.Client, bucket, key string, w io.WriterAt, opts Options) (*DownloadOutput, error) {
+	return download(ctx, c, bucket, key, atSink{w}, opts)
+}
+
+// DownloadStream is Download into w in order (a pipe, a socket, stdout):
+// each range is read into a buffer of the part size and written once the
+// ranges before it were, so that memory stays at about Concurrency ×
+// PartSize. On an error w may have received the object's first bytes.
+func DownloadStream(ctx context.Context, c *client.Client, bucket, key string, w io.Writer, opts Options) (*DownloadOutput, error) {
+	return download(ctx, c, bucket, key, &orderSink{w: w}, opts)
+}
+
+// A rangeSink takes the ranges of a download.
+type rangeSink interface {
+	// start sizes the sink for ranges ranges of up to part bytes.
+	start(ranges int, part int64)
+	// writer is where an attempt at range i (at offset off) writes; a new
+	// attempt gets a new one, which starts the range over.
+	writer(i int, off int64) io.Writer
+	// done takes range i once it came whole; it runs on the range's
+	// goroutine, which holds its place among the ranges in flight.
+	done(ctx context.Context, i int) error
+}
+
+// atSink writes at the ranges' offsets.
+type atSink struct{ w io.WriterAt }
+
+func (atSink) start(int, int64)                    {}
+func (s atSink) writer(_ int, off int64) io.Writer { return io.NewOffsetWriter(s.w, off) }
+func (atSink) done(context.Context, int) error     { return nil }
+
+// orderSink holds each range in a buffer until the ranges before it were
+// written to w. A range waits only for ranges started before it, all in
+// flight or done, so the wait ends.
+type orderSink struct {
+	w    io.Writer
+	bufs []*bytes.Buffer // by range, while held
+	turn []chan struct{} // turn[i] is closed when range i may write
+	pool sync.Pool
+	mu   sync.Mutex
+}
+
+func (s *orderSink) start(ranges int, part int64) {
+	s.bufs = make([]*bytes.Buffer, ranges)
+	s.turn = make([]chan struct{}, ranges+1)
+	for i := range s.turn {
+		s.turn[i] = make(chan struct{})
+	}
+	close(s.turn[0])
+	s.pool.New = func() any { return bytes.NewBuffer(make([]byte, 0, part)) }
+}
+
+func (s *orderSink) writer(i int, _ int64) io.Writer {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b := s.bufs[i]
+	if b == nil {
+		b = s.pool.Get().(*bytes.Buffer)
+		s.bufs[i] = b
+	}
+	b.Reset()
+	return b
+}
+
+func (s *orderSink) done(ctx context.Context, i int) error {
+	select {
+	case <-s.turn[i]:
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	}
+	s.mu.Lock()
+	b := s.bufs[i]
+	s.bufs[i] = nil
+	s.mu.Unlock()
+	_, err := s.w.Write(b.Bytes())
+	s.pool.Put(b)
+	if err != nil {
+		return fmt.Errorf("write: %w", err)
+	}
+	close(s.turn[i+1])
+	return nil
+}
+
+func download(ctx context.Context, c *client.Client, bucket, key string, sink rangeSink, opts Options) (*DownloadOutput, error) {
 	o := opts.withDefaults()
 	errorf := func(format string, args ...any) error {
 		return fmt.Errorf("s3transfer: download s3://%s/%s: "+format, append([]any{bucket, key}, args...)...)
@@ -98,8 +182,9 @@ func Download(ctx context.Context, c *client.Client, bucket, key string, w io.Wr
 		}
 	}
 	ranges := int((head.ContentLength + o.PartSize - 1) / o.PartSize)
+	sink.start(ranges, o.PartSize)
 	crcs := make([]uint32, ranges)
-	prog := &progress{f: o.Progress}
+	prog := &progress{f: o.Progress, total: head.ContentLength}
 	rctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	var wg sync.WaitGroup
@@ -125,7 +210,7 @@ func Download(ctx context.Context, c *client.Client, bucket, key string, w io.Wr
 			}
 			var cw *crcWriter
 			for attempt := 1; ; attempt++ {
-				cw = &crcWriter{w: io.NewOffsetWriter(w, first)}
+				cw = &crcWriter{w: sink.writer(i, first)}
 				if alg != "" {
 					cw.h = crc32.New(crc32.MakeTable(crcPolys[alg]))
 				}
@@ -135,7 +220,7 @@ func Download(ctx context.Context, c *client.Client, bucket, key string, w io.Wr
 				}
 				// The client retries a GET until response bytes were
 				// written, never after; the range can be: it is written
-				// again at the same offsets.
+				// again from its start.
 				if attempt == partAttempts || cw.n == 0 || !resend(rctx, err, attempt) {
 					cancel(fmt.Errorf("bytes %d-%d (attempt %d): %w", first, last, attempt, err))
 					return
@@ -147,6 +232,10 @@ func Download(ctx context.Context, c *client.Client, bucket, key string, w io.Wr
 			}
 			if cw.h != nil {
 				crcs[i] = cw.h.Sum32()
+			}
+			if err := sink.done(rctx, i); err != nil {
+				cancel(fmt.Errorf("bytes %d-%d: %w", first, last, err))
+				return
 			}
 			prog.add(cw.n)
 		}()

@@ -35,9 +35,11 @@ type Options struct {
 	// Concurrency is the parts in flight at once; DefaultConcurrency
 	// when 0. Memory held is about Concurrency × PartSize.
 	Concurrency int
-	// Progress, when set, is called with the bytes done so far after each
-	// part (object, range) completes; calls are serialized.
-	Progress func(done int64)
+	// Progress, when set, is called with the bytes done so far and the
+	// transfer's size (-1 when unknown: an upload from a stream) after
+	// each part (object, range) completes; calls are serialized, from the
+	// transfer's goroutines. To stop a transfer from it, cancel ctx.
+	Progress func(done, total int64)
 	// Input adds members to the input of PutObject or
 	// CreateMultipartUpload (ContentType, Metadata, ...) for Upload, and
 	// of HeadObject and each GetObject (SSECustomerKey, ...) for Download.
@@ -74,11 +76,12 @@ func input(extra map[string]any, kv ...any) ([]byte, error) {
 	return b, nil
 }
 
-// progress adds done bytes and reports the total, serialized.
+// progress adds done bytes and reports the sum, serialized.
 type progress struct {
-	mu   sync.Mutex
-	done int64
-	f    func(int64)
+	mu    sync.Mutex
+	done  int64
+	total int64
+	f     func(done, total int64)
 }
 
 func (p *progress) add(n int64) {
@@ -88,5 +91,5 @@ func (p *progress) add(n int64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done += n
-	p.f(p.done)
+	p.f(p.done, p.total)
 }

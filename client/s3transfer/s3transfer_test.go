@@ -16,6 +16,7 @@ import (
 
 	"github.com/smithycurl/smithycurl/client"
 	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/testing/servers/s3partserver"
 	"github.com/smithycurl/smithycurl/testing/shareddata"
 )
 
@@ -28,13 +29,13 @@ var s3Model = sync.OnceValues(func() (*model.Model, error) {
 })
 
 // newS3 starts a fake S3 on 127.0.0.1 and a client of the S3 model for it.
-func newS3(t *testing.T) (*fakeS3, *client.Client) {
+func newS3(t *testing.T) (*s3partserver.Server, *client.Client) {
 	t.Helper()
 	m, err := s3Model()
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := newFakeS3()
+	f := s3partserver.New()
 	srv := httptest.NewServer(f)
 	t.Cleanup(srv.Close)
 	c, err := client.New(m, "com.amazonaws.s3#AmazonS3", srv.URL, client.WithAWSCredentials(client.AWSCredentials{
@@ -70,7 +71,7 @@ func (p plainReader) Read(b []byte) (int, error) { return p.r.Read(b) }
 const testPart = 64 << 10
 
 func testOptions(done *int64) Options {
-	return Options{PartSize: testPart, Threshold: testPart, Concurrency: 4, Progress: func(n int64) { *done = n }}
+	return Options{PartSize: testPart, Threshold: testPart, Concurrency: 4, Progress: func(n, _ int64) { *done = n }}
 }
 
 // Upload and Download of 1 byte (PutObject), exactly one part, and parts
@@ -115,9 +116,9 @@ func TestUploadDownload(t *testing.T) {
 			}
 		}
 	}
-	f.with(func() {
-		if len(f.uploads) != 0 || len(f.aborted) != 0 {
-			t.Errorf("uploads left %v, aborted %v", f.uploads, f.aborted)
+	f.With(func() {
+		if len(f.Uploads) != 0 || len(f.Aborted) != 0 {
+			t.Errorf("uploads left %v, aborted %v", f.Uploads, f.Aborted)
 		}
 	})
 }
@@ -125,15 +126,15 @@ func TestUploadDownload(t *testing.T) {
 // A part that fails once (500) is sent again by the client's retries.
 func TestUploadPartRetried(t *testing.T) {
 	f, c := newS3(t)
-	f.with(func() { f.failPart[2] = 1 })
+	f.With(func() { f.FailPart[2] = 1 })
 	var done int64
 	out, err := Upload(context.Background(), c, "b", "k", bytes.NewReader(make([]byte, 3*testPart)), testOptions(&done))
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.with(func() {
-		if out.Parts != 3 || f.attempts[2] != 2 || f.attempts[1] != 1 || len(f.objects["/b/k"].body) != 3*testPart {
-			t.Errorf("%+v, attempts %v", out, f.attempts)
+	f.With(func() {
+		if out.Parts != 3 || f.Attempts[2] != 2 || f.Attempts[1] != 1 || len(f.Objects["/b/k"].Body) != 3*testPart {
+			t.Errorf("%+v, attempts %v", out, f.Attempts)
 		}
 	})
 }
@@ -142,8 +143,8 @@ func TestUploadPartRetried(t *testing.T) {
 func TestUploadCancelAborts(t *testing.T) {
 	f, c := newS3(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	f.with(func() {
-		f.onPart = func(r *http.Request, n int) {
+	f.With(func() {
+		f.OnPart = func(r *http.Request, n int) {
 			if n == 2 {
 				cancel()
 				<-r.Context().Done() // the client gives up on the part
@@ -155,9 +156,9 @@ func TestUploadCancelAborts(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 	t.Log(err)
-	f.with(func() {
-		if len(f.uploads) != 0 || len(f.aborted) != 1 || len(f.objects) != 0 {
-			t.Errorf("uploads left %v, aborted %v, objects %d", f.uploads, f.aborted, len(f.objects))
+	f.With(func() {
+		if len(f.Uploads) != 0 || len(f.Aborted) != 1 || len(f.Objects) != 0 {
+			t.Errorf("uploads left %v, aborted %v, objects %d", f.Uploads, f.Aborted, len(f.Objects))
 		}
 	})
 }
@@ -166,7 +167,7 @@ func TestUploadCancelAborts(t *testing.T) {
 // aborts the upload.
 func TestUploadCompleteErrorAborts(t *testing.T) {
 	f, c := newS3(t)
-	f.with(func() { f.failComplete = true })
+	f.With(func() { f.FailComplete = true })
 	var done int64
 	_, err := Upload(context.Background(), c, "b", "k", bytes.NewReader(make([]byte, 2*testPart)), testOptions(&done))
 	var e *client.Error
@@ -174,9 +175,9 @@ func TestUploadCompleteErrorAborts(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 	t.Log(err)
-	f.with(func() {
-		if len(f.uploads) != 0 || len(f.aborted) != 1 || len(f.objects) != 0 {
-			t.Errorf("uploads left %v, aborted %v, objects %d", f.uploads, f.aborted, len(f.objects))
+	f.With(func() {
+		if len(f.Uploads) != 0 || len(f.Aborted) != 1 || len(f.Objects) != 0 {
+			t.Errorf("uploads left %v, aborted %v, objects %d", f.Uploads, f.Aborted, len(f.Objects))
 		}
 	})
 }
@@ -192,19 +193,19 @@ func TestDownloadChecks(t *testing.T) {
 	var done int64
 	o := testOptions(&done)
 	o.Concurrency = 1
-	f.with(func() {
-		f.onGet = func(*http.Request) {
-			f.with(func() {
-				f.objects["/b/k"] = &fakeObject{body: []byte(strings.Repeat("y", 3*testPart)), etag: `"other"`}
+	f.With(func() {
+		f.OnGet = func(*http.Request) {
+			f.With(func() {
+				f.Objects["/b/k"] = &s3partserver.Object{Body: []byte(strings.Repeat("y", 3*testPart)), ETag: `"other"`}
 			})
 		}
 	})
 	if _, err := Download(ctx, c, "b", "k", &memWriterAt{}, o); err == nil || !strings.Contains(err.Error(), "PreconditionFailed") {
 		t.Errorf("replaced object: err = %v", err)
 	}
-	f.with(func() {
-		f.onGet = nil
-		f.objects["/b/k"] = &fakeObject{body: []byte("abc"), etag: `"abc"`, crc: crc32b64([]byte("not it"))}
+	f.With(func() {
+		f.OnGet = nil
+		f.Objects["/b/k"] = &s3partserver.Object{Body: []byte("abc"), ETag: `"abc"`, CRC: s3partserver.CRC32([]byte("not it"))}
 	})
 	if _, err := Download(ctx, c, "b", "k", &memWriterAt{}, o); err == nil || !strings.Contains(err.Error(), "the bytes read give") {
 		t.Errorf("wrong checksum: err = %v", err)
@@ -221,16 +222,16 @@ func TestDownloadRangeRefetched(t *testing.T) {
 	if _, err := Upload(ctx, c, "b", "k", bytes.NewReader(data), Options{Threshold: 4 * testPart}); err != nil {
 		t.Fatal(err)
 	}
-	f.with(func() { f.cutGet = 1 })
+	f.With(func() { f.CutGet = 1 })
 	var w memWriterAt
 	var done int64
 	got, err := Download(ctx, c, "b", "k", &w, testOptions(&done))
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.with(func() {
-		if !bytes.Equal(w.buf, data) || got.Checked != "CRC32" || f.gets != 4 || done != int64(len(data)) {
-			t.Errorf("%+v, equal %v, %d GETs, progress %d", got, bytes.Equal(w.buf, data), f.gets, done)
+	f.With(func() {
+		if !bytes.Equal(w.buf, data) || got.Checked != "CRC32" || f.Gets != 4 || done != int64(len(data)) {
+			t.Errorf("%+v, equal %v, %d GETs, progress %d", got, bytes.Equal(w.buf, data), f.Gets, done)
 		}
 	})
 }
@@ -267,3 +268,104 @@ func TestFitParts(t *testing.T) {
 		}
 	}
 }
+
+// sizedReader is a stream (no ReadAt) that knows its size.
+type sizedReader struct {
+	plainReader
+	n int64
+}
+
+func (s sizedReader) Size() int64 { return s.n }
+
+// The progress's total is the size when it is known (a reader at offsets,
+// a stream with a Size method, a download), -1 for a plain stream; a
+// stream of known size is still read in order.
+func TestProgressTotals(t *testing.T) {
+	_, c := newS3(t)
+	ctx := context.Background()
+	data := make([]byte, 2*testPart+5)
+	for _, tc := range []struct {
+		name string
+		r    io.Reader
+		want int64
+	}{
+		{"reader at", bytes.NewReader(data), int64(len(data))},
+		{"stream", plainReader{bytes.NewReader(data)}, -1},
+		{"sized stream", sizedReader{plainReader{bytes.NewReader(data)}, int64(len(data))}, int64(len(data))},
+	} {
+		var done, total int64
+		o := testOptions(&done)
+		o.Progress = func(d, tot int64) { done, total = d, tot }
+		if _, err := Upload(ctx, c, "b", "k", tc.r, o); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if done != int64(len(data)) || total != tc.want {
+			t.Errorf("%s: progress %d of %d, want %d of %d", tc.name, done, total, len(data), tc.want)
+		}
+	}
+	var done, total int64
+	o := testOptions(&done)
+	o.Progress = func(d, tot int64) { done, total = d, tot }
+	if _, err := Download(ctx, c, "b", "k", &memWriterAt{}, o); err != nil || done != int64(len(data)) || total != int64(len(data)) {
+		t.Errorf("download: progress %d of %d, %v", done, total, err)
+	}
+}
+
+// DownloadStream writes the ranges in order though the first comes last:
+// its GET is answered only once every range was asked for.
+func TestDownloadStreamInOrder(t *testing.T) {
+	f, c := newS3(t)
+	ctx := context.Background()
+	data := make([]byte, 3*testPart+1)
+	rand.NewChaCha8([32]byte{4}).Read(data)
+	if _, err := Upload(ctx, c, "b", "k", bytes.NewReader(data), Options{Threshold: 8 * testPart}); err != nil {
+		t.Fatal(err)
+	}
+	f.With(func() {
+		f.OnGet = func(r *http.Request) {
+			if !strings.HasPrefix(r.Header.Get("Range"), "bytes=0-") {
+				return
+			}
+			for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
+				var gets int
+				f.With(func() { gets = f.Gets })
+				if gets == 4 {
+					return
+				}
+				time.Sleep(time.Millisecond)
+			}
+		}
+	})
+	var w bytes.Buffer
+	var done int64
+	got, err := DownloadStream(ctx, c, "b", "k", &w, testOptions(&done))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(w.Bytes(), data) || got.Size != int64(len(data)) || got.Checked != "CRC32" || done != int64(len(data)) {
+		t.Errorf("%+v, %d bytes (equal %v), progress %d", got, w.Len(), bytes.Equal(w.Bytes(), data), done)
+	}
+	f.With(func() {
+		if f.Gets != 4 {
+			t.Errorf("%d GETs", f.Gets)
+		}
+	})
+}
+
+// A writer that fails stops DownloadStream with its error.
+func TestDownloadStreamWriteError(t *testing.T) {
+	_, c := newS3(t)
+	ctx := context.Background()
+	if _, err := Upload(ctx, c, "b", "k", bytes.NewReader(make([]byte, 2*testPart)), Options{Threshold: 8 * testPart}); err != nil {
+		t.Fatal(err)
+	}
+	var done int64
+	_, err := DownloadStream(ctx, c, "b", "k", failWriter{}, testOptions(&done))
+	if err == nil || !strings.Contains(err.Error(), "write: disk full") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }

@@ -45,15 +45,21 @@ const abortTimeout = 30 * time.Second
 // When r is an io.ReaderAt of known size (an *os.File, *bytes.Reader,
 // *strings.Reader, *io.SectionReader) its bytes 0 to its size are read at
 // their offsets in parallel; else r is read in order from its current
-// position to EOF. Each part in flight holds a buffer of the part size.
+// position to EOF, and a Size() int64 method, when it has one, gives the
+// progress its total and the part size room for the object (MaxParts).
+// Each part in flight holds a buffer of the part size.
 func Upload(ctx context.Context, c *client.Client, bucket, key string, r io.Reader, opts Options) (*UploadOutput, error) {
 	o := opts.withDefaults()
-	u := &uploader{c: c, bucket: bucket, key: key, o: o, prog: &progress{f: o.Progress}}
+	u := &uploader{c: c, bucket: bucket, key: key, o: o, prog: &progress{f: o.Progress, total: -1}}
 	ra, size, known, err := sizeOf(r)
 	if err != nil {
 		return nil, u.errorf("%w", err)
 	}
 	if known {
+		u.prog.total = size
+		u.o.PartSize = fitParts(size, o.PartSize)
+	}
+	if ra != nil {
 		if size < o.Threshold {
 			buf := make([]byte, size)
 			if _, err := ra.ReadAt(buf, 0); err != nil && size > 0 && !errors.Is(err, io.EOF) {
@@ -61,7 +67,6 @@ func Upload(ctx context.Context, c *client.Client, bucket, key string, r io.Read
 			}
 			return u.put(ctx, buf)
 		}
-		u.o.PartSize = fitParts(size, o.PartSize)
 		total := int((size + u.o.PartSize - 1) / u.o.PartSize)
 		return u.multipart(ctx, func(n int, buf []byte) ([]byte, error) {
 			off := int64(n-1) * u.o.PartSize
@@ -98,12 +103,11 @@ func fitParts(size, partSize int64) int64 {
 	return partSize
 }
 
-// sizeOf finds r's size when it is an io.ReaderAt that knows it.
+// sizeOf finds r's size when it knows it (a Size method, a regular
+// file), and r as an io.ReaderAt when its parts can be read at their
+// offsets (nil: r is read in order).
 func sizeOf(r io.Reader) (io.ReaderAt, int64, bool, error) {
-	ra, ok := r.(io.ReaderAt)
-	if !ok {
-		return nil, 0, false, nil
-	}
+	ra, _ := r.(io.ReaderAt)
 	switch v := r.(type) {
 	case interface{ Size() int64 }:
 		return ra, v.Size(), true, nil
@@ -115,6 +119,7 @@ func sizeOf(r io.Reader) (io.ReaderAt, int64, bool, error) {
 		if fi.Mode().IsRegular() {
 			return ra, fi.Size(), true, nil
 		}
+		return nil, 0, false, nil
 	}
 	return nil, 0, false, nil
 }

@@ -47,7 +47,7 @@ func s3Cmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	opts := s3transfer.Options{PartSize: *partSize, Threshold: *threshold, Concurrency: *concurrency}
 	if *progress {
-		opts.Progress = func(done int64) { fmt.Fprintf(stderr, "%d bytes\n", done) }
+		opts.Progress = func(done, _ int64) { fmt.Fprintf(stderr, "%d bytes\n", done) }
 	}
 	upBucket, upKey, up := s3URL(pos[1])
 	downBucket, downKey, down := s3URL(pos[0])
