@@ -294,9 +294,15 @@ func outcome(output []byte, err error) *result {
 	if !errors.As(err, &ce) {
 		return usageResult(codeUsage, "%v", err)
 	}
+	return errorOutcome(ce, ce.Message())
+}
+
+// errorOutcome is the result of a call that failed with ce, message its
+// message.
+func errorOutcome(ce *client.Error, message string) *result {
 	r := newErrorResult(codeOfKind(ce.Kind), int(ce.Kind), ce.Status, ce.Attempts, [numFields]string{
 		fShape:     string(ce.Shape),
-		fMessage:   ce.Message(),
+		fMessage:   message,
 		fMembers:   string(ce.Members),
 		fCode:      ce.Code,
 		fRequestID: ce.RequestID,

@@ -67,6 +67,9 @@ void scx_trace_invoke(uintptr_t fn, uintptr_t user, const char *ev, size_t len);
 long long scx_read_invoke(uintptr_t fn, uintptr_t user, char *buf, size_t cap);
 int scx_write_invoke(uintptr_t fn, uintptr_t user, const char *data, size_t len);
 int scx_rewind_invoke(uintptr_t fn, uintptr_t user);
+// The transfers of scx_s3_transfer, and their progress callback.
+enum { SCX_XFER_UPLOAD_FILE = 1, SCX_XFER_DOWNLOAD_FILE, SCX_XFER_UPLOAD, SCX_XFER_DOWNLOAD };
+int scx_progress_invoke(uintptr_t fn, uintptr_t user, long long done, long long total);
 
 // The identity callbacks (identity.go): which one scx_options_set_identity
 // sets, and the calls of a callback, which return its result and leave

@@ -117,6 +117,10 @@ int scx_write_invoke(uintptr_t fn, uintptr_t user, const char *data, size_t len)
     return ((smithycurl_write_fn)fn)((void *)user, data, len);
 }
 
+int scx_progress_invoke(uintptr_t fn, uintptr_t user, long long done, long long total) {
+    return ((smithycurl_progress_fn)fn)((void *)user, done, total);
+}
+
 // The identity callbacks: the struct is the library's, zeroed each time.
 static __thread int scx_identity_depth; // > 0 in an identity callback
 
@@ -473,10 +477,12 @@ smithycurl_code smithycurl_presign(smithycurl_client *client, const char *operat
     return rc;
 }
 
-// s3_transfer is smithycurl_s3_upload_file (up) and _download_file.
-static smithycurl_code s3_transfer(int up, smithycurl_client *client, const char *bucket, const char *key,
-                                   const char *path, const smithycurl_transfer_options *opts,
-                                   smithycurl_cancel_token *cancel, smithycurl_result **out) {
+// s3_transfer is smithycurl_s3_upload_file, _download_file, _upload and
+// _download (mode SCX_XFER_*): path for a file, fn and data for a callback.
+static smithycurl_code s3_transfer(int mode, smithycurl_client *client, const char *bucket, const char *key,
+                                   const char *path, uintptr_t fn, void *data, long long size,
+                                   const smithycurl_transfer_options *opts, smithycurl_cancel_token *cancel,
+                                   smithycurl_result **out) {
     if (out) *out = NULL;
     CALL_PROLOGUE(!out, SMITHYCURL_E_INVALID_ARGUMENT);
     smithycurl_transfer_options o = SMITHYCURL_TRANSFER_OPTIONS_INIT;
@@ -485,10 +491,15 @@ static smithycurl_code s3_transfer(int up, smithycurl_client *client, const char
         if (opts->size < offsetof(smithycurl_transfer_options, concurrency) + sizeof(int) || opts->size > sizeof o)
             return SMITHYCURL_E_INVALID_ARGUMENT;
         memcpy(&o, opts, opts->size);
+        if (opts->size < offsetof(smithycurl_transfer_options, progress_data) + sizeof(void *)) {
+            o.progress = NULL;
+            o.progress_data = NULL;
+        }
     }
     uintptr_t h = 0;
-    int rc = scx_s3_transfer(H(client), up, (char *)bucket, (char *)key, (char *)path, o.part_size, o.threshold,
-                             o.concurrency, H(cancel), hints, threads, &h);
+    int rc = scx_s3_transfer(H(client), mode, (char *)bucket, (char *)key, (char *)path, fn, (uintptr_t)data, size,
+                             o.part_size, o.threshold, o.concurrency, (uintptr_t)o.progress,
+                             (uintptr_t)o.progress_data, H(cancel), hints, threads, &h);
     *out = (smithycurl_result *)h;
     return rc;
 }
@@ -496,13 +507,29 @@ static smithycurl_code s3_transfer(int up, smithycurl_client *client, const char
 smithycurl_code smithycurl_s3_upload_file(smithycurl_client *client, const char *bucket, const char *key,
                                           const char *path, const smithycurl_transfer_options *opts,
                                           smithycurl_cancel_token *cancel, smithycurl_result **out) {
-    return s3_transfer(1, client, bucket, key, path, opts, cancel, out);
+    return s3_transfer(SCX_XFER_UPLOAD_FILE, client, bucket, key, path, 0, NULL, -1, opts, cancel, out);
 }
 
 smithycurl_code smithycurl_s3_download_file(smithycurl_client *client, const char *bucket, const char *key,
                                             const char *path, const smithycurl_transfer_options *opts,
                                             smithycurl_cancel_token *cancel, smithycurl_result **out) {
-    return s3_transfer(0, client, bucket, key, path, opts, cancel, out);
+    return s3_transfer(SCX_XFER_DOWNLOAD_FILE, client, bucket, key, path, 0, NULL, -1, opts, cancel, out);
+}
+
+smithycurl_code smithycurl_s3_upload(smithycurl_client *client, const char *bucket, const char *key,
+                                     smithycurl_read_fn read, void *read_data, long long size,
+                                     const smithycurl_transfer_options *opts, smithycurl_cancel_token *cancel,
+                                     smithycurl_result **out) {
+    return s3_transfer(SCX_XFER_UPLOAD, client, bucket, key, NULL, (uintptr_t)read, read_data, size, opts, cancel,
+                       out);
+}
+
+smithycurl_code smithycurl_s3_download(smithycurl_client *client, const char *bucket, const char *key,
+                                       smithycurl_write_fn write, void *write_data,
+                                       const smithycurl_transfer_options *opts, smithycurl_cancel_token *cancel,
+                                       smithycurl_result **out) {
+    return s3_transfer(SCX_XFER_DOWNLOAD, client, bucket, key, NULL, (uintptr_t)write, write_data, -1, opts, cancel,
+                       out);
 }
 
 smithycurl_code smithycurl_call_stream(smithycurl_client *client, const char *operation, const char *input,

@@ -985,94 +985,6 @@ smithycurl_code smithycurl_presign(smithycurl_client *client, const char *operat
                                    smithycurl_result **out);
 
 /* ======================================================================
- * S3 transfers
- *
- * A file uploaded to S3 or an object downloaded into a file, in parts sent
- * in parallel (multipart upload above a threshold, ranged GETs), as
- * boto3's upload_file/download_file and aws-sdk-go-v2's feature/s3/manager
- * do: the Go package client/s3transfer, which the CLI's `smithycurl s3 cp`
- * runs too. Every part is an ordinary call of the client (an S3 client:
- * its signing, retries, endpoint rules and checksums apply).
- * ====================================================================== */
-
-/** How a transfer is cut; NULL for the defaults. Start from
- * SMITHYCURL_TRANSFER_OPTIONS_INIT: size says which fields the caller
- * knows, so that fields added at the end later do not break programs built
- * before them (a size this library does not know is
- * SMITHYCURL_E_INVALID_ARGUMENT). Read during the call only. */
-typedef struct smithycurl_transfer_options {
-    /** sizeof(smithycurl_transfer_options) as the caller was built. */
-    size_t size;
-    /** Bytes of each part (each ranged GET) but the last; 0 for 8 MiB.
-     * S3 refuses parts under 5 MiB but the last. */
-    long long part_size;
-    /** An upload of fewer bytes is one PutObject; 0 for 8 MiB. Downloads
-     * ignore it. */
-    long long threshold;
-    /** Parts in flight at once; 0 for 10. Memory held is about
-     * concurrency x part_size. */
-    int concurrency;
-} smithycurl_transfer_options;
-/** The defaults, with size set: smithycurl_transfer_options o =
- * SMITHYCURL_TRANSFER_OPTIONS_INIT; o.part_size = 16 << 20; */
-#define SMITHYCURL_TRANSFER_OPTIONS_INIT {sizeof(smithycurl_transfer_options), 0, 0, 0}
-
-/** Uploads the file at path to bucket/key: one PutObject under
- * opts->threshold bytes, else a multipart upload (CreateMultipartUpload,
- * UploadPart in parallel with a CRC32 per part, CompleteMultipartUpload),
- * aborted (AbortMultipartUpload) when a part fails or cancel is cancelled.
- * No progress callback: the call returns when the object is complete.
- *
- * @param client an S3 client; shared between threads freely.
- * @param bucket, key the object, UTF-8; path the local file. Read during
- *   the call only.
- * @param opts the part size, threshold and concurrency; NULL for defaults.
- * @param cancel a token that cancels the transfer, or NULL.
- * @param out receives the result; on success its output
- *   (smithycurl_result_output()) is the JSON object
- *   {"Size": 10485761, "ETag": "\"...-3\"", "UploadID": "...",
- *   "Parts": 3, "ChecksumCRC32": "...-3"} (UploadID "" and Parts 0 after
- *   one PutObject). Free it with smithycurl_result_free(). NULL only for
- *   SMITHYCURL_E_INVALID_HANDLE, SMITHYCURL_E_INVALID_ARGUMENT (bucket,
- *   key, path or out NULL, a negative option), SMITHYCURL_E_FORKED and
- *   SMITHYCURL_E_INTERNAL.
- * @return SMITHYCURL_OK; SMITHYCURL_E_USAGE (a file that cannot be read,
- *   an empty bucket, key or path; the message names the file);
- *   SMITHYCURL_E_INVALID_UTF8; any call failure (SMITHYCURL_E_SERVICE,
- *   _TRANSPORT, ...) of the first part that failed; SMITHYCURL_E_CANCELLED.
- *   The result's error_* accessors say why.
- * Thread-safety: any thread, concurrently on one client.
- *
- *     smithycurl_transfer_options o = {.part_size = 16 << 20};
- *     smithycurl_result *r;
- *     if (smithycurl_s3_upload_file(c, "my-bucket", "big.bin", "/tmp/big.bin", &o, NULL, &r) == SMITHYCURL_OK) {
- *         smithycurl_result_output(r, &json, &len);   // {"Size": ...}
- *     }
- *     smithycurl_result_free(r);
- */
-smithycurl_code smithycurl_s3_upload_file(smithycurl_client *client, const char *bucket, const char *key,
-                                          const char *path, const smithycurl_transfer_options *opts,
-                                          smithycurl_cancel_token *cancel, smithycurl_result **out);
-
-/** Downloads bucket/key into the file at path: a HeadObject, then ranged
- * GetObjects of opts->part_size bytes in parallel, written at their
- * offsets into a temporary file beside path, renamed to path once complete
- * (and checked against the object's full-object CRC32/CRC32C when S3 gave
- * one); removed on failure, so path never holds a partial object.
- *
- * Parameters as smithycurl_s3_upload_file() (opts->threshold unused).
- * On success the output is {"Size": 10485761, "ETag": "\"...\"",
- * "Checked": "CRC32"} ("Checked": the checksum verified, "" for none).
- * @return as smithycurl_s3_upload_file(); SMITHYCURL_E_USAGE also when the
- *   file cannot be created; SMITHYCURL_E_SERVICE (NoSuchKey, 404) for a
- *   missing object.
- * Thread-safety: any thread, concurrently on one client.
- */
-smithycurl_code smithycurl_s3_download_file(smithycurl_client *client, const char *bucket, const char *key,
-                                            const char *path, const smithycurl_transfer_options *opts,
-                                            smithycurl_cancel_token *cancel, smithycurl_result **out);
-
-/* ======================================================================
  * Event streams
  *
  * An operation whose output is an event stream (a @streaming union, e.g.
@@ -1226,6 +1138,167 @@ smithycurl_code smithycurl_call_stream_v2(smithycurl_client *client, const char 
                                           size_t input_len, smithycurl_read_fn read, smithycurl_rewind_fn rewind,
                                           void *read_data, long long body_size, smithycurl_write_fn write,
                                           void *write_data, smithycurl_cancel_token *cancel, smithycurl_result **out);
+
+/* ======================================================================
+ * S3 transfers
+ *
+ * An object uploaded to S3 or downloaded, from or into a file or a
+ * callback, in parts sent in parallel (multipart upload above a threshold,
+ * ranged GETs), as boto3's upload_file/upload_fileobj and aws-sdk-go-v2's
+ * feature/s3/manager do: the Go package client/s3transfer, which the CLI's
+ * `smithycurl s3 cp` runs too. Every part is an ordinary call of the
+ * client (an S3 client: its signing, retries, endpoint rules and checksums
+ * apply). A multipart upload that fails or is cancelled is aborted
+ * (AbortMultipartUpload), so that no parts are left behind.
+ *
+ * Threads: a transfer's callbacks (progress, read, write) are called on
+ * the thread that called the transfer, during the call only, one at a
+ * time; the parts travel meanwhile on the library's threads. A callback
+ * must not call the same client's transfers or calls. A transfer is
+ * cancelled by its cancel token (from any thread) or by its progress
+ * callback's return value; either way it returns SMITHYCURL_E_CANCELLED
+ * once the parts in flight stopped and the upload was aborted.
+ * ====================================================================== */
+
+/** Reports a transfer's progress: done bytes of total (-1 when unknown:
+ * an upload from a callback of unknown size), after each part or range.
+ * Returns 0 to go on, non-zero to cancel the transfer. */
+typedef int (*smithycurl_progress_fn)(void *user_data, long long done, long long total);
+
+/** How a transfer is cut, and its progress callback; NULL for the
+ * defaults. Start from SMITHYCURL_TRANSFER_OPTIONS_INIT: size says which
+ * fields the caller knows, so that fields added at the end later do not
+ * break programs built before them (a size this library does not know is
+ * SMITHYCURL_E_INVALID_ARGUMENT; a size that ends after concurrency, as
+ * the first version's, leaves progress NULL). Read during the call only. */
+typedef struct smithycurl_transfer_options {
+    /** sizeof(smithycurl_transfer_options) as the caller was built. */
+    size_t size;
+    /** Bytes of each part (each ranged GET) but the last; 0 for 8 MiB.
+     * S3 refuses parts under 5 MiB but the last. */
+    long long part_size;
+    /** An upload of fewer bytes is one PutObject; 0 for 8 MiB. Downloads
+     * ignore it. */
+    long long threshold;
+    /** Parts in flight at once; 0 for 10. Memory held is about
+     * concurrency x part_size. */
+    int concurrency;
+    /** Called after each part or range, or NULL; see the threads above. */
+    smithycurl_progress_fn progress;
+    /** Passed to progress as given, never dereferenced. */
+    void *progress_data;
+} smithycurl_transfer_options;
+/** The defaults, with size set: smithycurl_transfer_options o =
+ * SMITHYCURL_TRANSFER_OPTIONS_INIT; o.part_size = 16 << 20; */
+#define SMITHYCURL_TRANSFER_OPTIONS_INIT {sizeof(smithycurl_transfer_options), 0, 0, 0, NULL, NULL}
+
+/** Uploads the file at path to bucket/key: one PutObject under
+ * opts->threshold bytes, else a multipart upload (CreateMultipartUpload,
+ * UploadPart in parallel with a CRC32 per part, the parts read at their
+ * offsets, CompleteMultipartUpload), aborted (AbortMultipartUpload) when a
+ * part or the completion fails or the transfer is cancelled.
+ *
+ * @param client an S3 client; shared between threads freely.
+ * @param bucket, key the object, UTF-8; path the local file. Read during
+ *   the call only.
+ * @param opts the part size, threshold, concurrency and progress; NULL for
+ *   the defaults.
+ * @param cancel a token that cancels the transfer, or NULL.
+ * @param out receives the result; on success its output
+ *   (smithycurl_result_output()) is the JSON object
+ *   {"Size": 10485761, "ETag": "\"...-3\"", "UploadID": "...",
+ *   "Parts": 3, "ChecksumCRC32": "...-3"} (UploadID "" and Parts 0 after
+ *   one PutObject). Free it with smithycurl_result_free(). NULL only for
+ *   SMITHYCURL_E_INVALID_HANDLE, SMITHYCURL_E_INVALID_ARGUMENT (bucket,
+ *   key, path or out NULL, a negative option, an unknown opts->size),
+ *   SMITHYCURL_E_FORKED and SMITHYCURL_E_INTERNAL.
+ * @return SMITHYCURL_OK; SMITHYCURL_E_USAGE (a file that cannot be read,
+ *   an empty bucket, key or path; the message names the file);
+ *   SMITHYCURL_E_INVALID_UTF8; any call failure (SMITHYCURL_E_SERVICE,
+ *   _TRANSPORT, ...) of the first part that failed, the message saying
+ *   whether the upload was aborted; SMITHYCURL_E_CANCELLED (the token or
+ *   the progress callback). The result's error_* accessors say why.
+ * Thread-safety: any thread, concurrently on one client; the callbacks as
+ *   the section says.
+ *
+ *     static int show(void *u, long long done, long long total) {
+ *         fprintf(stderr, "%lld/%lld\n", done, total);
+ *         return 0;
+ *     }
+ *     smithycurl_transfer_options o = SMITHYCURL_TRANSFER_OPTIONS_INIT;
+ *     o.part_size = 16 << 20;
+ *     o.progress = show;
+ *     smithycurl_result *r;
+ *     if (smithycurl_s3_upload_file(c, "my-bucket", "big.bin", "/tmp/big.bin", &o, NULL, &r) == SMITHYCURL_OK) {
+ *         smithycurl_result_output(r, &json, &len);   // {"Size": ...}
+ *     }
+ *     smithycurl_result_free(r);
+ */
+smithycurl_code smithycurl_s3_upload_file(smithycurl_client *client, const char *bucket, const char *key,
+                                          const char *path, const smithycurl_transfer_options *opts,
+                                          smithycurl_cancel_token *cancel, smithycurl_result **out);
+
+/** Downloads bucket/key into the file at path: a HeadObject, then ranged
+ * GetObjects of opts->part_size bytes in parallel, written at their
+ * offsets into a temporary file beside path, renamed to path once complete
+ * (and checked against the object's full-object CRC32/CRC32C when S3 gave
+ * one); removed on failure, so path never holds a partial object.
+ *
+ * Parameters as smithycurl_s3_upload_file() (opts->threshold unused).
+ * On success the output is {"Size": 10485761, "ETag": "\"...\"",
+ * "Checked": "CRC32"} ("Checked": the checksum verified, "" for none).
+ * @return as smithycurl_s3_upload_file(); SMITHYCURL_E_USAGE also when the
+ *   file cannot be created; SMITHYCURL_E_SERVICE (NoSuchKey, 404) for a
+ *   missing object.
+ * Thread-safety: any thread, concurrently on one client; the callbacks as
+ *   the section says.
+ */
+smithycurl_code smithycurl_s3_download_file(smithycurl_client *client, const char *bucket, const char *key,
+                                            const char *path, const smithycurl_transfer_options *opts,
+                                            smithycurl_cancel_token *cancel, smithycurl_result **out);
+
+/** Uploads to bucket/key what read delivers (a pipe, a socket, a
+ * generator), read in order, one part at a time, while the parts before
+ * it are sent: one PutObject when it ends before opts->threshold bytes,
+ * else a multipart upload as smithycurl_s3_upload_file()'s. Memory held is
+ * about (concurrency + 1) x part_size.
+ *
+ * @param read delivers the bytes (see smithycurl_read_fn) until it
+ *   returns 0; -1 fails the transfer (SMITHYCURL_E_USAGE, "the read
+ *   callback failed"; the upload aborted). Called on the calling thread.
+ * @param read_data passed to read as given, never dereferenced.
+ * @param size the bytes read will deliver, or -1 when unknown: with a
+ *   size, progress gets it as its total and the part size grows so that
+ *   the object fits in S3's 10,000 parts; without one an upload beyond
+ *   10,000 parts fails (choose part_size).
+ * Other parameters, the output and the codes as smithycurl_s3_upload_file().
+ * Thread-safety: any thread, concurrently on one client; the callbacks as
+ *   the section says.
+ */
+smithycurl_code smithycurl_s3_upload(smithycurl_client *client, const char *bucket, const char *key,
+                                     smithycurl_read_fn read, void *read_data, long long size,
+                                     const smithycurl_transfer_options *opts, smithycurl_cancel_token *cancel,
+                                     smithycurl_result **out);
+
+/** Downloads bucket/key to write, in order: ranged GetObjects in parallel
+ * as smithycurl_s3_download_file()'s, each range held in memory until the
+ * ranges before it were written (about concurrency x part_size bytes).
+ *
+ * @param write receives the object's bytes in order (see
+ *   smithycurl_write_fn); non-zero stops the transfer
+ *   (SMITHYCURL_E_USAGE, "the write callback failed"). Called on the
+ *   calling thread. On a failure it may have received the object's first
+ *   bytes (a checksum that does not match is found after the last).
+ * @param write_data passed to write as given, never dereferenced.
+ * Other parameters, the output and the codes as
+ * smithycurl_s3_download_file().
+ * Thread-safety: any thread, concurrently on one client; the callbacks as
+ *   the section says.
+ */
+smithycurl_code smithycurl_s3_download(smithycurl_client *client, const char *bucket, const char *key,
+                                       smithycurl_write_fn write, void *write_data,
+                                       const smithycurl_transfer_options *opts, smithycurl_cancel_token *cancel,
+                                       smithycurl_result **out);
 
 /* ======================================================================
  * Paginators

@@ -11,6 +11,8 @@
 //   SMITHYCURL_TODO_URL      base URL of the Todos service (paginators)
 //   SMITHYCURL_BLOBS_URL     base URL of the blob service (testing/servers/blobserver)
 //   SMITHYCURL_SIGV4A_URL    base URL of the fake SigV4a endpoint (testing/servers/sigv4aserver)
+//   SMITHYCURL_S3PART_URL    base URL of the fake S3 of transfers (testing/servers/s3partserver)
+//   SMITHYCURL_S3EXPRESS_URL base URL of the fake S3 Express endpoint (testing/servers/s3expressserver)
 //   SMITHYCURL_ONCE_URL      the fault-injecting proxy of testing/servers/onceserver
 //   SMITHYCURL_TEST_CALLS    calls per thread in the 8-thread test (500)
 //   SMITHYCURL_TEST_SLOW     time multiplier (valgrind runs are slower)
@@ -327,7 +329,7 @@ void hole_close(struct hole *h) {
 
 #define TESTS(X) \
     X(version) X(load) X(load_errors) X(snapshot) X(operations) X(error_kinds) X(output_types) X(cancel) \
-    X(free_in_flight) X(options) X(credentials) X(identity) X(sigv4a) X(presign) X(s3_transfer) X(host_prefix) X(endpoint_rules) X(bad_handles) \
+    X(free_in_flight) X(options) X(credentials) X(identity) X(sigv4a) X(presign) X(s3_transfer) X(s3_transfer_stream) X(host_prefix) X(endpoint_rules) X(bad_handles) \
     X(threads) X(exactly_once) X(fork) X(pizza) X(rpcv2) X(exact) X(unknown_union) X(wait) X(event_stream) X(event_stream_rpc) \
     X(streaming) X(streaming_retry) X(streaming_memory) X(checksums) X(paginator) X(async_paginator) \
     X(async_callback) X(async_queue) X(async_cancel_many) X(async_client_free) X(async_queue_free) \

@@ -92,6 +92,8 @@ TRACE_FN = ctypes.CFUNCTYPE(None, c_void_p, c_void_p, c_size_t)
 READ_FN = ctypes.CFUNCTYPE(ctypes.c_longlong, c_void_p, c_void_p, c_size_t)
 REWIND_FN = ctypes.CFUNCTYPE(c_int, c_void_p)
 WRITE_FN = ctypes.CFUNCTYPE(c_int, c_void_p, c_void_p, c_size_t)
+# smithycurl_progress_fn of a transfer.
+PROGRESS_FN = ctypes.CFUNCTYPE(c_int, c_void_p, ctypes.c_longlong, ctypes.c_longlong)
 
 
 class AWSCredentials(ctypes.Structure):
@@ -111,7 +113,7 @@ class TransferOptions(ctypes.Structure):
     """smithycurl_transfer_options."""
 
     _fields_ = [("size", ctypes.c_size_t), ("part_size", ctypes.c_longlong), ("threshold", ctypes.c_longlong),
-                ("concurrency", c_int)]
+                ("concurrency", c_int), ("progress", PROGRESS_FN), ("progress_data", c_void_p)]
 
 
 # The identity callbacks (the error buffer as c_void_p: it is written to).
@@ -224,6 +226,10 @@ _FUNCTIONS: dict[str, tuple[Any, list[Any], bool]] = {
                        False),
     "s3_download_file": (c_int, [c_void_p, c_char_p, c_char_p, c_char_p, P(TransferOptions), c_void_p, P(c_void_p)],
                          False),
+    "s3_upload": (c_int, [c_void_p, c_char_p, c_char_p, READ_FN, c_void_p, ctypes.c_longlong, P(TransferOptions),
+                          c_void_p, P(c_void_p)], False),
+    "s3_download": (c_int, [c_void_p, c_char_p, c_char_p, WRITE_FN, c_void_p, P(TransferOptions), c_void_p,
+                            P(c_void_p)], False),
     "result_code": (c_int, [c_void_p, P(c_int)], True),
     "result_output": (c_int, [c_void_p, P(c_void_p), P(c_size_t)], False),
     "result_error_kind": (c_int, [c_void_p, P(c_int)], True),
@@ -260,7 +266,8 @@ _OPTIONAL = frozenset({"queue_new", "queue_fd", "queue_next", "queue_free", "cal
                        "model_operation_json_v2",
                        "options_set_aws_credentials_fn", "options_set_token_fn", "options_set_api_key_fn",
                        "options_set_profile", "presign", "options_set_request_checksum_calculation",
-                       "options_set_response_checksum_validation", "s3_upload_file", "s3_download_file"})
+                       "options_set_response_checksum_validation", "s3_upload_file", "s3_download_file",
+                       "s3_upload", "s3_download"})
 
 
 def _declare(cdll: ctypes.CDLL) -> Library:

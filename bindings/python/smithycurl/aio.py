@@ -46,6 +46,10 @@ the tasks awaiting them. No Python thread is made, and none waits.
   runs the synchronous waiter on a worker thread (``loop.run_in_executor``):
   the library has no asynchronous waiter; cancelling the task cancels the
   wait.
+- S3 transfers: ``await client.s3.upload_file(path, bucket, key)``,
+  ``upload_fileobj``, ``download_file``, ``download_fileobj`` run the
+  synchronous client's on a worker thread; cancelling the task cancels the
+  transfer (a multipart upload aborted) and returns once it stopped.
 - Not asynchronous: streamed bodies (a file object or chunks as the
   payload, ``download``, ``iter_body``) and event streams; use the
   synchronous client for them (in ``asyncio.to_thread`` if need be).
@@ -60,11 +64,12 @@ import threading
 import weakref
 from typing import Any, Callable, Optional, TypeVar
 
-from . import _lib, errors
+from . import _body, _lib, _transfer, errors
 from ._apaginate import AsyncPaginate, AsyncPaginator
 from .client import Client, Operation, Waiter
 
 _A = TypeVar("_A", bound="AsyncClient")
+_T = TypeVar("_T")
 
 #: Completions taken from the queue by one run of the reader callback (the
 #: descriptor stays readable while more wait: the loop comes back to them
@@ -194,6 +199,8 @@ class AsyncClient:
         #: Presigned URLs, the synchronous client's (presigning does no I/O):
         #: ``client.presign.get_object(bucket="b", key="k", expires_in=3600)``.
         self.presign = sync.presign
+        #: S3 transfers: ``await client.s3.upload_file(path, bucket, key)``, ... (see AsyncTransfers).
+        self.s3 = AsyncTransfers(sync.s3, lib)
         self._pending: dict[int, _Pending] = {}
         self._tags = itertools.count(1)
         self._tokens: list[int] = []  # free cancel tokens, not cancelled
@@ -455,6 +462,77 @@ class AsyncClient:
         return f"<smithycurl.aio.AsyncClient {self.service.id} at {at}{state}>"
 
 
+class AsyncTransfers:
+    """``client.s3`` of the asyncio client: the synchronous transfers on a
+    worker thread (``loop.run_in_executor``), each with its cancel token;
+    cancelling the task cancels the transfer and returns once it stopped
+    (a multipart upload aborted). ``progress`` is called on the event
+    loop's thread (``loop.call_soon_threadsafe``); a file object is read or
+    written on the worker thread."""
+
+    def __init__(self, sync: _transfer.Transfers, lib: _lib.Library) -> None:
+        self._sync = sync
+        self._lib = lib
+
+    async def upload_file(self, path: _transfer.StrPath, bucket: str, key: str, *, part_size: int = 0, threshold: int = 0,
+                          concurrency: int = 0, progress: Optional[_transfer.Progress] = None) -> _transfer.UploadResult:
+        """Transfers.upload_file, awaitable."""
+        return await self._run(lambda p, t: self._sync._upload(path, bucket, key, part_size, threshold, concurrency,
+                                                               p, t), progress)
+
+    async def upload_fileobj(self, fileobj: Any, bucket: str, key: str, *, part_size: int = 0, threshold: int = 0,
+                             concurrency: int = 0, progress: Optional[_transfer.Progress] = None) -> _transfer.UploadResult:
+        """Transfers.upload_fileobj, awaitable."""
+        src = _body.Source(fileobj, "fileobj")
+        return await self._run(lambda p, t: self._sync._upload(src, bucket, key, part_size, threshold, concurrency,
+                                                               p, t), progress)
+
+    async def download_file(self, bucket: str, key: str, path: _transfer.StrPath, *, part_size: int = 0, concurrency: int = 0,
+                            progress: Optional[_transfer.Progress] = None) -> _transfer.DownloadResult:
+        """Transfers.download_file, awaitable."""
+        return await self._run(lambda p, t: self._sync._download(bucket, key, path, part_size, concurrency, p, t),
+                               progress)
+
+    async def download_fileobj(self, bucket: str, key: str, fileobj: Any, *, part_size: int = 0,
+                               concurrency: int = 0, progress: Optional[_transfer.Progress] = None) -> _transfer.DownloadResult:
+        """Transfers.download_fileobj, awaitable."""
+        sink = _body.Sink(fileobj)
+        return await self._run(lambda p, t: self._sync._download(bucket, key, sink, part_size, concurrency, p, t),
+                               progress)
+
+    async def _run(self, fn: Callable[[Optional[_transfer.Progress], int], _T], progress: Optional[_transfer.Progress]) -> _T:
+        loop = asyncio.get_running_loop()
+        on_loop: Optional[_transfer.Progress] = None
+        if progress is not None:
+            report = progress
+
+            def on_loop(done: int, total: int) -> None:
+                loop.call_soon_threadsafe(report, done, total)
+
+        lib = self._lib
+        tok = ctypes.c_void_p()
+        lib.cancel_token_new(ctypes.byref(tok))
+        assert tok.value is not None
+        token: int = tok.value
+
+        def run() -> _T:
+            return fn(on_loop, token)
+
+        fut = loop.run_in_executor(None, run)
+        try:
+            return await asyncio.shield(fut)
+        except asyncio.CancelledError:
+            lib.cancel_token_cancel(token)
+            try:
+                await fut  # until the transfer stopped (the upload aborted)
+            except BaseException:
+                pass
+            raise
+        finally:
+            if fut.done():
+                lib.cancel_token_free(token)
+
+
 def _drain(ref: "weakref.ref[AsyncClient]") -> None:
     """The reader callback of a client's queue descriptor (a weak
     reference: an idle client nobody holds is collected, and closed)."""
@@ -463,4 +541,4 @@ def _drain(ref: "weakref.ref[AsyncClient]") -> None:
         client._complete()
 
 
-__all__ = ["AsyncClient", "AsyncOperation", "AsyncPaginator", "AsyncWaiter"]
+__all__ = ["AsyncClient", "AsyncOperation", "AsyncPaginator", "AsyncTransfers", "AsyncWaiter"]

@@ -14,7 +14,9 @@
 // service of testing/servers/blobserver (line "blobs <URL>", model
 // testing/servers/blobserver/blobs.smithy), then the fake SigV4a endpoint of
 // testing/servers/sigv4aserver (line "sigv4a <URL>"), the fake S3 Express
-// endpoint of testing/servers/s3expressserver (line "s3express <URL>"), and the fault-injecting
+// endpoint of testing/servers/s3expressserver (line "s3express <URL>"), the
+// fake S3 of transfers of testing/servers/s3partserver (line "s3part <URL>",
+// failures named in the key), and the fault-injecting
 // proxy of testing/servers/onceserver in front of its counter (line "once
 // <URL>", model testing/servers/onceserver/once.smithy: 40% of the requests
 // get a fault, delays are 700 ms). It prints one line per service,
@@ -43,6 +45,7 @@ import (
 	"github.com/smithycurl/smithycurl/testing/servers/onceserver"
 	"github.com/smithycurl/smithycurl/testing/servers/pizzaserver"
 	"github.com/smithycurl/smithycurl/testing/servers/s3expressserver"
+	"github.com/smithycurl/smithycurl/testing/servers/s3partserver"
 	"github.com/smithycurl/smithycurl/testing/servers/sigv4aserver"
 	"github.com/smithycurl/smithycurl/testing/servers/todoserver"
 )
@@ -87,6 +90,10 @@ func main() {
 		name    string
 		handler http.Handler
 	}{"s3express", s3expressserver.New(5 * time.Minute).Handler()})
+	services = append(services, struct {
+		name    string
+		handler http.Handler
+	}{"s3part", s3partserver.New()})
 	for _, s := range services {
 		ln, err := net.Listen("tcp", *addr)
 		if err != nil {

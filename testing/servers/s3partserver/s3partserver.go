@@ -6,7 +6,9 @@
 // Server (under With), a C or Python test names the failure in the key:
 // a key containing "fail-complete" gets 500 on every
 // CompleteMultipartUpload, one containing "fail-part-N" gets 500 on the
-// first attempt of part N of each upload. (s3rver checks neither part
+// first attempt of part N of each upload, one containing "hang-part-N"
+// holds every attempt of part N until the client gives up on it (a cancel
+// in the middle of an upload). (s3rver checks neither part
 // checksums nor Complete's, and neither s3rver nor fauxqs lists uploads or
 // fails on demand.) No signature is checked.
 package s3partserver
@@ -24,6 +26,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Server is the fake; its exported fields are read and set under With.
@@ -151,6 +154,17 @@ func (f *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		f.mu.Unlock()
 		if onPart != nil {
 			onPart(r, n)
+		}
+		if strings.Contains(key, fmt.Sprintf("hang-part-%d", n)) {
+			// Until the client gives up on it (30 s at most).
+			t := time.NewTimer(30 * time.Second)
+			select {
+			case <-r.Context().Done():
+			case <-t.C:
+			}
+			t.Stop()
+			s3Error(w, 500, "InternalError")
+			return
 		}
 		if fail {
 			s3Error(w, 500, "InternalError")
