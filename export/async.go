@@ -163,11 +163,13 @@ func scx_queue_pop(h C.uintptr_t, tag *C.uintptr_t, code *C.int, out *C.uintptr_
 }
 
 // scx_call_async starts one asynchronous call: its completion goes to the
-// callback fn (with user) when qh is 0, else to queue qh (with tag).
+// callback fn (with user) when qh is 0, else to queue qh (with tag). mode
+// (SCX_PAYLOAD_*) makes it a payload call (payload.go), data its input
+// payload.
 //
 //export scx_call_async
 func scx_call_async(ch C.uintptr_t, op *C.char, in *C.char, n C.size_t, tok C.uintptr_t,
-	fn, user, qh, tag C.uintptr_t, hints, threads C.int) (rc C.int) {
+	fn, user, qh, tag C.uintptr_t, mode C.int, data unsafe.Pointer, dataLen C.size_t, hints, threads C.int) (rc C.int) {
 	defer guard(&rc)
 	schedHints(int(hints), int(threads))
 	cl, ctx, ok := callTarget(ch, tok)
@@ -201,7 +203,11 @@ func scx_call_async(ch C.uintptr_t, op *C.char, in *C.char, n C.size_t, tok C.ui
 		}
 		C.scx_done_invoke(fn, user, C.int(code), h)
 	}
-	cl.gate.submit(&asyncCall{ctx: ctx, q: q, name: name, input: input, done: done})
+	a := &asyncCall{ctx: ctx, q: q, name: name, input: input, done: done}
+	if mode != 0 {
+		a.payload = newPayloadCall(mode, data, dataLen)
+	}
+	cl.gate.submit(a)
 	return codeOK
 }
 

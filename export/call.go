@@ -28,6 +28,7 @@ type result struct {
 	buf                          unsafe.Pointer // C memory, freed by free
 	outLen                       int
 	off, len                     [numFields]int // error fields in buf
+	payload                      *payloadBuffer // the output payload as bytes (payload.go); nil when none
 }
 
 const (
@@ -42,6 +43,8 @@ const (
 func (r *result) free() {
 	C.free(r.buf)
 	r.buf = nil
+	r.payload.free()
+	r.payload = nil
 }
 
 // newResult builds the result of a failed call; nil when out of memory.

@@ -37,8 +37,11 @@ type asyncCall struct {
 	q     *queueH         // nil: done calls the callback
 	name  string
 	input []byte
-	done  func(int, *result)
-	since time.Time // when it was made, once it had to wait
+	// payload makes it a payload call (smithycurl_call_payload_*); nil
+	// for a plain one.
+	payload *payloadCall
+	done    func(int, *result)
+	since   time.Time // when it was made, once it had to wait
 
 	taken atomic.Bool // by a goroutine that runs it, or by a cancel
 	stop  func() bool // ends the AfterFunc of ctx; nil when none
@@ -128,7 +131,12 @@ func (g *gate) run(a *asyncCall) {
 	if !a.since.IsZero() {
 		opts = append(opts, client.QueuedSince(a.since))
 	}
-	runAsync(a.ctx, g.cl, a.q, func(ctx context.Context) *result { return call(ctx, g.cl.c, a.name, a.input, opts...) }, a.done)
+	runAsync(a.ctx, g.cl, a.q, func(ctx context.Context) *result {
+		if a.payload != nil {
+			return callPayload(ctx, g.cl.c, a.name, a.input, a.payload, opts...)
+		}
+		return call(ctx, g.cl.c, a.name, a.input, opts...)
+	}, a.done)
 }
 
 // close completes every waiting call with SMITHYCURL_E_CANCELLED (the

@@ -59,6 +59,11 @@ enum {
     SCX_RES_MAY_HAVE_REACHED
 };
 
+// What a payload call (payload.go) is given: SCX_PAYLOAD_CALL for any,
+// or'ed with SCX_PAYLOAD_IN when it has an input payload, and
+// SCX_PAYLOAD_COPY when that is copied before the call returns (async).
+enum { SCX_PAYLOAD_CALL = 1, SCX_PAYLOAD_IN = 2, SCX_PAYLOAD_COPY = 4 };
+
 // Scheduling hints of scx_call (sched.go).
 enum { SCX_HINT_NEW_THREAD = 1, SCX_HINT_YIELD = 2 };
 

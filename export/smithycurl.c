@@ -19,6 +19,7 @@
 
 #include "smithycurl.h"
 #include "scx.h"
+#include "entry.h"
 #include "_cgo_export.h"
 
 // The process id when the library was loaded, and whether this process is a
@@ -26,10 +27,10 @@
 // of every fork(), so the check on each call is one load (getpid() is a
 // system call, and costs a microsecond or more in a sandbox or VM).
 static pid_t loaded_pid;
-static volatile int forked;
+volatile int scx_forked;
 
 static void smithycurl_atfork_child(void) {
-    if (getpid() != loaded_pid) forked = 1;
+    if (getpid() != loaded_pid) scx_forked = 1;
 }
 
 __attribute__((constructor)) static void smithycurl_record_pid(void) {
@@ -37,14 +38,7 @@ __attribute__((constructor)) static void smithycurl_record_pid(void) {
     pthread_atfork(NULL, NULL, smithycurl_atfork_child);
 }
 
-#define FORK_CHECK()                                                                               \
-    do {                                                                                           \
-        if (forked) return SMITHYCURL_E_FORKED;                                                    \
-    } while (0)
-
-#define H(x) ((uintptr_t)(void *)(x))
-
-// Scheduling hints passed to Go with each call (CALL_PROLOGUE; see
+// Scheduling hints passed to Go with each call (CALL_PROLOGUE, entry.h; see
 // sched.go), kept in C where thread-local storage is one load: whether this
 // is the thread's first call, or its first call SCX_YIELD_NS or more after
 // its last yield, and how many threads that have made a call are alive (a
@@ -62,7 +56,7 @@ static void scx_thread_exit(void *p) {
 
 static void scx_thread_key_init(void) { pthread_key_create(&scx_thread_key, scx_thread_exit); }
 
-static int sched_hints(int *threads) {
+int scx_sched_hints(int *threads) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     long long now = (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
@@ -80,14 +74,6 @@ static int sched_hints(int *threads) {
     return 0;
 }
 
-// CALL_PROLOGUE opens the functions that call the service (and may wait):
-// SMITHYCURL_E_FORKED in a forked child, then bad_rc when bad is true; it
-// then declares hints and threads, the scheduling hints for Go.
-#define CALL_PROLOGUE(bad, bad_rc)                                                                 \
-    FORK_CHECK();                                                                                  \
-    if (bad) return (bad_rc);                                                                      \
-    int threads = 0;                                                                               \
-    int hints = sched_hints(&threads)
 
 // ---- version, codes, memory: pure C, usable anywhere ----
 
@@ -647,7 +633,7 @@ smithycurl_code smithycurl_call_async(smithycurl_client *client, const char *ope
                                       void *user_data) {
     CALL_PROLOGUE(!done, SMITHYCURL_E_INVALID_ARGUMENT);
     return scx_call_async(H(client), (char *)operation, (char *)input, input_len, H(cancel), (uintptr_t)done,
-                          (uintptr_t)user_data, 0, 0, hints, threads);
+                          (uintptr_t)user_data, 0, 0, 0, NULL, 0, hints, threads);
 }
 
 smithycurl_code smithycurl_complete_async(smithycurl_client *client, smithycurl_result *result, smithycurl_done_fn done,
@@ -662,7 +648,7 @@ smithycurl_code smithycurl_call_queued(smithycurl_client *client, const char *op
                                        void *tag) {
     CALL_PROLOGUE(!queue, SMITHYCURL_E_INVALID_HANDLE);
     return scx_call_async(H(client), (char *)operation, (char *)input, input_len, H(cancel), 0, 0, H(queue),
-                          (uintptr_t)tag, hints, threads);
+                          (uintptr_t)tag, 0, NULL, 0, hints, threads);
 }
 
 smithycurl_code smithycurl_paginator_next_queued(smithycurl_paginator *paginator, smithycurl_queue *queue, void *tag) {

@@ -1625,6 +1625,109 @@ smithycurl_code smithycurl_queue_next(smithycurl_queue *queue, long timeout_ms, 
 smithycurl_code smithycurl_queue_free(smithycurl_queue *queue);
 
 /* ======================================================================
+ * Blob payloads as bytes
+ *
+ * An operation's blob payload (a @streaming blob bound to @httpPayload, as
+ * S3 PutObject's and GetObject's Body) passed and received as a buffer
+ * beside the input and output JSON, never as base64 text: the input's is
+ * sent from the caller's memory as it is (read in place, never copied
+ * whole), the output's is written once, as it arrives, into memory the
+ * result owns (or hands over). Unlike smithycurl_call_stream(), the bytes
+ * are all in memory, so a call is retried as smithycurl_call() is until a
+ * byte of the output payload has arrived; an input payload gets a request
+ * checksum in a header (the default CRC32 included), read from the buffer.
+ * As for any streamed body, the payload is left out of the signature
+ * (UNSIGNED-PAYLOAD), and the output's is not bounded by the max-response
+ * option. Other blob members stay base64 in the document.
+ * ====================================================================== */
+
+/** A call's input payload. Start from SMITHYCURL_PAYLOAD_INIT: size says
+ * which fields the caller knows, so that fields added at the end later do
+ * not break programs built before them. */
+typedef struct smithycurl_payload {
+    /** sizeof(smithycurl_payload) of the caller's build; set by the INIT. */
+    size_t size;
+    /** The input payload's len bytes (len 0: an empty payload); NULL for
+     * none given: the payload member of the input JSON, if any, is sent.
+     * The input JSON must leave that member out when data is set. */
+    const void *data;
+    size_t len;
+    /** 0, or SMITHYCURL_PAYLOAD_COPY. */
+    unsigned flags;
+} smithycurl_payload;
+
+#define SMITHYCURL_PAYLOAD_INIT {sizeof(smithycurl_payload), NULL, 0, 0}
+
+/** Asynchronous calls only: data is copied before the function returns.
+ * Without it, data is read in place while the call runs and must stay
+ * valid and unchanged until the call completes. */
+#define SMITHYCURL_PAYLOAD_COPY 1u
+
+/** Calls an operation as smithycurl_call(), with its blob payloads as
+ * bytes: the input's from payload, the output's into the result
+ * (smithycurl_result_payload(), smithycurl_result_take_payload()), left
+ * out of the output JSON.
+ *
+ * @param payload the input payload, or NULL for none (the output's payload
+ *   still comes as bytes). Read during the call only (flags are ignored).
+ * Other parameters, the result and the codes are those of
+ * smithycurl_call(); SMITHYCURL_E_INVALID_ARGUMENT (out set to NULL) when
+ * payload's size is not one this library knows; SMITHYCURL_E_USAGE when
+ * data is given to an operation without an input payload, or with the
+ * member also in the input JSON.
+ * Thread-safety: as smithycurl_call().
+ *
+ *     smithycurl_payload p = SMITHYCURL_PAYLOAD_INIT;
+ *     p.data = buf; p.len = n;
+ *     smithycurl_call_payload(c, "PutObject", in, in_len, &p, NULL, &r);
+ *     smithycurl_result_free(r);
+ *     smithycurl_call_payload(c, "GetObject", in, in_len, NULL, NULL, &r);
+ *     smithycurl_result_payload(r, &data, &len);   // the object's bytes
+ */
+smithycurl_code smithycurl_call_payload(smithycurl_client *client, const char *operation, const char *input,
+                                        size_t input_len, const smithycurl_payload *payload,
+                                        smithycurl_cancel_token *cancel, smithycurl_result **out);
+
+/** smithycurl_call_async() with the payloads of smithycurl_call_payload().
+ * payload's data is read while the call runs (keep it until done is
+ * called) unless its flags have SMITHYCURL_PAYLOAD_COPY; the payload
+ * struct itself is read before this function returns. Returns as
+ * smithycurl_call_async(); SMITHYCURL_E_INVALID_ARGUMENT also for a
+ * payload size or flags this library does not know.
+ * Thread-safety: as smithycurl_call_async(). */
+smithycurl_code smithycurl_call_payload_async(smithycurl_client *client, const char *operation, const char *input,
+                                              size_t input_len, const smithycurl_payload *payload,
+                                              smithycurl_cancel_token *cancel, smithycurl_done_fn done,
+                                              void *user_data);
+
+/** smithycurl_call_queued() with the payloads of smithycurl_call_payload(),
+ * payload as for smithycurl_call_payload_async() (keep its data until the
+ * completion is taken from the queue, unless SMITHYCURL_PAYLOAD_COPY).
+ * Thread-safety: as smithycurl_call_queued(). */
+smithycurl_code smithycurl_call_payload_queued(smithycurl_client *client, const char *operation, const char *input,
+                                               size_t input_len, const smithycurl_payload *payload,
+                                               smithycurl_cancel_token *cancel, smithycurl_queue *queue, void *tag);
+
+/** The output payload of a successful smithycurl_call_payload() (or its
+ * _async, _queued forms), owned by the result: valid until
+ * smithycurl_result_free(). data is NULL with len 0 when the operation's
+ * output has no streaming blob payload (or the call was not made with
+ * these functions, or the payload was taken); an empty payload is a
+ * non-NULL data with len 0.
+ * @return SMITHYCURL_OK; SMITHYCURL_E_NO_OUTPUT (the call failed);
+ *   SMITHYCURL_E_INVALID_ARGUMENT (data or len NULL);
+ *   SMITHYCURL_E_INVALID_HANDLE.
+ * Thread-safety: as the other accessors. */
+smithycurl_code smithycurl_result_payload(smithycurl_result *result, const void **data, size_t *len);
+
+/** Hands the output payload over to the caller, without copying it: as
+ * smithycurl_result_payload(), but *data is the caller's to free with
+ * smithycurl_free() (whatever the result's lifetime), and the result no
+ * longer has it (a later smithycurl_result_payload() gives NULL).
+ * Thread-safety: not while another thread reads the result's payload. */
+smithycurl_code smithycurl_result_take_payload(smithycurl_result *result, void **data, size_t *len);
+
+/* ======================================================================
  * Results
  *
  * Every string and buffer below is owned by the result: valid until

@@ -325,13 +325,34 @@ void hole_close(struct hole *h) {
     if (h->fd >= 0) close(h->fd);
 }
 
+// A client of the blob service (testing/servers/blobserver) at
+// SMITHYCURL_BLOBS_URL; NULL after a failed check.
+smithycurl_client *blobs_client(smithycurl_model **m) {
+    const char *url = getenv("SMITHYCURL_BLOBS_URL");
+    smithycurl_loader *ld = NULL;
+    smithycurl_client *c = NULL;
+    *m = NULL;
+    CHECK(url != NULL);
+    if (!url) return NULL;
+    CHECK_RC(smithycurl_loader_new(&ld), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_add_path(ld, "testing/servers/blobserver/blobs.smithy"), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_load(ld, m), SMITHYCURL_OK);
+    smithycurl_loader_free(ld);
+    smithycurl_options *o = NULL;
+    CHECK_RC(smithycurl_options_new(&o), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_timeout_ms(o, 120000L * slow), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_client_new(*m, NULL, url, o, &c), SMITHYCURL_OK);
+    smithycurl_options_free(o);
+    return c;
+}
+
 // ---- the tests, in the order they run (each test_NAME is in a test_*.c) ----
 
 #define TESTS(X) \
     X(version) X(load) X(load_errors) X(snapshot) X(operations) X(error_kinds) X(output_types) X(cancel) \
     X(free_in_flight) X(options) X(credentials) X(identity) X(sigv4a) X(presign) X(s3_transfer) X(s3_transfer_stream) X(host_prefix) X(endpoint_rules) X(bad_handles) \
     X(threads) X(exactly_once) X(fork) X(pizza) X(rpcv2) X(exact) X(unknown_union) X(wait) X(event_stream) X(event_stream_rpc) \
-    X(streaming) X(streaming_retry) X(streaming_memory) X(checksums) X(paginator) X(async_paginator) \
+    X(streaming) X(streaming_retry) X(streaming_memory) X(payload) X(payload_async) X(checksums) X(paginator) X(async_paginator) \
     X(async_callback) X(async_queue) X(async_cancel_many) X(async_client_free) X(async_queue_free) \
     X(async_reentrant) X(async_slow_timeout) X(async_fork) X(async_bad_args)
 

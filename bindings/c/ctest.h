@@ -111,6 +111,10 @@ int drain(smithycurl_queue *q, struct tally *t, int want, double secs);
 void check_slots_at(const char *file, int line, struct slot *s, int n, smithycurl_code code);
 #define check_slots(s, n, code) check_slots_at(__FILE__, __LINE__, s, n, code)
 
+// blobs_client makes a client of the blob service (testing/servers/blobserver,
+// SMITHYCURL_BLOBS_URL) whose model it loads into *m; NULL after a failed check.
+smithycurl_client *blobs_client(smithycurl_model **m);
+
 extern const char *slow_in; // a call that stays in flight 10 s (httpbin's longest delay)
 // settle gives calls just started time to be on the wire (or in the
 // engine's queue): 300 ms, longer under valgrind.

@@ -189,25 +189,6 @@ static long status_kib(const char *key) {
     return v;
 }
 
-static smithycurl_client *blobs_client(smithycurl_model **m) {
-    const char *url = getenv("SMITHYCURL_BLOBS_URL");
-    smithycurl_loader *ld = NULL;
-    smithycurl_client *c = NULL;
-    *m = NULL;
-    CHECK(url != NULL);
-    if (!url) return NULL;
-    CHECK_RC(smithycurl_loader_new(&ld), SMITHYCURL_OK);
-    CHECK_RC(smithycurl_loader_add_path(ld, "testing/servers/blobserver/blobs.smithy"), SMITHYCURL_OK);
-    CHECK_RC(smithycurl_loader_load(ld, m), SMITHYCURL_OK);
-    smithycurl_loader_free(ld);
-    smithycurl_options *o = NULL;
-    CHECK_RC(smithycurl_options_new(&o), SMITHYCURL_OK);
-    CHECK_RC(smithycurl_options_set_timeout_ms(o, 120000L * slow), SMITHYCURL_OK);
-    CHECK_RC(smithycurl_client_new(*m, NULL, url, o, &c), SMITHYCURL_OK);
-    smithycurl_options_free(o);
-    return c;
-}
-
 // 128 MiB up from a read callback and 128 MiB down to a write callback:
 // the peak resident set (VmHWM, reset through /proc/self/clear_refs)
 // grows by a few MiB at most. Under valgrind (SMITHYCURL_TEST_SLOW) the

@@ -116,6 +116,12 @@ class TransferOptions(ctypes.Structure):
                 ("concurrency", c_int), ("progress", PROGRESS_FN), ("progress_data", c_void_p)]
 
 
+class Payload(ctypes.Structure):
+    """smithycurl_payload: a call's input payload as bytes."""
+
+    _fields_ = [("size", ctypes.c_size_t), ("data", c_void_p), ("len", ctypes.c_size_t), ("flags", ctypes.c_uint)]
+
+
 # The identity callbacks (the error buffer as c_void_p: it is written to).
 AWS_CREDENTIALS_FN = ctypes.CFUNCTYPE(c_int, c_void_p, P(AWSCredentials), c_void_p, c_size_t)
 TOKEN_FN = ctypes.CFUNCTYPE(c_int, c_void_p, P(Token), c_void_p, c_size_t)
@@ -256,6 +262,12 @@ _FUNCTIONS: dict[str, tuple[Any, list[Any], bool]] = {
     "call_queued": (c_int, [c_void_p, c_char_p, c_char_p, c_size_t, c_void_p, c_void_p, c_void_p], False),
     "paginator_next_queued": (c_int, [c_void_p, c_void_p, c_void_p], False),
     "options_set_async_limits": (c_int, [c_void_p, c_int, c_int], False),
+    # Blob payloads as bytes beside the document.
+    "call_payload": (c_int, [c_void_p, c_char_p, c_char_p, c_size_t, P(Payload), c_void_p, P(c_void_p)], False),
+    "call_payload_queued": (
+        c_int, [c_void_p, c_char_p, c_char_p, c_size_t, P(Payload), c_void_p, c_void_p, c_void_p], False,
+    ),
+    "result_payload": (c_int, [c_void_p, P(c_void_p), P(c_size_t)], False),
 }
 
 #: Functions a library may lack (older than the package's asynchronous
@@ -267,7 +279,7 @@ _OPTIONAL = frozenset({"queue_new", "queue_fd", "queue_next", "queue_free", "cal
                        "options_set_aws_credentials_fn", "options_set_token_fn", "options_set_api_key_fn",
                        "options_set_profile", "presign", "options_set_request_checksum_calculation",
                        "options_set_response_checksum_validation", "s3_upload_file", "s3_download_file",
-                       "s3_upload", "s3_download"})
+                       "s3_upload", "s3_download", "call_payload", "call_payload_queued", "result_payload"})
 
 
 def _declare(cdll: ctypes.CDLL) -> Library:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ctypes
 
-from . import _body as _streamed, _codec, _lib, _scalars, errors
+from . import _body as _streamed, _codec, _lib, _payload, _scalars, errors
 from ._json import EMPTY, dumps, exact_loads, loads, utf8
 from .errors import ServiceError
 from .types import snake_case
@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 
         def _call(self, op: Operation, body: bytes, source: Optional[_streamed.Source] = None,
                   sink: Optional[_streamed.Sink] = None, token: Optional[int] = None) -> Any: ...
+
+        def _call_payload(self, op: Operation, body: bytes, payload: Any) -> Any: ...
 
         def _stream(self, op: Operation, body: bytes) -> EventStream[Any]: ...
 
@@ -65,6 +67,10 @@ class Operation:
             for m in (shapes.get(sid) or {}).get("members") or ():
                 if m.get("streaming") == "blob" and (m.get("http") or {}).get("location") == "payload":
                     setattr(self, key, m["name"])
+        # Payload calls (bytes beside the document) when the library has them.
+        self._bytes = bool(self._stream_in or self._stream_out) and "call_payload" in vars(client._lib)
+        self._in_py = self._in.by_key[self._stream_in].py if self._in and self._stream_in else ""
+        self._out_py = self._out.by_key[self._stream_out].py if self._out and self._stream_out else ""
         self.__doc__ = self._doc(data.get("documentation", ""))
 
     def _doc(self, documentation: str) -> str:
@@ -89,7 +95,18 @@ class Operation:
 
     def __call__(self, input: Any = None, /, **kwargs: Any) -> Any:
         input, kwargs, source = self._take_source(input, kwargs)
+        if source is None and self._bytes:
+            payload = None
+            if self._stream_in:
+                input, kwargs, payload = _payload.take(self._stream_in, self._in_py, input, kwargs)
+            return self._client._call_payload(self, self._body(input, kwargs), payload)
         return self._client._call(self, self._body(input, kwargs), source)
+
+    def _with_payload(self, out: Any, payload: Optional[bytes]) -> Any:
+        """The output of a payload call with its payload member set."""
+        if payload is not None and out is not None and self._out_py:
+            setattr(out, self._out_py, payload)
+        return out
 
     def download(self, file: _streamed.Writable, input: Any = None, /, **kwargs: Any) -> Any:
         """Calls an operation whose output has a @streaming blob payload
@@ -197,6 +214,12 @@ class Operation:
         if download is not None and not self._stream_out:
             raise errors.UsageError(f"operation {self.info.name} has no streaming blob output payload")
         sink = _streamed.Sink(download) if download is not None else None
+        if source is None and sink is None and self._bytes:
+            payload = None
+            if name and isinstance(args.get(name), _payload.BYTES):
+                args = dict(args)
+                payload = args.pop(name)
+            return self._client._call_payload(self, self._members_body(args), payload)
         return self._client._call(self, self._members_body(args), source, sink)
 
     def _members_body(self, args: Mapping[str, Any]) -> bytes:

@@ -10,7 +10,7 @@ from . import _lib, errors
 # typing is for the type checker only: importing it costs every process a few ms.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Protocol
+    from typing import Optional, Protocol
 
     from ._info import OperationInfo
 
@@ -28,6 +28,19 @@ def output(lib: _lib.Library, r: ctypes.c_void_p) -> bytes:
     try:
         lib.result_output(r, ctypes.byref(p), ctypes.byref(n))
         return ctypes.string_at(p, n.value)
+    finally:
+        lib.result_free(r)
+
+
+def output_payload(lib: _lib.Library, r: ctypes.c_void_p) -> tuple[bytes, Optional[bytes]]:
+    """The output JSON and payload (None: none) of the successful result r
+    of a payload call, which is freed."""
+    from . import _payload
+
+    p, n = ctypes.c_void_p(), ctypes.c_size_t()
+    try:
+        lib.result_output(r, ctypes.byref(p), ctypes.byref(n))
+        return ctypes.string_at(p, n.value), _payload.read(lib, r)
     finally:
         lib.result_free(r)
 

@@ -64,7 +64,7 @@ import threading
 import weakref
 from typing import Any, Callable, Optional, TypeVar
 
-from . import _body, _lib, _transfer, errors
+from . import _body, _lib, _payload, _transfer, errors
 from ._apaginate import AsyncPaginate, AsyncPaginator
 from .client import Client, Operation, Waiter
 
@@ -104,6 +104,12 @@ class AsyncOperation:
             input, kwargs, source = op._take_source(input, kwargs)
             if source is not None:
                 raise _not_async(op, "a streamed body (a file object or chunks)")
+        if op._bytes:
+            payload = None
+            if op._stream_in:
+                input, kwargs, payload = _payload.take(op._stream_in, op._in_py, input, kwargs)
+            raw, data = await self._client._send_payload(op, op._body(input, kwargs), payload)
+            return op._with_payload(op._output(raw), data)
         return op._output(await self._client._send(op, op._body(input, kwargs)))
 
 
@@ -161,15 +167,16 @@ class _Pending:
     """A call in flight: the future its task awaits (None once abandoned:
     its task was cancelled or its loop closed), its cancel token, and
     whether that token is the client's (pooled, freed by the client) or
-    its owner's (a paginator's)."""
+    its owner's (a paginator's), and what it reads in place."""
 
-    __slots__ = ("future", "token", "pooled")
+    __slots__ = ("future", "token", "pooled", "keep")
 
     def __init__(self, future: Optional[asyncio.Future[tuple[int, Optional[int]]]], token: int,
-                 pooled: bool = True) -> None:
+                 pooled: bool = True, keep: Any = None) -> None:
         self.future = future
         self.token = token
         self.pooled = pooled
+        self.keep = keep  # what the library reads until the call completes (a payload)
 
 
 class AsyncClient:
@@ -284,12 +291,33 @@ class AsyncClient:
             lambda q, tag: int(lib.call_queued(h, op._op, body, len(body), tok, q, tag)), tok, True, op.info.name)
         return self._sync._raw_outcome(op, code, ctypes.c_void_p(r))
 
+    async def _send_payload(self, op: Operation, body: bytes, payload: Any) -> tuple[bytes, Optional[bytes]]:
+        """Calls op with the input JSON body and its blob payloads as bytes
+        (smithycurl_call_payload_queued): payload (bytes-like or str; None:
+        none) read in place, kept alive until the call completes, even
+        when the task is cancelled. Returns the output JSON and payload."""
+        h = self._sync._handle
+        if h is None:
+            raise errors.UsageError(f"the client of {self.service.id} is closed")
+        lib = self._lib
+        tok = self._tokens.pop() if self._tokens else self._new_token()
+        p, keep = _payload.struct(payload)
+        code, r = await self._queued(
+            lambda q, tag: int(lib.call_payload_queued(h, op._op, body, len(body), ctypes.byref(p), tok, q, tag)),
+            tok, True, op.info.name, (p, keep))
+        if code != _lib.OK:
+            return self._sync._raw_outcome(op, code, ctypes.c_void_p(r)), None
+        from . import _result
+
+        return _result.output_payload(lib, ctypes.c_void_p(r))
+
     async def _queued(self, start: Callable[[int, int], int], tok: int, pooled: bool,
-                      what: str) -> tuple[int, Optional[int]]:
+                      what: str, keep: Any = None) -> tuple[int, Optional[int]]:
         """Starts something that completes on the queue (start(queue, tag):
         smithycurl_call_queued, smithycurl_paginator_next_queued) and awaits
         its completion: (code, result handle or None). Cancelling the task
-        cancels tok (pooled: the client's, back to its pool afterwards)."""
+        cancels tok (pooled: the client's, back to its pool afterwards);
+        keep stays referenced until the completion arrives."""
         q = self._queue
         if q is None or self._sync._handle is None:
             if pooled:
@@ -310,7 +338,7 @@ class AsyncClient:
                 raise errors.UsageError(f"the client of {self.service.id} is closed", rc=rc)
             raise errors.from_code(rc, lib.strerror(rc).decode(), what)
         fut: asyncio.Future[tuple[int, Optional[int]]] = loop.create_future()
-        pending = self._pending[tag] = _Pending(fut, tok, pooled)
+        pending = self._pending[tag] = _Pending(fut, tok, pooled, keep)
         try:
             return await fut
         except asyncio.CancelledError:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ctypes
 import threading
 
-from . import _body as _streamed, _codec, _interrupt, _lib, _paginate, _presign, _result, _transfer, errors
+from . import _body as _streamed, _codec, _interrupt, _lib, _paginate, _payload, _presign, _result, _transfer, errors
 from ._closing import Closing
 from ._eventstream import EventStream as EventStream
 from ._operation import Operation as Operation
@@ -137,6 +137,21 @@ class Client(Closing):
         else:
             rc = _streamed.call_stream(self._lib, h, op._op, body, source, sink, r, token)
         return self._outcome(op, rc, r)
+
+    def _call_payload(self, op: Operation, body: bytes, payload: Any, token: Optional[int] = None) -> Any:
+        """A call with its blob payloads as bytes (smithycurl_call_payload):
+        payload (bytes-like or str; None: none) read in place."""
+        h = self._handle
+        if h is None:
+            raise errors.UsageError(f"the client of {self.service.id} is closed")
+        p, keep = _payload.struct(payload)
+        r = ctypes.c_void_p()
+        rc = _interrupt.run(self._lib, r, self._lib.call_payload, h, op._op, body, len(body), ctypes.byref(p), token=token)
+        del keep  # read in place until here
+        if rc != _lib.OK:
+            return self._outcome(op, rc, r)
+        raw, data = _result.output_payload(self._lib, r)
+        return op._with_payload(op._output(raw), data)
 
     def _wait(self, w: Waiter, body: bytes, max_wait_ms: int, token: Optional[int] = None) -> Any:
         """Runs a waiter; with token (a cancel token the caller owns), that
