@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 
@@ -30,6 +31,7 @@ type credentials struct {
 	bearer, apiKey identity.Provider[identity.Token]
 	user, password string
 	hasBasic       bool
+	digest         *transport.Digest // WithDigestAuth
 	aws            identity.Provider[identity.AWS]
 	awsRegion      string // WithAWSCredentials' Region
 	awsMissing     string // the key WithAWSCredentials lacks when it gave one only
@@ -91,6 +93,16 @@ func (c *credentials) clean() error {
 			return err
 		}
 	}
+	if c.digest != nil {
+		d := *c.digest
+		if d.User, err = CheckCredential("digest auth user", d.User); err != nil {
+			return err
+		}
+		if d.Password, err = CheckCredential("digest auth password", d.Password); err != nil {
+			return err
+		}
+		c.digest = &d
+	}
 	if strings.Contains(c.user, ":") {
 		return errors.New("the basic auth user must not contain ':'")
 	}
@@ -107,6 +119,8 @@ func (c *credentials) has(scheme model.ShapeID) bool {
 		return c.apiKey != nil
 	case model.TraitSigV4:
 		return c.aws != nil
+	case model.TraitHTTPDigestAuth:
+		return c.digest != nil
 	}
 	return false
 }
@@ -120,10 +134,11 @@ func (c *Client) UnusedCredentials() []string {
 		scheme model.ShapeID
 		what   string
 	}{{model.TraitHTTPBearerAuth, "bearer token"}, {model.TraitHTTPBasicAuth, "basic auth"},
-		{model.TraitHTTPAPIKeyAuth, "API key"}, {model.TraitSigV4, "AWS credentials"}}
+		{model.TraitHTTPAPIKeyAuth, "API key"}, {model.TraitSigV4, "AWS credentials"},
+		{model.TraitHTTPDigestAuth, "digest auth"}}
 	usable := map[model.ShapeID]bool{}
 	for _, op := range c.svc.Operations {
-		for _, s := range planAuth(c.svc.Shape, op.Shape).schemes {
+		for _, s := range planAuth(c.svc.Shape, op.Shape, nil).schemes {
 			usable[s] = true
 		}
 	}
@@ -144,8 +159,9 @@ type authPlan struct {
 }
 
 // planAuth resolves the auth schemes of op: the operation's @auth, else the
-// service's @auth, else every auth trait of the service in id order.
-func planAuth(svc, op *model.Shape) authPlan {
+// service's @auth, else every auth trait of the service in id order (the
+// built-in ones and custom, those of WithAuthScheme it has).
+func planAuth(svc, op *model.Shape, custom []model.ShapeID) authPlan {
 	var schemes []model.ShapeID
 	if v, ok := svc.Trait(model.TraitAuth); ok {
 		for _, item := range v.Items() {
@@ -154,6 +170,11 @@ func planAuth(svc, op *model.Shape) authPlan {
 	} else {
 		for _, id := range knownSchemes {
 			if svc.HasTrait(id) {
+				schemes = append(schemes, id)
+			}
+		}
+		for _, id := range custom {
+			if !slices.Contains(schemes, id) {
 				schemes = append(schemes, id)
 			}
 		}
@@ -175,12 +196,18 @@ func planAuth(svc, op *model.Shape) authPlan {
 func (c *Client) authenticate(ctx context.Context, op *model.Operation, plan authPlan, req *transport.Request, sig signingOverride) (secret string, auth *callAuth, err *Error) {
 	var notFound error // the default AWS credentials' search, when it found none
 	for _, scheme := range plan.schemes {
+		if sign := c.opts.schemes[scheme]; sign != nil {
+			trait, _ := c.svc.Shape.Trait(scheme)
+			return "", &callAuth{custom: &customAuth{scheme: scheme, trait: trait, sign: sign, op: op}}, nil
+		}
 		if !c.creds.has(scheme) {
 			continue
 		}
 		switch scheme {
 		case model.TraitHTTPBearerAuth:
 			return "", &callAuth{token: c.creds.bearer, header: "Authorization", prefix: "Bearer "}, nil
+		case model.TraitHTTPDigestAuth:
+			req.Digest = c.creds.digest
 		case model.TraitHTTPBasicAuth:
 			req.Header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(c.creds.user+":"+c.creds.password)))
 		case model.TraitHTTPAPIKeyAuth:

@@ -680,7 +680,7 @@ func (c *Client) plan(op *model.Operation) *callPlan {
 	if p, ok := c.plans.Load(op); ok {
 		return p.(*callPlan)
 	}
-	p := &callPlan{auth: planAuth(c.svc.Shape, op.Shape), idempotent: idempotent(c.model, op.Shape, op.Input),
+	p := &callPlan{auth: planAuth(c.svc.Shape, op.Shape, customSchemes(c.svc.Shape, c.opts.schemes)), idempotent: idempotent(c.model, op.Shape, op.Input),
 		sensitiveURL: sensitiveURL(c.model, op), secretHeaders: sensitiveHeaders(c.model, op),
 		checksum: planChecksum(c.model, op), custom: awscustom.For(c.model, c.svc, op)}
 	if p.custom.Unsigned() {

@@ -157,10 +157,14 @@ type callAuth struct {
 	// A token (bearer, API key) sent in header as prefix+token.
 	token          identity.Provider[identity.Token]
 	header, prefix string
+	custom         *customAuth // a scheme of WithAuthScheme
 }
 
 // apply authenticates req as of now.
 func (a *callAuth) apply(ctx context.Context, op model.ShapeID, req *transport.Request, now time.Time) *Error {
+	if a.custom != nil {
+		return a.custom.apply(ctx, req, now)
+	}
 	if a.signer == nil {
 		v, e := a.tokenValue(ctx, op)
 		if e != nil {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/smithycurl/smithycurl/awsconfig"
 	"github.com/smithycurl/smithycurl/identity"
+	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/protocol"
 	"github.com/smithycurl/smithycurl/transport"
 	"github.com/smithycurl/smithycurl/wire"
@@ -25,7 +26,8 @@ type options struct {
 	creds        credentials
 	noHostPrefix bool
 	observer     func(Attempt)
-	interceptors []Interceptor // WithInterceptors
+	interceptors []Interceptor                // WithInterceptors
+	schemes      map[model.ShapeID]AuthSigner // WithAuthScheme
 	trace        func(transport.TraceEvent)
 	endpoint     endpointOptions
 	waitDelays   [2]time.Duration // WithWaiterDelays: minDelay, maxDelay (0: the waiter's)

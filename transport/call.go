@@ -1,6 +1,7 @@
 package transport
 
 /*
+#include <stdlib.h>
 #include "shim.h"
 */
 import "C"
@@ -212,6 +213,15 @@ func (t *Curl) fill(h *handle, c *call) *Error {
 		}
 	}
 	h.strs, c.nh = b, nh
+	if d := req.Digest; d != nil {
+		if strings.IndexByte(d.User, 0) >= 0 || strings.IndexByte(d.Password, 0) >= 0 {
+			return c.fail(KindOther, "the digest user or password contains NUL", nil)
+		}
+		user, password := C.CString(d.User), C.CString(d.Password)
+		C.sc_set_digest(h.c, user, password) // copied by libcurl
+		C.free(unsafe.Pointer(user))
+		C.free(unsafe.Pointer(password))
+	}
 	return nil
 }
 

@@ -45,6 +45,11 @@ type Request struct {
 	// called as soon as the headers are complete, empty body or not: the
 	// response body may wait for the request's.
 	OnBodyStart func(status int, header wire.Header)
+	// Digest, when set, answers an HTTP digest challenge (a 401 with
+	// "WWW-Authenticate: Digest") with its user and password: libcurl
+	// sends the request a second time, with the Authorization it computes
+	// (RFC 7616), on the same call.
+	Digest *Digest
 	// DisplayURL, when set, stands for URL in errors and traces: the URL
 	// without secrets (API keys, @sensitive labels and query values).
 	DisplayURL string
@@ -110,3 +115,6 @@ type TraceEvent struct {
 	// Body is the body as Request.TraceBody shows it, "" when not shown.
 	Body string
 }
+
+// Digest is the identity of HTTP digest authentication.
+type Digest struct{ User, Password string }

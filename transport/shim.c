@@ -190,7 +190,11 @@ static int sc_prereq(void *ud, char *primary_ip, char *local_ip, int primary_por
 	(void)primary_port;
 	(void)local_port;
 	sc_handle *h = ud;
-	if (h->sends++ > 0 && !h->may_resend) {
+	long status = 0;
+	if (h->digest) curl_easy_getinfo(h->easy, CURLINFO_RESPONSE_CODE, &status);
+	/* A digest challenge (401) is answered by a second request: the
+	   server refused the first without acting on it. */
+	if (h->sends++ > 0 && !h->may_resend && status != 401) {
 		h->resend_blocked = 1;
 		return CURL_PREREQFUNC_ABORT;
 	}
@@ -258,6 +262,15 @@ void sc_stream(sc_handle *h, uintptr_t ref, int out, int early) {
 	h->start_early = early;
 }
 
+/* sc_clear_digest forgets the digest credentials of sc_set_digest. */
+static void sc_clear_digest(sc_handle *h) {
+	if (!h->digest) return;
+	h->digest = 0;
+	curl_easy_setopt(h->easy, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
+	curl_easy_setopt(h->easy, CURLOPT_USERNAME, NULL);
+	curl_easy_setopt(h->easy, CURLOPT_PASSWORD, NULL);
+}
+
 int sc_prepare(sc_handle *h, const char *strs, int nhdrs, int method_kind,
                const char *body, size_t body_len, long connect_ms,
                long total_ms, long long max_body, int may_resend) {
@@ -290,6 +303,7 @@ int sc_prepare(sc_handle *h, const char *strs, int nhdrs, int method_kind,
 		struct curl_slist *nodes = realloc(h->hnodes, (size_t)cap * sizeof *nodes);
 		if (!nodes) {
 			out->code = CURLE_OUT_OF_MEMORY;
+			sc_clear_digest(h);
 			h->stream_ref = 0;
 			h->stream_out = 0;
 			h->start_early = 0;
@@ -417,6 +431,14 @@ void sc_finish(sc_handle *h, CURLcode res, int started) {
 	h->start_early = 0;
 	curl_easy_setopt(e, CURLOPT_HTTPHEADER, NULL);
 	curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, NULL);
+	sc_clear_digest(h);
+}
+
+void sc_set_digest(sc_handle *h, const char *user, const char *password) {
+	h->digest = 1;
+	curl_easy_setopt(h->easy, CURLOPT_HTTPAUTH, (long)CURLAUTH_DIGEST);
+	curl_easy_setopt(h->easy, CURLOPT_USERNAME, user);
+	curl_easy_setopt(h->easy, CURLOPT_PASSWORD, password);
 }
 
 void sc_perform(sc_handle *h, const char *strs, int nhdrs, int method_kind,

@@ -42,6 +42,7 @@ typedef struct sc_handle {
 	int may_resend; /* this call's request may be sent twice */
 	int sends;      /* requests libcurl started in this call */
 	int resend_blocked;
+	int digest; /* this call answers an HTTP digest challenge (sc_set_digest) */
 	char errbuf[CURL_ERROR_SIZE];
 	struct sc_result res;
 	/* The request's header list: nodes owned by the handle, reused by every
@@ -95,6 +96,12 @@ void sc_unpause(sc_handle *h);
    complete, not at the body's first byte (which may wait for the
    request's). */
 void sc_stream(sc_handle *h, uintptr_t ref, int out, int early);
+
+/* sc_set_digest makes the next call of h answer an HTTP digest challenge
+   (CURLAUTH_DIGEST) with user and password (libcurl copies them): its
+   request may then be sent twice, the second time after a 401. sc_finish
+   turns it off again. */
+void sc_set_digest(sc_handle *h, const char *user, const char *password);
 
 /* sc_perform runs one request on the handle's own multi handle, blocking
    until it is over: sc_prepare, the perform loop, then sc_finish. strs holds NUL-terminated strings: the URL,
