@@ -194,4 +194,22 @@ var ClientOptions = []ClientOption{
 		Python: "", // goes through the C API
 		CLI:    "", // Go only
 		Doc:    "passes options to the protocol codec"},
+	{Name: "interceptors", Type: Callback, Default: "none",
+		Go:     "WithInterceptors",
+		C:      "", // not in the C API yet
+		Python: "", // not in the Python package yet
+		CLI:    "", // code, not a flag
+		Doc:    "hooks at the Smithy client's reference points: read or change the input, the HTTP request and response, the output or error (Go: WithCallInterceptors per call)"},
+	{Name: "auth_scheme", Type: Callback, Default: "none",
+		Go:     "WithAuthScheme",
+		C:      "", // not in the C API yet
+		Python: "", // not in the Python package yet
+		CLI:    "", // code, not a flag
+		Doc:    "a signer for an auth scheme of the model's (a trait with @authDefinition), chosen by @auth like the built-in ones"},
+	{Name: "digest_auth", Type: "user, password", Default: "none",
+		Go:     "WithDigestAuth",
+		C:      "", // not in the C API yet
+		Python: "", // not in the Python package yet
+		CLI:    "", // not yet a flag
+		Doc:    "credentials of @httpDigestAuth (libcurl answers the digest challenge)"},
 }
