@@ -115,3 +115,17 @@ func TestExtrasNames(t *testing.T) {
 		}
 	}
 }
+
+// TestTypedCPresign: the typed presigners of a SigV4 service
+// (bindings/c/typed/presign_typed.c): the S3 documentation's presigned URL
+// to the byte, a signed header to send, the refusals.
+func TestTypedCPresign(t *testing.T) {
+	needCC(t)
+	libDir(t)
+	gen := t.TempDir()
+	model, _ := filepath.Abs(filepath.Join("testdata", "presign", "presign.smithy"))
+	generate(t, gen, "ps", "", model)
+	runC(t, gen, "ps", "presign_typed", func(t *testing.T) []string {
+		return []string{"SMITHYCURL_PRESIGN_MODEL=" + model}
+	})
+}

@@ -146,10 +146,12 @@ func (p *plan) header(name string) string {
 		}
 	}
 	p.headerErrors(&b)
+	p.headerPresigned(&b)
 	for _, op := range p.ops {
 		p.headerOp(&b, op)
 		p.headerExtras(&b, op)
 		p.headerAsync(&b, op)
+		p.headerPresign(&b, op)
 	}
 	fmt.Fprintf(&b, "#ifdef __cplusplus\n}\n#endif\n\n#endif /* %s */\n", guard)
 	return b.String()

@@ -162,6 +162,9 @@ type plan struct {
 	errNone string
 	errElse string
 	which   string
+	// presigned is the presigned request's type; "" when the service has
+	// no SigV4 (presign.go).
+	presigned string
 }
 
 type opPlan struct {
@@ -173,6 +176,8 @@ type opPlan struct {
 	x      extras
 	async  string // the asynchronous call; "" when none (async.go)
 	done   string // its completion's type
+	// presign is the presigner; "" when none (presign.go).
+	presign string
 }
 
 type errPlan struct {
@@ -291,6 +296,7 @@ func newPlan(m *model.Model, svc *model.Service, prefix string) (*plan, error) {
 	}
 	p.planExtras()
 	p.planAsync()
+	p.planPresign()
 	return p, nil
 }
 

@@ -98,10 +98,12 @@ func (p *plan) source(name string) string {
 		}
 	}
 	p.sourceErrors(&b)
+	p.sourcePresigned(&b)
 	for _, op := range p.ops {
 		p.sourceOp(&b, op)
 		p.sourceExtras(&b, op)
 		p.sourceAsync(&b, op)
+		p.sourcePresign(&b, op)
 	}
 	return b.String()
 }
