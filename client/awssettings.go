@@ -102,9 +102,9 @@ func (o *options) applyAWSSettings(s awsconfig.Settings, endpoint string) (strin
 		}
 		o.transport.CAFile = s.CABundle.V
 	}
-	// The retry mode needs nothing more: standard is the client's one
-	// strategy, and adaptive (client-side rate limiting) is sent as
-	// standard for now.
+	if o.retryMode == "" && s.RetryMode.IsSet() {
+		o.retryMode = RetryMode(s.RetryMode.V)
+	}
 	if !o.retrySet && s.MaxAttempts.IsSet() {
 		o.retry.MaxAttempts = s.MaxAttempts.V
 	}

@@ -52,6 +52,7 @@ type Client struct {
 	bucketInEndpoint bool
 	isAWS            bool // an AWS service (aws.api#service): its SDKs' retry codes apply
 	quota            *retryQuota
+	limiter          *rateLimiter // the adaptive retry mode's (ratelimit.go); nil in standard mode
 	opts             options
 	creds            credentials
 	plans            sync.Map // *model.Operation -> *callPlan
@@ -149,6 +150,9 @@ func New(m *model.Model, serviceID model.ShapeID, endpoint string, opts ...Optio
 	if o.retry.MaxAttempts < 1 {
 		o.retry.MaxAttempts = 1
 	}
+	if err := checkRetryMode(o.retryMode); err != nil {
+		return nil, &Error{Kind: KindUsage, err: err}
+	}
 	codec, err := protocol.New(m, svc, o.codec...)
 	if err != nil {
 		return nil, &Error{Kind: KindUsage, err: err}
@@ -157,6 +161,9 @@ func New(m *model.Model, serviceID model.ShapeID, endpoint string, opts ...Optio
 		region: o.endpoint.region, bucketInEndpoint: bucketInEndpoint, isAWS: svc.Shape.HasTrait(traitAWSService),
 		quota: newRetryQuota(o.retry)}
 	c.SetResponder(o.responder)
+	if o.retryMode == RetryAdaptive {
+		c.limiter = newRateLimiter(time.Now)
+	}
 	if c.creds.aws == nil && c.creds.awsMissing == "" && svc.Shape.HasTrait(model.TraitSigV4) {
 		if c.creds.aws, err = defaultAWSProvider(&o); err != nil {
 			return nil, &Error{Kind: KindUsage, err: err}
@@ -354,8 +361,16 @@ func (c *Client) call(ctx context.Context, operation string, input []byte, co ca
 	lastCost := 0          // what the last retry took from the quota
 	skewRetried := false   // a clock skew error was retried (once a call)
 	for attempt := 1; ; attempt++ {
+		if c.limiter != nil {
+			if err := c.limiter.acquire(ctx); err != nil {
+				return nil, classify(op.Shape.ID, fmt.Errorf("waiting for the adaptive retry mode's send rate: %w", err))
+			}
+		}
 		start := time.Now()
 		out, resp, e, hooked := c.attempt(ctx, tr, op, req, body, hooks, attempt)
+		if c.limiter != nil {
+			c.limiter.update(e != nil && c.throttled(e))
+		}
 		if c.opts.observer != nil {
 			a := Attempt{Operation: op.Name, Number: attempt, Took: time.Since(start), Response: resp}
 			if resp != nil {

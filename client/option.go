@@ -33,6 +33,7 @@ type options struct {
 	waitDelays   [2]time.Duration // WithWaiterDelays: minDelay, maxDelay (0: the waiter's)
 	engine       engineOptions
 	retrySet     bool              // WithRetryPolicy, WithoutRetries: the AWS settings' max attempts do not apply
+	retryMode    RetryMode         // WithRetryMode ("" until New: the AWS settings', else standard)
 	profile      string            // WithProfile
 	awsConfig    *awsconfig.Config // WithAWSConfig
 	// sigv4aRegionSet, from the AWS settings, replaces the endpoint

@@ -152,7 +152,7 @@ func (c *Client) retryDecision(e *Error, header wire.Header) (retry, onlyIdempot
 		return false, false, 0
 	case KindService:
 		wait := retryAfter(header)
-		if e.Status == 429 || c.throttling(e) {
+		if c.throttled(e) {
 			return true, false, wait
 		}
 		if s, ok := c.model.Shape(e.Shape); ok && s.HasTrait(model.TraitRetryable) {
@@ -173,6 +173,12 @@ func (c *Client) retryDecision(e *Error, header wire.Header) (retry, onlyIdempot
 		}
 	}
 	return false, false, 0
+}
+
+// throttled reports a service's refusal for load: HTTP 429 or a
+// throttling error.
+func (c *Client) throttled(e *Error) bool {
+	return e.Kind == KindService && (e.Status == 429 || c.throttling(e))
 }
 
 // throttling reports a throttling error: @retryable(throttling: true); for
