@@ -22,6 +22,8 @@ type callOptions struct {
 	bodyReader io.Reader
 	bodySize   int64
 	bodyWriter io.Writer
+	payload    []byte  // WithPayload: not nil when given
+	payloadOut *[]byte // WithPayloadOutput
 	engine     bool
 	since      time.Time // QueuedSince
 	signedAt   time.Time // WithSigningTime
@@ -76,6 +78,34 @@ func WithBodyReader(r io.Reader, size int64) CallOption {
 // call with that error as its cause; w may hold part of the body then.
 func WithBodyWriter(w io.Writer) CallOption {
 	return callOptionFunc(func(o *callOptions) { o.bodyWriter = w })
+}
+
+// WithPayload sends b as the request body: the value of the operation's
+// blob payload (an input member bound to @httpPayload that targets a blob,
+// streaming or not: S3 PutObject's Body, Lambda Invoke's Payload) given as
+// bytes, instead of as base64 text in the input document, which must then
+// leave that member out. b goes out as it is, without a copy, and again on
+// a retry; it must not change until Call returns. Signing and checksums
+// read it as they read a body from the document. A nil b is an empty body.
+func WithPayload(b []byte) CallOption {
+	return callOptionFunc(func(o *callOptions) {
+		if b == nil {
+			b = []byte{}
+		}
+		o.payload = b
+	})
+}
+
+// WithPayloadOutput stores in *dst the blob payload of a successful output
+// (an output member bound to @httpPayload that targets a blob: S3
+// GetObject's Body, Lambda Invoke's Payload), the response body as it
+// arrived, without a copy, instead of as base64 text in the output
+// document, which then leaves that member out. An empty body is an empty,
+// non-nil slice. Error responses are decoded as usual and leave *dst as it
+// was. Unlike WithBodyWriter the body is held in memory (under the
+// client's maximum response size) and the call is retried as usual.
+func WithPayloadOutput(dst *[]byte) CallOption {
+	return callOptionFunc(func(o *callOptions) { o.payloadOut = dst })
 }
 
 // ViaEngine sends this call through the client's asynchronous engine (one

@@ -87,6 +87,10 @@ type callPlan struct {
 	// not, in a REST protocol): its bytes are passed on as sent, in their
 	// Content-Encoding (transport.Request.RawBody).
 	rawBody bool
+	// blobIn and blobOut are the blob payload members (streaming or not,
+	// in a REST protocol) of the input and output, "" when none: what
+	// WithPayload and WithPayloadOutput give and take as bytes.
+	blobIn, blobOut string
 	// custom is what the AWS SDKs add for this operation (nil: nothing).
 	custom *awscustom.Hooks
 }
@@ -480,7 +484,7 @@ func (c *Client) prepare(ctx context.Context, operation string, input []byte, co
 		return nil, nil, nil, nil, usageError(op.Shape.ID, "%v", err)
 	}
 	body.custom, body.input = plan.custom, input
-	req, base, ep, e := c.encodeRequest(ctx, op, plan, input, extra, "")
+	req, base, ep, e := c.encodeRequest(ctx, op, plan, input, co.payload, extra, "")
 	if e != nil {
 		return nil, nil, nil, nil, e
 	}
@@ -538,10 +542,17 @@ func (c *Client) prepare(ctx context.Context, operation string, input []byte, co
 // endpoint's headers and extra (a header the request has wins): the
 // request as the codec and the endpoint rules make it, with no streamed
 // body, checksum or auth yet; base is the endpoint it is sent to, ep what
-// the rules said about it. region, when not "", replaces the client's
-// region in the rules.
-func (c *Client) encodeRequest(ctx context.Context, op *model.Operation, plan *callPlan, input []byte, extra wire.Header, region string) (*transport.Request, *url.URL, *resolved, *Error) {
-	wreq, err := c.codec.EncodeRequest(ctx, op, input)
+// the rules said about it. payload, when not nil, is the body, the value
+// of the input's blob payload (WithPayload). region, when not "", replaces
+// the client's region in the rules.
+func (c *Client) encodeRequest(ctx context.Context, op *model.Operation, plan *callPlan, input, payload []byte, extra wire.Header, region string) (*transport.Request, *url.URL, *resolved, *Error) {
+	var wreq *wire.Request
+	var err error
+	if pe, ok := c.codec.(protocol.PayloadEncoder); ok && payload != nil {
+		wreq, err = pe.EncodeRequestPayload(ctx, op, input, payload)
+	} else {
+		wreq, err = c.codec.EncodeRequest(ctx, op, input)
+	}
 	if err != nil {
 		return nil, nil, nil, classify(op.Shape.ID, err)
 	}
@@ -661,13 +672,27 @@ func (c *Client) decode(ctx context.Context, op *model.Operation, resp *wire.Res
 	var out []byte
 	err := checked(body.custom.Response(resp))
 	if err == nil {
-		out, err = c.codec.DecodeResponse(ctx, op, resp)
+		decoded := resp
+		if body.payloadOut != nil && resp.Status >= 200 && resp.Status < 300 && !resp.Streamed {
+			// The body is the caller's (WithPayloadOutput): the document
+			// leaves it out, as for a body streamed to a writer.
+			r := *resp
+			r.Body, r.Streamed = nil, true
+			decoded = &r
+		}
+		out, err = c.codec.DecodeResponse(ctx, op, decoded)
 		if err == nil && body.validate != nil {
 			err = checked(body.validate.check(resp))
 		}
 		if err == nil {
 			out, err = body.custom.Output(body.input, out)
 			err = checked(err)
+		}
+		if err == nil && decoded != resp {
+			*body.payloadOut = resp.Body
+			if resp.Body == nil {
+				*body.payloadOut = []byte{}
+			}
 		}
 	}
 	if err != nil {
@@ -702,7 +727,9 @@ func (c *Client) plan(op *model.Operation) *callPlan {
 		p.auth = authPlan{optional: true}
 	}
 	p.streamIn, p.streamOut, p.unsupported = streamingPayloads(c.model, op)
-	p.rawBody = blobPayload(c.model, c.codec.Protocol(), op.Output)
+	p.blobIn = protocol.BlobPayload(c.model, c.codec.Protocol(), op, false)
+	p.blobOut = protocol.BlobPayload(c.model, c.codec.Protocol(), op, true)
+	p.rawBody = p.blobOut != ""
 	if es, ok := c.codec.(protocol.EventStreams); ok && p.unsupported != "" {
 		in, _ := es.InputEventStream(op)
 		if member, ok := es.OutputEventStream(op); ok && onlyStreamingMember(c.model, op, member, in) {

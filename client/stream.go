@@ -9,7 +9,6 @@ import (
 
 	"github.com/smithycurl/smithycurl/client/awscustom"
 	"github.com/smithycurl/smithycurl/model"
-	"github.com/smithycurl/smithycurl/protocol"
 	"github.com/smithycurl/smithycurl/transport"
 )
 
@@ -37,25 +36,6 @@ func streamingPayloads(m *model.Model, op *model.Operation) (in, out, unsupporte
 	return in, out, ""
 }
 
-// blobPayload reports whether output (of an operation of a REST protocol,
-// which binds members to the HTTP message) has a blob bound to the payload:
-// the response body is then data, such as an S3 object, and not a document
-// the client decodes.
-func blobPayload(m *model.Model, proto model.ShapeID, output *model.Shape) bool {
-	switch proto {
-	case protocol.RestJSON1, protocol.RestXML, protocol.SimpleRestJSON:
-	default:
-		return false
-	}
-	for _, mem := range output.Members {
-		if mem.Traits.Has(model.TraitHTTPPayload) {
-			target, ok := m.Shape(mem.Target)
-			return ok && target.Type == model.BlobType
-		}
-	}
-	return false
-}
-
 // callBody is one call's streamed bodies: the reader of the request's
 // payload (rewound before a retry when it can be) and the writer of the
 // response's, counted so that a call that wrote part of a body is never
@@ -71,6 +51,7 @@ type callBody struct {
 	// (a required one); the codec's Content-Length of it is not the size.
 	placeholder bool
 	w           *countingWriter
+	payloadOut  *[]byte           // WithPayloadOutput
 	validate    *responseChecksum // nil when the response is not checked
 	auth        *callAuth         // applied to each attempt; nil without it
 	// custom is the operation's AWS customizations, input the document
@@ -84,7 +65,17 @@ type callBody struct {
 // newCallBody checks the streams given to a call of op against its
 // streaming payloads.
 func newCallBody(op *model.Operation, plan *callPlan, co callOptions) (*callBody, error) {
-	b := &callBody{}
+	b := &callBody{payloadOut: co.payloadOut}
+	switch {
+	case co.payload != nil && plan.blobIn == "":
+		return nil, usageError(op.Shape.ID, "WithPayload: operation %s has no blob input payload", op.Name)
+	case co.payload != nil && co.bodyReader != nil:
+		return nil, usageError(op.Shape.ID, "WithPayload and WithBodyReader both give the body of %s", op.Name)
+	case co.payloadOut != nil && plan.blobOut == "":
+		return nil, usageError(op.Shape.ID, "WithPayloadOutput: operation %s has no blob output payload", op.Name)
+	case co.payloadOut != nil && co.bodyWriter != nil:
+		return nil, usageError(op.Shape.ID, "WithPayloadOutput and WithBodyWriter both take the body of %s", op.Name)
+	}
 	if co.bodyReader != nil {
 		if plan.streamIn == "" {
 			return nil, usageError(op.Shape.ID, "WithBodyReader: operation %s has no streaming blob input payload", op.Name)

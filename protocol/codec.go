@@ -42,6 +42,42 @@ type Codec interface {
 	DecodeResponse(ctx context.Context, op *model.Operation, resp *wire.Response) ([]byte, error)
 }
 
+// PayloadEncoder is a Codec whose protocol binds a blob to the body (the
+// REST protocols): the body can be given as bytes beside the document.
+type PayloadEncoder interface {
+	// EncodeRequestPayload is EncodeRequest with payload, not a base64
+	// string of input, as the value of op's blob payload member
+	// (@httpPayload, streaming or not), which input must leave out:
+	// payload becomes the body as it is, without a copy. An operation
+	// without a blob payload is an *InputError.
+	EncodeRequestPayload(ctx context.Context, op *model.Operation, input, payload []byte) (*wire.Request, error)
+}
+
+// BlobPayload returns the name of the blob bound to the body of op's input
+// (output with out) in a REST protocol, "" when there is none: what
+// PayloadEncoder encodes, and what a response without that member in its
+// document carries as its body (wire.Response.Streamed).
+func BlobPayload(m *model.Model, protocol model.ShapeID, op *model.Operation, out bool) string {
+	switch protocol {
+	case RestJSON1, RestXML, SimpleRestJSON:
+	default:
+		return ""
+	}
+	s := op.Input
+	if out {
+		s = op.Output
+	}
+	for _, mem := range s.Members {
+		if mem.Traits.Has(model.TraitHTTPPayload) {
+			if target, ok := m.Shape(mem.Target); ok && target.Type == model.BlobType {
+				return mem.Name()
+			}
+			return ""
+		}
+	}
+	return ""
+}
+
 // Protocol trait ids.
 const (
 	RestJSON1      model.ShapeID = "aws.protocols#restJson1"

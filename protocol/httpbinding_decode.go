@@ -45,7 +45,13 @@ func (c *restCodec) decodeResponse(p *opPlan, resp *wire.Response) ([]byte, erro
 
 // decodeBound reads a structure bound to a response.
 func (c *restCodec) decodeBound(b *binding, resp *wire.Response) ([]byte, error) {
-	w := objectWriter{dst: make([]byte, 0, len(resp.Body)+len(resp.Body)/4+64)}
+	size := len(resp.Body) + len(resp.Body)/4 + 64
+	if pm := b.payload; pm != nil && pm.target.kind == kBlob && !resp.Streamed {
+		// The body as base64, and room for the headers' members: the
+		// megabytes are written once, never grown.
+		size = b64.EncodedLen(len(resp.Body)) + 4<<10
+	}
+	w := objectWriter{dst: make([]byte, 0, size)}
 	w.dst = append(w.dst, '{')
 	mark := func(mc *memberCodec) { w.seen.add(memberIndex(b.sc, mc)) }
 	if b.status != nil {

@@ -45,9 +45,15 @@ func topLevel(sc *shapeCodec, input []byte) ([][]byte, error) {
 
 // encodeRequest builds the request of p from input: path and query, then
 // headers, body and host prefix, in that order (the first error wins).
-func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error) {
+// payload, when not nil, is the body: the blob payload member's value,
+// which input leaves out (PayloadEncoder).
+func (c *restCodec) encodeRequest(p *opPlan, input, payload []byte) (*wire.Request, error) {
 	in := p.in
-	vals, err := c.cfg.inputValues(p.op, in.sc, in.idemToken, input)
+	var given *memberCodec
+	if payload != nil {
+		given = in.payload
+	}
+	vals, err := c.cfg.inputValues(p.op, in.sc, in.idemToken, input, given)
 	if err != nil {
 		return nil, err
 	}
@@ -74,6 +80,9 @@ func (c *restCodec) encodeRequest(p *opPlan, input []byte) (*wire.Request, error
 	}
 	if err := c.encodeBody(req, in, val); err != nil {
 		return inputFailure(p.op, err)
+	}
+	if payload != nil {
+		req.Body = payload // in place of the placeholder inputValues gave
 	}
 	if req.HostPrefix, err = c.cfg.hostPrefix(p.host, val); err != nil {
 		return inputFailure(p.op, err)

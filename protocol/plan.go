@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"errors"
 	"strconv"
 	"sync"
 
@@ -71,7 +72,7 @@ func startRequest[P interface{ common() *opCommon }](ctx context.Context, ps *pl
 		return zero, nil, err
 	}
 	c := p.common()
-	vals, err := cfg.inputValues(op, c.in, c.idemToken, input)
+	vals, err := cfg.inputValues(op, c.in, c.idemToken, input, nil)
 	return p, vals, err
 }
 
@@ -133,10 +134,18 @@ func compressions(op *model.Operation) []string {
 // in (topLevel), fills an absent idempotency token (idem, if any) and
 // checks @required and, when the codec validates, the constraints: what
 // every protocol does first with a caller's input.
-func (c *config) inputValues(op *model.Operation, in *shapeCodec, idem *memberCodec, input []byte) ([][]byte, error) {
+func (c *config) inputValues(op *model.Operation, in *shapeCodec, idem *memberCodec, input []byte, given *memberCodec) ([][]byte, error) {
 	vals, err := topLevel(in, input)
 	if err != nil {
 		return nil, &InputError{Operation: op.Shape.ID, Err: err}
+	}
+	if given != nil {
+		// A blob payload given as bytes: the input must leave it out, and
+		// an empty placeholder stands for it (required, bound to the body).
+		if vals[given.index] != nil {
+			return nil, &InputError{Operation: op.Shape.ID, Err: inMember(errors.New("given both in the input and as payload bytes"), given.name)}
+		}
+		vals[given.index] = []byte(`""`)
 	}
 	if idem != nil && vals[idem.index] == nil {
 		vals[idem.index] = appendString(nil, c.newToken())

@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/wire"
@@ -53,7 +54,24 @@ func (c *restCodec) EncodeRequest(ctx context.Context, op *model.Operation, inpu
 	if err != nil {
 		return nil, err
 	}
-	return c.encodeRequest(p, input)
+	return c.encodeRequest(p, input, nil)
+}
+
+func (c *restCodec) EncodeRequestPayload(ctx context.Context, op *model.Operation, input, payload []byte) (*wire.Request, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	p, err := c.plans.get(op)
+	if err != nil {
+		return nil, err
+	}
+	if pm := p.in.payload; pm == nil || pm.target.kind != kBlob {
+		return inputFailure(op, fmt.Errorf("operation %s has no blob payload to give as bytes", op.Name))
+	}
+	if payload == nil {
+		payload = []byte{}
+	}
+	return c.encodeRequest(p, input, payload)
 }
 
 func (c *restCodec) DecodeResponse(ctx context.Context, op *model.Operation, resp *wire.Response) ([]byte, error) {
