@@ -208,7 +208,8 @@ bench-stream: lib build
 # client: smithycurl vs aws-sdk-go-v2 (wall and CPU time per call), then client
 # creation with the model load. bench/ is a module of its own (the AWS SDK).
 # Then S3 PutObject+GetObject of 1 KiB and 1 MiB on s3rver, BENCH_S3_1KB and
-# BENCH_S3_1MB interleaved rounds: vs aws-sdk-go-v2 and vs boto3 (CPU ratios).
+# BENCH_S3_1MB interleaved rounds: vs aws-sdk-go-v2, vs a hand-written libcurl
+# client in C (bench/c/s3.c) and vs boto3 (CPU ratios).
 BENCH_N ?= 2000
 BENCH_S3_1KB ?= 300
 BENCH_S3_1MB ?= 30
@@ -220,8 +221,10 @@ bench-aws: lib
 	$(GO) test -run '^$$' -bench 'S3/1MB' -benchtime $(BENCH_S3_1MB)x .
 	@command -v $(PYTHON) >/dev/null && $(PYTHON) -c 'import boto3' 2>/dev/null || { echo "bench-aws: the Python comparison needs python3-boto3 (apt-get install python3-boto3)"; exit 1; }
 	$(CC) $(CFLAGS_C) -Iinclude -o $(BUILD)/bench-c-dynamodb bench/c/dynamodb.c $$(pkg-config --cflags --libs libcurl) -ldl
+	$(CC) $(CFLAGS_C) -Iinclude -Ibench/c -o $(BUILD)/bench-c-s3 bench/c/s3.c $$(pkg-config --cflags --libs libcurl libcrypto zlib) -ldl
 	set -a; eval "$$(scripts/emulators.sh start)"; set +a; \
 	$(BUILD)/bench-c-dynamodb "$$SMITHYCURL_DYNALITE_URL" "$${SMITHYCURL_SHARED:-../shared}/models/aws/dynamodb.json" $(CURDIR)/$(BUILD)/libsmithycurl.so $(BENCH_N) && \
+	$(BUILD)/bench-c-s3 "$$SMITHYCURL_S3RVER_URL" "$${SMITHYCURL_SHARED:-../shared}/models/aws-large/s3.json" $(CURDIR)/$(BUILD)/libsmithycurl.so $(BENCH_S3_1KB) $(BENCH_S3_1MB) && \
 	SMITHYCURL_LIBRARY=$(CURDIR)/$(BUILD)/libsmithycurl.so $(PYTHON) -B bench/python/bench_dynamodb.py $(BENCH_N) && \
 	SMITHYCURL_LIBRARY=$(CURDIR)/$(BUILD)/libsmithycurl.so $(PYTHON) -B bench/python/bench_s3.py $(BENCH_S3_1KB) $(BENCH_S3_1MB); \
 	rc=$$?; scripts/emulators.sh stop >/dev/null; exit $$rc

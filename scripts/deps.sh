@@ -10,8 +10,11 @@ cd "$(dirname "$0")/.."
 # libcurl and a C toolchain: the library and the C tests; valgrind: the C
 # tests' memcheck runs; python3-*: the Python package's tests (pytest, an
 # offline pip install into a venv), mypy for the generated typed modules,
-# botocore for the differential tests.
-packages=(libcurl4-openssl-dev pkg-config gcc make valgrind python3-pytest python3-venv python3-pip python3-botocore mypy)
+# botocore for the differential tests; libssl-dev and zlib1g-dev: the
+# hand-written libcurl S3 client of make bench-aws (bench/c/s3.c: SigV4 with
+# OpenSSL's HMAC, CRC32 with zlib's).
+packages=(libcurl4-openssl-dev pkg-config gcc make valgrind python3-pytest python3-venv python3-pip python3-botocore mypy
+  libssl-dev zlib1g-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -3,8 +3,11 @@
 python3-boto3), one client each, in interleaved rounds (one pair from each
 client in turn, so that the load of a shared machine falls on both alike).
 Prints each one's CPU time per pair (this process: the library's threads
-included) and the ratio. Neither asks for a flexible checksum (Debian's
-boto3 sends none by default); both sign the payload's SHA-256 (plain HTTP).
+included) and the ratio. smithycurl passes the body to the library as bytes
+(smithycurl_call_payload, no base64) and sends it as the SDKs send a body
+that is not in the document: UNSIGNED-PAYLOAD, with the default CRC32 in
+x-amz-checksum-crc32; Debian's boto3 signs the payload's SHA-256 (plain
+HTTP) and sends no flexible checksum.
 
     eval "$(scripts/emulators.sh start)"; SMITHYCURL_LIBRARY=build/libsmithycurl.so \\
         /usr/bin/python3 bench/python/bench_s3.py [ROUNDS_1KB [ROUNDS_1MB]]
