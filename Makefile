@@ -51,6 +51,7 @@ GOFILES = $$(find . -name '*.go' -not -path './build/*' -not -path './.cache/*' 
 vet:
 	@test -z "$$(gofmt -l $(GOFILES))" || { echo "gofmt needed:"; gofmt -l $(GOFILES); exit 1; }
 	$(GO) vet ./...
+	cd smithyotel && $(GO) vet ./...
 
 # Every conformance suite, one line each: "<suite>: N passed, N failed, N skipped".
 conformance:
@@ -96,6 +97,7 @@ unit:
 LIBPKGS := ./model/... ./sigv4/... ./identity/... ./awsconfig/... ./credentials/... ./protocol/... ./transport/... ./client/... ./export/... ./endpoints/... ./eventstream/... ./wire/... ./describe/... ./internal/...
 test-race:
 	$(GO) test -race -count=1 $(LIBPKGS)
+	cd smithyotel && $(GO) test -race -count=1 ./...
 
 test-go:
 	$(GO) test -count=1 $$($(GO) list ./... | grep -v -E '/smithycurl/(model|sigv4|identity|awsconfig|credentials|protocol|transport|client|export|endpoints|eventstream|wire|describe|internal)(/|$$)|/codegen/c$$')

@@ -118,6 +118,9 @@ func New(m *model.Model, serviceID model.ShapeID, endpoint string, opts ...Optio
 	for _, opt := range opts {
 		opt.apply(&o)
 	}
+	if o.tracer != nil {
+		o.interceptors = append([]Interceptor{newTracing(o.tracer, svc.Shape)}, o.interceptors...)
+	}
 	if o.endpoint.region == "" {
 		// The region given with the AWS credentials is the rules' region
 		// too, before AWS_REGION (WithRegion comes first).

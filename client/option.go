@@ -27,6 +27,7 @@ type options struct {
 	noHostPrefix bool
 	observer     func(Attempt)
 	interceptors []Interceptor                // WithInterceptors
+	tracer       Tracer                       // WithTracer
 	schemes      map[model.ShapeID]AuthSigner // WithAuthScheme
 	trace        func(transport.TraceEvent)
 	endpoint     endpointOptions

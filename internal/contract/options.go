@@ -206,6 +206,12 @@ var ClientOptions = []ClientOption{
 		Python: "", // not in the Python package yet
 		CLI:    "", // code, not a flag
 		Doc:    "a signer for an auth scheme of the model's (a trait with @authDefinition), chosen by @auth like the built-in ones"},
+	{Name: "tracer", Type: Callback, Default: "none",
+		Go:     "WithTracer",
+		C:      "", // the trace callback's span events
+		Python: "", // trace=: the trace callback's span events
+		CLI:    "", // --trace shows the span events
+		Doc:    "a span per call and per attempt with the Smithy/AWS attribute names (Go: smithyotel adapts OpenTelemetry; C, Python: span events of the trace callback)"},
 	{Name: "digest_auth", Type: "user, password", Default: "none",
 		Go:     "WithDigestAuth",
 		C:      "", // not in the C API yet
