@@ -58,6 +58,9 @@ func scx_s3_transfer(ch C.uintptr_t, mode C.int, bucket, key, path *C.char, fn, 
 		if progFn != 0 {
 			opts.Progress = func(done, total int64) {
 				q.do(func() {
+					if ctx.Err() != nil {
+						return // cancelled: not called again
+					}
 					if C.scx_progress_invoke(progFn, progUser, C.longlong(done), C.longlong(total)) != 0 {
 						cancel(errProgressCancel)
 					}

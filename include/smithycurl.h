@@ -1162,7 +1162,8 @@ smithycurl_code smithycurl_call_stream_v2(smithycurl_client *client, const char 
 
 /** Reports a transfer's progress: done bytes of total (-1 when unknown:
  * an upload from a callback of unknown size), after each part or range.
- * Returns 0 to go on, non-zero to cancel the transfer. */
+ * Returns 0 to go on, non-zero to cancel the transfer; once the transfer
+ * is cancelled (so, or by its token) it is not called again. */
 typedef int (*smithycurl_progress_fn)(void *user_data, long long done, long long total);
 
 /** How a transfer is cut, and its progress callback; NULL for the
