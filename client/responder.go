@@ -47,7 +47,7 @@ type responding struct {
 func (t responding) Do(ctx context.Context, req *transport.Request) (*wire.Response, error) {
 	resp, err := t.r.Respond(ctx, t.op, t.input)
 	if err != nil {
-		return nil, &Error{Kind: KindUsage, Operation: t.op.Shape.ID, err: fmt.Errorf("responder: %w", err)}
+		return nil, &Error{Kind: KindUsage, Operation: t.op.Shape.ID, err: err}
 	}
 	if resp.Header == nil {
 		resp.Header = wire.Header{}

@@ -260,19 +260,29 @@ func scx_result_new_input_error(code C.int, op, msg *C.char, out *C.uintptr_t) (
 // checkInput returns the result refusing input (UTF-8, then JSON) for what
 // (an operation or waiter name), or nil when it is fine.
 func checkInput(what string, input []byte) *result {
-	if msg := jsonstr.CheckText(input); msg != "" {
-		return usageResult(codeInvalidUTF8, "%s: the input is %s", what, msg)
-	}
-	if len(input) > 0 && !json.Valid(input) {
-		var v any
-		err := json.Unmarshal(input, &v)
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			return usageResult(codeInvalidJSON, "%s: the input is not valid JSON: %v (at byte %d)", what, se, se.Offset)
-		}
-		return usageResult(codeInvalidJSON, "%s: the input is not valid JSON: %v", what, err)
+	if code, msg := jsonProblem(what+": the input", input); code != codeOK {
+		return usageResult(code, "%s", msg)
 	}
 	return nil
+}
+
+// jsonProblem is what makes text, JSON given as what, unusable: not
+// UTF-8 (codeInvalidUTF8) or not JSON (codeInvalidJSON); codeOK when
+// nothing does.
+func jsonProblem(what string, text []byte) (int, string) {
+	if msg := jsonstr.CheckText(text); msg != "" {
+		return codeInvalidUTF8, fmt.Sprintf("%s is %s", what, msg)
+	}
+	if len(text) > 0 && !json.Valid(text) {
+		var v any
+		err := json.Unmarshal(text, &v)
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return codeInvalidJSON, fmt.Sprintf("%s is not valid JSON: %v (at byte %d)", what, se, se.Offset)
+		}
+		return codeInvalidJSON, fmt.Sprintf("%s is not valid JSON: %v", what, err)
+	}
+	return codeOK, ""
 }
 
 // outcome is the result of a call (or wait, or one event of a stream)

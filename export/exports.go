@@ -117,6 +117,8 @@ func scx_free(h C.uintptr_t, typ C.int) (rc C.int) {
 		v.close()
 	case *pagerH:
 		v.free()
+	case *stubberH:
+		v.s.Deactivate()
 	}
 	return codeOK
 }

@@ -827,4 +827,62 @@ smithycurl_code smithycurl_result_new_input_error(smithycurl_code code, const ch
     return rc;
 }
 
+// ---- stubs (stub.go) ----
+
+smithycurl_code smithycurl_stubber_new(smithycurl_client *client, smithycurl_stubber **out) {
+    if (out) *out = NULL;
+    FORK_CHECK();
+    if (!out) return SMITHYCURL_E_INVALID_ARGUMENT;
+    uintptr_t h = 0;
+    int rc = scx_stubber_new(H(client), &h);
+    if (rc == SMITHYCURL_OK) *out = (smithycurl_stubber *)h;
+    return rc;
+}
+
+smithycurl_code smithycurl_stubber_activate(smithycurl_stubber *s) {
+    FORK_CHECK();
+    return scx_stubber_activate(H(s), 1);
+}
+
+smithycurl_code smithycurl_stubber_deactivate(smithycurl_stubber *s) {
+    FORK_CHECK();
+    return scx_stubber_activate(H(s), 0);
+}
+
+smithycurl_code smithycurl_stubber_add_response(smithycurl_stubber *s, const char *operation, const char *output,
+                                                const char *expected_input) {
+    FORK_CHECK();
+    return scx_stubber_add(H(s), (char *)operation, (char *)output, NULL, 0, (char *)expected_input);
+}
+
+smithycurl_code smithycurl_stubber_add_error(smithycurl_stubber *s, const char *operation,
+                                             const char *error_shape, const char *members, int http_status,
+                                             const char *expected_input) {
+    FORK_CHECK();
+    if (!error_shape) return SMITHYCURL_E_INVALID_ARGUMENT;
+    return scx_stubber_add(H(s), (char *)operation, (char *)members, (char *)error_shape, http_status,
+                           (char *)expected_input);
+}
+
+smithycurl_code smithycurl_stubber_pending(smithycurl_stubber *s, size_t *count) {
+    FORK_CHECK();
+    if (!count) return SMITHYCURL_E_INVALID_ARGUMENT;
+    return scx_stubber_pending(H(s), count);
+}
+
+smithycurl_code smithycurl_stubber_done(smithycurl_stubber *s) {
+    FORK_CHECK();
+    return scx_stubber_done(H(s));
+}
+
+smithycurl_code smithycurl_stubber_errmsg(smithycurl_stubber *s, char **msg) {
+    FORK_CHECK();
+    return scx_errmsg(H(s), SCX_STUBBER, msg);
+}
+
+smithycurl_code smithycurl_stubber_free(smithycurl_stubber *s) {
+    FORK_CHECK();
+    return scx_free(H(s), SCX_STUBBER);
+}
+
 void *scx_alloc(size_t n) { return malloc(n ? n : 1); }

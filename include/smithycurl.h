@@ -1812,6 +1812,96 @@ smithycurl_code smithycurl_result_new_input_error(smithycurl_code code, const ch
                                                   smithycurl_result **out);
 
 /* ======================================================================
+ * Stubs (tests of code that calls a client)
+ *
+ * A stubber answers a client's calls from a queue of outputs and modeled
+ * errors instead of the service, as botocore's Stubber: each stub is
+ * checked against the model when added (a member the shape lacks, a value
+ * of the wrong type, a missing @required member: SMITHYCURL_E_USAGE, the
+ * message naming the member path), then rendered as the service's
+ * protocol sends it (restJson1, simpleRestJson, awsJson1_0/1_1, restXml,
+ * awsQuery), so the client's own decoder reads it: a stubbed output reads
+ * exactly as a real one. Calls take the stubs in order; a call to another
+ * operation than the next stub's, with another input than it expects, or
+ * with none left fails with SMITHYCURL_E_USAGE (the result's message says
+ * why) and is reported by smithycurl_stubber_done(). A stubbed call is
+ * encoded and checked as any call, never signed (no credentials needed),
+ * sent nor retried. Event streams cannot be stubbed.
+ *
+ *     smithycurl_stubber *s;
+ *     smithycurl_stubber_new(client, &s);
+ *     smithycurl_stubber_add_response(s, "GetTodo", "{\"id\":\"1\",...}", "{\"id\":\"1\"}");
+ *     smithycurl_stubber_activate(s);
+ *     smithycurl_call(client, "GetTodo", "{\"id\":\"1\"}", 10, NULL, &r);   // the stub's output
+ *     assert(smithycurl_stubber_done(s) == SMITHYCURL_OK);
+ *     smithycurl_stubber_free(s);
+ * ====================================================================== */
+
+typedef struct smithycurl_stubber smithycurl_stubber;
+
+/** Creates an empty stubber for the service of client, inactive.
+ * @return SMITHYCURL_OK; SMITHYCURL_E_USAGE when the service's protocol
+ *   has no stubs (rpcv2Cbor, rpcv2Json, ec2Query);
+ *   SMITHYCURL_E_INVALID_HANDLE; SMITHYCURL_E_INVALID_ARGUMENT (out NULL).
+ * The stubber holds the client, which must outlive it. Free with
+ * smithycurl_stubber_free().
+ * Thread-safety: any thread. */
+smithycurl_code smithycurl_stubber_new(smithycurl_client *client, smithycurl_stubber **out);
+
+/** Makes the stubber answer its client's calls (activate) until
+ * deactivated or freed; the client then calls its service again. A call
+ * in flight keeps what it started with.
+ * Thread-safety: any thread. */
+smithycurl_code smithycurl_stubber_activate(smithycurl_stubber *stubber);
+smithycurl_code smithycurl_stubber_deactivate(smithycurl_stubber *stubber);
+
+/** Queues output, the operation's output JSON in the document form (NULL
+ * or "{}" for none), as the answer of the next call, which must be to
+ * operation (its name or absolute id). expected_input, when not NULL,
+ * makes that call fail unless its input has the same JSON values (object
+ * keys in any order).
+ * @return SMITHYCURL_OK; SMITHYCURL_E_USAGE (a value the model refuses,
+ *   the detail in smithycurl_stubber_errmsg()); SMITHYCURL_E_NOT_FOUND (no
+ *   such operation); SMITHYCURL_E_INVALID_UTF8; SMITHYCURL_E_INVALID_JSON;
+ *   SMITHYCURL_E_INVALID_ARGUMENT (operation NULL);
+ *   SMITHYCURL_E_INVALID_HANDLE. The strings are copied.
+ * Thread-safety: any thread, concurrently with calls. */
+smithycurl_code smithycurl_stubber_add_response(smithycurl_stubber *stubber, const char *operation, const char *output,
+                                                const char *expected_input);
+
+/** Queues the modeled error error_shape (its name or absolute id: one of
+ * the operation's errors or the service's) with members (JSON in the
+ * document form, NULL for none) as the answer of the next call, which must
+ * be to operation; http_status replaces the error's status (0: its
+ * @httpError, else 400 or 500). The call fails with SMITHYCURL_E_SERVICE
+ * and the error's shape, members and status, as the service's would.
+ * @return as smithycurl_stubber_add_response(); SMITHYCURL_E_USAGE too
+ *   when error_shape is not an error of the operation (the message lists
+ *   them) or http_status is not 0 nor 100..599.
+ * Thread-safety: any thread, concurrently with calls. */
+smithycurl_code smithycurl_stubber_add_error(smithycurl_stubber *stubber, const char *operation,
+                                             const char *error_shape, const char *members, int http_status,
+                                             const char *expected_input);
+
+/** Sets *count to the number of stubs no call has taken yet.
+ * Thread-safety: any thread. */
+smithycurl_code smithycurl_stubber_pending(smithycurl_stubber *stubber, size_t *count);
+
+/** Checks that every stub was taken and every call matched one.
+ * @return SMITHYCURL_OK; SMITHYCURL_E_USAGE otherwise, the stubs left and
+ *   the calls refused in smithycurl_stubber_errmsg().
+ * Thread-safety: any thread. */
+smithycurl_code smithycurl_stubber_done(smithycurl_stubber *stubber);
+
+/** Copies the message of the stubber's last failure; caller frees with
+ * smithycurl_free(). */
+smithycurl_code smithycurl_stubber_errmsg(smithycurl_stubber *stubber, char **msg);
+
+/** Deactivates and frees the stubber.
+ * Thread-safety: any thread, once, when no other function uses it. */
+smithycurl_code smithycurl_stubber_free(smithycurl_stubber *stubber);
+
+/* ======================================================================
  * Typed clients: the runtime of generated code
  *
  * `smithycurl gen c` writes NAME.h and NAME.c, a typed C client of one

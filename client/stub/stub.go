@@ -20,6 +20,7 @@ package stub
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -41,8 +42,9 @@ type Stubber struct {
 
 	mu       sync.Mutex
 	queue    []*entry
-	failures []string         // calls that found no matching stub
-	active   []*client.Client // clients Activate attached it to
+	failures []string // calls that found no matching stub
+
+	client *client.Client // For's (nil: New's)
 }
 
 type entry struct {
@@ -64,29 +66,33 @@ func New(m *model.Model, serviceID model.ShapeID) (*Stubber, error) {
 	return &Stubber{m: m, svc: svc, r: r}, nil
 }
 
-// Activate returns a Stubber for the service of c and makes it answer c's
-// calls until Deactivate (a typed client's: its Untyped()).
-func Activate(c *client.Client) (*Stubber, error) {
+// For returns a Stubber for the service of client c, inactive: Activate
+// makes it answer c's calls (a typed client's: its Untyped()), as
+// botocore's Stubber(client).activate().
+func For(c *client.Client) (*Stubber, error) {
 	s, err := New(c.Model(), c.Service().Shape.ID)
 	if err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	s.active = append(s.active, c)
-	s.mu.Unlock()
-	c.SetResponder(s)
+	s.client = c
 	return s, nil
 }
 
-// Deactivate gives the clients Activate attached s to back to their
-// service.
+// Activate makes s answer the calls of the client of For until
+// Deactivate. A Stubber made by New has no client: give it to one with
+// Option.
+func (s *Stubber) Activate() error {
+	if s.client == nil {
+		return errors.New("stub: Activate: the Stubber was not made by For (give it to a client with Option)")
+	}
+	s.client.SetResponder(s)
+	return nil
+}
+
+// Deactivate gives the client of For back to its service.
 func (s *Stubber) Deactivate() {
-	s.mu.Lock()
-	active := s.active
-	s.active = nil
-	s.mu.Unlock()
-	for _, c := range active {
-		c.SetResponder(nil)
+	if s.client != nil {
+		s.client.SetResponder(nil)
 	}
 }
 
@@ -237,7 +243,7 @@ func (s *Stubber) Respond(_ context.Context, op *model.Operation, input []byte) 
 	fail := func(format string, args ...any) (*wire.Response, error) {
 		msg := fmt.Sprintf(format, args...)
 		s.failures = append(s.failures, msg)
-		return nil, fmt.Errorf("%s", msg)
+		return nil, fmt.Errorf("stub: %s", msg)
 	}
 	if len(s.queue) == 0 {
 		return fail("unexpected call of %s: no stub is left (the call was not stubbed, or was made more times than stubbed)", op.Name)
@@ -249,7 +255,7 @@ func (s *Stubber) Respond(_ context.Context, op *model.Operation, input []byte) 
 	if en.expect != nil {
 		got, err := canonical(input)
 		if err != nil || string(got) != string(en.expect) {
-			return fail("%s: expected input:\n%s,\nbut received:\n%s", op.Name, en.expect, orEmpty(got, input))
+			return fail("%s: Expected parameters:\n%s,\nbut received:\n%s", op.Name, en.expect, orEmpty(got, input))
 		}
 	}
 	s.queue = s.queue[1:]

@@ -170,7 +170,7 @@ func TestStubMismatch(t *testing.T) {
 		t.Errorf("wrong operation: %v", err)
 	}
 	_, err = c.Call(ctx, "GetThing", []byte(`{"id":"b"}`))
-	if !errors.As(err, &ce) || ce.Kind != client.KindUsage || !strings.Contains(err.Error(), "expected input:\n{\"id\":\"a\"},\nbut received:\n{\"id\":\"b\"}") {
+	if !errors.As(err, &ce) || ce.Kind != client.KindUsage || !strings.Contains(err.Error(), "Expected parameters:\n{\"id\":\"a\"},\nbut received:\n{\"id\":\"b\"}") {
 		t.Errorf("wrong input: %v", err)
 	}
 	if _, err := c.Call(ctx, "GetThing", []byte(`{"id":"a"}`)); err != nil {
@@ -215,8 +215,11 @@ func TestStubActivate(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	s, err := stub.Activate(c)
+	s, err := stub.For(c)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Activate(); err != nil {
 		t.Fatal(err)
 	}
 	s.Add("GetThing", []byte(`{"id":"a"}`))

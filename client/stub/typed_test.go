@@ -18,8 +18,11 @@ func TestStubTyped(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	s, err := stub.Activate(c.Untyped())
+	s, err := stub.For(c.Untyped())
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Activate(); err != nil {
 		t.Fatal(err)
 	}
 	defer s.Deactivate()

@@ -31,6 +31,7 @@ var goPackages = map[string]string{
 	"transport":  shareddata.Module + "/transport",
 	"typed":      shareddata.Module + "/client/typed",
 	"s3transfer": shareddata.Module + "/client/s3transfer",
+	"stub":       shareddata.Module + "/client/stub",
 }
 
 // goPlaceholders are the variables a fragment may use without declaring

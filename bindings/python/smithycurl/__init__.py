@@ -56,6 +56,7 @@ from ._paginate import Paginator
 from ._presign import PresignedRequest
 from ._body import BodyChunks, BodySource, Readable, Writable
 from ._identity import IdentityProvider, Provider
+from ._stub import StubAssertionError, Stubber
 from .types import IntEnum, StrEnum, Structure, Union, UnknownUnionMember
 
 __version__ = "0.1.0"
@@ -102,6 +103,8 @@ __all__ = [
     "ServiceInfo",
     "SmithycurlError",
     "StrEnum",
+    "StubAssertionError",
+    "Stubber",
     "Structure",
     "TimeoutError",
     "TransportError",

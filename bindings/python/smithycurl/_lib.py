@@ -268,6 +268,16 @@ _FUNCTIONS: dict[str, tuple[Any, list[Any], bool]] = {
         c_int, [c_void_p, c_char_p, c_char_p, c_size_t, P(Payload), c_void_p, c_void_p, c_void_p], False,
     ),
     "result_payload": (c_int, [c_void_p, P(c_void_p), P(c_size_t)], False),
+    # Stubs (smithycurl.Stubber).
+    "stubber_new": (c_int, [c_void_p, P(c_void_p)], False),
+    "stubber_activate": (c_int, [c_void_p], False),
+    "stubber_deactivate": (c_int, [c_void_p], False),
+    "stubber_add_response": (c_int, [c_void_p, c_char_p, c_char_p, c_char_p], False),
+    "stubber_add_error": (c_int, [c_void_p, c_char_p, c_char_p, c_char_p, c_int, c_char_p], False),
+    "stubber_pending": (c_int, [c_void_p, P(c_size_t)], False),
+    "stubber_done": (c_int, [c_void_p], False),
+    "stubber_errmsg": (c_int, [c_void_p, P(c_void_p)], True),
+    "stubber_free": (c_int, [c_void_p], False),
 }
 
 #: Functions a library may lack (older than the package's asynchronous
@@ -279,7 +289,9 @@ _OPTIONAL = frozenset({"queue_new", "queue_fd", "queue_next", "queue_free", "cal
                        "options_set_aws_credentials_fn", "options_set_token_fn", "options_set_api_key_fn",
                        "options_set_profile", "presign", "options_set_request_checksum_calculation",
                        "options_set_response_checksum_validation", "s3_upload_file", "s3_download_file",
-                       "s3_upload", "s3_download", "call_payload", "call_payload_queued", "result_payload"})
+                       "s3_upload", "s3_download", "call_payload", "call_payload_queued", "result_payload",
+                       "stubber_new", "stubber_activate", "stubber_deactivate", "stubber_add_response",
+                       "stubber_add_error", "stubber_pending", "stubber_done", "stubber_errmsg", "stubber_free"})
 
 
 def _declare(cdll: ctypes.CDLL) -> Library:
