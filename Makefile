@@ -6,7 +6,7 @@ BUILD     := build
 # (169.254.169.254) when no credentials are found; tests of IMDS use fakes.
 export AWS_EC2_METADATA_DISABLED := true
 
-.PHONY: all deps deps-test test-build test-race test-go fuzz-brief build demo test vet unit conformance fuzz bench clean contract bench-aws lib install examples ctest bench-c pytest bench-python gentest-c bench-typed-c proptest fuzz-long bench-sched bench-stream bench-soak bench-async-c bench-python-async diff-botocore diff-botocore-responses
+.PHONY: bench-transfer all deps deps-test test-build test-race test-go fuzz-brief build demo test vet unit conformance fuzz bench clean contract bench-aws lib install examples ctest bench-c pytest bench-python gentest-c bench-typed-c proptest fuzz-long bench-sched bench-stream bench-soak bench-async-c bench-python-async diff-botocore diff-botocore-responses
 
 all: build
 
@@ -229,6 +229,22 @@ bench-aws: lib
 	$(BUILD)/bench-c-s3 "$$SMITHYCURL_S3RVER_URL" "$${SMITHYCURL_SHARED:-../shared}/models/aws-large/s3.json" $(CURDIR)/$(BUILD)/libsmithycurl.so $(BENCH_S3_1KB) $(BENCH_S3_1MB) && \
 	SMITHYCURL_LIBRARY=$(CURDIR)/$(BUILD)/libsmithycurl.so $(PYTHON) -B bench/python/bench_dynamodb.py $(BENCH_N) && \
 	SMITHYCURL_LIBRARY=$(CURDIR)/$(BUILD)/libsmithycurl.so $(PYTHON) -B bench/python/bench_s3.py $(BENCH_S3_1KB) $(BENCH_S3_1MB); \
+	rc=$$?; scripts/emulators.sh stop >/dev/null; exit $$rc
+	$(MAKE) bench-transfer
+
+# S3 transfers: BENCH_TRANSFER_SIZE bytes (1 GiB) up to s3rver and back through
+# smithycurl's transfer manager (client/s3transfer from Go and Python) vs
+# aws-sdk-go-v2's feature/s3/manager and boto3's s3transfer, each in its own
+# process, BENCH_TRANSFER_ROUNDS interleaved rounds: throughput, peak RSS and
+# the ratios (bench/transfer/run.py; the Go sides are bench/transfer/main.go,
+# in bench/'s module with the SDK).
+BENCH_TRANSFER_SIZE ?= 1073741824
+BENCH_TRANSFER_ROUNDS ?= 1
+bench-transfer: lib
+	@$(PYTHON) -c 'import boto3' 2>/dev/null || { echo "bench-transfer: needs python3-boto3 (apt-get install python3-boto3)"; exit 1; }
+	cd bench && $(GO) build -o $(CURDIR)/$(BUILD)/bench-transfer-go ./transfer
+	set -a; eval "$$(scripts/emulators.sh start)"; set +a; \
+	SMITHYCURL_LIBRARY=$(CURDIR)/$(BUILD)/libsmithycurl.so BUILD=$(BUILD) $(PYTHON) -B bench/transfer/run.py $(BENCH_TRANSFER_SIZE) $(BENCH_TRANSFER_ROUNDS); \
 	rc=$$?; scripts/emulators.sh stop >/dev/null; exit $$rc
 
 # The C library: build/libsmithycurl.so from export/ (only the smithycurl_*

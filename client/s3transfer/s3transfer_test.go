@@ -369,3 +369,40 @@ func TestDownloadStreamWriteError(t *testing.T) {
 type failWriter struct{}
 
 func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+// readAtRecorder is a reader at offsets that records its largest read.
+type readAtRecorder struct {
+	*bytes.Reader
+	mu  sync.Mutex
+	max int
+}
+
+func (r *readAtRecorder) ReadAt(p []byte, off int64) (int, error) {
+	r.mu.Lock()
+	r.max = max(r.max, len(p))
+	r.mu.Unlock()
+	return r.Reader.ReadAt(p, off)
+}
+
+// Parts of a reader at offsets are streamed from their sections, never
+// read whole into a buffer of the part size (memory: not Concurrency ×
+// PartSize), and still arrive intact with their CRC32s (the fake checks).
+func TestUploadPartsStreamedFromSections(t *testing.T) {
+	f, c := newS3(t)
+	const part = 1 << 20
+	data := make([]byte, 3*part+7)
+	rand.NewChaCha8([32]byte{5}).Read(data)
+	r := &readAtRecorder{Reader: bytes.NewReader(data)}
+	out, err := Upload(context.Background(), c, "b", "k", r, Options{PartSize: part, Threshold: part, Concurrency: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.With(func() {
+		if out.Parts != 4 || !bytes.Equal(f.Objects["/b/k"].Body, data) {
+			t.Errorf("%+v, equal %v", out, bytes.Equal(f.Objects["/b/k"].Body, data))
+		}
+	})
+	if r.max >= part {
+		t.Errorf("a read of %d bytes: parts are read whole (part size %d)", r.max, part)
+	}
+}

@@ -67,14 +67,21 @@ func Upload(ctx context.Context, c *client.Client, bucket, key string, r io.Read
 			}
 			return u.put(ctx, buf)
 		}
+		// Each part is sent from its section of r, never held in memory:
+		// read once for its CRC32, then by the client (its SHA-256, the
+		// send, a retry: a section rewinds).
 		total := int((size + u.o.PartSize - 1) / u.o.PartSize)
-		return u.multipart(ctx, func(n int, buf []byte) ([]byte, error) {
+		return u.multipart(ctx, func(n int, _ []byte) (part, error) {
 			off := int64(n-1) * u.o.PartSize
-			b := buf[:min(u.o.PartSize, size-off)]
-			if _, err := ra.ReadAt(b, off); err != nil && !errors.Is(err, io.EOF) {
-				return nil, err
+			sec := io.NewSectionReader(ra, off, min(u.o.PartSize, size-off))
+			h := crc32.NewIEEE()
+			if _, err := io.Copy(h, sec); err != nil {
+				return part{}, err
 			}
-			return b, nil
+			if _, err := sec.Seek(0, io.SeekStart); err != nil {
+				return part{}, err
+			}
+			return part{body: sec, size: sec.Size(), crc: base64.StdEncoding.EncodeToString(h.Sum(nil))}, nil
 		}, total)
 	}
 	first := make([]byte, o.Threshold)
@@ -86,12 +93,12 @@ func Upload(ctx context.Context, c *client.Client, bucket, key string, r io.Read
 		return nil, u.errorf("read: %w", err)
 	}
 	src := io.MultiReader(bytes.NewReader(first), r)
-	return u.multipart(ctx, func(_ int, buf []byte) ([]byte, error) {
+	return u.multipart(ctx, func(_ int, buf []byte) (part, error) {
 		n, err := io.ReadFull(src, buf[:u.o.PartSize])
 		if errors.Is(err, io.ErrUnexpectedEOF) {
 			err = nil
 		}
-		return buf[:n], err
+		return part{body: bytes.NewReader(buf[:n]), size: int64(n), crc: crc32b64(buf[:n])}, err
 	}, 0)
 }
 
@@ -178,11 +185,19 @@ type completedPart struct {
 	ChecksumCRC32 string
 }
 
-// multipart uploads the parts next reads into buf (of the part size).
-// With total > 0 (an io.ReaderAt) there are that many, each read on its
-// own goroutine; with 0 they are read in order on this one until next
-// answers io.EOF with no bytes.
-func (u *uploader) multipart(ctx context.Context, next func(n int, buf []byte) ([]byte, error), total int) (*UploadOutput, error) {
+// part is one part to send: its body, size and CRC32.
+type part struct {
+	body io.ReadSeeker
+	size int64
+	crc  string
+}
+
+// multipart uploads the parts next gives. With total > 0 (an io.ReaderAt)
+// there are that many, each made on its own goroutine from its section of
+// the source (no buffer); with 0 they are read in order on this one into
+// buf (of the part size, at most Concurrency of them) until next answers
+// io.EOF with no bytes.
+func (u *uploader) multipart(ctx context.Context, next func(n int, buf []byte) (part, error), total int) (*UploadOutput, error) {
 	in, err := input(u.o.Input, "Bucket", u.bucket, "Key", u.key, "ChecksumAlgorithm", "CRC32")
 	if err != nil {
 		return nil, err
@@ -203,27 +218,27 @@ func (u *uploader) multipart(ctx context.Context, next func(n int, buf []byte) (
 		size  int64
 		wg    sync.WaitGroup
 	)
-	// Buffers, made on first use: at most Concurrency parts in memory.
+	// The places of the parts in flight: Concurrency of them, each with
+	// its buffer when parts are read in order (made on first use).
 	pool := make(chan []byte, u.o.Concurrency)
 	for range u.o.Concurrency {
 		pool <- nil
 	}
-	send := func(n int, b []byte) error {
-		sum := crc32b64(b)
+	send := func(n int, p part) error {
 		in, err := input(nil, "Bucket", u.bucket, "Key", u.key, "UploadId", id, "PartNumber", n,
-			"ChecksumAlgorithm", "CRC32", "ChecksumCRC32", sum)
+			"ChecksumAlgorithm", "CRC32", "ChecksumCRC32", p.crc)
 		if err != nil {
 			return err
 		}
-		res, err := u.call(pctx, "UploadPart", in, client.WithBodyReader(bytes.NewReader(b), int64(len(b))))
+		res, err := u.call(pctx, "UploadPart", in, client.WithBodyReader(p.body, p.size))
 		if err != nil {
 			return fmt.Errorf("part %d: %w", n, err)
 		}
 		mu.Lock()
-		parts = append(parts, completedPart{PartNumber: n, ETag: res.ETag, ChecksumCRC32: sum})
-		size += int64(len(b))
+		parts = append(parts, completedPart{PartNumber: n, ETag: res.ETag, ChecksumCRC32: p.crc})
+		size += p.size
 		mu.Unlock()
-		u.prog.add(int64(len(b)))
+		u.prog.add(p.size)
 		return nil
 	}
 	for n := 1; total == 0 || n <= total; n++ {
@@ -235,18 +250,18 @@ func (u *uploader) multipart(ctx context.Context, next func(n int, buf []byte) (
 		if pctx.Err() != nil {
 			break
 		}
-		if buf == nil {
-			buf = make([]byte, u.o.PartSize)
-		}
 		if n > MaxParts {
 			cancel(fmt.Errorf("more than %d parts of %d bytes: choose a larger PartSize", MaxParts, u.o.PartSize))
 			break
 		}
-		var b []byte
+		var p part
 		if total == 0 {
+			if buf == nil {
+				buf = make([]byte, u.o.PartSize)
+			}
 			var err error
-			b, err = next(n, buf)
-			if err != nil && !(errors.Is(err, io.EOF) && len(b) > 0) {
+			p, err = next(n, buf)
+			if err != nil && !(errors.Is(err, io.EOF) && p.size > 0) {
 				pool <- buf
 				if !errors.Is(err, io.EOF) {
 					cancel(fmt.Errorf("read part %d: %w", n, err))
@@ -260,12 +275,12 @@ func (u *uploader) multipart(ctx context.Context, next func(n int, buf []byte) (
 			defer func() { pool <- buf }()
 			if total > 0 {
 				var err error
-				if b, err = next(n, buf); err != nil {
+				if p, err = next(n, nil); err != nil {
 					cancel(fmt.Errorf("read part %d: %w", n, err))
 					return
 				}
 			}
-			if err := send(n, b); err != nil {
+			if err := send(n, p); err != nil {
 				cancel(err)
 			}
 		}()
