@@ -44,7 +44,7 @@ func (p *plan) headerAsync(b *strings.Builder, op *opPlan) {
 	if op.in != nil {
 		inArg, inNull = fmt.Sprintf("const %s *input, ", op.in.name), "input or "
 	}
-	comment(b, "", deprecatedNote(s.Traits, fmt.Sprintf("Starts %s without waiting for it (smithycurl_call_async()): the input is encoded and copied before this returns; the call runs on the client's engine, with its retries and timeouts, and done(user_data, ...) is called once it ends. cancel (or NULL; it must outlive the call) ends it early with SMITHYCURL_E_CANCELLED. Returns SMITHYCURL_OK when the call started; otherwise done is never called and the return is SMITHYCURL_E_INVALID_ARGUMENT (%sdone NULL), SMITHYCURL_E_INVALID_HANDLE, SMITHYCURL_E_FORKED or SMITHYCURL_E_NOMEM. An input that cannot be encoded is refused as %s() refuses it, through done: rc its code, err its message naming the member. Thread-safety: any thread, concurrently on one client.", op.op.Name, inNull, op.fn)))
+	comment(b, "", deprecatedNote(s.Traits, fmt.Sprintf("Starts %s without waiting for it (smithycurl_call_async()): the input is encoded and copied before this returns (a blob payload too, as bytes: smithycurl_call_payload_async() with SMITHYCURL_PAYLOAD_COPY); the call runs on the client's engine, with its retries and timeouts, and done(user_data, ...) is called once it ends. cancel (or NULL; it must outlive the call) ends it early with SMITHYCURL_E_CANCELLED. Returns SMITHYCURL_OK when the call started; otherwise done is never called and the return is SMITHYCURL_E_INVALID_ARGUMENT (%sdone NULL), SMITHYCURL_E_INVALID_HANDLE, SMITHYCURL_E_FORKED or SMITHYCURL_E_NOMEM. An input that cannot be encoded is refused as %s() refuses it, through done: rc its code, err its message naming the member. Thread-safety: any thread, concurrently on one client.", op.op.Name, inNull, op.fn)))
 	fmt.Fprintf(b, "%sint %s(smithycurl_client *client, %ssmithycurl_cancel_token *cancel,\n    %s done, void *user_data);\n\n", p.deprecated(s.Traits), op.async, inArg, op.done)
 }
 
@@ -58,14 +58,15 @@ typedef struct %[2]s__async_ctx {
     void *user_data;
 } %[2]s__async_ctx;
 
-/* Starts the call of the input w holds (rc: its status); its completion trampoline gets a
+/* Starts the call of the input w holds (rc: its status), with its blob payload
+   as bytes when payload is not NULL; its completion trampoline gets a
    new context for done. An input the writer refused completes the call
    with a result naming the member (smithycurl_complete_async()), as the
    library's own input errors do. On failure nothing was started and
    nothing is kept. */
 %[1]s static int %[2]s__call_async(smithycurl_client *c, const char *op, int rc, smithycurl_json_writer *w,
-                                      smithycurl_cancel_token *cancel, smithycurl_done_fn trampoline,
-                                      void (*done)(void), void *user_data) {
+                                      const smithycurl_payload *payload, smithycurl_cancel_token *cancel,
+                                      smithycurl_done_fn trampoline, void (*done)(void), void *user_data) {
     smithycurl_result *err = NULL;
     %[2]s__async_ctx *a = malloc(sizeof *a);
     if (!a) {
@@ -73,7 +74,9 @@ typedef struct %[2]s__async_ctx {
     } else {
         a->done = done;
         a->user_data = user_data;
-        if (rc == SMITHYCURL_OK) {
+        if (rc == SMITHYCURL_OK && payload) {
+            rc = smithycurl_call_payload_async(c, op, w->buf, w->len, payload, cancel, trampoline, a);
+        } else if (rc == SMITHYCURL_OK) {
             rc = smithycurl_call_async(c, op, w->buf, w->len, cancel, trampoline, a);
         } else if (smithycurl_result_new_input_error(rc, op, smithycurl_json_writer_message(w), &err) == SMITHYCURL_OK) {
             rc = smithycurl_complete_async(c, err, trampoline, a);
@@ -106,7 +109,7 @@ func (p *plan) sourceAsync(b *strings.Builder, op *opPlan) {
 	} else {
 		fmt.Fprintf(b, "    %s *out = NULL, **outp = &out;\n", op.out.name)
 		b.WriteString("    if (rc != SMITHYCURL_OK) {\n        done(user_data, rc, NULL, res);\n        return;\n    }\n")
-		readResult(b, op.out, "outp")
+		readResultPayload(b, op, "outp")
 		b.WriteString("    done(user_data, rc, out, NULL);\n}\n\n")
 	}
 	inArg, inNull := "", ""
@@ -116,7 +119,12 @@ func (p *plan) sourceAsync(b *strings.Builder, op *opPlan) {
 	fmt.Fprintf(b, "int %s(smithycurl_client *client, %ssmithycurl_cancel_token *cancel,\n    %s done, void *user_data) {\n", op.async, inArg, op.done)
 	b.WriteString("    smithycurl_json_writer w;\n    int rc;\n")
 	fmt.Fprintf(b, "    if (%s!done) { return SMITHYCURL_E_INVALID_ARGUMENT; }\n", inNull)
-	writeInput(b, op, false)
-	fmt.Fprintf(b, "    return %s__call_async(client, %s, rc, &w, cancel, %s, (void (*)(void))done, user_data);\n}\n\n",
-		p.prefix, cString(string(op.op.Shape.ID)), tramp)
+	payload := "NULL"
+	if p.payloadCall(op) {
+		payload = "&payload"
+	}
+	writePayloadInput(b, op, "SMITHYCURL_PAYLOAD_COPY")
+	b.WriteString("    rc = smithycurl_json_writer_status(&w);\n")
+	fmt.Fprintf(b, "    return %s__call_async(client, %s, rc, &w, %s, cancel, %s, (void (*)(void))done, user_data);\n}\n\n",
+		p.prefix, cString(string(op.op.Shape.ID)), payload, tramp)
 }

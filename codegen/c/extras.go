@@ -195,11 +195,28 @@ func writeInput(b *strings.Builder, op *opPlan, res bool) {
 // readResult writes the statements that read the output of the result res
 // into a new t at *dst (dst may be NULL: nothing read), setting rc, and
 // free res.
-func readResult(b *strings.Builder, t *typ, dst string) {
+func readResult(b *strings.Builder, t *typ, dst string) { readResultTaking(b, t, dst, nil) }
+
+// readResultTaking is readResult with more statements (take, when not nil)
+// run on the output o_ after it was read.
+func readResultTaking(b *strings.Builder, t *typ, dst string, take func(*strings.Builder)) {
 	fmt.Fprintf(b, "    if (%s) {\n        %s *o_ = %s_new();\n        const char *json;\n        size_t len;\n        smithycurl_json_reader r;\n", dst, t.name, t.name)
 	b.WriteString("        if (!o_) {\n            rc = SMITHYCURL_E_NOMEM;\n        } else if (!(rc = smithycurl_result_output(res, &json, &len))) {\n")
 	fmt.Fprintf(b, "            smithycurl_json_reader_init(&r, json, len);\n            if (!(rc = %s__r(&r, o_))) { rc = smithycurl_json_reader_end(&r); }\n        }\n", t.name)
+	if take != nil {
+		take(b)
+	}
 	fmt.Fprintf(b, "        if (rc) {\n            %s_free(o_);\n        } else {\n            *%s = o_;\n        }\n    }\n    smithycurl_result_free(res);\n", t.name, dst)
+}
+
+// readResultPayload is readResult of op's output, its blob payload taken
+// from the result (a payload call) before the result is freed.
+func readResultPayload(b *strings.Builder, op *opPlan, dst string) {
+	if op.x.outStream == "" {
+		readResult(b, op.out, dst)
+		return
+	}
+	readResultTaking(b, op.out, dst, func(b *strings.Builder) { takePayload(b, op, "o_", "        ") })
 }
 
 // failed hands a failed call's result to *err, or frees it.

@@ -116,6 +116,40 @@ func TestExtrasNames(t *testing.T) {
 	}
 }
 
+// TestPayloadCalls: an operation with a streaming blob payload is called
+// with smithycurl_call_payload (its _async with the bytes copied), the
+// input member left out of the JSON and the output's taken from the result,
+// never written or read as base64 (bindings/c/typed/extras_typed.c runs it).
+func TestPayloadCalls(t *testing.T) {
+	m, svc := loadService(t, "", filepath.Join("..", "..", "testing", "servers", "extraserver", "extras.smithy"))
+	_, c, err := cgen.Generate(m, svc, cgen.Options{Prefix: "ex"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(c)
+	for _, w := range []string{
+		"rc = smithycurl_call_payload(c, op, w->buf, w->len, payload, NULL, res);",
+		"rc = smithycurl_call_payload_async(c, op, w->buf, w->len, payload, cancel, trampoline, a);",
+		"    payload.data = input->body.data;\n    payload.len = input->body.len;\n    in_.body.data = NULL;\n    ex_upload_input__w(&w, &in_);\n",
+		"payload.flags = SMITHYCURL_PAYLOAD_COPY;",
+		"smithycurl_result_take_payload(res, &data_, &n_)",
+	} {
+		if !strings.Contains(src, w) {
+			t.Errorf("ex.c lacks %q", w)
+		}
+	}
+	for _, fn := range []string{"int ex_upload(", "int ex_download(", "int ex_upload_async(", "int ex_download_async("} {
+		i := strings.Index(src, fn)
+		if i < 0 {
+			t.Fatalf("ex.c lacks %s", fn)
+		}
+		body := src[i : i+strings.Index(src[i:], "\n}\n")]
+		if !strings.Contains(body, "&payload") {
+			t.Errorf("%s...) is not a payload call:\n%s", fn, body)
+		}
+	}
+}
+
 // TestTypedCPresign: the typed presigners of a SigV4 service
 // (bindings/c/typed/presign_typed.c): the S3 documentation's presigned URL
 // to the byte, a signed header to send, the refusals.

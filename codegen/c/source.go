@@ -25,12 +25,15 @@ func (p *plan) source(name string) string {
     return d;
 }
 
-/* Sends the input w holds; on failure hands the result to *err (or frees it):
- * an input the writer refused is a result naming the member too. */
+/* Sends the input w holds, with its blob payload as bytes when payload is
+ * not NULL (smithycurl_call_payload); on failure hands the result to *err
+ * (or frees it): an input the writer refused is a result naming the member too. */
 %s static int %s__call(smithycurl_client *c, const char *op, smithycurl_json_writer *w,
-                                smithycurl_result **res, smithycurl_result **err) {
+                                const smithycurl_payload *payload, smithycurl_result **res, smithycurl_result **err) {
     int rc = smithycurl_json_writer_status(w);
-    if (rc == SMITHYCURL_OK) {
+    if (rc == SMITHYCURL_OK && payload) {
+        rc = smithycurl_call_payload(c, op, w->buf, w->len, payload, NULL, res);
+    } else if (rc == SMITHYCURL_OK) {
         rc = smithycurl_call(c, op, w->buf, w->len, NULL, res);
     } else {
         smithycurl_result_new_input_error(rc, op, smithycurl_json_writer_message(w), res);
@@ -391,13 +394,12 @@ func (p *plan) sourceOp(b *strings.Builder, op *opPlan) {
 	if op.out != nil {
 		b.WriteString("    *out = NULL;\n")
 	}
-	b.WriteString("    smithycurl_json_writer_init(&w);\n")
-	if op.in != nil {
-		fmt.Fprintf(b, "    %s__w(&w, input);\n", op.in.name)
-	} else {
-		b.WriteString("    smithycurl_json_begin_object(&w);\n    smithycurl_json_end_object(&w);\n")
+	payload := "NULL"
+	if p.payloadCall(op) {
+		payload = "&payload"
 	}
-	fmt.Fprintf(b, "    if ((rc = %s__call(client, %s, &w, &res, err))) { return rc; }\n", p.prefix, cString(string(op.op.Shape.ID)))
+	writePayloadInput(b, op, "0")
+	fmt.Fprintf(b, "    if ((rc = %s__call(client, %s, &w, %s, &res, err))) { return rc; }\n", p.prefix, cString(string(op.op.Shape.ID)), payload)
 	if op.out == nil {
 		b.WriteString("    smithycurl_result_free(res);\n    return SMITHYCURL_OK;\n}\n\n")
 		return
@@ -405,6 +407,8 @@ func (p *plan) sourceOp(b *strings.Builder, op *opPlan) {
 	o := op.out.name
 	fmt.Fprintf(b, "    if (!(v = %s_new())) {\n        rc = SMITHYCURL_E_NOMEM;\n    }", o)
 	b.WriteString("    else if (!(rc = smithycurl_result_output(res, &json, &len))) {\n        smithycurl_json_reader_init(&r, json, len);\n")
-	fmt.Fprintf(b, "        if (!(rc = %s__r(&r, v))) { rc = smithycurl_json_reader_end(&r); }\n    }\n", o)
+	fmt.Fprintf(b, "        if (!(rc = %s__r(&r, v))) { rc = smithycurl_json_reader_end(&r); }\n", o)
+	takePayload(b, op, "v", "        ")
+	b.WriteString("    }\n")
 	fmt.Fprintf(b, "    smithycurl_result_free(res);\n    if (rc) {\n        %s_free(v);\n        return rc;\n    }\n    *out = v;\n    return SMITHYCURL_OK;\n}\n\n", o)
 }

@@ -1,11 +1,15 @@
 /* The Extras test service (testing/servers/extraserver) through its generated
  * typed C client (smithycurl gen c --prefix ex): a typed paginator, a typed
- * waiter (success, failure, timeout, cancel), a modeled error's message and
- * streamed blob bodies (read and write callbacks). Run by codegen/c's tests with
+ * waiter (success, failure, timeout, cancel), a modeled error's message,
+ * streamed blob bodies (read and write callbacks) and blob payloads as bytes
+ * (the plain and asynchronous calls). Run by codegen/c's tests with
  * SMITHYCURL_EXTRAS_URL and SMITHYCURL_EXTRAS_MODEL set. */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "check.h"
 #include "ex.h"
@@ -241,6 +245,96 @@ static void test_streams(smithycurl_client *c) {
     CHECK_RC(ex_download_stream(c, &down, NULL, NULL, NULL, NULL, &err), SMITHYCURL_E_INVALID_ARGUMENT);
 }
 
+/* The completions of the asynchronous payload calls (on library threads),
+ * under a lock. */
+static pthread_mutex_t payload_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t payload_cv = PTHREAD_COND_INITIALIZER;
+
+struct payload_done {
+    int calls, rc;
+    long long size, sum;
+};
+
+static void payload_record(struct payload_done *d, int rc, long long size, long long sum) {
+    pthread_mutex_lock(&payload_mu);
+    d->calls++;
+    d->rc = rc;
+    d->size = size;
+    d->sum = sum;
+    pthread_cond_broadcast(&payload_cv);
+    pthread_mutex_unlock(&payload_mu);
+}
+
+static void upload_done(void *ud, int rc, ex_upload_output *out, smithycurl_result *err) {
+    payload_record(ud, rc, out ? out->size : 0, out ? out->sum : 0);
+    ex_upload_output_free(out);
+    smithycurl_result_free(err);
+}
+
+static void download_done(void *ud, int rc, ex_download_output *out, smithycurl_result *err) {
+    long long intact = 0;
+    size_t i;
+    for (i = 0; out && out->body.data && i < out->body.len; i++) intact += out->body.data[i] == i % 251;
+    payload_record(ud, rc, out && out->body.data ? (long long)out->body.len : 0, intact);
+    ex_download_output_free(out);
+    smithycurl_result_free(err);
+}
+
+/* 1 MiB up from the input's smithycurl_blob and down into the output's,
+ * byte-exact (ex_upload and ex_download are payload calls: the bytes go
+ * beside the JSON); the asynchronous calls copy the input's bytes before
+ * they return (the buffer is freed at once). */
+static void test_payloads(smithycurl_client *c) {
+    const size_t size = 1 << 20;
+    unsigned char *data = malloc(size);
+    ex_upload_input up;
+    ex_upload_output *upo = NULL;
+    ex_download_input down;
+    ex_download_output *downo = NULL;
+    smithycurl_result *err = NULL;
+    struct payload_done ud = {0, -1, 0, 0}, dd = {0, -1, 0, 0};
+    long long sum = 0;
+    size_t i;
+    int same = 1;
+    struct timespec until;
+    for (i = 0; i < size; i++) {
+        data[i] = (unsigned char)(i * 7 % 256);
+        sum += data[i];
+    }
+    ex_upload_input_init(&up);
+    up.name = "p";
+    up.body.data = data;
+    up.body.len = size;
+    CHECK_RC(ex_upload(c, &up, &upo, &err), SMITHYCURL_OK);
+    if (err) print_err(err);
+    CHECK(upo && upo->size == (long long)size && upo->sum == sum);
+    ex_upload_output_free(upo);
+    CHECK(up.body.data == data && up.body.len == size); /* the input is left as it was */
+
+    ex_download_input_init(&down);
+    down.name = "q";
+    down.has_n = 1;
+    down.n = (long long)size;
+    CHECK_RC(ex_download(c, &down, &downo, &err), SMITHYCURL_OK);
+    CHECK(downo && streq(downo->name, "q") && downo->body.len == size && downo->body.data);
+    for (i = 0; downo && downo->body.data && i < size; i++) same &= downo->body.data[i] == i % 251;
+    CHECK(same);
+    ex_download_output_free(downo);
+
+    CHECK_RC(ex_upload_async(c, &up, NULL, upload_done, &ud), SMITHYCURL_OK);
+    memset(data, 0, size);
+    free(data);
+    CHECK_RC(ex_download_async(c, &down, NULL, download_done, &dd), SMITHYCURL_OK);
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 60;
+    pthread_mutex_lock(&payload_mu);
+    while ((ud.calls == 0 || dd.calls == 0) && pthread_cond_timedwait(&payload_cv, &payload_mu, &until) == 0) {
+    }
+    pthread_mutex_unlock(&payload_mu);
+    CHECK(ud.calls == 1 && ud.rc == SMITHYCURL_OK && ud.size == (long long)size && ud.sum == sum);
+    CHECK(dd.calls == 1 && dd.rc == SMITHYCURL_OK && dd.size == (long long)size && dd.sum == (long long)size);
+}
+
 int main(void) {
     const char *url = getenv("SMITHYCURL_EXTRAS_URL"), *path = getenv("SMITHYCURL_EXTRAS_MODEL");
     smithycurl_model *m;
@@ -262,6 +356,7 @@ int main(void) {
         test_waiter(c);
         test_error_message(c);
         test_streams(c);
+        test_payloads(c);
     }
     smithycurl_client_free(c);
     smithycurl_model_free(m);
