@@ -15,8 +15,9 @@ import (
 	"github.com/smithycurl/smithycurl/wire"
 )
 
-// Start-up cost of a DynamoDB client (1.1 MB JSON AST): the model load, the
-// client's creation and its first GetItem, whose request is built, signed
+// Start-up cost of a DynamoDB client (1.1 MB JSON AST): the model load
+// (without the model cache, and from the process's cache), the client's
+// creation and its first GetItem, whose request is built, signed
 // and answered by a transport in this process (no network: the start-up
 // cost alone). cpu-ns/op is the process's CPU time per client (getrusage:
 // every thread, the GC's included), less disturbed than ns/op by other
@@ -69,11 +70,23 @@ func startupMeasure(b *testing.B, step func() error) {
 	b.ReportMetric(float64(startupCPU()-start)/float64(b.N), "cpu-ns/op")
 }
 
+// loadUncached loads path without the model cache.
+func loadUncached(ctx context.Context, path string) (*model.Model, error) {
+	l := model.NewLoader()
+	l.SetCache(model.CacheOff)
+	if err := l.AddPath(path); err != nil {
+		return nil, err
+	}
+	m, _, err := l.Load(ctx)
+	return m, err
+}
+
 func BenchmarkStartupDynamoDB(b *testing.B) {
 	ctx := context.Background()
 	path := shareddata.Path(b, "models", "aws", "dynamodb.json")
+	b.Setenv("XDG_CACHE_HOME", b.TempDir())
 	b.Run("load", func(b *testing.B) {
-		startupMeasure(b, func() error { _, err := model.LoadPaths(ctx, path); return err })
+		startupMeasure(b, func() error { _, err := loadUncached(ctx, path); return err })
 	})
 	m, err := model.LoadPaths(ctx, path)
 	if err != nil {
@@ -83,6 +96,16 @@ func BenchmarkStartupDynamoDB(b *testing.B) {
 		startupMeasure(b, func() error { return startupClient(ctx, m) })
 	})
 	b.Run("load+client+GetItem", func(b *testing.B) {
+		startupMeasure(b, func() error {
+			m, err := loadUncached(ctx, path)
+			if err != nil {
+				return err
+			}
+			return startupClient(ctx, m)
+		})
+	})
+	// The next client of a process: the model cache holds the model.
+	b.Run("cached-load+client+GetItem", func(b *testing.B) {
 		startupMeasure(b, func() error {
 			m, err := model.LoadPaths(ctx, path)
 			if err != nil {
@@ -98,11 +121,11 @@ func BenchmarkStartupDynamoDB(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Run("snapshot-load", func(b *testing.B) {
-		startupMeasure(b, func() error { _, err := model.LoadPaths(ctx, snap); return err })
+		startupMeasure(b, func() error { _, err := loadUncached(ctx, snap); return err })
 	})
 	b.Run("snapshot-load+client+GetItem", func(b *testing.B) {
 		startupMeasure(b, func() error {
-			m, err := model.LoadPaths(ctx, snap)
+			m, err := loadUncached(ctx, snap)
 			if err != nil {
 				return err
 			}

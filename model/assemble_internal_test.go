@@ -16,9 +16,9 @@ func TestValidateSeesEveryShape(t *testing.T) {
 		if err := l.AddPath(shareddata.Path(t, dir)); err != nil {
 			t.Fatal(err)
 		}
-		a := newAssembler(loadPrelude(), l.files)
+		a := newAssembler(loadPrelude(), l.parse())
 		a.pulled = map[string]bool{}
-		m := a.run(l.files)
+		m := a.run(l.parse())
 		sorted := map[ShapeID]bool{}
 		for _, id := range a.sorted {
 			sorted[id] = true

@@ -55,7 +55,7 @@ func isBuildFile(path, text string) bool {
 // dependencies are not fetched: those whose traits are bundled need nothing,
 // any other one is a warning.
 func (l *Loader) addBuildFile(path string) error {
-	text, err := l.read(path)
+	text, _, err := l.read(path)
 	if err != nil {
 		return err
 	}
@@ -94,11 +94,11 @@ func (l *Loader) addBuildFile(path string) error {
 			}
 			continue
 		}
-		text, err := l.read(p)
+		src, err := l.readModel(p)
 		if err != nil {
 			return err
 		}
-		l.add(p, text)
+		l.add(src)
 	}
 	if cfg.Maven != nil {
 		for _, dep := range cfg.Maven.Dependencies {

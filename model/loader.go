@@ -26,12 +26,42 @@ var ErrTooLarge = errors.New("over the size limit of a model file")
 // Loader collects model files (IDL and JSON AST) and assembles them into a
 // Model. A Loader may be loaded, given more files, and loaded again.
 type Loader struct {
-	files []*draftFile
+	// sources are the inputs in the order added, parsed at the next Load
+	// that does not find the model in the cache (cache.go).
+	sources []*source
 	// snapshots are the compiled models added (snapshot.go): a snapshot is
 	// a whole model, loaded alone.
 	snapshots []namedSource
 	// maxBytes is MaxFileBytes unless a test sets it lower.
 	maxBytes int64
+	// cache and cacheDir are set by SetCache and SetCacheDir.
+	cache    CacheMode
+	cacheDir string
+}
+
+// sourceKind says how a source is parsed.
+type sourceKind uint8
+
+const (
+	sourceModel    sourceKind = iota // a file or source named to the loader: IDL or JSON AST
+	sourceDirJSON                    // a .json file found in a directory: skipped unless a JSON AST
+	sourceSnapshot                   // a compiled model (also in snapshots)
+	sourceNote                       // an event of the loader itself; draft is set from the start
+)
+
+// source is one input of a Loader.
+type source struct {
+	name, text string
+	kind       sourceKind
+	// stamp identifies the file the text was read from (zero for AddSource),
+	// so that the cache can skip hashing a file it has hashed before.
+	stamp fileStamp
+	// lazy: the file's text is not read yet; the cache knew its stamp and
+	// content hash, sum (cache.go).
+	lazy bool
+	sum  [32]byte
+	// draft is the parsed file, nil until parsed.
+	draft *draftFile
 }
 
 // NewLoader returns an empty loader.
@@ -59,14 +89,14 @@ func (l *Loader) AddPath(path string) error {
 		}
 		return l.addDir(path)
 	}
-	text, err := l.read(path)
+	src, err := l.readModel(path)
 	if err != nil {
 		return err
 	}
-	if strings.HasSuffix(path, ".json") && isBuildFile(path, text) {
+	if !src.lazy && strings.HasSuffix(path, ".json") && isBuildFile(path, src.text) {
 		return l.addBuildFile(path)
 	}
-	l.add(path, text)
+	l.add(src)
 	return nil
 }
 
@@ -100,29 +130,35 @@ func (l *Loader) addDir(dir string) error {
 	}
 	sort.Strings(files)
 	for _, f := range files {
-		text, err := l.read(f)
+		src, err := l.readModel(f)
 		if err != nil {
 			return err
 		}
 		if !strings.HasSuffix(f, ".json") {
-			l.add(f, text)
+			l.add(src)
 			continue
 		}
-		if ast := readASTFast(f, text); ast != nil {
-			l.files = append(l.files, ast)
-			continue
-		}
-		root, perr := ParseJSONNode(text)
-		switch {
-		case perr != nil && !smithyKey.MatchString(text):
-			l.note(SeverityWarning, f, "Skipped `%s`: not valid JSON and not a Smithy JSON AST (%v)", f, perr)
-		case perr == nil && !isASTRoot(root):
-			l.note(SeverityNote, f, "Skipped `%s`: a JSON file without a top-level `smithy` key is not a Smithy model", f)
-		default:
-			l.files = append(l.files, readAST(f, text, root, perr))
-		}
+		src.kind = sourceDirJSON
+		l.sources = append(l.sources, src)
 	}
 	return nil
+}
+
+// parseDirJSON reads a .json file found in a directory: a JSON AST, or a
+// note that it was skipped.
+func parseDirJSON(f, text string) *draftFile {
+	if ast := readASTFast(f, text); ast != nil {
+		return ast
+	}
+	root, perr := ParseJSONNode(text)
+	switch {
+	case perr != nil && !smithyKey.MatchString(text):
+		return noteFile(SeverityWarning, f, "Skipped `%s`: not valid JSON and not a Smithy JSON AST (%v)", f, perr)
+	case perr == nil && !isASTRoot(root):
+		return noteFile(SeverityNote, f, "Skipped `%s`: a JSON file without a top-level `smithy` key is not a Smithy model", f)
+	default:
+		return readAST(f, text, root, perr)
+	}
 }
 
 // smithyKey finds a "smithy" key in JSON text that does not parse: a broken
@@ -137,20 +173,23 @@ func isASTRoot(root Node) bool {
 	return ok
 }
 
-// read reads a model file, at most l.maxBytes of it.
-func (l *Loader) read(path string) (string, error) {
+// read reads a model file, at most l.maxBytes of it, and the file's stamp
+// (zero when it is not a regular file).
+func (l *Loader) read(path string) (string, fileStamp, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return "", fmt.Errorf("model file: %w", err)
+		return "", fileStamp{}, fmt.Errorf("model file: %w", err)
 	}
 	defer f.Close()
 	tooLarge := func() error { return fmt.Errorf("model file %s: %w (%d MiB)", path, ErrTooLarge, l.maxBytes>>20) }
 	size := int64(512)
+	var stamp fileStamp
 	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
 		if info.Size() > l.maxBytes {
-			return "", tooLarge()
+			return "", fileStamp{}, tooLarge()
 		}
 		size = info.Size() + 1 // one more byte sees the end without growing
+		stamp = stampOf(info)
 	}
 	// Like os.ReadFile, sized for a regular file, but bounded.
 	src := make([]byte, 0, size)
@@ -161,25 +200,34 @@ func (l *Loader) read(path string) (string, error) {
 		n, err := f.Read(src[len(src):cap(src)])
 		src = src[:len(src)+n]
 		if int64(len(src)) > l.maxBytes {
-			return "", tooLarge()
+			return "", fileStamp{}, tooLarge()
 		}
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return "", fmt.Errorf("model file: %w", err)
+			return "", fileStamp{}, fmt.Errorf("model file: %w", err)
 		}
+	}
+	if stamp.size != int64(len(src)) {
+		stamp = fileStamp{} // changed while read: hash it
 	}
 	// The buffer is ours alone and never written again: the model's strings
 	// may point into it instead of into a copy.
-	return unsafe.String(unsafe.SliceData(src), len(src)), nil
+	return unsafe.String(unsafe.SliceData(src), len(src)), stamp, nil
 }
 
 // note records an event of the loader itself (a skipped file, a build file
 // setting that is not supported), reported by the next Load.
 func (l *Loader) note(sev Severity, path string, format string, args ...any) {
-	l.files = append(l.files, &draftFile{path: path, version: "2.0",
-		events: []Event{{Severity: sev, ID: "Model", Loc: SourceLocation{File: path}, Message: sprintf(format, args...)}}})
+	f := noteFile(sev, path, format, args...)
+	l.sources = append(l.sources, &source{name: path, text: f.events[0].Message, kind: sourceNote, draft: f})
+}
+
+// noteFile is a file that holds only an event of the loader itself.
+func noteFile(sev Severity, path string, format string, args ...any) *draftFile {
+	return &draftFile{path: path, version: "2.0",
+		events: []Event{{Severity: sev, ID: "Model", Loc: SourceLocation{File: path}, Message: sprintf(format, args...)}}}
 }
 
 // AddSource adds model text under a name used in error locations. The text is
@@ -191,36 +239,93 @@ func (l *Loader) AddSource(name string, src []byte) {
 		l.note(SeverityError, name, "Model source `%s` is %d bytes, over the limit of %d MiB", name, len(src), l.maxBytes>>20)
 		return
 	}
-	l.add(name, string(src))
+	l.add(&source{name: name, text: string(src)})
 }
 
 // namedSource is a source's text and the name errors give it.
 type namedSource struct{ name, text string }
 
-// add reads one source, whose text nobody changes afterwards.
-func (l *Loader) add(name string, text string) {
-	if strings.HasPrefix(text, snapshotMagic) {
-		l.snapshots = append(l.snapshots, namedSource{name, text})
-		return
+// add adds a model source (kind sourceModel), whose text nobody changes
+// afterwards.
+func (l *Loader) add(s *source) {
+	if !s.lazy && strings.HasPrefix(s.text, snapshotMagic) {
+		s.kind = sourceSnapshot
+		l.snapshots = append(l.snapshots, namedSource{s.name, s.text})
 	}
-	if strings.HasSuffix(name, ".json") || strings.HasPrefix(strings.TrimLeft(text, " \t\r\n"), "{") {
-		l.files = append(l.files, parseAST(name, text))
-		return
+	l.sources = append(l.sources, s)
+}
+
+// readModel reads the model file path; a file the cache knows by its stamp
+// as a model (no snapshot, no build file) is read only when a Load parses
+// it (see parse).
+func (l *Loader) readModel(path string) (*source, error) {
+	if l.cacheMode() != CacheOff {
+		if info, err := os.Stat(path); err == nil && info.Mode().IsRegular() && info.Size() <= l.maxBytes {
+			stamp := stampOf(info)
+			if sum, ok := contentSums.knownModel(path, stamp); ok {
+				return &source{name: path, stamp: stamp, lazy: true, sum: sum}, nil
+			}
+		}
 	}
-	l.files = append(l.files, parseIDLText(name, text))
+	text, stamp, err := l.read(path)
+	if err != nil {
+		return nil, err
+	}
+	return &source{name: path, text: text, stamp: stamp}, nil
+}
+
+// parse reads the sources not read yet and returns every file read.
+func (l *Loader) parse() []*draftFile {
+	files := make([]*draftFile, 0, len(l.sources))
+	for _, s := range l.sources {
+		if s.draft == nil && s.lazy {
+			text, stamp, err := l.read(s.name)
+			switch {
+			case err != nil:
+				s.draft = noteFile(SeverityError, s.name, "Cannot read model file `%s`: %v", s.name, err)
+			case stamp != s.stamp:
+				s.draft = noteFile(SeverityError, s.name, "Model file `%s` changed while it was loaded: load it again", s.name)
+			default:
+				s.text, s.lazy = text, false
+			}
+		}
+		if s.draft == nil {
+			switch {
+			case s.kind == sourceSnapshot:
+				continue
+			case s.kind == sourceDirJSON:
+				s.draft = parseDirJSON(s.name, s.text)
+			case strings.HasSuffix(s.name, ".json") || strings.HasPrefix(strings.TrimLeft(s.text, " \t\r\n"), "{"):
+				s.draft = parseAST(s.name, s.text)
+			default:
+				s.draft = parseIDLText(s.name, s.text)
+			}
+		}
+		files = append(files, s.draft)
+	}
+	return files
 }
 
 // Load assembles and validates the files added so far. It returns the model
 // and every event found; err is a *LoadError when any event is an ERROR or
-// DANGER, and then the model must not be used.
+// DANGER, and then the model must not be used. A model loaded before, in
+// this process or (from a snapshot) in another one, may be reused: see
+// SetCache.
 func (l *Loader) Load(ctx context.Context) (*Model, []Event, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
+	return l.loadCached()
+}
+
+// loadFresh parses, assembles and validates the sources, or reads the
+// snapshot, without the cache.
+func (l *Loader) loadFresh() (*Model, []Event, error) {
+	files := l.parse()
 	if len(l.snapshots) > 0 {
-		return l.loadSnapshot()
+		return l.loadSnapshot(files)
 	}
-	m, events := assemble(l.files)
+	m, events := assemble(files)
 	if bad := failures(events); len(bad) > 0 {
 		return nil, events, &LoadError{Events: bad}
 	}
@@ -240,7 +345,7 @@ func failures(events []Event) []Event {
 
 // loadSnapshot loads the one snapshot added, which cannot be combined with
 // other model files: it is a whole model, already assembled and validated.
-func (l *Loader) loadSnapshot() (*Model, []Event, error) {
+func (l *Loader) loadSnapshot(files []*draftFile) (*Model, []Event, error) {
 	first := l.snapshots[0]
 	fail := func(format string, args ...any) (*Model, []Event, error) {
 		events := []Event{{Severity: SeverityError, ID: "Model", Loc: SourceLocation{File: first.name}, Message: sprintf(format, args...)}}
@@ -248,7 +353,7 @@ func (l *Loader) loadSnapshot() (*Model, []Event, error) {
 	}
 	var events []Event
 	others := len(l.snapshots) > 1
-	for _, f := range l.files {
+	for _, f := range files {
 		// Files without definitions (notes of the loader, empty files)
 		// do not conflict.
 		others = others || len(f.shapes)+len(f.applies)+len(f.metadata) > 0

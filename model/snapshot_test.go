@@ -25,25 +25,58 @@ func snapshotModels(t testing.TB) []string {
 		shareddata.Path(t, "models", "aws-large", "s3.json")}
 }
 
-// clearPos drops the source offsets of nodes, which snapshots leave out.
-func clearPos(n *Node) {
-	n.pos = 0
-	for i := range n.list {
-		clearPos(&n.list[i])
-	}
-}
-
-func clearShapePos(s *Shape) {
-	for i := range s.Traits {
-		clearPos(&s.Traits[i].Value)
-	}
-	for _, m := range s.Members {
-		for i := range m.Traits {
-			clearPos(&m.Traits[i].Value)
+// loadUncached loads paths without the model cache: a model the test may
+// change.
+func loadUncached(paths ...string) (*Model, error) {
+	l := NewLoader()
+	l.SetCache(CacheOff)
+	for _, p := range paths {
+		if err := l.AddPath(p); err != nil {
+			return nil, err
 		}
 	}
+	m, _, err := l.Load(context.Background())
+	return m, err
+}
+
+// withoutPos is n without the source offsets, which snapshots leave out;
+// a copy, as n may be shared (the prelude's, another test's).
+func withoutPos(n Node) Node {
+	n.pos = 0
+	if n.list != nil {
+		list := make([]Node, len(n.list))
+		for i := range n.list {
+			list[i] = withoutPos(n.list[i])
+		}
+		n.list = list
+	}
+	return n
+}
+
+// clearShapePos gives s, a shallow copy, its own traits, members and own
+// definition without source offsets.
+func clearShapePos(s *Shape) {
+	traits := func(ts Traits) Traits {
+		out := append(Traits(nil), ts...)
+		for i := range out {
+			out[i].Value = withoutPos(out[i].Value)
+		}
+		return out
+	}
+	s.Traits = traits(s.Traits)
+	if s.Members != nil {
+		members := make([]*Member, len(s.Members))
+		for i, m := range s.Members {
+			c := *m
+			c.Traits = traits(m.Traits)
+			members[i] = &c
+		}
+		s.Members = members
+	}
 	if s.local != nil {
-		clearShapePos(s.local)
+		local := *s.local
+		clearShapePos(&local)
+		s.local = &local
 	}
 }
 
@@ -53,7 +86,7 @@ func clearShapePos(s *Shape) {
 func TestSnapshotRoundTrip(t *testing.T) {
 	for _, path := range snapshotModels(t) {
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			m, err := LoadPaths(context.Background(), path)
+			m, err := loadUncached(path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -68,39 +101,38 @@ func TestSnapshotRoundTrip(t *testing.T) {
 			if !bytes.Equal(got.MarshalSnapshot(), data) {
 				t.Fatal("the snapshot of the snapshot differs")
 			}
-			clearPos(&m.metadata)
-			if !reflect.DeepEqual(got.metadata, m.metadata) || got.version != m.version || len(got.shapes) != len(m.shapes) {
-				t.Fatal("metadata, version or shape count differ")
-			}
-			for id, s := range m.shapes {
-				// The shared prelude and bundled shapes are copied: clear a copy.
-				c := *s
-				c.Traits = append(Traits(nil), s.Traits...)
-				c.Members = nil
-				for _, mem := range s.Members {
-					mc := *mem
-					mc.Traits = append(Traits(nil), mem.Traits...)
-					c.Members = append(c.Members, &mc)
-				}
-				c.local = nil
-				clearShapePos(&c)
-				g := *got.shapes[id]
-				if (g.local == nil) != (s.local == nil) {
-					t.Fatalf("%s: own definition kept %v, want %v", id, g.local != nil, s.local != nil)
-				}
-				g.local = nil
-				if !reflect.DeepEqual(&g, &c) {
-					t.Fatalf("%s differs:\n got %+v\nwant %+v", id, g, c)
-				}
-			}
-			for _, sid := range m.Services() {
-				want, _ := m.Service(sid)
-				svc, err := got.Service(sid)
-				if err != nil || len(svc.Operations) != len(want.Operations) {
-					t.Fatalf("service %s: %v", sid, err)
-				}
-			}
+			checkSameModel(t, got, m)
 		})
+	}
+}
+
+// checkSameModel fails unless got, read from a snapshot, is want (every
+// shape field, the own definitions the JSON AST writer uses, the metadata,
+// the services); want's nodes may have source offsets.
+func checkSameModel(t *testing.T, got, want *Model) {
+	t.Helper()
+	if !reflect.DeepEqual(got.metadata, withoutPos(want.metadata)) || got.version != want.version || len(got.shapes) != len(want.shapes) {
+		t.Fatal("metadata, version or shape count differ")
+	}
+	for id, s := range want.shapes {
+		c := *s
+		c.local = nil
+		clearShapePos(&c)
+		g := *got.shapes[id]
+		if (g.local == nil) != (s.local == nil) {
+			t.Fatalf("%s: own definition kept %v, want %v", id, g.local != nil, s.local != nil)
+		}
+		g.local = nil
+		if !reflect.DeepEqual(&g, &c) {
+			t.Fatalf("%s differs:\n got %+v\nwant %+v", id, g, c)
+		}
+	}
+	for _, sid := range want.Services() {
+		ws, _ := want.Service(sid)
+		svc, err := got.Service(sid)
+		if err != nil || len(svc.Operations) != len(ws.Operations) {
+			t.Fatalf("service %s: %v", sid, err)
+		}
 	}
 }
 

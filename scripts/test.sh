@@ -27,6 +27,10 @@ shared=${SMITHYCURL_SHARED:-../shared}
 [ -d "$shared/conformance" ] || { echo "test: the shared test data is not at $shared (set SMITHYCURL_SHARED)"; echo "test: 0 passed, 1 failed"; exit 1; }
 
 rm -rf "$logs" && mkdir -p "$logs"
+# The model cache's snapshots (model/cache.go) go to a folder of this run,
+# never the user's ~/.cache.
+export XDG_CACHE_HOME=$PWD/build/test-cache
+rm -rf "$XDG_CACHE_HOME" && mkdir -p "$XDG_CACHE_HOME"
 start=$(date +%s)
 
 # stage NAME: runs `make NAME` into its log; records "NAME SECONDS RC".
