@@ -215,12 +215,18 @@ class Operation:
             raise errors.UsageError(f"operation {self.info.name} has no streaming blob output payload")
         sink = _streamed.Sink(download) if download is not None else None
         if source is None and sink is None and self._bytes:
-            payload = None
-            if name and isinstance(args.get(name), _payload.BYTES):
-                args = dict(args)
-                payload = args.pop(name)
+            args, payload = self._members_payload(args)
             return self._client._call_payload(self, self._members_body(args), payload)
         return self._client._call(self, self._members_body(args), source, sink)
+
+    def _members_payload(self, args: Mapping[str, Any]) -> tuple[Mapping[str, Any], Any]:
+        """The input's members by Smithy name without the payload member
+        when it goes as bytes (a payload call), and that value (None: none)."""
+        name = self._stream_in
+        if not name or not isinstance(args.get(name), _payload.BYTES):
+            return args, None
+        rest = dict(args)
+        return rest, rest.pop(name)
 
     def _members_body(self, args: Mapping[str, Any]) -> bytes:
         """The input JSON of _call_members."""

@@ -121,6 +121,10 @@ class GeneratedAsyncClient:
         op = self.client._sync._operation(operation)
         if op._stream_in and _body.is_stream(members.get(op._stream_in)):
             raise _not_async(op, "a streamed body (a file object or chunks)")
+        if op._bytes:
+            members, payload = op._members_payload(members)
+            raw, data = await self.client._send_payload(op, op._members_body(members), payload)
+            return op._with_payload(op._output(raw), data)
         return op._output(await self.client._send(op, op._members_body(members)))
 
     def _presign(self, operation: str, members: Mapping[str, Any], expires_in: int,

@@ -16,7 +16,9 @@ from conftest import HTTPBIN_MODEL, PKG, REPO, Servers, pizza_model_paths
 
 PROGRAM = '''
 import asyncio
+import base64
 import sys
+from typing import Any
 
 import extras_api
 import httpbin_api
@@ -25,6 +27,10 @@ from extras_api import ExtrasAsyncClient, GetJobOutput, ListItemsOutput
 from httpbin_api import AnythingOutput, HttpBinAsyncClient, HttpBinClient
 
 import smithycurl
+
+
+def no_base64(*_: Any) -> Any:
+    raise AssertionError("a payload went through base64")
 
 
 async def main(httpbin_url: str, extras_url: str, pizza_url: str) -> None:
@@ -48,6 +54,12 @@ async def main(httpbin_url: str, extras_url: str, pizza_url: str) -> None:
         items = [i async for i in ex.paginate.list_items(total=3).items()]
         print("items", items)
         print("upload", (await ex.upload(name="g", body=b"hello")).size)
+        big = bytes(i % 251 for i in range(251)) * 4178  # ~1 MiB, as bytes beside the JSON:
+        setattr(base64, "b64encode", no_base64)  # never through base64 text
+        setattr(base64, "b64decode", no_base64)
+        up = await ex.upload(name="g", body=bytearray(big))
+        down = await ex.download(name="g", n=len(big))
+        print("payload", up.size == len(big) and up.sum == sum(big), down.body == big)
     async with pizza_api.PizzaAdminServiceAsyncClient(pizza_url, timeout=10) as pz:
         try:
             await pz.get_menu(restaurant="nowhere")
@@ -91,6 +103,7 @@ def test_generated_async_client_runs(generated: str, servers: Servers) -> None:
         "pages [['item-0', 'item-1'], ['item-2', 'item-3'], ['item-4']]",
         "items ['item-0', 'item-1', 'item-2']",
         "upload 5",
+        "payload True True",
         "not found nowhere 404",
     ]
     with open(os.path.join(generated, "extras_api", "__init__.py")) as f:
