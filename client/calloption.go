@@ -103,7 +103,8 @@ func WithPayload(b []byte) CallOption {
 // document, which then leaves that member out. An empty body is an empty,
 // non-nil slice. Error responses are decoded as usual and leave *dst as it
 // was. Unlike WithBodyWriter the body is held in memory (under the
-// client's maximum response size) and the call is retried as usual.
+// client's maximum response size) and the call is retried as usual; with
+// WithBodyWriter too, the writer takes the body and *dst is left alone.
 func WithPayloadOutput(dst *[]byte) CallOption {
 	return callOptionFunc(func(o *callOptions) { o.payloadOut = dst })
 }

@@ -4,137 +4,29 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
-	"hash/crc32"
-	"io"
 	"math/rand/v2"
-	"net/http"
 	"net/http/httptest"
 	"runtime"
-	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/smithycurl/smithycurl/client"
+	"github.com/smithycurl/smithycurl/testing/servers/slotserver"
 )
 
 // Blob payloads given and taken as bytes beside the document
 // (WithPayload, WithPayloadOutput), streaming members or not, against the
 // document form's base64.
 
-const payloadModel = `$version: "2"
-namespace t
-use aws.protocols#restJson1
-use aws.protocols#httpChecksum
-
-@restJson1
-service P { operations: [PutData, GetData, PutStream, GetStream, Ping] }
-
-@streaming
-blob Stream
-
-enum Mode { ENABLED }
-
-@idempotent
-@http(method: "PUT", uri: "/d/{Key}")
-operation PutData {
-    input := {
-        @required @httpLabel Key: String
-        @httpPayload Data: Blob
-    }
-    output := { @httpHeader("x-size") Size: Long, @httpHeader("x-type") Type: String }
-}
-
-@readonly
-@http(method: "GET", uri: "/d/{Key}")
-@httpChecksum(requestValidationModeMember: "Mode", responseAlgorithms: ["CRC32"])
-operation GetData {
-    input := { @required @httpLabel Key: String, @httpHeader("x-amz-checksum-mode") Mode: Mode }
-    output := { @httpHeader("x-size") Size: Long, @httpPayload Data: Blob }
-}
-
-@idempotent
-@http(method: "PUT", uri: "/s/{Key}")
-operation PutStream {
-    input := {
-        @required @httpLabel Key: String
-        @httpPayload Body: Stream
-    }
-    output := { @httpHeader("x-size") Size: Long, @httpHeader("x-type") Type: String }
-}
-
-@readonly
-@http(method: "GET", uri: "/s/{Key}")
-operation GetStream {
-    input := { @required @httpLabel Key: String }
-    output := { @httpHeader("x-size") Size: Long, @httpPayload Body: Stream }
-}
-
-@readonly
-@http(method: "GET", uri: "/ping")
-operation Ping {}
-`
-
-// slotServer keeps the last body PUT in one buffer allocated once, so
-// that the allocations of a call are the client's. GET answers it with its
-// CRC32; GET of key "missing" is a 404; the first PUT of a key starting
-// with "503" is a 503.
-type slotServer struct {
-	mu     sync.Mutex
-	slot   []byte
-	n      int
-	puts   int
-	failed map[string]bool
-}
-
-func (s *slotServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	key := r.PathValue("key")
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	switch r.Method {
-	case "PUT":
-		s.puts++
-		n, err := io.ReadFull(r.Body, s.slot[:r.ContentLength])
-		if err != nil {
-			http.Error(w, err.Error(), 400)
-			return
-		}
-		if strings.HasPrefix(key, "503") && !s.failed[key] {
-			s.failed[key] = true
-			w.WriteHeader(503)
-			return
-		}
-		s.n = n
-		w.Header().Set("x-size", strconv.Itoa(n))
-		w.Header().Set("x-type", r.Header.Get("Content-Type"))
-	case "GET":
-		if key == "missing" {
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(404)
-			io.WriteString(w, `{"message": "no such key"}`)
-			return
-		}
-		body := s.slot[:s.n]
-		w.Header().Set("x-size", strconv.Itoa(s.n))
-		w.Header().Set("x-amz-checksum-crc32", base64.StdEncoding.EncodeToString(binary.BigEndian.AppendUint32(nil, crc32.ChecksumIEEE(body))))
-		w.Header().Set("Content-Length", strconv.Itoa(s.n))
-		w.Write(body)
-	}
-}
-
-func newPayloadClient(t *testing.T, size int) (*slotServer, *client.Client) {
+func newPayloadClient(t *testing.T, size int) (*slotserver.Server, *client.Client) {
 	t.Helper()
-	s := &slotServer{slot: make([]byte, size), failed: map[string]bool{}}
-	mux := http.NewServeMux()
-	mux.Handle("/d/{key}", s)
-	mux.Handle("/s/{key}", s)
-	srv := httptest.NewServer(mux)
+	s := slotserver.New(size)
+	srv := httptest.NewServer(s.Handler())
 	t.Cleanup(srv.Close)
-	c, err := client.New(loadIDL(t, payloadModel), "t#P", srv.URL,
+	c, err := client.New(loadIDL(t, slotserver.Model), slotserver.Service, srv.URL,
 		client.WithRetryPolicy(client.RetryPolicy{MaxAttempts: 3, Base: time.Millisecond, Cap: 5 * time.Millisecond}))
 	if err != nil {
 		t.Fatal(err)
@@ -218,16 +110,14 @@ func TestPayloadBytesRetried(t *testing.T) {
 	if _, err := c.Call(context.Background(), "PutData", []byte(`{"Key": "503-once"}`), client.WithPayload(data)); err != nil {
 		t.Fatal(err)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.puts != 2 || !bytes.Equal(s.slot[:s.n], data) {
-		t.Fatalf("%d attempts, %d bytes stored (equal: %v)", s.puts, s.n, bytes.Equal(s.slot[:s.n], data))
+	if got, puts := s.Body(); puts != 2 || !bytes.Equal(got, data) {
+		t.Fatalf("%d attempts, %d bytes stored (equal: %v)", puts, len(got), bytes.Equal(got, data))
 	}
 }
 
 // TestPayloadBytesUsage: bytes for an operation without a blob payload, or
 // given twice, are usage errors, nothing sent; an error response leaves
-// the caller's slice alone.
+// the caller's slice alone, and so does a body writer.
 func TestPayloadBytesUsage(t *testing.T) {
 	_, c := newPayloadClient(t, 16)
 	ctx := context.Background()
@@ -240,7 +130,6 @@ func TestPayloadBytesUsage(t *testing.T) {
 		{"Ping", `{}`, []client.CallOption{client.WithPayloadOutput(new([]byte))}, "operation Ping has no blob output payload"},
 		{"PutData", `{"Key": "k", "Data": "eA=="}`, []client.CallOption{client.WithPayload([]byte("x"))}, "given both in the input and as payload bytes"},
 		{"PutStream", `{"Key": "k"}`, []client.CallOption{client.WithPayload([]byte("x")), client.WithBodyReader(strings.NewReader("x"), 1)}, "WithPayload and WithBodyReader both"},
-		{"GetStream", `{"Key": "k"}`, []client.CallOption{client.WithPayloadOutput(new([]byte)), client.WithBodyWriter(io.Discard)}, "WithPayloadOutput and WithBodyWriter both"},
 	} {
 		_, err := c.Call(ctx, tc.op, []byte(tc.input), tc.opts...)
 		var ce *client.Error
@@ -251,6 +140,15 @@ func TestPayloadBytesUsage(t *testing.T) {
 	body := []byte("kept")
 	if _, err := c.Call(ctx, "GetData", []byte(`{"Key": "missing"}`), client.WithPayloadOutput(&body)); err == nil || string(body) != "kept" {
 		t.Fatalf("GetData of a missing key: %v, body %q", err, body)
+	}
+	// A writer takes the body from WithPayloadOutput (typed methods add
+	// the option; the caller's writer wins).
+	var w bytes.Buffer
+	if _, err := c.Call(ctx, "PutStream", []byte(`{"Key": "k"}`), client.WithPayload([]byte("streamed"))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Call(ctx, "GetStream", []byte(`{"Key": "k"}`), client.WithPayloadOutput(&body), client.WithBodyWriter(&w)); err != nil || w.String() != "streamed" || string(body) != "kept" {
+		t.Fatalf("GetStream with a writer: %v, writer %q, payload %q", err, w.String(), body)
 	}
 }
 

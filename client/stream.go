@@ -74,7 +74,7 @@ func newCallBody(op *model.Operation, plan *callPlan, co callOptions) (*callBody
 	case co.payloadOut != nil && plan.blobOut == "":
 		return nil, usageError(op.Shape.ID, "WithPayloadOutput: operation %s has no blob output payload", op.Name)
 	case co.payloadOut != nil && co.bodyWriter != nil:
-		return nil, usageError(op.Shape.ID, "WithPayloadOutput and WithBodyWriter both take the body of %s", op.Name)
+		b.payloadOut = nil // the writer takes the body
 	}
 	if co.bodyReader != nil {
 		if plan.streamIn == "" {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/protocol"
 )
 
 // OperationNames are the Go names of an operation in a generated package.
@@ -39,7 +40,23 @@ func newGen(m *model.Model, svc *model.Service) *gen {
 	g := &gen{m: m, svc: svc, names: map[model.ShapeID]string{}, pkgNS: namespace{"Client": true, "New": true, "ServiceID": true}}
 	g.collect()
 	g.nameTypes()
+	if codec, err := protocol.New(m, svc); err == nil {
+		g.proto = codec.Protocol()
+	}
 	return g
+}
+
+// blobPayloads are the fields of op's blob payloads, "" when none: the
+// methods give and take their bytes beside the document
+// (client.WithPayload, WithPayloadOutput), never as base64 text.
+func (g *gen) blobPayloads(op *model.Operation) (in, out string) {
+	if name := protocol.BlobPayload(g.m, g.proto, op, false); name != "" {
+		in = g.fieldName(op.Input, name)
+	}
+	if name := protocol.BlobPayload(g.m, g.proto, op, true); name != "" {
+		out = g.fieldName(op.Output, name)
+	}
+	return in, out
 }
 
 func (g *gen) operationNames() []OperationNames {
@@ -118,6 +135,10 @@ func (g *gen) clientFile() ([]byte, error) {
 			}
 			w.comment("", "", "Its modeled errors: "+strings.Join(names, ", ")+".")
 		}
+		blobIn, blobOut := g.blobPayloads(op)
+		if blobIn != "" || blobOut != "" {
+			w.comment("", "", "Its blob payload is sent and received as the bytes of the body, never as base64 text (client.WithPayload, client.WithPayloadOutput).")
+		}
 		if names.Events != "" {
 			w.comment("", "", fmt.Sprintf("Its output is an event stream, which %s reads; this method fails with a usage error.", names.Events))
 		}
@@ -128,6 +149,17 @@ func (g *gen) clientFile() ([]byte, error) {
 			inArg = "in"
 		}
 		params += ", opts ...client.CallOption"
+		payloadIn := func() {
+			if blobIn == "" {
+				return
+			}
+			w.p("\tif in.%s != nil { // the body as it is, not base64 in the document", blobIn)
+			w.p("\t\topts = append(opts[:len(opts):len(opts)], client.WithPayload(in.%s))", blobIn)
+			w.p("\t\tdoc := *in")
+			w.p("\t\tdoc.%s = nil", blobIn)
+			w.p("\t\tin = &doc")
+			w.p("\t}")
+		}
 		if out == "" {
 			w.p("func (c *Client) %s(%s) error {", method, params)
 			if in != "" {
@@ -135,6 +167,7 @@ func (g *gen) clientFile() ([]byte, error) {
 				w.p("\t\tin = new(%s)", in)
 				w.p("\t}")
 			}
+			payloadIn()
 			w.p("\treturn typed.Invoke(ctx, c.c, %q, %s, nil, errorFor, opts...)", op.Name, inArg)
 			w.p("}")
 			w.p("")
@@ -147,7 +180,11 @@ func (g *gen) clientFile() ([]byte, error) {
 			w.p("\t\tin = new(%s)", in)
 			w.p("\t}")
 		}
+		payloadIn()
 		w.p("\tout := new(%s)", out)
+		if blobOut != "" {
+			w.p("\topts = append(opts[:len(opts):len(opts)], client.WithPayloadOutput(&out.%s))", blobOut)
+		}
 		w.p("\tif err := typed.Invoke(ctx, c.c, %q, %s, out, errorFor, opts...); err != nil {", op.Name, inArg)
 		w.p("\t\treturn nil, err")
 		w.p("\t}")

@@ -234,6 +234,7 @@ func TestExtrasUpToDate(t *testing.T) {
 	for _, c := range []struct{ pkg, model string }{
 		{"extras", filepath.Join("..", "..", "testing", "servers", "extraserver", "extras.smithy")},
 		{"ticker", filepath.Join("..", "..", "testing", "servers", "eventserver", "ticker.smithy")},
+		{"slot", filepath.Join("..", "..", "testing", "servers", "slotserver", "slot.smithy")},
 	} {
 		m, err := model.LoadPaths(context.Background(), c.model)
 		if err != nil {

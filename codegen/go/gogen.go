@@ -64,6 +64,7 @@ type gen struct {
 	shapes []*model.Shape // the shapes that get a Go type, sorted by id
 	names  map[model.ShapeID]string
 	pkgNS  namespace
+	proto  model.ShapeID // the protocol the client speaks ("" when none)
 }
 
 // needsType reports whether s gets a named Go type.

@@ -54,11 +54,15 @@ func (c *Client) Close() error { return c.c.Close() }
 func (c *Client) Untyped() *client.Client { return c.c }
 
 // Download calls smithycurl.test.extras#Download.
+//
+// Its blob payload is sent and received as the bytes of the body, never as base64 text
+// (client.WithPayload, client.WithPayloadOutput).
 func (c *Client) Download(ctx context.Context, in *DownloadInput, opts ...client.CallOption) (*DownloadOutput, error) {
 	if in == nil {
 		in = new(DownloadInput)
 	}
 	out := new(DownloadOutput)
+	opts = append(opts[:len(opts):len(opts)], client.WithPayloadOutput(&out.Body))
 	if err := typed.Invoke(ctx, c.c, "Download", in, out, errorFor, opts...); err != nil {
 		return nil, err
 	}
@@ -130,9 +134,18 @@ func (c *Client) PaginateListItems(ctx context.Context, in *ListItemsInput, opts
 }
 
 // Upload calls smithycurl.test.extras#Upload.
+//
+// Its blob payload is sent and received as the bytes of the body, never as base64 text
+// (client.WithPayload, client.WithPayloadOutput).
 func (c *Client) Upload(ctx context.Context, in *UploadInput, opts ...client.CallOption) (*UploadOutput, error) {
 	if in == nil {
 		in = new(UploadInput)
+	}
+	if in.Body != nil { // the body as it is, not base64 in the document
+		opts = append(opts[:len(opts):len(opts)], client.WithPayload(in.Body))
+		doc := *in
+		doc.Body = nil
+		in = &doc
 	}
 	out := new(UploadOutput)
 	if err := typed.Invoke(ctx, c.c, "Upload", in, out, errorFor, opts...); err != nil {

@@ -1,0 +1,5 @@
+//go:build !race
+
+package gogen_test
+
+const raceEnabled = false
