@@ -17,8 +17,12 @@ import (
 // of the member's type that meets its constraints (@length, @range, enum
 // values, and @pattern where a value can be derived from it; lists and maps
 // get their @length min of entries, up to maxItems, different from each
-// other where the type leaves room: @uniqueItems, map keys), so that it
-// passes the client's validation as it is.
+// other where the type leaves room: @uniqueItems, map keys, structures),
+// so that it passes the client's validation as it is. Strings are not
+// empty where the constraints allow another (an @httpLabel must not be);
+// an optional member is left out when its value would lead back into a
+// structure being written or cannot meet a @pattern (some patterns no
+// value meets).
 func Example(m *model.Model, op *model.Operation) model.Node {
 	return exampler{m: m, seen: map[model.ShapeID]bool{}, distinct: map[*model.Member][]string{}}.shape(op.Input, nil)
 }
@@ -44,19 +48,26 @@ func (e exampler) shape(s *model.Shape, mem *model.Member) model.Node {
 	switch s.Type {
 	case model.StructureType, model.UnionType:
 		var obj model.ObjectBuilder
-		if e.seen[s.ID] {
+		if e.seen[s.ID] && s.Type == model.StructureType {
 			return obj.Build()
 		}
-		e.seen[s.ID] = true
-		defer delete(e.seen, s.ID)
+		// A union met again is written once more, with a member that
+		// does not lead back (the recursive ones are left out below).
+		if !e.seen[s.ID] {
+			e.seen[s.ID] = true
+			defer delete(e.seen, s.ID)
+		}
 		for _, mm := range s.Members {
 			t, _ := e.m.Target(mm)
-			if s.Type == model.UnionType && t != nil && e.seen[t.ID] {
-				continue // a member that leads back here would nest forever
-			}
-			if v, ok := mm.Traits.Get(model.TraitDefault); ok && !v.IsNull() && !e.constrained(mm) {
+			v, hasDefault := mm.Traits.Get(model.TraitDefault)
+			switch {
+			case hasDefault && !v.IsNull() && !e.constrained(mm):
 				obj.Set(mm.Name(), defaultNode(e.m, mm, v))
-			} else {
+			case (s.Type == model.UnionType || !mm.Traits.Has(model.TraitRequired)) && (e.recurses(t, 0) || !e.satisfiable(t, mm)):
+				// An optional member (or a union's) that would nest
+				// forever or cannot meet its @pattern is left out.
+				continue
+			default:
 				obj.Set(mm.Name(), e.shape(t, mm))
 			}
 			if s.Type == model.UnionType {
@@ -66,7 +77,13 @@ func (e exampler) shape(s *model.Shape, mem *model.Member) model.Node {
 		return obj.Build()
 	case model.ListType, model.SetType:
 		elem, _ := s.Member("member")
-		items := make([]model.Node, count(trait(model.TraitLength)))
+		n := count(trait(model.TraitLength))
+		if lo, _ := bounds(trait(model.TraitLength)); (lo == nil || lo.Sign() == 0) && elem != nil {
+			if t, _ := e.m.Target(elem); e.recurses(t, 0) {
+				n = 0 // its elements would nest forever
+			}
+		}
+		items := make([]model.Node, n)
 		for i := range items {
 			items[i] = e.member(elem, i)
 		}
@@ -105,6 +122,68 @@ func (e exampler) shape(s *model.Shape, mem *model.Member) model.Node {
 		return model.String(exampleString(trait))
 	}
 	return model.String("")
+}
+
+// recurses reports whether a value of t leads back into a structure or
+// union being written: t is one, or the elements or values of t (a list or
+// map, depth bounded) are.
+func (e exampler) recurses(t *model.Shape, depth int) bool {
+	if t == nil || depth > 8 {
+		return false
+	}
+	var inner string
+	switch t.Type {
+	case model.StructureType, model.UnionType:
+		return e.seen[t.ID]
+	case model.ListType, model.SetType:
+		inner = "member"
+	case model.MapType:
+		inner = "value"
+	default:
+		return false
+	}
+	mem, ok := t.Member(inner)
+	if !ok {
+		return false
+	}
+	next, _ := e.m.Target(mem)
+	return e.recurses(next, depth+1)
+}
+
+// satisfiable reports whether the example string of a string member meets
+// its @pattern (some patterns no value meets, as a JavaScript regex literal
+// kept with its slashes, or the example cannot derive a value: \b, (?m)).
+func (e exampler) satisfiable(t *model.Shape, mem *model.Member) bool {
+	return e.satisfiableAt(t, mem, 0)
+}
+
+// satisfiableAt is satisfiable, through the required members of
+// structures (depth bounded).
+func (e exampler) satisfiableAt(t *model.Shape, mem *model.Member, depth int) bool {
+	if t != nil && t.Type == model.StructureType && depth < 8 && !e.seen[t.ID] {
+		for _, mm := range t.Members {
+			if !mm.Traits.Has(model.TraitRequired) || mm.Traits.Has(model.TraitDefault) {
+				continue
+			}
+			if mt, _ := e.m.Target(mm); !e.satisfiableAt(mt, mm, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	if t == nil || t.Type != model.StringType || t.IsEnum() {
+		return true
+	}
+	trait := func(id model.ShapeID) (model.Node, bool) { return e.m.MemberTrait(mem, id) }
+	if _, ok := trait(model.TraitEnum); ok {
+		return true
+	}
+	p, ok := trait(model.TraitPattern)
+	if !ok {
+		return true
+	}
+	re, err := regexp.Compile(p.Str())
+	return err != nil || re.MatchString(exampleString(trait))
 }
 
 // constrained reports whether mem or its target has a constraint trait a
@@ -160,6 +239,27 @@ func (e exampler) member(mem *model.Member, i int) model.Node {
 		t.Type == model.FloatType, t.Type == model.DoubleType, t.Type == model.BigDecimalType:
 		if n, ok := offset(t.Type, trait, v.Literal(), i); ok {
 			return model.Number(n)
+		}
+	case t.Type == model.StructureType:
+		// Entry i differs in the first scalar member that can differ.
+		for _, mm := range t.Members {
+			mt, _ := e.m.Target(mm)
+			cur, ok := v.Get(mm.Name())
+			if !ok || mt == nil || mt.Type == model.StructureType || mt.Type == model.UnionType ||
+				mt.Type == model.ListType || mt.Type == model.SetType || mt.Type == model.MapType || mt.Type == model.DocumentType {
+				continue
+			}
+			if w := e.member(mm, i); w.JSON() != cur.JSON() {
+				var obj model.ObjectBuilder
+				for _, k := range v.Keys() {
+					x, _ := v.Get(k)
+					if k == mm.Name() {
+						x = w
+					}
+					obj.Set(k, x)
+				}
+				return obj.Build()
+			}
 		}
 	case t.Type == model.TimestampType:
 		return model.Number(strconv.Itoa(i))
@@ -311,7 +411,10 @@ func exampleString(trait func(model.ShapeID) (model.Node, bool)) string {
 	if err != nil {
 		return fit("string", lo, hi)
 	}
-	// Repetitions grow until the length fits.
+	// Repetitions grow until the length fits. An empty string is the
+	// last choice: an @httpLabel must not be empty, and patterns such as
+	// "^(?s)" or "^[a-z]*$" are met by "" first.
+	empty := false
 	for extra := 0; extra <= 256; extra++ {
 		s := generate(parsed, extra)
 		n := int64(utf8.RuneCountInString(s))
@@ -321,10 +424,19 @@ func exampleString(trait func(model.ShapeID) (model.Node, bool)) string {
 		if hi != nil && hi.IsInt64() && n > hi.Int64() {
 			break
 		}
-		if re.MatchString(s) {
+		if !re.MatchString(s) {
+			break
+		}
+		if s != "" {
 			return s
 		}
-		break
+		empty = true
+		if f := fit("string", lo, hi); f != "" && re.MatchString(f) {
+			return f
+		}
+	}
+	if empty {
+		return ""
 	}
 	return fit("string", lo, hi)
 }

@@ -180,3 +180,68 @@ func TestExamplesMeetConstraints(t *testing.T) {
 		t.Errorf("%d operations, want 200 or more", len(svc.Operations))
 	}
 }
+
+// TestExamplesOfAWSShapes: the example inputs of shapes found across the
+// 402 AWS models (make reach) pass validation with constraints on: an
+// @httpLabel whose pattern "" meets first (the example was "", and an
+// empty label is refused), optional members that lead back into a
+// structure being written (they were written as {}, missing the required
+// members inside), a union met again inside itself (it was written with
+// no member), @uniqueItems lists of structures (their entries were
+// equal), and optional members whose @pattern no value meets, directly or
+// through a required member (a JavaScript regex literal with its slashes).
+func TestExamplesOfAWSShapes(t *testing.T) {
+	l := model.NewLoader()
+	l.AddSource("aws.smithy", []byte(`$version: "2"
+namespace a
+use aws.protocols#restJson1
+@restJson1
+service S { operations: [Label, Recursive, Form, Unique, Unsatisfiable] }
+
+@http(method: "DELETE", uri: "/hooks/{id}/{name}")
+operation Label { input := {
+    @required @httpLabel id: AnyText
+    @required @httpLabel name: Name
+} }
+@length(min: 0, max: 255) @pattern("^(?s)") string AnyText
+@pattern("(^[a-zA-Z0-9._-]*$)|(arn:[^:]*:project/[a-zA-Z0-9._-]*)") string Name
+
+@http(method: "POST", uri: "/recursive")
+operation Recursive { input := { @required node: Node, nodes: Nodes } }
+structure Node { @required name: String, child: Node, children: Nodes }
+@length(min: 1) list Nodes { member: Node }
+
+@http(method: "POST", uri: "/items")
+operation Form { input := { @required items: Items } }
+union Item { section: Section, question: Question }
+structure Section { @required title: String, @required items: Items }
+structure Question { @required text: String }
+@length(min: 1) list Items { member: Item }
+
+@http(method: "POST", uri: "/unique")
+operation Unique { input := { @required team: Team } }
+@uniqueItems @length(min: 2) list Team { member: Person }
+structure Person { @required name: String, email: String }
+
+@http(method: "POST", uri: "/unsatisfiable")
+operation Unsatisfiable { input := { account: JsAccount, details: Details } }
+@pattern("/^[\\d]{12}$/") string JsAccount
+structure Details { policy: Policy, other: String }
+structure Policy { @required catalog: JsAccount }
+`))
+	m, _, err := l.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, _ := m.Service("a#S")
+	codec, err := protocol.New(m, svc, validating...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, op := range svc.Operations {
+		in := describe.Example(m, op).JSON()
+		if _, err := codec.EncodeRequest(context.Background(), op, []byte(in)); err != nil {
+			t.Errorf("%s: example %s\n  %v", op.Name, clip(in), err)
+		}
+	}
+}
