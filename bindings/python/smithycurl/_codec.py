@@ -118,6 +118,13 @@ def class_name(shape_id: str) -> str:
     return name + "_" if keyword.iskeyword(name) else name
 
 
+def enum_member_name(name: str) -> str:
+    """The Python name of an enum member: a keyword gets a trailing
+    underscore (Glue's True, False and None are True_, False_, None_), in
+    the classes the library makes and in generated packages alike."""
+    return name + "_" if keyword.iskeyword(name) else name
+
+
 def union_member_class_name(union_id: str, member: str) -> str:
     return class_name(union_id) + member[:1].upper() + member[1:]
 
@@ -319,7 +326,7 @@ class Registry:
 
         def make() -> Any:
             base = IntEnum if t == "intEnum" else StrEnum
-            values = [(v["name"], v["value"]) for v in shape.get("values", [])]
+            values = [(enum_member_name(v["name"]), v["value"]) for v in shape.get("values", [])]
             functional: Any = base
             cls = functional(class_name(sid), values, module=__name__)
             cls.shape_id = sid

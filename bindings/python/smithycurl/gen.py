@@ -129,7 +129,7 @@ class _Gen:
             shape = self.shapes.get(m["target"], {})
             for v in shape.get("values", []):
                 if v["value"] == value:
-                    return f"{self.names[m['target']]}.{v['name']}"
+                    return f"{self.names[m['target']]}.{_codec.enum_member_name(v['name'])}"
             return repr(value)
         if t == "timestamp":
             if isinstance(value, (int, float)):
@@ -157,7 +157,7 @@ class _Gen:
         out = f"class {name}({base}):\n"
         out += _doc(shape.get("documentation", "") or f"The enum {sid}.", "    ")
         for v in shape.get("values", []):
-            out += f"    {v['name']} = {v['value']!r}\n"
+            out += f"    {_codec.enum_member_name(v['name'])} = {v['value']!r}\n"
             if v.get("documentation"):
                 out += _doc(v["documentation"], "    ")
         return out

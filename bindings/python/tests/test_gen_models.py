@@ -168,3 +168,42 @@ def test_packages_pass_mypy_strict(packages: str) -> None:
     r = subprocess.run([mypy, "--strict", "--no-incremental", *args], capture_output=True, text=True, env=env,
                        cwd=packages, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+KEYWORD_ENUMS = """$version: "2"
+namespace kw
+@aws.protocols#awsJson1_1
+service Kw { operations: [Put] }
+operation Put { input := {
+    flag: Flag = "True"
+    serde: Serde
+} }
+enum Flag { True, False }
+enum Serde {
+    None = "None"
+    class = "class"
+    OpenCSV = "OpenCSVSerDe"
+}
+"""
+
+
+def test_enum_members_named_after_keywords(tmp_path: str) -> None:
+    """Enum members named True, False, None or class (Glue's
+    AllowFullTableExternalDataAccessEnum, CsvSerdeOption) get a trailing
+    underscore: the generated package imports (it was a SyntaxError,
+    found by make reach), and the library's own classes use the same
+    names."""
+    src = os.path.join(str(tmp_path), "kw.smithy")
+    with open(src, "w", encoding="utf-8") as f:
+        f.write(KEYWORD_ENUMS)
+    with smithycurl.load_model(src).client(endpoint="http://127.0.0.1:9") as client:
+        assert [m.name for m in client.types["kw#Serde"]] == ["None_", "class_", "OpenCSV"]
+    out = str(tmp_path)
+    subprocess.run([sys.executable, "-m", "smithycurl", "gen", src, "-o", os.path.join(out, "gen_keywords")],
+                   check=True, env=dict(os.environ, PYTHONPATH=PKG))
+    if out not in sys.path:
+        sys.path.insert(0, out)
+    mod = importlib.import_module("gen_keywords")
+    assert mod.Flag.True_.value == "True" and mod.Flag.False_.value == "False"
+    assert mod.Serde.None_.value == "None" and mod.Serde.class_.value == "class"
+    assert mod.PutInput().flag is mod.Flag.True_
