@@ -6,7 +6,7 @@ BUILD     := build
 # (169.254.169.254) when no credentials are found; tests of IMDS use fakes.
 export AWS_EC2_METADATA_DISABLED := true
 
-.PHONY: bench-transfer all deps deps-test test-build test-race test-go fuzz-brief build demo test vet unit conformance fuzz bench clean contract bench-aws lib install examples ctest bench-c pytest bench-python gentest-c bench-typed-c proptest fuzz-long bench-sched bench-stream bench-soak bench-async-c bench-python-async diff-botocore diff-botocore-responses
+.PHONY: bench-transfer all deps deps-test test-build test-race test-go fuzz-brief build demo test vet unit conformance fuzz bench clean contract bench-aws lib install examples ctest bench-c pytest bench-python gentest-c bench-typed-c proptest fuzz-long bench-sched bench-stream bench-soak bench-async-c bench-python-async diff-botocore diff-botocore-responses reach reach-sample
 
 all: build
 
@@ -130,6 +130,32 @@ diff-botocore-responses: lib
 	$(GO) run ./testing/cmd/geninputs -responses -seed $(DIFF_SEED) -n $(DIFF_RESP_N) -models '$(DIFF_RESP_MODELS)' > $(BUILD)/diff-botocore-responses.jsonl
 	SMITHYCURL_LIBRARY=$(CURDIR)/$(BUILD)/libsmithycurl.so PYTHONPATH=$(CURDIR)/bindings/python $(DIFF_PYTHON) -B \
 		testing/botocore/diff_botocore_responses.py --shared $${SMITHYCURL_SHARED:-../shared} $(BUILD)/diff-botocore-responses.jsonl
+
+# Every AWS service (testing/cmd/reach, testing/reach): the 402 models of
+# $(SMITHYCURL_SHARED)/aws-models, each loaded and validated (no error, no
+# warning but those the model carries itself), its endpointTests run, the
+# example input of every operation checked with constraints on, its C
+# client compiled (-std=c99 -Wall -Wextra -Werror -pedantic, syntax only),
+# its Go package built and vetted (all in one go build and one go vet),
+# its Python package generated and imported (REACH_MYPY=N: mypy --strict
+# on N of them), and the request and response differentials against
+# botocore run (REACH_K inputs per operation) where botocore knows the
+# service. A table per protocol, skips with their reasons, then
+# "aws-models: N passed, N failed" (a case per model and stage); the
+# failures in full in build/_reach/failures.txt. REACH_FLAGS: -models
+# a,b,c, -stages, -sample N -seed S (see go run ./testing/cmd/reach -h).
+REACH_K ?= 1
+REACH_MYPY ?= 0
+REACH_FLAGS ?=
+reach: lib
+	$(GO) run ./testing/cmd/reach -k $(REACH_K) -mypy $(REACH_MYPY) -python $(PYTHON) $(REACH_FLAGS)
+
+# make test's share: REACH_SAMPLE models of aws-models through every stage,
+# chosen by a seed from the date (printed; -seed S repeats a day's run), so
+# that CI sees all of them over time.
+REACH_SAMPLE ?= 6
+reach-sample: lib
+	$(GO) run ./testing/cmd/reach -sample $(REACH_SAMPLE) -python $(PYTHON) $(REACH_FLAGS)
 
 # Presigned URLs against botocore's generate_presigned_url
 # (testing/botocore/diff_presign.py; in `make test`, ~5 s): S3 GetObject,

@@ -300,12 +300,46 @@ def to_smithycurl(shapes: dict[str, Any], ref: dict[str, Any], v: Any) -> Any:
 # ---------------------------------------------------------------- runner
 
 
+# A call whose endpoint rules put an input member in the host name (S3
+# Control's {AccountId}.host) reaches no server on 127.0.0.1: curl cannot
+# resolve the name, and the case is skipped at once (waiting for a capture
+# that cannot come took 10 s a case).
+UNRESOLVED_HOST = "Could not resolve host"
+HOST_FROM_INPUT = "the endpoint rules put an input member in the host name, which does not resolve to 127.0.0.1"
+
+_BY_SERVICE_ID: dict[str, str] = {}
+
+
+def botocore_name(session: Any, model_path: str, service_id: str) -> str:
+    """botocore's name of a model's service: the file's name (the models
+    of models/aws are named so), else the sdkId as botocore writes names,
+    else the botocore service whose serviceId is the model's sdkId (the
+    files of aws-models are named after their api-models-aws folder:
+    s3-control is s3control, elasticsearch-service is es). The last reads
+    every botocore model once (seconds)."""
+    name = os.path.basename(model_path)[: -len(".json")]
+    available = set(session.get_available_services())
+    if name in available:
+        return name
+    with open(model_path, encoding="utf-8") as f:
+        traits = json.load(f)["shapes"].get(service_id, {}).get("traits", {})
+    sdk_id = str(traits.get("aws.api#service", {}).get("sdkId", ""))
+    guess = sdk_id.lower().replace(" ", "-")
+    if guess in available:
+        return guess
+    if not _BY_SERVICE_ID:
+        loader = session.get_component("data_loader")
+        for n in sorted(available):
+            _BY_SERVICE_ID.setdefault(loader.load_service_model(n, "service-2")["metadata"].get("serviceId", ""), n)
+    return _BY_SERVICE_ID.get(sdk_id, name)
+
+
 class Service:
     """One model's service: the smithycurl client and botocore's model."""
 
     def __init__(self, model_path: str, service_id: str, protocol: str, endpoint: str,
                  session: Any) -> None:
-        self.name = os.path.basename(model_path)[: -len(".json")]
+        self.name = botocore_name(session, model_path, service_id)
         self.service_id = service_id
         self.protocol = PROTOCOLS[protocol]
         self.skip_reason = ""
@@ -383,8 +417,9 @@ class Runner:
                 svc.streams.add(op)  # opened as a stream from now on
                 return self.requests(svc, op, doc)
             raise Skip(f"smithycurl refused the input: {str(e)[:160]}")
-        except smithycurl.SmithycurlError:
-            pass
+        except smithycurl.SmithycurlError as e:
+            if UNRESOLVED_HOST in str(e):
+                raise Skip(HOST_FROM_INPUT)
         try:
             ours = self.server.captured.get(timeout=10)
         except queue.Empty:
@@ -504,16 +539,48 @@ class Runner:
         return walk(doc, lambda x: x)
 
 
+class PerModel:
+    """Each model's cases, passed, failed and skipped with why, written
+    as JSON by --per-model FILE (make reach, testing/reach, counts a case
+    per model from them)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.counts: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+
+    def run(self, runner: Any, model: str, run: Callable[[], None]) -> None:
+        """Runs one case of model on runner and counts its outcome."""
+        passed, failed, skipped = runner.passed, runner.failed, collections.Counter(runner.skipped)
+        run()
+        c = self.counts[model]
+        c["passed"] += runner.passed - passed
+        c["failed"] += runner.failed - failed
+        for reason, n in (runner.skipped - skipped).items():
+            c["skipped: " + reason] += n
+
+    def write(self) -> None:
+        if self.path:
+            with open(self.path, "w", encoding="utf-8") as f:
+                json.dump(self.counts, f, indent=1, sort_keys=True)
+
+
+def add_common_args(ap: argparse.ArgumentParser) -> None:
+    """The arguments both differentials take."""
+    ap.add_argument("--shared", default=os.environ.get("SMITHYCURL_SHARED", "../shared"))
+    ap.add_argument("--per-model", default="", metavar="FILE", help="write each model's passed, failed and skipped cases to FILE (JSON)")
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("inputs", nargs="?", default="-", help="JSON lines of geninputs (default: stdin)")
-    ap.add_argument("--shared", default=os.environ.get("SMITHYCURL_SHARED", "../shared"))
+    add_common_args(ap)
     ap.add_argument("--shrink", type=int, default=150, help="most requests spent shrinking one input")
     ap.add_argument("-v", "--verbose", action="store_true", help="print why each skipped case was skipped")
     args = ap.parse_args(argv)
     f = sys.stdin if args.inputs == "-" else open(args.inputs, encoding="utf-8")
     runner = Runner(args.shrink)
     runner.verbose = args.verbose
+    per_model = PerModel(args.per_model)
     print(f"botocore {botocore.__version__} on Python {sys.version.split()[0]}; capture server {runner.server.url}")
     start = time.monotonic()
     cases = 0
@@ -523,7 +590,8 @@ def main(argv: Optional[list[str]] = None) -> int:
         case = json.loads(line, parse_float=decimal.Decimal, parse_int=int)
         case["model_path"] = os.path.join(args.shared, "models", case["model"])
         cases += 1
-        runner.run_case(case)
+        per_model.run(runner, case["model"], lambda: runner.run_case(case))
+    per_model.write()
     return summary(runner, "EXCLUSIONS",
                    f"{cases} cases in {time.monotonic() - start:.0f} s; {runner.pruned_cases} pruned of members botocore's model lacks")
 

@@ -43,7 +43,7 @@ import threading
 import time
 from typing import Any, Optional
 
-from diff_botocore import QuietHandler, Service, Skip, b64, botocore, summary, to_smithycurl  # exits when botocore is missing
+from diff_botocore import HOST_FROM_INPUT, UNRESOLVED_HOST, PerModel, QuietHandler, Service, Skip, add_common_args, b64, botocore, summary, to_smithycurl  # exits when botocore is missing
 
 import botocore.awsrequest
 import botocore.parsers
@@ -233,6 +233,8 @@ class Runner:
         except (smithycurl.UsageError, smithycurl.ValidationError, TypeError) as e:
             raise Skip(f"smithycurl refused the input: {str(e)[:160]}")
         except smithycurl.SmithycurlError as e:
+            if UNRESOLVED_HOST in str(e):
+                raise Skip(HOST_FROM_INPUT)
             return {"raised": f"{type(e).__name__}: {e}"}
         return {"output": ours_plain(out)}
 
@@ -362,7 +364,7 @@ class Runner:
 def main(argv: Optional[list[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("inputs", nargs="?", default="-", help="JSON lines of geninputs -responses (default: stdin)")
-    ap.add_argument("--shared", default=os.environ.get("SMITHYCURL_SHARED", "../shared"))
+    add_common_args(ap)
     ap.add_argument("-v", "--verbose", action="store_true", help="print why each skipped case was skipped")
     ap.add_argument("--show-excluded", default="", metavar="NAME", help="print each difference exclusion NAME matches")
     args = ap.parse_args(argv)
@@ -370,6 +372,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     runner = Runner()
     runner.verbose = args.verbose
     runner.show_excluded = args.show_excluded
+    per_model = PerModel(args.per_model)
     print(f"botocore {botocore.__version__} on Python {sys.version.split()[0]}; reply server {runner.server.url}")
     start = time.monotonic()
     cases = 0
@@ -378,7 +381,8 @@ def main(argv: Optional[list[str]] = None) -> int:
             continue
         c = Case(json.loads(line, parse_float=decimal.Decimal, parse_int=int), args.shared)
         cases += 1
-        runner.run_case(c)
+        per_model.run(runner, c.model, lambda: runner.run_case(c))
+    per_model.write()
     return summary(runner, "RESPONSE_EXCLUSIONS", f"{cases} cases in {time.monotonic() - start:.0f} s")
 
 
