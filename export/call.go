@@ -87,18 +87,25 @@ func callTarget(ch, tok C.uintptr_t) (*clientH, context.Context, bool) {
 	return cl, t.ctx, true
 }
 
-//export scx_call
-func scx_call(ch C.uintptr_t, op *C.char, in *C.char, n C.size_t, tok C.uintptr_t, hints, threads C.int, out *C.uintptr_t) (rc C.int) {
-	defer guard(&rc)
+// startCall checks the arguments every synchronous call takes (after the
+// scheduling hints): the client and its context, the operation's name and
+// the input (C memory, read during the call only); rc is not codeOK when
+// they are wrong.
+func startCall(ch, tok C.uintptr_t, op, in *C.char, n C.size_t, hints, threads C.int) (cl *clientH, ctx context.Context, name string, input []byte, rc C.int) {
 	schedHints(int(hints), int(threads))
 	cl, ctx, ok := callTarget(ch, tok)
 	if !ok {
-		return codeInvalidHandle
+		return nil, nil, "", nil, codeInvalidHandle
 	}
 	if op == nil || (in == nil && n > 0) {
-		return codeInvalidArgument
+		return nil, nil, "", nil, codeInvalidArgument
 	}
-	r := call(ctx, cl.c, C.GoString(op), unsafe.Slice((*byte)(unsafe.Pointer(in)), int(n)))
+	return cl, ctx, C.GoString(op), unsafe.Slice((*byte)(unsafe.Pointer(in)), int(n)), codeOK
+}
+
+// finishCall gives the caller the result handle of r (nil: out of memory)
+// and returns its code.
+func finishCall(r *result, out *C.uintptr_t) C.int {
 	if r == nil {
 		return codeNoMem
 	}
@@ -106,17 +113,23 @@ func scx_call(ch C.uintptr_t, op *C.char, in *C.char, n C.size_t, tok C.uintptr_
 	return C.int(r.code)
 }
 
+//export scx_call
+func scx_call(ch C.uintptr_t, op *C.char, in *C.char, n C.size_t, tok C.uintptr_t, hints, threads C.int, out *C.uintptr_t) (rc C.int) {
+	defer guard(&rc)
+	cl, ctx, name, input, rc := startCall(ch, tok, op, in, n, hints, threads)
+	if rc != codeOK {
+		return rc
+	}
+	return finishCall(call(ctx, cl.c, name, input), out)
+}
+
 //export scx_call_stream
 func scx_call_stream(ch C.uintptr_t, op *C.char, in *C.char, n C.size_t, readFn, rewindFn, readUser C.uintptr_t, size C.longlong,
 	writeFn, writeUser C.uintptr_t, tok C.uintptr_t, hints, threads C.int, out *C.uintptr_t) (rc C.int) {
 	defer guard(&rc)
-	schedHints(int(hints), int(threads))
-	cl, ctx, ok := callTarget(ch, tok)
-	if !ok {
-		return codeInvalidHandle
-	}
-	if op == nil || (in == nil && n > 0) {
-		return codeInvalidArgument
+	cl, ctx, name, input, rc := startCall(ch, tok, op, in, n, hints, threads)
+	if rc != codeOK {
+		return rc
 	}
 	var opts []client.CallOption
 	if readFn != 0 {
@@ -129,12 +142,7 @@ func scx_call_stream(ch C.uintptr_t, op *C.char, in *C.char, n C.size_t, readFn,
 	if writeFn != 0 {
 		opts = append(opts, client.WithBodyWriter(&cWriter{fn: writeFn, user: writeUser}))
 	}
-	r := call(ctx, cl.c, C.GoString(op), unsafe.Slice((*byte)(unsafe.Pointer(in)), int(n)), opts...)
-	if r == nil {
-		return codeNoMem
-	}
-	*out = register(C.SCX_RESULT, r)
-	return C.int(r.code)
+	return finishCall(call(ctx, cl.c, name, input, opts...), out)
 }
 
 // cReader reads a request body from a smithycurl_read_fn.

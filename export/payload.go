@@ -106,20 +106,11 @@ func callPayload(ctx context.Context, c *client.Client, op string, input []byte,
 func scx_call_payload(ch C.uintptr_t, op *C.char, in *C.char, n C.size_t, mode C.int, data unsafe.Pointer, dataLen C.size_t,
 	tok C.uintptr_t, hints, threads C.int, out *C.uintptr_t) (rc C.int) {
 	defer guard(&rc)
-	schedHints(int(hints), int(threads))
-	cl, ctx, ok := callTarget(ch, tok)
-	if !ok {
-		return codeInvalidHandle
+	cl, ctx, name, input, rc := startCall(ch, tok, op, in, n, hints, threads)
+	if rc != codeOK {
+		return rc
 	}
-	if op == nil || (in == nil && n > 0) {
-		return codeInvalidArgument
-	}
-	r := callPayload(ctx, cl.c, C.GoString(op), unsafe.Slice((*byte)(unsafe.Pointer(in)), int(n)), newPayloadCall(mode, data, dataLen))
-	if r == nil {
-		return codeNoMem
-	}
-	*out = register(C.SCX_RESULT, r)
-	return C.int(r.code)
+	return finishCall(callPayload(ctx, cl.c, name, input, newPayloadCall(mode, data, dataLen)), out)
 }
 
 // scx_result_payload gives the output payload of result h (NULL, 0 when

@@ -8,7 +8,6 @@ import "C"
 import (
 	"iter"
 	"sync"
-	"unsafe"
 
 	"github.com/smithycurl/smithycurl/client"
 )
@@ -37,16 +36,10 @@ func (h *streamH) close() {
 func scx_stream_open(ch C.uintptr_t, op *C.char, in *C.char, n C.size_t, tok C.uintptr_t, hints, threads C.int,
 	outR, outS *C.uintptr_t) (rc C.int) {
 	defer guard(&rc)
-	schedHints(int(hints), int(threads))
-	cl, ctx, ok := callTarget(ch, tok)
-	if !ok {
-		return codeInvalidHandle
+	cl, ctx, name, input, rc := startCall(ch, tok, op, in, n, hints, threads)
+	if rc != codeOK {
+		return rc
 	}
-	if op == nil || (in == nil && n > 0) {
-		return codeInvalidArgument
-	}
-	name := C.GoString(op)
-	input := unsafe.Slice((*byte)(unsafe.Pointer(in)), int(n))
 	r := checkCall(cl.c, name, input)
 	var s *client.EventStream
 	if r == nil {

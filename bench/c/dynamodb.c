@@ -7,7 +7,6 @@
 //   bench-c-dynamodb <dynalite-url> <dynamodb-model.json> <libsmithycurl.so> <calls>
 #define _GNU_SOURCE
 #include <curl/curl.h>
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,11 +15,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "aws.h"
 #include "clock.h"
 #include "smithycurl.h"
 
-#define KEY "AKIDEXAMPLE"
-#define SECRET "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"
 #define TABLE "bench-c"
 static const char *ops[2] = {"GetItem", "PutItem"};
 static const char *inputs[2] = {
@@ -47,7 +45,7 @@ static int run_curl(const char *url, int op, int calls, double out[2]) {
     curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdr);
     curl_easy_setopt(h, CURLOPT_POSTFIELDS, inputs[op]);
     curl_easy_setopt(h, CURLOPT_AWS_SIGV4, "aws:amz:us-east-1:dynamodb");
-    curl_easy_setopt(h, CURLOPT_USERPWD, KEY ":" SECRET);
+    curl_easy_setopt(h, CURLOPT_USERPWD, BENCH_KEY ":" BENCH_SECRET);
     curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, collect);
     curl_easy_setopt(h, CURLOPT_WRITEDATA, &got);
     for (int i = 0; i < 50; i++) curl_easy_perform(h);
@@ -66,32 +64,12 @@ static int run_curl(const char *url, int op, int calls, double out[2]) {
     return 0;
 }
 
-#define SYM(name) typeof(&smithycurl_##name) name = dlsym(lib, "smithycurl_" #name)
-
 static int run_smithycurl(const char *url, const char *model_path, const char *so, int op, int calls, double out[2]) {
-    void *lib = dlopen(so, RTLD_NOW);
-    if (!lib) {
-        fprintf(stderr, "%s\n", dlerror());
-        return 1;
-    }
-    SYM(loader_new);
-    SYM(loader_add_path);
-    SYM(loader_load);
-    SYM(options_new);
-    SYM(options_set_aws_sigv4);
-    SYM(client_new);
+    smithycurl_client *c = NULL;
+    void *lib = bench_client(so, model_path, "com.amazonaws.dynamodb#DynamoDB_20120810", url, &c);
+    if (!lib) return 1;
     SYM(call);
     SYM(result_free);
-    smithycurl_loader *ld = NULL;
-    smithycurl_model *m = NULL;
-    smithycurl_options *o = NULL;
-    smithycurl_client *c = NULL;
-    if (loader_new(&ld) || loader_add_path(ld, model_path) || loader_load(ld, &m) || options_new(&o) ||
-        options_set_aws_sigv4(o, KEY, SECRET, NULL, "us-east-1") ||
-        client_new(m, "com.amazonaws.dynamodb#DynamoDB_20120810", url, o, &c)) {
-        fprintf(stderr, "smithycurl set-up failed\n");
-        return 1;
-    }
     static const char create[] =
         "{\"TableName\": \"" TABLE "\", \"BillingMode\": \"PAY_PER_REQUEST\","
         " \"AttributeDefinitions\": [{\"AttributeName\": \"pk\", \"AttributeType\": \"S\"}],"
@@ -118,24 +96,22 @@ static int run_smithycurl(const char *url, const char *model_path, const char *s
     return 0;
 }
 
+// What a side of one measurement is given.
+struct side_args {
+    char **argv;
+    int smithy, op, calls;
+};
+
+static int side(const void *arg, double out[2]) {
+    const struct side_args *a = arg;
+    return a->smithy ? run_smithycurl(a->argv[1], a->argv[2], a->argv[3], a->op, a->calls, out)
+                     : run_curl(a->argv[1], a->op, a->calls, out);
+}
+
 // measure runs one side in a child process and reads its two figures back.
 static int measure(int smithy, char **argv, int op, int calls, double out[2]) {
-    int fd[2];
-    if (pipe(fd)) return 1;
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(fd[0]);
-        double r[2] = {0, 0};
-        int rc = smithy ? run_smithycurl(argv[1], argv[2], argv[3], op, calls, r) : run_curl(argv[1], op, calls, r);
-        if (write(fd[1], r, sizeof r) != sizeof r) rc = 1;
-        _exit(rc);
-    }
-    close(fd[1]);
-    ssize_t n = read(fd[0], out, 2 * sizeof(double));
-    close(fd[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    return n == 2 * sizeof(double) && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+    struct side_args a = {argv, smithy, op, calls};
+    return in_child(side, &a, out);
 }
 
 static int cmp(const void *a, const void *b) {

@@ -14,23 +14,22 @@
 //   [BENCH_SIDE=capi|curl] bench-c-s3 <s3rver-url> <s3-model.json> <libsmithycurl.so> <pairs-1KiB> <pairs-1MiB>
 #define _GNU_SOURCE
 #include <curl/curl.h>
-#include <dlfcn.h>
 #include <openssl/hmac.h>
 #include <openssl/sha.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
+#include "aws.h"
 #include "clock.h"
 #include "smithycurl.h"
 
-#define KEY "AKIDEXAMPLE"
-#define SECRET "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"
-#define REGION "us-east-1"
+#define KEY BENCH_KEY
+#define SECRET BENCH_SECRET
+#define REGION BENCH_REGION
 #define BUCKET "bench-c-s3"
 
 // s3rver 3.7 now and then answers a GET right after the PUT of the same
@@ -209,33 +208,14 @@ static int run_curl(const char *url, const char *key, int pairs, double out[2]) 
 
 // ---- the C API side ----
 
-#define SYM(name) typeof(&smithycurl_##name) name = dlsym(lib, "smithycurl_" #name)
-
 static int run_smithycurl(const char *url, const char *model_path, const char *so, const char *key, int pairs,
                           double out[2]) {
-    void *lib = dlopen(so, RTLD_NOW);
-    if (!lib) {
-        fprintf(stderr, "%s\n", dlerror());
-        return 1;
-    }
-    SYM(loader_new);
-    SYM(loader_add_path);
-    SYM(loader_load);
-    SYM(options_new);
-    SYM(options_set_aws_sigv4);
-    SYM(client_new);
+    smithycurl_client *c = NULL;
+    void *lib = bench_client(so, model_path, "com.amazonaws.s3#AmazonS3", url, &c);
+    if (!lib) return 1;
     SYM(call_payload);
     SYM(result_payload);
     SYM(result_free);
-    smithycurl_loader *ld = NULL;
-    smithycurl_model *m = NULL;
-    smithycurl_options *o = NULL;
-    smithycurl_client *c = NULL;
-    if (loader_new(&ld) || loader_add_path(ld, model_path) || loader_load(ld, &m) || options_new(&o) ||
-        options_set_aws_sigv4(o, KEY, SECRET, NULL, REGION) || client_new(m, "com.amazonaws.s3#AmazonS3", url, o, &c)) {
-        fprintf(stderr, "smithycurl set-up failed\n");
-        return 1;
-    }
     char in[256];
     int in_len = snprintf(in, sizeof in, "{\"Bucket\": \"" BUCKET "\", \"Key\": \"%s\"}", key);
     smithycurl_payload p = SMITHYCURL_PAYLOAD_INIT;
@@ -271,24 +251,23 @@ static int run_smithycurl(const char *url, const char *model_path, const char *s
     return 0;
 }
 
+// What a side of one measurement is given.
+struct side_args {
+    char **argv;
+    const char *key;
+    int smithy, pairs;
+};
+
+static int side(const void *arg, double out[2]) {
+    const struct side_args *a = arg;
+    return a->smithy ? run_smithycurl(a->argv[1], a->argv[2], a->argv[3], a->key, a->pairs, out)
+                     : run_curl(a->argv[1], a->key, a->pairs, out);
+}
+
 // measure runs one side in a child process and reads its two figures back.
 static int measure(int smithy, char **argv, const char *key, int pairs, double out[2]) {
-    int fd[2];
-    if (pipe(fd)) return 1;
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(fd[0]);
-        double r[2] = {0, 0};
-        int rc = smithy ? run_smithycurl(argv[1], argv[2], argv[3], key, pairs, r) : run_curl(argv[1], key, pairs, r);
-        if (write(fd[1], r, sizeof r) != sizeof r) rc = 1;
-        _exit(rc);
-    }
-    close(fd[1]);
-    ssize_t n = read(fd[0], out, 2 * sizeof(double));
-    close(fd[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    return n == 2 * sizeof(double) && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+    struct side_args a = {argv, key, smithy, pairs};
+    return in_child(side, &a, out);
 }
 
 int main(int argc, char **argv) {
