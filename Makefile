@@ -236,7 +236,8 @@ bench-stream: lib build
 # client: smithycurl vs aws-sdk-go-v2 (wall and CPU time per call), then client
 # creation with the model load. bench/ is a module of its own (the AWS SDK).
 # Then S3 PutObject+GetObject of 1 KiB and 1 MiB on s3rver, BENCH_S3_1KB and
-# BENCH_S3_1MB interleaved rounds: vs aws-sdk-go-v2, vs a hand-written libcurl
+# BENCH_S3_1MB interleaved rounds: Go (the body streamed, as bytes, in the
+# document, typed) vs aws-sdk-go-v2, vs a hand-written libcurl
 # client in C (bench/c/s3.c) and vs boto3 (CPU ratios).
 BENCH_N ?= 2000
 BENCH_S3_1KB ?= 300
@@ -245,8 +246,9 @@ bench-aws: lib
 	$(GO) run ./cmd/smithycurl gen go --model $${SMITHYCURL_SHARED:-../shared}/models/aws/dynamodb.json --package typeddynamo -o bench/build/_typeddynamo
 	cd bench && $(GO) test -tags typedbench -run '^$$' -bench 'DynamoDB' -benchtime $(BENCH_N)x -benchmem .
 	cd bench && $(GO) test -run '^$$' -bench 'NewClient' -benchtime 20x -benchmem .
-	cd bench && $(GO) test -run '^$$' -bench 'S3/1KB' -benchtime $(BENCH_S3_1KB)x . && \
-	$(GO) test -run '^$$' -bench 'S3/1MB' -benchtime $(BENCH_S3_1MB)x .
+	$(GO) run ./cmd/smithycurl gen go --model $${SMITHYCURL_SHARED:-../shared}/models/aws-large/s3.json --package typeds3 -o bench/build/_typeds3
+	cd bench && $(GO) test -tags typedbench -run '^$$' -bench 'S3/1KB' -benchtime $(BENCH_S3_1KB)x . && \
+	$(GO) test -tags typedbench -run '^$$' -bench 'S3/1MB' -benchtime $(BENCH_S3_1MB)x .
 	@command -v $(PYTHON) >/dev/null && $(PYTHON) -c 'import boto3' 2>/dev/null || { echo "bench-aws: the Python comparison needs python3-boto3 (apt-get install python3-boto3)"; exit 1; }
 	$(CC) $(CFLAGS_C) -Iinclude -o $(BUILD)/bench-c-dynamodb bench/c/dynamodb.c $$(pkg-config --cflags --libs libcurl) -ldl
 	$(CC) $(CFLAGS_C) -Iinclude -Ibench/c -o $(BUILD)/bench-c-s3 bench/c/s3.c $$(pkg-config --cflags --libs libcurl libcrypto zlib) -ldl
