@@ -2,6 +2,7 @@ package awsconfig
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -65,6 +66,10 @@ type Settings struct {
 	// request_min_compression_size_bytes: the smallest body
 	// @requestCompression compresses, 0 to 10,485,760 bytes.
 	RequestMinCompressionSize Value[int]
+	// EndpointDiscovery: AWS_ENABLE_ENDPOINT_DISCOVERY,
+	// endpoint_discovery_enabled: "true", "false" or "auto" (read in any
+	// case, returned lower-case, as botocore).
+	EndpointDiscovery Value[string]
 }
 
 // ServiceKey is a service's name in AWS_ENDPOINT_URL_<SERVICE> (upper-cased)
@@ -130,6 +135,9 @@ func (c *Config) Settings(profile string, serviceID string) (Settings, error) {
 		return Settings{}, err
 	}
 	if s.DisableRequestCompression, err = r.boolean("AWS_DISABLE_REQUEST_COMPRESSION", "disable_request_compression"); err != nil {
+		return Settings{}, err
+	}
+	if s.EndpointDiscovery, err = r.oneOf("AWS_ENABLE_ENDPOINT_DISCOVERY", "endpoint_discovery_enabled", "true", "false", "auto"); err != nil {
 		return Settings{}, err
 	}
 	if s.RequestMinCompressionSize, err = r.wholeNumber("AWS_REQUEST_MIN_COMPRESSION_SIZE_BYTES", "request_min_compression_size_bytes", 0, MaxMinCompressionSize); err != nil {
@@ -212,6 +220,19 @@ func (r resolver) wholeNumber(env, key string, lo, hi int) (Value[int], error) {
 		return Value[int]{}, fmt.Errorf("%s must be a whole number from %d to %d", v.Place(key), lo, hi)
 	}
 	return Value[int]{n, v.From}, nil
+}
+
+// oneOf reads one of values, in any case, returned lower-case.
+func (r resolver) oneOf(env, key string, values ...string) (Value[string], error) {
+	v := r.str([]string{env}, key)
+	if !v.IsSet() {
+		return v, nil
+	}
+	l := strings.ToLower(strings.TrimSpace(v.V))
+	if !slices.Contains(values, l) {
+		return Value[string]{}, fmt.Errorf("%s must be %s", v.Place(key), strings.Join(values, ", "))
+	}
+	return Value[string]{l, v.From}, nil
 }
 
 // retryMode reads botocore's modes, which are lower-case: legacy (read as

@@ -63,6 +63,8 @@ func TestSettingsPrecedence(t *testing.T) {
 		{"AWS_REGION over AWS_DEFAULT_REGION over the profile",
 			map[string]string{"AWS_REGION": "ap-south-1", "AWS_DEFAULT_REGION": "us-west-2"}, "", "", []want{
 				{"Region", "ap-south-1", "AWS_REGION"}}},
+		{"endpoint discovery, any case", map[string]string{"AWS_ENABLE_ENDPOINT_DISCOVERY": "True"}, "", "", []want{
+			{"EndpointDiscovery", "true", "AWS_ENABLE_ENDPOINT_DISCOVERY"}}},
 		{"AWS_DEFAULT_REGION over the profile", map[string]string{"AWS_DEFAULT_REGION": "us-west-2"}, "", "", []want{
 			{"Region", "us-west-2", "AWS_DEFAULT_REGION"}}},
 		{"empty variables are unset", map[string]string{"AWS_REGION": "", "AWS_MAX_ATTEMPTS": "", "AWS_USE_FIPS_ENDPOINT": ""}, "", "", []want{
@@ -152,6 +154,8 @@ func field(s Settings, name string) (string, string) {
 		return s.CABundle.V, s.CABundle.From
 	case "RetryMode":
 		return s.RetryMode.V, s.RetryMode.From
+	case "EndpointDiscovery":
+		return s.EndpointDiscovery.V, s.EndpointDiscovery.From
 	case "RequestChecksumCalculation":
 		return s.RequestChecksumCalculation.V, s.RequestChecksumCalculation.From
 	case "ResponseChecksumValidation":
@@ -222,6 +226,7 @@ func TestSettingsErrors(t *testing.T) {
 		{"max_attempts negative", map[string]string{"AWS_MAX_ATTEMPTS": "-1"}, "", "", "environment variable AWS_MAX_ATTEMPTS must be a whole number"},
 		{"max_attempts a fraction", map[string]string{"AWS_MAX_ATTEMPTS": "2.5"}, "", "", "AWS_MAX_ATTEMPTS must be"},
 		{"retry mode", map[string]string{"AWS_RETRY_MODE": secret}, "", "", "environment variable AWS_RETRY_MODE must be standard, adaptive or legacy"},
+		{"endpoint discovery", nil, "[default]\nendpoint_discovery_enabled = yes\n", "", "@2: endpoint_discovery_enabled must be true, false, auto"},
 		{"retry mode case", nil, "[default]\n\nretry_mode = Standard\n", "", "@3: retry_mode must be"},
 		{"request checksum calculation", map[string]string{"AWS_REQUEST_CHECKSUM_CALCULATION": secret}, "", "", "environment variable AWS_REQUEST_CHECKSUM_CALCULATION must be when_supported or when_required"},
 		{"response checksum validation", nil, "[default]\nresponse_checksum_validation = always\n", "", "@2: response_checksum_validation must be when_supported or when_required"},

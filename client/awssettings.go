@@ -102,6 +102,9 @@ func (o *options) applyAWSSettings(s awsconfig.Settings, endpoint string) (strin
 		}
 		o.transport.CAFile = s.CABundle.V
 	}
+	if o.discovery == "" && s.EndpointDiscovery.IsSet() {
+		o.discovery = EndpointDiscovery(s.EndpointDiscovery.V)
+	}
 	if o.retryMode == "" && s.RetryMode.IsSet() {
 		o.retryMode = RetryMode(s.RetryMode.V)
 	}

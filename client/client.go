@@ -60,6 +60,7 @@ type Client struct {
 	skew             clockSkew                 // the services' clock against the local one (skew.go)
 	express          expressSessions           // S3 Express sessions per bucket and credentials
 	responder        atomic.Pointer[Responder] // answers calls instead of the service (responder.go)
+	discovery        *discovery                // endpoint discovery (discovery.go); nil: none
 }
 
 // callPlan is what the client precomputes per operation.
@@ -121,6 +122,7 @@ func New(m *model.Model, serviceID model.ShapeID, endpoint string, opts ...Optio
 	if o.tracer != nil {
 		o.interceptors = append([]Interceptor{newTracing(o.tracer, svc.Shape)}, o.interceptors...)
 	}
+	explicitEndpoint := endpoint != "" // not one from the AWS settings: it turns endpoint discovery off
 	if o.endpoint.region == "" {
 		// The region given with the AWS credentials is the rules' region
 		// too, before AWS_REGION (WithRegion comes first).
@@ -168,6 +170,9 @@ func New(m *model.Model, serviceID model.ShapeID, endpoint string, opts ...Optio
 		region: o.endpoint.region, bucketInEndpoint: bucketInEndpoint, isAWS: svc.Shape.HasTrait(traitAWSService),
 		quota: newRetryQuota(o.retry)}
 	c.SetResponder(o.responder)
+	if c.discovery, err = newDiscovery(svc, o.discovery, explicitEndpoint); err != nil {
+		return nil, &Error{Kind: KindUsage, err: err}
+	}
 	if o.retryMode == RetryAdaptive {
 		c.limiter = newRateLimiter(time.Now)
 	}
@@ -367,6 +372,7 @@ func (c *Client) call(ctx context.Context, operation string, input []byte, co ca
 	var deadline time.Time // the whole call's time budget, set at the first retry
 	lastCost := 0          // what the last retry took from the quota
 	skewRetried := false   // a clock skew error was retried (once a call)
+	movedRetried := false  // a discovered endpoint's move was retried (once a call)
 	for attempt := 1; ; attempt++ {
 		if c.limiter != nil {
 			if err := c.limiter.acquire(ctx); err != nil {
@@ -401,12 +407,20 @@ func (c *Client) call(ctx context.Context, operation string, input []byte, co ca
 		// calls sign with the offset learned, and this one is sent once
 		// more, at once (the service did not act on it).
 		skewed := body.auth.sigV4() != nil && c.skew.learn(e, header, time.Now()) && !skewRetried
+		// The discovered endpoint moved: discover it again, send at once.
+		moved := c.discovery != nil && c.discovery.moved(body.discovered, e) && !movedRetried
 		if attempt >= c.opts.retry.MaxAttempts || hooked || body.responder != nil {
 			return nil, e
 		}
 		retry, onlyIdem, wait := c.retryDecision(e, header)
 		if skewed {
 			retry, onlyIdem, skewRetried = true, false, true
+		}
+		if moved {
+			if de := c.sendToDiscovered(ctx, op, body.discovered, req); de != nil {
+				return nil, e
+			}
+			retry, onlyIdem, movedRetried = true, false, true
 		}
 		if !retry {
 			return nil, e
@@ -418,7 +432,7 @@ func (c *Client) call(ctx context.Context, operation string, input []byte, co ca
 			return nil, noRetry(e, err)
 		}
 		backoff := c.opts.retry.backoff(attempt, wait)
-		if skewed {
+		if skewed || moved {
 			backoff = 0
 		}
 		if deadline.IsZero() {
@@ -490,6 +504,11 @@ func (c *Client) prepare(ctx context.Context, operation string, input []byte, co
 	req, base, ep, e := c.encodeRequest(ctx, op, plan, input, co.payload, extra, "")
 	if e != nil {
 		return nil, nil, nil, nil, e
+	}
+	if body.responder == nil {
+		if body.discovered, e = c.discoverEndpoint(ctx, op, input, req); e != nil {
+			return nil, nil, nil, nil, e
+		}
 	}
 	if err := body.attach(op, plan, req); err != nil {
 		return nil, nil, nil, nil, err

@@ -45,7 +45,8 @@ type options struct {
 	checksums checksumOptions
 	// compression: WithoutRequestCompression, WithRequestMinCompressionSize.
 	compression compressionOptions
-	responder   Responder // WithResponder
+	responder   Responder         // WithResponder
+	discovery   EndpointDiscovery // WithEndpointDiscovery ("" until New)
 }
 
 // engineOptions configure the client's asynchronous engine.

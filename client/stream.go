@@ -60,6 +60,8 @@ type callBody struct {
 	input  []byte
 	// responder answers the call instead of the service (SetResponder).
 	responder Responder
+	// discovered: the call goes to a discovered endpoint (discovery.go).
+	discovered *discoveredCall
 }
 
 // newCallBody checks the streams given to a call of op against its
