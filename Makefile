@@ -311,7 +311,7 @@ examples: lib
 ctest: lib build examples
 	$(GO) build -o $(BUILD)/testserver ./testing/cmd/testserver
 	$(GO) build -tags valgrind -buildmode=c-shared -ldflags='-extldflags=-Wl,--version-script=$(CURDIR)/export/smithycurl.map' -o $(BUILD)/valgrind/libsmithycurl.so ./export
-	$(CC) $(CFLAGS_C) -Iinclude -o $(BUILD)/ctest bindings/c/*.c -L$(BUILD) -lsmithycurl -lpthread
+	$(CC) $(CFLAGS_C) -Iinclude -o $(BUILD)/ctest bindings/c/*.c -L$(BUILD) -lsmithycurl -lpthread $$(pkg-config --cflags --libs libcrypto)
 	bindings/c/run.sh
 	bindings/c/run.sh --valgrind
 

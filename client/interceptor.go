@@ -137,6 +137,69 @@ func (BaseInterceptor) ReadAfterAttempt(context.Context, *Exchange) error       
 func (BaseInterceptor) ModifyBeforeCompletion(context.Context, *Exchange) error        { return nil }
 func (BaseInterceptor) ReadAfterExecution(context.Context, *Exchange) error            { return nil }
 
+// InterceptorFunc is an Interceptor whose every hook calls f with the
+// hook's point: one function for all of them (the C and Python front
+// ends' interceptors are one).
+type InterceptorFunc func(ctx context.Context, h Hook, x *Exchange) error
+
+func (f InterceptorFunc) ReadBeforeExecution(ctx context.Context, x *Exchange) error {
+	return f(ctx, HookReadBeforeExecution, x)
+}
+func (f InterceptorFunc) ModifyBeforeSerialization(ctx context.Context, x *Exchange) error {
+	return f(ctx, HookModifyBeforeSerialization, x)
+}
+func (f InterceptorFunc) ReadBeforeSerialization(ctx context.Context, x *Exchange) error {
+	return f(ctx, HookReadBeforeSerialization, x)
+}
+func (f InterceptorFunc) ReadAfterSerialization(ctx context.Context, x *Exchange) error {
+	return f(ctx, HookReadAfterSerialization, x)
+}
+func (f InterceptorFunc) ModifyBeforeRetryLoop(ctx context.Context, x *Exchange) error {
+	return f(ctx, HookModifyBeforeRetryLoop, x)
+}
+func (f InterceptorFunc) ReadBeforeAttempt(ctx context.Context, x *Exchange) error {
+	return f(ctx, HookReadBeforeAttempt, x)
+}
+func (f InterceptorFunc) ModifyBeforeSigning(ctx context.Context, x *Exchange) error {
+	return f(ctx, HookModifyBeforeSigning, x)
+}
+func (f InterceptorFunc) ReadBeforeSigning(ctx context.Context, x *Exchange) error {
+	return f(ctx, HookReadBeforeSigning, x)
+}
+func (f InterceptorFunc) ReadAfterSigning(ctx context.Context, x *Exchange) error {
+	return f(ctx, HookReadAfterSigning, x)
+}
+func (f InterceptorFunc) ModifyBeforeTransmit(ctx context.Context, x *Exchange) error {
+	return f(ctx, HookModifyBeforeTransmit, x)
+}
+func (f InterceptorFunc) ReadBeforeTransmit(ctx context.Context, x *Exchange) error {
+	return f(ctx, HookReadBeforeTransmit, x)
+}
+func (f InterceptorFunc) ReadAfterTransmit(ctx context.Context, x *Exchange) error {
+	return f(ctx, HookReadAfterTransmit, x)
+}
+func (f InterceptorFunc) ModifyBeforeDeserialization(ctx context.Context, x *Exchange) error {
+	return f(ctx, HookModifyBeforeDeserialization, x)
+}
+func (f InterceptorFunc) ReadBeforeDeserialization(ctx context.Context, x *Exchange) error {
+	return f(ctx, HookReadBeforeDeserialization, x)
+}
+func (f InterceptorFunc) ReadAfterDeserialization(ctx context.Context, x *Exchange) error {
+	return f(ctx, HookReadAfterDeserialization, x)
+}
+func (f InterceptorFunc) ModifyBeforeAttemptCompletion(ctx context.Context, x *Exchange) error {
+	return f(ctx, HookModifyBeforeAttemptCompletion, x)
+}
+func (f InterceptorFunc) ReadAfterAttempt(ctx context.Context, x *Exchange) error {
+	return f(ctx, HookReadAfterAttempt, x)
+}
+func (f InterceptorFunc) ModifyBeforeCompletion(ctx context.Context, x *Exchange) error {
+	return f(ctx, HookModifyBeforeCompletion, x)
+}
+func (f InterceptorFunc) ReadAfterExecution(ctx context.Context, x *Exchange) error {
+	return f(ctx, HookReadAfterExecution, x)
+}
+
 // Hook is one reference point of Interceptor, numbered in call order
 // (the C API's smithycurl_hook values).
 type Hook int

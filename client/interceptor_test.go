@@ -36,66 +36,8 @@ func (r *hookLog) add(h client.Hook, x *client.Exchange) error {
 }
 
 // each makes an interceptor whose every hook calls f.
-type each struct {
-	f func(client.Hook, *client.Exchange) error
-}
-
-func (e each) ReadBeforeExecution(_ context.Context, x *client.Exchange) error {
-	return e.f(client.HookReadBeforeExecution, x)
-}
-func (e each) ModifyBeforeSerialization(_ context.Context, x *client.Exchange) error {
-	return e.f(client.HookModifyBeforeSerialization, x)
-}
-func (e each) ReadBeforeSerialization(_ context.Context, x *client.Exchange) error {
-	return e.f(client.HookReadBeforeSerialization, x)
-}
-func (e each) ReadAfterSerialization(_ context.Context, x *client.Exchange) error {
-	return e.f(client.HookReadAfterSerialization, x)
-}
-func (e each) ModifyBeforeRetryLoop(_ context.Context, x *client.Exchange) error {
-	return e.f(client.HookModifyBeforeRetryLoop, x)
-}
-func (e each) ReadBeforeAttempt(_ context.Context, x *client.Exchange) error {
-	return e.f(client.HookReadBeforeAttempt, x)
-}
-func (e each) ModifyBeforeSigning(_ context.Context, x *client.Exchange) error {
-	return e.f(client.HookModifyBeforeSigning, x)
-}
-func (e each) ReadBeforeSigning(_ context.Context, x *client.Exchange) error {
-	return e.f(client.HookReadBeforeSigning, x)
-}
-func (e each) ReadAfterSigning(_ context.Context, x *client.Exchange) error {
-	return e.f(client.HookReadAfterSigning, x)
-}
-func (e each) ModifyBeforeTransmit(_ context.Context, x *client.Exchange) error {
-	return e.f(client.HookModifyBeforeTransmit, x)
-}
-func (e each) ReadBeforeTransmit(_ context.Context, x *client.Exchange) error {
-	return e.f(client.HookReadBeforeTransmit, x)
-}
-func (e each) ReadAfterTransmit(_ context.Context, x *client.Exchange) error {
-	return e.f(client.HookReadAfterTransmit, x)
-}
-func (e each) ModifyBeforeDeserialization(_ context.Context, x *client.Exchange) error {
-	return e.f(client.HookModifyBeforeDeserialization, x)
-}
-func (e each) ReadBeforeDeserialization(_ context.Context, x *client.Exchange) error {
-	return e.f(client.HookReadBeforeDeserialization, x)
-}
-func (e each) ReadAfterDeserialization(_ context.Context, x *client.Exchange) error {
-	return e.f(client.HookReadAfterDeserialization, x)
-}
-func (e each) ModifyBeforeAttemptCompletion(_ context.Context, x *client.Exchange) error {
-	return e.f(client.HookModifyBeforeAttemptCompletion, x)
-}
-func (e each) ReadAfterAttempt(_ context.Context, x *client.Exchange) error {
-	return e.f(client.HookReadAfterAttempt, x)
-}
-func (e each) ModifyBeforeCompletion(_ context.Context, x *client.Exchange) error {
-	return e.f(client.HookModifyBeforeCompletion, x)
-}
-func (e each) ReadAfterExecution(_ context.Context, x *client.Exchange) error {
-	return e.f(client.HookReadAfterExecution, x)
+func each(f func(client.Hook, *client.Exchange) error) client.Interceptor {
+	return client.InterceptorFunc(func(_ context.Context, h client.Hook, x *client.Exchange) error { return f(h, x) })
 }
 
 // attemptHooks are the hooks of one attempt that reaches a response.
@@ -111,7 +53,7 @@ func attemptHooks(n int) []string {
 // the reference order, on a call retried twice (500, 500, 500).
 func TestInterceptorOrder(t *testing.T) {
 	r := &hookLog{}
-	c := newHTTPBin(t, fastRetries, client.WithInterceptors(each{r.add}))
+	c := newHTTPBin(t, fastRetries, client.WithInterceptors(each(r.add)))
 	_, err := c.Call(context.Background(), "Status", []byte(`{"code": 500}`))
 	if e := asError(t, err, client.KindService); e.Attempts != 3 {
 		t.Fatalf("attempts = %d, want 3", e.Attempts)
@@ -131,7 +73,7 @@ func TestInterceptorOrder(t *testing.T) {
 // client's.
 func TestInterceptorModify(t *testing.T) {
 	var order []string
-	input := each{func(h client.Hook, x *client.Exchange) error {
+	input := each(func(h client.Hook, x *client.Exchange) error {
 		if x.Operation.Name != "Anything" {
 			return nil
 		}
@@ -144,8 +86,8 @@ func TestInterceptorModify(t *testing.T) {
 			x.Request.URL += "&extra=1"
 		}
 		return nil
-	}}
-	output := each{func(h client.Hook, x *client.Exchange) error {
+	})
+	output := each(func(h client.Hook, x *client.Exchange) error {
 		switch h {
 		case client.HookModifyBeforeSerialization:
 			order = append(order, "call")
@@ -161,7 +103,7 @@ func TestInterceptorModify(t *testing.T) {
 			x.Output, _ = json.Marshal(v)
 		}
 		return nil
-	}}
+	})
 	c := newHTTPBin(t, client.WithInterceptors(input))
 	out, err := c.Call(context.Background(), "Anything", []byte(`{"id": 1}`), client.WithCallInterceptors(output))
 	if err != nil {
@@ -185,21 +127,21 @@ func TestInterceptorModify(t *testing.T) {
 	// ModifyBeforeDeserialization: the service's 500 becomes a 200 with a
 	// body of the interceptor's; ModifyBeforeAttemptCompletion may also
 	// turn an error into an output.
-	fix := each{func(h client.Hook, x *client.Exchange) error {
+	fix := each(func(h client.Hook, x *client.Exchange) error {
 		if h == client.HookModifyBeforeDeserialization {
 			x.Response.Status, x.Response.Body = 200, []byte(`{}`)
 		}
 		return nil
-	}}
+	})
 	if _, err := c.Call(context.Background(), "Status", []byte(`{"code": 500}`), client.WithCallInterceptors(fix)); err != nil {
 		t.Errorf("500 made 200: %v", err)
 	}
-	swallow := each{func(h client.Hook, x *client.Exchange) error {
+	swallow := each(func(h client.Hook, x *client.Exchange) error {
 		if h == client.HookModifyBeforeAttemptCompletion && x.Err != nil {
 			x.Err, x.Output = nil, []byte(`{"recovered": true}`)
 		}
 		return nil
-	}}
+	})
 	out, err = c.Call(context.Background(), "Status", []byte(`{"code": 404}`), client.WithCallInterceptors(swallow))
 	if err != nil || string(out) != `{"recovered": true}` {
 		t.Errorf("404 recovered: %s, %v", out, err)
@@ -237,7 +179,7 @@ func TestInterceptorError(t *testing.T) {
 	t.Cleanup(srv.Close)
 	r := &hookLog{}
 	c, err := client.New(httpBinModel(t), httpBinService, srv.URL, fastRetries,
-		client.WithInterceptors(failAt{hook: client.HookReadBeforeTransmit}, each{r.add}))
+		client.WithInterceptors(failAt{hook: client.HookReadBeforeTransmit}, each(r.add)))
 	if err != nil {
 		t.Fatal(err)
 	}

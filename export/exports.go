@@ -284,6 +284,8 @@ type optionsH struct {
 	region                  string
 	endpointParams          map[string]any
 	traceFn, traceUser      uintptr
+	hooks                   hookOptions // interceptors, auth schemes, spans (hooks.go)
+	digest                  *[2]string
 	ids                     identities // the identity callbacks (identity.go)
 	profile                 string
 	checksums               [2]client.ChecksumWhen // request calculation, response validation ("": the settings')
@@ -328,6 +330,8 @@ func scx_options_set_int(h C.uintptr_t, which C.int, a, b C.longlong) (rc C.int)
 		o.validation = a != 0
 	case C.SCX_OPT_HOST_PREFIX:
 		o.noHostPrefix = a == 0
+	case C.SCX_OPT_TRACE_SPANS:
+		o.hooks.spans = a != 0
 	case C.SCX_OPT_MAX_RESPONSE_BYTES:
 		if a < -1 {
 			return fail(&o.errBox, codeInvalidArgument, "max_bytes must be -1 (unlimited), 0 (default) or positive")
@@ -415,6 +419,14 @@ func scx_options_set_str(h C.uintptr_t, which C.int, p1, p2, p3, p4 *C.char, fla
 			return codeInvalidArgument
 		}
 		o.basic = &[2]string{s[0], s[1]}
+	case C.SCX_OPT_DIGEST_AUTH:
+		if !need(p1, p2) {
+			return fail(&o.errBox, codeInvalidArgument, "user and password must not be NULL")
+		}
+		if !credential("digest auth user", s[0]) || !credential("digest auth password", s[1]) {
+			return codeInvalidArgument
+		}
+		o.digest = &[2]string{s[0], s[1]}
 	case C.SCX_OPT_API_KEY:
 		if !need(p1) {
 			return fail(&o.errBox, codeInvalidArgument, "key is NULL")
@@ -564,10 +576,13 @@ func (o *optionsH) clientOptions() []client.Option {
 	if len(o.endpointParams) > 0 {
 		opts = append(opts, client.WithEndpointParams(o.endpointParams))
 	}
+	if o.digest != nil {
+		opts = append(opts, client.WithDigestAuth(o.digest[0], o.digest[1]))
+	}
 	if o.traceFn != 0 {
 		opts = append(opts, client.WithTrace(traceTo(o.traceFn, o.traceUser)))
 	}
-	return opts
+	return append(opts, o.hooks.options(o.traceFn, o.traceUser)...)
 }
 
 type traceJSON struct {
@@ -591,17 +606,22 @@ func traceTo(fn, user uintptr) func(transport.TraceEvent) {
 				t.Error = ev.Err.Error()
 			}
 		}
-		b, err := json.Marshal(t)
-		if err != nil {
-			return
-		}
-		p, ok := cBytes(b)
-		if !ok {
-			return
-		}
-		C.scx_trace_invoke(C.uintptr_t(fn), C.uintptr_t(user), p, C.size_t(len(b)))
-		C.free(unsafe.Pointer(p))
+		emitTrace(fn, user, t)
 	}
+}
+
+// emitTrace hands v, as JSON in C memory, to a C trace callback.
+func emitTrace(fn, user uintptr, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return
+	}
+	p, ok := cBytes(b)
+	if !ok {
+		return
+	}
+	C.scx_trace_invoke(C.uintptr_t(fn), C.uintptr_t(user), p, C.size_t(len(b)))
+	C.free(unsafe.Pointer(p))
 }
 
 //export scx_client_new

@@ -41,6 +41,8 @@ enum {
     SCX_OPT_ENDPOINT_PARAM,
     SCX_OPT_WAITER_DELAYS,
     SCX_OPT_ASYNC_LIMITS,
+    SCX_OPT_TRACE_SPANS,
+    SCX_OPT_DIGEST_AUTH,
 };
 /* end contract:options */
 
@@ -68,6 +70,9 @@ enum { SCX_PAYLOAD_CALL = 1, SCX_PAYLOAD_IN = 2, SCX_PAYLOAD_COPY = 4 };
 enum { SCX_HINT_NEW_THREAD = 1, SCX_HINT_YIELD = 2 };
 
 void scx_trace_invoke(uintptr_t fn, uintptr_t user, const char *ev, size_t len);
+// A hook or signer of an interceptor (hooks.go, hooks.c); ctx is the
+// cgo.Handle of its context.
+int scx_hook_invoke(uintptr_t fn, uintptr_t user, uintptr_t ctx);
 // The callbacks of smithycurl_call_stream.
 long long scx_read_invoke(uintptr_t fn, uintptr_t user, char *buf, size_t cap);
 int scx_write_invoke(uintptr_t fn, uintptr_t user, const char *data, size_t len);

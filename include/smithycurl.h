@@ -794,6 +794,176 @@ smithycurl_code smithycurl_options_set_async_limits(smithycurl_options *options,
 typedef void (*smithycurl_trace_fn)(void *user_data, const char *event_json, size_t event_len);
 smithycurl_code smithycurl_options_set_trace(smithycurl_options *options, smithycurl_trace_fn fn, void *user_data);
 
+/** Adds span events to the trace callback (smithycurl_options_set_trace),
+ * the spans Go's client.WithTracer gives: one per call, named
+ * "Service.Operation", and one per attempt, "Attempt", inside it:
+ *
+ *     {"phase": "span_start", "span_id": 2, "parent_id": 1,
+ *      "name": "Attempt", "attributes": {"smithy.attempt": 1}}
+ *     {"phase": "span_end", "span_id": 2, "parent_id": 1, "name": "Attempt",
+ *      "took_us": 812, "attributes": {"smithy.attempt": 1,
+ *      "http.request.method": "POST", "url.full": "http://...",
+ *      "http.response.status_code": 200, "aws.request_id": "..."},
+ *      "error": "..."}                        // "error" only on failure
+ *
+ * A call's span has rpc.system ("aws-api" or "smithy"), rpc.service,
+ * rpc.method, smithy.attempts and, as an attempt's, the last response's
+ * status, aws.request_id and error.type. span_id counts from 1 per client;
+ * parent_id 0 is none. on 0 turns them off (the default).
+ * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_HANDLE.
+ * Thread-safety: one thread at a time per options handle. */
+smithycurl_code smithycurl_options_set_trace_spans(smithycurl_options *options, int on);
+
+/** Credentials of smithy.api#httpDigestAuth: libcurl answers the service's
+ * digest challenge (a 401 with "WWW-Authenticate: Digest") with them,
+ * re-sending the request. Copied and checked as the other credentials
+ * (smithycurl_options_set_basic_auth); never in traces or messages.
+ * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_ARGUMENT (NULL, a control
+ *   character), SMITHYCURL_E_INVALID_UTF8, SMITHYCURL_E_INVALID_HANDLE. */
+smithycurl_code smithycurl_options_set_digest_auth(smithycurl_options *options, const char *user, const char *password);
+
+/* ---- Interceptors and custom auth schemes ------------------------------ */
+
+/** The points of a call where interceptors run, in the order a call
+ * reaches them (smithy-java's ClientInterceptor, smithy-python's
+ * Interceptor). Those between SMITHYCURL_HOOK_READ_BEFORE_ATTEMPT and
+ * SMITHYCURL_HOOK_READ_AFTER_ATTEMPT run once per attempt.
+ * SMITHYCURL_HOOK_SIGN is a custom auth scheme's signer
+ * (smithycurl_options_add_auth_scheme). */
+typedef enum smithycurl_hook {
+    SMITHYCURL_HOOK_READ_BEFORE_EXECUTION = 0,
+    SMITHYCURL_HOOK_MODIFY_BEFORE_SERIALIZATION,  /* may set INPUT */
+    SMITHYCURL_HOOK_READ_BEFORE_SERIALIZATION,
+    SMITHYCURL_HOOK_READ_AFTER_SERIALIZATION,     /* the request is there */
+    SMITHYCURL_HOOK_MODIFY_BEFORE_RETRY_LOOP,     /* may change the request */
+    SMITHYCURL_HOOK_READ_BEFORE_ATTEMPT,
+    SMITHYCURL_HOOK_MODIFY_BEFORE_SIGNING,        /* may change the request */
+    SMITHYCURL_HOOK_READ_BEFORE_SIGNING,
+    SMITHYCURL_HOOK_READ_AFTER_SIGNING,
+    SMITHYCURL_HOOK_MODIFY_BEFORE_TRANSMIT,       /* may change the request */
+    SMITHYCURL_HOOK_READ_BEFORE_TRANSMIT,
+    SMITHYCURL_HOOK_READ_AFTER_TRANSMIT,          /* the response is there */
+    SMITHYCURL_HOOK_MODIFY_BEFORE_DESERIALIZATION, /* may change the response */
+    SMITHYCURL_HOOK_READ_BEFORE_DESERIALIZATION,
+    SMITHYCURL_HOOK_READ_AFTER_DESERIALIZATION,   /* OUTPUT or ERROR */
+    SMITHYCURL_HOOK_MODIFY_BEFORE_ATTEMPT_COMPLETION, /* may set OUTPUT or ERROR */
+    SMITHYCURL_HOOK_READ_AFTER_ATTEMPT,
+    SMITHYCURL_HOOK_MODIFY_BEFORE_COMPLETION,     /* may set OUTPUT or ERROR */
+    SMITHYCURL_HOOK_READ_AFTER_EXECUTION,
+    SMITHYCURL_HOOK_SIGN = 100
+} smithycurl_hook;
+
+/** What a hook or a signer sees of its call; valid only during the
+ * callback it is given to. */
+typedef struct smithycurl_hook_context smithycurl_hook_context;
+
+/** A hook. Returns 0 to go on; non-zero fails the call with the message
+ * set as SMITHYCURL_FIELD_ERROR during the callback (else "the callback
+ * returned N"): SMITHYCURL_E_USAGE, and the call is not retried; the
+ * completion hooks still run. */
+typedef int (*smithycurl_hook_fn)(void *user_data, smithycurl_hook_context *ctx);
+
+/** An interceptor: a hook per point, NULL where it has none. Start from
+ * SMITHYCURL_INTERCEPTOR_INIT (size set, every hook NULL). */
+typedef struct smithycurl_interceptor {
+    /** sizeof(smithycurl_interceptor) as the caller was built. */
+    size_t size;
+    /** Passed to every hook as given, never dereferenced. */
+    void *user_data;
+    smithycurl_hook_fn read_before_execution;
+    smithycurl_hook_fn modify_before_serialization;
+    smithycurl_hook_fn read_before_serialization;
+    smithycurl_hook_fn read_after_serialization;
+    smithycurl_hook_fn modify_before_retry_loop;
+    smithycurl_hook_fn read_before_attempt;
+    smithycurl_hook_fn modify_before_signing;
+    smithycurl_hook_fn read_before_signing;
+    smithycurl_hook_fn read_after_signing;
+    smithycurl_hook_fn modify_before_transmit;
+    smithycurl_hook_fn read_before_transmit;
+    smithycurl_hook_fn read_after_transmit;
+    smithycurl_hook_fn modify_before_deserialization;
+    smithycurl_hook_fn read_before_deserialization;
+    smithycurl_hook_fn read_after_deserialization;
+    smithycurl_hook_fn modify_before_attempt_completion;
+    smithycurl_hook_fn read_after_attempt;
+    smithycurl_hook_fn modify_before_completion;
+    smithycurl_hook_fn read_after_execution;
+} smithycurl_interceptor;
+#define SMITHYCURL_INTERCEPTOR_INIT {sizeof(smithycurl_interceptor), NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
+    NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL}
+
+/** Adds an interceptor to every call of the clients made with the
+ * options, after those added before. The struct is copied.
+ *
+ * Threads: the hooks run on the thread that called smithycurl_call() (a
+ * library thread for asynchronous calls); with a shared client on many
+ * threads at once. A hook must not free the client it runs for; it may
+ * make calls of other clients.
+ * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_ARGUMENT (NULL, a size this
+ *   library does not know), SMITHYCURL_E_INVALID_HANDLE.
+ * Thread-safety: one thread at a time per options handle. */
+smithycurl_code smithycurl_options_add_interceptor(smithycurl_options *options, const smithycurl_interceptor *interceptor);
+
+/** A signer of a custom auth scheme: sets the headers (or the URL) the
+ * scheme needs on the request (SMITHYCURL_FIELD_REQUEST_HEADER, ..._URL),
+ * reading SMITHYCURL_FIELD_SIGNING_TIME, _SCHEME, _TRAIT. Called once per
+ * attempt, after the MODIFY_BEFORE_SIGNING hooks, on the threads the
+ * hooks run on. Returns as a hook does: non-zero fails the call
+ * (SMITHYCURL_E_USAGE, nothing sent) with the message set as
+ * SMITHYCURL_FIELD_ERROR, which must not hold a secret. */
+typedef smithycurl_hook_fn smithycurl_sign_fn;
+
+/** Registers fn for the auth scheme whose trait is scheme_id (a shape with
+ * @authDefinition, e.g. "com.example#hmacAuth"), chosen by the model's
+ * @auth order like the built-in schemes. scheme_id is copied.
+ * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_ARGUMENT (NULL, not a shape
+ *   id), SMITHYCURL_E_INVALID_HANDLE.
+ * Thread-safety: one thread at a time per options handle. */
+smithycurl_code smithycurl_options_add_auth_scheme(smithycurl_options *options, const char *scheme_id,
+                                                   smithycurl_sign_fn fn, void *user_data);
+
+/** What smithycurl_hook_get and smithycurl_hook_set reach. Numbers are
+ * decimal text (STATUS, ATTEMPT), documents JSON (INPUT, OUTPUT, TRAIT). */
+typedef enum smithycurl_hook_field {
+    SMITHYCURL_FIELD_OPERATION = 1, /* the operation's name; get */
+    SMITHYCURL_FIELD_ATTEMPT,       /* "1" for the first, "0" before the retry loop; get */
+    SMITHYCURL_FIELD_INPUT,         /* the input document; set: MODIFY_BEFORE_SERIALIZATION */
+    SMITHYCURL_FIELD_METHOD,        /* the request's; from READ_AFTER_SERIALIZATION */
+    SMITHYCURL_FIELD_URL,           /* the request's URL (with any secret in it) */
+    SMITHYCURL_FIELD_REQUEST_HEADER, /* name: the header; set NULL value: removes */
+    SMITHYCURL_FIELD_REQUEST_BODY,  /* a body streamed from a callback: none */
+    SMITHYCURL_FIELD_STATUS,        /* the response's; from READ_AFTER_TRANSMIT */
+    SMITHYCURL_FIELD_RESPONSE_HEADER, /* name: the header */
+    SMITHYCURL_FIELD_RESPONSE_BODY,
+    SMITHYCURL_FIELD_OUTPUT,        /* set: the attempt or call succeeds with it */
+    SMITHYCURL_FIELD_ERROR,         /* the failure's message; set: fails the hook's
+                                       attempt or call with it (KIND usage) */
+    SMITHYCURL_FIELD_SCHEME,        /* SIGN: the scheme's shape id */
+    SMITHYCURL_FIELD_TRAIT,         /* SIGN: the trait's value on the service */
+    SMITHYCURL_FIELD_SIGNING_TIME   /* SIGN: RFC 3339, UTC, e.g. "2026-12-02T05:00:00Z" */
+} smithycurl_hook_field;
+
+/** The hook ctx was given to (SMITHYCURL_HOOK_SIGN for a signer). */
+smithycurl_hook smithycurl_hook_point(const smithycurl_hook_context *ctx);
+
+/** Gets a field. *value (NUL-terminated) and *len (NULL when not wanted)
+ * stay valid until the callback returns; *value is NULL for a header the
+ * message does not have.
+ * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_ARGUMENT (ctx or value NULL,
+ *   name NULL for a header, a field this hook does not have yet). */
+smithycurl_code smithycurl_hook_get(smithycurl_hook_context *ctx, smithycurl_hook_field field, const char *name,
+                                    const char **value, size_t *len);
+
+/** Sets a field (copied; len bytes of value, or up to its NUL when len is
+ * (size_t)-1). Modify hooks may set what they may change (see
+ * smithycurl_hook), a signer the request; any hook ERROR.
+ * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_ARGUMENT (ctx NULL, a field
+ *   this hook may not change, a header name or value that is not valid),
+ *   SMITHYCURL_E_INVALID_UTF8. */
+smithycurl_code smithycurl_hook_set(smithycurl_hook_context *ctx, smithycurl_hook_field field, const char *name,
+                                    const char *value, size_t len);
+
 /** Copies the message of the options handle's last failure; caller frees
  * with smithycurl_free(). */
 smithycurl_code smithycurl_options_errmsg(smithycurl_options *options, char **msg);

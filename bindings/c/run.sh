@@ -17,14 +17,14 @@ if [ "${1:-}" = "--valgrind" ]; then valgrind=1; shift; fi
 coproc SERVER { exec "$build/testserver" -pizza; }
 server_pid=$SERVER_PID
 trap 'exec {SERVER[1]}>&- 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true' EXIT
-url="" pizza="" kv="" events="" todo="" blobs="" once="" sigv4a="" s3express="" s3part=""
+url="" pizza="" kv="" events="" todo="" blobs="" once="" sigv4a="" signed="" s3express="" s3part=""
 while read -r -t 30 name u <&"${SERVER[0]}"; do
-  case $name in httpbin) url=$u ;; todo) todo=$u ;; pizza) pizza=$u ;; kv) kv=$u ;; events) events=$u ;; blobs) blobs=$u ;; sigv4a) sigv4a=$u ;; s3express) s3express=$u ;; s3part) s3part=$u ;; once) once=$u ;; esac
-  [ -n "$url" ] && [ -n "$todo" ] && [ -n "$pizza" ] && [ -n "$kv" ] && [ -n "$events" ] && [ -n "$blobs" ] && [ -n "$sigv4a" ] && [ -n "$s3express" ] && [ -n "$s3part" ] && [ -n "$once" ] && break
+  case $name in httpbin) url=$u ;; todo) todo=$u ;; pizza) pizza=$u ;; kv) kv=$u ;; events) events=$u ;; blobs) blobs=$u ;; sigv4a) sigv4a=$u ;; signed) signed=$u ;; s3express) s3express=$u ;; s3part) s3part=$u ;; once) once=$u ;; esac
+  [ -n "$url" ] && [ -n "$todo" ] && [ -n "$pizza" ] && [ -n "$kv" ] && [ -n "$events" ] && [ -n "$blobs" ] && [ -n "$sigv4a" ] && [ -n "$signed" ] && [ -n "$s3express" ] && [ -n "$s3part" ] && [ -n "$once" ] && break
 done
 [ -n "$url" ] || { echo "testserver did not start"; echo "0 passed, 1 failed"; exit 1; }
 
-export SMITHYCURL_HTTPBIN_URL=$url SMITHYCURL_PIZZA_URL=$pizza SMITHYCURL_KV_URL=$kv SMITHYCURL_EVENTS_URL=$events SMITHYCURL_TODO_URL=$todo SMITHYCURL_BLOBS_URL=$blobs SMITHYCURL_SIGV4A_URL=$sigv4a SMITHYCURL_S3EXPRESS_URL=$s3express SMITHYCURL_S3PART_URL=$s3part SMITHYCURL_ONCE_URL=$once SMITHYCURL_MODEL_DIR=examples/httpbin
+export SMITHYCURL_HTTPBIN_URL=$url SMITHYCURL_PIZZA_URL=$pizza SMITHYCURL_KV_URL=$kv SMITHYCURL_EVENTS_URL=$events SMITHYCURL_TODO_URL=$todo SMITHYCURL_BLOBS_URL=$blobs SMITHYCURL_SIGV4A_URL=$sigv4a SMITHYCURL_SIGNED_URL=$signed SMITHYCURL_S3EXPRESS_URL=$s3express SMITHYCURL_S3PART_URL=$s3part SMITHYCURL_ONCE_URL=$once SMITHYCURL_MODEL_DIR=examples/httpbin
 # The pizza model is in the shared test data.
 shared=${SMITHYCURL_SHARED:-../shared}
 [ -d "$shared" ] && export SMITHYCURL_SHARED="$(cd "$shared" && pwd)"

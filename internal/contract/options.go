@@ -195,27 +195,19 @@ var ClientOptions = []ClientOption{
 		CLI:    "", // Go only
 		Doc:    "passes options to the protocol codec"},
 	{Name: "interceptors", Type: Callback, Default: "none",
-		Go:     "WithInterceptors",
-		C:      "", // not in the C API yet
-		Python: "", // not in the Python package yet
-		CLI:    "", // code, not a flag
-		Doc:    "hooks at the Smithy client's reference points: read or change the input, the HTTP request and response, the output or error (Go: WithCallInterceptors per call)"},
+		Go: "WithInterceptors", C: "smithycurl_options_add_interceptor", Python: "interceptors", PyValue: "None",
+		CLI: "", // code, not a flag
+		Doc: "hooks at the Smithy client's reference points: read or change the input, the HTTP request and response, the output or error (Go: WithCallInterceptors per call)"},
 	{Name: "auth_scheme", Type: Callback, Default: "none",
-		Go:     "WithAuthScheme",
-		C:      "", // not in the C API yet
-		Python: "", // not in the Python package yet
-		CLI:    "", // code, not a flag
-		Doc:    "a signer for an auth scheme of the model's (a trait with @authDefinition), chosen by @auth like the built-in ones"},
-	{Name: "tracer", Type: Callback, Default: "none",
-		Go:     "WithTracer",
-		C:      "", // the trace callback's span events
-		Python: "", // trace=: the trace callback's span events
-		CLI:    "", // --trace shows the span events
-		Doc:    "a span per call and per attempt with the Smithy/AWS attribute names (Go: smithyotel adapts OpenTelemetry; C, Python: span events of the trace callback)"},
+		Go: "WithAuthScheme", C: "smithycurl_options_add_auth_scheme", Python: "auth_schemes", PyValue: "None",
+		CLI: "", // code, not a flag
+		Doc: "a signer for an auth scheme of the model's (a trait with @authDefinition), chosen by @auth like the built-in ones (Python: a dict of shape id to callable)"},
+	{Name: "tracer", Type: "Tracer (Go); bool", Default: "none",
+		Go: "WithTracer", C: "smithycurl_options_set_trace_spans", Python: "trace_spans", PyValue: "False",
+		CLI: "", // not yet a flag
+		Doc: "a span per call and per attempt with the Smithy/AWS attribute names (Go: smithyotel adapts OpenTelemetry; C, Python: span events of the trace callback)"},
 	{Name: "digest_auth", Type: "user, password", Default: "none",
-		Go:     "WithDigestAuth",
-		C:      "", // not in the C API yet
-		Python: "", // not in the Python package yet
-		CLI:    "", // not yet a flag
-		Doc:    "credentials of @httpDigestAuth (libcurl answers the digest challenge)"},
+		Go: "WithDigestAuth", C: "smithycurl_options_set_digest_auth", Python: "digest_auth", PyValue: "None",
+		CLI: "", // not yet a flag
+		Doc: "credentials of @httpDigestAuth (libcurl answers the digest challenge)"},
 }

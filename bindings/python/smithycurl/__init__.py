@@ -57,6 +57,7 @@ from ._presign import PresignedRequest
 from ._body import BodyChunks, BodySource, Readable, Writable
 from ._identity import IdentityProvider, Provider
 from ._stub import StubAssertionError, Stubber
+from ._hooks import HookContext, Interceptor
 from .types import IntEnum, StrEnum, Structure, Union, UnknownUnionMember
 
 __version__ = "0.1.0"
@@ -87,8 +88,10 @@ __all__ = [
     "ErrorMeta",
     "EventStream",
     "ForkedError",
+    "HookContext",
     "InputTypeError",
     "IntEnum",
+    "Interceptor",
     "InternalError",
     "LibraryError",
     "LoadError",

@@ -85,4 +85,8 @@ CLIENT_OPTIONS: dict[str, tuple[str, object]] = {
     "max_transfers": ("options_set_async_limits", None),
     "max_host_connections": ("options_set_async_limits", None),
     "trace": ("options_set_trace", None),
+    "interceptors": ("options_add_interceptor", None),
+    "auth_schemes": ("options_add_auth_scheme", None),
+    "trace_spans": ("options_set_trace_spans", False),
+    "digest_auth": ("options_set_digest_auth", None),
 }

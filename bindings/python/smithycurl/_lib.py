@@ -122,6 +122,22 @@ class Payload(ctypes.Structure):
     _fields_ = [("size", ctypes.c_size_t), ("data", c_void_p), ("len", ctypes.c_size_t), ("flags", ctypes.c_uint)]
 
 
+# A hook of an interceptor, or a signer of a custom auth scheme.
+HOOK_FN = ctypes.CFUNCTYPE(c_int, c_void_p, c_void_p)
+
+
+class InterceptorStruct(ctypes.Structure):
+    """smithycurl_interceptor: a hook per point (NULL where none)."""
+
+    _fields_ = [("size", ctypes.c_size_t), ("user_data", c_void_p)] + [(name, HOOK_FN) for name in (
+        "read_before_execution", "modify_before_serialization", "read_before_serialization",
+        "read_after_serialization", "modify_before_retry_loop", "read_before_attempt", "modify_before_signing",
+        "read_before_signing", "read_after_signing", "modify_before_transmit", "read_before_transmit",
+        "read_after_transmit", "modify_before_deserialization", "read_before_deserialization",
+        "read_after_deserialization", "modify_before_attempt_completion", "read_after_attempt",
+        "modify_before_completion", "read_after_execution")]
+
+
 # The identity callbacks (the error buffer as c_void_p: it is written to).
 AWS_CREDENTIALS_FN = ctypes.CFUNCTYPE(c_int, c_void_p, P(AWSCredentials), c_void_p, c_size_t)
 TOKEN_FN = ctypes.CFUNCTYPE(c_int, c_void_p, P(Token), c_void_p, c_size_t)
@@ -278,6 +294,14 @@ _FUNCTIONS: dict[str, tuple[Any, list[Any], bool]] = {
     "stubber_done": (c_int, [c_void_p], False),
     "stubber_errmsg": (c_int, [c_void_p, P(c_void_p)], True),
     "stubber_free": (c_int, [c_void_p], False),
+    # Interceptors, custom auth schemes, digest auth, trace spans.
+    "options_add_interceptor": (c_int, [c_void_p, P(InterceptorStruct)], False),
+    "options_add_auth_scheme": (c_int, [c_void_p, c_char_p, HOOK_FN, c_void_p], False),
+    "options_set_trace_spans": (c_int, [c_void_p, c_int], False),
+    "options_set_digest_auth": (c_int, [c_void_p, c_char_p, c_char_p], False),
+    "hook_point": (c_int, [c_void_p], False),
+    "hook_get": (c_int, [c_void_p, c_int, c_char_p, P(c_void_p), P(c_size_t)], False),
+    "hook_set": (c_int, [c_void_p, c_int, c_char_p, c_char_p, c_size_t], False),
 }
 
 #: Functions a library may lack (older than the package's asynchronous
@@ -291,7 +315,9 @@ _OPTIONAL = frozenset({"queue_new", "queue_fd", "queue_next", "queue_free", "cal
                        "options_set_response_checksum_validation", "s3_upload_file", "s3_download_file",
                        "s3_upload", "s3_download", "call_payload", "call_payload_queued", "result_payload",
                        "stubber_new", "stubber_activate", "stubber_deactivate", "stubber_add_response",
-                       "stubber_add_error", "stubber_pending", "stubber_done", "stubber_errmsg", "stubber_free"})
+                       "stubber_add_error", "stubber_pending", "stubber_done", "stubber_errmsg", "stubber_free",
+                       "options_add_interceptor", "options_add_auth_scheme", "options_set_trace_spans",
+                       "options_set_digest_auth", "hook_point", "hook_get", "hook_set"})
 
 
 def _declare(cdll: ctypes.CDLL) -> Library:

@@ -12,7 +12,7 @@ from ._contract import CLIENT_OPTIONS
 # typing is for the type checker only: importing it costs every process a few ms.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Callable, Mapping, Optional
+    from typing import Any, Callable, Mapping, Optional, Sequence
     from typing import Union as TUnion
 
     # (the option named in errors, a setter's arguments[, another setter to call])
@@ -102,6 +102,22 @@ def make_options(lib: _lib.Library, **o: Any) -> tuple[int, Any]:
         keep.append(cb)
         return [(what, (cb, None))]
 
+    def interceptors(what: str, objs: Sequence[Any]) -> Calls:
+        from . import _hooks
+
+        return [(f"{what}[{i}]", (ctypes.byref(_hooks.interceptor_struct(lib, obj, keep)),))
+                for i, obj in enumerate(objs)]
+
+    def auth_schemes(what: str, signers: Mapping[str, Callable[[Any], Any]]) -> Calls:
+        from . import _hooks
+
+        calls: Calls = []
+        for scheme, sign in signers.items():
+            cb = _hooks.hook_callback(lib, sign)
+            keep.append(cb)
+            calls.append((f"{what}[{scheme!r}]", (s(scheme, what), cb, None)))
+        return calls
+
     # The calls of each C setter, from the values of its keywords in the
     # order CLIENT_OPTIONS gives them.
     convert: dict[str, Callable[..., Calls]] = {
@@ -129,6 +145,10 @@ def make_options(lib: _lib.Library, **o: Any) -> tuple[int, Any]:
         "options_set_waiter_delays": lambda what, v: [(what, (int(round(v[0] * 1000)), int(round(v[1] * 1000))))],
         "options_set_async_limits": lambda what, n, m: [(what, (int(n or 0), int(m or 0)))],
         "options_set_trace": trace,
+        "options_add_interceptor": interceptors,
+        "options_add_auth_scheme": auth_schemes,
+        "options_set_trace_spans": lambda what, v: [(what, (int(bool(v)),))],
+        "options_set_digest_auth": lambda what, v: [(what, (s(v[0], what), s(v[1], what)))],
     }
     try:
         for setter, keywords in SETTERS.items():

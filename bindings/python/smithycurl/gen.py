@@ -556,7 +556,9 @@ _PAGINATE_OPTIONS = {
 }
 
 _TYPING_NAMES = {"Any": "typing.Any", "Callable": "typing.Callable", "Mapping": "typing.Mapping",
-                 "Optional": "typing.Optional", "TUnion": "typing.Union", "Provider": "smithycurl.Provider"}
+                 "Optional": "typing.Optional", "TUnion": "typing.Union", "Provider": "smithycurl.Provider",
+                 "Sequence": "typing.Sequence", "Interceptor": "smithycurl.Interceptor",
+                 "HookContext": "smithycurl.HookContext"}
 
 
 def _typing_names(annotation: str) -> str:

@@ -14,7 +14,9 @@ from typing import ParamSpec, TypeVar
 # typing is for the type checker only: importing it costs every process a few ms.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Callable, Mapping, Optional, Union as TUnion
+    from typing import Any, Callable, Mapping, Optional, Sequence, Union as TUnion
+
+    from ._hooks import HookContext, Interceptor
 
 from . import _codec, _lib, errors
 from ._info import CLIENT_NAMES as CLIENT_NAMES, OperationInfo as OperationInfo, ServiceInfo as ServiceInfo, service_info
@@ -211,6 +213,10 @@ class Model:
         trace: TUnion[bool, Callable[[dict[str, Any]], None], None] = None,
         max_transfers: Optional[int] = None,
         max_host_connections: Optional[int] = None,
+        interceptors: Optional[Sequence[Interceptor]] = None,
+        auth_schemes: Optional[Mapping[str, Callable[[HookContext], None]]] = None,
+        trace_spans: bool = False,
+        digest_auth: Optional[tuple[str, str]] = None,
     ) -> Client:
         """A client for a service of the model (its id; omit it when the
         model has one service), calling ``endpoint``.
@@ -291,7 +297,21 @@ class Model:
           requests on the wire at once (100; the others wait their turn,
           first come first served, holding no connection) and at most
           ``max_host_connections`` connections to one host (0: no limit).
-          A synchronous client's calls do not go through the engine.
+          A synchronous client's calls do not go through the engine;
+        - ``interceptors``: :class:`smithycurl.Interceptor` objects whose
+          hooks run at the Smithy client reference points, in order (see
+          Interceptor); ``auth_schemes``: ``{"com.example#hmacAuth":
+          sign}``, a signer per custom auth scheme (a trait with
+          ``@authDefinition``), chosen by the model's ``@auth`` like the
+          built-in ones: ``sign(ctx)`` sets the request's headers
+          (:class:`smithycurl.HookContext`), once per attempt; an exception
+          either raises fails the call (UsageError);
+        - ``trace_spans``: the trace function also gets span events, a
+          span per call ("Service.Operation") and per attempt ("Attempt")
+          with the Smithy/AWS attribute names (``phase`` "span_start" or
+          "span_end", ``span_id``, ``parent_id``, ``name``,
+          ``attributes``, ``took_us``, ``error``);
+        - ``digest_auth``: ``(user, password)`` of ``@httpDigestAuth``.
         """
         if validation is not None:
             warnings.warn("the option validation is deprecated; use validate", DeprecationWarning,
@@ -310,6 +330,7 @@ class Model:
             max_response_bytes=max_response_bytes, trace=trace, host_prefix=host_prefix,
             region=region, endpoint_params=endpoint_params, waiter_delays=waiter_delays,
             max_transfers=max_transfers, max_host_connections=max_host_connections,
+            interceptors=interceptors, auth_schemes=auth_schemes, trace_spans=trace_spans, digest_auth=digest_auth,
         )
         out = ctypes.c_void_p()
         try:

@@ -107,6 +107,7 @@ class Servers:
         self.sigv4a = urls["sigv4a"]
         self.s3express = urls["s3express"]
         self.s3part = urls["s3part"]
+        self.signed = urls["signed"]
         self.once = urls["once"]
 
 
@@ -118,7 +119,7 @@ def servers() -> Iterator[Servers]:
     proc = subprocess.Popen([exe, "-pizza"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     urls = {}
     assert proc.stdout is not None and proc.stdin is not None
-    names = {"httpbin", "todo", "kv", "events", "pizza", "blobs", "extras", "sigv4a", "s3express", "s3part", "once"}
+    names = {"httpbin", "todo", "kv", "events", "pizza", "blobs", "extras", "sigv4a", "s3express", "s3part", "once", "signed"}
     for _ in range(32):  # every line until the ones the tests use (others may come between)
         line = proc.stdout.readline()
         if not line:

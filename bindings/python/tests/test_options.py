@@ -28,6 +28,8 @@ SAMPLES: dict[str, Any] = {
     "max_host_connections": 2, "trace": True,
     "credentials": lambda: {"access_key_id": "AKID", "secret_access_key": "secret"}, "token": lambda: "token",
     "profile": "dev", "request_checksum_calculation": "when_required", "response_checksum_validation": "when_supported",
+    "interceptors": [smithycurl.Interceptor()], "auth_schemes": {"com.example#hmacAuth": lambda ctx: None},
+    "trace_spans": True, "digest_auth": ("ann", "pw"),
 }
 
 

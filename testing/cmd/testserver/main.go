@@ -46,6 +46,7 @@ import (
 	"github.com/smithycurl/smithycurl/testing/servers/pizzaserver"
 	"github.com/smithycurl/smithycurl/testing/servers/s3expressserver"
 	"github.com/smithycurl/smithycurl/testing/servers/s3partserver"
+	"github.com/smithycurl/smithycurl/testing/servers/signedserver"
 	"github.com/smithycurl/smithycurl/testing/servers/sigv4aserver"
 	"github.com/smithycurl/smithycurl/testing/servers/todoserver"
 )
@@ -90,6 +91,10 @@ func main() {
 		name    string
 		handler http.Handler
 	}{"s3express", s3expressserver.New(5 * time.Minute).Handler()})
+	services = append(services, struct {
+		name    string
+		handler http.Handler
+	}{"signed", (&signedserver.Server{}).Handler()})
 	services = append(services, struct {
 		name    string
 		handler http.Handler
