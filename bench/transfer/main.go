@@ -11,6 +11,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -91,6 +92,14 @@ func main() {
 		}
 	default:
 		fail(fmt.Errorf("unknown side %q", who))
+	}
+	if path := os.Getenv("BENCH_CPUPROFILE"); path != "" { // where the CPU goes
+		f, err := os.Create(path)
+		if err != nil {
+			fail(err)
+		}
+		pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
 	}
 	t0 := time.Now()
 	if err := run(); err != nil {

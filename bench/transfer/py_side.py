@@ -4,6 +4,7 @@ download_file (s3transfer) or smithycurl's client.s3, 8 MiB parts, 10 at
 once for both. Prints the seconds the transfer took.
 
     py_side.py boto3|smithycurl up|down ENDPOINT S3MODEL BUCKET KEY FILE
+    py_side.py boto3 mkbucket|delete ENDPOINT S3MODEL BUCKET KEY -   (the runner's set-up)
 """
 
 from __future__ import annotations
@@ -27,7 +28,14 @@ def main() -> None:
                           aws_secret_access_key=SECRET, config=Config(s3={"addressing_style": "path"}))
         cfg = TransferConfig(multipart_threshold=PART, multipart_chunksize=PART, max_concurrency=CONCURRENCY)
         t0 = time.monotonic()
-        if direction == "up":
+        if direction == "mkbucket":  # the runner's set-up and clean-up
+            try:
+                b3.create_bucket(Bucket=bucket)
+            except (b3.exceptions.BucketAlreadyOwnedByYou, b3.exceptions.BucketAlreadyExists):
+                pass
+        elif direction == "delete":
+            b3.delete_object(Bucket=bucket, Key=key)
+        elif direction == "up":
             b3.upload_file(path, bucket, key, Config=cfg)
         else:
             b3.download_file(bucket, key, path, Config=cfg)

@@ -6,7 +6,7 @@ alike), each side in its own process: smithycurl's client/s3transfer from Go
 feature/s3/manager and boto3's s3transfer (bench/transfer/py_side.py), all
 with 8 MiB parts, 10 at once. Prints each side's throughput (the transfer
 alone: process start and client creation left out) and its process's peak
-RSS (ru_maxrss from wait4), then smithycurl's ratios to the two SDKs. Goal:
+RSS (ru_maxrss from wait4) and CPU time, then smithycurl's ratios to the two SDKs. Goal:
 throughput >= both, peak RSS <= 64 MiB + the parts in flight (80 MiB).
 Every download is compared with the file sent.
 
@@ -29,15 +29,17 @@ BUCKET = "smithycurl-bench-transfer"
 GOAL_MIB = 64 + 10 * 8
 
 
-def run(args: list[str]) -> tuple[float, float]:
-    """Runs a side; returns the seconds it printed and its peak RSS in MiB."""
+def run(args: list[str]) -> tuple[float, float, float]:
+    """Runs a side; returns the seconds it printed, its peak RSS in MiB and
+    its CPU seconds (user + system, process start and client set-up
+    included: steadier than the wall time on a loaded machine)."""
     p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     _, status, ru = os.wait4(p.pid, 0)
     assert p.stdout is not None and p.stderr is not None
     out, err = p.stdout.read(), p.stderr.read()
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit(f"{' '.join(args[:3])} failed: {err.decode(errors='replace')}")
-    return float(out.decode().split()[-1]), ru.ru_maxrss / 1024
+    return float(out.decode().split()[-1]), ru.ru_maxrss / 1024, ru.ru_utime + ru.ru_stime
 
 
 def main() -> None:
@@ -54,16 +56,6 @@ def main() -> None:
                 n = min(left, 8 << 20)
                 f.write(os.urandom(n))
                 left -= n
-    import boto3
-    from botocore.config import Config
-
-    b3 = boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1", aws_access_key_id="AKIDEXAMPLE",
-                      aws_secret_access_key="wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY",
-                      config=Config(s3={"addressing_style": "path"}))
-    try:
-        b3.create_bucket(Bucket=BUCKET)
-    except (b3.exceptions.BucketAlreadyOwnedByYou, b3.exceptions.BucketAlreadyExists):
-        pass
     go = os.path.join(BUILD, "bench-transfer-go")
     side = os.path.join(HERE, "py_side.py")
     sides = {
@@ -72,7 +64,10 @@ def main() -> None:
         "manager (Go)": lambda d, k, f: [go, "manager", d, endpoint, MODEL, BUCKET, k, f],
         "boto3": lambda d, k, f: [PY, "-B", side, "boto3", d, endpoint, MODEL, BUCKET, k, f],
     }
-    res: dict[str, dict[str, list[tuple[float, float]]]] = {n: {"up": [], "down": []} for n in sides}
+    # boto3 only in the sides: a child's ru_maxrss counts this process's
+    # resident set at the fork, so this one stays small.
+    run([PY, "-B", side, "boto3", "mkbucket", endpoint, MODEL, BUCKET, "-", "-"])
+    res: dict[str, dict[str, list[tuple[float, float, float]]]] = {n: {"up": [], "down": []} for n in sides}
     mib = size / (1 << 20)
     print(f"S3 transfers on s3rver: {mib:.0f} MiB up and down per side, {rounds} interleaved round(s), 8 MiB parts, "
           f"10 at once (shared, loaded machine: one run)")
@@ -84,19 +79,23 @@ def main() -> None:
             if not filecmp.cmp(src, dst, shallow=False):
                 sys.exit(f"{name}: the object downloaded differs from the file sent")
             os.remove(dst)
-            b3.delete_object(Bucket=BUCKET, Key=key)
-    print(f"{'side':<18} {'up MiB/s':>9} {'down MiB/s':>11} {'peak RSS up/down MiB':>21}")
+            run([PY, "-B", side, "boto3", "delete", endpoint, MODEL, BUCKET, key, "-"])
+    print(f"{'side':<18} {'up MiB/s':>9} {'down MiB/s':>11} {'peak RSS up/down MiB':>21} {'CPU s up/down':>14}")
     rate: dict[str, tuple[float, float]] = {}
+    cpu: dict[str, tuple[float, float]] = {}
     for name in sides:
-        up = sum(t for t, _ in res[name]["up"])
-        down = sum(t for t, _ in res[name]["down"])
+        up = sum(t for t, _, _ in res[name]["up"])
+        down = sum(t for t, _, _ in res[name]["down"])
         rate[name] = (mib * rounds / up, mib * rounds / down)
-        rss = (max(m for _, m in res[name]["up"]), max(m for _, m in res[name]["down"]))
-        print(f"{name:<18} {rate[name][0]:9.1f} {rate[name][1]:11.1f} {rss[0]:10.0f} / {rss[1]:<8.0f}")
+        cpu[name] = (sum(c for _, _, c in res[name]["up"]), sum(c for _, _, c in res[name]["down"]))
+        rss = (max(m for _, m, _ in res[name]["up"]), max(m for _, m, _ in res[name]["down"]))
+        print(f"{name:<18} {rate[name][0]:9.1f} {rate[name][1]:11.1f} {rss[0]:10.0f} / {rss[1]:<8.0f} "
+              f"{cpu[name][0]:6.1f} / {cpu[name][1]:<6.1f}")
     for ours, theirs in (("smithycurl Go", "manager (Go)"), ("smithycurl Go", "boto3"),
                          ("smithycurl Python", "boto3")):
         print(f"{ours} / {theirs}: throughput up {rate[ours][0] / rate[theirs][0]:.2f}x, "
-              f"down {rate[ours][1] / rate[theirs][1]:.2f}x (goal >= 1)")
+              f"down {rate[ours][1] / rate[theirs][1]:.2f}x (goal >= 1); CPU up {cpu[ours][0] / cpu[theirs][0]:.2f}x, "
+              f"down {cpu[ours][1] / cpu[theirs][1]:.2f}x")
     print(f"peak RSS goal: <= {GOAL_MIB} MiB (64 MiB + 10 parts of 8 MiB in flight)")
 
 

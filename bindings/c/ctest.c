@@ -88,6 +88,38 @@ smithycurl_model *load_httpbin(void) {
     return m;
 }
 
+// load_shared loads the model file at $SMITHYCURL_SHARED/rel; NULL (after
+// reporting) when it cannot.
+smithycurl_model *load_shared(const char *rel) {
+    const char *shared = getenv("SMITHYCURL_SHARED");
+    if (!shared) {
+        failf(__FILE__, __LINE__, "SMITHYCURL_SHARED is needed (bindings/c/run.sh sets it)");
+        return NULL;
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", shared, rel);
+    smithycurl_loader *ld = NULL;
+    smithycurl_model *m = NULL;
+    CHECK_RC(smithycurl_loader_new(&ld), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_add_path(ld, path), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_load(ld, &m), SMITHYCURL_OK);
+    smithycurl_loader_free(ld);
+    return m;
+}
+
+// aws_client makes a client of m's only service at url, signed with SigV4
+// by key and secret in region; NULL (after reporting) when it cannot.
+smithycurl_client *aws_client(smithycurl_model *m, const char *url, const char *key, const char *secret,
+                              const char *region) {
+    smithycurl_options *o = NULL;
+    smithycurl_client *c = NULL;
+    CHECK_RC(smithycurl_options_new(&o), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_aws_sigv4(o, key, secret, NULL, region), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_client_new(m, NULL, url, o, &c), SMITHYCURL_OK);
+    smithycurl_options_free(o);
+    return c;
+}
+
 // new_client makes a client for httpbin (or endpoint) with fast retries off
 // unless the options say otherwise.
 smithycurl_client *new_client(smithycurl_model *m, const char *endpoint, smithycurl_options *o) {

@@ -36,6 +36,9 @@ extern int slow;                // SMITHYCURL_TEST_SLOW: time multiplier (valgri
 
 double now_s(void); // CLOCK_MONOTONIC seconds
 smithycurl_model *load_httpbin(void);
+smithycurl_model *load_shared(const char *rel); // $SMITHYCURL_SHARED/rel
+smithycurl_client *aws_client(smithycurl_model *m, const char *url, const char *key, const char *secret,
+                              const char *region); // SigV4-signed
 // new_client makes a client for httpbin (or endpoint) with options o (NULL: defaults).
 smithycurl_client *new_client(smithycurl_model *m, const char *endpoint, smithycurl_options *o);
 // call_ok calls op and returns a malloc'd copy of the output ("" on failure, after reporting it).

@@ -5,35 +5,21 @@
 // by a session CreateSession gave, its token in x-amz-s3session-token; a
 // bucket that refuses CreateSession fails the call with that error.
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ctest.h"
 
 void test_s3express(void) {
-    const char *url = getenv("SMITHYCURL_S3EXPRESS_URL"), *shared = getenv("SMITHYCURL_SHARED");
-    if (!url || !shared) {
-        printf("  (skipped: SMITHYCURL_S3EXPRESS_URL or SMITHYCURL_SHARED not set)\n");
+    const char *url = getenv("SMITHYCURL_S3EXPRESS_URL");
+    if (!url) {
+        failf(__FILE__, __LINE__, "SMITHYCURL_S3EXPRESS_URL is needed (bindings/c/run.sh sets it)");
         return;
     }
-    char path[4096];
-    snprintf(path, sizeof path, "%s/models/aws-large/s3.json", shared);
-    smithycurl_loader *ld = NULL;
-    smithycurl_model *m = NULL;
-    CHECK_RC(smithycurl_loader_new(&ld), SMITHYCURL_OK);
-    CHECK_RC(smithycurl_loader_add_path(ld, path), SMITHYCURL_OK);
-    CHECK_RC(smithycurl_loader_load(ld, &m), SMITHYCURL_OK);
-    smithycurl_loader_free(ld);
+    smithycurl_model *m = load_shared("models/aws-large/s3.json");
     if (!m) return;
-    smithycurl_options *o = NULL;
-    CHECK_RC(smithycurl_options_new(&o), SMITHYCURL_OK);
     // testing/servers/s3expressserver's test credentials.
-    CHECK_RC(smithycurl_options_set_aws_sigv4(o, "AKIDS3EXPRESSTEST", "s3express-test-secret-4f9a", NULL, "us-west-2"),
-             SMITHYCURL_OK);
-    smithycurl_client *c = NULL;
-    CHECK_RC(smithycurl_client_new(m, NULL, url, o, &c), SMITHYCURL_OK);
-    smithycurl_options_free(o);
+    smithycurl_client *c = aws_client(m, url, "AKIDS3EXPRESSTEST", "s3express-test-secret-4f9a", "us-west-2");
     if (c) {
         // "\0express\xff" in base64: the body in the document form.
         char *out = call_ok(c, "PutObject",

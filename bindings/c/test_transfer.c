@@ -133,26 +133,14 @@ static int uploads_left(smithycurl_client *c) {
 }
 
 void test_s3_transfer_stream(void) {
-    const char *url = getenv("SMITHYCURL_S3PART_URL"), *shared = getenv("SMITHYCURL_SHARED");
-    if (!url || !shared) {
-        printf("  (skipped: SMITHYCURL_S3PART_URL or SMITHYCURL_SHARED not set)\n");
+    const char *url = getenv("SMITHYCURL_S3PART_URL");
+    if (!url) {
+        failf(__FILE__, __LINE__, "SMITHYCURL_S3PART_URL is needed (bindings/c/run.sh sets it)");
         return;
     }
-    char path[4096];
-    snprintf(path, sizeof path, "%s/models/aws-large/s3.json", shared);
-    smithycurl_loader *ld = NULL;
-    smithycurl_model *m = NULL;
-    CHECK_RC(smithycurl_loader_new(&ld), SMITHYCURL_OK);
-    CHECK_RC(smithycurl_loader_add_path(ld, path), SMITHYCURL_OK);
-    CHECK_RC(smithycurl_loader_load(ld, &m), SMITHYCURL_OK);
-    smithycurl_loader_free(ld);
+    smithycurl_model *m = load_shared("models/aws-large/s3.json");
     if (!m) return;
-    smithycurl_options *opt = NULL;
-    CHECK_RC(smithycurl_options_new(&opt), SMITHYCURL_OK);
-    CHECK_RC(smithycurl_options_set_aws_sigv4(opt, "AKIDEXAMPLE", "secret", NULL, "us-east-1"), SMITHYCURL_OK);
-    smithycurl_client *c = NULL;
-    CHECK_RC(smithycurl_client_new(m, NULL, url, opt, &c), SMITHYCURL_OK);
-    smithycurl_options_free(opt);
+    smithycurl_client *c = aws_client(m, url, "AKIDEXAMPLE", "secret", "us-east-1");
     unsigned char *data = malloc(OBJ), *back = malloc(OBJ);
     if (!c || !data || !back) goto out;
     for (size_t i = 0; i < OBJ; i++) data[i] = (unsigned char)(i * 31 + (i >> 9));
