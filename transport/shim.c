@@ -124,6 +124,21 @@ static size_t sc_write(char *ptr, size_t size, size_t nmemb, void *ud) {
 		h->too_large = 1;
 		return 0; /* CURLE_WRITE_ERROR */
 	}
+	if (h->body.len == 0) {
+		/* The body's length, when announced, is the buffer's size: a
+		   1 MiB object is read into 1 MiB, not grown by doubling (each
+		   step a copy) to 2 MiB, which sc_trim would then free. */
+		curl_off_t cl = -1;
+		if (curl_easy_getinfo(h->easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &cl) == CURLE_OK && cl > 0 &&
+		    (size_t)cl > h->body.cap && (h->max_body < 0 || cl <= h->max_body)) {
+			char *np = malloc((size_t)cl); /* nothing to keep: len is 0 */
+			if (np) {
+				free(h->body.p);
+				h->body.p = np;
+				h->body.cap = (size_t)cl;
+			}
+		}
+	}
 	if (sc_append(&h->body, ptr, n) != 0) {
 		h->oom = 1;
 		return 0;

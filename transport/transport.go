@@ -46,11 +46,11 @@ func cBool(b bool) C.int {
 
 // copyC copies n bytes of C memory into a new Go slice (never nil).
 func copyC(p *C.char, n C.size_t) []byte {
-	out := make([]byte, int(n))
-	if n > 0 {
-		copy(out, unsafe.Slice((*byte)(unsafe.Pointer(p)), int(n)))
+	if n == 0 {
+		return []byte{}
 	}
-	return out
+	// append, not make and copy: the new array is not zeroed first.
+	return append([]byte(nil), unsafe.Slice((*byte)(unsafe.Pointer(p)), int(n))...)
 }
 
 func ctxKind(err error) Kind {
