@@ -256,8 +256,7 @@ func noRetry(e *Error, why error) *Error {
 // StreamingPayloads names operation's streaming blob payload members (an
 // input and an output member with @streaming bound to @httpPayload, S3
 // PutObject's and GetObject's Body; "" when none): those WithBodyReader
-// and WithBodyWriter carry. The C API uses it to take an output payload
-// as bytes beside the document.
+// and WithBodyWriter carry.
 func (c *Client) StreamingPayloads(operation string) (in, out string, err error) {
 	op, err := c.svc.Operation(operation)
 	if err != nil {
@@ -265,4 +264,17 @@ func (c *Client) StreamingPayloads(operation string) (in, out string, err error)
 	}
 	p := c.plan(op)
 	return p.streamIn, p.streamOut, nil
+}
+
+// BlobPayloads names operation's blob payload members, streaming or not
+// (Lambda Invoke's Payload too; "" when none): those WithPayload and
+// WithPayloadOutput carry. The C API uses it to take an output payload as
+// bytes beside the document.
+func (c *Client) BlobPayloads(operation string) (in, out string, err error) {
+	op, err := c.svc.Operation(operation)
+	if err != nil {
+		return "", "", err
+	}
+	p := c.plan(op)
+	return p.blobIn, p.blobOut, nil
 }

@@ -344,6 +344,16 @@ func TestStreamingPayloadNames(t *testing.T) {
 	if _, _, err := c.StreamingPayloads("Nope"); err == nil {
 		t.Error("StreamingPayloads of an unknown operation: no error")
 	}
+	// BlobPayloads: the blob payloads, streaming or not.
+	for op, want := range map[string][2]string{"Put": {"Body", ""}, "Get": {"", "Body"}, "Ping": {"", ""}} {
+		in, out, err := c.BlobPayloads(op)
+		if err != nil || in != want[0] || out != want[1] {
+			t.Errorf("BlobPayloads(%s) = %q, %q, %v; want %q, %q", op, in, out, err, want[0], want[1])
+		}
+	}
+	if _, _, err := c.BlobPayloads("Nope"); err == nil {
+		t.Error("BlobPayloads of an unknown operation: no error")
+	}
 }
 
 func TestStreamingRetry(t *testing.T) {

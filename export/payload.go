@@ -15,8 +15,8 @@ import (
 )
 
 // Blob payloads as bytes (smithycurl_call_payload and its _async, _queued
-// forms): the input's is read in place from the caller's memory, the
-// output's written once into C memory that the result owns or hands over.
+// forms): the input's is sent from the caller's memory, the output's
+// written into C memory that the result owns or hands over.
 
 // payloadBuffer collects an output payload in C memory as it arrives.
 type payloadBuffer struct {
@@ -67,30 +67,44 @@ func newPayloadCall(mode C.int, data unsafe.Pointer, n C.size_t) *payloadCall {
 	return pc
 }
 
-// callPayload runs one call with its payloads as bytes: the input's sent
-// from a reader over pc.in (rewound for a retry), the output's written
-// into a payloadBuffer the result keeps (success) or frees.
+// callPayload runs one call with its blob payloads as bytes: the input's
+// is pc.in, the request body as it is (WithPayload: no copy, resent on a
+// retry); the output's goes into a payloadBuffer the result keeps
+// (success) or frees: a @streaming one written there as libcurl delivers
+// it (WithBodyWriter, the one copy), another copied there once from the
+// response (WithPayloadOutput).
 func callPayload(ctx context.Context, c *client.Client, op string, input []byte, pc *payloadCall, opts ...client.CallOption) *result {
 	if r := checkCall(c, op, input); r != nil {
 		return r
 	}
-	_, outName, err := c.StreamingPayloads(op)
+	_, streamOut, err := c.StreamingPayloads(op)
 	if err != nil {
 		return usageResult(codeNotFound, "%v", err)
 	}
+	_, blobOut, _ := c.BlobPayloads(op)
 	if pc.hasIn {
-		opts = append(opts, client.WithBodyReader(bytes.NewReader(pc.in), int64(len(pc.in))))
+		opts = append(opts, client.WithPayload(pc.in))
 	}
 	var buf *payloadBuffer
-	if outName != "" {
+	var held []byte
+	switch {
+	case streamOut != "":
 		buf = &payloadBuffer{}
 		opts = append(opts, client.WithBodyWriter(buf))
+	case blobOut != "":
+		buf = &payloadBuffer{}
+		opts = append(opts, client.WithPayloadOutput(&held))
 	}
 	output, err := c.Call(ctx, op, input, opts...)
 	r := outcome(output, err)
 	if r == nil || r.code != codeOK || buf == nil {
 		buf.free()
 		return r
+	}
+	if _, err := buf.Write(held); err != nil {
+		buf.free()
+		r.free()
+		return nil
 	}
 	if buf.p == nil { // an empty payload: not NULL, which says "none"
 		if buf.p = C.scx_alloc(0); buf.p == nil {

@@ -1798,18 +1798,18 @@ smithycurl_code smithycurl_queue_free(smithycurl_queue *queue);
 /* ======================================================================
  * Blob payloads as bytes
  *
- * An operation's blob payload (a @streaming blob bound to @httpPayload, as
- * S3 PutObject's and GetObject's Body) passed and received as a buffer
- * beside the input and output JSON, never as base64 text: the input's is
- * sent from the caller's memory as it is (read in place, never copied
- * whole), the output's is written once, as it arrives, into memory the
- * result owns (or hands over). Unlike smithycurl_call_stream(), the bytes
- * are all in memory, so a call is retried as smithycurl_call() is until a
- * byte of the output payload has arrived; an input payload gets a request
- * checksum in a header (the default CRC32 included), read from the buffer.
- * As for any streamed body, the payload is left out of the signature
- * (UNSIGNED-PAYLOAD), and the output's is not bounded by the max-response
- * option. Other blob members stay base64 in the document.
+ * An operation's blob payload (a blob bound to @httpPayload, @streaming or
+ * not: S3 PutObject's and GetObject's Body, Lambda Invoke's Payload)
+ * passed and received as a buffer beside the input and output JSON, never
+ * as base64 text. The input's is the request body as it is, sent from the
+ * caller's memory (never copied; sent again on a retry), signed and
+ * checksummed as a body from the document is. The output's goes into
+ * memory the result owns (or hands over): a @streaming one is written
+ * there as it arrives (the one copy out of libcurl's buffer; not bounded
+ * by the max-response option, and a call that received a byte of it is
+ * not retried, as with smithycurl_call_stream()); another is copied there
+ * once from the response (bounded, retried as any call). Other blob
+ * members stay base64 in the document.
  * ====================================================================== */
 
 /** A call's input payload. Start from SMITHYCURL_PAYLOAD_INIT: size says
@@ -1820,7 +1820,8 @@ typedef struct smithycurl_payload {
     size_t size;
     /** The input payload's len bytes (len 0: an empty payload); NULL for
      * none given: the payload member of the input JSON, if any, is sent.
-     * The input JSON must leave that member out when data is set. */
+     * The input JSON must leave that member out when data is set (an
+     * operation with no blob input payload is SMITHYCURL_E_USAGE). */
     const void *data;
     size_t len;
     /** 0, or SMITHYCURL_PAYLOAD_COPY. */
@@ -1843,9 +1844,9 @@ typedef struct smithycurl_payload {
  *   still comes as bytes). Read during the call only (flags are ignored).
  * Other parameters, the result and the codes are those of
  * smithycurl_call(); SMITHYCURL_E_INVALID_ARGUMENT (out set to NULL) when
- * payload's size is not one this library knows; SMITHYCURL_E_USAGE when
- * data is given to an operation without an input payload, or with the
- * member also in the input JSON.
+ * payload's size or flags are not ones this library knows;
+ * SMITHYCURL_E_USAGE when data is given to an operation without a blob
+ * input payload, or with the member also in the input JSON.
  * Thread-safety: as smithycurl_call().
  *
  *     smithycurl_payload p = SMITHYCURL_PAYLOAD_INIT;
@@ -1882,7 +1883,7 @@ smithycurl_code smithycurl_call_payload_queued(smithycurl_client *client, const 
 /** The output payload of a successful smithycurl_call_payload() (or its
  * _async, _queued forms), owned by the result: valid until
  * smithycurl_result_free(). data is NULL with len 0 when the operation's
- * output has no streaming blob payload (or the call was not made with
+ * output has no blob payload (or the call was not made with
  * these functions, or the payload was taken); an empty payload is a
  * non-NULL data with len 0.
  * @return SMITHYCURL_OK; SMITHYCURL_E_NO_OUTPUT (the call failed);

@@ -4,8 +4,8 @@
 // written directly against libcurl, SigV4 computed by this program
 // (OpenSSL's SHA-256 and HMAC), the body sent from memory
 // (CURLOPT_POSTFIELDS) and received into a growing buffer. Both send what
-// the C API sends: the payload unsigned (UNSIGNED-PAYLOAD, as any body that
-// is not in the document) with its CRC32 in x-amz-checksum-crc32 (zlib),
+// the C API sends over http: the payload's SHA-256 signed
+// (x-amz-content-sha256) with its CRC32 in x-amz-checksum-crc32 (zlib),
 // and ask for the response checksum (s3rver sends none). Each side runs in
 // its own child process (the libcurl one never loads the Go runtime:
 // libsmithycurl is dlopen'ed by the other), three rounds each, alternating;
@@ -35,7 +35,7 @@
 // s3rver 3.7 now and then answers a GET right after the PUT of the same
 // key with the object's ETag and no bytes (the file is not written yet):
 // both sides send such a GET again, up to this many times.
-#define S3RVER_TRIES 3
+#define S3RVER_TRIES 50
 
 static unsigned char *body; // the object: random bytes
 static size_t body_len;
@@ -73,7 +73,7 @@ struct signer {
 // sign returns the Authorization header of a request whose x-amz headers
 // (lower-case names, sorted, "name:value" lines) and payload hash are given.
 static void sign(struct signer *s, const char *method, const char *path, const char *amz_date,
-                 const char *headers, const char *signed_names, char *auth, size_t cap) {
+                 const char *headers, const char *signed_names, const char *payload_hash, char *auth, size_t cap) {
     if (strncmp(s->day, amz_date, 8) != 0) { // a new day: a new key
         memcpy(s->day, amz_date, 8);
         s->day[8] = 0;
@@ -85,8 +85,8 @@ static void sign(struct signer *s, const char *method, const char *path, const c
     }
     char creq[1024], sts[512], h[65], sig[65];
     unsigned char d[32];
-    snprintf(creq, sizeof creq, "%s\n%s\n\nhost:%s\n%s\nhost;%s\nUNSIGNED-PAYLOAD", method, path, s->host, headers,
-             signed_names);
+    snprintf(creq, sizeof creq, "%s\n%s\n\nhost:%s\n%s\nhost;%s\n%s", method, path, s->host, headers, signed_names,
+             payload_hash);
     SHA256((const unsigned char *)creq, strlen(creq), d);
     hex(d, 32, h);
     snprintf(sts, sizeof sts, "AWS4-HMAC-SHA256\n%s\n%s/" REGION "/s3/aws4_request\n%s", amz_date, s->day, h);
@@ -117,21 +117,26 @@ static size_t collect(char *p, size_t size, size_t n, void *ud) {
 
 static int curl_pair(CURL *h, struct signer *s, const char *url, const char *path, struct buf *got) {
     time_t t = time(NULL);
-    char date[17], headers[512], auth[512], amz[64], sha[64], crc_h[64], alg[64], mode[64], crc64[16];
+    static const char empty_sha[] = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+    char date[17], headers[512], auth[512], amz[64], sha[128], crc_h[64], alg[64], mode[64], crc64[16], body_sha[65];
+    unsigned char d[32];
     strftime(date, sizeof date, "%Y%m%dT%H%M%SZ", gmtime(&t));
+    SHA256(body, body_len, d);
+    hex(d, 32, body_sha);
     unsigned char crc[4];
     unsigned long c = crc32(0L, body, (uInt)body_len);
     crc[0] = c >> 24, crc[1] = c >> 16, crc[2] = c >> 8, crc[3] = c;
     b64(crc, 4, crc64);
     // PUT
     snprintf(headers, sizeof headers,
-             "x-amz-checksum-crc32:%s\nx-amz-content-sha256:UNSIGNED-PAYLOAD\nx-amz-date:%s\n"
+             "x-amz-checksum-crc32:%s\nx-amz-content-sha256:%s\nx-amz-date:%s\n"
              "x-amz-sdk-checksum-algorithm:CRC32\n",
-             crc64, date);
+             crc64, body_sha, date);
     sign(s, "PUT", path, date, headers,
-         "x-amz-checksum-crc32;x-amz-content-sha256;x-amz-date;x-amz-sdk-checksum-algorithm", auth, sizeof auth);
+         "x-amz-checksum-crc32;x-amz-content-sha256;x-amz-date;x-amz-sdk-checksum-algorithm", body_sha, auth,
+         sizeof auth);
     snprintf(amz, sizeof amz, "X-Amz-Date: %s", date);
-    snprintf(sha, sizeof sha, "X-Amz-Content-Sha256: UNSIGNED-PAYLOAD");
+    snprintf(sha, sizeof sha, "X-Amz-Content-Sha256: %s", body_sha);
     snprintf(crc_h, sizeof crc_h, "X-Amz-Checksum-Crc32: %s", crc64);
     snprintf(alg, sizeof alg, "X-Amz-Sdk-Checksum-Algorithm: CRC32");
     struct curl_slist *hdr = curl_slist_append(NULL, auth);
@@ -159,10 +164,12 @@ static int curl_pair(CURL *h, struct signer *s, const char *url, const char *pat
         return 1;
     }
     // GET
-    snprintf(headers, sizeof headers, "x-amz-checksum-mode:ENABLED\nx-amz-content-sha256:UNSIGNED-PAYLOAD\nx-amz-date:%s\n",
+    snprintf(headers, sizeof headers, "x-amz-checksum-mode:ENABLED\nx-amz-content-sha256:%s\nx-amz-date:%s\n", empty_sha,
              date);
-    sign(s, "GET", path, date, headers, "x-amz-checksum-mode;x-amz-content-sha256;x-amz-date", auth, sizeof auth);
+    sign(s, "GET", path, date, headers, "x-amz-checksum-mode;x-amz-content-sha256;x-amz-date", empty_sha, auth,
+         sizeof auth);
     snprintf(mode, sizeof mode, "X-Amz-Checksum-Mode: ENABLED");
+    snprintf(sha, sizeof sha, "X-Amz-Content-Sha256: %s", empty_sha);
     hdr = curl_slist_append(NULL, auth);
     hdr = curl_slist_append(hdr, amz);
     hdr = curl_slist_append(hdr, sha);
