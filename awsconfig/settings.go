@@ -70,6 +70,9 @@ type Settings struct {
 	// endpoint_discovery_enabled: "true", "false" or "auto" (read in any
 	// case, returned lower-case, as botocore).
 	EndpointDiscovery Value[string]
+	// AppID: AWS_SDK_UA_APP_ID, sdk_ua_app_id: the application's id,
+	// appended to the User-Agent as app/<id>.
+	AppID Value[string]
 }
 
 // ServiceKey is a service's name in AWS_ENDPOINT_URL_<SERVICE> (upper-cased)
@@ -104,6 +107,7 @@ func (c *Config) Settings(profile string, serviceID string) (Settings, error) {
 	s.Region = r.str([]string{"AWS_REGION", "AWS_DEFAULT_REGION"}, "region")
 	s.CABundle = r.str([]string{"AWS_CA_BUNDLE"}, "ca_bundle")
 	s.SigV4aSigningRegionSet = r.str([]string{"AWS_SIGV4A_SIGNING_REGION_SET"}, "sigv4a_signing_region_set")
+	s.AppID = r.str([]string{"AWS_SDK_UA_APP_ID"}, "sdk_ua_app_id")
 	var err error
 	if s.IgnoreConfiguredEndpointURLs, err = r.boolean("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS", "ignore_configured_endpoint_urls"); err != nil {
 		return Settings{}, err

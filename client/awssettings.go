@@ -105,6 +105,9 @@ func (o *options) applyAWSSettings(s awsconfig.Settings, endpoint string) (strin
 	if o.discovery == "" && s.EndpointDiscovery.IsSet() {
 		o.discovery = EndpointDiscovery(s.EndpointDiscovery.V)
 	}
+	if o.appIDFrom == "" && s.AppID.IsSet() {
+		o.appID, o.appIDFrom = s.AppID.V, s.AppID.Place("sdk_ua_app_id")
+	}
 	if o.retryMode == "" && s.RetryMode.IsSet() {
 		o.retryMode = RetryMode(s.RetryMode.V)
 	}

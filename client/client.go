@@ -53,6 +53,7 @@ type Client struct {
 	isAWS            bool // an AWS service (aws.api#service): its SDKs' retry codes apply
 	quota            *retryQuota
 	limiter          *rateLimiter // the adaptive retry mode's (ratelimit.go); nil in standard mode
+	awsHeaders       bool         // an AWS service: the SDKs' invocation headers (useragent.go)
 	opts             options
 	creds            credentials
 	plans            sync.Map // *model.Operation -> *callPlan
@@ -162,13 +163,19 @@ func New(m *model.Model, serviceID model.ShapeID, endpoint string, opts ...Optio
 	if err := checkRetryMode(o.retryMode); err != nil {
 		return nil, &Error{Kind: KindUsage, err: err}
 	}
+	awsHeaders := usesAWSSettings(svc)
+	if awsHeaders {
+		if err := o.setSDKUserAgent(svc); err != nil {
+			return nil, &Error{Kind: KindUsage, err: err}
+		}
+	}
 	codec, err := protocol.New(m, svc, o.codec...)
 	if err != nil {
 		return nil, &Error{Kind: KindUsage, err: err}
 	}
 	c := &Client{model: m, svc: svc, codec: codec, endpoint: u, rules: rules, opts: o, creds: o.creds,
 		region: o.endpoint.region, bucketInEndpoint: bucketInEndpoint, isAWS: svc.Shape.HasTrait(traitAWSService),
-		quota: newRetryQuota(o.retry)}
+		quota: newRetryQuota(o.retry), awsHeaders: awsHeaders}
 	c.SetResponder(o.responder)
 	if c.discovery, err = newDiscovery(svc, o.discovery, explicitEndpoint); err != nil {
 		return nil, &Error{Kind: KindUsage, err: err}
@@ -373,7 +380,11 @@ func (c *Client) call(ctx context.Context, operation string, input []byte, co ca
 	lastCost := 0          // what the last retry took from the quota
 	skewRetried := false   // a clock skew error was retried (once a call)
 	movedRetried := false  // a discovered endpoint's move was retried (once a call)
+	invocation := c.newInvocationID()
 	for attempt := 1; ; attempt++ {
+		if invocation != "" {
+			c.sdkHeaders(req.Header, invocation, attempt)
+		}
 		if c.limiter != nil {
 			if err := c.limiter.acquire(ctx); err != nil {
 				return nil, classify(op.Shape.ID, fmt.Errorf("waiting for the adaptive retry mode's send rate: %w", err))

@@ -35,6 +35,9 @@ type options struct {
 	engine       engineOptions
 	retrySet     bool              // WithRetryPolicy, WithoutRetries: the AWS settings' max attempts do not apply
 	retryMode    RetryMode         // WithRetryMode ("" until New: the AWS settings', else standard)
+	appID        string            // WithAppID, else the AWS settings'
+	appIDFrom    string            // where appID is set, for its error ("": nowhere)
+	frontEnd     [2]string         // WithFrontEnd: name, version ("": go)
 	profile      string            // WithProfile
 	awsConfig    *awsconfig.Config // WithAWSConfig
 	// sigv4aRegionSet, from the AWS settings, replaces the endpoint

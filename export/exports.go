@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/smithycurl/smithycurl/awsconfig"
 	"github.com/smithycurl/smithycurl/client"
 	"github.com/smithycurl/smithycurl/describe"
 	"github.com/smithycurl/smithycurl/endpoints"
@@ -289,6 +290,11 @@ type optionsH struct {
 	ids                     identities // the identity callbacks (identity.go)
 	profile                 string
 	checksums               [2]client.ChecksumWhen // request calculation, response validation ("": the settings')
+	retryMode               client.RetryMode       // "": the settings'
+	minCompression          *int                   // nil: the settings'
+	noCompression           bool
+	appID                   string
+	frontEnd                [2]string // "": c
 }
 
 //export scx_options_new
@@ -342,6 +348,18 @@ func scx_options_set_int(h C.uintptr_t, which C.int, a, b C.longlong) (rc C.int)
 			return fail(&o.errBox, codeInvalidArgument, "waiter delays: want 0 (the waiter's) or positive, and min_delay_ms <= max_delay_ms")
 		}
 		o.waiterDelays = [2]time.Duration{time.Duration(a) * time.Millisecond, time.Duration(b) * time.Millisecond}
+	case C.SCX_OPT_REQUEST_MIN_COMPRESSION_SIZE:
+		if a == -1 {
+			o.minCompression = nil
+			break
+		}
+		if a < 0 || a > awsconfig.MaxMinCompressionSize {
+			return fail(&o.errBox, codeInvalidArgument, "request_min_compression_size_bytes must be from 0 to %d (-1: the AWS settings')", awsconfig.MaxMinCompressionSize)
+		}
+		n := int(a)
+		o.minCompression = &n
+	case C.SCX_OPT_DISABLE_REQUEST_COMPRESSION:
+		o.noCompression = a != 0
 	case C.SCX_OPT_ASYNC_LIMITS:
 		if a < 0 || b < 0 {
 			return fail(&o.errBox, codeInvalidArgument, "async limits: want 0 (the default) or positive")
@@ -466,6 +484,19 @@ func scx_options_set_str(h C.uintptr_t, which C.int, p1, p2, p3, p4 *C.char, fla
 			return fail(&o.errBox, codeInvalidArgument, "want %q, %q, or NULL for the AWS settings'", client.ChecksumWhenSupported, client.ChecksumWhenRequired)
 		}
 		o.checksums[which-C.SCX_OPT_REQUEST_CHECKSUM_CALCULATION] = w
+	case C.SCX_OPT_RETRY_MODE:
+		m := client.RetryMode(s[0])
+		if m != "" && m != client.RetryStandard && m != client.RetryAdaptive {
+			return fail(&o.errBox, codeInvalidArgument, "retry_mode: want %q, %q, or NULL for the AWS settings'", client.RetryStandard, client.RetryAdaptive)
+		}
+		o.retryMode = m
+	case C.SCX_OPT_APP_ID:
+		o.appID = s[0] // client.New checks its length
+	case C.SCX_OPT_FRONT_END:
+		if !need(p1) || s[0] == "" {
+			return fail(&o.errBox, codeInvalidArgument, "the front end's name must not be NULL or empty")
+		}
+		o.frontEnd = [2]string{s[0], s[1]}
 	case C.SCX_OPT_ENDPOINT_PARAM:
 		if !need(p1) || s[0] == "" {
 			return fail(&o.errBox, codeInvalidArgument, "the endpoint parameter name must not be NULL or empty")
@@ -563,6 +594,23 @@ func (o *optionsH) clientOptions() []client.Option {
 	}
 	if o.checksums[1] != "" {
 		opts = append(opts, client.WithResponseChecksumValidation(o.checksums[1]))
+	}
+	if o.retryMode != "" {
+		opts = append(opts, client.WithRetryMode(o.retryMode))
+	}
+	if o.minCompression != nil {
+		opts = append(opts, client.WithRequestMinCompressionSize(*o.minCompression))
+	}
+	if o.noCompression {
+		opts = append(opts, client.WithoutRequestCompression())
+	}
+	if o.appID != "" {
+		opts = append(opts, client.WithAppID(o.appID))
+	}
+	if o.frontEnd[0] != "" {
+		opts = append(opts, client.WithFrontEnd(o.frontEnd[0], o.frontEnd[1]))
+	} else {
+		opts = append(opts, client.WithFrontEnd("c", ""))
 	}
 	if o.tls != nil {
 		opts = append(opts, client.WithTLS(*o.tls))

@@ -379,6 +379,31 @@ smithycurl_code smithycurl_options_set_response_checksum_validation(smithycurl_o
     return scx_options_set_str(H(o), SCX_OPT_RESPONSE_CHECKSUM_VALIDATION, (char *)when, NULL, NULL, NULL, 0);
 }
 
+smithycurl_code smithycurl_options_set_retry_mode(smithycurl_options *o, const char *mode) {
+    FORK_CHECK();
+    return scx_options_set_str(H(o), SCX_OPT_RETRY_MODE, (char *)mode, NULL, NULL, NULL, 0);
+}
+
+smithycurl_code smithycurl_options_set_request_min_compression_size(smithycurl_options *o, long long min_bytes) {
+    FORK_CHECK();
+    return scx_options_set_int(H(o), SCX_OPT_REQUEST_MIN_COMPRESSION_SIZE, min_bytes, 0);
+}
+
+smithycurl_code smithycurl_options_set_disable_request_compression(smithycurl_options *o, int disable) {
+    FORK_CHECK();
+    return scx_options_set_int(H(o), SCX_OPT_DISABLE_REQUEST_COMPRESSION, disable, 0);
+}
+
+smithycurl_code smithycurl_options_set_app_id(smithycurl_options *o, const char *app_id) {
+    FORK_CHECK();
+    return scx_options_set_str(H(o), SCX_OPT_APP_ID, (char *)app_id, NULL, NULL, NULL, 0);
+}
+
+smithycurl_code smithycurl_options_set_front_end(smithycurl_options *o, const char *name, const char *version) {
+    FORK_CHECK();
+    return scx_options_set_str(H(o), SCX_OPT_FRONT_END, (char *)name, (char *)version, NULL, NULL, 0);
+}
+
 smithycurl_code smithycurl_options_set_async_limits(smithycurl_options *o, int max_transfers,
                                                     int max_host_connections) {
     FORK_CHECK();

@@ -692,6 +692,54 @@ smithycurl_code smithycurl_options_set_request_checksum_calculation(smithycurl_o
  * Thread-safety: one thread at a time per options handle. */
 smithycurl_code smithycurl_options_set_response_checksum_validation(smithycurl_options *options, const char *when);
 
+/** The retry mode: "standard", or "adaptive", which adds the AWS SDKs'
+ * client-side rate limiter (from the first throttling response, each
+ * attempt waits for a token of a bucket whose rate falls to 0.7 times the
+ * measured send rate on each throttle and grows back along a CUBIC curve;
+ * one limiter per client, shared by its threads). NULL or "" leaves it to
+ * AWS_RETRY_MODE, the profile's retry_mode, else "standard". Copied.
+ * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_ARGUMENT (another value),
+ *   SMITHYCURL_E_INVALID_UTF8, SMITHYCURL_E_INVALID_HANDLE.
+ * Thread-safety: one thread at a time per options handle. */
+smithycurl_code smithycurl_options_set_retry_mode(smithycurl_options *options, const char *mode);
+
+/** The smallest request body an operation's @requestCompression compresses,
+ * 0 to 10485760 bytes; -1 leaves it to AWS_REQUEST_MIN_COMPRESSION_SIZE_BYTES,
+ * the profile's request_min_compression_size_bytes, else 10240. A
+ * streaming payload is never compressed.
+ * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_ARGUMENT (out of range, the
+ *   message naming request_min_compression_size_bytes),
+ *   SMITHYCURL_E_INVALID_HANDLE.
+ * Thread-safety: one thread at a time per options handle. */
+smithycurl_code smithycurl_options_set_request_min_compression_size(smithycurl_options *options, long long min_bytes);
+
+/** disable non-zero sends every body uncompressed, whatever
+ * @requestCompression says; 0 leaves it to AWS_DISABLE_REQUEST_COMPRESSION,
+ * the profile's disable_request_compression, else compressed from the
+ * minimum size.
+ * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_HANDLE.
+ * Thread-safety: one thread at a time per options handle. */
+smithycurl_code smithycurl_options_set_disable_request_compression(smithycurl_options *options, int disable);
+
+/** The application's id, at most 50 characters, appended to the
+ * User-Agent of an AWS service's requests as app/ID (characters other than
+ * letters, digits and !#$%&'*+-.^_`|~ sent as '-'). NULL or "" leaves it to
+ * AWS_SDK_UA_APP_ID, the profile's sdk_ua_app_id. Copied; a longer id
+ * makes smithycurl_client_new fail with SMITHYCURL_E_USAGE.
+ * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_UTF8,
+ *   SMITHYCURL_E_INVALID_HANDLE.
+ * Thread-safety: one thread at a time per options handle. */
+smithycurl_code smithycurl_options_set_app_id(smithycurl_options *options, const char *app_id);
+
+/** For language bindings over this library: names the language in the
+ * User-Agent of an AWS service's requests (lang/NAME#VERSION, the Go
+ * runtime's version beside it). Without it: "c" and no version. version
+ * may be NULL. Copied.
+ * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_ARGUMENT (name NULL or
+ *   empty), SMITHYCURL_E_INVALID_UTF8, SMITHYCURL_E_INVALID_HANDLE.
+ * Thread-safety: one thread at a time per options handle. */
+smithycurl_code smithycurl_options_set_front_end(smithycurl_options *options, const char *name, const char *version);
+
 /** TLS. ca_file: a PEM bundle of trusted CAs (NULL: the system store).
  * cert_file and key_file: a client certificate and its key, PEM (NULL: none).
  * insecure non-zero turns off peer and host name verification: DANGEROUS,

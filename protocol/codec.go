@@ -21,9 +21,9 @@ package protocol
 
 import (
 	"context"
-	"crypto/rand"
 	"fmt"
 
+	"github.com/smithycurl/smithycurl/internal/uuid"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/wire"
 )
@@ -215,7 +215,7 @@ type restCodec struct {
 
 func newRestCodec(m *model.Model, d dialect, opts []Option) *restCodec {
 	c := &restCodec{m: m, d: d}
-	c.cfg = config{newToken: uuidV4}
+	c.cfg = config{newToken: uuid.V4}
 	for _, o := range opts {
 		o.apply(&c.cfg)
 	}
@@ -232,20 +232,3 @@ func newRestCodec(m *model.Model, d dialect, opts []Option) *restCodec {
 }
 
 func (c *restCodec) Protocol() model.ShapeID { return c.d.protocol }
-
-// uuidV4 returns a random UUID version 4.
-func uuidV4() string {
-	var b [16]byte
-	rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	const hex = "0123456789abcdef"
-	out := make([]byte, 0, 36)
-	for i, x := range b {
-		if i == 4 || i == 6 || i == 8 || i == 10 {
-			out = append(out, '-')
-		}
-		out = append(out, hex[x>>4], hex[x&0xf])
-	}
-	return string(out)
-}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/smithycurl/smithycurl/internal/uuid"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/wire"
 )
@@ -59,7 +60,7 @@ type queryCodec struct {
 
 func newQueryCodec(m *model.Model, svc *model.Service, proto model.ShapeID, opts []Option) *queryCodec {
 	c := &queryCodec{m: m, svc: svc, protocol: proto, ec2: proto == EC2Query}
-	c.cfg = config{newToken: uuidV4}
+	c.cfg = config{newToken: uuid.V4}
 	for _, o := range opts {
 		o.apply(&c.cfg)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/smithycurl/smithycurl/internal/uuid"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/wire"
 )
@@ -71,7 +72,7 @@ type rpcCodec struct {
 func newRPCCodec(m *model.Model, svc *model.Service, d rpcDialect, opts []Option) *rpcCodec {
 	c := &rpcCodec{m: m, svc: svc, d: d}
 	c.queryCompat = svc.Shape.HasTrait(TraitAWSQueryCompatible)
-	c.cfg = config{newToken: uuidV4}
+	c.cfg = config{newToken: uuid.V4}
 	for _, o := range opts {
 		o.apply(&c.cfg)
 	}

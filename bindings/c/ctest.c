@@ -384,7 +384,7 @@ smithycurl_client *blobs_client(smithycurl_model **m) {
     X(version) X(load) X(load_errors) X(snapshot) X(operations) X(error_kinds) X(output_types) X(cancel) \
     X(free_in_flight) X(options) X(credentials) X(identity) X(sigv4a) X(presign) X(s3_transfer) X(s3_transfer_stream) X(s3express) X(host_prefix) X(endpoint_rules) X(bad_handles) \
     X(threads) X(exactly_once) X(fork) X(pizza) X(rpcv2) X(exact) X(unknown_union) X(wait) X(event_stream) X(event_stream_rpc) \
-    X(streaming) X(streaming_retry) X(streaming_memory) X(payload) X(payload_blob) X(payload_async) X(checksums) X(paginator) X(async_paginator) \
+    X(streaming) X(streaming_retry) X(streaming_memory) X(payload) X(payload_blob) X(payload_async) X(checksums) X(sdk_options) X(paginator) X(async_paginator) \
     X(async_callback) X(async_queue) X(async_cancel_many) X(async_client_free) X(async_queue_free) \
     X(async_reentrant) X(async_slow_timeout) X(async_fork) X(async_bad_args) X(stub) X(interceptors) X(custom_auth) X(trace_spans)
 

@@ -51,6 +51,7 @@ type callFlags struct {
 	awsKey, awsSecret, awsToken, reg string
 	timeout                          time.Duration
 	retries                          givenInt
+	retryMode                        string
 	noValidate, noHostPrefix         bool
 	validate                         bool
 	trace, raw                       bool
@@ -170,6 +171,7 @@ func (f *callFlags) register(fs *flag.FlagSet) {
 	f.retries.n = client.DefaultRetryPolicy.MaxAttempts - 1
 	fs.Var(&f.retries, "retries",
 		"at most `N` retries after the first attempt (N+1 sends in all, within --timeout) of a failure that is retried: throttling, @retryable errors, failed connections; 5xx only for idempotent operations. 0 sends once")
+	fs.StringVar(&f.retryMode, "retry-mode", "", "standard, or adaptive: the AWS SDKs' client-side rate limiter after a throttle (default: $AWS_RETRY_MODE, the profile's retry_mode, standard)")
 	fs.BoolVar(&f.validate, "validate", false, "check the input against the model's constraints (@length, @range, @pattern, enum values, @uniqueItems) before sending; @required and value types are always checked")
 	fs.BoolVar(&f.noValidate, "no-validate", false, "do not check the model's constraints (the default; overrides --validate)")
 	fs.BoolVar(&f.noHostPrefix, "no-host-prefix", false, "ignore the endpoint trait's host prefix")
@@ -441,6 +443,9 @@ func (f *callFlags) options(stderr io.Writer) ([]client.Option, error) {
 		p := client.DefaultRetryPolicy
 		p.MaxAttempts = f.retries.n + 1
 		opts = append(opts, client.WithRetryPolicy(p))
+	}
+	if f.retryMode != "" {
+		opts = append(opts, client.WithRetryMode(client.RetryMode(f.retryMode)))
 	}
 	if f.validate && !f.noValidate {
 		opts = append(opts, client.WithValidation())

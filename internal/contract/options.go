@@ -39,6 +39,9 @@ var ClientOptions = []ClientOption{
 		Python: "", // retries=False
 		CLI:    "", // --retries 0
 		Doc:    "sends each request once (C: set_retries(0, 0); Python: retries=False; CLI: --retries 0)"},
+	{Name: "retry_mode", Type: "standard, adaptive", Default: "standard (AWS services: AWS_RETRY_MODE, retry_mode)",
+		Go: "WithRetryMode", C: "smithycurl_options_set_retry_mode", Python: "retry_mode", PyValue: "None", CLI: "--retry-mode",
+		Doc: "adaptive adds the AWS SDKs' client-side rate limiter: from the first throttle, sends wait for a token bucket whose rate follows CUBIC"},
 	{Name: "validate", Type: "bool", Default: "off",
 		Go: "WithValidation", C: "smithycurl_options_set_validation", Python: "validate", PyValue: "False", CLI: "--validate",
 		Doc: "checks inputs against the model's constraint traits before sending (@required and value types always are)"},
@@ -86,6 +89,24 @@ var ClientOptions = []ClientOption{
 		Python: "", // api_key= takes a callable too
 		CLI:    "", // --api-key
 		Doc:    "@httpApiKeyAuth with the keys a provider gives, cached and refreshed before they expire (Python: api_key= a callable)"},
+	{Name: "request_min_compression_size_bytes", Type: "bytes, 0 to 10485760", Default: "10240 (AWS services: AWS_REQUEST_MIN_COMPRESSION_SIZE_BYTES, request_min_compression_size_bytes)",
+		Go: "WithRequestMinCompressionSize", C: "smithycurl_options_set_request_min_compression_size", Python: "request_min_compression_size_bytes", PyValue: "None",
+		CLI: "", // not yet a flag
+		Doc: "the smallest body @requestCompression compresses (a streaming payload never is)"},
+	{Name: "disable_request_compression", Type: "switch", Default: "off (AWS services: AWS_DISABLE_REQUEST_COMPRESSION, disable_request_compression)",
+		Go: "WithoutRequestCompression", C: "smithycurl_options_set_disable_request_compression", Python: "disable_request_compression", PyValue: "None",
+		CLI: "", // not yet a flag
+		Doc: "sends every body uncompressed, whatever @requestCompression says"},
+	{Name: "app_id", Type: "string, at most 50 characters", Default: "AWS services: AWS_SDK_UA_APP_ID, sdk_ua_app_id",
+		Go: "WithAppID", C: "smithycurl_options_set_app_id", Python: "app_id", PyValue: "None",
+		CLI: "", // not yet a flag
+		Doc: "names the application in an AWS service's User-Agent (app/ID)"},
+	{Name: "front_end", Type: "name, version", Default: "go (C: c; Python: python and its version)",
+		Go:     "WithFrontEnd",
+		C:      "smithycurl_options_set_front_end",
+		Python: "", // the package names itself
+		CLI:    "", // the CLI is the Go front end
+		Doc:    "names the language front end in an AWS service's User-Agent (lang/NAME#VERSION), for language bindings"},
 	{Name: "ca_file", Type: "path", Default: "the system store (AWS services: AWS_CA_BUNDLE, ca_bundle)",
 		Go: "WithTLS", C: "smithycurl_options_set_tls", Python: "ca_file", PyValue: "None",
 		CLI: "", // not yet a flag

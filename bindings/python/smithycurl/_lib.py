@@ -302,6 +302,12 @@ _FUNCTIONS: dict[str, tuple[Any, list[Any], bool]] = {
     "hook_point": (c_int, [c_void_p], False),
     "hook_get": (c_int, [c_void_p, c_int, c_char_p, P(c_void_p), P(c_size_t)], False),
     "hook_set": (c_int, [c_void_p, c_int, c_char_p, c_char_p, c_size_t], False),
+    # Retry mode, request compression, the User-Agent (issue 28).
+    "options_set_retry_mode": (c_int, [c_void_p, c_char_p], False),
+    "options_set_request_min_compression_size": (c_int, [c_void_p, ctypes.c_longlong], False),
+    "options_set_disable_request_compression": (c_int, [c_void_p, c_int], False),
+    "options_set_app_id": (c_int, [c_void_p, c_char_p], False),
+    "options_set_front_end": (c_int, [c_void_p, c_char_p, c_char_p], False),
 }
 
 #: Functions a library may lack (older than the package's asynchronous
@@ -317,7 +323,9 @@ _OPTIONAL = frozenset({"queue_new", "queue_fd", "queue_next", "queue_free", "cal
                        "stubber_new", "stubber_activate", "stubber_deactivate", "stubber_add_response",
                        "stubber_add_error", "stubber_pending", "stubber_done", "stubber_errmsg", "stubber_free",
                        "options_add_interceptor", "options_add_auth_scheme", "options_set_trace_spans",
-                       "options_set_digest_auth", "hook_point", "hook_get", "hook_set"})
+                       "options_set_digest_auth", "hook_point", "hook_get", "hook_set",
+                       "options_set_retry_mode", "options_set_request_min_compression_size",
+                       "options_set_disable_request_compression", "options_set_app_id", "options_set_front_end"})
 
 
 def _declare(cdll: ctypes.CDLL) -> Library:

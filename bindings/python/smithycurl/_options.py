@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ctypes
 import json
+import sys
 
 from . import _lib, errors
 from ._contract import CLIENT_OPTIONS
@@ -141,6 +142,10 @@ def make_options(lib: _lib.Library, **o: Any) -> tuple[int, Any]:
         "options_set_profile": lambda what, v: [(what, (s(v, what),))],
         "options_set_request_checksum_calculation": lambda what, v: [(what, (s(v, what),))],
         "options_set_response_checksum_validation": lambda what, v: [(what, (s(v, what),))],
+        "options_set_retry_mode": lambda what, v: [(what, (s(v, what),))],
+        "options_set_request_min_compression_size": lambda what, v: [(what, (int(v),))],
+        "options_set_disable_request_compression": lambda what, v: [(what, (int(bool(v)),))],
+        "options_set_app_id": lambda what, v: [(what, (s(v, what),))],
         "options_set_endpoint_param": endpoint_params,
         "options_set_waiter_delays": lambda what, v: [(what, (int(round(v[0] * 1000)), int(round(v[1] * 1000))))],
         "options_set_async_limits": lambda what, n, m: [(what, (int(n or 0), int(m or 0)))],
@@ -160,6 +165,9 @@ def make_options(lib: _lib.Library, **o: Any) -> tuple[int, Any]:
                 if rc != _lib.OK:
                     msg = _lib.errmsg(lib, lib.options_errmsg, h) or lib.strerror(rc).decode()
                     raise errors.UsageError(f"option {what}: {msg}", rc=rc)
+        if lib.has("options_set_front_end"):  # an AWS service's User-Agent names Python
+            v = sys.version_info
+            lib.options_set_front_end(h, b"python", f"{v.major}.{v.minor}.{v.micro}".encode())
     except BaseException:
         lib.options_free(h)
         raise

@@ -200,6 +200,10 @@ class Model:
         profile: Optional[str] = None,
         request_checksum_calculation: Optional[str] = None,
         response_checksum_validation: Optional[str] = None,
+        retry_mode: Optional[str] = None,
+        request_min_compression_size_bytes: Optional[int] = None,
+        disable_request_compression: Optional[bool] = None,
+        app_id: Optional[str] = None,
         ca_file: Optional[str] = None,
         cert_file: Optional[str] = None,
         key_file: Optional[str] = None,
@@ -270,6 +274,20 @@ class Model:
           raises DecodeError. None: ``AWS_REQUEST_CHECKSUM_CALCULATION``,
           ``AWS_RESPONSE_CHECKSUM_VALIDATION``, the profile's settings,
           else ``"when_supported"``;
+        - ``retry_mode``: ``"standard"`` or ``"adaptive"`` (the AWS SDKs'
+          client-side rate limiter: from the first throttling response,
+          sends wait for a token bucket whose rate follows CUBIC; one per
+          client, shared by its threads). None: ``AWS_RETRY_MODE``, the
+          profile's ``retry_mode``, else standard;
+        - ``request_min_compression_size_bytes``: the smallest body an
+          operation's ``@requestCompression`` compresses, 0 to 10485760
+          (None: ``AWS_REQUEST_MIN_COMPRESSION_SIZE_BYTES``, the profile's
+          setting, else 10240); ``disable_request_compression``: True sends
+          every body uncompressed (None: ``AWS_DISABLE_REQUEST_COMPRESSION``,
+          the profile's setting);
+        - ``app_id``: the application's id in an AWS service's User-Agent
+          (``app/ID``, at most 50 characters; None: ``AWS_SDK_UA_APP_ID``,
+          the profile's ``sdk_ua_app_id``);
         - TLS: ``ca_file``, ``cert_file``, ``key_file``, ``insecure``
           (tests only); ``proxy`` ("-" for none);
         - ``validate``: check inputs against the model's constraint traits
@@ -325,6 +343,8 @@ class Model:
             credentials=credentials, token=token, profile=profile,
             request_checksum_calculation=request_checksum_calculation,
             response_checksum_validation=response_checksum_validation,
+            retry_mode=retry_mode, request_min_compression_size_bytes=request_min_compression_size_bytes,
+            disable_request_compression=disable_request_compression, app_id=app_id,
             ca_file=ca_file, cert_file=cert_file, key_file=key_file, insecure=insecure,
             proxy=proxy, validate=validate,
             max_response_bytes=max_response_bytes, trace=trace, host_prefix=host_prefix,

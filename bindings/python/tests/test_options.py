@@ -30,6 +30,8 @@ SAMPLES: dict[str, Any] = {
     "profile": "dev", "request_checksum_calculation": "when_required", "response_checksum_validation": "when_supported",
     "interceptors": [smithycurl.Interceptor()], "auth_schemes": {"com.example#hmacAuth": lambda ctx: None},
     "trace_spans": True, "digest_auth": ("ann", "pw"),
+    "retry_mode": "adaptive", "request_min_compression_size_bytes": 100, "disable_request_compression": True,
+    "app_id": "tests",
 }
 
 

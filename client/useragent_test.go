@@ -1,0 +1,163 @@
+package client_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/smithycurl/smithycurl/client"
+)
+
+// headerServer is a DynamoDB stand-in that records each request's headers
+// and throttles the first request of each call it is told to.
+type headerServer struct {
+	*httptest.Server
+	mu       sync.Mutex
+	got      []http.Header
+	throttle int // requests still to throttle
+}
+
+func newHeaderServer(t *testing.T) *headerServer {
+	s := &headerServer{}
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		s.got = append(s.got, r.Header.Clone())
+		throttle := s.throttle > 0
+		s.throttle--
+		s.mu.Unlock()
+		w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+		if throttle {
+			w.WriteHeader(400)
+			w.Write([]byte(`{"__type":"com.amazon.coral.availability#ThrottlingException","message":"slow down"}`))
+			return
+		}
+		w.Write([]byte(`{"TableNames":[]}`))
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+func (s *headerServer) requests() []http.Header {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]http.Header(nil), s.got...)
+}
+
+var uuidV4Form = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
+
+// An AWS service's requests carry the SDKs' headers: one
+// amz-sdk-invocation-id per call on every attempt, amz-sdk-request with
+// the attempt and the max, both signed, and a User-Agent and
+// X-Amz-User-Agent naming smithycurl, its version, the OS, the language,
+// the service, the retry mode and the application id.
+func TestAWSInvocationHeaders(t *testing.T) {
+	srv := newHeaderServer(t)
+	srv.throttle = 1
+	creds := client.WithAWSCredentials(client.AWSCredentials{AccessKeyID: "AKID", SecretAccessKey: "secret", Region: "us-east-1"})
+	c, err := client.New(loadAWSModel(t, "dynamodb.json"), "com.amazonaws.dynamodb#DynamoDB_20120810", srv.URL, quickRetries, creds,
+		client.WithAWSConfig(awsConfig(t, map[string]string{"AWS_SDK_UA_APP_ID": "my app/1"}, "")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for i := 0; i < 2; i++ {
+		if _, err := c.Call(context.Background(), "ListTables", []byte(`{}`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := srv.requests()
+	t.Logf("User-Agent: %s", got[0].Get("User-Agent"))
+	if len(got) != 3 {
+		t.Fatalf("%d requests, want 3 (a throttled one retried, then one)", len(got))
+	}
+	for i, want := range []string{"attempt=1; max=3", "attempt=2; max=3", "attempt=1; max=3"} {
+		if h := got[i].Get("Amz-Sdk-Request"); h != want {
+			t.Errorf("request %d: amz-sdk-request %q, want %q", i+1, h, want)
+		}
+		if id := got[i].Get("Amz-Sdk-Invocation-Id"); !uuidV4Form.MatchString(id) {
+			t.Errorf("request %d: amz-sdk-invocation-id %q is not a UUID v4", i+1, id)
+		}
+		if a := got[i].Get("Authorization"); !strings.Contains(a, "amz-sdk-invocation-id;amz-sdk-request;") {
+			t.Errorf("request %d: the invocation headers are not signed: %s", i+1, a)
+		}
+	}
+	if a, b, c := got[0].Get("Amz-Sdk-Invocation-Id"), got[1].Get("Amz-Sdk-Invocation-Id"), got[2].Get("Amz-Sdk-Invocation-Id"); a != b || a == c {
+		t.Errorf("invocation ids %s, %s (same call), %s (next call): want the first two equal, the third new", a, b, c)
+	}
+	goVersion := strings.TrimPrefix(runtime.Version(), "go")
+	ua := regexp.MustCompile(`^smithycurl/[0-9][^ ]* ua/2\.1 os/linux#[^ ]+ lang/go#` + regexp.QuoteMeta(goVersion) + ` md/arch#` + runtime.GOARCH +
+		` api/dynamodb#2012-08-10 cfg/retry-mode#standard app/my-app-1$`)
+	for _, h := range []string{"User-Agent", "X-Amz-User-Agent"} {
+		if v := got[0].Get(h); !ua.MatchString(v) {
+			t.Errorf("%s %q, want the form %s", h, v, ua)
+		}
+	}
+}
+
+// WithUserAgent replaces the User-Agent, not X-Amz-User-Agent; WithAppID
+// and WithFrontEnd (which the C API and Python use) and the adaptive mode
+// show in it; a service that is not AWS's gets none of the SDK headers;
+// an application id over 50 characters fails New, naming where it is set.
+func TestAWSUserAgentOptions(t *testing.T) {
+	srv := newHeaderServer(t)
+	creds := client.WithAWSCredentials(client.AWSCredentials{AccessKeyID: "AKID", SecretAccessKey: "secret", Region: "us-east-1"})
+	m := loadAWSModel(t, "dynamodb.json")
+	c, err := client.New(m, "com.amazonaws.dynamodb#DynamoDB_20120810", srv.URL, creds, client.WithUserAgent("mine/1"),
+		client.WithAppID("shop"), client.WithFrontEnd("python", "3.12.1"), client.WithRetryMode(client.RetryAdaptive),
+		client.WithAWSConfig(awsConfig(t, map[string]string{"AWS_SDK_UA_APP_ID": "ignored"}, "")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.Call(context.Background(), "ListTables", []byte(`{}`)); err != nil {
+		t.Fatal(err)
+	}
+	h := srv.requests()[0]
+	if ua := h.Get("User-Agent"); ua != "mine/1" {
+		t.Errorf("User-Agent %q, want mine/1", ua)
+	}
+	want := regexp.MustCompile(` lang/python#3\.12\.1 md/go#[^ ]+ md/arch#[^ ]+ api/dynamodb#2012-08-10 cfg/retry-mode#adaptive app/shop$`)
+	if ua := h.Get("X-Amz-User-Agent"); !want.MatchString(ua) {
+		t.Errorf("X-Amz-User-Agent %q, want it to end as %s", ua, want)
+	}
+
+	_, err = client.New(m, "com.amazonaws.dynamodb#DynamoDB_20120810", srv.URL, creds,
+		client.WithAWSConfig(awsConfig(t, nil, "[default]\nsdk_ua_app_id = "+strings.Repeat("a", 51)+"\n")))
+	if err == nil || !strings.Contains(err.Error(), "config:2: sdk_ua_app_id: the application id must be at most 50 characters") {
+		t.Errorf("a 51-character app id: error %v", err)
+	}
+
+	plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for _, name := range []string{"Amz-Sdk-Invocation-Id", "Amz-Sdk-Request", "X-Amz-User-Agent"} {
+			if r.Header.Get(name) != "" {
+				t.Errorf("a service that is not AWS's got %s", name)
+			}
+		}
+		if !strings.HasPrefix(r.Header.Get("User-Agent"), "smithycurl/") || strings.Contains(r.Header.Get("User-Agent"), " ") {
+			t.Errorf("a service that is not AWS's got User-Agent %q", r.Header.Get("User-Agent"))
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{}`))
+	}))
+	defer plain.Close()
+	pc, err := client.New(loadIDL(t, `$version: "2"
+namespace t
+use aws.protocols#restJson1
+@restJson1
+service S { operations: [Ping] }
+@http(method: "POST", uri: "/ping")
+operation Ping { input := {}, output := {} }
+`), "t#S", plain.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pc.Close()
+	if _, err := pc.Call(context.Background(), "Ping", nil); err != nil {
+		t.Fatal(err)
+	}
+}
