@@ -44,7 +44,7 @@ var (
 	s3Model    *model.Model
 )
 
-func s3Setup(b *testing.B) {
+func s3Setup(b testing.TB) {
 	emu := awse2e.Start(b)
 	s3Once.Do(func() {
 		s3Endpoint = emu.S3rver
@@ -126,18 +126,30 @@ func BenchmarkS3(b *testing.B) {
 	}{{"1KB", 1 << 10}, {"1MB", 1 << 20}} {
 		data := make([]byte, size.n)
 		rand.NewChaCha8([32]byte{1}).Read(data)
-		key := "bench/" + size.name
+		// Each client its own object.
+		keyOf := func(client string) string { return "bench/" + size.name + "/" + client }
 		check := func(got []byte) error {
+			if len(got) == 0 {
+				return errEmptyBody
+			}
 			if !bytes.Equal(got, data) {
 				return fmt.Errorf("GetObject: %d bytes, not the %d put", len(got), len(data))
 			}
 			return nil
 		}
 		var buf bytes.Buffer
-		putIn := []byte(`{"Bucket": "` + s3Bucket + `", "Key": "` + key + `", "ChecksumAlgorithm": "CRC32", "Metadata": {"colour": "blue"}}`)
-		getIn := []byte(`{"Bucket": "` + s3Bucket + `", "Key": "` + key + `", "ChecksumMode": "ENABLED"}`)
-		docIn := []byte(`{"Bucket": "` + s3Bucket + `", "Key": "` + key + `", "ChecksumAlgorithm": "CRC32", "Metadata": {"colour": "blue"}, "Body": "` +
-			base64.StdEncoding.EncodeToString(data) + `"}`)
+		inputs := func(client string) (put, get, doc []byte) {
+			key := keyOf(client)
+			put = []byte(`{"Bucket": "` + s3Bucket + `", "Key": "` + key + `", "ChecksumAlgorithm": "CRC32", "Metadata": {"colour": "blue"}}`)
+			get = []byte(`{"Bucket": "` + s3Bucket + `", "Key": "` + key + `", "ChecksumMode": "ENABLED"}`)
+			doc = []byte(`{"Bucket": "` + s3Bucket + `", "Key": "` + key + `", "ChecksumAlgorithm": "CRC32", "Metadata": {"colour": "blue"}, "Body": "` +
+				base64.StdEncoding.EncodeToString(data) + `"}`)
+			return put, get, doc
+		}
+		putIn, getIn, _ := inputs("smithycurl")
+		putBytes, getBytes, _ := inputs("smithycurl-bytes")
+		putEngine, getEngine, _ := inputs("smithycurl-bytes-engine")
+		_, getDoc, docIn := inputs("smithycurl-document")
 		clients := []s3Pair{
 			{"smithycurl", func() error {
 				if _, err := sc.Call(ctx, "PutObject", putIn, client.WithBodyReader(bytes.NewReader(data), int64(len(data)))); err != nil {
@@ -150,21 +162,21 @@ func BenchmarkS3(b *testing.B) {
 				return check(buf.Bytes())
 			}},
 			{"smithycurl-bytes", func() error {
-				if _, err := sc.Call(ctx, "PutObject", putIn, client.WithPayload(data)); err != nil {
+				if _, err := sc.Call(ctx, "PutObject", putBytes, client.WithPayload(data)); err != nil {
 					return err
 				}
 				var body []byte
-				if _, err := sc.Call(ctx, "GetObject", getIn, client.WithPayloadOutput(&body)); err != nil {
+				if _, err := sc.Call(ctx, "GetObject", getBytes, client.WithPayloadOutput(&body)); err != nil {
 					return err
 				}
 				return check(body)
 			}},
 			{"smithycurl-bytes-engine", func() error {
-				if _, err := sc.Call(ctx, "PutObject", putIn, client.WithPayload(data), client.ViaEngine()); err != nil {
+				if _, err := sc.Call(ctx, "PutObject", putEngine, client.WithPayload(data), client.ViaEngine()); err != nil {
 					return err
 				}
 				var body []byte
-				if _, err := sc.Call(ctx, "GetObject", getIn, client.WithPayloadOutput(&body), client.ViaEngine()); err != nil {
+				if _, err := sc.Call(ctx, "GetObject", getEngine, client.WithPayloadOutput(&body), client.ViaEngine()); err != nil {
 					return err
 				}
 				return check(body)
@@ -173,7 +185,7 @@ func BenchmarkS3(b *testing.B) {
 				if _, err := sc.Call(ctx, "PutObject", docIn); err != nil {
 					return err
 				}
-				out, err := sc.Call(ctx, "GetObject", getIn)
+				out, err := sc.Call(ctx, "GetObject", getDoc)
 				if err != nil {
 					return err
 				}
@@ -185,20 +197,21 @@ func BenchmarkS3(b *testing.B) {
 			}},
 		}
 		if typedS3Pair != nil {
-			p, closeTyped, err := typedS3Pair(ctx, key, data, check)
+			p, closeTyped, err := typedS3Pair(ctx, keyOf("smithycurl-typed"), data, check)
 			if err != nil {
 				b.Fatal(err)
 			}
 			defer closeTyped()
 			clients = append(clients, p)
 		}
+		sdkKey := keyOf("aws-sdk-go-v2")
 		clients = append(clients, s3Pair{"aws-sdk-go-v2", func() error {
-			_, err := sdk.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String(s3Bucket), Key: aws.String(key),
+			_, err := sdk.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String(s3Bucket), Key: aws.String(sdkKey),
 				Body: bytes.NewReader(data), Metadata: map[string]string{"colour": "blue"}})
 			if err != nil {
 				return err
 			}
-			out, err := sdk.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(s3Bucket), Key: aws.String(key)})
+			out, err := sdk.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(s3Bucket), Key: aws.String(sdkKey)})
 			if err != nil {
 				return err
 			}
@@ -217,6 +230,7 @@ func BenchmarkS3(b *testing.B) {
 				}
 			}
 			cpu := make([]time.Duration, len(clients))
+			empty := 0 // pairs done again: s3rver answered an empty body
 			order := rand.New(rand.NewPCG(1, 2))
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
@@ -224,11 +238,18 @@ func BenchmarkS3(b *testing.B) {
 				// collected during whichever comes next.
 				for _, j := range order.Perm(len(clients)) {
 					c := clients[j]
-					start := cpuTime()
-					if err := c.pair(); err != nil {
-						b.Fatalf("%s: %v", c.name, err)
+					for try := 1; ; try++ {
+						start := cpuTime()
+						err := c.pair()
+						if err == nil {
+							cpu[j] += cpuTime() - start
+							break
+						}
+						if !errors.Is(err, errEmptyBody) || try == 3 {
+							b.Fatalf("%s: %v", c.name, err)
+						}
+						empty++
 					}
-					cpu[j] += cpuTime() - start
 				}
 			}
 			b.StopTimer()
@@ -242,10 +263,15 @@ func BenchmarkS3(b *testing.B) {
 				}
 			}
 			if b.N > 1 {
-				fmt.Println(strings.TrimSuffix(line, ","))
+				fmt.Printf("%s (%d pairs done again: s3rver's empty answers)\n", strings.TrimSuffix(line, ","), empty)
 			}
 		})
 	}
 }
+
+// errEmptyBody is a GetObject that answered no bytes: s3rver, loaded,
+// does so now and then for an object just written (the AWS SDK's pairs
+// too); such a pair is done again, its CPU not counted.
+var errEmptyBody = errors.New("GetObject: an empty body")
 
 func perPair(d time.Duration, n int) float64 { return float64(d.Microseconds()) / float64(n) }
