@@ -5,14 +5,10 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/smithycurl/smithycurl/awsconfig"
 	"github.com/smithycurl/smithycurl/model"
 )
 
@@ -89,19 +85,7 @@ func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 // is virtual, for the test to be exact and quick: each request takes 10 ms
 // of it (100 a second at most) and the limiter's waits pass it on.
 func TestAdaptiveSendRate(t *testing.T) {
-	l := model.NewLoader()
-	l.AddSource("t.smithy", []byte(`$version: "2"
-namespace t
-use aws.protocols#restJson1
-@restJson1
-service S { operations: [Ping] }
-@http(method: "POST", uri: "/ping")
-operation Ping { input := {}, output := {} }
-`))
-	m, _, err := l.Load(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := pingModel(t)
 	var (
 		mu    sync.Mutex
 		start = time.Unix(1000, 0)
@@ -164,83 +148,10 @@ operation Ping { input := {}, output := {} }
 	}
 }
 
-// The mode comes from WithRetryMode, AWS_RETRY_MODE or the profile's
-// retry_mode, in that order; another mode fails New naming where it is.
-func TestRetryModeSettings(t *testing.T) {
-	l := model.NewLoader()
-	l.AddSource("t.smithy", []byte(`$version: "2"
-namespace t
-use aws.protocols#restJson1
-@restJson1
-@aws.api#service(sdkId: "Mode Test")
-service S {}
-`))
-	m, _, err := l.Load(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := func(vars map[string]string, config string) Option {
-		home := t.TempDir()
-		if err := os.MkdirAll(filepath.Join(home, ".aws"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(home, ".aws", "config"), []byte(config), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		c, err := awsconfig.Load(awsconfig.Env{Home: home, Lookup: func(k string) (string, bool) { v, ok := vars[k]; return v, ok }})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return WithAWSConfig(c)
-	}
-	for _, tc := range []struct {
-		name     string
-		opts     []Option
-		adaptive bool
-		err      string
-	}{
-		{"default", []Option{cfg(nil, "")}, false, ""},
-		{"environment", []Option{cfg(map[string]string{"AWS_RETRY_MODE": "adaptive"}, "")}, true, ""},
-		{"profile", []Option{cfg(nil, "[default]\nretry_mode = adaptive\n")}, true, ""},
-		{"environment over profile", []Option{cfg(map[string]string{"AWS_RETRY_MODE": "standard"}, "[default]\nretry_mode = adaptive\n")}, false, ""},
-		{"option over environment", []Option{cfg(map[string]string{"AWS_RETRY_MODE": "adaptive"}, ""), WithRetryMode(RetryStandard)}, false, ""},
-		{"option", []Option{cfg(nil, ""), WithRetryMode(RetryAdaptive)}, true, ""},
-		{"bad option", []Option{cfg(nil, ""), WithRetryMode("fast")}, false, `WithRetryMode("fast"): retry_mode must be "standard" or "adaptive"`},
-		{"bad profile", []Option{cfg(nil, "[default]\nretry_mode = fast\n")}, false, "config:2: retry_mode must be standard, adaptive or legacy"},
-	} {
-		c, err := New(m, "t#S", "http://127.0.0.1:1", tc.opts...)
-		if tc.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Errorf("%s: error %v, want one with %q", tc.name, err, tc.err)
-			}
-			continue
-		}
-		if err != nil {
-			t.Fatalf("%s: %v", tc.name, err)
-		}
-		if (c.limiter != nil) != tc.adaptive {
-			t.Errorf("%s: adaptive %v, want %v", tc.name, c.limiter != nil, tc.adaptive)
-		}
-		c.Close()
-	}
-}
-
 // One limiter for all of a client's goroutines (run under -race): a
 // service that throttles every call brings the shared rate to its floor.
 func TestAdaptiveConcurrent(t *testing.T) {
-	l := model.NewLoader()
-	l.AddSource("t.smithy", []byte(`$version: "2"
-namespace t
-use aws.protocols#restJson1
-@restJson1
-service S { operations: [Ping] }
-@http(method: "POST", uri: "/ping")
-operation Ping { input := {}, output := {} }
-`))
-	m, _, err := l.Load(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := pingModel(t)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(429) }))
 	defer srv.Close()
 	c, err := New(m, "t#S", srv.URL, WithRetryMode(RetryAdaptive), WithoutRetries())
@@ -273,4 +184,23 @@ operation Ping { input := {}, output := {} }
 	if !c.limiter.enabled || c.limiter.fillRate != minFillRate {
 		t.Errorf("after 100 throttled calls: enabled %v, fill rate %v; want true, %v", c.limiter.enabled, c.limiter.fillRate, minFillRate)
 	}
+}
+
+// pingModel is a service with one operation, Ping, and no auth.
+func pingModel(t *testing.T) *model.Model {
+	t.Helper()
+	l := model.NewLoader()
+	l.AddSource("t.smithy", []byte(`$version: "2"
+namespace t
+use aws.protocols#restJson1
+@restJson1
+service S { operations: [Ping] }
+@http(method: "POST", uri: "/ping")
+operation Ping { input := {}, output := {} }
+`))
+	m, _, err := l.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }

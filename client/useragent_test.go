@@ -161,3 +161,51 @@ operation Ping { input := {}, output := {} }
 		t.Fatal(err)
 	}
 }
+
+// The retry mode comes from WithRetryMode, AWS_RETRY_MODE or the profile's
+// retry_mode, in that order (the User-Agent says which applies); another
+// mode fails New naming where it is set.
+func TestRetryModeSettings(t *testing.T) {
+	m := loadIDL(t, compressModel)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"Got": "` + r.Header.Get("X-Amz-User-Agent") + `"}`))
+	}))
+	defer srv.Close()
+	for _, tc := range []struct {
+		name   string
+		vars   map[string]string
+		config string
+		opts   []client.Option
+		want   string // the mode, or the error
+	}{
+		{"default", nil, "", nil, "standard"},
+		{"environment", map[string]string{"AWS_RETRY_MODE": "adaptive"}, "", nil, "adaptive"},
+		{"profile", nil, "[default]\nretry_mode = adaptive\n", nil, "adaptive"},
+		{"legacy", nil, "[default]\nretry_mode = legacy\n", nil, "standard"},
+		{"environment over profile", map[string]string{"AWS_RETRY_MODE": "standard"}, "[default]\nretry_mode = adaptive\n", nil, "standard"},
+		{"option over environment", map[string]string{"AWS_RETRY_MODE": "adaptive"}, "", []client.Option{client.WithRetryMode(client.RetryStandard)}, "standard"},
+		{"option", nil, "", []client.Option{client.WithRetryMode(client.RetryAdaptive)}, "adaptive"},
+		{"bad option", nil, "", []client.Option{client.WithRetryMode("fast")}, `WithRetryMode("fast"): retry_mode must be "standard" or "adaptive"`},
+		{"bad profile", nil, "[default]\nretry_mode = fast\n", nil, "config:2: retry_mode must be standard, adaptive or legacy"},
+	} {
+		c, err := client.New(m, "t#S", srv.URL, append([]client.Option{client.WithAWSConfig(awsConfig(t, tc.vars, tc.config))}, tc.opts...)...)
+		if strings.Contains(tc.want, " ") {
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%s: error %v, want one with %q", tc.name, err, tc.want)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		out, err := c.Call(context.Background(), "Put", []byte(`{}`))
+		c.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if ua := got(t, out)["Got"].(string); !strings.Contains(ua, " cfg/retry-mode#"+tc.want+" ") && !strings.HasSuffix(ua, " cfg/retry-mode#"+tc.want) {
+			t.Errorf("%s: User-Agent %q, want retry mode %s", tc.name, ua, tc.want)
+		}
+	}
+}
