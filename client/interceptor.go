@@ -35,8 +35,10 @@ import (
 //	ModifyBeforeCompletion          Exchange.Output, Exchange.Err may be replaced
 //	ReadAfterExecution
 //
-// Interceptors run in the order given, the client's (WithInterceptors)
-// before the call's (WithCallInterceptors). Embed BaseInterceptor for
+// Interceptors run for Call (and so for paginators, waiters and the
+// typed clients' methods), in the order given, the client's
+// (WithInterceptors) before the call's (WithCallInterceptors); event
+// streams (CallStream, CallDuplex) do not run them yet. Embed BaseInterceptor for
 // no-op defaults. Each hook runs on the calling goroutine, for the calls
 // of many goroutines at once on a shared client.
 //

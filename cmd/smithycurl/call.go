@@ -47,7 +47,7 @@ type callFlags struct {
 	endpoint, input                  string
 	bodyIn, bodyOut                  string
 	headers                          multiFlag
-	bearer, basic, apiKey            string
+	bearer, basic, apiKey, digest    string
 	awsKey, awsSecret, awsToken, reg string
 	timeout                          time.Duration
 	retries                          givenInt
@@ -162,6 +162,7 @@ func (f *callFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.headers, "H", "extra header 'Name: value' (repeatable)")
 	fs.StringVar(&f.bearer, "bearer", "", "bearer token (@httpBearerAuth)")
 	fs.StringVar(&f.basic, "basic", "", "user:password (@httpBasicAuth)")
+	fs.StringVar(&f.digest, "digest", "", "user:password (@httpDigestAuth: libcurl answers the digest challenge)")
 	fs.StringVar(&f.apiKey, "api-key", "", "API key (@httpApiKeyAuth)")
 	fs.StringVar(&f.awsKey, "aws-access-key-id", "", "AWS access key id (default: $AWS_ACCESS_KEY_ID)")
 	fs.StringVar(&f.awsSecret, "aws-secret-access-key", "", "AWS secret access key (default: $AWS_SECRET_ACCESS_KEY)")
@@ -319,7 +320,8 @@ func (f *callFlags) newClient(ctx context.Context, stderr io.Writer, extra ...cl
 	// A credential flag the service cannot use is a likely mistake: say so
 	// (the call goes on without it).
 	flags := map[string][2]string{"bearer token": {"--bearer", "a bearer token"}, "basic auth": {"--basic", "basic auth"},
-		"API key": {"--api-key", "an API key"}}
+		"digest auth": {"--digest", "digest auth"},
+		"API key":     {"--api-key", "an API key"}}
 	if f.awsKey != "" {
 		flags["AWS credentials"] = [2]string{"--aws-access-key-id", "AWS credentials"}
 	}
@@ -413,6 +415,13 @@ func (f *callFlags) options(stderr io.Writer) ([]client.Option, error) {
 			return nil, errors.New("--basic: want user:password")
 		}
 		opts = append(opts, client.WithBasicAuth(user, pw))
+	}
+	if f.digest != "" {
+		user, pw, ok := strings.Cut(f.digest, ":")
+		if !ok {
+			return nil, errors.New("--digest: want user:password")
+		}
+		opts = append(opts, client.WithDigestAuth(user, pw))
 	}
 	if f.apiKey != "" {
 		opts = append(opts, client.WithAPIKey(f.apiKey))

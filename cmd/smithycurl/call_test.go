@@ -120,6 +120,15 @@ func TestCall(t *testing.T) {
 	if !strings.Contains(errOut, `"token":"*** sensitive ***"`) {
 		t.Errorf("trace does not redact @sensitive output:\n%s", errOut)
 	}
+	// --digest: libcurl answers go-httpbin's digest challenge.
+	signed := []string{"call", "--model", filepath.Join("..", "..", "testing", "servers", "signedserver", "signed.smithy"),
+		"--endpoint", srv.URL, "DigestAuth", "--input", `{"qop": "auth", "user": "ann", "passwd": "pw"}`}
+	if out, errOut, code := runCmd(t, bin, append(signed, "--digest", "ann:pw")...); code != 0 || !strings.Contains(out, `"authenticated":true`) {
+		t.Errorf("--digest: exit %d: %s %s", code, out, errOut)
+	}
+	if _, _, code := runCmd(t, bin, append(signed, "--digest", "ann:wrong", "--retries", "0")...); code != 1 {
+		t.Errorf("--digest with a wrong password: exit %d, want 1 (the service's 401)", code)
+	}
 	// --basic and --raw.
 	out, _, code = run("BasicAuth", "--basic", "ann:pw", "--input", `{"user": "ann", "passwd": "pw"}`, "--raw")
 	if code != 0 || !strings.HasPrefix(out, "HTTP 200\n") || !strings.Contains(out, "Content-Type: application/json") {

@@ -18,7 +18,7 @@ const bashCompletion = `_smithycurl() {
         --model|--input) COMPREPLY=($(compgen -f -- "${cur#@}")); return ;;
     esac
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "--model --service --endpoint --input -H --bearer --basic --api-key --region --profile --request-checksum-calculation --response-checksum-validation --timeout --retries --retry-mode --validate --no-validate --no-host-prefix --trace --raw --json --expires" -- "$cur")); return
+        COMPREPLY=($(compgen -W "--model --service --endpoint --input -H --bearer --basic --digest --api-key --region --profile --request-checksum-calculation --response-checksum-validation --timeout --retries --retry-mode --validate --no-validate --no-host-prefix --trace --raw --json --expires" -- "$cur")); return
     fi
     local models=() i
     for ((i = 1; i < cword; i++)); do
@@ -38,7 +38,7 @@ _smithycurl() {
         --model|--input) _files; return ;;
     esac
     if [[ ${words[CURRENT]} == -* ]]; then
-        compadd -- --model --service --endpoint --input -H --bearer --basic --api-key --region --profile --request-checksum-calculation --response-checksum-validation --timeout --retries --validate --no-validate --no-host-prefix --trace --raw --json --expires; return
+        compadd -- --model --service --endpoint --input -H --bearer --basic --digest --api-key --region --profile --request-checksum-calculation --response-checksum-validation --timeout --retries --validate --no-validate --no-host-prefix --trace --raw --json --expires; return
     fi
     local -a models; local i
     for (( i = 2; i < CURRENT; i++ )); do

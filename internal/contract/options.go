@@ -228,7 +228,6 @@ var ClientOptions = []ClientOption{
 		CLI: "", // not yet a flag
 		Doc: "a span per call and per attempt with the Smithy/AWS attribute names (Go: smithyotel adapts OpenTelemetry; C, Python: span events of the trace callback)"},
 	{Name: "digest_auth", Type: "user, password", Default: "none",
-		Go: "WithDigestAuth", C: "smithycurl_options_set_digest_auth", Python: "digest_auth", PyValue: "None",
-		CLI: "", // not yet a flag
+		Go: "WithDigestAuth", C: "smithycurl_options_set_digest_auth", Python: "digest_auth", PyValue: "None", CLI: "--digest",
 		Doc: "credentials of @httpDigestAuth (libcurl answers the digest challenge)"},
 }
