@@ -8,7 +8,6 @@ import (
 	"errors"
 	"math/rand/v2"
 	"net/http/httptest"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -170,44 +169,22 @@ func TestPayloadAllocations(t *testing.T) {
 	key := []byte(`{"Key": "k"}`)
 	var body []byte
 	const slack = 96 << 10 // headers, the plan, net/http's per-request buffers
-	for _, tc := range []struct {
-		name string
-		max  int
-		call func() error
-	}{
-		{"PutData bytes", slack, func() error {
+	slotserver.CheckAllocs(t,
+		slotserver.AllocCase{Name: "PutData bytes", Max: slack, Call: func() error {
 			_, err := c.Call(ctx, "PutData", key, client.WithPayload(data))
 			return err
 		}},
-		{"GetData bytes", size + slack, func() error {
+		slotserver.AllocCase{Name: "GetData bytes", Max: size + slack, Call: func() error {
 			_, err := c.Call(ctx, "GetData", key, client.WithPayloadOutput(&body))
 			return err
 		}},
-		{"PutData document", size + slack, func() error {
+		slotserver.AllocCase{Name: "PutData document", Max: size + slack, Call: func() error {
 			_, err := c.Call(ctx, "PutData", doc)
 			return err
 		}},
-		{"GetData document", size + base64.StdEncoding.EncodedLen(size) + slack, func() error {
+		slotserver.AllocCase{Name: "GetData document", Max: size + base64.StdEncoding.EncodedLen(size) + slack, Call: func() error {
 			_, err := c.Call(ctx, "GetData", key)
 			return err
 		}},
-	} {
-		if err := tc.call(); err != nil { // warm: connection, plans
-			t.Fatalf("%s: %v", tc.name, err)
-		}
-		const n = 4
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		for i := 0; i < n; i++ {
-			if err := tc.call(); err != nil {
-				t.Fatalf("%s: %v", tc.name, err)
-			}
-		}
-		runtime.ReadMemStats(&after)
-		if got := int(after.TotalAlloc-before.TotalAlloc) / n; got > tc.max {
-			t.Errorf("%s: %d bytes allocated per call, more than %d", tc.name, got, tc.max)
-		} else {
-			t.Logf("%s: %d bytes allocated per call (bound %d)", tc.name, got, tc.max)
-		}
-	}
+	)
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"math/rand/v2"
 	"net/http/httptest"
-	"runtime"
 	"testing"
 
 	"github.com/smithycurl/smithycurl/codegen/go/internal/slot"
@@ -73,36 +72,14 @@ func TestTypedBlobPayloadAllocations(t *testing.T) {
 	ctx := context.Background()
 	data := make([]byte, size)
 	const slack = 96 << 10 // headers, the document, net/http's per-request buffers
-	for _, tc := range []struct {
-		name string
-		max  int
-		call func() error
-	}{
-		{"PutData", slack, func() error {
+	slotserver.CheckAllocs(t,
+		slotserver.AllocCase{Name: "PutData", Max: slack, Call: func() error {
 			_, err := c.PutData(ctx, &slot.PutDataInput{Key: "k", Data: data})
 			return err
 		}},
-		{"GetData", size + slack, func() error {
+		slotserver.AllocCase{Name: "GetData", Max: size + slack, Call: func() error {
 			_, err := c.GetData(ctx, &slot.GetDataInput{Key: "k"})
 			return err
 		}},
-	} {
-		if err := tc.call(); err != nil { // warm: connection, plans
-			t.Fatalf("%s: %v", tc.name, err)
-		}
-		const n = 4
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		for i := 0; i < n; i++ {
-			if err := tc.call(); err != nil {
-				t.Fatalf("%s: %v", tc.name, err)
-			}
-		}
-		runtime.ReadMemStats(&after)
-		if got := int(after.TotalAlloc-before.TotalAlloc) / n; got > tc.max {
-			t.Errorf("%s: %d bytes allocated per call, more than %d", tc.name, got, tc.max)
-		} else {
-			t.Logf("%s: %d bytes allocated per call (bound %d)", tc.name, got, tc.max)
-		}
-	}
+	)
 }

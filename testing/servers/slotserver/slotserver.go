@@ -13,9 +13,11 @@ import (
 	"hash/crc32"
 	"io"
 	"net/http"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
+	"testing"
 )
 
 // Model is the service's Smithy model.
@@ -92,5 +94,39 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		w.Write(body)
 	default:
 		w.WriteHeader(405)
+	}
+}
+
+// AllocCase is a call whose allocations CheckAllocs bounds.
+type AllocCase struct {
+	Name string
+	Max  int // bytes allocated per call, at most
+	Call func() error
+}
+
+// CheckAllocs runs each case once (connections, plans), then 4 times,
+// and fails tb when the bytes the process allocated per call exceed the
+// case's Max (the server allocates none per body: the rest is the
+// client's). Not under the race detector, which allocates.
+func CheckAllocs(tb testing.TB, cases ...AllocCase) {
+	tb.Helper()
+	for _, c := range cases {
+		if err := c.Call(); err != nil {
+			tb.Fatalf("%s: %v", c.Name, err)
+		}
+		const n = 4
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for i := 0; i < n; i++ {
+			if err := c.Call(); err != nil {
+				tb.Fatalf("%s: %v", c.Name, err)
+			}
+		}
+		runtime.ReadMemStats(&after)
+		if got := int(after.TotalAlloc-before.TotalAlloc) / n; got > c.Max {
+			tb.Errorf("%s: %d bytes allocated per call, more than %d", c.Name, got, c.Max)
+		} else {
+			tb.Logf("%s: %d bytes allocated per call (bound %d)", c.Name, got, c.Max)
+		}
 	}
 }
