@@ -294,7 +294,8 @@ type optionsH struct {
 	minCompression          *int                   // nil: the settings'
 	noCompression           bool
 	appID                   string
-	frontEnd                [2]string // "": c
+	frontEnd                [2]string                // "": c
+	discovery               client.EndpointDiscovery // "": the settings'
 }
 
 //export scx_options_new
@@ -497,6 +498,13 @@ func scx_options_set_str(h C.uintptr_t, which C.int, p1, p2, p3, p4 *C.char, fla
 			return fail(&o.errBox, codeInvalidArgument, "the front end's name must not be NULL or empty")
 		}
 		o.frontEnd = [2]string{s[0], s[1]}
+	case C.SCX_OPT_ENDPOINT_DISCOVERY:
+		switch d := client.EndpointDiscovery(s[0]); d {
+		case "", client.EndpointDiscoveryAuto, client.EndpointDiscoveryEnabled, client.EndpointDiscoveryDisabled:
+			o.discovery = d
+		default:
+			return fail(&o.errBox, codeInvalidArgument, "want %q, %q, %q, or NULL for the AWS settings'", client.EndpointDiscoveryAuto, client.EndpointDiscoveryEnabled, client.EndpointDiscoveryDisabled)
+		}
 	case C.SCX_OPT_ENDPOINT_PARAM:
 		if !need(p1) || s[0] == "" {
 			return fail(&o.errBox, codeInvalidArgument, "the endpoint parameter name must not be NULL or empty")
@@ -588,6 +596,9 @@ func (o *optionsH) clientOptions() []client.Option {
 	opts = append(opts, o.ids.options()...)
 	if o.profile != "" {
 		opts = append(opts, client.WithProfile(o.profile))
+	}
+	if o.discovery != "" {
+		opts = append(opts, client.WithEndpointDiscovery(o.discovery))
 	}
 	if o.checksums[0] != "" {
 		opts = append(opts, client.WithRequestChecksumCalculation(o.checksums[0]))

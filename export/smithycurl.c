@@ -369,6 +369,11 @@ smithycurl_code smithycurl_options_set_profile(smithycurl_options *o, const char
     return scx_options_set_str(H(o), SCX_OPT_PROFILE, (char *)profile, NULL, NULL, NULL, 0);
 }
 
+smithycurl_code smithycurl_options_set_endpoint_discovery(smithycurl_options *o, const char *mode) {
+    FORK_CHECK();
+    return scx_options_set_str(H(o), SCX_OPT_ENDPOINT_DISCOVERY, (char *)mode, NULL, NULL, NULL, 0);
+}
+
 smithycurl_code smithycurl_options_set_request_checksum_calculation(smithycurl_options *o, const char *when) {
     FORK_CHECK();
     return scx_options_set_str(H(o), SCX_OPT_REQUEST_CHECKSUM_CALCULATION, (char *)when, NULL, NULL, NULL, 0);

@@ -740,6 +740,21 @@ smithycurl_code smithycurl_options_set_app_id(smithycurl_options *options, const
  * Thread-safety: one thread at a time per options handle. */
 smithycurl_code smithycurl_options_set_front_end(smithycurl_options *options, const char *name, const char *version);
 
+/** Which operations of a service with aws.api#clientEndpointDiscovery
+ * (Timestream, DynamoDB...) are sent to an endpoint its discovery operation
+ * (DescribeEndpoints) returns, cached per access key id for the period it
+ * gives and discovered again after InvalidEndpointException: "auto", those
+ * that require it; "true", every one that supports it; "false", none (one
+ * that requires it fails with SMITHYCURL_E_USAGE). NULL or "" leaves it to
+ * AWS_ENABLE_ENDPOINT_DISCOVERY, the profile's endpoint_discovery_enabled,
+ * else "auto". An endpoint given to smithycurl_client_new() turns
+ * discovery off; one from the AWS settings does not (DescribeEndpoints
+ * goes there). Copied.
+ * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_ARGUMENT (another value),
+ *   SMITHYCURL_E_INVALID_UTF8, SMITHYCURL_E_INVALID_HANDLE.
+ * Thread-safety: one thread at a time per options handle. */
+smithycurl_code smithycurl_options_set_endpoint_discovery(smithycurl_options *options, const char *mode);
+
 /** TLS. ca_file: a PEM bundle of trusted CAs (NULL: the system store).
  * cert_file and key_file: a client certificate and its key, PEM (NULL: none).
  * insecure non-zero turns off peer and host name verification: DANGEROUS,

@@ -72,16 +72,21 @@ double now_s(void) {
     return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-smithycurl_model *load_httpbin(void) {
+smithycurl_model *load_httpbin(void) { return load_model(model_dir, NULL, 0); }
+
+smithycurl_model *load_model(const char *path_or_name, const char *source, size_t len) {
     smithycurl_loader *ld = NULL;
     smithycurl_model *m = NULL;
     CHECK_RC(smithycurl_loader_new(&ld), SMITHYCURL_OK);
-    CHECK_RC(smithycurl_loader_add_path(ld, model_dir), SMITHYCURL_OK);
+    if (source)
+        CHECK_RC(smithycurl_loader_add_source(ld, path_or_name, source, len), SMITHYCURL_OK);
+    else
+        CHECK_RC(smithycurl_loader_add_path(ld, path_or_name), SMITHYCURL_OK);
     int rc = smithycurl_loader_load(ld, &m);
     if (rc != SMITHYCURL_OK) {
         char *msg = NULL;
         smithycurl_loader_errmsg(ld, &msg);
-        failf(__FILE__, __LINE__, "load %s: %s", model_dir, msg ? msg : "?");
+        failf(__FILE__, __LINE__, "load %s: %s", path_or_name, msg ? msg : "?");
         smithycurl_free(msg);
     }
     CHECK_RC(smithycurl_loader_free(ld), SMITHYCURL_OK);
@@ -98,13 +103,7 @@ smithycurl_model *load_shared(const char *rel) {
     }
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", shared, rel);
-    smithycurl_loader *ld = NULL;
-    smithycurl_model *m = NULL;
-    CHECK_RC(smithycurl_loader_new(&ld), SMITHYCURL_OK);
-    CHECK_RC(smithycurl_loader_add_path(ld, path), SMITHYCURL_OK);
-    CHECK_RC(smithycurl_loader_load(ld, &m), SMITHYCURL_OK);
-    smithycurl_loader_free(ld);
-    return m;
+    return load_model(path, NULL, 0);
 }
 
 // aws_client makes a client of m's only service at url, signed with SigV4
@@ -386,7 +385,7 @@ smithycurl_client *blobs_client(smithycurl_model **m) {
     X(threads) X(exactly_once) X(fork) X(pizza) X(rpcv2) X(exact) X(unknown_union) X(wait) X(event_stream) X(event_stream_rpc) \
     X(streaming) X(streaming_retry) X(streaming_memory) X(payload) X(payload_blob) X(payload_async) X(checksums) X(sdk_options) X(paginator) X(async_paginator) \
     X(async_callback) X(async_queue) X(async_cancel_many) X(async_client_free) X(async_queue_free) \
-    X(async_reentrant) X(async_slow_timeout) X(async_fork) X(async_bad_args) X(stub) X(interceptors) X(custom_auth) X(trace_spans)
+    X(async_reentrant) X(async_slow_timeout) X(async_fork) X(async_bad_args) X(stub) X(interceptors) X(custom_auth) X(trace_spans) X(endpoint_discovery)
 
 #define DECLARE(name) void test_##name(void);
 TESTS(DECLARE)

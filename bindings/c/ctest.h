@@ -39,6 +39,9 @@ smithycurl_model *load_httpbin(void);
 smithycurl_model *load_shared(const char *rel); // $SMITHYCURL_SHARED/rel
 smithycurl_client *aws_client(smithycurl_model *m, const char *url, const char *key, const char *secret,
                               const char *region); // SigV4-signed
+// load_model loads the model at a path, or with source (len bytes) the
+// source named path_or_name; NULL (after reporting why) when it fails.
+smithycurl_model *load_model(const char *path_or_name, const char *source, size_t len);
 // new_client makes a client for httpbin (or endpoint) with options o (NULL: defaults).
 smithycurl_client *new_client(smithycurl_model *m, const char *endpoint, smithycurl_options *o);
 // call_ok calls op and returns a malloc'd copy of the output ("" on failure, after reporting it).

@@ -17,21 +17,21 @@ if [ "${1:-}" = "--valgrind" ]; then valgrind=1; shift; fi
 coproc SERVER { exec "$build/testserver" -pizza; }
 server_pid=$SERVER_PID
 trap 'exec {SERVER[1]}>&- 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true' EXIT
-url="" pizza="" kv="" events="" todo="" blobs="" once="" sigv4a="" signed="" s3express="" s3part=""
+url="" pizza="" kv="" events="" todo="" blobs="" once="" sigv4a="" signed="" s3express="" s3part="" timestream=""
 while read -r -t 30 name u <&"${SERVER[0]}"; do
-  case $name in httpbin) url=$u ;; todo) todo=$u ;; pizza) pizza=$u ;; kv) kv=$u ;; events) events=$u ;; blobs) blobs=$u ;; sigv4a) sigv4a=$u ;; signed) signed=$u ;; s3express) s3express=$u ;; s3part) s3part=$u ;; once) once=$u ;; esac
-  [ -n "$url" ] && [ -n "$todo" ] && [ -n "$pizza" ] && [ -n "$kv" ] && [ -n "$events" ] && [ -n "$blobs" ] && [ -n "$sigv4a" ] && [ -n "$signed" ] && [ -n "$s3express" ] && [ -n "$s3part" ] && [ -n "$once" ] && break
+  case $name in httpbin) url=$u ;; todo) todo=$u ;; pizza) pizza=$u ;; kv) kv=$u ;; events) events=$u ;; blobs) blobs=$u ;; sigv4a) sigv4a=$u ;; signed) signed=$u ;; s3express) s3express=$u ;; s3part) s3part=$u ;; once) once=$u ;; timestream) timestream=$u ;; esac
+  [ -n "$url" ] && [ -n "$todo" ] && [ -n "$pizza" ] && [ -n "$kv" ] && [ -n "$events" ] && [ -n "$blobs" ] && [ -n "$sigv4a" ] && [ -n "$signed" ] && [ -n "$s3express" ] && [ -n "$s3part" ] && [ -n "$once" ] && [ -n "$timestream" ] && break
 done
 [ -n "$url" ] || { echo "testserver did not start"; echo "0 passed, 1 failed"; exit 1; }
 
-export SMITHYCURL_HTTPBIN_URL=$url SMITHYCURL_PIZZA_URL=$pizza SMITHYCURL_KV_URL=$kv SMITHYCURL_EVENTS_URL=$events SMITHYCURL_TODO_URL=$todo SMITHYCURL_BLOBS_URL=$blobs SMITHYCURL_SIGV4A_URL=$sigv4a SMITHYCURL_SIGNED_URL=$signed SMITHYCURL_S3EXPRESS_URL=$s3express SMITHYCURL_S3PART_URL=$s3part SMITHYCURL_ONCE_URL=$once SMITHYCURL_MODEL_DIR=examples/httpbin
+export SMITHYCURL_HTTPBIN_URL=$url SMITHYCURL_PIZZA_URL=$pizza SMITHYCURL_KV_URL=$kv SMITHYCURL_EVENTS_URL=$events SMITHYCURL_TODO_URL=$todo SMITHYCURL_BLOBS_URL=$blobs SMITHYCURL_SIGV4A_URL=$sigv4a SMITHYCURL_SIGNED_URL=$signed SMITHYCURL_S3EXPRESS_URL=$s3express SMITHYCURL_S3PART_URL=$s3part SMITHYCURL_ONCE_URL=$once SMITHYCURL_TIMESTREAM_URL=$timestream SMITHYCURL_MODEL_DIR=examples/httpbin
 # The pizza model is in the shared test data.
 shared=${SMITHYCURL_SHARED:-../shared}
 [ -d "$shared" ] && export SMITHYCURL_SHARED="$(cd "$shared" && pwd)"
 # The AWS shared files the tests read are these, not the user's.
 aws="$build/ctest-aws"
 mkdir -p "$aws"
-printf '[profile ctest]\nregion = eu-west-3\n\n[profile ctest-checksums]\nrequest_checksum_calculation = when_required\nresponse_checksum_validation = WHEN_REQUIRED\n' > "$aws/config"
+printf '[profile ctest]\nregion = eu-west-3\n\n[profile ctest-checksums]\nrequest_checksum_calculation = when_required\nresponse_checksum_validation = WHEN_REQUIRED\n\n[profile ctest-timestream]\nregion = us-east-1\nendpoint_url = %s\n' "$timestream" > "$aws/config"
 : > "$aws/credentials"
 export AWS_CONFIG_FILE="$aws/config" AWS_SHARED_CREDENTIALS_FILE="$aws/credentials"
 unset AWS_PROFILE AWS_DEFAULT_PROFILE AWS_REGION AWS_DEFAULT_REGION

@@ -33,12 +33,7 @@ static const char *stubber_msg(smithycurl_stubber *s) {
 }
 
 void test_stub(void) {
-    smithycurl_loader *ld = NULL;
-    smithycurl_model *m = NULL;
-    CHECK_RC(smithycurl_loader_new(&ld), SMITHYCURL_OK);
-    CHECK_RC(smithycurl_loader_add_source(ld, "stub.smithy", stub_model, sizeof stub_model - 1), SMITHYCURL_OK);
-    CHECK_RC(smithycurl_loader_load(ld, &m), SMITHYCURL_OK);
-    smithycurl_loader_free(ld);
+    smithycurl_model *m = load_model("stub.smithy", stub_model, sizeof stub_model - 1);
     if (!m) return;
     smithycurl_options *o = NULL;
     CHECK_RC(smithycurl_options_new(&o), SMITHYCURL_OK);

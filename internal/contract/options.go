@@ -160,6 +160,10 @@ var ClientOptions = []ClientOption{
 	{Name: "response_checksum_validation", Type: "when_supported, when_required", Default: "when_supported (AWS services: AWS_RESPONSE_CHECKSUM_VALIDATION, response_checksum_validation)",
 		Go: "WithResponseChecksumValidation", C: "smithycurl_options_set_response_checksum_validation", Python: "response_checksum_validation", PyValue: "None", CLI: "--response-checksum-validation",
 		Doc: "when a response's checksum is checked: whenever the operation can ask for one, or only when the input sets its validation mode member to ENABLED"},
+	{Name: "endpoint_discovery", Type: "auto, true, false", Default: "auto (AWS services: AWS_ENABLE_ENDPOINT_DISCOVERY, endpoint_discovery_enabled)",
+		Go: "WithEndpointDiscovery", C: "smithycurl_options_set_endpoint_discovery", Python: "endpoint_discovery", PyValue: "None",
+		CLI: "", // not yet a flag
+		Doc: "which operations of a service with aws.api#clientEndpointDiscovery go to a discovered endpoint: those that require it, every one that supports it, or none (an endpoint given turns it off)"},
 	{Name: "aws_config", Type: "*awsconfig.Config", Default: "the shared files and environment, read by New",
 		Go:     "WithAWSConfig",
 		C:      "", // Go only: a Go value
@@ -209,6 +213,12 @@ var ClientOptions = []ClientOption{
 		Python: "", // goes through the C API
 		CLI:    "", // Go only
 		Doc:    "replaces the libcurl transport (tests, custom stacks)"},
+	{Name: "responder", Type: "client.Responder", Default: "none",
+		Go:     "WithResponder",
+		C:      "", // smithycurl_stubber_new(client, &s) then smithycurl_stubber_activate(s)
+		Python: "", // smithycurl.Stubber(client).activate()
+		CLI:    "", // Go only
+		Doc:    "answers the calls instead of the service: client/stub's checked stubs, for tests"},
 	{Name: "codec_options", Type: "protocol.Option values", Default: "none",
 		Go:     "WithCodecOptions",
 		C:      "", // Go only: Go values

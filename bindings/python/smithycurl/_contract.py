@@ -84,6 +84,7 @@ CLIENT_OPTIONS: dict[str, tuple[str, object]] = {
     "profile": ("options_set_profile", None),
     "request_checksum_calculation": ("options_set_request_checksum_calculation", None),
     "response_checksum_validation": ("options_set_response_checksum_validation", None),
+    "endpoint_discovery": ("options_set_endpoint_discovery", None),
     "endpoint_params": ("options_set_endpoint_param", None),
     "waiter_delays": ("options_set_waiter_delays", None),
     "max_transfers": ("options_set_async_limits", None),

@@ -146,6 +146,7 @@ def make_options(lib: _lib.Library, **o: Any) -> tuple[int, Any]:
         "options_set_request_min_compression_size": lambda what, v: [(what, (int(v),))],
         "options_set_disable_request_compression": lambda what, v: [(what, (int(bool(v)),))],
         "options_set_app_id": lambda what, v: [(what, (s(v, what),))],
+        "options_set_endpoint_discovery": lambda what, v: [(what, (s(("false", "true")[v] if isinstance(v, bool) else v, what),))],
         "options_set_endpoint_param": endpoint_params,
         "options_set_waiter_delays": lambda what, v: [(what, (int(round(v[0] * 1000)), int(round(v[1] * 1000))))],
         "options_set_async_limits": lambda what, n, m: [(what, (int(n or 0), int(m or 0)))],

@@ -204,6 +204,7 @@ class Model:
         request_min_compression_size_bytes: Optional[int] = None,
         disable_request_compression: Optional[bool] = None,
         app_id: Optional[str] = None,
+        endpoint_discovery: TUnion[bool, str, None] = None,
         ca_file: Optional[str] = None,
         cert_file: Optional[str] = None,
         key_file: Optional[str] = None,
@@ -288,6 +289,13 @@ class Model:
         - ``app_id``: the application's id in an AWS service's User-Agent
           (``app/ID``, at most 50 characters; None: ``AWS_SDK_UA_APP_ID``,
           the profile's ``sdk_ua_app_id``);
+        - ``endpoint_discovery``: which operations of a service with
+          ``aws.api#clientEndpointDiscovery`` (Timestream, DynamoDB) go to
+          the endpoint its DescribeEndpoints returns: ``"auto"``, those
+          that require it; True, every one that supports it; False, none.
+          None: ``AWS_ENABLE_ENDPOINT_DISCOVERY``, the profile's
+          ``endpoint_discovery_enabled``, else ``"auto"``. An ``endpoint``
+          given turns it off;
         - TLS: ``ca_file``, ``cert_file``, ``key_file``, ``insecure``
           (tests only); ``proxy`` ("-" for none);
         - ``validate``: check inputs against the model's constraint traits
@@ -344,7 +352,7 @@ class Model:
             request_checksum_calculation=request_checksum_calculation,
             response_checksum_validation=response_checksum_validation,
             retry_mode=retry_mode, request_min_compression_size_bytes=request_min_compression_size_bytes,
-            disable_request_compression=disable_request_compression, app_id=app_id,
+            disable_request_compression=disable_request_compression, app_id=app_id, endpoint_discovery=endpoint_discovery,
             ca_file=ca_file, cert_file=cert_file, key_file=key_file, insecure=insecure,
             proxy=proxy, validate=validate,
             max_response_bytes=max_response_bytes, trace=trace, host_prefix=host_prefix,

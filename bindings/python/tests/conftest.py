@@ -109,6 +109,7 @@ class Servers:
         self.s3part = urls["s3part"]
         self.signed = urls["signed"]
         self.once = urls["once"]
+        self.timestream = urls["timestream"]
 
 
 @pytest.fixture(scope="session")
@@ -119,7 +120,7 @@ def servers() -> Iterator[Servers]:
     proc = subprocess.Popen([exe, "-pizza"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     urls = {}
     assert proc.stdout is not None and proc.stdin is not None
-    names = {"httpbin", "todo", "kv", "events", "pizza", "blobs", "extras", "sigv4a", "s3express", "s3part", "once", "signed"}
+    names = {"httpbin", "todo", "kv", "events", "pizza", "blobs", "extras", "sigv4a", "s3express", "s3part", "once", "signed", "timestream"}
     for _ in range(32):  # every line until the ones the tests use (others may come between)
         line = proc.stdout.readline()
         if not line:

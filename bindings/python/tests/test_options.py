@@ -32,6 +32,7 @@ SAMPLES: dict[str, Any] = {
     "trace_spans": True, "digest_auth": ("ann", "pw"),
     "retry_mode": "adaptive", "request_min_compression_size_bytes": 100, "disable_request_compression": True,
     "app_id": "tests",
+    "endpoint_discovery": True,
 }
 
 

@@ -16,7 +16,9 @@
 // testing/servers/sigv4aserver (line "sigv4a <URL>"), the fake S3 Express
 // endpoint of testing/servers/s3expressserver (line "s3express <URL>"), the
 // fake S3 of transfers of testing/servers/s3partserver (line "s3part <URL>",
-// failures named in the key), and the fault-injecting
+// failures named in the key), the fake Timestream endpoint discovery of
+// testing/servers/timestreamserver (line "timestream <URL>": its regional
+// endpoint), and the fault-injecting
 // proxy of testing/servers/onceserver in front of its counter (line "once
 // <URL>", model testing/servers/onceserver/once.smithy: 40% of the requests
 // get a fault, delays are 700 ms). It prints one line per service,
@@ -48,6 +50,7 @@ import (
 	"github.com/smithycurl/smithycurl/testing/servers/s3partserver"
 	"github.com/smithycurl/smithycurl/testing/servers/signedserver"
 	"github.com/smithycurl/smithycurl/testing/servers/sigv4aserver"
+	"github.com/smithycurl/smithycurl/testing/servers/timestreamserver"
 	"github.com/smithycurl/smithycurl/testing/servers/todoserver"
 )
 
@@ -108,6 +111,13 @@ func main() {
 		go http.Serve(ln, s.handler)
 		fmt.Printf("%s http://%s\n", s.name, ln.Addr())
 	}
+	ts, err := timestreamserver.Start()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "testserver: %v\n", err)
+		os.Exit(1)
+	}
+	defer ts.Close()
+	fmt.Printf("timestream %s\n", ts.URL)
 	once, err := onceserver.Start(0.4, 700*time.Millisecond, 31)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "testserver: %v\n", err)
