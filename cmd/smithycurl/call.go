@@ -453,8 +453,12 @@ func (f *callFlags) options(stderr io.Writer) ([]client.Option, error) {
 		p.MaxAttempts = f.retries.n + 1
 		opts = append(opts, client.WithRetryPolicy(p))
 	}
-	if f.retryMode != "" {
-		opts = append(opts, client.WithRetryMode(client.RetryMode(f.retryMode)))
+	switch m := client.RetryMode(f.retryMode); m {
+	case "":
+	case client.RetryStandard, client.RetryAdaptive:
+		opts = append(opts, client.WithRetryMode(m))
+	default:
+		return nil, fmt.Errorf("--retry-mode %q: want %s or %s", f.retryMode, client.RetryStandard, client.RetryAdaptive)
 	}
 	if f.validate && !f.noValidate {
 		opts = append(opts, client.WithValidation())
