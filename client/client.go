@@ -543,6 +543,12 @@ func (c *Client) prepare(ctx context.Context, operation string, input []byte, co
 			return nil, nil, nil, nil, e
 		}
 	}
+	if eventStream {
+		// An event stream's one attempt (Call sets them per attempt).
+		if id := c.newInvocationID(); id != "" {
+			c.sdkHeaders(req.Header, id, 1)
+		}
+	}
 	if auth != nil {
 		if auth.signer != nil && (len(req.Body) > 1<<20 || req.BodyReader != nil && (req.BodySize < 0 || req.BodySize > 1<<20)) {
 			// As the AWS SDKs do (unsigned): the service may refuse a

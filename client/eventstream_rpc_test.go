@@ -102,6 +102,9 @@ func TestSubscribeToShardKinesisModel(t *testing.T) {
 			return fmt.Errorf("Content-Type %q", r.Header.Get("Content-Type"))
 		case !strings.HasPrefix(r.Header.Get("Authorization"), "AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/"):
 			return fmt.Errorf("Authorization %q", r.Header.Get("Authorization"))
+		case !uuidV4Form.MatchString(r.Header.Get("Amz-Sdk-Invocation-Id")) || r.Header.Get("Amz-Sdk-Request") != "attempt=1; max=3" ||
+			!strings.Contains(r.Header.Get("Authorization"), "amz-sdk-invocation-id;amz-sdk-request;"):
+			return fmt.Errorf("the SDK headers, signed: %q, %q in %q", r.Header.Get("Amz-Sdk-Invocation-Id"), r.Header.Get("Amz-Sdk-Request"), r.Header.Get("Authorization"))
 		case string(body) != `{"ConsumerARN":"arn:aws:kinesis:us-east-1:123456789012:stream/s/consumer/c:1","ShardId":"shardId-000000000000","StartingPosition":{"Type":"LATEST"}}`:
 			return fmt.Errorf("body %s", body)
 		}
