@@ -158,9 +158,6 @@ func TestPayloadBytesUsage(t *testing.T) {
 // into the body, and the output document is the response's one encoding.
 // Each copy more of the megabyte fails it.
 func TestPayloadAllocations(t *testing.T) {
-	if raceEnabled {
-		t.Skip("the race detector's allocations")
-	}
 	const size = 1 << 20
 	_, c := newPayloadClient(t, size)
 	ctx := context.Background()
@@ -168,7 +165,10 @@ func TestPayloadAllocations(t *testing.T) {
 	doc := []byte(`{"Key": "k", "Data": "` + base64.StdEncoding.EncodeToString(data) + `"}`)
 	key := []byte(`{"Key": "k"}`)
 	var body []byte
-	const slack = 96 << 10 // headers, the plan, net/http's per-request buffers
+	slack := 96 << 10 // headers, the document, net/http's per-request buffers
+	if raceEnabled {
+		slack = 384 << 10 // the race detector's own allocations; a copy more of the MiB still fails
+	}
 	slotserver.CheckAllocs(t,
 		slotserver.AllocCase{Name: "PutData bytes", Max: slack, Call: func() error {
 			_, err := c.Call(ctx, "PutData", key, client.WithPayload(data))

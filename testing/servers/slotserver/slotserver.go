@@ -107,7 +107,7 @@ type AllocCase struct {
 // CheckAllocs runs each case once (connections, plans), then 4 times,
 // and fails tb when the bytes the process allocated per call exceed the
 // case's Max (the server allocates none per body: the rest is the
-// client's). Not under the race detector, which allocates.
+// client's; the race detector adds its own).
 func CheckAllocs(tb testing.TB, cases ...AllocCase) {
 	tb.Helper()
 	for _, c := range cases {
