@@ -38,7 +38,8 @@ class StubAssertionError(errors.UsageError, AssertionError):
 
 
 class Stubber:
-    """Answers the calls of ``client`` (a Client, or a generated client)
+    """Answers the calls of ``client`` (a Client, an asyncio client of
+    smithycurl.aio, or a generated client of either kind)
     from a queue while active, instead of its service::
 
         stubber = smithycurl.Stubber(client)
@@ -58,6 +59,7 @@ class Stubber:
 
     def __init__(self, client: Any) -> None:
         inner: Client = getattr(client, "client", client)  # a generated client's
+        inner = getattr(inner, "_sync", inner)  # an asyncio client's (smithycurl.aio)
         h = inner._handle
         if h is None:
             raise errors.UsageError(f"the client of {inner.service.id} is closed")

@@ -5,6 +5,7 @@ endpoint has nothing listening."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 import importlib
 import os
@@ -115,3 +116,18 @@ def test_generated_client(tmp_path: Any) -> None:
             with pytest.raises(api.TodoNotFound, match="nope"):
                 client.delete_todo(id=ID)
         stubber.assert_no_pending_responses()
+
+
+def test_asyncio_client() -> None:
+    async def main() -> None:
+        client = smithycurl.load_model(TODO_MODEL).async_client(endpoint="http://127.0.0.1:1", retries=False)
+        async with client:
+            with smithycurl.Stubber(client) as stubber:
+                stubber.add_response("get_todo", ITEM, {"id": ID})
+                stubber.add_client_error("delete_todo", "TodoNotFound", "nope")
+                assert (await client.get_todo(id=ID)).title == "milk"
+                with pytest.raises(client.errors.TodoNotFound):
+                    await client.delete_todo(id=ID)
+            stubber.assert_no_pending_responses()
+
+    asyncio.run(main())
