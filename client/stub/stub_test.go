@@ -233,3 +233,52 @@ func TestStubActivate(t *testing.T) {
 		t.Errorf("after Deactivate: %v, want a transport error from 127.0.0.1:1", err)
 	}
 }
+
+// TestStubRPCv2JSON: the kv service in rpcv2Json: blobs, big numbers kept
+// digit for digit, epoch timestamps, NaN, and a service error, through the
+// rpcv2Json codec.
+func TestStubRPCv2JSON(t *testing.T) {
+	m, err := model.LoadPaths(context.Background(), "../../testing/servers/kvserver/kv.smithy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := stub.New(m, "smithycurl.kv#KVJson")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := client.New(m, "smithycurl.kv#KVJson", "http://127.0.0.1:1", s.Option())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	item := `{"item":{"key":"k","value":"AAEC","tags":{"a":"b"},"score":"NaN","size":123456789012345678901234567890,` +
+		`"ratio":1.000000000000000000001,"expires":"2030-01-02T03:04:05.5Z","version":7,"stored":"2024-01-02T03:04:05Z"}}`
+	if err := s.Add("Get", []byte(item)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddError("Get", "NotFound", []byte(`{"key":"k","message":"no k"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddError("Ping", "Unavailable", nil); err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.Call(context.Background(), "Get", []byte(`{"key":"k"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"item":{"expires":"2030-01-02T03:04:05.5Z","key":"k","ratio":1.000000000000000000001,"score":"NaN",` +
+		`"size":123456789012345678901234567890,"stored":"2024-01-02T03:04:05Z","tags":{"a":"b"},"value":"AAEC","version":7}}`
+	if string(out) != want { // the same values, in the wire's (sorted) order
+		t.Errorf("output\n got %s\nwant %s", out, want)
+	}
+	_, err = c.Call(context.Background(), "Get", []byte(`{"key":"k"}`))
+	var ce *client.Error
+	if !errors.As(err, &ce) || ce.Shape != "smithycurl.kv#NotFound" || string(ce.Members) != `{"key":"k","message":"no k"}` {
+		t.Errorf("error %v", err)
+	}
+	_, err = c.Call(context.Background(), "Ping", nil)
+	if !errors.As(err, &ce) || ce.Shape != "smithycurl.kv#Unavailable" || ce.Status != 500 || ce.Attempts != 1 {
+		t.Errorf("a retryable error, stubbed: %v (attempts %d), want it once", err, ce.Attempts)
+	}
+	s.AssertDone(t)
+}

@@ -11,7 +11,9 @@ import (
 
 // jsonRules are the JSON body rules of a protocol.
 type jsonRules struct {
-	jsonName bool // members are keyed by jsonName
+	jsonName    bool // members are keyed by jsonName
+	epochOnly   bool // timestamps are epoch seconds whatever their format (rpcv2)
+	bigAsString bool // bigInteger and bigDecimal are JSON strings (rpcv2Json)
 }
 
 // toWire renders a document-form value of mem's target as the wire JSON.
@@ -27,6 +29,9 @@ func (r jsonRules) toWire(v View, mem *model.Member, val any) (any, error) {
 			return nil, err
 		}
 		f := v.TSFormat(mem, FmtEpoch)
+		if r.epochOnly {
+			f = FmtEpoch
+		}
 		if f == FmtEpoch {
 			return json.Number(FormatInstant(f, t)), nil
 		}
@@ -85,6 +90,11 @@ func (r jsonRules) toWire(v View, mem *model.Member, val any) (any, error) {
 		}
 		return nil, fmt.Errorf("union %s: no member set", s.ID)
 	}
+	if t := TypeOf(s); r.bigAsString && (t == model.BigIntegerType || t == model.BigDecimalType) {
+		if n, ok := val.(json.Number); ok {
+			return string(n), nil
+		}
+	}
 	return val, nil
 }
 
@@ -125,7 +135,12 @@ func (p AWSJSON) RenderError(m *model.Model, op *model.Operation, e *model.Shape
 }
 
 func (p AWSJSON) render(v View, s *model.Shape, out map[string]any, status int, extra map[string]any) (*wire.Response, error) {
-	w, err := jsonRules{}.structToWire(v, s, out)
+	return p.renderWith(jsonRules{}, v, s, out, status, extra)
+}
+
+// renderWith renders a JSON body by rules, with the members of extra.
+func (p AWSJSON) renderWith(rules jsonRules, v View, s *model.Shape, out map[string]any, status int, extra map[string]any) (*wire.Response, error) {
+	w, err := rules.structToWire(v, s, out)
 	if err != nil {
 		return nil, err
 	}
@@ -135,4 +150,28 @@ func (p AWSJSON) render(v View, s *model.Shape, out map[string]any, status int, 
 	h := wire.Header{}
 	h.Set("Content-Type", p.ContentType)
 	return &wire.Response{Status: status, Header: h, Body: Encode(w)}, nil
+}
+
+// RPCv2JSON renders smithy.protocols#rpcv2Json responses: the output as a
+// JSON object keyed by member names, timestamps as epoch seconds whatever
+// their timestampFormat, bigInteger and bigDecimal as JSON strings, errors
+// named by __type (the shape id), with Smithy-Protocol: rpc-v2-json.
+type RPCv2JSON struct{}
+
+func (RPCv2JSON) rules() jsonRules { return jsonRules{epochOnly: true, bigAsString: true} }
+
+func (p RPCv2JSON) RenderResponse(m *model.Model, op *model.Operation, out map[string]any) (*wire.Response, error) {
+	return p.render(View{m}, op.Output, out, 200, nil)
+}
+
+func (p RPCv2JSON) RenderError(m *model.Model, op *model.Operation, e *model.Shape, members map[string]any) (*wire.Response, error) {
+	return p.render(View{m}, e, members, ErrorStatus(e), map[string]any{"__type": string(e.ID)})
+}
+
+func (p RPCv2JSON) render(v View, s *model.Shape, out map[string]any, status int, extra map[string]any) (*wire.Response, error) {
+	resp, err := (AWSJSON{ContentType: "application/json"}).renderWith(p.rules(), v, s, out, status, extra)
+	if err == nil {
+		resp.Header.Set("Smithy-Protocol", "rpc-v2-json")
+	}
+	return resp, err
 }
