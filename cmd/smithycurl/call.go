@@ -52,6 +52,7 @@ type callFlags struct {
 	timeout                          time.Duration
 	retries                          givenInt
 	retryMode                        string
+	endpointDiscovery                string
 	noValidate, noHostPrefix         bool
 	validate                         bool
 	trace, raw                       bool
@@ -172,6 +173,7 @@ func (f *callFlags) register(fs *flag.FlagSet) {
 	f.retries.n = client.DefaultRetryPolicy.MaxAttempts - 1
 	fs.Var(&f.retries, "retries",
 		"at most `N` retries after the first attempt (N+1 sends in all, within --timeout) of a failure that is retried: throttling, @retryable errors, failed connections; 5xx only for idempotent operations. 0 sends once")
+	fs.StringVar(&f.endpointDiscovery, "endpoint-discovery", "", "auto (the operations that require it), true (every one that supports it) or false (none): aws.api#clientEndpointDiscovery's DescribeEndpoints; --endpoint turns it off (default: $AWS_ENABLE_ENDPOINT_DISCOVERY, the profile's endpoint_discovery_enabled, auto)")
 	fs.StringVar(&f.retryMode, "retry-mode", "", "standard, or adaptive: the AWS SDKs' client-side rate limiter after a throttle (default: $AWS_RETRY_MODE, the profile's retry_mode, standard)")
 	fs.BoolVar(&f.validate, "validate", false, "check the input against the model's constraints (@length, @range, @pattern, enum values, @uniqueItems) before sending; @required and value types are always checked")
 	fs.BoolVar(&f.noValidate, "no-validate", false, "do not check the model's constraints (the default; overrides --validate)")
@@ -459,6 +461,13 @@ func (f *callFlags) options(stderr io.Writer) ([]client.Option, error) {
 		opts = append(opts, client.WithRetryMode(m))
 	default:
 		return nil, fmt.Errorf("--retry-mode %q: want %s or %s", f.retryMode, client.RetryStandard, client.RetryAdaptive)
+	}
+	switch d := client.EndpointDiscovery(f.endpointDiscovery); d {
+	case "":
+	case client.EndpointDiscoveryAuto, client.EndpointDiscoveryEnabled, client.EndpointDiscoveryDisabled:
+		opts = append(opts, client.WithEndpointDiscovery(d))
+	default:
+		return nil, fmt.Errorf("--endpoint-discovery %q: want %s, %s or %s", f.endpointDiscovery, client.EndpointDiscoveryAuto, client.EndpointDiscoveryEnabled, client.EndpointDiscoveryDisabled)
 	}
 	if f.validate && !f.noValidate {
 		opts = append(opts, client.WithValidation())

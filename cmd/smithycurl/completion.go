@@ -18,7 +18,7 @@ const bashCompletion = `_smithycurl() {
         --model|--input) COMPREPLY=($(compgen -f -- "${cur#@}")); return ;;
     esac
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "--model --service --endpoint --input -H --bearer --basic --digest --api-key --region --profile --request-checksum-calculation --response-checksum-validation --timeout --retries --retry-mode --validate --no-validate --no-host-prefix --trace --raw --json --expires" -- "$cur")); return
+        COMPREPLY=($(compgen -W "--model --service --endpoint --input -H --bearer --basic --digest --api-key --region --profile --request-checksum-calculation --response-checksum-validation --timeout --retries --retry-mode --endpoint-discovery --validate --no-validate --no-host-prefix --trace --raw --json --expires" -- "$cur")); return
     fi
     local models=() i
     for ((i = 1; i < cword; i++)); do

@@ -162,7 +162,7 @@ var ClientOptions = []ClientOption{
 		Doc: "when a response's checksum is checked: whenever the operation can ask for one, or only when the input sets its validation mode member to ENABLED"},
 	{Name: "endpoint_discovery", Type: "auto, true, false", Default: "auto (AWS services: AWS_ENABLE_ENDPOINT_DISCOVERY, endpoint_discovery_enabled)",
 		Go: "WithEndpointDiscovery", C: "smithycurl_options_set_endpoint_discovery", Python: "endpoint_discovery", PyValue: "None",
-		CLI: "", // not yet a flag
+		CLI: "--endpoint-discovery",
 		Doc: "which operations of a service with aws.api#clientEndpointDiscovery go to a discovered endpoint: those that require it, every one that supports it, or none (an endpoint given turns it off)"},
 	{Name: "aws_config", Type: "*awsconfig.Config", Default: "the shared files and environment, read by New",
 		Go:     "WithAWSConfig",
