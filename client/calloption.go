@@ -99,10 +99,14 @@ func WithPayload(b []byte) CallOption {
 // WithPayloadOutput stores in *dst the blob payload of a successful output
 // (an output member bound to @httpPayload that targets a blob: S3
 // GetObject's Body, Lambda Invoke's Payload), the response body as it
-// arrived, without a copy, instead of as base64 text in the output
-// document, which then leaves that member out. An empty body is an empty,
-// non-nil slice. Error responses are decoded as usual and leave *dst as it
-// was. Unlike WithBodyWriter the body is held in memory (under the
+// arrived, instead of as base64 text in the output document, which then
+// leaves that member out. The body is copied once out of libcurl's buffer:
+// into *dst's array when its capacity holds it (a caller reading object
+// after object into one slice allocates nothing for them), else into a
+// new one. An empty body is an empty, non-nil slice. Error responses are
+// decoded as usual and leave *dst as it was (a 2xx response that fails a
+// check, its checksum, may have been written into its array). Unlike
+// WithBodyWriter the body is held in memory (under the
 // client's maximum response size) and the call is retried as usual; with
 // WithBodyWriter too, the writer takes the body and *dst is left alone.
 func WithPayloadOutput(dst *[]byte) CallOption {

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"net/http/httptest"
 	"strings"
@@ -136,7 +137,7 @@ func TestPayloadBytesUsage(t *testing.T) {
 			t.Errorf("%s %s: %v, want a usage error saying %q", tc.op, tc.input, err, tc.want)
 		}
 	}
-	body := []byte("kept")
+	body := append(make([]byte, 0, 1024), "kept"...) // room for the error's body: not used
 	if _, err := c.Call(ctx, "GetData", []byte(`{"Key": "missing"}`), client.WithPayloadOutput(&body)); err == nil || string(body) != "kept" {
 		t.Fatalf("GetData of a missing key: %v, body %q", err, body)
 	}
@@ -154,7 +155,8 @@ func TestPayloadBytesUsage(t *testing.T) {
 // TestPayloadAllocations bounds the bytes a 1 MiB call allocates (the
 // whole process: the server keeps its body in one buffer): bytes beside
 // the document are sent without a copy and the response body is the one
-// copy out of libcurl's buffer; base64 in the document is decoded straight
+// copy out of libcurl's buffer, into the caller's slice when it has the
+// room; base64 in the document is decoded straight
 // into the body, and the output document is the response's one encoding.
 // Each copy more of the megabyte fails it.
 func TestPayloadAllocations(t *testing.T) {
@@ -175,7 +177,17 @@ func TestPayloadAllocations(t *testing.T) {
 			return err
 		}},
 		slotserver.AllocCase{Name: "GetData bytes", Max: size + slack, Call: func() error {
+			var fresh []byte
+			_, err := c.Call(ctx, "GetData", key, client.WithPayloadOutput(&fresh))
+			body = fresh
+			return err
+		}},
+		slotserver.AllocCase{Name: "GetData bytes into a slice with room", Max: slack, Call: func() error {
+			kept := body
 			_, err := c.Call(ctx, "GetData", key, client.WithPayloadOutput(&body))
+			if err == nil && (len(body) != size || &body[0] != &kept[:1][0]) {
+				err = fmt.Errorf("%d bytes, in a new array: %v", len(body), &body[0] != &kept[:1][0])
+			}
 			return err
 		}},
 		slotserver.AllocCase{Name: "PutData document", Max: size + slack, Call: func() error {

@@ -139,6 +139,9 @@ func (b *callBody) attach(op *model.Operation, plan *callPlan, req *transport.Re
 	if b.w != nil {
 		req.BodyWriter = b.w
 	}
+	if b.payloadOut != nil {
+		req.BodyBuffer = (*b.payloadOut)[:0] // reused when it has the room
+	}
 	if b.r == nil {
 		// The body is the encoded one: a member bound to Content-Length
 		// (S3's ContentLength) cannot announce bytes that are not sent.

@@ -249,7 +249,7 @@ func (t *Curl) finish(ctx context.Context, h *handle, c *call, st *stream) (*wir
 	if res.code == 0 && res.cancelled == 0 {
 		resp = &wire.Response{
 			Status:   int(res.status),
-			Body:     copyC(h.c.body.p, h.c.body.len),
+			Body:     copyC(h.c.body.p, h.c.body.len, c.req.BodyBuffer, res.status),
 			Streamed: res.streamed != 0,
 		}
 		resp.Header, resp.Names = parseHeader(h.c.hdr.p, h.c.hdr.len)

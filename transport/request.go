@@ -72,6 +72,10 @@ type Request struct {
 	// its stored bytes, and its checksum is theirs). Otherwise every
 	// encoding libcurl can decode is asked for and decoded.
 	RawBody bool
+	// BodyBuffer, when its capacity holds the body of a 2xx response, is
+	// where that body is copied (Response.Body then shares its array): a
+	// caller reading object after object into one buffer allocates none.
+	BodyBuffer []byte
 	// TraceBody, when set with a Trace hook, writes a body for
 	// TraceEvent.Body: the request's (status 0) and the response's. The
 	// client sets it for binary bodies (CBOR in diagnostic notation, with
