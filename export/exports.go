@@ -157,6 +157,29 @@ func scx_loader_add_path(h C.uintptr_t, path *C.char) (rc C.int) {
 	return codeOK
 }
 
+//export scx_loader_set_cache
+func scx_loader_set_cache(h C.uintptr_t, mode, dir *C.char) (rc C.int) {
+	defer guard(&rc)
+	ld, ok := lookup[*loaderH](h, C.SCX_LOADER)
+	if !ok {
+		return codeInvalidHandle
+	}
+	goMode := ""
+	if mode != nil {
+		goMode = C.GoString(mode)
+	}
+	m, ok := model.ParseCacheMode(goMode)
+	if !ok {
+		return fail(&ld.errBox, codeInvalidArgument, "model cache mode %q: want \"on\", \"memory\", \"off\" or NULL", goMode)
+	}
+	ld.l.SetCache(m)
+	if dir != nil {
+		ld.l.SetCacheDir(C.GoString(dir))
+	}
+	ld.set("")
+	return codeOK
+}
+
 //export scx_loader_add_source
 func scx_loader_add_source(h C.uintptr_t, name *C.char, src *C.char, n C.size_t) (rc C.int) {
 	defer guard(&rc)

@@ -162,6 +162,11 @@ smithycurl_code smithycurl_loader_add_source(smithycurl_loader *loader, const ch
     return scx_loader_add_source(H(loader), (char *)name, (char *)source, source_len);
 }
 
+smithycurl_code smithycurl_loader_set_cache(smithycurl_loader *loader, const char *mode, const char *dir) {
+    FORK_CHECK();
+    return scx_loader_set_cache(H(loader), (char *)mode, (char *)dir);
+}
+
 smithycurl_code smithycurl_loader_load(smithycurl_loader *loader, smithycurl_model **out) {
     FORK_CHECK();
     uintptr_t h = 0;

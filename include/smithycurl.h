@@ -309,6 +309,25 @@ smithycurl_code smithycurl_loader_add_path(smithycurl_loader *loader, const char
 smithycurl_code smithycurl_loader_add_source(smithycurl_loader *loader, const char *name,
                                              const char *source, size_t source_len);
 
+/** Sets which model caches smithycurl_loader_load() uses. Loading the same
+ * files again reuses the model: in this process (the last 16 models), and
+ * across processes through snapshots written to dir (by default
+ * $XDG_CACHE_HOME/smithycurl/models, else ~/.cache/smithycurl/models),
+ * keyed by the files' names and contents and the library's build; a
+ * damaged entry is ignored and written again (see the README's model
+ * cache).
+ *
+ * @param mode "on" (both), "memory" (this process only), "off" (none), or
+ *   NULL: as the SMITHYCURL_MODEL_CACHE environment variable says when the
+ *   library was loaded (the same words; "on" when unset). Copied.
+ * @param dir the folder of the snapshots, or NULL for the default; copied.
+ * @return SMITHYCURL_OK, SMITHYCURL_E_INVALID_ARGUMENT (another mode),
+ *   SMITHYCURL_E_INVALID_HANDLE.
+ * Thread-safety: one thread at a time per loader; the caches themselves
+ *   are shared by every thread and process safely.
+ */
+smithycurl_code smithycurl_loader_set_cache(smithycurl_loader *loader, const char *mode, const char *dir);
+
 /** Assembles and validates everything added so far into a model. The
  * loader may be given more files and loaded again.
  *

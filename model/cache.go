@@ -35,8 +35,8 @@ import (
 type CacheMode uint8
 
 const (
-	// CacheDefault is the mode SMITHYCURL_MODEL_CACHE gives: "off" (or 0,
-	// false, no) for CacheOff, "memory" for CacheMemory, else CacheOn.
+	// CacheDefault is the mode SMITHYCURL_MODEL_CACHE gives (see
+	// ParseCacheMode); CacheOn when it is unset or not a mode.
 	CacheDefault CacheMode = iota
 	// CacheOff reads and assembles the sources every time.
 	CacheOff
@@ -57,16 +57,31 @@ func (l *Loader) SetCache(mode CacheMode) { l.cache = mode }
 // instead of the user's cache directory (see diskcache.go).
 func (l *Loader) SetCacheDir(dir string) { l.cacheDir = dir }
 
-// cacheMode is the loader's mode with CacheDefault resolved.
+// ParseCacheMode reads a mode as SMITHYCURL_MODEL_CACHE and the C and
+// Python options write it: "" (CacheDefault), "on", "memory", "off" (or
+// "0", "false", "no"); ok is false for anything else.
+func ParseCacheMode(s string) (mode CacheMode, ok bool) {
+	switch s {
+	case "":
+		return CacheDefault, true
+	case "on":
+		return CacheOn, true
+	case "memory":
+		return CacheMemory, true
+	case "off", "0", "false", "no":
+		return CacheOff, true
+	}
+	return CacheDefault, false
+}
+
+// cacheMode is the loader's mode with CacheDefault resolved: the
+// variable's mode, CacheOn when it is unset or not a mode.
 func (l *Loader) cacheMode() CacheMode {
 	if l.cache != CacheDefault {
 		return l.cache
 	}
-	switch os.Getenv(CacheEnv) {
-	case "off", "0", "false", "no":
-		return CacheOff
-	case "memory":
-		return CacheMemory
+	if mode, _ := ParseCacheMode(os.Getenv(CacheEnv)); mode != CacheDefault {
+		return mode
 	}
 	return CacheOn
 }

@@ -380,7 +380,7 @@ smithycurl_client *blobs_client(smithycurl_model **m) {
 // ---- the tests, in the order they run (each test_NAME is in a test_*.c) ----
 
 #define TESTS(X) \
-    X(version) X(load) X(load_errors) X(snapshot) X(operations) X(error_kinds) X(output_types) X(cancel) \
+    X(version) X(load) X(load_errors) X(snapshot) X(model_cache) X(operations) X(error_kinds) X(output_types) X(cancel) \
     X(free_in_flight) X(options) X(credentials) X(identity) X(sigv4a) X(presign) X(s3_transfer) X(s3_transfer_stream) X(s3express) X(host_prefix) X(endpoint_rules) X(bad_handles) \
     X(threads) X(exactly_once) X(fork) X(pizza) X(rpcv2) X(exact) X(unknown_union) X(wait) X(event_stream) X(event_stream_rpc) \
     X(streaming) X(streaming_retry) X(streaming_memory) X(payload) X(payload_blob) X(payload_async) X(checksums) X(sdk_options) X(paginator) X(async_paginator) \

@@ -2,6 +2,7 @@
 // snapshots) and what a model describes.
 
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -216,4 +217,73 @@ void test_snapshot(void) {
     smithycurl_free(msg);
     CHECK_RC(smithycurl_loader_free(ld), SMITHYCURL_OK);
     unlink(path);
+}
+
+// count_entries counts the model cache's snapshots (*.scmodel) in dir;
+// with remove, removes every file of dir instead.
+static int count_entries(const char *dir, int remove) {
+    DIR *d = opendir(dir);
+    if (!d) return 0;
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        if (remove && e->d_name[0] != '.') {
+            char path[512];
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            unlink(path);
+        } else if (len > 8 && strcmp(e->d_name + len - 8, ".scmodel") == 0) {
+            n++;
+        }
+    }
+    closedir(d);
+    return n;
+}
+
+// load_cached loads model_dir with the cache in mode and dir.
+static int load_cached(const char *mode, const char *dir) {
+    smithycurl_loader *ld = NULL;
+    smithycurl_model *m = NULL;
+    CHECK_RC(smithycurl_loader_new(&ld), SMITHYCURL_OK);
+    int rc = smithycurl_loader_set_cache(ld, mode, dir);
+    if (rc == SMITHYCURL_OK) {
+        CHECK_RC(smithycurl_loader_add_path(ld, model_dir), SMITHYCURL_OK);
+        CHECK_RC(smithycurl_loader_load(ld, &m), SMITHYCURL_OK);
+        smithycurl_model_free(m);
+    }
+    smithycurl_loader_free(ld);
+    return rc;
+}
+
+// smithycurl_loader_set_cache: "off" and "memory" write no snapshot to the
+// folder, "on" writes one, and a model loads from it; another mode is
+// SMITHYCURL_E_INVALID_ARGUMENT with a message.
+void test_model_cache(void) {
+    char dir[] = "/tmp/smithycurl-test-cache-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    CHECK_RC(load_cached("off", dir), SMITHYCURL_OK);
+    CHECK_RC(load_cached("memory", dir), SMITHYCURL_OK);
+    CHECK(count_entries(dir, 0) == 0);
+    // "on": a model the process's cache does not hold yet is written.
+    smithycurl_loader *ld = NULL;
+    smithycurl_model *m = NULL;
+    CHECK_RC(smithycurl_loader_new(&ld), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_set_cache(ld, "on", dir), SMITHYCURL_OK);
+    const char *src = "$version: \"2\"\nnamespace ex\nstructure CacheC {}\n";
+    CHECK_RC(smithycurl_loader_add_source(ld, "cache.smithy", src, strlen(src)), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_loader_load(ld, &m), SMITHYCURL_OK);
+    CHECK(count_entries(dir, 0) == 1);
+    smithycurl_model_free(m);
+    m = NULL;
+    CHECK_RC(smithycurl_loader_load(ld, &m), SMITHYCURL_OK);
+    CHECK(m != NULL);
+    smithycurl_model_free(m);
+    char *msg = NULL;
+    CHECK_RC(smithycurl_loader_set_cache(ld, "sometimes", NULL), SMITHYCURL_E_INVALID_ARGUMENT);
+    CHECK_RC(smithycurl_loader_errmsg(ld, &msg), SMITHYCURL_OK);
+    CHECK_CONTAINS(msg, "model cache mode \"sometimes\"");
+    smithycurl_free(msg);
+    CHECK_RC(smithycurl_loader_set_cache(ld, NULL, NULL), SMITHYCURL_OK);
+    smithycurl_loader_free(ld);
+    count_entries(dir, 1);
+    CHECK(rmdir(dir) == 0);
 }

@@ -192,6 +192,7 @@ _FUNCTIONS: dict[str, tuple[Any, list[Any], bool]] = {
     "loader_add_path": (c_int, [c_void_p, c_char_p], False),
     "loader_add_source": (c_int, [c_void_p, c_char_p, c_char_p, c_size_t], False),
     "loader_load": (c_int, [c_void_p, P(c_void_p)], False),
+    "loader_set_cache": (c_int, [c_void_p, c_char_p, c_char_p], False),
     "loader_errmsg": (c_int, [c_void_p, P(c_void_p)], True),
     "loader_free": (c_int, [c_void_p], False),
     "model_services_json": (c_int, [c_void_p, P(c_void_p), P(c_size_t)], True),

@@ -407,7 +407,8 @@ class Model:
         return f"<smithycurl.Model{where}: {names}>"
 
 
-def load_model(*paths: PathLike, text: Optional[str] = None, name: str = "inline.smithy") -> Model:
+def load_model(*paths: PathLike, text: Optional[str] = None, name: str = "inline.smithy",
+               cache: Optional[str] = None, cache_dir: Optional[PathLike] = None) -> Model:
     """Loads a Smithy model: IDL (.smithy, 2.0 and 1.0) or JSON AST (.json)
     files, directories (every .smithy file under them and every .json file
     with a top-level "smithy" key; other files, FIFOs and devices are
@@ -421,6 +422,12 @@ def load_model(*paths: PathLike, text: Optional[str] = None, name: str = "inline
     A model snapshot (``Model.snapshot()``, ``smithycurl compile``) loads
     alone, several times faster: it is not parsed or validated again.
 
+    Loading the same files again reuses the model, in this process and
+    through snapshots in the user's cache directory (see the README's model
+    cache): ``cache`` is "on", "memory" (this process only) or "off"; None
+    follows SMITHYCURL_MODEL_CACHE ("on" when unset). ``cache_dir`` is the
+    folder of the snapshots instead of ~/.cache/smithycurl/models.
+
     Raises LoadError listing every problem as file:line:column, and
     NotFoundError for a missing path.
     """
@@ -430,6 +437,11 @@ def load_model(*paths: PathLike, text: Optional[str] = None, name: str = "inline
     ld = ctypes.c_void_p()
     lib.loader_new(ctypes.byref(ld))
     try:
+        if cache is not None or cache_dir is not None:
+            rc = lib.loader_set_cache(ld, None if cache is None else cache.encode(),
+                                      None if cache_dir is None else os.fsencode(cache_dir))
+            if rc != _lib.OK:
+                raise errors.from_code(rc, _lib.errmsg(lib, lib.loader_errmsg, ld))
         for p in paths:
             rc = lib.loader_add_path(ld, os.fsencode(p))
             if rc != _lib.OK:

@@ -34,3 +34,19 @@ def test_damaged_snapshot(httpbin_model: smithycurl.Model, tmp_path: pathlib.Pat
     path.write_bytes(bytes(data[:40]))
     with pytest.raises(smithycurl.LoadError, match="truncated"):
         smithycurl.load_model(path)
+
+
+def test_model_cache_options(tmp_path: pathlib.Path) -> None:
+    """load_model(cache=, cache_dir=): "off" and "memory" write no snapshot,
+    "on" writes one to cache_dir and loads the same model again; another
+    mode is a UsageError."""
+    text = '$version: "2"\nnamespace ex\nstructure CachePy {}\n'
+    for mode in ("off", "memory"):
+        smithycurl.load_model(text=text, cache=mode, cache_dir=tmp_path)
+    assert list(tmp_path.glob("*.scmodel")) == []
+    first = smithycurl.load_model(text=text.replace("CachePy", "CachePyOn"), cache="on", cache_dir=tmp_path)
+    assert len(list(tmp_path.glob("*.scmodel"))) == 1
+    again = smithycurl.load_model(text=text.replace("CachePy", "CachePyOn"), cache="on", cache_dir=tmp_path)
+    assert again.ast() == first.ast()
+    with pytest.raises(smithycurl.UsageError, match="model cache mode"):
+        smithycurl.load_model(text=text, cache="sometimes")
