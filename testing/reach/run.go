@@ -96,8 +96,12 @@ func DateSeed(t time.Time) int64 {
 // LoadFigures are the load stage's totals.
 type LoadFigures struct {
 	Bytes  int64
-	Time   time.Duration // summed over the models
+	Time   time.Duration // summed over the models, the model cache off
 	Models int
+	// The models' snapshots (model.MarshalSnapshot, what the model cache
+	// keeps): their bytes and the time to read them back.
+	SnapBytes int64
+	SnapTime  time.Duration
 }
 
 // Run runs cfg's stages over its models into res and returns the load
@@ -148,10 +152,18 @@ func Run(ctx context.Context, cfg Config, models []Model, res *Results) (LoadFig
 					continue
 				}
 				res.SetProtocol(mf.Name, proto)
+				snap := m.MarshalSnapshot()
+				t1 := time.Now()
+				if _, err := model.UnmarshalSnapshot(mf.Name, snap); err != nil {
+					res.Set(Result{Model: mf.Name, Stage: StageLoad, Status: Failed, Detail: fmt.Sprintf("its snapshot does not read back: %v", err)})
+				}
+				ds := time.Since(t1)
 				figsMu.Lock()
 				figs.Bytes += mf.Size
 				figs.Time += d
 				figs.Models++
+				figs.SnapBytes += int64(len(snap))
+				figs.SnapTime += ds
 				figsMu.Unlock()
 				inProcess(ctx, cfg, want, mf, m, res, cjobs, gopkgs)
 			}
@@ -241,6 +253,7 @@ const modelWarning = "warnings the models carry themselves (a trait value member
 func loadModel(ctx context.Context, mf Model) (*model.Model, string, Result) {
 	r := Result{Model: mf.Name, Stage: StageLoad, Count: 1}
 	l := model.NewLoader()
+	l.SetCache(model.CacheOff) // the figures are of reading and validating
 	if err := l.AddPath(mf.Path); err != nil {
 		r.Status, r.Detail = Failed, err.Error()
 		return nil, "", r

@@ -102,8 +102,11 @@ func run() int {
 	}
 	if figs.Models > 0 {
 		mb := float64(figs.Bytes) / 1e6
-		fmt.Printf("load: %d models, %.1f MB in %.1f s of loading (%.1f MB/s, one model at a time per job)\n",
+		fmt.Printf("load: %d models, %.1f MB of JSON AST in %.1f s of loading and validating (%.1f MB/s, one model at a time per job, the model cache off)\n",
 			figs.Models, mb, figs.Time.Seconds(), mb/figs.Time.Seconds())
+		smb := float64(figs.SnapBytes) / 1e6
+		fmt.Printf("snapshots: %.1f MB (%.0f%% of the JSON), read back in %.1f s (%.1f MB/s of JSON)\n",
+			smb, 100*smb/mb, figs.SnapTime.Seconds(), mb/figs.SnapTime.Seconds())
 	}
 	fmt.Printf("wall: %.0f s\n", time.Since(start).Seconds())
 	failures := filepath.Join(cfg.Work, "failures.txt")
