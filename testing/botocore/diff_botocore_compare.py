@@ -7,6 +7,7 @@ from __future__ import annotations
 import collections
 import datetime
 import decimal
+import gzip
 import json
 import re
 import urllib.parse
@@ -234,10 +235,19 @@ def compare(proto: str, op_model: Any, ours: Captured, theirs: dict[str, Any]) -
     return diffs
 
 
+def sent_body(ours: Captured) -> bytes:
+    """The body smithycurl sent, decompressed when it is gzip
+    (@requestCompression: CloudWatch PutMetricData; botocore compresses in
+    its client, after the serializer compared here)."""
+    if dict(ours.headers).get("content-encoding", "").strip().lower() == "gzip":
+        return gzip.decompress(ours.body)
+    return ours.body
+
+
 def compare_body(proto: str, op_model: Any, ours: Captured, theirs: dict[str, Any]) -> list[Diff]:
     tb = theirs["body"]
     if isinstance(tb, dict):  # query protocols: botocore hands the form over as a dict
-        a = form_pairs(ours.body)
+        a = form_pairs(sent_body(ours))
         b = collections.Counter((k, str(v)) for k, v in tb.items())
         if a == b:
             return []
@@ -249,7 +259,7 @@ def compare_body(proto: str, op_model: Any, ours: Captured, theirs: dict[str, An
     tb = tb or b""
     if hasattr(tb, "read"):
         tb = tb.read()
-    ob = ours.body
+    ob = sent_body(ours)
     if ob == tb:
         return []
     ctype = dict(ours.headers).get("content-type", "")

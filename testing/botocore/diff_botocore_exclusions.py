@@ -9,10 +9,13 @@ from __future__ import annotations
 import base64
 import datetime
 import decimal
+import json
 import re
+import urllib.parse
+import xml.etree.ElementTree as ET
 from typing import Any, Callable, Optional
 
-from diff_botocore_compare import Captured, Diff, _instant, json_first_diff, segments, to_datetime
+from diff_botocore_compare import Captured, Diff, _instant, json_first_diff, segments, to_datetime, xml_canon
 
 class Ctx:
     """What an exclusion may look at: the case's protocol, botocore's
@@ -118,7 +121,11 @@ def _instant_of(v: Any) -> Optional[int]:
 
 
 def _date_time_digits(c: Ctx, d: Diff) -> bool:
-    a, b = _instant(d.ours), _instant(d.theirs)
+    return _same_instant(d.ours, d.theirs)
+
+
+def _same_instant(x: Any, y: Any) -> bool:
+    a, b = _instant(x), _instant(y)
     return a is not None and a == b
 
 
@@ -185,6 +192,124 @@ def _query_charset(c: Ctx, d: Diff) -> bool:
     return c.proto in ("query", "ec2") and d.raw_where == "header content-type" and \
         d.ours == "application/x-www-form-urlencoded" and \
         (d.theirs or "").replace(" ", "").lower() == "application/x-www-form-urlencoded;charset=utf-8"
+
+
+_UUID4 = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}")
+_FLOAT_TEXT = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
+
+
+def _input_members(c: Ctx) -> list[dict[str, Any]]:
+    """The Smithy input's members (the C API's operation description)."""
+    return list(c.shapes.get("shapes", {}).get(c.shapes.get("input", ""), {}).get("members", []))
+
+
+def _token_bound(c: Ctx, location: str, name: str) -> bool:
+    """Whether the Smithy input member bound to location (header, query, or
+    "form" for a member of a query protocol's input) name is an
+    @idempotencyToken."""
+    for m in _input_members(c):
+        http = m.get("http", {})
+        bound = m["name"] == name if location == "form" else \
+            http.get("location") == location and (http.get("name") or "").lower() == name.lower()
+        if bound:
+            return "smithy.api#idempotencyToken" in m.get("traits", {})
+    return False
+
+
+def _same_parameter(c: Ctx, key: str, ours: Optional[str], theirs: Optional[str], location: str) -> bool:
+    """Whether one query or form parameter's two values differ only as an
+    exclusion allows: the same date-time instant (date-time-digits,
+    unpadded-year), botocore's nan/inf for NaN/Infinity, or a token
+    smithycurl fills in that botocore's older model does not mark."""
+    if ours is not None and theirs is not None:
+        a, b = urllib.parse.unquote(ours), urllib.parse.unquote(theirs)
+        m = re.fullmatch(r"(\d{1,3})(-\d\d-\d\dT.*)", b)
+        if m is not None:
+            b = m.group(1).zfill(4) + m.group(2)
+        return a == b or _same_instant(a, b) or _FLOAT_TEXT.get(b.lower()) == a
+    return theirs is None and ours is not None and _UUID4.fullmatch(ours) is not None and \
+        _token_bound(c, location, key)
+
+
+def _parameters(c: Ctx, d: Diff) -> bool:
+    if not isinstance(d.ours, list) or not isinstance(d.theirs, list) or \
+            not (d.where.startswith("query ") or d.where.startswith("form ")):
+        return False
+    location = "query" if d.where.startswith("query ") else "form"
+
+    def pairs(v: list[Any]) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for x in v:
+            k, val = (x.partition("=")[0], x.partition("=")[2]) if isinstance(x, str) else (str(x[0]), str(x[1]))
+            out.setdefault(k, []).append(val)
+        return out
+
+    a, b = pairs(d.ours), pairs(d.theirs)
+    for k in set(a) | set(b):
+        xs, ys = a.get(k, []), b.get(k, [])
+        if len(xs) > 1 or len(ys) > 1:
+            return False
+        if not _same_parameter(c, k, xs[0] if xs else None, ys[0] if ys else None, location):
+            return False
+    return True
+
+
+def _header_token(c: Ctx, d: Diff) -> bool:
+    return d.raw_where.startswith("header ") and d.theirs is None and isinstance(d.ours, str) and \
+        _UUID4.fullmatch(d.ours) is not None and _token_bound(c, "header", d.raw_where[len("header "):])
+
+
+def _target_prefix(c: Ctx, d: Diff) -> bool:
+    if d.raw_where != "header x-amz-target" or not isinstance(d.ours, str) or not isinstance(d.theirs, str):
+        return False
+    prefix = str(c.op_model.metadata.get("targetPrefix", ""))
+    return d.ours.rsplit(".", 1)[-1] == d.theirs.rsplit(".", 1)[-1] == c.op_model.name and \
+        d.ours.rsplit(".", 1)[0] != prefix
+
+
+def _json_header_value(c: Ctx, d: Diff) -> bool:
+    if not d.raw_where.startswith("header ") or not isinstance(d.ours, str) or not isinstance(d.theirs, str):
+        return False
+    try:
+        ours = base64.b64decode(d.ours).decode("utf-8")
+        theirs = base64.b64decode(d.theirs).decode("utf-8")
+    except (ValueError, UnicodeDecodeError):
+        return False
+    return theirs == json.dumps(ours, separators=(",", ":"))
+
+
+def _no_body_members(c: Ctx, d: Diff) -> bool:
+    if c.proto != "rest-json":
+        return False
+    body: tuple[Any, Any] = (b"", b"{}")  # (smithycurl, botocore)
+    ctype: tuple[Any, Any] = (None, "application/json")
+    if any(not m.get("http") for m in _input_members(c)):  # body members in the Smithy model
+        inp = c.op_model.input_shape
+        if inp is not None and any(not m.serialization.get("location") for m in inp.members.values()):
+            return False  # and in botocore's too
+        body, ctype = (b"{}", b""), ("application/json", None)
+    want: tuple[Any, Any] = body if d.where == "body" else ctype
+    return d.where in ("body", "header content-type") and (d.ours, d.theirs) == want
+
+
+def _xml_float_special(c: Ctx, d: Diff) -> bool:
+    if d.where != "body xml" or not isinstance(d.ours, str) or not isinstance(d.theirs, str):
+        return False
+    fixed = re.sub(r">(nan|inf|-inf)<", lambda m: ">" + _FLOAT_TEXT[m.group(1)] + "<", d.theirs)
+    try:
+        return fixed != d.theirs and xml_canon(d.ours.encode("utf-8")) == xml_canon(fixed.encode("utf-8"))
+    except ET.ParseError:
+        return False
+
+
+def _xml_empty_root(c: Ctx, d: Diff) -> bool:
+    if d.where != "body" or c.proto != "rest-xml" or d.theirs not in (b"", None) or not isinstance(d.ours, bytes):
+        return False
+    try:
+        root = ET.fromstring(d.ours)
+    except ET.ParseError:
+        return False
+    return len(root) == 0 and not (root.text or "").strip()
 
 
 def _payload_content_type(c: Ctx, d: Diff) -> bool:
@@ -289,7 +414,7 @@ EXCLUSIONS: list[Exclusion] = [
     ("date-time-digits", _date_time_digits,
      "the same RFC 3339 date-time instant to the microsecond: botocore writes six digits (.286000Z, a datetime "
      "holds no more), smithycurl the digits the instant needs, up to nanoseconds (Smithy: 'optional "
-     "fractional precision'); XML bodies compare date-time texts the same way (xml_canon)"),
+     "fractional precision'); XML bodies compare date-time texts the same way (xml_canon), query and form parameters one by one (parameters)"),
     ("header-timestamp-fraction", _header_timestamp_fraction,
      "a date-time timestamp in a header: botocore drops the fraction (calendar.timegm), smithycurl keeps it "
      "(RFC 3339 allows it; Smithy: 'optional fractional precision')"),
@@ -317,6 +442,31 @@ EXCLUSIONS: list[Exclusion] = [
     ("query-content-type-charset", _query_charset,
      "botocore adds '; charset=utf-8' to the form's Content-Type; the awsQuery/ec2Query protocol tests "
      "want application/x-www-form-urlencoded (the form is UTF-8 either way)"),
+    ("parameters", _parameters,
+     "query or form parameters that differ only as the exclusions of single values allow: the same "
+     "date-time instant (date-time-digits, unpadded-year), botocore's nan/inf for NaN/Infinity (Smithy's "
+     "texts, protocol tests AwsQuerySupportsNaNFloatInputs), or an @idempotencyToken smithycurl fills in "
+     "where botocore's older model has no token (Connect's clientToken, CloudFormation's OperationId)"),
+    ("header-idempotency-token", _header_token,
+     "an @idempotencyToken bound to a header (x-amzn-client-token) that smithycurl fills in, as Smithy "
+     "says; botocore's older model does not mark it, or lacks the member"),
+    ("target-prefix", _target_prefix,
+     "an awsJson X-Amz-Target whose prefix botocore's older model gives otherwise (CloudTrail's "
+     "com.amazonaws.cloudtrail.v20131101.CloudTrail_20131101): the Smithy model's service name is the prefix"),
+    ("json-header-value", _json_header_value,
+     "a @mediaType(\"application/json\") string in a header: smithycurl base64-encodes the string, which "
+     "holds the JSON text (Smithy); botocore's jsonvalue takes it for a value and encodes it as JSON first"),
+    ("no-body-members", _no_body_members,
+     "a restJson1 input whose members are all bound to the URI, query or headers in one model and not in "
+     "the other (botocore's is older): with none in the Body, no body (protocol test "
+     "RestJsonNoInputAndNoOutput), else {} (M2 CancelBatchJobExecution, OpenSearch AssociatePackage)"),
+    ("xml-float-special", _xml_float_special,
+     "a NaN or infinite float in an XML body: smithycurl writes NaN, Infinity, -Infinity (Smithy's texts), "
+     "botocore Python's nan, inf"),
+    ("xml-empty-root", _xml_empty_root,
+     "a restXml input with members bound to the body, none of them set (Route 53 UpdateHostedZoneComment "
+     "without Comment): smithycurl sends the input's root element, empty, as the AWS SDK for Go v2 does; "
+     "botocore sends no body"),
     ("payload-content-type", _payload_content_type,
      "smithycurl sets the Content-Type of an @httpPayload (application/octet-stream for a blob, "
      "text/plain for a string, application/xml for a restXml structure) as the Smithy spec and the "

@@ -69,6 +69,11 @@ class _Handler(QuietHandler):
                 # renderer's header values may be any text.
                 self._headers_buffer.append(f"{k}: {v}\r\n".encode("utf-8"))  # type: ignore[attr-defined]
         self.send_header("Content-Length", str(len(body)))
+        if status in (204, 304) and body:
+            # A client reads no body after these (RFC 9110): the bytes
+            # would be read as the next response on this connection.
+            self.send_header("Connection", "close")
+            self.close_connection = True
         self.end_headers()
         if self.command != "HEAD":
             try:
@@ -206,6 +211,7 @@ class Runner:
         key = (c.model_path, c.service)
         s = self.services.get(key)
         if s is None:
+            self.services.clear()  # one at a time, as the request differential
             s = Service(c.model_path, c.service, c.protocol, self.server.url, self.session)
             self.services[key] = s
         return s
@@ -287,6 +293,11 @@ class Runner:
             return
         if c.op not in svc.ops:
             self.skipped[f"operation not in botocore's model ({svc.name})"] += 1
+            self.per_protocol[proto]["skipped"] += 1
+            return
+        changed = svc.http_changed(c.op)
+        if changed:
+            self.skipped[changed] += 1
             self.per_protocol[proto]["skipped"] += 1
             return
         op_model = svc.botocore.operation_model(c.op)

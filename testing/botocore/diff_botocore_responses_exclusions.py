@@ -214,8 +214,46 @@ def _botocore_model_type(c: RCtx, p: str) -> bool:
     if p in ("/output", "/raised") and raised.startswith("ValueError: invalid literal for int()"):
         return True
     m, (ours, theirs) = c.member(p), c.values(p)
+    if m is not None and m.type_name == "string" and isinstance(ours, decimal.Decimal) and isinstance(theirs, str):
+        return theirs.strip() == str(ours)  # the other way round: Route 53's MaxItems
     return (m is not None and m.type_name in ("integer", "long") and isinstance(ours, str)
             and isinstance(theirs, decimal.Decimal) and ours.strip() == str(theirs))
+
+
+def _no_content_body(c: RCtx, p: str) -> bool:
+    ours, _ = c.values(p)
+    return c.case.status == 204 and bool(c.case.body) and p.startswith("/output/") and _absent(ours)
+
+
+def _query_error_code_member(c: RCtx, p: str) -> bool:
+    members = c.shapes.get("shapes", {}).get(c.case.error, {}).get("members", [])
+    return c.proto == "query" and p.startswith("/error/") and any(m["name"] == "Code" for m in members)
+
+
+def _errortype_header(c: RCtx) -> Optional[str]:
+    for k, v in c.case.headers.items():
+        if k.lower() == "x-amzn-errortype" and v:
+            return str(v[0])
+    return None
+
+
+def _errortype_member(c: RCtx, p: str) -> bool:
+    ours, theirs = c.values(p)
+    return p == "/error/code" and _errortype_header(c) == "" and ours is None and theirs == ""
+
+
+def _errortype_empty_body(c: RCtx, p: str) -> bool:
+    header = _errortype_header(c)
+    if c.proto != "rest-json" or not header or c.case.body or p not in ("/error/code", "/error/shape"):
+        return False
+    name = header.split(":", 1)[0].rsplit("#", 1)[-1]
+    ours, theirs = c.values(p)
+    return ours == name and theirs in (str(c.case.status), None)
+
+
+def _json_header_not_json(c: RCtx, p: str) -> bool:
+    raised = c.theirs.get("raised", "") if isinstance(c.theirs, dict) else ""
+    return p in ("/output", "/raised") and raised.startswith("JSONDecodeError") and "output" in c.ours
 
 
 # Differences that are not smithycurl's defects: (name, predicate, reason).
@@ -246,7 +284,8 @@ RESPONSE_EXCLUSIONS: list[ResponseExclusion] = [
     ("botocore-model-type", _botocore_model_type,
      "a member botocore's model types otherwise than the Smithy model (S3 GetObjectAttributes' "
      "PartNumberMarker, NextPartNumberMarker: integers there, strings here): botocore's parser fails on a "
-     "text that is no integer, and gives an int for one that is"),
+     "text that is no integer, and gives an int for one that is; and the other way round: Route 53's "
+     "MaxItems, a string in botocore 1.29's model, an integer in the Smithy model, read as the text"),
     ("member-not-in-botocore-model", _not_in_botocore_model,
      "a member botocore's model of the structure lacks (an older or newer model; many of its exception shapes "
      "carry no message member and put the message in Error.Message): botocore's parser reads only the "
@@ -275,6 +314,21 @@ RESPONSE_EXCLUSIONS: list[ResponseExclusion] = [
     ("output-default", _output_default,
      "a member with a Smithy @default absent from the response: smithycurl gives the default (Smithy 2.0: "
      "a deserializer sets the default value of an absent member with one); botocore's models carry no defaults"),
+    ("no-content-body", _no_content_body,
+     "a 204 response (the operation's @http code, or an @httpResponseCode member) with a body the renderer "
+     "wrote all the same: a 204 has no content (RFC 9110 15.3.5) and libcurl reads none; botocore parses it"),
+    ("query-error-code-member", _query_error_code_member,
+     "an awsQuery error shape with a member named Code (CloudSearch's): the renderer writes it beside the "
+     "envelope's Code, two Code elements; botocore's parser reads them as a dict, smithycurl the envelope's"),
+    ("errortype-member", _errortype_member,
+     "an error member bound to the X-Amzn-Errortype header (Connect Campaigns' xAmzErrorType) given \"\" by "
+     "the renderer: botocore reports the empty text as the code, smithycurl no code"),
+    ("errortype-empty-body", _errortype_empty_body,
+     "a restJson1 error with an empty body and its type in X-Amzn-Errortype (namespace#Name:uri): "
+     "smithycurl reads the header, as the restJson1 spec says; botocore 1.29 reports the status code"),
+    ("json-header-not-json", _json_header_not_json,
+     "a @mediaType(\"application/json\") header the renderer gave a text that is no JSON (Lex PutSession's "
+     "activeContexts): botocore json-decodes it and raises, smithycurl returns the text"),
     ("error-message-fallback", _message_fallback,
      "an error's message member the response leaves out: the Python package's exception carries the library's "
      "own description of the error in `message` (errors.ServiceError: a member of that name wins only when "
