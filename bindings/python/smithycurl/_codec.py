@@ -118,11 +118,18 @@ def class_name(shape_id: str) -> str:
     return name + "_" if keyword.iskeyword(name) else name
 
 
+# Names an enum member cannot take as they are: the attributes of the
+# enums' bases (str, int) and of Enum itself.
+_ENUM_TAKEN = frozenset(dir(str)) | frozenset(dir(int)) | frozenset({"name", "value"})
+
+
 def enum_member_name(name: str) -> str:
-    """The Python name of an enum member: a keyword gets a trailing
-    underscore (Glue's True, False and None are True_, False_, None_), in
-    the classes the library makes and in generated packages alike."""
-    return name + "_" if keyword.iskeyword(name) else name
+    """The Python name of an enum member: a keyword, or an attribute of the
+    enum's bases, gets a trailing underscore (Glue's True, False and None
+    are True_, False_, None_; its AggFunction's count is count_, which
+    would hide str.count), in the classes the library makes and in
+    generated packages alike."""
+    return name + "_" if keyword.iskeyword(name) or name in _ENUM_TAKEN else name
 
 
 def union_member_class_name(union_id: str, member: str) -> str:

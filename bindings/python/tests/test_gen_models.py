@@ -177,7 +177,9 @@ service Kw { operations: [Put] }
 operation Put { input := {
     flag: Flag = "True"
     serde: Serde
+    agg: Agg
 } }
+enum Agg { count, title, name, avg }
 enum Flag { True, False }
 enum Serde {
     None = "None"
@@ -189,10 +191,11 @@ enum Serde {
 
 def test_enum_members_named_after_keywords(tmp_path: str) -> None:
     """Enum members named True, False, None or class (Glue's
-    AllowFullTableExternalDataAccessEnum, CsvSerdeOption) get a trailing
+    AllowFullTableExternalDataAccessEnum, CsvSerdeOption), or after an
+    attribute of str or Enum (Glue's AggFunction count) get a trailing
     underscore: the generated package imports (it was a SyntaxError,
-    found by make reach), and the library's own classes use the same
-    names."""
+    found by make reach) and passes mypy --strict (count hid str.count),
+    and the library's own classes use the same names."""
     src = os.path.join(str(tmp_path), "kw.smithy")
     with open(src, "w", encoding="utf-8") as f:
         f.write(KEYWORD_ENUMS)
@@ -207,3 +210,8 @@ def test_enum_members_named_after_keywords(tmp_path: str) -> None:
     assert mod.Flag.True_.value == "True" and mod.Flag.False_.value == "False"
     assert mod.Serde.None_.value == "None" and mod.Serde.class_.value == "class"
     assert mod.PutInput().flag is mod.Flag.True_
+    assert [m.name for m in mod.Agg] == ["count_", "title_", "name_", "avg"] and mod.Agg.count_.value == "count"
+    mypy = mypy_or_skip()
+    r = subprocess.run([mypy, "--strict", "--no-incremental", "-p", "gen_keywords"], capture_output=True, text=True,
+                       env=dict(os.environ, MYPYPATH=os.pathsep.join([out, PKG])), cwd=out, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
