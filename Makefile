@@ -6,7 +6,7 @@ BUILD     := build
 # (169.254.169.254) when no credentials are found; tests of IMDS use fakes.
 export AWS_EC2_METADATA_DISABLED := true
 
-.PHONY: bench-transfer all deps deps-test test-build test-race test-go fuzz-brief build demo test vet unit conformance fuzz bench clean contract bench-aws lib install examples ctest bench-c pytest bench-python gentest-c bench-typed-c proptest fuzz-long bench-sched bench-stream bench-soak bench-async-c bench-python-async diff-botocore diff-botocore-responses reach reach-sample
+.PHONY: bench-transfer all deps deps-test test-build test-race test-go fuzz-brief build demo test vet unit conformance fuzz bench clean contract bench-aws lib install examples ctest bench-c pytest bench-python gentest-c bench-typed-c proptest fuzz-long bench-sched bench-stream bench-soak bench-async-c bench-python-async bench-startup diff-botocore diff-botocore-responses reach reach-sample
 
 all: build
 
@@ -212,6 +212,7 @@ bench:
 	$(GO) test ./identity -run '^$$' -bench '^BenchmarkCacheGet$$' -benchmem
 	$(GO) test ./client -run '^$$' -bench '^BenchmarkAttemptIdentity$$' -benchmem
 	$(MAKE) bench-aws
+	$(MAKE) bench-startup
 	$(MAKE) bench-c
 	$(MAKE) bench-async-c
 	$(MAKE) bench-typed-c
@@ -329,6 +330,15 @@ bench-soak: lib build
 	$(GO) build -o $(BUILD)/testserver ./testing/cmd/testserver
 	$(CC) $(CFLAGS_C) -Iinclude -Ibench/c -o $(BUILD)/bench-soak bench/c/soak.c -L$(BUILD) -lsmithycurl -lpthread -Wl,-rpath,$(CURDIR)/$(BUILD)
 	bench/c/soak.sh $(BENCH_SOAK_CALLS)
+
+# DynamoDB client creation (model load included) in fresh processes from Go,
+# C and Python against boto3 in the same run: the first client (from the
+# model cache's snapshot; and without the cache) and the next ones
+# (bench/startup.py; goals: first <= 0.5x boto3, next <= 2 ms).
+bench-startup: lib
+	$(GO) build -o $(BUILD)/startupbench ./testing/cmd/startupbench
+	$(CC) $(CFLAGS_C) -Iinclude -Ibench/c -o $(BUILD)/bench-c-startup-fresh bench/c/startup_fresh.c -L$(BUILD) -lsmithycurl -Wl,-rpath,$(CURDIR)/$(BUILD)
+	$(PYTHON) -B bench/startup.py $(BUILD) 11
 
 # C API vs plain libcurl: CPU per call and calls/s (1, 2, 8 threads), cold start.
 bench-c: lib build
