@@ -2073,7 +2073,7 @@ smithycurl_code smithycurl_result_new_input_error(smithycurl_code code, const ch
  * of the wrong type, a missing @required member: SMITHYCURL_E_USAGE, the
  * message naming the member path), then rendered as the service's
  * protocol sends it (restJson1, simpleRestJson, awsJson1_0/1_1, rpcv2Json,
- * rpcv2Cbor, restXml, awsQuery), so the client's own decoder reads it: a stubbed output reads
+ * rpcv2Cbor, restXml, awsQuery, ec2Query), so the client's own decoder reads it: a stubbed output reads
  * exactly as a real one. Calls take the stubs in order; a call to another
  * operation than the next stub's, with another input than it expects, or
  * with none left fails with SMITHYCURL_E_USAGE (the result's message says
@@ -2093,8 +2093,8 @@ smithycurl_code smithycurl_result_new_input_error(smithycurl_code code, const ch
 typedef struct smithycurl_stubber smithycurl_stubber;
 
 /** Creates an empty stubber for the service of client, inactive.
- * @return SMITHYCURL_OK; SMITHYCURL_E_USAGE when the service's protocol
- *   has no stubs (ec2Query);
+ * @return SMITHYCURL_OK; SMITHYCURL_E_USAGE when the service has none
+ *   of the protocols listed above;
  *   SMITHYCURL_E_INVALID_HANDLE; SMITHYCURL_E_INVALID_ARGUMENT (out NULL).
  * The stubber holds the client, which must outlive it. Free with
  * smithycurl_stubber_free().

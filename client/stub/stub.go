@@ -61,7 +61,7 @@ func New(m *model.Model, serviceID model.ShapeID) (*Stubber, error) {
 	}
 	r := respond.For(svc)
 	if r == nil {
-		return nil, fmt.Errorf("stub: service %s: stubs render restJson1, simpleRestJson, awsJson1_0, awsJson1_1, rpcv2Json, rpcv2Cbor, restXml and awsQuery responses, not its protocol (ec2Query)", serviceID)
+		return nil, fmt.Errorf("stub: service %s: stubs render the responses of restJson1, simpleRestJson, awsJson1_0, awsJson1_1, rpcv2Json, rpcv2Cbor, restXml, awsQuery and ec2Query, and it has none of them", serviceID)
 	}
 	return &Stubber{m: m, svc: svc, r: r}, nil
 }

@@ -57,23 +57,37 @@ list Tags { member: String }
 structure NotFound { message: String, @required id: String }
 `
 
-func things(t *testing.T) (*model.Model, *stub.Stubber, *client.Client) {
+// stubbed returns a Stubber of service id of m and a client it answers.
+func stubbed(t *testing.T, m *model.Model, id model.ShapeID, opts ...client.Option) (*stub.Stubber, *client.Client) {
 	t.Helper()
-	l := model.NewLoader()
-	l.AddSource("things.smithy", []byte(thingsModel))
-	m, _, err := l.Load(context.Background())
+	s, err := stub.New(m, id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := stub.New(m, "ex#Things")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := client.New(m, "ex#Things", "https://things.invalid", client.WithRegion("us-east-1"), s.Option())
+	c, err := client.New(m, id, "https://stub.invalid", append(opts, s.Option())...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
+	return s, c
+}
+
+// loadSource loads a model from Smithy IDL text.
+func loadSource(t *testing.T, src string) *model.Model {
+	t.Helper()
+	l := model.NewLoader()
+	l.AddSource("test.smithy", []byte(src))
+	m, _, err := l.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func things(t *testing.T) (*model.Model, *stub.Stubber, *client.Client) {
+	t.Helper()
+	m := loadSource(t, thingsModel)
+	s, c := stubbed(t, m, "ex#Things", client.WithRegion("us-east-1"))
 	return m, s, c
 }
 
@@ -249,15 +263,7 @@ func TestStubRPCv2(t *testing.T) {
 }
 
 func stubKV(t *testing.T, m *model.Model, svc model.ShapeID) {
-	s, err := stub.New(m, svc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := client.New(m, svc, "http://127.0.0.1:1", s.Option())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	s, c := stubbed(t, m, svc)
 	item := `{"item":{"key":"k","value":"AAEC","tags":{"a":"b"},"score":"NaN","size":123456789012345678901234567890,` +
 		`"ratio":1.000000000000000000001,"expires":"2030-01-02T03:04:05.5Z","version":7,"stored":"2024-01-02T03:04:05Z"}}`
 	if err := s.Add("Get", []byte(item)); err != nil {
@@ -296,4 +302,68 @@ func canon(t *testing.T, doc []byte) string {
 		t.Fatalf("%s: %v", doc, err)
 	}
 	return string(respond.Encode(v))
+}
+
+const ec2Model = `$version: "2"
+namespace ex.ec2
+use aws.protocols#ec2Query
+use aws.protocols#ec2QueryName
+
+@ec2Query
+@xmlNamespace(uri: "http://ec2.amazonaws.com/doc/2016-11-15/")
+service Fleet { version: "2016-11-15", operations: [DescribeThings] }
+
+operation DescribeThings {
+    input := { @ec2QueryName("Filter") filter: String }
+    output := {
+        @xmlName("thingSet")
+        things: Things
+        @xmlName("nextToken")
+        nextToken: String
+    }
+    errors: [ThingNotFound]
+}
+
+list Things {
+    @xmlName("item")
+    member: Thing
+}
+
+structure Thing {
+    @xmlName("thingId")
+    id: String
+    @xmlName("launchTime")
+    launched: Timestamp
+    @xmlName("count")
+    count: Integer
+}
+
+@error("client")
+structure ThingNotFound { @xmlName("Message") message: String }
+`
+
+// TestStubEC2Query: an ec2Query output (item lists, xmlName members, a
+// timestamp) and error read back through the ec2Query codec.
+func TestStubEC2Query(t *testing.T) {
+	s, c := stubbed(t, loadSource(t, ec2Model), "ex.ec2#Fleet")
+	output := `{"things":[{"id":"i-1","launched":"2024-01-02T03:04:05Z","count":2},{"id":"i-2"}],"nextToken":"t"}`
+	if err := s.Add("DescribeThings", []byte(output)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddError("DescribeThings", "ThingNotFound", []byte(`{"message":"none"}`)); err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.Call(context.Background(), "DescribeThings", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if canon(t, out) != canon(t, []byte(output)) {
+		t.Errorf("output\n got %s\nwant %s", out, output)
+	}
+	_, err = c.Call(context.Background(), "DescribeThings", nil)
+	var ce *client.Error
+	if !errors.As(err, &ce) || ce.Shape != "ex.ec2#ThingNotFound" || !strings.Contains(err.Error(), "none") {
+		t.Errorf("error %v", err)
+	}
+	s.AssertDone(t)
 }

@@ -1,7 +1,7 @@
 // Package respond renders the HTTP responses a service sends, from an
 // output or a modeled error in the document form, for the protocols
 // restJson1, simpleRestJson, awsJson1_0, awsJson1_1, rpcv2Json, rpcv2Cbor,
-// restXml and awsQuery.
+// restXml, awsQuery and ec2Query.
 // It is written from the protocol specifications independently of the
 // codecs in protocol/, so the property tests (testing/proptest) can check
 // the codecs' decoders against it, and stubs (client/stub) answer through
@@ -48,7 +48,7 @@ func For(svc *model.Service) Renderer {
 		{protocol.RestJSON1, RestJSON1}, {protocol.SimpleRestJSON, SimpleRestJSON},
 		{protocol.AWSJSON1_0, AWSJSON1_0}, {protocol.AWSJSON1_1, AWSJSON1_1},
 		{protocol.RestXML, RestXML}, {protocol.AWSQuery, Query{}}, {protocol.RPCv2JSON, RPCv2JSON{}},
-		{protocol.RPCv2CBOR, RPCv2CBOR{}},
+		{protocol.RPCv2CBOR, RPCv2CBOR{}}, {protocol.EC2Query, EC2{}},
 	} {
 		if svc.Shape.HasTrait(r.trait) {
 			return r.r

@@ -367,3 +367,41 @@ func (p Rest) renderXMLError(v View, e *model.Shape, members map[string]any, sta
 	resp.Header.Set("Content-Type", "application/xml")
 	return resp, nil
 }
+
+// EC2 renders ec2Query responses: the output's members in
+// <{Op}Response> (no Result element), errors as
+// <Response><Errors><Error><Code/>members</Error></Errors></Response> with
+// the shape's name as the code.
+type EC2 struct{}
+
+const ec2ResponseXMLN = "http://ec2.amazonaws.com/doc/2016-11-15/"
+
+func (EC2) RenderResponse(m *model.Model, op *model.Operation, out map[string]any) (*wire.Response, error) {
+	var b strings.Builder
+	fmt.Fprintf(&b, `<%sResponse xmlns="%s">`, op.Name, ec2ResponseXMLN)
+	if op.Output != nil && TypeOf(op.Output) != "unit" {
+		if err := (Query{}).members(&b, View{m}, op.Output, out); err != nil {
+			return nil, err
+		}
+	}
+	fmt.Fprintf(&b, "</%sResponse>", op.Name)
+	h := wire.Header{}
+	h.Set("Content-Type", "text/xml;charset=UTF-8")
+	return &wire.Response{Status: 200, Header: h, Body: []byte(b.String())}, nil
+}
+
+func (EC2) RenderError(m *model.Model, op *model.Operation, e *model.Shape, members map[string]any) (*wire.Response, error) {
+	var b strings.Builder
+	b.WriteString("<Response><Errors><Error><Code>")
+	if err := xmlText(&b, e.ID.Name()); err != nil {
+		return nil, err
+	}
+	b.WriteString("</Code>")
+	if err := (Query{}).members(&b, View{m}, e, members); err != nil {
+		return nil, err
+	}
+	b.WriteString("</Error></Errors><RequestID>req-1</RequestID></Response>")
+	h := wire.Header{}
+	h.Set("Content-Type", "text/xml;charset=UTF-8")
+	return &wire.Response{Status: ErrorStatus(e), Header: h, Body: []byte(b.String())}, nil
+}
