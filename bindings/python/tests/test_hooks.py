@@ -105,3 +105,24 @@ def test_trace_spans(httpbin_model: smithycurl.Model, servers: Servers) -> None:
     assert attempt["parent_id"] == call["span_id"]
     assert call["attributes"]["rpc.method"] == "GetIp"
     assert attempt["attributes"]["http.response.status_code"] == 200
+
+
+def test_async_client_interceptor(httpbin_model: smithycurl.Model, servers: Servers) -> None:
+    """An async client's hooks run on a library thread, as its calls do."""
+    import asyncio
+    import threading
+
+    threads: list[int] = []
+
+    class Where(smithycurl.Interceptor):
+        def modify_before_transmit(self, ctx: smithycurl.HookContext) -> None:
+            threads.append(threading.get_ident())
+            ctx.set_request_header("X-Hooked", "async")
+
+    async def main() -> Any:
+        async with httpbin_model.async_client(endpoint=servers.httpbin, interceptors=[Where()]) as c:
+            return await asyncio.wait_for(c.headers(), 30)
+
+    out = asyncio.run(main())
+    assert out.headers["X-Hooked"] == ["async"]
+    assert threads and threads[0] != threading.get_ident()
