@@ -324,9 +324,10 @@ UNRESOLVED_HOST = "Could not resolve host"
 HOST_FROM_INPUT = "the endpoint rules put an input member in the host name, which does not resolve to 127.0.0.1"
 
 def _uri_path(uri: str) -> str:
-    """A URI pattern's path, labels unnamed and no trailing slash, to
-    compare two models' URIs."""
-    return re.sub(r"\{[^}]*\}", "{}", uri.split("?", 1)[0]).rstrip("/")
+    """A URI pattern's path without a trailing slash, to compare two
+    models' URIs (a label of another name is another member: Security
+    Lake's {id})."""
+    return uri.split("?", 1)[0].rstrip("/")
 
 
 _BY_SERVICE_ID: dict[str, str] = {}
