@@ -153,7 +153,7 @@ reach: lib
 # make test's share: REACH_SAMPLE models of aws-models through every stage,
 # chosen by a seed from the date (printed; -seed S repeats a day's run), so
 # that CI sees all of them over time.
-REACH_SAMPLE ?= 6
+REACH_SAMPLE ?= 4
 reach-sample: lib
 	$(GO) run ./testing/cmd/reach -sample $(REACH_SAMPLE) -python $(PYTHON) $(REACH_FLAGS)
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make test: builds once, then runs the stages in two lanes at once — the Go
-# lane (multi-threaded go test, the differentials, then the demo and the
+# lane (multi-threaded go test, the differentials, a daily sample of the
+# AWS models through every stage (make reach-sample), then the demo and the
 # README) beside the native lane (C under valgrind, typed C, Python), which
 # mostly keeps one core busy. The lanes are balanced by time: about 550 s
 # each on 2 cores with two other busy processes.
@@ -14,7 +15,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 make=${MAKE:-make}
 logs=build/test-logs
-go_lane=(vet test-race test-go conformance sigv4a-vectors proptest fuzz-brief diff-botocore diff-botocore-responses diff-presign credchain demo readme)
+go_lane=(vet test-race test-go conformance sigv4a-vectors proptest fuzz-brief diff-botocore diff-botocore-responses reach-sample diff-presign credchain demo readme)
 native_lane=(ctest gentest-c pytest)
 if [ $# -gt 0 ]; then
   want=" $* "
