@@ -23,10 +23,11 @@ func s3Cmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	fs := newFlags("s3 cp", "s3 cp --model S3MODEL (--endpoint URL | --region REGION) SRC DST\n"+
-		"(one of SRC and DST is s3://BUCKET/KEY, the other a file; SRC may be - for stdin. Up: one PutObject below\n"+
-		"--threshold, else a multipart upload of --part-size parts with their CRC32s, aborted on failure. Down:\n"+
-		"ranged GETs in parallel into DST, checked against the object's ETag and full-object CRC32; DST is written\n"+
-		"beside itself and renamed when complete. Prints the result as JSON.)", stderr)
+		"(one of SRC and DST is s3://BUCKET/KEY, the other a file; SRC may be - for stdin, DST - for stdout. Up:\n"+
+		"one PutObject below --threshold, else a multipart upload of --part-size parts with their CRC32s, aborted on\n"+
+		"failure. Down: ranged GETs in parallel into DST, checked against the object's ETag and full-object CRC32;\n"+
+		"DST is written beside itself and renamed when complete (to stdout: in order, ranges held until written).\n"+
+		"Prints the result as JSON (not when DST is -).)", stderr)
 	var f callFlags
 	f.register(fs)
 	partSize := fs.Int64("part-size", s3transfer.DefaultPartSize, "`BYTES` per part or range (S3 refuses parts under 5 MiB but the last)")
@@ -64,7 +65,7 @@ func s3Cmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if up {
 		res, err = s3Upload(ctx, c, upBucket, upKey, pos[0], opts)
 	} else {
-		res, err = s3Download(ctx, c, downBucket, downKey, pos[1], opts)
+		res, err = s3Download(ctx, c, downBucket, downKey, pos[1], stdout, opts)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "smithycurl: %v\n", err)
@@ -74,6 +75,9 @@ func s3Cmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return exitUsage // a local file
 		}
 		return callFailed(err, f.raw, stdout, io.Discard) // said above, with where
+	}
+	if pos[1] == "-" {
+		return 0 // stdout holds the object
 	}
 	out, _ := json.Marshal(res)
 	writeJSON(stdout, out)
@@ -100,13 +104,13 @@ func s3Upload(ctx context.Context, c *client.Client, bucket, key, src string, op
 	return s3transfer.Upload(ctx, c, bucket, key, os.Stdin, opts)
 }
 
-// s3Download downloads into dst (never "-": ranges land at their offsets).
-func s3Download(ctx context.Context, c *client.Client, bucket, key, dst string, opts s3transfer.Options) (*s3transfer.DownloadOutput, error) {
+// s3Download downloads into the file dst, or to stdout in order for "-".
+func s3Download(ctx context.Context, c *client.Client, bucket, key, dst string, stdout io.Writer, opts s3transfer.Options) (*s3transfer.DownloadOutput, error) {
 	if key == "" || bucket == "" {
 		return nil, fmt.Errorf("s3 cp: s3://%s/%s: give a bucket and a key", bucket, key)
 	}
 	if dst == "-" {
-		return nil, errors.New("s3 cp: DST - : a download needs a file (its ranges are written at their offsets)")
+		return s3transfer.DownloadStream(ctx, c, bucket, key, stdout, opts)
 	}
 	return s3transfer.DownloadFile(ctx, c, bucket, key, dst, opts)
 }

@@ -74,8 +74,9 @@ func TestS3Transfer(t *testing.T) {
 	}
 }
 
-// smithycurl s3 cp, up in three parts and back in three ranges, against
-// s3rver; a missing file is a usage error (exit 2).
+// smithycurl s3 cp, up in three parts and back in three ranges, into a
+// file and to stdout, against s3rver; a missing file is a usage error
+// (exit 2).
 func TestS3CpFromTheCommandLine(t *testing.T) {
 	emu := Start(t)
 	run := cliRun(t)
@@ -99,6 +100,11 @@ func TestS3CpFromTheCommandLine(t *testing.T) {
 	out, code = run(append([]string{"s3", "cp", "s3://" + bucket + "/dir/big", dst}, common...)...)
 	if got, err := os.ReadFile(dst); code != 0 || err != nil || !bytes.Equal(got, data) || !strings.Contains(out, `"Size":10485761`) {
 		t.Fatalf("s3 cp down: exit %d: %s (%d bytes, %v)", code, out, len(got), err)
+	}
+	// To stdout, in order.
+	out, code = run(append([]string{"s3", "cp", "s3://" + bucket + "/dir/big", "-"}, common...)...)
+	if code != 0 || out != string(data) {
+		t.Fatalf("s3 cp to stdout: exit %d, %d bytes, equal %v", code, len(out), out == string(data))
 	}
 	if out, code := run(append([]string{"s3", "cp", filepath.Join(dir, "missing"), "s3://" + bucket + "/x"}, common...)...); code != 2 {
 		t.Errorf("a missing file: exit %d: %s", code, out)
