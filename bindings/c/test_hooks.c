@@ -154,12 +154,7 @@ static smithycurl_client *signed_client(smithycurl_model *m, smithycurl_options 
 }
 
 void test_custom_auth(void) {
-    smithycurl_loader *ld = NULL;
-    smithycurl_model *m = NULL;
-    CHECK_RC(smithycurl_loader_new(&ld), SMITHYCURL_OK);
-    CHECK_RC(smithycurl_loader_add_path(ld, "testing/servers/signedserver/signed.smithy"), SMITHYCURL_OK);
-    CHECK_RC(smithycurl_loader_load(ld, &m), SMITHYCURL_OK);
-    smithycurl_loader_free(ld);
+    smithycurl_model *m = load_model("testing/servers/signedserver/signed.smithy", NULL, 0);
     if (!m) return;
 
     smithycurl_options *o = NULL;

@@ -85,9 +85,12 @@ class HookContext:
 
             raise errors.UsageError(f"this hook cannot set {_FIELD_NAMES[field]}" + (f" {name!r}" if name else ""))
 
-    def _text(self, field: int) -> Optional[str]:
-        b = self._get(field)
+    def _text(self, field: int, name: Optional[str] = None) -> Optional[str]:
+        b = self._get(field, name)
         return None if b is None else b.decode()
+
+    def _set_text(self, field: int, value: Optional[str], name: Optional[str] = None) -> None:
+        self._set(field, None if value is None else value.encode(), name)
 
     @property
     def operation(self) -> str:
@@ -115,7 +118,7 @@ class HookContext:
 
     @method.setter
     def method(self, v: str) -> None:
-        self._set(_METHOD, v.encode())
+        self._set_text(_METHOD, v)
 
     @property
     def url(self) -> Optional[str]:
@@ -123,15 +126,14 @@ class HookContext:
 
     @url.setter
     def url(self, v: str) -> None:
-        self._set(_URL, v.encode())
+        self._set_text(_URL, v)
 
     def request_header(self, name: str) -> Optional[str]:
-        b = self._get(_REQUEST_HEADER, name)
-        return None if b is None else b.decode()
+        return self._text(_REQUEST_HEADER, name)
 
     def set_request_header(self, name: str, value: Optional[str]) -> None:
         """Sets a request header (None removes it)."""
-        self._set(_REQUEST_HEADER, None if value is None else value.encode(), name)
+        self._set_text(_REQUEST_HEADER, value, name)
 
     @property
     def request_body(self) -> Optional[bytes]:
@@ -152,11 +154,10 @@ class HookContext:
         self._set(_STATUS, str(v).encode())
 
     def response_header(self, name: str) -> Optional[str]:
-        b = self._get(_RESPONSE_HEADER, name)
-        return None if b is None else b.decode()
+        return self._text(_RESPONSE_HEADER, name)
 
     def set_response_header(self, name: str, value: Optional[str]) -> None:
-        self._set(_RESPONSE_HEADER, None if value is None else value.encode(), name)
+        self._set_text(_RESPONSE_HEADER, value, name)
 
     @property
     def response_body(self) -> Optional[bytes]:
