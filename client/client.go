@@ -314,6 +314,8 @@ func (c *Client) Service() *model.Service { return c.svc }
 // validation mode member to ENABLED (WithResponseChecksumValidation): a
 // mismatch is a KindDecode error.
 func (c *Client) Call(ctx context.Context, operation string, input []byte, opts ...CallOption) ([]byte, error) {
+	start := time.Now()
+	callerDL, _ := ctx.Deadline()
 	ctx, co, cancel := applyCallOptions(ctx, opts)
 	defer cancel()
 	if !co.since.IsZero() {
@@ -335,7 +337,7 @@ func (c *Client) Call(ctx context.Context, operation string, input []byte, opts 
 		out, e = hooks.complete(ctx, false, out, e)
 	}
 	if e != nil {
-		return nil, e
+		return nil, c.deadlineError(e, co, start, callerDL)
 	}
 	return out, nil
 }

@@ -66,15 +66,15 @@ func (e *Error) Error() string {
 		s += ": " + e.cause.Error()
 	}
 	if e.MayHaveReached && e.Kind != KindTooLarge {
-		s += mayHaveReachedNote
+		s += MayHaveReachedNote
 	}
 	return s
 }
 
-// mayHaveReachedNote ends the text of every failure after which the server
+// MayHaveReachedNote ends the text of every failure after which the server
 // may have received the request (and acted on it): the same words for a
 // reset, a truncated body, a reply that is not HTTP or a timeout.
-const mayHaveReachedNote = " (the request may have reached the server)"
+const MayHaveReachedNote = " (the request may have reached the server)"
 
 // Unwrap returns context.Canceled or context.DeadlineExceeded when the ctx
 // caused the failure, so errors.Is works on them.

@@ -1,0 +1,54 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/smithycurl/smithycurl/transport"
+)
+
+// deadlineError is the one place a call's failure its deadline caused, in
+// whatever phase (waiting in a queue or for a transfer slot, resolving the
+// endpoint, retrieving credentials, a hook, the transfer, a retry's
+// backoff), gets its message: how long the call ran and which time ran
+// out, the caller's ctx deadline or the call's timeout (the client's or
+// WithCallTimeout, counted from QueuedSince when given), never Go's raw
+// "context deadline exceeded". Its Kind is KindTimeout; the cause stays
+// reachable (errors.Is context.DeadlineExceeded, errors.As
+// *transport.Error). Other failures are returned as they are.
+//
+// start is when Call began, callerDL the deadline of the caller's ctx
+// (zero for none).
+func (c *Client) deadlineError(e *Error, co callOptions, start, callerDL time.Time) *Error {
+	if e == nil || e.Kind == KindWaiterTimeout || e.Kind == KindWaiterFailure || !errors.Is(e.err, context.DeadlineExceeded) {
+		return e
+	}
+	from := start
+	if !co.since.IsZero() {
+		from = co.since
+	}
+	budget := c.timeoutOf(co)
+	which := fmt.Sprintf("the call's timeout, %s", budget)
+	if !callerDL.IsZero() && callerDL.Before(from.Add(budget)) {
+		which = "the caller's deadline"
+	}
+	t := &timedOut{msg: fmt.Sprintf("timed out after %d ms (%s)", time.Since(from).Milliseconds(), which), cause: e.err}
+	m := *e
+	m.Kind, m.err = KindTimeout, t
+	if m.MayHaveReached() {
+		t.msg += transport.MayHaveReachedNote
+	}
+	return &m
+}
+
+// timedOut is the cause of a call its deadline ended: its message, and
+// what failed underneath.
+type timedOut struct {
+	msg   string
+	cause error
+}
+
+func (t *timedOut) Error() string { return t.msg }
+func (t *timedOut) Unwrap() error { return t.cause }
