@@ -11,6 +11,7 @@ import (
 	"github.com/smithycurl/smithycurl/client"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/testing/servers/benchserver"
+	"github.com/smithycurl/smithycurl/testing/shareddata"
 	"github.com/smithycurl/smithycurl/transport"
 	"github.com/smithycurl/smithycurl/wire"
 )
@@ -164,5 +165,36 @@ func BenchmarkCallVsC(b *testing.B) {
 				return nil
 			})
 		})
+	}
+}
+
+// emptyOK answers every request at once with 200 and no body.
+type emptyOK struct{}
+
+func (emptyOK) Do(ctx context.Context, req *transport.Request) (*wire.Response, error) {
+	return &wire.Response{Status: 200, Header: wire.Header{}}, nil
+}
+
+// BenchmarkCallS3Endpoint is client.Call's own cost for an S3 HeadObject,
+// whose endpoint comes from S3's rules (bucket, key, region) on every call:
+// the rules engine, or the client's cache of its results.
+func BenchmarkCallS3Endpoint(b *testing.B) {
+	m, err := model.LoadPaths(context.Background(), shareddata.Path(b, "models", "aws-large", "s3.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	c, err := client.New(m, "com.amazonaws.s3#AmazonS3", "", client.WithRegion("us-west-2"),
+		client.WithAWSCredentials(testCreds), client.WithoutRetries(), client.WithTransport(emptyOK{}))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	ctx := context.Background()
+	in := []byte(`{"Bucket": "my-bucket", "Key": "photos/2026/a.jpg"}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.Call(ctx, "HeadObject", in); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

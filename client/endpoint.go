@@ -2,11 +2,13 @@ package client
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"net/url"
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/smithycurl/smithycurl/endpoints"
 	"github.com/smithycurl/smithycurl/internal/jsonstr"
@@ -78,10 +80,93 @@ func WithBuiltIn(name string, value any) Option {
 	})
 }
 
+// endpointCacheSize bounds a client's resolved endpoints, least recently
+// used first out (the AWS SDKs for Java keep 100 per client).
+const endpointCacheSize = 100
+
 // endpointRules is what a client keeps to resolve endpoints per call.
 type endpointRules struct {
 	svc  *endpoints.Service
 	base *endpoints.Params // built-ins and client parameters
+	// cache holds the rules' outcomes by the complete set of parameter
+	// values (Params.AppendKey): the rules are a pure function of them, so
+	// a call whose region, bucket, flags and context parameters were seen
+	// before skips the rules engine. Entries are never handed out: each
+	// use gets its copy.
+	cache lru[*endpointOutcome]
+	evals atomic.Int64 // rule evaluations (tests count them)
+}
+
+// endpointOutcome is the rules' answer for one set of parameter values:
+// the endpoint and what a call makes of it, or the rules' error.
+type endpointOutcome struct {
+	ep  *endpoints.Endpoint
+	r   *resolved
+	err error
+}
+
+// resolve returns the outcome of the rules for p, from the cache when the
+// same values were resolved before. Only the rules' own errors
+// (*endpoints.RuleError: an invalid bucket name, a missing region) are
+// kept, as the pure results they are.
+func (er *endpointRules) resolve(p *endpoints.Params) (*endpointOutcome, error) {
+	key := string(p.AppendKey(nil))
+	if o, ok := er.cache.get(key); ok {
+		return o, nil
+	}
+	er.evals.Add(1)
+	ep, err := er.svc.RuleSet.Resolve(p)
+	if err != nil {
+		var re *endpoints.RuleError
+		if !errors.As(err, &re) {
+			return nil, err
+		}
+		o := &endpointOutcome{err: err}
+		er.cache.add(key, o, endpointCacheSize)
+		return o, nil
+	}
+	o := &endpointOutcome{ep: ep}
+	u, err := parseEndpoint(ep.URL)
+	if err != nil {
+		o.err = fmt.Errorf("endpoint rules: resolved %w", err)
+	} else {
+		trimPath(u)
+		o.r = &resolved{base: u, headers: ep.Headers, signing: sigV4Override(ep.Properties)}
+		if o.r.signing.express {
+			o.r.signing.bucket = p.Get("Bucket").Str()
+		}
+	}
+	er.cache.add(key, o, endpointCacheSize)
+	return o, nil
+}
+
+// endpoint returns a copy of the rules' endpoint (Properties is a
+// model.Node, which has no setters, so it is shared).
+func (o *endpointOutcome) endpoint() *endpoints.Endpoint {
+	ep := *o.ep
+	ep.Headers = cloneHeaders(ep.Headers)
+	return &ep
+}
+
+// clone returns a copy of r that its call may change freely.
+func (r *resolved) clone() *resolved {
+	c := *r
+	u := *r.base
+	c.base = &u
+	c.headers = cloneHeaders(r.headers)
+	c.signing.regionSet = slices.Clone(r.signing.regionSet) // nil (SigV4) stays nil
+	return &c
+}
+
+func cloneHeaders(h map[string][]string) map[string][]string {
+	if h == nil {
+		return nil
+	}
+	c := make(map[string][]string, len(h))
+	for k, v := range h {
+		c[k] = slices.Clone(v)
+	}
+	return c
 }
 
 // setupEndpoint decides how the client finds its endpoint: the rules when
@@ -248,20 +333,14 @@ func (c *Client) resolveEndpoint(op *model.Operation, input []byte, region strin
 			return nil, err
 		}
 	}
-	ep, err := c.rules.svc.RuleSet.Resolve(p)
+	o, err := c.rules.resolve(p)
 	if err != nil {
 		return nil, err
 	}
-	u, err := parseEndpoint(ep.URL)
-	if err != nil {
-		return nil, fmt.Errorf("endpoint rules: resolved %w", err)
+	if o.err != nil {
+		return nil, o.err
 	}
-	trimPath(u)
-	r := &resolved{base: u, headers: ep.Headers, signing: sigV4Override(ep.Properties)}
-	if r.signing.express {
-		r.signing.bucket = p.Get("Bucket").Str()
-	}
-	return r, nil
+	return o.r.clone(), nil
 }
 
 // endpointParams are the client's parameters with op's bindings applied.
@@ -369,9 +448,12 @@ func (c *Client) ResolveEndpoint(operation string, input []byte) (*endpoints.End
 	if err != nil {
 		return nil, usageError(op.Shape.ID, "%v", err)
 	}
-	ep, err := c.rules.svc.RuleSet.Resolve(p)
+	o, err := c.rules.resolve(p)
+	if err == nil && o.ep == nil {
+		err = o.err
+	}
 	if err != nil {
 		return nil, usageError(op.Shape.ID, "%v", err)
 	}
-	return ep, nil
+	return o.endpoint(), nil // even one whose URL a call could not use
 }

@@ -1,13 +1,11 @@
 package client
 
 import (
-	"container/list"
 	"context"
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/smithycurl/smithycurl/awsconfig"
@@ -40,42 +38,14 @@ const (
 // expressSessions are a client's S3 Express sessions per bucket and
 // caller's credentials, each behind an identity.Cache (one CreateSession
 // at a time per key, refreshed before expiry); the least recently used
-// goes when there are more than max.
+// goes when there are more than max (0: expressCacheSize).
 type expressSessions struct {
-	mu      sync.Mutex
-	byKey   map[string]*list.Element // of *expressEntry
-	recency list.List                // front: most recently used
-	max     int                      // 0: expressCacheSize
-}
-
-type expressEntry struct {
-	key   string
-	cache *identity.Cache[identity.AWS]
+	lru[*identity.Cache[identity.AWS]]
 }
 
 // get returns the session cache of key, made with newCache when missing.
 func (s *expressSessions) get(key string, newCache func() *identity.Cache[identity.AWS]) *identity.Cache[identity.AWS] {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if el, ok := s.byKey[key]; ok {
-		s.recency.MoveToFront(el)
-		return el.Value.(*expressEntry).cache
-	}
-	if s.byKey == nil {
-		s.byKey = map[string]*list.Element{}
-	}
-	e := &expressEntry{key: key, cache: newCache()}
-	s.byKey[key] = s.recency.PushFront(e)
-	limit := s.max
-	if limit == 0 {
-		limit = expressCacheSize
-	}
-	for s.recency.Len() > limit {
-		old := s.recency.Back()
-		s.recency.Remove(old)
-		delete(s.byKey, old.Value.(*expressEntry).key)
-	}
-	return e.cache
+	return s.getOrAdd(key, expressCacheSize, newCache)
 }
 
 // expressProvider gives the session credentials of one bucket for the

@@ -254,3 +254,45 @@ func TestConcurrentResolve(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// Two parameter sets share a key exactly when their values are equal:
+// unset, "" and false differ, as do a string and a one-item array.
+func TestParamsKey(t *testing.T) {
+	rs, err := compile(t, `{"version": "1.0", "parameters": {"Region": {"type": "String"}, "UseFIPS": {"type": "Boolean"}, "Tags": {"type": "StringArray"}},
+		"rules": [{"conditions": [], "type": "error", "error": "x"}]}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, set := range []func(*endpoints.Params){
+		func(*endpoints.Params) {},
+		func(p *endpoints.Params) { p.Set("Region", endpoints.String("")) },
+		func(p *endpoints.Params) { p.Set("Region", endpoints.String("us-east-1")) },
+		func(p *endpoints.Params) {
+			p.Set("Region", endpoints.String("us-east-1"))
+			p.Set("UseFIPS", endpoints.Bool(false))
+		},
+		func(p *endpoints.Params) {
+			p.Set("Region", endpoints.String("us-east-1"))
+			p.Set("UseFIPS", endpoints.Bool(true))
+		},
+		func(p *endpoints.Params) { p.Set("Tags", endpoints.StringArray([]string{"us-east-1"})) },
+		func(p *endpoints.Params) { p.Set("Tags", endpoints.StringArray([]string{"us-east", "-1"})) },
+		func(p *endpoints.Params) { p.Set("Tags", endpoints.StringArray([]string{"us-east-1", ""})) },
+	} {
+		p := rs.NewParams()
+		set(p)
+		k := string(p.AppendKey(nil))
+		for i, o := range keys {
+			if o == k {
+				t.Errorf("set %d has the key of set %d", len(keys), i)
+			}
+		}
+		keys = append(keys, k)
+		q := rs.NewParams()
+		set(q)
+		if string(q.AppendKey(nil)) != k {
+			t.Errorf("set %d: equal values, different keys", len(keys)-1)
+		}
+	}
+}

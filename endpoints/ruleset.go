@@ -416,3 +416,13 @@ func str(n model.Node, key string) string {
 	v, _ := n.Get(key)
 	return v.Str()
 }
+
+// AppendKey appends to b a text that is the same for two parameter sets of
+// the same rule set exactly when every value is: Resolve is a pure function
+// of the values, so the key can index a cache of its results.
+func (p *Params) AppendKey(b []byte) []byte {
+	for _, v := range p.vals {
+		b = v.appendKey(b)
+	}
+	return b
+}

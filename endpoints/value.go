@@ -12,6 +12,7 @@
 package endpoints
 
 import (
+	"encoding/binary"
 	"sort"
 	"strconv"
 	"strings"
@@ -175,4 +176,38 @@ func sortedFields(o map[string]Value) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// appendKey appends v's kind and its length-prefixed contents (Params.AppendKey).
+func (v Value) appendKey(b []byte) []byte {
+	b = append(b, byte(v.kind))
+	switch v.kind {
+	case BoolKind:
+		if v.b {
+			return append(b, 1)
+		}
+		return append(b, 0)
+	case StringKind:
+		b = binary.AppendUvarint(b, uint64(len(v.s)))
+		return append(b, v.s...)
+	case IntKind:
+		return binary.AppendVarint(b, int64(v.n))
+	case ArrayKind:
+		items := v.arr()
+		b = binary.AppendUvarint(b, uint64(len(items)))
+		for _, it := range items {
+			b = it.appendKey(b)
+		}
+		return b
+	case ObjectKind:
+		fields := sortedFields(v.obj())
+		b = binary.AppendUvarint(b, uint64(len(fields)))
+		for _, k := range fields {
+			b = binary.AppendUvarint(b, uint64(len(k)))
+			b = append(b, k...)
+			b = v.obj()[k].appendKey(b)
+		}
+		return b
+	}
+	return b
 }
