@@ -15,8 +15,9 @@ import (
 
 // The model cache. Loading the same sources again reuses what was loaded:
 //
-//   - in this process: the last memCacheEntries models loaded, kept in a
-//     process-wide LRU cache keyed by the sources' names and contents;
+//   - in this process: the last models loaded (memCacheEntries,
+//     memCacheBytes), kept in a process-wide LRU cache keyed by the
+//     sources' names and contents;
 //   - across processes: a model assembled from model files (JSON AST, IDL)
 //     is written as a snapshot to the user's cache directory
 //     ($XDG_CACHE_HOME/smithycurl/models, else ~/.cache/smithycurl/models),
@@ -102,7 +103,7 @@ func (l *Loader) loadCached() (*Model, []Event, error) {
 	}
 	if dir != "" {
 		if m, events, ok := readCacheEntry(dir, key); ok {
-			processCache.put(key, m, events)
+			processCache.put(key, m, events, l.sourceBytes())
 			return m, events, nil
 		}
 	}
@@ -110,7 +111,7 @@ func (l *Loader) loadCached() (*Model, []Event, error) {
 	if err != nil {
 		return m, events, err
 	}
-	processCache.put(key, m, events)
+	processCache.put(key, m, events, l.sourceBytes())
 	if dir != "" {
 		// A cache that cannot be written is no error of the load.
 		_ = writeCacheEntry(dir, key, m, events)
@@ -229,27 +230,48 @@ func (t *sumTable) knownModel(path string, stamp fileStamp) ([32]byte, bool) {
 
 // ---- the models of this process ----
 
-// memCacheEntries bounds the models the process-wide cache keeps.
-const memCacheEntries = 16
+// memCacheEntries and memCacheBytes bound the models the process-wide
+// cache keeps: at most 16, and at most 64 MiB of model text (a loaded model
+// holds about three times its text), the most recent one always.
+const (
+	memCacheEntries = 16
+	memCacheBytes   = 64 << 20
+)
 
 type memEntry struct {
 	key    [32]byte
 	model  *Model
 	events []Event
+	size   int64 // the model's text, in bytes
 }
 
 // memCache is an LRU cache of loaded models, safe for concurrent use.
 type memCache struct {
-	mu    sync.Mutex
-	max   int
-	order *list.List // of *memEntry, most recent first
-	byKey map[[32]byte]*list.Element
+	mu       sync.Mutex
+	max      int
+	maxBytes int64
+	bytes    int64
+	order    *list.List // of *memEntry, most recent first
+	byKey    map[[32]byte]*list.Element
 }
 
-var processCache = newMemCache(memCacheEntries)
+var processCache = newMemCache(memCacheEntries, memCacheBytes)
 
-func newMemCache(max int) *memCache {
-	return &memCache{max: max, order: list.New(), byKey: map[[32]byte]*list.Element{}}
+func newMemCache(max int, maxBytes int64) *memCache {
+	return &memCache{max: max, maxBytes: maxBytes, order: list.New(), byKey: map[[32]byte]*list.Element{}}
+}
+
+// sourceBytes is the size of the loader's model text.
+func (l *Loader) sourceBytes() int64 {
+	var n int64
+	for _, s := range l.sources {
+		if s.lazy {
+			n += s.stamp.size
+		} else {
+			n += int64(len(s.text))
+		}
+	}
+	return n
 }
 
 // get returns the model of key and a copy of its events.
@@ -265,17 +287,20 @@ func (c *memCache) get(key [32]byte) (*Model, []Event, bool) {
 	return e.model, append([]Event(nil), e.events...), true
 }
 
-func (c *memCache) put(key [32]byte, m *Model, events []Event) {
+func (c *memCache) put(key [32]byte, m *Model, events []Event, size int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if el, ok := c.byKey[key]; ok {
 		c.order.MoveToFront(el)
 		return
 	}
-	c.byKey[key] = c.order.PushFront(&memEntry{key: key, model: m, events: append([]Event(nil), events...)})
-	for c.order.Len() > c.max {
+	c.byKey[key] = c.order.PushFront(&memEntry{key: key, model: m, events: append([]Event(nil), events...), size: size})
+	c.bytes += size
+	for c.order.Len() > 1 && (c.order.Len() > c.max || c.bytes > c.maxBytes) {
 		last := c.order.Back()
 		c.order.Remove(last)
-		delete(c.byKey, last.Value.(*memEntry).key)
+		e := last.Value.(*memEntry)
+		delete(c.byKey, e.key)
+		c.bytes -= e.size
 	}
 }

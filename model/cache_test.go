@@ -373,12 +373,13 @@ func TestCacheLazyFileChanged(t *testing.T) {
 	}
 }
 
-// TestMemCacheBound: the process's cache keeps its last max models.
+// TestMemCacheBound: the process's cache keeps its last max models, within
+// its bytes, and always the last one.
 func TestMemCacheBound(t *testing.T) {
-	c := newMemCache(2)
-	models := []*Model{{}, {}, {}}
-	for i, m := range models {
-		c.put([32]byte{byte(i)}, m, nil)
+	c := newMemCache(2, 100)
+	models := []*Model{{}, {}, {}, {}}
+	for i, m := range models[:3] {
+		c.put([32]byte{byte(i)}, m, nil, 10)
 	}
 	if _, _, ok := c.get([32]byte{0}); ok {
 		t.Fatal("the least recently used model was kept")
@@ -387,5 +388,12 @@ func TestMemCacheBound(t *testing.T) {
 		if m, _, ok := c.get([32]byte{byte(i)}); !ok || m != models[i] {
 			t.Fatalf("model %d was dropped", i)
 		}
+	}
+	c.put([32]byte{3}, models[3], nil, 500) // over the bytes alone: kept alone
+	if c.order.Len() != 1 || c.bytes != 500 {
+		t.Fatalf("%d models of %d bytes kept", c.order.Len(), c.bytes)
+	}
+	if m, _, ok := c.get([32]byte{3}); !ok || m != models[3] {
+		t.Fatal("the last model was dropped")
 	}
 }
