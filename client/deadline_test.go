@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -22,19 +21,7 @@ import (
 // saying which time ran out, never Go's raw "context deadline exceeded".
 func TestDeadlineEachPhase(t *testing.T) {
 	release := make(chan struct{})
-	var started atomic.Int64
-	hang := func(h http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.Method == "GET" {
-				started.Add(1)
-				select {
-				case <-release:
-				case <-r.Context().Done():
-				}
-			}
-			h.ServeHTTP(w, r)
-		})
-	}
+	started, hang := hangGets(release)
 	todos := todoClient(t, hang, client.WithEngine(), client.WithEngineLimits(1, 0), client.WithoutRetries(), client.WithTimeout(20*time.Second))
 	defer close(release)
 	get := []byte(`{"id": "x"}`)

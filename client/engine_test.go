@@ -242,19 +242,7 @@ func TestEngineViaEngineAndLimits(t *testing.T) {
 func TestEngineClientClose(t *testing.T) {
 	noLeaks(t)
 	release := make(chan struct{})
-	var started atomic.Int64
-	hang := func(h http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.Method == "GET" {
-				started.Add(1)
-				select {
-				case <-release:
-				case <-r.Context().Done():
-				}
-			}
-			h.ServeHTTP(w, r)
-		})
-	}
+	started, hang := hangGets(release)
 	c := todoClient(t, hang, client.WithEngine(), client.WithEngineLimits(5, 0))
 	defer close(release)
 	items := createTodos(t, c, 1)
@@ -333,5 +321,23 @@ func TestEnginePaginateAndWait(t *testing.T) {
 	out, err := wc.Wait(context.Background(), "ThingReady", []byte(`{"name": "a"}`), 10*time.Second, fast)
 	if err != nil || !strings.Contains(string(out), `"ready"`) || s.count() != 3 {
 		t.Errorf("Wait: %s, %v after %d attempts", out, err, s.count())
+	}
+}
+
+// hangGets wraps a test server's handler so that each GET waits for
+// release (or its request's end); started counts the GETs that arrived.
+func hangGets(release <-chan struct{}) (started *atomic.Int64, wrap func(http.Handler) http.Handler) {
+	started = new(atomic.Int64)
+	return started, func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == "GET" {
+				started.Add(1)
+				select {
+				case <-release:
+				case <-r.Context().Done():
+				}
+			}
+			h.ServeHTTP(w, r)
+		})
 	}
 }
