@@ -272,7 +272,8 @@ func (c *Client) StreamingPayloads(operation string) (in, out string, err error)
 // BlobPayloads names operation's blob payload members, streaming or not
 // (Lambda Invoke's Payload too; "" when none): those WithPayload and
 // WithPayloadOutput carry. The C API uses it to take an output payload as
-// bytes beside the document.
+// bytes beside the document; protocol.BlobPayloads gives the same names
+// to what has no client (the operation JSON, the typed generators).
 func (c *Client) BlobPayloads(operation string) (in, out string, err error) {
 	op, err := c.svc.Operation(operation)
 	if err != nil {

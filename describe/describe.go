@@ -187,6 +187,11 @@ type httpBindingJSON struct {
 	Name     string `json:"name,omitempty"`
 }
 
+type blobPayloadJSON struct {
+	Input  string `json:"input,omitempty"`
+	Output string `json:"output,omitempty"`
+}
+
 type enumValueJSON struct {
 	Name          string          `json:"name"`
 	Value         json.RawMessage `json:"value"`
@@ -204,17 +209,24 @@ func Operation(m *model.Model, svc *model.Service, op *model.Operation) []byte {
 // OperationDocs is Operation with the documentation as docs says.
 func OperationDocs(m *model.Model, svc *model.Service, op *model.Operation, docs Docs) []byte {
 	out := struct {
-		Service       model.ShapeID               `json:"service"`
-		Operation     model.ShapeID               `json:"operation"`
-		Name          string                      `json:"name"`
-		Documentation string                      `json:"documentation,omitempty"`
-		Streaming     bool                        `json:"streaming,omitempty"`
-		Input         model.ShapeID               `json:"input"`
-		Output        model.ShapeID               `json:"output"`
-		Errors        []model.ShapeID             `json:"errors,omitempty"`
-		Shapes        map[model.ShapeID]shapeJSON `json:"shapes"`
+		Service       model.ShapeID `json:"service"`
+		Operation     model.ShapeID `json:"operation"`
+		Name          string        `json:"name"`
+		Documentation string        `json:"documentation,omitempty"`
+		Streaming     bool          `json:"streaming,omitempty"`
+		Input         model.ShapeID `json:"input"`
+		Output        model.ShapeID `json:"output"`
+		// BlobPayload names the input's and output's blob payload members
+		// (streaming or not; absent when neither has one): those that
+		// smithycurl_call_payload passes as bytes.
+		BlobPayload *blobPayloadJSON            `json:"blob_payload,omitempty"`
+		Errors      []model.ShapeID             `json:"errors,omitempty"`
+		Shapes      map[model.ShapeID]shapeJSON `json:"shapes"`
 	}{Service: svc.Shape.ID, Operation: op.Shape.ID, Name: op.Name, Documentation: docs.text(op.Shape.Traits.Documentation()),
 		Input: op.Input.ID, Output: op.Output.ID, Shapes: map[model.ShapeID]shapeJSON{}}
+	if in, o := protocol.BlobPayloads(m, svc, op); in != "" || o != "" {
+		out.BlobPayload = &blobPayloadJSON{Input: in, Output: o}
+	}
 	for _, io := range []*model.Shape{op.Input, op.Output} {
 		for _, mem := range io.Members {
 			if Streaming(m, mem) != "" {

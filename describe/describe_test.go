@@ -45,3 +45,28 @@ func TestTimestampDefaultsAreRFC3339(t *testing.T) {
 		t.Errorf("members not described: %v", want)
 	}
 }
+
+// TestBlobPayloads: the operation description names the blob payloads
+// that smithycurl_call_payload passes as bytes, streaming (Upload,
+// Download) or not (Echo), as the client does (client.BlobPayloads): the
+// Python bindings read it to choose the bytes path.
+func TestBlobPayloads(t *testing.T) {
+	m, err := model.LoadPaths(context.Background(), "../testing/servers/extraserver/extras.smithy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, _ := m.Service(m.Services()[0])
+	for op, want := range map[string]string{"Echo": `{"input":"body","output":"body"}`,
+		"Upload": `{"input":"body"}`, "Download": `{"output":"body"}`, "GetJob": ``} {
+		o, _ := svc.Operation(op)
+		var d struct {
+			BlobPayload json.RawMessage `json:"blob_payload"`
+		}
+		if err := json.Unmarshal(describe.Operation(m, svc, o), &d); err != nil {
+			t.Fatal(err)
+		}
+		if string(d.BlobPayload) != want {
+			t.Errorf("%s: blob_payload %s, want %s", op, d.BlobPayload, want)
+		}
+	}
+}

@@ -425,6 +425,10 @@ smithycurl_code smithycurl_model_services_json_v2(smithycurl_model *model, unsig
  *      "streaming": true,               // a member of the input or output
  *                                       // streams (a blob or event stream)
  *      "input": "ns#OpInput", "output": "ns#OpOutput",  // or "smithy.api#Unit"
+ *      "blob_payload": {"input": "Body", "output": "Body"}, // the members
+ *                                       // smithycurl_call_payload() passes
+ *                                       // as bytes (@streaming or not);
+ *                                       // absent when none, a side too
  *      "errors": ["ns#Err"],
  *      "shapes": {                      // every reachable shape outside the
  *                                       // smithy.api namespace, by id

@@ -153,27 +153,51 @@ func WithRequestCompression(on bool, minBytes int) Option {
 
 // New returns the codec for the protocol trait of service svc.
 func New(m *model.Model, svc *model.Service, opts ...Option) (Codec, error) {
-	switch {
-	case svc.Shape.HasTrait(RestJSON1):
+	switch ServiceProtocol(svc) {
+	case RestJSON1:
 		return NewRestJSON1(m, opts...), nil
-	case svc.Shape.HasTrait(SimpleRestJSON):
+	case SimpleRestJSON:
 		return NewSimpleRestJSON(m, opts...), nil
-	case svc.Shape.HasTrait(AWSJSON1_0):
+	case AWSJSON1_0:
 		return NewAWSJSON1_0(m, svc, opts...), nil
-	case svc.Shape.HasTrait(AWSJSON1_1):
+	case AWSJSON1_1:
 		return NewAWSJSON1_1(m, svc, opts...), nil
-	case svc.Shape.HasTrait(RPCv2CBOR):
+	case RPCv2CBOR:
 		return NewRPCv2CBOR(m, svc, opts...), nil
-	case svc.Shape.HasTrait(RPCv2JSON):
+	case RPCv2JSON:
 		return NewRPCv2JSON(m, svc, opts...), nil
-	case svc.Shape.HasTrait(RestXML):
+	case RestXML:
 		return NewRestXML(m, svc, opts...), nil
-	case svc.Shape.HasTrait(AWSQuery):
+	case AWSQuery:
 		return NewAWSQuery(m, svc, opts...), nil
-	case svc.Shape.HasTrait(EC2Query):
+	case EC2Query:
 		return NewEC2Query(m, svc, opts...), nil
 	}
 	return nil, fmt.Errorf("service %s has no supported protocol trait (restJson1, simpleRestJson, awsJson1_0, awsJson1_1, rpcv2Cbor, rpcv2Json, restXml, awsQuery, ec2Query)", svc.Shape.ID)
+}
+
+// protocols are the supported protocols in the order New prefers them
+// when a service has several.
+var protocols = []model.ShapeID{RestJSON1, SimpleRestJSON, AWSJSON1_0, AWSJSON1_1, RPCv2CBOR, RPCv2JSON, RestXML, AWSQuery, EC2Query}
+
+// ServiceProtocol is the protocol New gives svc's codec ("" when none is
+// supported).
+func ServiceProtocol(svc *model.Service) model.ShapeID {
+	for _, p := range protocols {
+		if svc.Shape.HasTrait(p) {
+			return p
+		}
+	}
+	return ""
+}
+
+// BlobPayloads names op's blob payload members of svc's protocol, input
+// and output ("" when none): BlobPayload of the protocol New chooses, for
+// what describes an operation without a client (the C API's operation
+// JSON, the typed generators); client.BlobPayloads says the same.
+func BlobPayloads(m *model.Model, svc *model.Service, op *model.Operation) (in, out string) {
+	p := ServiceProtocol(svc)
+	return BlobPayload(m, p, op, false), BlobPayload(m, p, op, true)
 }
 
 // dialect holds what differs between the REST protocols (restJson1,

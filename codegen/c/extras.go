@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/protocol"
 )
 
 // The typed functions an operation gets besides its call, on the runtime's
@@ -25,6 +26,8 @@ type extras struct {
 	stream    string // the call with streamed bodies; "" when none
 	inStream  string // the input's streaming blob payload member ("" none)
 	outStream string // the output's
+	blobIn    string // the input's blob payload, streaming or not ("" none)
+	blobOut   string // the output's
 	events    string // the event stream cursor type; "" when none
 	eventT    *typ   // the stream's union
 }
@@ -98,6 +101,7 @@ func (p *plan) planExtras() {
 		}
 		in, out, events := p.streamMembers(op.op)
 		op.x.inStream, op.x.outStream = in, out
+		op.x.blobIn, op.x.blobOut = protocol.BlobPayloads(p.m, p.svc, op.op)
 		if in != "" || out != "" {
 			op.x.stream = p.global.claim(base + "_stream")
 		}
@@ -212,7 +216,7 @@ func readResultTaking(b *strings.Builder, t *typ, dst string, take func(*strings
 // readResultPayload is readResult of op's output, its blob payload taken
 // from the result (a payload call) before the result is freed.
 func readResultPayload(b *strings.Builder, op *opPlan, dst string) {
-	if op.x.outStream == "" {
+	if op.x.blobOut == "" {
 		readResult(b, op.out, dst)
 		return
 	}

@@ -312,7 +312,10 @@ func (p *plan) headerOp(b *strings.Builder, op *opPlan) {
 		text += fmt.Sprintf("\n\nIts output is an event stream: read it with %s_open(); this function fails with SMITHYCURL_E_USAGE.", op.x.events)
 	}
 	if p.payloadCall(op) {
-		text += "\n\nIts streaming blob payload goes as bytes beside the JSON, never base64 (smithycurl_call_payload()): the input's is read in place during the call, the output's is handed over to the output (no copy); " + op.x.stream + "() streams it instead."
+		text += "\n\nIts blob payload goes as bytes beside the JSON, never base64 (smithycurl_call_payload()): the input's is read in place during the call, the output's is handed over to the output (no copy)."
+		if op.x.stream != "" {
+			text += " " + op.x.stream + "() streams it instead."
+		}
 	}
 	comment(b, "", deprecatedNote(s.Traits, text))
 	fmt.Fprintf(b, "%s%s;\n\n", p.deprecated(s.Traits), p.signature(op))

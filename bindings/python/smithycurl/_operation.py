@@ -67,10 +67,15 @@ class Operation:
             for m in (shapes.get(sid) or {}).get("members") or ():
                 if m.get("streaming") == "blob" and (m.get("http") or {}).get("location") == "payload":
                     setattr(self, key, m["name"])
-        # Payload calls (bytes beside the document) when the library has them.
-        self._bytes = bool(self._stream_in or self._stream_out) and "call_payload" in vars(client._lib)
-        self._in_py = self._in.by_key[self._stream_in].py if self._in and self._stream_in else ""
-        self._out_py = self._out.by_key[self._stream_out].py if self._out and self._stream_out else ""
+        # The blob payloads, streaming or not (Smithy member names, "" when
+        # none), as the library names them: they go as bytes beside the
+        # document (payload calls) when the library has those calls.
+        blob = data.get("blob_payload") or {}
+        self._blob_in: str = blob.get("input", "")
+        self._blob_out: str = blob.get("output", "")
+        self._bytes = bool(self._blob_in or self._blob_out) and "call_payload" in vars(client._lib)
+        self._in_py = self._in.by_key[self._blob_in].py if self._in and self._blob_in else ""
+        self._out_py = self._out.by_key[self._blob_out].py if self._out and self._blob_out else ""
         self.__doc__ = self._doc(data.get("documentation", ""))
 
     def _doc(self, documentation: str) -> str:
@@ -97,8 +102,8 @@ class Operation:
         input, kwargs, source = self._take_source(input, kwargs)
         if source is None and self._bytes:
             payload = None
-            if self._stream_in:
-                input, kwargs, payload = _payload.take(self._stream_in, self._in_py, input, kwargs)
+            if self._blob_in:
+                input, kwargs, payload = _payload.take(self._blob_in, self._in_py, input, kwargs)
             return self._client._call_payload(self, self._body(input, kwargs), payload)
         return self._client._call(self, self._body(input, kwargs), source)
 
@@ -222,7 +227,7 @@ class Operation:
     def _members_payload(self, args: Mapping[str, Any]) -> tuple[Mapping[str, Any], Any]:
         """The input's members by Smithy name without the payload member
         when it goes as bytes (a payload call), and that value (None: none)."""
-        name = self._stream_in
+        name = self._blob_in
         if not name or not isinstance(args.get(name), _payload.BYTES):
             return args, None
         rest = dict(args)

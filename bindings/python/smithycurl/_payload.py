@@ -1,7 +1,8 @@
-"""Blob payloads as bytes (smithycurl_call_payload): a @streaming blob
-payload given as bytes, bytearray, memoryview (or str, sent as UTF-8)
-goes to the library as a pointer and a length, never as base64 text, and
-the output's comes back as bytes read once from the C buffer.
+"""Blob payloads as bytes (smithycurl_call_payload): a blob payload,
+@streaming or not (those the library's operation description names),
+given as bytes, bytearray, memoryview (or str, sent as UTF-8) goes to the
+library as a pointer and a length, never as base64 text, and the
+output's comes back as bytes read once from the C buffer.
 
 No copy is made of bytes, of a bytearray, or of a writable C-contiguous
 buffer (the library reads them in place while the call runs; a bytearray

@@ -106,8 +106,8 @@ class AsyncOperation:
                 raise _not_async(op, "a streamed body (a file object or chunks)")
         if op._bytes:
             payload = None
-            if op._stream_in:
-                input, kwargs, payload = _payload.take(op._stream_in, op._in_py, input, kwargs)
+            if op._blob_in:
+                input, kwargs, payload = _payload.take(op._blob_in, op._in_py, input, kwargs)
             raw, data = await self._client._send_payload(op, op._body(input, kwargs), payload)
             return op._with_payload(op._output(raw), data)
         return op._output(await self._client._send(op, op._body(input, kwargs)))

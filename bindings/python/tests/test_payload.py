@@ -1,24 +1,32 @@
-"""Blob payloads as bytes (smithycurl_call_payload): a @streaming blob
-payload given as bytes, bytearray, memoryview or str goes to the library
-as a buffer, and the output's comes back as bytes, never through base64
-(base64 is made to fail here), from the synchronous and the asynchronous
-client, against the testserver's blob service (PutBlob checks the
-pattern, byte i being i % 251: no valid UTF-8; GetBlob sends it)."""
+"""Blob payloads as bytes (smithycurl_call_payload): a blob payload,
+@streaming or not, given as bytes, bytearray, memoryview or str goes to
+the library as a buffer, and the output's comes back as bytes, never
+through base64 (base64 is made to fail here), from the synchronous and the
+asynchronous client, dynamic and generated, against the testserver's blob
+service (PutBlob checks the pattern, byte i being i % 251: no valid UTF-8;
+GetBlob sends it) and the extras service's Echo (a blob payload in and out
+that is not @streaming, as Lambda Invoke's Payload)."""
 
 from __future__ import annotations
 
 import array
 import asyncio
 import base64
+import importlib
 import os
+import subprocess
+import sys
 from typing import Any, Iterator
 
 import pytest
 
 import smithycurl
-from conftest import REPO, Servers
+from conftest import PKG, REPO, Servers
 
 BLOBS_MODEL = os.path.join(REPO, "testing", "servers", "blobserver", "blobs.smithy")
+EXTRAS_MODEL = os.path.join(REPO, "testing", "servers", "extraserver", "extras.smithy")
+#: No valid UTF-8 (a lone continuation byte, 0xff, a cut sequence), a NUL.
+ODD = b"\xff\x00\xfe\x80x\xc3(\x01" * 3
 MIB = 1 << 20
 DATA = bytes(i % 251 for i in range(251)) * (MIB // 251) + bytes(i % 251 for i in range(MIB % 251))
 
@@ -87,4 +95,38 @@ def test_async_round_trip(servers: Servers, no_base64: None) -> None:
             task.cancel()
             with pytest.raises((asyncio.CancelledError, smithycurl.CancelledError)):
                 await task
+    asyncio.run(main())
+
+
+def test_non_streaming_payload(servers: Servers, no_base64: None) -> None:
+    with smithycurl.load_model(EXTRAS_MODEL).client(endpoint=servers.extras, timeout=20) as c:
+        out = c.echo(name="n", body=ODD)
+        assert (type(out.body), out.body, out.name) == (bytes, ODD, "n")
+        assert c.echo({"name": "d", "body": bytearray(ODD)}).body == ODD
+        assert c.echo(name="v", body=memoryview(ODD)[1:4]).body == ODD[1:4]
+        assert c.echo(name="e", body=b"").body == b""
+
+    async def main() -> None:
+        async with smithycurl.load_model(EXTRAS_MODEL).async_client(endpoint=servers.extras, timeout=20) as a:
+            got = await a.echo(name="a", body=bytearray(ODD))
+            assert (type(got.body), got.body, got.name) == (bytes, ODD, "a")
+    asyncio.run(main())
+
+
+def test_generated_non_streaming_payload(servers: Servers, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    subprocess.run([sys.executable, "-m", "smithycurl", "gen", EXTRAS_MODEL, "--async", "-o",
+                    str(tmp_path / "payload_extras_api")], check=True, capture_output=True,
+                   env=dict(os.environ, PYTHONPATH=PKG), timeout=120)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    api: Any = importlib.import_module("payload_extras_api")
+    for name in ("b64encode", "b64decode", "standard_b64encode", "standard_b64decode"):
+        monkeypatch.setattr(base64, name, lambda *_, **__: pytest.fail("a payload went through base64"))
+    with api.ExtrasClient(servers.extras, timeout=20) as c:
+        out = c.echo(name="g", body=ODD)
+        assert (type(out.body), out.body, out.name) == (bytes, ODD, "g")
+
+    async def main() -> None:
+        async with api.ExtrasAsyncClient(servers.extras, timeout=20) as a:
+            got = await a.echo(name="ga", body=ODD)
+            assert (type(got.body), got.body) == (bytes, ODD)
     asyncio.run(main())

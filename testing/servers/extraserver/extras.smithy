@@ -10,7 +10,7 @@ use smithy.waiters#waitable
 @restJson1
 service Extras {
     version: "2024-01-01"
-    operations: [ListItems, GetJob, Upload, Download]
+    operations: [ListItems, GetJob, Upload, Download, Echo]
 }
 
 @readonly
@@ -110,5 +110,24 @@ operation Download {
         name: String
         @httpPayload
         body: Body
+    }
+}
+
+/// Answers with the body it got: a blob payload in and out that is not
+/// @streaming (as Lambda Invoke's Payload).
+@http(method: "PUT", uri: "/echo/{name}")
+operation Echo {
+    input := {
+        @required
+        @httpLabel
+        name: String
+        @httpPayload
+        body: Blob
+    }
+    output := {
+        @httpHeader("x-name")
+        name: String
+        @httpPayload
+        body: Blob
     }
 }

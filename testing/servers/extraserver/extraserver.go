@@ -41,6 +41,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /jobs/{id}", s.job)
 	mux.HandleFunc("PUT /blob/{name}", s.upload)
 	mux.HandleFunc("GET /blob/{name}", s.download)
+	mux.HandleFunc("PUT /echo/{name}", echo)
 	return mux
 }
 
@@ -140,4 +141,16 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request) {
 		}
 		off += k
 	}
+}
+
+// echo answers with the request's body and its name in x-name.
+func echo(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	w.Header().Set("Content-Type", "application/octet-stream")
+	w.Header().Set("x-name", r.PathValue("name"))
+	w.Write(body)
 }

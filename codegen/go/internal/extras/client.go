@@ -84,6 +84,29 @@ func (c *Client) DownloadStream(ctx context.Context, in *DownloadInput, w io.Wri
 	return out, nil
 }
 
+// Echo: Answers with the body it got: a blob payload in and out that is not @streaming (as Lambda
+// Invoke's Payload).
+//
+// Its blob payload is sent and received as the bytes of the body, never as base64 text
+// (client.WithPayload, client.WithPayloadOutput).
+func (c *Client) Echo(ctx context.Context, in *EchoInput, opts ...client.CallOption) (*EchoOutput, error) {
+	if in == nil {
+		in = new(EchoInput)
+	}
+	if in.Body != nil { // the body as it is, not base64 in the document
+		opts = append(opts[:len(opts):len(opts)], client.WithPayload(in.Body))
+		doc := *in
+		doc.Body = nil
+		in = &doc
+	}
+	out := new(EchoOutput)
+	opts = append(opts[:len(opts):len(opts)], client.WithPayloadOutput(&out.Body))
+	if err := typed.Invoke(ctx, c.c, "Echo", in, out, errorFor, opts...); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // GetJob calls smithycurl.test.extras#GetJob.
 //
 // Its modeled errors: *NoSuchJob, *JobLocked.

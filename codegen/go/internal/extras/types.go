@@ -18,6 +18,18 @@ type DownloadOutput struct {
 	Body []byte  `json:"body,omitzero"`
 }
 
+// EchoInput is smithycurl.test.extras#EchoInput.
+type EchoInput struct {
+	Name string `json:"name"`
+	Body []byte `json:"body,omitzero"`
+}
+
+// EchoOutput is smithycurl.test.extras#EchoOutput.
+type EchoOutput struct {
+	Name *string `json:"name,omitzero"`
+	Body []byte  `json:"body,omitzero"`
+}
+
 // GetJobInput is smithycurl.test.extras#GetJobInput.
 type GetJobInput struct {
 	ID string `json:"id"`
