@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/smithycurl/smithycurl/transport"
@@ -35,12 +36,29 @@ func (c *Client) deadlineError(e *Error, co callOptions, start, callerDL time.Ti
 		which = "the caller's deadline"
 	}
 	t := &timedOut{msg: fmt.Sprintf("timed out after %d ms (%s)", time.Since(from).Milliseconds(), which), cause: e.err}
+	if phase := deadlinePhase(e.err); phase != "" {
+		t.msg += ": " + phase
+	}
 	m := *e
 	m.Kind, m.err = KindTimeout, t
 	if m.MayHaveReached() {
 		t.msg += transport.MayHaveReachedNote
 	}
 	return &m
+}
+
+// deadlinePhase is what the call was doing when its time ran out, from the
+// cause's message without Go's "context deadline exceeded" (e.g. "the AWS
+// credentials from X: waiting for the refresh"); "" for the transfer,
+// whose libcurl message ("aborted by an application callback") would
+// mislead, and for a bare context error.
+func deadlinePhase(err error) string {
+	var te *transport.Error
+	if errors.As(err, &te) {
+		return ""
+	}
+	msg := strings.TrimSuffix(err.Error(), context.DeadlineExceeded.Error())
+	return strings.TrimRight(msg, ": ")
 }
 
 // timedOut is the cause of a call its deadline ended: its message, and

@@ -49,6 +49,7 @@ func TestDeadlineEachPhase(t *testing.T) {
 			return
 		}
 		msg := e.Message()
+		t.Logf("%s: %s", phase, msg)
 		if !strings.HasPrefix(msg, "timed out after ") || !strings.Contains(msg, which) || strings.Contains(msg, "context deadline exceeded") {
 			t.Errorf("%s: message %q, want \"timed out after … %s\"", phase, msg, which)
 		}
