@@ -176,6 +176,7 @@ func New(m *model.Model, serviceID model.ShapeID, endpoint string, opts ...Optio
 	c := &Client{model: m, svc: svc, codec: codec, endpoint: u, rules: rules, opts: o, creds: o.creds,
 		region: o.endpoint.region, bucketInEndpoint: bucketInEndpoint, isAWS: svc.Shape.HasTrait(traitAWSService),
 		quota: newRetryQuota(o.retry), awsHeaders: awsHeaders}
+	c.express.MaxEntries = expressCacheSize
 	c.SetResponder(o.responder)
 	if c.discovery, err = newDiscovery(svc, o.discovery, explicitEndpoint); err != nil {
 		return nil, &Error{Kind: KindUsage, err: err}

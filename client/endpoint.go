@@ -12,6 +12,7 @@ import (
 
 	"github.com/smithycurl/smithycurl/endpoints"
 	"github.com/smithycurl/smithycurl/internal/jsonstr"
+	"github.com/smithycurl/smithycurl/internal/lru"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/protocol"
 	"github.com/smithycurl/smithycurl/transport"
@@ -92,8 +93,8 @@ type endpointRules struct {
 	// values (Params.AppendKey): the rules are a pure function of them, so
 	// a call whose region, bucket, flags and context parameters were seen
 	// before skips the rules engine. Entries are never handed out: each
-	// use gets its copy.
-	cache lru[*endpointOutcome]
+	// use gets its copy; endpointCacheSize entries at most.
+	cache lru.Cache[string, *endpointOutcome]
 	evals atomic.Int64 // rule evaluations (tests count them)
 }
 
@@ -111,7 +112,7 @@ type endpointOutcome struct {
 // kept, as the pure results they are.
 func (er *endpointRules) resolve(p *endpoints.Params) (*endpointOutcome, error) {
 	key := string(p.AppendKey(nil))
-	if o, ok := er.cache.get(key); ok {
+	if o, ok := er.cache.Get(key); ok {
 		return o, nil
 	}
 	er.evals.Add(1)
@@ -122,7 +123,7 @@ func (er *endpointRules) resolve(p *endpoints.Params) (*endpointOutcome, error) 
 			return nil, err
 		}
 		o := &endpointOutcome{err: err}
-		er.cache.add(key, o, endpointCacheSize)
+		er.cache.Add(key, o)
 		return o, nil
 	}
 	o := &endpointOutcome{ep: ep}
@@ -136,7 +137,7 @@ func (er *endpointRules) resolve(p *endpoints.Params) (*endpointOutcome, error) 
 			o.r.signing.bucket = p.Get("Bucket").Str()
 		}
 	}
-	er.cache.add(key, o, endpointCacheSize)
+	er.cache.Add(key, o)
 	return o, nil
 }
 
@@ -259,7 +260,7 @@ func setupEndpoint(m *model.Model, svc *model.Service, endpoint string, o *endpo
 			return nil, nil, fmt.Errorf("service %s: give a region (WithRegion, AWS_REGION, a profile's region) or an endpoint URL", svc.Shape.ID)
 		}
 	}
-	return fixed, &endpointRules{svc: es, base: p}, nil
+	return fixed, &endpointRules{svc: es, base: p, cache: lru.Cache[string, *endpointOutcome]{MaxEntries: endpointCacheSize}}, nil
 }
 
 func sortedKeys(m map[string]any) []string {

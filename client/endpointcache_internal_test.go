@@ -131,7 +131,7 @@ func TestEndpointCacheSkipsRules(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if n := c.rules.cache.len(); n != endpointCacheSize {
+	if n := c.rules.cache.Len(); n != endpointCacheSize {
 		t.Errorf("%d endpoints kept, want %d", n, endpointCacheSize)
 	}
 }

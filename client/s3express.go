@@ -11,6 +11,7 @@ import (
 	"github.com/smithycurl/smithycurl/awsconfig"
 	"github.com/smithycurl/smithycurl/identity"
 	"github.com/smithycurl/smithycurl/internal/jsonstr"
+	"github.com/smithycurl/smithycurl/internal/lru"
 	"github.com/smithycurl/smithycurl/model"
 )
 
@@ -38,14 +39,14 @@ const (
 // expressSessions are a client's S3 Express sessions per bucket and
 // caller's credentials, each behind an identity.Cache (one CreateSession
 // at a time per key, refreshed before expiry); the least recently used
-// goes when there are more than max (0: expressCacheSize).
+// goes when there are more than MaxEntries (New sets expressCacheSize).
 type expressSessions struct {
-	lru[*identity.Cache[identity.AWS]]
+	lru.Cache[string, *identity.Cache[identity.AWS]]
 }
 
 // get returns the session cache of key, made with newCache when missing.
 func (s *expressSessions) get(key string, newCache func() *identity.Cache[identity.AWS]) *identity.Cache[identity.AWS] {
-	return s.getOrAdd(key, expressCacheSize, newCache)
+	return s.GetOrAdd(key, newCache)
 }
 
 // expressProvider gives the session credentials of one bucket for the

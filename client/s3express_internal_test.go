@@ -9,7 +9,7 @@ import (
 // The session caches are bounded: the least recently used goes first.
 func TestExpressSessionsLRU(t *testing.T) {
 	var s expressSessions
-	s.max = 2
+	s.MaxEntries = 2
 	made := 0
 	newCache := func() *identity.Cache[identity.AWS] {
 		made++
@@ -24,7 +24,7 @@ func TestExpressSessionsLRU(t *testing.T) {
 	if s.get("a", newCache) != a || made != 3 {
 		t.Errorf("a made again or b kept: %d caches made, want 3", made)
 	}
-	if s.get("b", newCache); made != 4 || s.len() != 2 || len(s.byKey) != 2 {
-		t.Errorf("b: %d made, %d kept (%d by key), want 4 made and 2 kept", made, s.len(), len(s.byKey))
+	if s.get("b", newCache); made != 4 || s.Len() != 2 {
+		t.Errorf("b: %d made, %d kept, want 4 made and 2 kept", made, s.Len())
 	}
 }

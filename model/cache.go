@@ -1,7 +1,6 @@
 package model
 
 import (
-	"container/list"
 	"crypto/sha256"
 	"encoding/binary"
 	"os"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/smithycurl/smithycurl/internal/contract"
+	"github.com/smithycurl/smithycurl/internal/lru"
 )
 
 // The model cache. Loading the same sources again reuses what was loaded:
@@ -239,7 +239,6 @@ const (
 )
 
 type memEntry struct {
-	key    [32]byte
 	model  *Model
 	events []Event
 	size   int64 // the model's text, in bytes
@@ -247,18 +246,16 @@ type memEntry struct {
 
 // memCache is an LRU cache of loaded models, safe for concurrent use.
 type memCache struct {
-	mu       sync.Mutex
-	max      int
-	maxBytes int64
-	bytes    int64
-	order    *list.List // of *memEntry, most recent first
-	byKey    map[[32]byte]*list.Element
+	lru.Cache[[32]byte, *memEntry]
 }
 
 var processCache = newMemCache(memCacheEntries, memCacheBytes)
 
 func newMemCache(max int, maxBytes int64) *memCache {
-	return &memCache{max: max, maxBytes: maxBytes, order: list.New(), byKey: map[[32]byte]*list.Element{}}
+	c := &memCache{}
+	c.MaxEntries, c.MaxWeight = max, maxBytes
+	c.Weigh = func(e *memEntry) int64 { return e.size }
+	return c
 }
 
 // sourceBytes is the size of the loader's model text.
@@ -276,31 +273,16 @@ func (l *Loader) sourceBytes() int64 {
 
 // get returns the model of key and a copy of its events.
 func (c *memCache) get(key [32]byte) (*Model, []Event, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	el, ok := c.byKey[key]
+	e, ok := c.Get(key)
 	if !ok {
 		return nil, nil, false
 	}
-	c.order.MoveToFront(el)
-	e := el.Value.(*memEntry)
 	return e.model, append([]Event(nil), e.events...), true
 }
 
+// put adds the model of key; a model already there stays.
 func (c *memCache) put(key [32]byte, m *Model, events []Event, size int64) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if el, ok := c.byKey[key]; ok {
-		c.order.MoveToFront(el)
-		return
-	}
-	c.byKey[key] = c.order.PushFront(&memEntry{key: key, model: m, events: append([]Event(nil), events...), size: size})
-	c.bytes += size
-	for c.order.Len() > 1 && (c.order.Len() > c.max || c.bytes > c.maxBytes) {
-		last := c.order.Back()
-		c.order.Remove(last)
-		e := last.Value.(*memEntry)
-		delete(c.byKey, e.key)
-		c.bytes -= e.size
-	}
+	c.GetOrAdd(key, func() *memEntry {
+		return &memEntry{model: m, events: append([]Event(nil), events...), size: size}
+	})
 }

@@ -30,14 +30,7 @@ func cachedLoader(t testing.TB, dir string, paths ...string) *Loader {
 
 // forget drops key from the process's cache, so that the next load of it
 // reads the disk cache.
-func (c *memCache) forget(key [32]byte) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if el, ok := c.byKey[key]; ok {
-		c.order.Remove(el)
-		delete(c.byKey, key)
-	}
-}
+func (c *memCache) forget(key [32]byte) { c.Remove(key) }
 
 func sameEvents(a, b []Event) bool {
 	return len(a) == len(b) && (len(a) == 0 || reflect.DeepEqual(a, b))
@@ -390,8 +383,8 @@ func TestMemCacheBound(t *testing.T) {
 		}
 	}
 	c.put([32]byte{3}, models[3], nil, 500) // over the bytes alone: kept alone
-	if c.order.Len() != 1 || c.bytes != 500 {
-		t.Fatalf("%d models of %d bytes kept", c.order.Len(), c.bytes)
+	if c.Len() != 1 || c.Weight() != 500 {
+		t.Fatalf("%d models of %d bytes kept", c.Len(), c.Weight())
 	}
 	if m, _, ok := c.get([32]byte{3}); !ok || m != models[3] {
 		t.Fatal("the last model was dropped")
