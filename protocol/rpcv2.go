@@ -79,10 +79,10 @@ func (f cborFormat) encodeInput(in *shapeCodec, vals [][]byte) ([]byte, error) {
 	return f.o.encodeCBORInput(in, vals)
 }
 
-func (f cborFormat) decodeStruct(sc *shapeCodec, body []byte) ([]byte, error) {
+func (f cborFormat) decodeStruct(sc *shapeCodec, body []byte, strict bool) ([]byte, error) {
 	w := objectWriter{dst: make([]byte, 0, 2*len(body)+16)}
 	w.dst = append(w.dst, '{')
-	if len(body) > 0 && sc.kind != kUnit {
+	if len(body) > 0 && (sc.kind != kUnit || strict) {
 		r := cbor.NewReader(body)
 		if err := f.o.decodeCBORFields(&w, r, sc); err != nil {
 			return nil, err
@@ -92,7 +92,9 @@ func (f cborFormat) decodeStruct(sc *shapeCodec, body []byte) ([]byte, error) {
 		}
 	}
 	f.o.addDefaults(&w, sc)
-	f.o.errorCorrect(&w, sc)
+	if !strict {
+		f.o.errorCorrect(&w, sc)
+	}
 	return append(w.dst, '}'), nil
 }
 

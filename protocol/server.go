@@ -63,5 +63,15 @@ func NewServer(m *model.Model, svc *model.Service, opts ...Option) (Server, erro
 	if p == "" {
 		return nil, fmt.Errorf("service %s has no supported protocol trait", svc.Shape.ID)
 	}
+	switch p {
+	case AWSJSON1_0:
+		return newRPCServer(NewAWSJSON1_0(m, svc, opts...).(*rpcCodec)), nil
+	case AWSJSON1_1:
+		return newRPCServer(NewAWSJSON1_1(m, svc, opts...).(*rpcCodec)), nil
+	case RPCv2CBOR:
+		return newRPCServer(NewRPCv2CBOR(m, svc, opts...).(*rpcCodec)), nil
+	case RPCv2JSON:
+		return newRPCServer(NewRPCv2JSON(m, svc, opts...).(*rpcCodec)), nil
+	}
 	return nil, fmt.Errorf("service %s: no server for protocol %s yet", svc.Shape.ID, p)
 }

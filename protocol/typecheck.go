@@ -40,8 +40,12 @@ func (e *valueError) Error() string {
 	if len(e.rev) == 0 {
 		return e.msg
 	}
+	return "member " + e.path() + ": " + e.msg
+}
+
+// path is the member path, outermost first ("items[2].name").
+func (e *valueError) path() string {
 	var b strings.Builder
-	b.WriteString("member ")
 	for i := len(e.rev) - 1; i >= 0; i-- {
 		p := e.rev[i]
 		if i < len(e.rev)-1 && p[0] != '[' {
@@ -49,8 +53,6 @@ func (e *valueError) Error() string {
 		}
 		b.WriteString(p)
 	}
-	b.WriteString(": ")
-	b.WriteString(e.msg)
 	return b.String()
 }
 
