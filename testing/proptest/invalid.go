@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/smithycurl/smithycurl/internal/respond"
+	"github.com/smithycurl/smithycurl/internal/valuegen"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/protocol"
 )
@@ -42,7 +44,7 @@ func (st site) set(v any) {
 // sites lists the values of v (a value of structure s) that a mutation
 // can replace, members of structures and unions, list items and map
 // values, outermost first.
-func (g *Gen) sites(s *model.Shape, v map[string]any) []site {
+func sites(g *Gen, s *model.Shape, v map[string]any) []site {
 	var sites []site
 	var walk func(s *model.Shape, val any, path []string, name string)
 	walk = func(s *model.Shape, val any, path []string, name string) {
@@ -56,7 +58,7 @@ func (g *Gen) sites(s *model.Shape, v map[string]any) []site {
 				}
 				p := append(append([]string(nil), path...), mem.Name())
 				sites = append(sites, site{mem: mem, parent: mm, key: mem.Name(), path: p, name: mem.Name()})
-				walk(g.v.target(mem), it, p, mem.Name())
+				walk(targetOf(g, mem), it, p, mem.Name())
 			}
 		case model.ListType:
 			items, _ := val.([]any)
@@ -67,7 +69,7 @@ func (g *Gen) sites(s *model.Shape, v map[string]any) []site {
 				p := append(append([]string(nil), path...), "["+itoa(i)+"]")
 				m := elem(s, "member")
 				sites = append(sites, site{mem: m, parent: items, index: i, path: p, name: name})
-				walk(g.v.target(m), it, p, name)
+				walk(targetOf(g, m), it, p, name)
 			}
 		case model.MapType:
 			mm, _ := val.(map[string]any)
@@ -78,7 +80,7 @@ func (g *Gen) sites(s *model.Shape, v map[string]any) []site {
 				p := append(append([]string(nil), path...), "["+k+"]")
 				m := elem(s, "value")
 				sites = append(sites, site{mem: m, parent: mm, key: k, path: p, name: name})
-				walk(g.v.target(m), it, p, name)
+				walk(targetOf(g, m), it, p, name)
 			}
 		}
 	}
@@ -88,8 +90,8 @@ func (g *Gen) sites(s *model.Shape, v map[string]any) []site {
 
 // Invalidate breaks a valid input of op in one place and says how. ok is
 // false when the input offers no place to break.
-func (g *Gen) Invalidate(op *model.Operation, in map[string]any) (mu Mutation, ok bool) {
-	sites := g.sites(op.Input, in)
+func Invalidate(g *Gen, op *model.Operation, in map[string]any) (mu Mutation, ok bool) {
+	sites := sites(g, op.Input, in)
 	type cand struct {
 		kind string
 		st   site
@@ -104,7 +106,7 @@ func (g *Gen) Invalidate(op *model.Operation, in map[string]any) (mu Mutation, o
 		cands = append(cands, cand{kind, st, val, st.name})
 	}
 	for _, st := range sites {
-		s := g.v.target(st.mem)
+		s := targetOf(g, st.mem)
 		t := typeOf(s)
 		switch t {
 		case model.StringType:
@@ -144,7 +146,7 @@ func (g *Gen) Invalidate(op *model.Operation, in map[string]any) (mu Mutation, o
 				add("unknown-member", st, nil) // built below
 			}
 			for _, mem := range s.Members {
-				if g.required(mem) {
+				if valuegen.Required(mem) {
 					cands = append(cands, cand{"missing-required", st, nil, mem.Name()})
 				}
 			}
@@ -158,7 +160,7 @@ func (g *Gen) Invalidate(op *model.Operation, in map[string]any) (mu Mutation, o
 		cands = append(cands, cand{kind: "unknown-member", st: site{}, name: "zzNotAMember"})
 	}
 	for _, mem := range op.Input.Members {
-		if g.required(mem) && !mem.Traits.Has(model.TraitIdempotencyToken) {
+		if valuegen.Required(mem) && !mem.Traits.Has(model.TraitIdempotencyToken) {
 			cands = append(cands, cand{kind: "missing-required", st: site{}, name: mem.Name()})
 		}
 	}
@@ -238,24 +240,24 @@ func outOfType(t model.ShapeType) []struct {
 // false when the output holds no such scalar. Values a location carries
 // as something else than their type's text (a status code, a payload, an
 // event stream) are left alone.
-func (g *Gen) OutOfType(op *model.Operation, out map[string]any) (mu Mutation, ok bool) {
+func OutOfType(g *Gen, op *model.Operation, out map[string]any) (mu Mutation, ok bool) {
 	type cand struct {
 		st   site
 		kind string
 		val  any
 	}
 	var cands []cand
-	for _, st := range g.sites(op.Output, out) {
+	for _, st := range sites(g, op.Output, out) {
 		if len(st.path) > 0 && g.Locate != nil {
 			top, _ := op.Output.Member(st.path[0])
-			if top != nil && g.v.target(top).HasTrait(model.TraitStreaming) {
+			if top != nil && targetOf(g, top).HasTrait(model.TraitStreaming) {
 				continue
 			}
 			if loc := g.Locate(top, true); loc == LocStatus || loc == LocPayload || loc == LocPrefixHeaders {
 				continue
 			}
 		}
-		for _, o := range outOfType(typeOf(g.v.target(st.mem))) {
+		for _, o := range outOfType(typeOf(targetOf(g, st.mem))) {
 			cands = append(cands, cand{st, o.kind, o.val})
 		}
 	}
@@ -268,3 +270,6 @@ func (g *Gen) OutOfType(op *model.Operation, out map[string]any) (mu Mutation, o
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// targetOf is the shape mem targets in g's model.
+func targetOf(g *Gen, mem *model.Member) *model.Shape { return respond.View{M: g.Model()}.Target(mem) }

@@ -58,7 +58,7 @@ func TestInvalidInput(t *testing.T) {
 				continue
 			}
 			valid := Clone(in).(map[string]any)
-			mu, ok := g.Invalidate(tg.op, in)
+			mu, ok := Invalidate(g, tg.op, in)
 			if !ok {
 				continue
 			}
@@ -135,7 +135,7 @@ func pathPresent(in map[string]any, path []string) bool {
 func reapply(g *Gen, op *model.Operation, in map[string]any, mu Mutation) (Mutation, bool) {
 	for try := 0; try < 30; try++ {
 		c := Clone(in).(map[string]any)
-		m2, ok := g.Invalidate(op, c)
+		m2, ok := Invalidate(g, op, c)
 		if !ok {
 			return Mutation{}, false
 		}

@@ -41,7 +41,7 @@ func TestOutOfTypeOutput(t *testing.T) {
 	ran, unrendered := 0, 0
 	try := func(name string, op *model.Operation, g *Gen, codec protocol.Codec, render func(map[string]any) (*wire.Response, error)) {
 		out := g.Output(op)
-		mu, ok := g.OutOfType(op, out)
+		mu, ok := OutOfType(g, op, out)
 		if !ok {
 			return
 		}

@@ -42,30 +42,6 @@ func (v view) tsFormat(mem *model.Member, def string) string {
 // sets as lists. A nil shape (an unresolved target) reads as a document.
 func typeOf(s *model.Shape) model.ShapeType { return respond.TypeOf(s) }
 
-// enumValues lists the values of an enum, or of an intEnum as literals.
-func enumValues(s *model.Shape) []string {
-	var out []string
-	if v, ok := s.Trait(model.TraitEnum); ok {
-		for _, e := range v.Items() {
-			x, _ := e.Get("value")
-			out = append(out, x.Str())
-		}
-		return out
-	}
-	for _, mem := range s.Members {
-		ev, ok := mem.Traits.Get(model.TraitEnumValue)
-		switch {
-		case !ok:
-			out = append(out, mem.Name())
-		case ev.Kind() == model.NumberNode:
-			out = append(out, ev.Literal())
-		default:
-			out = append(out, ev.Str())
-		}
-	}
-	return out
-}
-
 // elem returns the member of a list or the key and value of a map.
 func elem(s *model.Shape, name string) *model.Member { return respond.Elem(s, name) }
 
