@@ -102,6 +102,9 @@ func (g *Gen) Output(op *model.Operation) map[string]any {
 	return g.top(op.Output, true)
 }
 
+// Value generates a value of member mem, as a member of a body.
+func (g *Gen) Value(mem *model.Member) any { return g.member(mem, ctx{loc: LocBody}) }
+
 // Error generates the members of error shape s.
 func (g *Gen) Error(s *model.Shape) map[string]any { return g.top(s, true) }
 
@@ -538,13 +541,30 @@ func (g *Gen) constrainedString(mem *model.Member, c ctx) string {
 	if re != nil {
 		cands = append(cands, patternCandidates(re, g)...)
 	}
-	for _, cand := range cands {
-		cand = fitLocation(cand, c)
-		if ok(cand) {
-			return cand
+	try := func(cands []string) (string, bool) {
+		for _, cand := range cands {
+			cand = fitLocation(cand, c)
+			if ok(cand) {
+				return cand, true
+			}
+			if f := fitLocation(fit(cand), c); ok(f) {
+				return f, true
+			}
 		}
-		if f := fitLocation(fit(cand), c); ok(f) {
-			return f
+		return "", false
+	}
+	if v, found := try(cands); found {
+		return v
+	}
+	if re != nil { // strings written from the pattern itself
+		var more []string
+		for i := 0; i < 8; i++ {
+			if m, ok := g.fromPattern(re.String()); ok {
+				more = append(more, m)
+			}
+		}
+		if v, found := try(more); found {
+			return v
 		}
 	}
 	g.Unsat = true
