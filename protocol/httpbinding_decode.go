@@ -161,8 +161,24 @@ func (c *restCodec) decodeBound(b *binding, resp *wire.Response) ([]byte, error)
 	return append(w.dst, '}'), nil
 }
 
-// headerScalar reads one header value into the document form.
+// headerScalar reads one header value into the document form: a string
+// with a media type is base64.
 func (c *restCodec) headerScalar(v string, mc *memberCodec) ([]byte, error) {
+	if mc.mediaType != "" && mc.target.kind == kString {
+		dec, err := base64.StdEncoding.DecodeString(v)
+		if err != nil {
+			return nil, badValue(fmt.Sprintf("invalid base64: %v", err))
+		}
+		v = string(dec)
+	}
+	return c.textScalar(v, mc, formatHTTPDate)
+}
+
+// textScalar reads a scalar written as text (a header, label or query
+// value; defFormat is the location's timestamp format) into the document
+// form. A server's codec (jsonOptions.strict) takes only the exact forms:
+// true and false, timestamps in their format.
+func (c *restCodec) textScalar(v string, mc *memberCodec, defFormat string) ([]byte, error) {
 	switch mc.target.kind {
 	case kString, kEnum, kBlob:
 		if mc.target.kind == kBlob {
@@ -170,16 +186,13 @@ func (c *restCodec) headerScalar(v string, mc *memberCodec) ([]byte, error) {
 				return nil, err
 			}
 		}
-		if mc.mediaType != "" && mc.target.kind == kString {
-			dec, err := base64.StdEncoding.DecodeString(v)
-			if err != nil {
-				return nil, badValue(fmt.Sprintf("invalid base64: %v", err))
-			}
-			v = string(dec)
-		}
 		return appendString(nil, v), nil
 	case kBool:
-		switch strings.ToLower(v) {
+		b := v
+		if !c.json.strict {
+			b = strings.ToLower(v)
+		}
+		switch b {
 		case "true":
 			return []byte("true"), nil
 		case "false":
@@ -189,13 +202,20 @@ func (c *restCodec) headerScalar(v string, mc *memberCodec) ([]byte, error) {
 	case kInt, kBigInt, kIntEnum, kFloat, kBigDec:
 		return appendNumberText(nil, v, mc.target, false)
 	case kTimestamp:
-		t, err := parseTimestampText(orDefault(mc.tsFormat, formatHTTPDate), v)
+		format := orDefault(mc.tsFormat, defFormat)
+		var t timestamp
+		var err error
+		if c.json.strict {
+			t, err = parseStrictTimestamp(format, v)
+		} else {
+			t, err = parseTimestampText(format, v)
+		}
 		if err != nil {
 			return nil, badValue(err.Error())
 		}
 		return c.json.appendDocTimestamp(nil, t), nil
 	}
-	return nil, badValue(fmt.Sprintf("a %s cannot be read from a header", kindName(mc.target)))
+	return nil, badValue(fmt.Sprintf("a %s cannot be read from text", kindName(mc.target)))
 }
 
 // headerList splits a comma-separated header into a list; quoted items may

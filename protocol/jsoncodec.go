@@ -15,6 +15,10 @@ type jsonOptions struct {
 	// bigAsString sends bigInteger and bigDecimal as JSON strings and reads
 	// them from strings (rpcv2Json).
 	bigAsString bool
+	// strict reads values as a server reads a request: timestamps in
+	// their format alone (parseStrictTimestamp), booleans in headers,
+	// labels and query strings as true or false only.
+	strict bool
 }
 
 // copyScalar copies the values that read the same in the document form and
@@ -324,6 +328,13 @@ func (o *jsonOptions) decodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 	switch sc.kind {
 	case kTimestamp:
 		var t timestamp
+		if o.strict {
+			t, err := o.strictTimestamp(s, mc)
+			if err != nil {
+				return dst, err
+			}
+			return o.appendDocTimestamp(dst, t), nil
+		}
 		if s.peek() == '"' {
 			v, err := s.str()
 			if err != nil {
@@ -388,6 +399,35 @@ func (o *jsonOptions) decodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 		return o.decodeUnion(dst, s, sc)
 	}
 	return dst, badValue("unsupported shape")
+}
+
+// strictTimestamp reads a timestamp of a request body: a number for
+// epoch seconds (the default), a string in the member's format else.
+func (o *jsonOptions) strictTimestamp(s *scanner, mc *memberCodec) (timestamp, error) {
+	format := orDefault(mc.tsFormat, formatEpochSeconds)
+	if format == formatEpochSeconds {
+		lit, err := s.number()
+		if err != nil {
+			return timestamp{}, typeError("epoch seconds (a number)")
+		}
+		t, err := parseEpoch(string(lit))
+		if err != nil {
+			return t, badValue(err.Error())
+		}
+		return t, nil
+	}
+	if s.peek() != '"' {
+		return timestamp{}, typeError("a " + format + " string")
+	}
+	v, err := s.str()
+	if err != nil {
+		return timestamp{}, badValue(err.Error())
+	}
+	t, err := parseStrictTimestamp(format, v)
+	if err != nil {
+		return t, badValue(err.Error())
+	}
+	return t, nil
 }
 
 func (o *jsonOptions) appendDocTimestamp(dst []byte, t timestamp) []byte {

@@ -10,12 +10,16 @@ import (
 
 // NewRestJSON1 returns the codec of aws.protocols#restJson1 for model m.
 func NewRestJSON1(m *model.Model, opts ...Option) Codec {
-	return newRestCodec(m, dialect{
+	return newRestCodec(m, restJSON1Dialect(), opts)
+}
+
+func restJSON1Dialect() dialect {
+	return dialect{
 		protocol:          RestJSON1,
 		errorType:         restJSON1ErrorType,
 		successMax:        299,
 		defaultsByDefault: true,
-	}, opts)
+	}
 }
 
 // restJSON1ErrorType reads the error type of a restJson1 error response:

@@ -22,6 +22,13 @@ const TraitHTTPChecksum model.ShapeID = "aws.protocols#httpChecksum"
 // responses are <ErrorResponse><Error><Code>…, or <Error><Code>… with the
 // protocol's noErrorWrapping (S3).
 func NewRestXML(m *model.Model, svc *model.Service, opts ...Option) Codec {
+	c := newRestCodec(m, restXMLDialect(svc), opts)
+	c.body = xmlBody{o: &c.json, svcNS: nsOf(svc.Shape.Traits)}
+	return c
+}
+
+// restXMLDialect is restXml as svc's trait configures it.
+func restXMLDialect(svc *model.Service) dialect {
 	d := dialect{
 		protocol:   RestXML,
 		errorType:  restXMLErrorType,
@@ -34,9 +41,7 @@ func NewRestXML(m *model.Model, svc *model.Service, opts ...Option) Codec {
 			d.errorIn200 = isXMLError
 		}
 	}
-	c := newRestCodec(m, d, opts)
-	c.body = xmlBody{o: &c.json, svcNS: nsOf(svc.Shape.Traits)}
-	return c
+	return d
 }
 
 // xmlErrorElement returns the <Error> element of an error response: the

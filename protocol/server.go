@@ -64,6 +64,12 @@ func NewServer(m *model.Model, svc *model.Service, opts ...Option) (Server, erro
 		return nil, fmt.Errorf("service %s has no supported protocol trait", svc.Shape.ID)
 	}
 	switch p {
+	case RestJSON1:
+		return newRestServer(m, svc, restJSON1Dialect(), false, opts)
+	case SimpleRestJSON:
+		return newRestServer(m, svc, simpleRestJSONDialect(), false, opts)
+	case RestXML:
+		return newRestServer(m, svc, restXMLDialect(svc), true, opts)
 	case AWSJSON1_0:
 		return newRPCServer(NewAWSJSON1_0(m, svc, opts...).(*rpcCodec)), nil
 	case AWSJSON1_1:

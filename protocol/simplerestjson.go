@@ -7,13 +7,17 @@ import (
 
 // NewSimpleRestJSON returns the codec of alloy#simpleRestJson for model m.
 func NewSimpleRestJSON(m *model.Model, opts ...Option) Codec {
-	return newRestCodec(m, dialect{
+	return newRestCodec(m, simpleRestJSONDialect(), opts)
+}
+
+func simpleRestJSONDialect() dialect {
+	return dialect{
 		protocol:          SimpleRestJSON,
 		errorType:         simpleRestJSONErrorType,
 		byStatus:          true,
 		successMax:        399,
 		jsonStringPayload: true,
-	}, opts)
+	}
 }
 
 // simpleRestJSONErrorType reads the X-Error-Type header (a shape name or an

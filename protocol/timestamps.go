@@ -214,3 +214,53 @@ func readDocTimestamp(s *scanner) (timestamp, error) {
 	}
 	return t, nil
 }
+
+// parseStrictTimestamp reads a timestamp as a server takes it: in its
+// format and that form alone. Epoch seconds are a JSON number; a date-time
+// is RFC 3339 in UTC ("Z", no offset); an http-date is an IMF-fixdate.
+func parseStrictTimestamp(format, s string) (timestamp, error) {
+	switch format {
+	case formatEpochSeconds:
+		sc := scanner{data: []byte(s)}
+		if lit, err := sc.number(); err != nil || !sc.atEnd() || string(lit) != s {
+			return timestamp{}, fmt.Errorf("invalid epoch seconds %q", s)
+		}
+		return parseEpoch(s)
+	case formatHTTPDate:
+		tt, err := time.Parse("Mon, 02 Jan 2006 15:04:05 GMT", s)
+		if err != nil {
+			return timestamp{}, fmt.Errorf("invalid http-date %q", s)
+		}
+		return checkRange(fromTime(tt), s)
+	}
+	if !strictDateTime(s) {
+		return timestamp{}, fmt.Errorf("invalid date-time %q (RFC 3339 in UTC)", s)
+	}
+	return parseDateTime(s)
+}
+
+// strictDateTime reports whether s is YYYY-MM-DDThh:mm:ss[.f+]Z.
+func strictDateTime(s string) bool {
+	const shape = "dddd-dd-ddTdd:dd:dd"
+	if len(s) < len(shape)+1 || s[len(s)-1] != 'Z' {
+		return false
+	}
+	for i := 0; i < len(shape); i++ {
+		if c := s[i]; (shape[i] == 'd' && (c < '0' || c > '9')) || (shape[i] != 'd' && c != shape[i]) {
+			return false
+		}
+	}
+	rest := s[len(shape) : len(s)-1]
+	if rest == "" {
+		return true
+	}
+	if rest[0] != '.' || len(rest) == 1 {
+		return false
+	}
+	for i := 1; i < len(rest); i++ {
+		if rest[i] < '0' || rest[i] > '9' {
+			return false
+		}
+	}
+	return true
+}

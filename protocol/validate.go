@@ -22,6 +22,10 @@ type validator struct {
 	// past (invalid UTF-8, say): what follows cannot be checked, and the
 	// encoder reports the value with its path.
 	unreadable bool
+	// smithy writes violations as a Smithy server does (paths as JSON
+	// pointers, "Value at '/a/0' failed to satisfy constraint: Member
+	// must ..."), for a server's ValidationException.
+	smithy bool
 }
 
 // walks reports whether a value of mc needs to be read.
@@ -39,6 +43,9 @@ type pathElem struct {
 }
 
 func (v *validator) pathString() string {
+	if v.smithy {
+		return v.pointer()
+	}
 	var b strings.Builder
 	for i, e := range v.path {
 		switch {
@@ -58,8 +65,38 @@ func (v *validator) pathString() string {
 	return b.String()
 }
 
+// pointer is the path as a JSON pointer (RFC 6901): "/items/3/name".
+func (v *validator) pointer() string {
+	var b strings.Builder
+	for _, e := range v.path {
+		b.WriteByte('/')
+		if e.name == "" && !e.isKey {
+			b.WriteString(strconv.Itoa(e.index))
+			continue
+		}
+		b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(e.name))
+	}
+	return b.String()
+}
+
 func (v *validator) add(format string, args ...any) {
 	v.out = append(v.out, Violation{Path: v.pathString(), Message: fmt.Sprintf(format, args...)})
+}
+
+// report adds a violation: text in the client's words, or rule (what the
+// member must do) in a Smithy server's; length, when not negative, is the
+// length of the value the server's message names.
+func (v *validator) report(rule string, length int64, format string, args ...any) {
+	if !v.smithy {
+		v.add(format, args...)
+		return
+	}
+	p := v.pointer()
+	what := "Value"
+	if length >= 0 {
+		what = "Value with length " + strconv.FormatInt(length, 10)
+	}
+	v.out = append(v.out, Violation{Path: p, Message: what + " at '" + p + "' failed to satisfy constraint: Member must " + rule})
 }
 
 // validateInput checks the top-level members of an input (raw values
@@ -67,12 +104,17 @@ func (v *validator) add(format string, args ...any) {
 // constraints is set.
 func validateInput(sc *shapeCodec, vals [][]byte, constraints bool) []Violation {
 	v := validator{constraints: constraints}
+	return v.input(sc, vals)
+}
+
+// input checks the top-level members of an input, as validateInput.
+func (v *validator) input(sc *shapeCodec, vals [][]byte) []Violation {
 	for i, mc := range sc.members {
 		v.path = append(v.path[:0], pathElem{name: mc.name})
 		if vals[i] == nil {
 			// An input event stream is sent as events, not in the input.
 			if mc.required && !mc.hasDefault && !(mc.streaming && mc.target.kind == kUnion) {
-				v.add("is required")
+				v.report("not be null", -1, "is required")
 			}
 			continue
 		}
@@ -119,10 +161,14 @@ func (v *validator) value(s *scanner, mc *memberCodec) {
 		}
 		v.length(mc, int64(utf8.RuneCountInString(str)))
 		if mc.pattern != nil && !mc.pattern.MatchString(str) {
-			v.add("value %q does not match the pattern %s", str, mc.patternText)
+			v.report("satisfy regular expression pattern: "+mc.patternText, -1, "value %q does not match the pattern %s", str, mc.patternText)
 		}
 		if sc.kind == kEnum && sc.enumValues != nil && !sc.enumValues[str] {
-			v.add("value %q is not one of %s", str, setList(sc.enumValues, true))
+			if v.smithy {
+				v.report("satisfy enum value set: ["+setList(sc.enumValues, false)+"]", -1, "")
+			} else {
+				v.add("value %q is not one of %s", str, setList(sc.enumValues, true))
+			}
 		}
 	case kBlob:
 		if s.peek() != '"' {
@@ -151,10 +197,10 @@ func (v *validator) value(s *scanner, mc *memberCodec) {
 		if mc.minVal != nil || mc.maxVal != nil {
 			if f := bigOf(string(lit)); f != nil {
 				if mc.minVal != nil && f.Cmp(mc.minVal) < 0 {
-					v.add("value %s is below the minimum %s", lit, mc.minLit)
+					v.report(rangeRule(mc), -1, "value %s is below the minimum %s", lit, mc.minLit)
 				}
 				if mc.maxVal != nil && f.Cmp(mc.maxVal) > 0 {
-					v.add("value %s is above the maximum %s", lit, mc.maxLit)
+					v.report(rangeRule(mc), -1, "value %s is above the maximum %s", lit, mc.maxLit)
 				}
 			}
 		}
@@ -165,7 +211,7 @@ func (v *validator) value(s *scanner, mc *memberCodec) {
 				key = i.String()
 			}
 			if sc.intValues != nil && !sc.intValues[key] {
-				v.add("value %s is not one of %s", lit, setList(sc.intValues, false))
+				v.report("satisfy enum value set: ["+setList(sc.intValues, false)+"]", -1, "value %s is not one of %s", lit, setList(sc.intValues, false))
 			}
 		}
 	case kList:
@@ -199,7 +245,7 @@ func (v *validator) value(s *scanner, mc *memberCodec) {
 			seen := make(map[string]int, len(items))
 			for i, it := range items {
 				if j, ok := seen[it]; ok {
-					v.add("items %d and %d are equal; the list must have unique items", j, i)
+					v.report("have unique values", -1, "items %d and %d are equal; the list must have unique items", j, i)
 					break
 				}
 				seen[it] = i
@@ -216,8 +262,12 @@ func (v *validator) value(s *scanner, mc *memberCodec) {
 			n++
 			v.path = append(v.path[:depth], pathElem{name: string(key), isKey: true})
 			if sc.key != nil && v.constraints {
+				if v.smithy {
+					v.path = v.path[:depth] // a Smithy server names the map
+				}
 				ks := scanner{data: appendString(nil, string(key))}
 				v.value(&ks, sc.key)
+				v.path = append(v.path[:depth], pathElem{name: string(key), isKey: true})
 			}
 			if s.peek() == 'n' && s.literal("null") {
 				return nil // a type error when not @sparse (nullItem)
@@ -269,7 +319,7 @@ func (v *validator) value(s *scanner, mc *memberCodec) {
 		for i, m := range sc.members {
 			if m.required && !m.hasDefault && !seen.has(i) {
 				v.path = append(v.path[:depth], pathElem{name: m.name})
-				v.add("is required")
+				v.report("not be null", -1, "is required")
 			}
 		}
 		v.path = v.path[:depth]
@@ -282,12 +332,35 @@ func (v *validator) length(mc *memberCodec, n int64) {
 	if !v.constraints {
 		return
 	}
+	if mc.minLen == nil && mc.maxLen == nil {
+		return
+	}
+	var rule string
+	switch {
+	case mc.minLen != nil && mc.maxLen != nil:
+		rule = fmt.Sprintf("have length between %d and %d, inclusive", *mc.minLen, *mc.maxLen)
+	case mc.minLen != nil:
+		rule = fmt.Sprintf("have length greater than or equal to %d", *mc.minLen)
+	default:
+		rule = fmt.Sprintf("have length less than or equal to %d", *mc.maxLen)
+	}
 	if mc.minLen != nil && n < *mc.minLen {
-		v.add("length %d is below the minimum %d", n, *mc.minLen)
+		v.report(rule, n, "length %d is below the minimum %d", n, *mc.minLen)
 	}
 	if mc.maxLen != nil && n > *mc.maxLen {
-		v.add("length %d is above the maximum %d", n, *mc.maxLen)
+		v.report(rule, n, "length %d is above the maximum %d", n, *mc.maxLen)
 	}
+}
+
+// rangeRule is a Smithy server's words for mc's @range.
+func rangeRule(mc *memberCodec) string {
+	switch {
+	case mc.minVal != nil && mc.maxVal != nil:
+		return "be between " + mc.minLit + " and " + mc.maxLit + ", inclusive"
+	case mc.minVal != nil:
+		return "be greater than or equal to " + mc.minLit
+	}
+	return "be less than or equal to " + mc.maxLit
 }
 
 func setList(set map[string]bool, quote bool) string {

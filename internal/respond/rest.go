@@ -50,7 +50,9 @@ func (p Rest) RenderError(m *model.Model, op *model.Operation, e *model.Shape, m
 	if p.Simple {
 		h.Set("X-Error-Type", e.ID.Name())
 	} else {
-		h.Set("X-Amzn-Errortype", string(e.ID)+":http://internal.amazon.com/coral/com.amazon.coral.validate/")
+		// The shape's name, as restJson1 servers send it (smithy-rs, the
+		// protocol tests' server cases).
+		h.Set("X-Amzn-Errortype", e.ID.Name())
 	}
 	return p.render(View{m}, e, members, status, h)
 }
