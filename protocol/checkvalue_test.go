@@ -43,3 +43,38 @@ structure Item { n: Integer, when: Timestamp }
 		t.Errorf("a valid value: %v", err)
 	}
 }
+
+// TestCheckMembers: a part of a value may leave out the structure's
+// @required members, not those of the structures in it, and is typed.
+func TestCheckMembers(t *testing.T) {
+	l := model.NewLoader()
+	l.AddSource("x.smithy", []byte(`$version: "2"
+namespace ex
+structure Out {
+    @required
+    id: String
+    item: Item
+}
+structure Item {
+    @required
+    n: Integer
+}
+`))
+	m, _, err := l.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := protocol.CheckMembers(m, "ex#Out", []byte(`{"item":{"n":1}}`)); err != nil {
+		t.Errorf("without the required id: %v", err)
+	}
+	for _, c := range []struct{ doc, want string }{
+		{`{"item":{}}`, "member item.n: is required"},
+		{`{"id":1}`, "member id: "},
+		{`{"nope":1}`, `no member "nope"`},
+	} {
+		err := protocol.CheckMembers(m, "ex#Out", []byte(c.doc))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.doc, err, c.want)
+		}
+	}
+}

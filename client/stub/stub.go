@@ -26,10 +26,8 @@ import (
 	"sync"
 
 	"github.com/smithycurl/smithycurl/client"
-	"github.com/smithycurl/smithycurl/internal/jsonstr"
 	"github.com/smithycurl/smithycurl/internal/respond"
 	"github.com/smithycurl/smithycurl/model"
-	"github.com/smithycurl/smithycurl/protocol"
 	"github.com/smithycurl/smithycurl/wire"
 )
 
@@ -184,29 +182,11 @@ func orNone(names []string) string {
 // checked checks doc, a value of structure shape, against the model and
 // reads it.
 func (s *Stubber) checked(shape *model.Shape, doc []byte, what string) (map[string]any, error) {
-	if len(strings.TrimSpace(string(doc))) == 0 {
-		doc = []byte("{}")
-	}
-	if msg := jsonstr.CheckText(doc); msg != "" {
-		return nil, fmt.Errorf("stub: %s: the value is %s", what, msg)
-	}
-	if shape.ID != model.UnitID {
-		if err := protocol.CheckValue(s.m, shape.ID, doc); err != nil {
-			return nil, fmt.Errorf("stub: %s: %w", what, err)
-		}
-	}
-	v, err := respond.Decode(doc)
+	v, err := respond.Object(s.m, shape, doc, false)
 	if err != nil {
 		return nil, fmt.Errorf("stub: %s: %w", what, err)
 	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("stub: %s: not a JSON object", what)
-	}
-	if shape.ID == model.UnitID && len(m) > 0 {
-		return nil, fmt.Errorf("stub: %s: the operation has no output, found %d members", what, len(m))
-	}
-	return m, nil
+	return v, nil
 }
 
 func (s *Stubber) push(op *model.Operation, resp *wire.Response, opts []AddOption) error {

@@ -130,7 +130,7 @@ func TestStubRefusesWrongShapes(t *testing.T) {
 		{func() error { return s.Add("GetThing", []byte(`{"id":"a","colour":"red"}`)) }, `output of GetThing: ex#GetThingOutput has no member "colour"`},
 		{func() error { return s.Add("GetThing", []byte(`{"size":1}`)) }, "output of GetThing: member id: is required"},
 		{func() error { return s.Add("GetThing", []byte(`{"id":"a","when":"yesterday"}`)) }, "member when:"},
-		{func() error { return s.Add("PutThing", []byte(`{"x":1}`)) }, "the operation has no output"},
+		{func() error { return s.Add("PutThing", []byte(`{"x":1}`)) }, "the operation has none (smithy.api#Unit), found 1 members"},
 		{func() error { return s.Add("GetThings", []byte(`{}`)) }, `no operation "GetThings"`},
 		{func() error { return s.AddError("GetThing", "Gone", []byte(`{}`)) }, `"Gone" is not an error of operation GetThing (its errors: NotFound)`},
 		{func() error { return s.AddError("GetThing", "NotFound", []byte(`{"message":"m"}`)) }, "error NotFound: member id: is required"},
