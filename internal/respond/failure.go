@@ -48,7 +48,8 @@ func RequestFailure(r Renderer, m *model.Model, svc *model.Service, op *model.Op
 
 // validationMessage is the ValidationException message of vs: "1
 // validation error detected. <the one message>", or "N validation errors
-// detected. <messages joined by "; ">".
+// detected. <messages joined by "; ">"; a message that does not name its
+// member's path follows it ("name: length 25 is above the maximum 20").
 func validationMessage(vs []protocol.Violation) string {
 	var b strings.Builder
 	if len(vs) == 1 {
@@ -59,6 +60,9 @@ func validationMessage(vs []protocol.Violation) string {
 	for i, v := range vs {
 		if i > 0 {
 			b.WriteString("; ")
+		}
+		if v.Path != "" && !strings.Contains(v.Message, v.Path) {
+			b.WriteString(v.Path + ": ") // the member, when the message does not name it
 		}
 		b.WriteString(v.Message)
 	}
