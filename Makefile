@@ -96,13 +96,13 @@ unit:
 # The library's packages run under the race detector in make test
 # (test-race); the generators, test harnesses and commands without it
 # (test-go; codegen/c runs whole in gentest-c).
-LIBPKGS := ./model/... ./sigv4/... ./identity/... ./awsconfig/... ./credentials/... ./protocol/... ./transport/... ./client/... ./export/... ./endpoints/... ./eventstream/... ./wire/... ./describe/... ./internal/...
+LIBPKGS := ./model/... ./sigv4/... ./identity/... ./awsconfig/... ./credentials/... ./protocol/... ./transport/... ./client/... ./export/... ./endpoints/... ./eventstream/... ./wire/... ./describe/... ./internal/... ./serve/...
 test-race:
 	$(GO) test -race -count=1 $(LIBPKGS)
 	cd smithyotel && $(GO) test -race -count=1 ./...
 
 test-go:
-	$(GO) test -count=1 $$($(GO) list ./... | grep -v -E '/smithycurl/(model|sigv4|identity|awsconfig|credentials|protocol|transport|client|export|endpoints|eventstream|wire|describe|internal)(/|$$)|/codegen/c$$')
+	$(GO) test -count=1 $$($(GO) list ./... | grep -v -E '/smithycurl/(model|sigv4|identity|awsconfig|credentials|protocol|transport|client|export|endpoints|eventstream|wire|describe|internal|serve)(/|$$)|/codegen/c$$')
 
 # Differential test of the wire requests against botocore's serializers
 # (testing/botocore/diff_botocore.py; in `make test`, ~40 s): DIFF_N random inputs per

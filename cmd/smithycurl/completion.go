@@ -12,13 +12,13 @@ const bashCompletion = `_smithycurl() {
     local cur prev words cword
     _init_completion 2>/dev/null || { cur="${COMP_WORDS[COMP_CWORD]}"; prev="${COMP_WORDS[COMP_CWORD-1]}"; words=("${COMP_WORDS[@]}"); cword=$COMP_CWORD; }
     if [ "$cword" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "call wait presign s3 endpoint credentials ops describe example validate ast compile gen completion version" -- "$cur")); return
+        COMPREPLY=($(compgen -W "call wait presign s3 endpoint credentials ops serve describe example validate ast compile gen completion version" -- "$cur")); return
     fi
     case "$prev" in
         --model|--input) COMPREPLY=($(compgen -f -- "${cur#@}")); return ;;
     esac
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "--model --service --endpoint --input -H --bearer --basic --digest --api-key --region --profile --request-checksum-calculation --response-checksum-validation --timeout --retries --retry-mode --endpoint-discovery --validate --no-validate --no-host-prefix --trace --raw --json --expires" -- "$cur")); return
+        COMPREPLY=($(compgen -W "--model --service --endpoint --input -H --bearer --basic --digest --api-key --region --profile --request-checksum-calculation --response-checksum-validation --timeout --retries --retry-mode --endpoint-discovery --validate --no-validate --no-host-prefix --trace --raw --json --expires --listen --fixtures --seed --max-body" -- "$cur")); return
     fi
     local models=() i
     for ((i = 1; i < cword; i++)); do
@@ -32,13 +32,13 @@ complete -o default -F _smithycurl smithycurl
 const zshCompletion = `#compdef smithycurl
 _smithycurl() {
     if (( CURRENT == 2 )); then
-        compadd call wait presign s3 endpoint credentials ops describe example validate ast compile gen completion version; return
+        compadd call wait presign s3 endpoint credentials ops serve describe example validate ast compile gen completion version; return
     fi
     case ${words[CURRENT-1]} in
         --model|--input) _files; return ;;
     esac
     if [[ ${words[CURRENT]} == -* ]]; then
-        compadd -- --model --service --endpoint --input -H --bearer --basic --digest --api-key --region --profile --request-checksum-calculation --response-checksum-validation --timeout --retries --validate --no-validate --no-host-prefix --trace --raw --json --expires; return
+        compadd -- --model --service --endpoint --input -H --bearer --basic --digest --api-key --region --profile --request-checksum-calculation --response-checksum-validation --timeout --retries --validate --no-validate --no-host-prefix --trace --raw --json --expires --listen --fixtures --seed --max-body; return
     fi
     local -a models; local i
     for (( i = 2; i < CURRENT; i++ )); do

@@ -6,6 +6,7 @@
 //	smithycurl s3 cp    --model S3MODEL --region REGION SRC DST
 //	smithycurl credentials [--profile NAME] [--model PATH... [--service ID]] [--json]
 //	smithycurl ops      --model PATH... [--service ID]
+//	smithycurl serve    --model PATH... [--service ID] [--listen ADDR] [--fixtures FILE] [--seed N]
 //	smithycurl describe --model PATH... OPERATION
 //	smithycurl example  --model PATH... OPERATION
 //	smithycurl validate FILE...
@@ -52,6 +53,8 @@ Usage:
                                                     show where the AWS credentials, region and
                                                     endpoint come from (secrets masked)
   smithycurl ops      --model PATH [--service ID]   list operations and their HTTP routes
+  smithycurl serve    --model PATH [--service ID] [--listen 127.0.0.1:PORT] [--fixtures FILE] [--seed N]
+                                                    run a mock server of the service (prints its URL)
   smithycurl describe --model PATH OPERATION        show input, output and errors (--json)
   smithycurl example  --model PATH OPERATION        print an input JSON to fill in
   smithycurl validate PATH...                       load and check a model
@@ -97,7 +100,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cmds := map[string]func(context.Context, []string, io.Writer, io.Writer) int{
 		"call": call, "wait": wait, "endpoint": endpointCmd, "ops": ops, "describe": describe, "example": example,
 		"validate": validate, "ast": ast, "compile": compile, "completion": completion, "gen": gen,
-		"credentials": credentialsCmd, "presign": presign, "s3": s3Cmd,
+		"credentials": credentialsCmd, "presign": presign, "s3": s3Cmd, "serve": serveCmd,
 	}
 	cmd, ok := cmds[args[0]]
 	if !ok {

@@ -25,19 +25,6 @@ import (
 // that can travel there (a header cannot hold a line break).
 type Loc = respond.Loc
 
-// Locations.
-const (
-	LocBody          = respond.LocBody
-	LocLabel         = respond.LocLabel
-	LocGreedyLabel   = respond.LocGreedyLabel
-	LocQuery         = respond.LocQuery
-	LocQueryParams   = respond.LocQueryParams
-	LocHeader        = respond.LocHeader
-	LocPrefixHeaders = respond.LocPrefixHeaders
-	LocPayload       = respond.LocPayload
-	LocStatus        = respond.LocStatus
-)
-
 // Gen generates random values of the shapes of one model. It is not safe
 // for concurrent use.
 type Gen struct {
@@ -103,7 +90,7 @@ func (g *Gen) Output(op *model.Operation) map[string]any {
 }
 
 // Value generates a value of member mem, as a member of a body.
-func (g *Gen) Value(mem *model.Member) any { return g.member(mem, ctx{loc: LocBody}) }
+func (g *Gen) Value(mem *model.Member) any { return g.member(mem, ctx{loc: respond.LocBody}) }
 
 // Error generates the members of error shape s.
 func (g *Gen) Error(s *model.Shape) map[string]any { return g.top(s, true) }
@@ -115,7 +102,7 @@ func (g *Gen) top(s *model.Shape, response bool) map[string]any {
 		return out
 	}
 	for _, mem := range s.Members {
-		loc := LocBody
+		loc := respond.LocBody
 		if g.Locate != nil {
 			loc = g.Locate(mem, response)
 		}
@@ -123,13 +110,13 @@ func (g *Gen) top(s *model.Shape, response bool) map[string]any {
 		if mem.Traits.Has(protocol.TraitJSONUnknown) {
 			continue
 		}
-		if !Required(mem) && (loc != LocLabel && loc != LocGreedyLabel) && !c.hostLabel && !g.chance(0.6) {
+		if !Required(mem) && (loc != respond.LocLabel && loc != respond.LocGreedyLabel) && !c.hostLabel && !g.chance(0.6) {
 			if g.chance(0.05) && !mem.Traits.Has(protocol.TraitNullable) {
 				out[mem.Name()] = nil // an explicit null is an absent member
 			}
 			continue
 		}
-		if loc == LocStatus && response {
+		if loc == respond.LocStatus && response {
 			out[mem.Name()] = json.Number(strconv.Itoa(g.StatusMin + g.R.Intn(g.StatusMax-g.StatusMin+1)))
 			continue
 		}
@@ -229,7 +216,7 @@ func (g *Gen) structure(s *model.Shape, c ctx) map[string]any {
 			out[mem.Name()] = nil // alloy#nullable: null is a value
 			continue
 		}
-		out[mem.Name()] = g.member(mem, ctx{loc: LocBody, depth: c.depth + 1})
+		out[mem.Name()] = g.member(mem, ctx{loc: respond.LocBody, depth: c.depth + 1})
 	}
 	return out
 }
@@ -245,7 +232,7 @@ func (g *Gen) union(s *model.Shape, c ctx) map[string]any {
 		return map[string]any{}
 	}
 	// (alloy#jsonUnknown keeps unknown members its own way.)
-	if g.UnknownUnions && g.response && (c.loc == LocBody || c.loc == LocPayload) && len(members) == len(s.Members) && g.chance(0.25) &&
+	if g.UnknownUnions && g.response && (c.loc == respond.LocBody || c.loc == respond.LocPayload) && len(members) == len(s.Members) && g.chance(0.25) &&
 		!s.HasTrait(protocol.TraitUntagged) && !s.HasTrait(protocol.TraitDiscriminated) && !s.HasTrait(model.TraitStreaming) {
 		return map[string]any{unknownMemberKey: []any{g.unknownName(s), g.unknownValue(c.depth)}}
 	}
@@ -259,7 +246,7 @@ func (g *Gen) union(s *model.Shape, c ctx) map[string]any {
 			}
 		}
 	}
-	return map[string]any{mem.Name(): g.member(mem, ctx{loc: LocBody, depth: c.depth + 1})}
+	return map[string]any{mem.Name(): g.member(mem, ctx{loc: respond.LocBody, depth: c.depth + 1})}
 }
 
 // unknownMemberKey is the document form's key of a union member the model
@@ -296,7 +283,7 @@ func (g *Gen) unknownValue(depth int) any {
 func (g *Gen) list(mem *model.Member, s *model.Shape, c ctx) []any {
 	item := respond.Elem(s, "member")
 	n := g.length(mem, c.depth)
-	sparse := s.HasTrait(model.TraitSparse) && c.loc == LocBody
+	sparse := s.HasTrait(model.TraitSparse) && c.loc == respond.LocBody
 	unique := (s.Type == model.SetType || g.has(mem, model.TraitUniqueItems)) && g.Constrained
 	out := make([]any, 0, n)
 	seen := map[string]bool{}
@@ -326,17 +313,17 @@ func (g *Gen) list(mem *model.Member, s *model.Shape, c ctx) []any {
 func (g *Gen) mapValue(mem *model.Member, s *model.Shape, c ctx) map[string]any {
 	keyMem, valMem := respond.Elem(s, "key"), respond.Elem(s, "value")
 	n := g.length(mem, c.depth)
-	sparse := s.HasTrait(model.TraitSparse) && c.loc == LocBody
+	sparse := s.HasTrait(model.TraitSparse) && c.loc == respond.LocBody
 	out := map[string]any{}
 	for tries := 0; len(out) < n && tries < 4*n+8; tries++ {
 		var k string
 		switch c.loc {
-		case LocPrefixHeaders:
+		case respond.LocPrefixHeaders:
 			k = "Pt" + g.letters(1+g.R.Intn(6))
-		case LocQueryParams:
+		case respond.LocQueryParams:
 			k = "qp" + g.letters(1+g.R.Intn(6))
 		default:
-			kv := g.member(keyMem, ctx{loc: LocBody, depth: c.depth + 1})
+			kv := g.member(keyMem, ctx{loc: respond.LocBody, depth: c.depth + 1})
 			k, _ = kv.(string)
 		}
 		if _, dup := out[k]; dup {
@@ -346,12 +333,12 @@ func (g *Gen) mapValue(mem *model.Member, s *model.Shape, c ctx) map[string]any 
 			out[k] = nil
 			continue
 		}
-		vc := ctx{loc: LocBody, depth: c.depth + 1}
-		if c.loc == LocPrefixHeaders {
-			vc.loc = LocHeader
+		vc := ctx{loc: respond.LocBody, depth: c.depth + 1}
+		if c.loc == respond.LocPrefixHeaders {
+			vc.loc = respond.LocHeader
 		}
-		if c.loc == LocQueryParams {
-			vc.loc = LocQuery
+		if c.loc == respond.LocQueryParams {
+			vc.loc = respond.LocQuery
 		}
 		out[k] = g.member(valMem, vc)
 	}
@@ -457,7 +444,7 @@ func (g *Gen) str(c ctx) string {
 // never empty; a header list item is never empty.
 func fitLocation(s string, c ctx) string {
 	switch c.loc {
-	case LocHeader, LocPrefixHeaders:
+	case respond.LocHeader, respond.LocPrefixHeaders:
 		s = strings.Map(func(r rune) rune {
 			if r < 0x20 || r == 0x7f {
 				return '_'
@@ -468,7 +455,7 @@ func fitLocation(s string, c ctx) string {
 		if c.listItem && s == "" {
 			s = "x"
 		}
-	case LocLabel, LocGreedyLabel:
+	case respond.LocLabel, respond.LocGreedyLabel:
 		if s == "" {
 			s = "x"
 		}
@@ -797,7 +784,7 @@ func (g *Gen) document(depth int) any {
 	case 2:
 		return json.Number(g.pick("0", "-1", "1.5", "1e400", "123456789012345678901234567890", "-0.0", "2.5E-3"))
 	case 3, 4, 5, 6:
-		return g.str(ctx{loc: LocBody, depth: depth})
+		return g.str(ctx{loc: respond.LocBody, depth: depth})
 	case 7, 8:
 		n := g.R.Intn(4)
 		out := make([]any, n)
@@ -809,7 +796,7 @@ func (g *Gen) document(depth int) any {
 		n := g.R.Intn(4)
 		out := map[string]any{}
 		for i := 0; i < n; i++ {
-			out[g.str(ctx{loc: LocBody, depth: depth})] = g.document(depth + 1)
+			out[g.str(ctx{loc: respond.LocBody, depth: depth})] = g.document(depth + 1)
 		}
 		return out
 	}

@@ -1,6 +1,7 @@
 package proptest
 
 import (
+	"github.com/smithycurl/smithycurl/internal/respond"
 	"github.com/smithycurl/smithycurl/internal/valuegen"
 	"github.com/smithycurl/smithycurl/model"
 )
@@ -10,19 +11,19 @@ import (
 type Gen = valuegen.Gen
 
 // Loc is where a member travels in an HTTP message.
-type Loc = valuegen.Loc
+type Loc = respond.Loc
 
 // Locations.
 const (
-	LocBody          = valuegen.LocBody
-	LocLabel         = valuegen.LocLabel
-	LocGreedyLabel   = valuegen.LocGreedyLabel
-	LocQuery         = valuegen.LocQuery
-	LocQueryParams   = valuegen.LocQueryParams
-	LocHeader        = valuegen.LocHeader
-	LocPrefixHeaders = valuegen.LocPrefixHeaders
-	LocPayload       = valuegen.LocPayload
-	LocStatus        = valuegen.LocStatus
+	LocBody          = respond.LocBody
+	LocLabel         = respond.LocLabel
+	LocGreedyLabel   = respond.LocGreedyLabel
+	LocQuery         = respond.LocQuery
+	LocQueryParams   = respond.LocQueryParams
+	LocHeader        = respond.LocHeader
+	LocPrefixHeaders = respond.LocPrefixHeaders
+	LocPayload       = respond.LocPayload
+	LocStatus        = respond.LocStatus
 )
 
 // NewGen returns a generator for m seeded with seed.

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/smithycurl/smithycurl/serve"
+)
+
+// serveCmd runs the mock server of a service (package serve) until SIGINT
+// or SIGTERM. The first line of stdout is the URL it listens on; the log,
+// a line per request, goes to stderr.
+func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("serve", "serve --model PATH... [--service ID] [--listen 127.0.0.1:PORT] [--fixtures FILE] [--seed N]", stderr)
+	var mf modelFlags
+	mf.register(fs)
+	listen := fs.String("listen", "127.0.0.1:0", "address to listen on (port 0: any free port; a missing host is 127.0.0.1)")
+	var fixtures multiFlag
+	fs.Var(&fixtures, "fixtures", "JSON file of fixed answers per operation (repeatable; see the README's Mock server)")
+	seed := fs.Int64("seed", 0, "seed of the random outputs: the same request gets the same output")
+	maxBody := fs.Int64("max-body", serve.DefaultMaxBody, "largest request body in bytes (larger: 413)")
+	if fs.Parse(args) != nil {
+		return exitUsage
+	}
+	mf.models = append(mf.models, fs.Args()...)
+	m, svc, ok := mf.load(ctx, stderr)
+	if !ok {
+		return exitUsage
+	}
+	opts := []serve.Option{serve.WithSeed(*seed), serve.WithMaxBody(*maxBody),
+		serve.WithLogger(slog.New(slog.NewTextHandler(stderr, nil)))}
+	for _, f := range fixtures {
+		opts = append(opts, serve.WithFixturesFile(f))
+	}
+	h, err := serve.New(m, svc, opts...)
+	if err != nil {
+		fmt.Fprintf(stderr, "smithycurl: %v\n", err)
+		return exitUsage
+	}
+	addr := *listen
+	if host, port, err := net.SplitHostPort(addr); err == nil && host == "" {
+		addr = net.JoinHostPort("127.0.0.1", port)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "smithycurl: serve: %v\n", err)
+		return exitUsage
+	}
+	fmt.Fprintf(stdout, "http://%s\n", ln.Addr())
+
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 30 * time.Second,
+		ErrorLog: slog.NewLogLogger(slog.NewTextHandler(stderr, nil).WithAttrs([]slog.Attr{slog.String("source", "http")}), slog.LevelWarn)}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		fmt.Fprintf(stderr, "smithycurl: serve: %v\n", err)
+		return exitTransport
+	case <-ctx.Done():
+	}
+	// Requests under way finish; new ones are refused.
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		fmt.Fprintf(stderr, "smithycurl: serve: stopping: %v\n", err)
+	}
+	return 0
+}

@@ -1,0 +1,345 @@
+// Package serve is a mock server for a Smithy service, in the service's
+// protocol: what Prism is for OpenAPI. It routes each request to an
+// operation, reads and validates its input by the model (types, @required,
+// every constraint trait) and answers in the protocol's format:
+//
+//   - from an Answerer given with WithAnswerer (record and replay plug in
+//     here), first;
+//   - else from fixtures (WithFixturesFile): per operation, the first entry
+//     whose match the input meets;
+//   - else from the operation's @examples whose input the request's meets;
+//   - else with a random output valid by the model, the same for the same
+//     request and seed (WithSeed).
+//
+// A request the protocol refuses (an unknown operation, a body not in its
+// format, an invalid input) gets the protocol's error response, a
+// smithy.framework#ValidationException where the service has it; a body
+// over the bound (WithMaxBody) gets 413. Each request is one log line
+// (WithLogger): operation, status and the member at fault, never a value
+// of a @sensitive member nor a header.
+//
+//	h, err := serve.New(m, svc, serve.WithFixturesFile("fixtures.json"))
+//	srv := httptest.NewServer(h)
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/smithycurl/smithycurl/internal/respond"
+	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/protocol"
+	"github.com/smithycurl/smithycurl/wire"
+)
+
+// DefaultMaxBody is the largest request body served unless WithMaxBody
+// says otherwise: 16 MiB.
+const DefaultMaxBody = 16 << 20
+
+// Server is the mock server of one service, an http.Handler safe for
+// concurrent use.
+type Server struct {
+	m        *model.Model
+	svc      *model.Service
+	srv      protocol.Server
+	r        respond.Renderer
+	log      *slog.Logger
+	maxBody  int64
+	seed     int64
+	answers  []Answerer // WithAnswerer's, then the fixtures
+	examples map[*model.Operation][]entry
+	events   protocol.ResponseEvents // nil: the protocol has no event streams
+}
+
+// Option configures a Server.
+type Option func(*config) error
+
+type config struct {
+	log       *slog.Logger
+	maxBody   int64
+	seed      int64
+	answerers []Answerer
+	fixtures  []fixtureSource
+}
+
+type fixtureSource struct {
+	name string // the file's path, or "fixtures"
+	data []byte // nil: read name
+}
+
+// WithLogger logs one line per request to l (at Info; a request the
+// server refuses or cannot answer at Warn, a panic at Error). Without it
+// nothing is logged.
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config) error { c.log = l; return nil }
+}
+
+// WithMaxBody bounds the request bodies read (DefaultMaxBody without it):
+// a larger one is answered 413.
+func WithMaxBody(n int64) Option {
+	return func(c *config) error {
+		if n <= 0 {
+			return fmt.Errorf("serve: WithMaxBody(%d): the bound must be positive", n)
+		}
+		c.maxBody = n
+		return nil
+	}
+}
+
+// WithSeed seeds the random outputs: a request gets the same output from
+// servers with the same seed (0 without it).
+func WithSeed(seed int64) Option {
+	return func(c *config) error { c.seed = seed; return nil }
+}
+
+// WithAnswerer makes a answer the requests it knows before the fixtures,
+// the examples and the random outputs. Answerers are asked in the order
+// they were given.
+func WithAnswerer(a Answerer) Option {
+	return func(c *config) error { c.answerers = append(c.answerers, a); return nil }
+}
+
+// WithFixturesFile answers from the fixtures in the JSON file at path (the
+// format is in fixtures.go), checked against the model when New loads
+// them. Several files are consulted in the order given.
+func WithFixturesFile(path string) Option {
+	return func(c *config) error { c.fixtures = append(c.fixtures, fixtureSource{name: path}); return nil }
+}
+
+// WithFixtures is WithFixturesFile with the file's content.
+func WithFixtures(data []byte) Option {
+	return func(c *config) error {
+		c.fixtures = append(c.fixtures, fixtureSource{name: "fixtures", data: data})
+		return nil
+	}
+}
+
+// New returns the mock server of service svc of m.
+func New(m *model.Model, svc *model.Service, opts ...Option) (*Server, error) {
+	c := config{maxBody: DefaultMaxBody}
+	for _, o := range opts {
+		if err := o(&c); err != nil {
+			return nil, err
+		}
+	}
+	srv, err := protocol.NewServer(m, svc, protocol.WithValidation())
+	if err != nil {
+		return nil, fmt.Errorf("serve: %w", err)
+	}
+	r := respond.For(svc)
+	if r == nil {
+		return nil, fmt.Errorf("serve: service %s: no response renderer for its protocol", svc.Shape.ID)
+	}
+	s := &Server{m: m, svc: svc, srv: srv, r: r, log: c.log, maxBody: c.maxBody, seed: c.seed, answers: c.answerers}
+	if codec, err := protocol.New(m, svc); err == nil {
+		s.events, _ = codec.(protocol.ResponseEvents)
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	for _, src := range c.fixtures {
+		f, err := s.loadFixtures(src)
+		if err != nil {
+			return nil, err
+		}
+		s.answers = append(s.answers, f)
+	}
+	if s.examples, err = s.loadExamples(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// ServeHTTP answers one request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	ex := &exchange{}
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler { // net/http's own: it aborts the response
+				panic(v)
+			}
+			// The request's fault or not, the server answers and stays up.
+			s.log.Error("request", "operation", ex.opName(), "status", http.StatusInternalServerError,
+				"error", fmt.Sprintf("panic: %v", v))
+			if !ex.wrote {
+				http.Error(w, "internal error of the mock server", http.StatusInternalServerError)
+			}
+		}
+	}()
+	resp := s.handle(r.Context(), w, r, ex)
+	ex.wrote = true
+	if err := writeResponse(w, resp); err != nil {
+		ex.err = errors.Join(ex.err, fmt.Errorf("writing the response: %w", err))
+	}
+	s.logExchange(ex, resp.Status, time.Since(start))
+}
+
+// exchange is what the log line of a request says.
+type exchange struct {
+	op     *model.Operation
+	member string // the member at fault
+	source string // what answered: "answerer", "fixture", "example", "random", "" for a refusal
+	err    error
+	wrote  bool
+}
+
+func (ex *exchange) opName() string {
+	if ex.op == nil {
+		return ""
+	}
+	return ex.op.Name
+}
+
+// handle reads, routes and answers a request; every failure is a response.
+func (s *Server) handle(ctx context.Context, w http.ResponseWriter, r *http.Request, ex *exchange) *wire.Response {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.maxBody))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return s.refuse(ex, &protocol.RequestError{Status: http.StatusRequestEntityTooLarge, Code: "RequestEntityTooLarge",
+				Err: fmt.Errorf("the body is over the server's bound of %d bytes", s.maxBody)})
+		}
+		return s.refuse(ex, &protocol.RequestError{Status: http.StatusBadRequest, Code: "SerializationException",
+			Err: fmt.Errorf("reading the body: %w", err)})
+	}
+	req := &wire.Request{Method: r.Method, Path: r.URL.RequestURI(), Header: wire.Header(r.Header), Body: body}
+	op, err := s.srv.Route(req)
+	if err != nil {
+		return s.refuse(ex, err)
+	}
+	ex.op = op
+	input, err := s.srv.DecodeRequest(ctx, op, req)
+	if err != nil {
+		return s.refuse(ex, err)
+	}
+	a, source, err := s.answer(ctx, op, input)
+	if err != nil {
+		ex.err = err
+		return s.internal(ex)
+	}
+	ex.source = source
+	resp, err := s.render(ctx, op, input, a)
+	if err != nil {
+		ex.err = fmt.Errorf("the %s answer: %w", source, err)
+		return s.internal(ex)
+	}
+	return resp
+}
+
+// answer asks the answerers, the examples, then makes a random output.
+func (s *Server) answer(ctx context.Context, op *model.Operation, input []byte) (*Answer, string, error) {
+	for _, a := range s.answers {
+		ans, err := a.Answer(ctx, op, input)
+		if err != nil {
+			return nil, "", err
+		}
+		if ans != nil {
+			_, isFixtures := a.(*fixtures)
+			if isFixtures {
+				return ans, "fixture", nil
+			}
+			return ans, "answerer", nil
+		}
+	}
+	if len(s.examples[op]) > 0 {
+		in, err := decodeObject(input)
+		if err != nil {
+			return nil, "", fmt.Errorf("the decoded input: %w", err)
+		}
+		for i := range s.examples[op] {
+			if e := &s.examples[op][i]; e.matches(in) {
+				return &e.answer, "example", nil
+			}
+		}
+	}
+	return s.random(op, input), "random", nil
+}
+
+// requestSeed is the seed of a request's random output: the server's seed
+// with the operation and its input, so a request gets the same output
+// whatever came before it.
+func (s *Server) requestSeed(op *model.Operation, input []byte) int64 {
+	h := fnv.New64a()
+	h.Write([]byte(strconv.FormatInt(s.seed, 10)))
+	h.Write([]byte{0})
+	h.Write([]byte(op.Shape.ID))
+	h.Write([]byte{0})
+	h.Write(input)
+	return int64(h.Sum64())
+}
+
+// refuse answers a request the protocol refused with the protocol's error.
+func (s *Server) refuse(ex *exchange, err error) *wire.Response {
+	ex.err = err
+	var re *protocol.RequestError
+	var ve *protocol.ValidationError
+	switch {
+	case errors.As(err, &re):
+		ex.member = re.Member
+	case errors.As(err, &ve) && len(ve.Violations) > 0:
+		ex.member = ve.Violations[0].Path
+	}
+	resp, rerr := respond.RequestFailure(s.r, s.m, s.svc, ex.op, err)
+	if rerr != nil {
+		ex.err = errors.Join(err, rerr)
+		return s.internal(ex)
+	}
+	return resp
+}
+
+// internal is the 500 of a request the server could not answer (an
+// Answerer's error, an answer the renderer refused).
+func (s *Server) internal(ex *exchange) *wire.Response {
+	resp, rerr := respond.RequestFailure(s.r, s.m, s.svc, ex.op, &protocol.RequestError{
+		Status: http.StatusInternalServerError, Code: "InternalFailure", Err: errors.New("the mock server could not answer"),
+	})
+	if rerr != nil {
+		return &wire.Response{Status: http.StatusInternalServerError, Header: wire.Header{"Content-Type": {"text/plain"}},
+			Body: []byte("internal error of the mock server\n")}
+	}
+	return resp
+}
+
+// logExchange writes the request's log line.
+func (s *Server) logExchange(ex *exchange, status int, took time.Duration) {
+	attrs := []any{"operation", ex.opName(), "status", status}
+	if ex.source != "" {
+		attrs = append(attrs, "answer", ex.source)
+	}
+	if ex.member != "" {
+		attrs = append(attrs, "member", ex.member)
+	}
+	level := slog.LevelInfo
+	if ex.err != nil {
+		level = slog.LevelWarn
+		msg := ex.err.Error()
+		if ex.op != nil && sensitivePath(s.m, ex.op.Input, ex.member) {
+			msg = "(the message is left out: the member is @sensitive)"
+		}
+		attrs = append(attrs, "error", msg)
+	}
+	attrs = append(attrs, "took", took.Round(time.Microsecond))
+	s.log.Log(context.Background(), level, "request", attrs...)
+}
+
+// writeResponse writes resp to w.
+func writeResponse(w http.ResponseWriter, resp *wire.Response) error {
+	h := w.Header()
+	for k, vs := range resp.Header {
+		h[k] = append([]string(nil), vs...)
+	}
+	if resp.Body != nil || h.Get("Content-Length") == "" {
+		h.Set("Content-Length", strconv.Itoa(len(resp.Body)))
+	}
+	w.WriteHeader(resp.Status)
+	_, err := w.Write(resp.Body)
+	return err
+}
