@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/smithycurl/smithycurl/client"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/serve"
 )
@@ -39,10 +40,16 @@ func TestValidation(t *testing.T) {
 func TestSensitiveNotLogged(t *testing.T) {
 	m := loadShop(t)
 	for _, id := range shopServices {
-		c, _, logs := mock(t, m, id)
-		serviceError(t, c, "PutItem", `{"name": "n", "secret": "hunter2-is-long"}`)
+		_, url, logs := mock(t, m, id)
+		c, err := client.New(m, id, url, client.WithoutValidation(), client.WithHeader("Authorization", "Bearer tok-SECRET"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		serviceError(t, c, "PutItem", `{"name": "n", "secret": "hunter2"}`)
+		call(t, c, "PutItem", `{"name": "n", "secret": "pw"}`)
 		l := logs.String()
-		if strings.Contains(l, "hunter2") || !regexp.MustCompile(`member=/?secret`).MatchString(l) {
+		if strings.Contains(l, "hunter2") || strings.Contains(l, "tok-SECRET") || strings.Contains(l, `"pw"`) ||
+			!regexp.MustCompile(`member=/?secret`).MatchString(l) {
 			t.Errorf("%s: log:\n%s", id.Name(), l)
 		}
 	}
@@ -82,7 +89,7 @@ func TestBadRequests(t *testing.T) {
 	}{
 		{"not JSON", target, `{"name": `, 400},
 		{"invalid UTF-8", target, "{\"name\": \"\xff\xfe\"}", 400},
-		{"deep nesting", target, strings.Repeat(`{"tags": `, 100000), 0},
+		{"deep nesting", target, `{"name": "n", "tags": ` + strings.Repeat(`[`, 50000), 400},
 		{"over the bound", target, `{"name": "` + strings.Repeat("x", 1<<17) + `"}`, 413},
 		{"unknown operation", map[string]string{"Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": "ShopJson.Nope"}, `{}`, 0},
 	} {

@@ -24,18 +24,23 @@ import (
 const (
 	shopJSON = "smithycurl.serve.shop#ShopJson"
 	shopRest = "smithycurl.serve.shop#ShopRest"
+	shopXML  = "smithycurl.serve.shop#ShopXml"
 	shopCBOR = "smithycurl.serve.shop#ShopCbor"
 )
 
-var shopServices = []model.ShapeID{shopJSON, shopRest, shopCBOR}
+var shopServices = []model.ShapeID{shopJSON, shopRest, shopXML, shopCBOR}
 
 func loadShop(t *testing.T) *model.Model {
 	t.Helper()
-	m, err := model.LoadPaths(context.Background(), filepath.Join("testdata", "shop.smithy"))
+	m, err := loadShopModel()
 	if err != nil {
 		t.Fatal(err)
 	}
 	return m
+}
+
+func loadShopModel() (*model.Model, error) {
+	return model.LoadPaths(context.Background(), filepath.Join("testdata", "shop.smithy"))
 }
 
 // logBuffer collects a server's log lines (written from its goroutines).
@@ -281,7 +286,7 @@ func TestFixtures(t *testing.T) {
 			if !strings.Contains(logs.String(), "answer=fixture") {
 				t.Errorf("the log does not say a fixture answered:\n%s", logs)
 			}
-			if id == shopRest {
+			if id == shopRest || id == shopXML {
 				resp, err := http.Get(url + "/items/locked")
 				if err != nil {
 					t.Fatal(err)

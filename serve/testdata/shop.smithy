@@ -6,6 +6,7 @@ namespace smithycurl.serve.shop
 
 use aws.protocols#awsJson1_0
 use aws.protocols#restJson1
+use aws.protocols#restXml
 use smithy.framework#ValidationException
 use smithy.protocols#rpcv2Cbor
 
@@ -18,6 +19,13 @@ service ShopJson {
 
 @restJson1
 service ShopRest {
+    version: "2026-12-01"
+    operations: [GetItem, PutItem, Watch, Download]
+    errors: [ValidationException]
+}
+
+@restXml
+service ShopXml {
     version: "2026-12-01"
     operations: [GetItem, PutItem, Watch, Download]
     errors: [ValidationException]
@@ -67,6 +75,7 @@ operation PutItem {
 
         @sensitive
         @length(max: 5)
+        @pattern("^[a-z]+$")
         secret: String
     }
     output := {
