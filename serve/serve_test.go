@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -219,6 +220,7 @@ const shopFixtures = `{
     {"match": {"tags": ["a", "b"]}, "output": {"id": "tagged", "created": "2024-05-01T12:00:00Z"}},
     {"output": {"id": "any", "created": 0}}
   ],
+  "Download": [{"output": {"contentType": "text/plain", "data": "aGVsbG8gd29ybGQ="}}],
   "Watch": [
     {"match": {"topic": "two"}, "output": {"topic": "two"}, "events": [{"change": {"id": "a", "count": 1}}, {"change": {"id": "b"}}]},
     {"match": {"topic": "fault"}, "events": [{"change": {"id": "a"}}, {"fault": {"message": "broken"}}]}
@@ -232,7 +234,7 @@ func TestFixtures(t *testing.T) {
 	m := loadShop(t)
 	for _, id := range shopServices {
 		t.Run(id.Name(), func(t *testing.T) {
-			c, url, logs := mock(t, m, id, serve.WithFixtures([]byte(shopFixtures)))
+			c, url, logs := mock(t, m, id, serve.WithFixtures(fixturesFor(t, m, id, shopFixtures)))
 			if out := call(t, c, "GetItem", `{"id": "pen"}`); out["name"] != "A pen" || out["created"] != "2023-11-14T22:13:20Z" {
 				t.Errorf("GetItem pen = %v", out)
 			}
@@ -295,9 +297,35 @@ func TestFixtures(t *testing.T) {
 				if resp.Header.Get("X-Why") != "locked" {
 					t.Errorf("headers of GetItem locked: %v", resp.Header)
 				}
+				// A streaming blob payload is the body as it is.
+				resp, err = http.Get(url + "/download/abc")
+				if err != nil {
+					t.Fatal(err)
+				}
+				body, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if string(body) != "hello world" || resp.Header.Get("Content-Type") != "text/plain" {
+					t.Errorf("Download: %q %v", body, resp.Header)
+				}
 			}
 		})
 	}
+}
+
+// fixturesFor keeps the fixtures of the operations service id has.
+func fixturesFor(t *testing.T, m *model.Model, id model.ShapeID, fixtures string) []byte {
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(fixtures), &all); err != nil {
+		t.Fatal(err)
+	}
+	svc, _ := m.Service(id)
+	for name := range all {
+		if _, err := svc.Operation(name); err != nil {
+			delete(all, name)
+		}
+	}
+	b, _ := json.Marshal(all)
+	return b
 }
 
 // TestFixturesChecked: a fixture that does not fit the model is refused
