@@ -143,6 +143,38 @@ func (c *queryCodec) keyOf(mc *memberCodec) string {
 	return mc.xml.name
 }
 
+// The keys of lists and maps: "Key" + listItems + ".N" for item N (from
+// 1), "Key" + mapEntries + ".N." + the key's or the value's name for
+// entry N. An empty awsQuery list is "Key=", an empty ec2Query list
+// nothing.
+
+// listItems is the segment of a list's keys between the list's own key
+// and the item numbers: "member" (the item's @xmlName) in awsQuery, none
+// ("") when flattened and always in ec2Query.
+func (c *queryCodec) listItems(mc *memberCodec) string {
+	if c.ec2 || mc.xml.flattened {
+		return ""
+	}
+	return mc.target.elem.xml.name
+}
+
+// mapEntries is the segment of a map's keys between the map's own key and
+// the entry numbers: "entry", none when flattened.
+func mapEntries(mc *memberCodec) string {
+	if mc.xml.flattened {
+		return ""
+	}
+	return "entry"
+}
+
+// appendKeyPart appends "." and seg to key, nothing when seg is "".
+func appendKeyPart(key []byte, seg string) []byte {
+	if seg == "" {
+		return key
+	}
+	return append(append(key, '.'), seg...)
+}
+
 // appendParam appends "&key=value", both form-encoded.
 func appendParam(dst, key []byte, value string) []byte {
 	dst = append(dst, '&')
@@ -161,10 +193,7 @@ func (c *queryCodec) encodeValue(dst, key []byte, s *scanner, mc *memberCodec) (
 		}
 		n := 0
 		base := len(key)
-		if !c.ec2 && !mc.xml.flattened {
-			key = append(key, '.')
-			key = append(key, sc.elem.xml.name...)
-		}
+		key = appendKeyPart(key, c.listItems(mc))
 		prefix := len(key)
 		err := s.array(func(i int) error {
 			if null, err := nullItem(s, sc); null || err != nil {
@@ -186,9 +215,7 @@ func (c *queryCodec) encodeValue(dst, key []byte, s *scanner, mc *memberCodec) (
 			return dst, typeError("an object")
 		}
 		n := 0
-		if !mc.xml.flattened {
-			key = append(key, ".entry"...)
-		}
+		key = appendKeyPart(key, mapEntries(mc))
 		prefix := len(key)
 		err := s.object(func(k []byte) error {
 			if null, err := nullItem(s, sc); null || err != nil {

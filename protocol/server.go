@@ -78,6 +78,10 @@ func NewServer(m *model.Model, svc *model.Service, opts ...Option) (Server, erro
 		return newRPCServer(NewRPCv2CBOR(m, svc, opts...).(*rpcCodec)), nil
 	case RPCv2JSON:
 		return newRPCServer(NewRPCv2JSON(m, svc, opts...).(*rpcCodec)), nil
+	case AWSQuery:
+		return newQueryServer(NewAWSQuery(m, svc, opts...).(*queryCodec)), nil
+	case EC2Query:
+		return newQueryServer(NewEC2Query(m, svc, opts...).(*queryCodec)), nil
 	}
 	return nil, fmt.Errorf("service %s: no server for protocol %s yet", svc.Shape.ID, p)
 }
