@@ -171,14 +171,15 @@ func (c *restCodec) headerScalar(v string, mc *memberCodec) ([]byte, error) {
 		}
 		v = string(dec)
 	}
-	return c.textScalar(v, mc, formatHTTPDate)
+	return c.json.textScalar(v, mc, formatHTTPDate)
 }
 
 // textScalar reads a scalar written as text (a header, label or query
-// value; defFormat is the location's timestamp format) into the document
-// form. A server's codec (jsonOptions.strict) takes only the exact forms:
-// true and false, timestamps in their format.
-func (c *restCodec) textScalar(v string, mc *memberCodec, defFormat string) ([]byte, error) {
+// value, a query protocol's form value; defFormat is the location's
+// timestamp format) into the document form. A server's codec
+// (jsonOptions.strict) takes only the exact forms: true and false,
+// timestamps in their format.
+func (o *jsonOptions) textScalar(v string, mc *memberCodec, defFormat string) ([]byte, error) {
 	switch mc.target.kind {
 	case kString, kEnum, kBlob:
 		if mc.target.kind == kBlob {
@@ -189,7 +190,7 @@ func (c *restCodec) textScalar(v string, mc *memberCodec, defFormat string) ([]b
 		return appendString(nil, v), nil
 	case kBool:
 		b := v
-		if !c.json.strict {
+		if !o.strict {
 			b = strings.ToLower(v)
 		}
 		switch b {
@@ -205,7 +206,7 @@ func (c *restCodec) textScalar(v string, mc *memberCodec, defFormat string) ([]b
 		format := orDefault(mc.tsFormat, defFormat)
 		var t timestamp
 		var err error
-		if c.json.strict {
+		if o.strict {
 			t, err = parseStrictTimestamp(format, v)
 		} else {
 			t, err = parseTimestampText(format, v)
@@ -213,7 +214,7 @@ func (c *restCodec) textScalar(v string, mc *memberCodec, defFormat string) ([]b
 		if err != nil {
 			return nil, badValue(err.Error())
 		}
-		return c.json.appendDocTimestamp(nil, t), nil
+		return o.appendDocTimestamp(nil, t), nil
 	}
 	return nil, badValue(fmt.Sprintf("a %s cannot be read from text", kindName(mc.target)))
 }

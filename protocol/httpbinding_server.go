@@ -135,7 +135,7 @@ func (s *restServer) addURIMembers(doc []byte, r *httpRoute, labels []string, t 
 		if err != nil {
 			return nil, inMember(badValue(fmt.Sprintf("label %q: %v", labels[i], err)), sg.label.name)
 		}
-		v, err := s.c.textScalar(text, sg.label, formatDateTime)
+		v, err := s.c.json.textScalar(text, sg.label, formatDateTime)
 		if err != nil {
 			return nil, inMember(err, sg.label.name)
 		}
@@ -181,14 +181,14 @@ func (s *restServer) addURIMembers(doc []byte, r *httpRoute, labels []string, t 
 // scalar the first.
 func (s *restServer) queryValue(vals []string, mc *memberCodec) ([]byte, error) {
 	if mc.target.kind != kList {
-		return s.c.textScalar(vals[0], mc, formatDateTime)
+		return s.c.json.textScalar(vals[0], mc, formatDateTime)
 	}
 	out := []byte{'['}
 	for i, v := range vals {
 		if i > 0 {
 			out = append(out, ',')
 		}
-		doc, err := s.c.textScalar(v, mc.target.elem, formatDateTime)
+		doc, err := s.c.json.textScalar(v, mc.target.elem, formatDateTime)
 		if err != nil {
 			return nil, inIndex(err, i)
 		}

@@ -17,7 +17,8 @@ type jsonOptions struct {
 	bigAsString bool
 	// strict reads values as a server reads a request: timestamps in
 	// their format alone (parseStrictTimestamp), booleans in headers,
-	// labels and query strings as true or false only.
+	// labels and query strings as true or false only; an RPC body without
+	// the client's error correction, nothing after its value.
 	strict bool
 }
 

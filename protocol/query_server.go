@@ -29,7 +29,10 @@ var queryServerCodes = serverCodes{unknownStatus: 400, unknown: "InvalidAction",
 
 const formMediaType = "application/x-www-form-urlencoded"
 
+// newQueryServer is the server of codec c, which it makes a server's
+// (strict: see jsonOptions).
 func newQueryServer(c *queryCodec) *queryServer {
+	c.json.strict = true
 	s := &queryServer{c: c, ops: make(map[string]*model.Operation, len(c.svc.Operations))}
 	for _, op := range c.svc.Operations {
 		s.ops[op.Name] = op
@@ -333,5 +336,6 @@ func (s *queryServer) value(dst []byte, n *formNode, mc *memberCodec) ([]byte, e
 	case kDocument:
 		return dst, badValue("documents cannot be sent in a query protocol")
 	}
-	return s.c.json.textScalar(dst, []byte(n.value), mc)
+	doc, err := s.c.json.textScalar(n.value, mc, formatDateTime)
+	return append(dst, doc...), err
 }

@@ -153,7 +153,8 @@ func TestQueryServerRefusals(t *testing.T) {
 	// Constraints with WithValidation only, required members among them.
 	_, _, err = serve(sv, post("Action=Put&tag=long"))
 	var ve *ValidationError
-	if !asValidation(err, &ve) || ve.List() != "name: is required; tag: length 4 is above the maximum 3" {
+	if !asValidation(err, &ve) || ve.List() != "/name: Value at '/name' failed to satisfy constraint: Member must not be null; "+
+		"/tag: Value with length 4 at '/tag' failed to satisfy constraint: Member must have length less than or equal to 3" {
 		t.Errorf("with validation: %v", err)
 	}
 	req := post(put)

@@ -23,10 +23,10 @@ type rpcFormat interface {
 	// in the document form (vals[i] is members[i], nil when absent).
 	encodeInput(in *shapeCodec, vals [][]byte) ([]byte, error)
 	// decodeStruct reads a structure from a whole body (an empty body is an
-	// empty structure) with its defaults and, unless strict, client error
-	// correction; strict (a server reading a request) also refuses data
+	// empty structure) with its defaults and client error correction; a
+	// server's (jsonOptions.strict) without the correction, refusing data
 	// after the body's value.
-	decodeStruct(sc *shapeCodec, body []byte, strict bool) ([]byte, error)
+	decodeStruct(sc *shapeCodec, body []byte) ([]byte, error)
 	// errorType is the error type a response names, sanitised ("" if none).
 	errorType(resp *wire.Response) string
 	// document returns an error body no error shape describes in the
@@ -169,7 +169,7 @@ func (c *rpcCodec) DecodeResponse(ctx context.Context, op *model.Operation, resp
 	if resp.Status < 200 || resp.Status > 299 {
 		return nil, c.decodeError(p, resp)
 	}
-	out, err := c.format.decodeStruct(p.out, resp.Body, false)
+	out, err := c.format.decodeStruct(p.out, resp.Body)
 	if err != nil {
 		return nil, outputFailure(op, resp.Status, p.out, err)
 	}
@@ -245,7 +245,7 @@ func (c *rpcCodec) decodeError(p *rpcPlan, resp *wire.Response) error {
 	if match == nil {
 		return &ServiceError{Code: orDefault(queryCode, code), Status: resp.Status, Members: doc, Message: messageOf(doc)}
 	}
-	members, err := c.format.decodeStruct(match.sc, resp.Body, false)
+	members, err := c.format.decodeStruct(match.sc, resp.Body)
 	if err != nil {
 		return &ResponseError{Operation: p.op.Shape.ID, Status: resp.Status, Err: fmt.Errorf("error %s: %w", match.shape.ID, err)}
 	}
@@ -302,7 +302,8 @@ func (f jsonFormat) encodeInput(in *shapeCodec, vals [][]byte) ([]byte, error) {
 	return append(body, '}'), nil
 }
 
-func (f jsonFormat) decodeStruct(sc *shapeCodec, body []byte, strict bool) ([]byte, error) {
+func (f jsonFormat) decodeStruct(sc *shapeCodec, body []byte) ([]byte, error) {
+	strict := f.o.strict
 	w := objectWriter{dst: make([]byte, 0, len(body)+len(body)/4+16)}
 	w.dst = append(w.dst, '{')
 	if len(bytes.TrimSpace(body)) > 0 && (sc.kind != kUnit || strict) {

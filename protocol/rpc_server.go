@@ -24,15 +24,18 @@ type rpcServer struct {
 	codes serverCodes
 }
 
-var awsJSONServerCodes = serverCodes{unknownStatus: 400, unknown: "UnknownOperationException",
-	syntax: "SerializationException", required: "ValidationException", mediaType: "UnsupportedMediaTypeException"}
+var awsJSONServerCodes = serverCodes{unknownStatus: 400, unknown: codeUnknownOperation,
+	syntax: codeSerialization, required: "ValidationException", mediaType: codeUnsupportedMedia}
 
 // rpcv2 answers what is not one of its requests as a path that is not
 // found.
-var rpcv2ServerCodes = serverCodes{unknownStatus: 404, unknown: "UnknownOperationException",
-	syntax: "SerializationException", required: "ValidationException", mediaType: "UnsupportedMediaTypeException"}
+var rpcv2ServerCodes = serverCodes{unknownStatus: 404, unknown: codeUnknownOperation,
+	syntax: codeSerialization, required: "ValidationException", mediaType: codeUnsupportedMedia}
 
+// newRPCServer is the server of codec c, which it makes a server's
+// (strict: see jsonOptions).
 func newRPCServer(c *rpcCodec) *rpcServer {
+	c.json.strict = true
 	s := &rpcServer{c: c, ops: make(map[string]*model.Operation, len(c.svc.Operations)), rpcv2: c.d.smithyProtocol != ""}
 	s.codes = awsJSONServerCodes
 	if s.rpcv2 {
@@ -116,7 +119,7 @@ func (s *rpcServer) DecodeRequest(ctx context.Context, op *model.Operation, req 
 	// An input event stream's body is its messages; the other members
 	// come with its initial-request message, which the caller reads.
 	if p.inStream != nil && mediaTypeIs(ct, EventStreamMediaType) {
-		return s.c.format.decodeStruct(p.in, nil, true)
+		return s.c.format.decodeStruct(p.in, nil)
 	}
 	body, err := requestBody(op, req, s.codes)
 	if err != nil {
@@ -128,7 +131,7 @@ func (s *rpcServer) DecodeRequest(ctx context.Context, op *model.Operation, req 
 	if len(body) > 0 && ct != "" && !mediaTypeIs(ct, s.c.d.contentType) {
 		return nil, refuse(op, 415, s.codes.mediaType, fmt.Errorf("Content-Type %q, want %s", ct, s.c.d.contentType))
 	}
-	doc, err := s.c.format.decodeStruct(p.in, body, true)
+	doc, err := s.c.format.decodeStruct(p.in, body)
 	if err != nil {
 		return nil, refuse(op, 400, s.codes.syntax, fmt.Errorf("body: %w", err))
 	}
@@ -160,5 +163,5 @@ func (s *rpcServer) checkAccept(op *model.Operation, p *rpcPlan, req *wire.Reque
 			return nil
 		}
 	}
-	return refuse(op, 406, "NotAcceptableException", errors.New("Accept "+accept+" does not take "+want))
+	return refuse(op, 406, codeNotAcceptable, errors.New("Accept "+accept+" does not take "+want))
 }

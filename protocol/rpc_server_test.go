@@ -241,7 +241,7 @@ func TestRPCServerRefusesBadRequests(t *testing.T) {
 	for _, v := range ve.Violations {
 		paths = append(paths, v.Path)
 	}
-	if got := strings.Join(paths, " "); got != "name tag count nested.id" {
+	if got := strings.Join(paths, " "); got != "/name /tag /count /nested/id" {
 		t.Errorf("violations at %q: %s", got, ve.List())
 	}
 }

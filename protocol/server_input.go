@@ -78,13 +78,16 @@ func requestBody(op *model.Operation, req *wire.Request, codes serverCodes) ([]b
 // checkInput checks input doc of op (structure in) as a server must: a
 // missing @required member is a *RequestError; with WithValidation every
 // violation, required members and constraint traits alike, is returned in
-// one *ValidationError, the form Smithy's ValidationException lists.
+// one *ValidationError, in the words of Smithy's ValidationException.
 func checkInput(cfg *config, op *model.Operation, in *shapeCodec, doc []byte, codes serverCodes) error {
 	vals, err := topLevel(in, doc)
 	if err != nil {
 		return refuse(op, 400, codes.syntax, err)
 	}
-	vs := validateInput(in, vals, cfg.validate)
+	// A ValidationError speaks as a Smithy server's ValidationException;
+	// a RequestError's member path is in the client's words.
+	v := validator{constraints: cfg.validate, smithy: cfg.validate}
+	vs := v.input(in, vals)
 	switch {
 	case len(vs) == 0:
 		return nil

@@ -346,12 +346,6 @@ func (r *xmlReader) mapEntry(dst []byte, sc *shapeCodec, se xmlStartTag) ([]byte
 
 // scalar converts the text of a scalar to the document form.
 func (r *xmlReader) scalar(dst []byte, text []byte, mc *memberCodec) ([]byte, error) {
-	return r.json.textScalar(dst, text, mc)
-}
-
-// textScalar converts the text of a scalar, as XML elements and query
-// parameters write it, to the document form.
-func (o *jsonOptions) textScalar(dst []byte, text []byte, mc *memberCodec) ([]byte, error) {
 	sc := mc.target
 	switch sc.kind {
 	case kString, kEnum:
@@ -377,9 +371,9 @@ func (o *jsonOptions) textScalar(dst []byte, text []byte, mc *memberCodec) ([]by
 		if err != nil {
 			return dst, badValue(err.Error())
 		}
-		return o.appendDocTimestamp(dst, ts), nil
+		return r.json.appendDocTimestamp(dst, ts), nil
 	}
-	return dst, badValue(fmt.Sprintf("a %s cannot be read from text", kindName(sc)))
+	return dst, badValue(fmt.Sprintf("a %s cannot be read from XML", kindName(sc)))
 }
 
 // findElement walks from the root down the element path (local names; the
