@@ -137,8 +137,8 @@ func removePath(v map[string]any, path string) {
 
 // gen is a generator of plain values valid by the model.
 func (s *Server) gen(seed int64) *valuegen.Gen {
-	g := valuegen.New(s.m, seed)
-	g.Constrained, g.Plain = true, true
+	g := valuegen.NewLight(s.m, seed)
+	g.Constrained, g.Plain, g.Patterns = true, true, &s.patterns
 	g.StatusMin, g.StatusMax = 200, 200
 	if _, rest := s.r.(respond.Rest); rest { // members travel in headers too
 		g.Locate = respond.LocateHTTP

@@ -34,6 +34,7 @@ import (
 	"time"
 
 	"github.com/smithycurl/smithycurl/internal/respond"
+	"github.com/smithycurl/smithycurl/internal/valuegen"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/protocol"
 	"github.com/smithycurl/smithycurl/wire"
@@ -56,6 +57,7 @@ type Server struct {
 	answers  []Answerer // WithAnswerer's, then the fixtures
 	examples map[*model.Operation][]entry
 	events   protocol.ResponseEvents // nil: the protocol has no event streams
+	patterns valuegen.Patterns       // the random outputs' compiled @pattern regexps
 }
 
 // Option configures a Server.

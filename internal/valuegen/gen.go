@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -53,6 +54,9 @@ type Gen struct {
 	// is any JSON value, or with UnknownUnionText plain text (the XML
 	// decoders keep an element's content as written).
 	UnknownUnions, UnknownUnionText bool
+	// Patterns caches the compiled @pattern regexps across generators
+	// (nil: each value compiles its own).
+	Patterns *Patterns
 	// Plain makes values a person reads, as a mock server answers: short
 	// words, small numbers, recent dates; no edge cases (huge or control
 	// characters, NaN, extreme numbers).
@@ -64,6 +68,46 @@ type Gen struct {
 // New returns a generator for m seeded with seed.
 func New(m *model.Model, seed int64) *Gen {
 	return &Gen{v: respond.View{M: m}, R: rand.New(rand.NewSource(seed)), MaxDepth: 4, StatusMin: 200, StatusMax: 299}
+}
+
+// NewLight returns a generator for m seeded with seed whose random source
+// (splitmix64) is cheap to make, for a generator per request (New's takes
+// microseconds to seed). Its values differ from New's for the same seed.
+func NewLight(m *model.Model, seed int64) *Gen {
+	g := New(m, 0)
+	g.R = rand.New(&splitMix{uint64(seed)})
+	return g
+}
+
+// splitMix is the splitmix64 generator, a rand.Source64.
+type splitMix struct{ s uint64 }
+
+func (r *splitMix) Uint64() uint64 {
+	r.s += 0x9e3779b97f4a7c15
+	z := r.s
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+func (r *splitMix) Int63() int64    { return int64(r.Uint64() >> 1) }
+func (r *splitMix) Seed(seed int64) { r.s = uint64(seed) }
+
+// Patterns is a cache of compiled @pattern regexps, safe for concurrent
+// use; the zero value is empty.
+type Patterns struct{ m sync.Map } // pattern → *regexp.Regexp (nil when Go cannot compile it)
+
+func (p *Patterns) compile(pattern string) *regexp.Regexp {
+	if p == nil {
+		re, _ := regexp.Compile(pattern)
+		return re
+	}
+	if re, ok := p.m.Load(pattern); ok {
+		return re.(*regexp.Regexp)
+	}
+	re, _ := regexp.Compile(pattern)
+	p.m.Store(pattern, re)
+	return re
 }
 
 // ctx is what restricts one value: its location and whether it is a host
@@ -496,7 +540,7 @@ func (g *Gen) constrainedString(mem *model.Member, c ctx) string {
 	}
 	var re *regexp.Regexp
 	if hasPat {
-		re, _ = regexp.Compile(pat.Str())
+		re = g.Patterns.compile(pat.Str())
 	}
 	lo, hi := int64(0), int64(-1)
 	if hasLen {

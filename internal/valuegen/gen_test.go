@@ -30,7 +30,8 @@ func TestFromPattern(t *testing.T) {
 }
 
 // TestPlain: plain constrained outputs of the Todo example fit the model,
-// patterns included, and a seed gives the same values again.
+// patterns included, and a seed gives the same values again, from New and
+// from NewLight with a Patterns cache.
 func TestPlain(t *testing.T) {
 	m, err := model.LoadPaths(context.Background(), filepath.Join("..", "..", "examples", "todo"))
 	if err != nil {
@@ -41,10 +42,15 @@ func TestPlain(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := regexp.MustCompile(`^[0-9a-f-]{36}$`)
+	var patterns Patterns
 	for _, op := range svc.Operations {
-		for seed := int64(0); seed < 20; seed++ {
+		for seed := int64(0); seed < 40; seed++ {
 			out := func() []byte {
 				g := New(m, seed)
+				if seed%2 == 1 { // the light source, the patterns cached
+					g = NewLight(m, seed)
+					g.Patterns = &patterns
+				}
 				g.Constrained, g.Plain = true, true
 				v := g.Output(op)
 				if g.Unsat {
