@@ -57,7 +57,7 @@ vet:
 conformance:
 	$(GO) run ./testing/cmd/conformance
 
-# Every fuzzer, FUZZTIME each (17 fuzzers: 5 min 40 s at 20 s). fuzz-long runs each
+# Every fuzzer, FUZZTIME each (18 fuzzers: 6 min at 20 s). fuzz-long runs each
 # to FUZZLONG executions; crashers land in testdata/fuzz/ as regression seeds.
 FUZZERS := ./model:FuzzParseIDL ./model:FuzzParseAST ./model:FuzzSnapshot \
 	./testing/proptest:FuzzDecodeResponse ./testing/proptest:FuzzDecodeError \
@@ -66,7 +66,8 @@ FUZZERS := ./model:FuzzParseIDL ./model:FuzzParseAST ./model:FuzzSnapshot \
 	./protocol:FuzzXMLDecode ./protocol:FuzzXMLTokenizer \
 	./protocol:FuzzDecodeCBOR ./protocol:FuzzDecodeRPCJSON \
 	./eventstream:FuzzEventStreamDecode ./protocol:FuzzDecodeEvent \
-	./model:FuzzASTFastReader ./awsconfig:FuzzLoad
+	./model:FuzzASTFastReader ./awsconfig:FuzzLoad \
+	./protocol:FuzzServerRequest
 FUZZLONG ?= 10000000x
 
 fuzz:

@@ -215,6 +215,7 @@ func TestRPCServerRefusesBadRequests(t *testing.T) {
 		{"missing nested required", `{"name":"n","nested":{"level":1}}`, ct, "ValidationException", "nested.id", 400},
 		{"no body", ``, ct, "ValidationException", "name", 400},
 		{"wrong media type", `{"name":"n"}`, "application/json", "UnsupportedMediaTypeException", "", 415},
+		{"deep unknown member", `{"name":"n","x":` + strings.Repeat("[", 100000), ct, "SerializationException", "", 400},
 	} {
 		_, _, err := serve(s, req(tc.body, tc.ct))
 		requestError(t, err, tc.status, tc.code, tc.member)
