@@ -111,7 +111,10 @@ func renderCode(r Renderer, m *model.Model, svc *model.Service, op *model.Operat
 			{ID: model.TraitError, Value: model.String("client")},
 			{ID: model.TraitHTTPError, Value: model.Int(int64(status))},
 		},
-		Members: []*model.Member{{ID: id + "$message", Target: "smithy.api#String"}},
+		// <Message> in the XML protocols, where their clients read an
+		// error's message (message in JSON).
+		Members: []*model.Member{{ID: id + "$message", Target: "smithy.api#String",
+			Traits: model.Traits{{ID: model.TraitXMLName, Value: model.String("Message")}}}},
 	}
 	return r.RenderError(m, op, e, map[string]any{"message": msg})
 }

@@ -1,10 +1,13 @@
 $version: "2"
 
 // A small shop served by the mock server's tests in several protocols: the
-// same operations under awsJson1_0, restJson1 and rpcv2Cbor.
+// same operations under awsJson1_0, restJson1, restXml, awsQuery, ec2Query and
+// rpcv2Cbor (the query protocols have no event streams).
 namespace smithycurl.serve.shop
 
 use aws.protocols#awsJson1_0
+use aws.protocols#awsQuery
+use aws.protocols#ec2Query
 use aws.protocols#restJson1
 use aws.protocols#restXml
 use smithy.framework#ValidationException
@@ -29,6 +32,21 @@ service ShopXml {
     version: "2026-12-01"
     operations: [GetItem, PutItem, Watch, Download]
     errors: [ValidationException]
+}
+
+@awsQuery
+@xmlNamespace(uri: "https://example.com/shop/")
+service ShopQuery {
+    version: "2026-12-01"
+    operations: [GetItem, PutItem]
+    errors: [ValidationException]
+}
+
+@ec2Query
+@xmlNamespace(uri: "https://example.com/shop/")
+service ShopEc2 {
+    version: "2026-12-01"
+    operations: [GetItem, PutItem]
 }
 
 @rpcv2Cbor
