@@ -23,15 +23,16 @@ import (
 
 // The services of testdata/shop.smithy, one per protocol.
 const (
-	shopJSON  = "smithycurl.serve.shop#ShopJson"
-	shopRest  = "smithycurl.serve.shop#ShopRest"
-	shopXML   = "smithycurl.serve.shop#ShopXml"
-	shopQuery = "smithycurl.serve.shop#ShopQuery"
-	shopEC2   = "smithycurl.serve.shop#ShopEc2"
-	shopCBOR  = "smithycurl.serve.shop#ShopCbor"
+	shopJSON   = "smithycurl.serve.shop#ShopJson"
+	shopJSON11 = "smithycurl.serve.shop#ShopJson11"
+	shopRest   = "smithycurl.serve.shop#ShopRest"
+	shopXML    = "smithycurl.serve.shop#ShopXml"
+	shopQuery  = "smithycurl.serve.shop#ShopQuery"
+	shopEC2    = "smithycurl.serve.shop#ShopEc2"
+	shopCBOR   = "smithycurl.serve.shop#ShopCbor"
 )
 
-var shopServices = []model.ShapeID{shopJSON, shopRest, shopXML, shopQuery, shopEC2, shopCBOR}
+var shopServices = []model.ShapeID{shopJSON, shopJSON11, shopRest, shopXML, shopQuery, shopEC2, shopCBOR}
 
 func loadShop(t *testing.T) *model.Model {
 	t.Helper()

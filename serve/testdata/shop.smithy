@@ -1,11 +1,14 @@
 $version: "2"
 
 // A small shop served by the mock server's tests in several protocols: the
-// same operations under awsJson1_0, restJson1, restXml, awsQuery, ec2Query and
-// rpcv2Cbor (the query protocols have no event streams).
+// same operations under awsJson1_0, awsJson1_1, restJson1, restXml,
+// awsQuery, ec2Query and rpcv2Cbor (the query protocols have no event
+// streams; rpcv2Json and simpleRestJson are tested on the kv and Todo
+// models).
 namespace smithycurl.serve.shop
 
 use aws.protocols#awsJson1_0
+use aws.protocols#awsJson1_1
 use aws.protocols#awsQuery
 use aws.protocols#ec2Query
 use aws.protocols#restJson1
@@ -18,6 +21,12 @@ service ShopJson {
     version: "2026-12-01"
     operations: [GetItem, PutItem, Watch]
     errors: [ValidationException]
+}
+
+@awsJson1_1
+service ShopJson11 {
+    version: "2026-12-01"
+    operations: [GetItem, PutItem, Watch]
 }
 
 @restJson1
