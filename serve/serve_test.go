@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -359,6 +360,46 @@ func TestFixturesChecked(t *testing.T) {
 		_, err := serve.New(m, svc, serve.WithFixturesFile(path))
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), path) {
 			t.Errorf("%s: %v, want the file and %q", c.fixtures, err, c.want)
+		}
+	}
+}
+
+// TestConcurrent: one server answers many clients at once, from fixtures,
+// examples and at random, each answer the one its request gets alone (run
+// under -race in make test).
+func TestConcurrent(t *testing.T) {
+	m := loadShop(t)
+	for _, id := range []model.ShapeID{shopJSON, shopRest} {
+		c, _, _ := mock(t, m, id, serve.WithFixtures(fixturesFor(t, m, id, shopFixtures)))
+		inputs := []string{`{"id": "pen"}`, `{"id": "ex1"}`, `{"id": "r1"}`, `{"id": "r2"}`}
+		want := make([]string, len(inputs))
+		for i, in := range inputs {
+			out, err := c.Call(context.Background(), "GetItem", []byte(in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want[i] = string(out)
+		}
+		var wg sync.WaitGroup
+		errs := make(chan string, 8*40)
+		for w := 0; w < 8; w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := 0; i < 40; i++ {
+					k := (w + i) % len(inputs)
+					out, err := c.Call(context.Background(), "GetItem", []byte(inputs[k]))
+					if err != nil || string(out) != want[k] {
+						errs <- fmt.Sprintf("%s: %s, %v; want %s", inputs[k], out, err, want[k])
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for e := range errs {
+			t.Errorf("%s: %s", id.Name(), e)
 		}
 	}
 }
