@@ -6,7 +6,7 @@ BUILD     := build
 # (169.254.169.254) when no credentials are found; tests of IMDS use fakes.
 export AWS_EC2_METADATA_DISABLED := true
 
-.PHONY: bench-transfer all deps deps-test test-build test-race test-go fuzz-brief build demo test vet unit conformance fuzz bench clean contract bench-aws lib install examples ctest bench-c pytest bench-python gentest-c bench-typed-c proptest fuzz-long bench-sched bench-stream bench-soak bench-async-c bench-python-async bench-startup diff-botocore diff-botocore-responses reach reach-sample
+.PHONY: bench-transfer all deps deps-test test-build test-race test-go fuzz-brief build demo test vet unit conformance fuzz bench clean contract bench-aws lib install examples ctest bench-c pytest bench-python gentest-c bench-typed-c proptest fuzz-long bench-sched bench-stages bench-stream bench-soak bench-async-c bench-python-async bench-startup diff-botocore diff-botocore-responses reach reach-sample
 
 all: build
 
@@ -217,6 +217,7 @@ bench:
 	$(MAKE) bench-startup
 	$(MAKE) bench-c
 	$(MAKE) bench-async-c
+	$(MAKE) bench-stages
 	$(MAKE) bench-typed-c
 	$(MAKE) bench-python
 	$(MAKE) bench-python-async
@@ -351,6 +352,19 @@ bench-c: lib build
 	$(CC) $(CFLAGS_C) -Iinclude -o $(BUILD)/bench-c-startup bench/c/startup.c -L$(BUILD) -lsmithycurl -Wl,-rpath,$(CURDIR)/$(BUILD)
 	bench/c/run.sh
 	$(BUILD)/bench-c-startup $${SMITHYCURL_SHARED:-../shared}/models/aws/dynamodb.json 21
+
+# Where a call's CPU goes: the C API's echo calls beside the hand-written
+# libcurl loop in the same run (1, 2 and 8 threads, alternating rounds), each
+# measurement under perf record -g, its samples put in stages (encode,
+# transport, wait, decode, copies, runtime, client: bench/c/stages.py), and
+# the same calls made through the client's multi loop (smithycurl_call_async
+# and a wait on a condition variable); CPU and calls/s as ratios to the loop,
+# voluntary context switches per call. `bench/c/stages.sh NAME=LIB...`
+# compares libraries (before and after a change) the same way.
+bench-stages: lib build
+	$(GO) build -o $(BUILD)/testserver ./testing/cmd/testserver
+	$(CC) $(CFLAGS_C) -Iinclude -o $(BUILD)/bench-c bench/c/bench.c -lcurl -lpthread -ldl
+	BENCH_STAGES_ENGINE=1 bench/c/stages.sh
 
 # Asynchronous calls: BENCH_ASYNC_CALLS echo calls with BENCH_ASYNC_INFLIGHT
 # (10,000) in flight from one thread, through the completion queue (poll on

@@ -9,6 +9,8 @@ import (
 	"os"
 	"runtime"
 	"sync"
+
+	"github.com/smithycurl/smithycurl/transport"
 )
 
 // How C threads that call in get along with the Go scheduler.
@@ -25,8 +27,12 @@ import (
 //     the thread took an idle one back on its next call and woke the
 //     sleeping sysmon again, a futex wake-up and context switches per
 //     call. A yield (runtime.Gosched, which reschedules the goroutine and
-//     moves the tick) when the thread's last one is SCX_YIELD_NS (5 ms)
-//     old keeps sysmon asleep; it costs a few context switches every 5 ms.
+//     moves the tick) when the thread's last one is 5 ms old keeps sysmon
+//     asleep; it costs a few context switches every 5 ms. The clock is
+//     the transport's (transport.YieldClock), per thread, which its
+//     blocking transfers share: a call that waits in libcurl on this
+//     thread yields there, after the transfer, and the next call's hint
+//     then finds no yield due.
 //   - with more calling threads than Ps, a thread that enters Go finds no
 //     idle P (the others are held by threads waiting in libcurl) and
 //     sleeps until sysmon takes one away (from 20 µs up to 10 ms). So
@@ -44,6 +50,8 @@ var (
 	procsMu      sync.Mutex
 	procsFromEnv = os.Getenv("GOMAXPROCS") != ""
 )
+
+func init() { C.scx_set_yield_clock(transport.YieldClock()) }
 
 func schedHints(hints, threads int) {
 	if hints&C.SCX_HINT_NEW_THREAD != 0 && !procsFromEnv {

@@ -72,8 +72,10 @@ enum {
 // SCX_PAYLOAD_COPY when that is copied before the call returns (async).
 enum { SCX_PAYLOAD_CALL = 1, SCX_PAYLOAD_IN = 2, SCX_PAYLOAD_COPY = 4 };
 
-// Scheduling hints of scx_call (sched.go).
+// Scheduling hints of scx_call (sched.go), and the clock of their yields
+// (transport.YieldClock, an int (*)(void)).
 enum { SCX_HINT_NEW_THREAD = 1, SCX_HINT_YIELD = 2 };
+void scx_set_yield_clock(void *fn);
 
 void scx_trace_invoke(uintptr_t fn, uintptr_t user, const char *ev, size_t len);
 // A hook or signer of an interceptor (hooks.go, hooks.c); ctx is the

@@ -40,14 +40,18 @@ __attribute__((constructor)) static void smithycurl_record_pid(void) {
 
 // Scheduling hints passed to Go with each call (CALL_PROLOGUE, entry.h; see
 // sched.go), kept in C where thread-local storage is one load: whether this
-// is the thread's first call, or its first call SCX_YIELD_NS or more after
-// its last yield, and how many threads that have made a call are alive (a
-// pthread key's destructor counts them out).
-#define SCX_YIELD_NS 5000000LL
-static __thread long long scx_thread_tick; // CLOCK_MONOTONIC ns; 0: never called
+// is the thread's first call, or whether it is due a yield to the Go
+// scheduler (the transport's per-thread clock, sc_yield_due in
+// transport/shim.h, which its transfers on this thread share: set by
+// sched.go's init through scx_set_yield_clock), and how many threads that
+// have made a call are alive (a pthread key's destructor counts them out).
+static __thread int scx_thread_seen;
+static int (*volatile scx_yield_due)(void); // NULL until the Go runtime's init ran
 static int scx_call_threads;
 static pthread_key_t scx_thread_key;
 static pthread_once_t scx_thread_once = PTHREAD_ONCE_INIT;
+
+void scx_set_yield_clock(void *fn) { scx_yield_due = (int (*)(void))fn; }
 
 static void scx_thread_exit(void *p) {
     (void)p;
@@ -57,23 +61,17 @@ static void scx_thread_exit(void *p) {
 static void scx_thread_key_init(void) { pthread_key_create(&scx_thread_key, scx_thread_exit); }
 
 int scx_sched_hints(int *threads) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    long long now = (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-    if (scx_thread_tick == 0) {
-        scx_thread_tick = now;
+    int (*due)(void) = scx_yield_due;
+    int hints = due && due() ? SCX_HINT_YIELD : 0;
+    if (!scx_thread_seen) {
+        scx_thread_seen = 1;
         pthread_once(&scx_thread_once, scx_thread_key_init);
         *threads = __atomic_add_fetch(&scx_call_threads, 1, __ATOMIC_RELAXED);
         pthread_setspecific(scx_thread_key, (void *)1);
-        return SCX_HINT_NEW_THREAD;
+        hints |= SCX_HINT_NEW_THREAD;
     }
-    if (now - scx_thread_tick >= SCX_YIELD_NS) {
-        scx_thread_tick = now;
-        return SCX_HINT_YIELD;
-    }
-    return 0;
+    return hints;
 }
-
 
 // ---- version, codes, memory: pure C, usable anywhere ----
 

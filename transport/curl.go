@@ -28,6 +28,7 @@ type Curl struct {
 	defaultAE bool // a default header is Accept-Encoding
 
 	share unsafe.Pointer // CURLSH*
+	yield func()         // runtime.Gosched: Do's yield to the scheduler (sc_yield_due); tests count it
 
 	mu     sync.Mutex
 	idle   []*handle
@@ -76,6 +77,7 @@ func New(cfg Config) (*Curl, error) {
 		connectMS: ms(cfg.ConnectTimeout),
 		totalMS:   ms(cfg.Timeout),
 		busy:      make(map[*handle]struct{}),
+		yield:     runtime.Gosched,
 	}
 	if t.maxBody < 0 {
 		t.maxBody = -1

@@ -60,6 +60,7 @@ func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 	if !stop() {
 		<-h.cancelDone // the AfterFunc ran (or is running): let it finish before reuse
 	}
+	yield := h.c.res.yield_due != 0
 	resp, rerr := t.finish(ctx, h, &c, st)
 	// libcurl < 8 leaves some state of an HTTP/2 transfer that ended early
 	// (a stream closed by the caller, a failure) in its easy handle: the
@@ -67,5 +68,14 @@ func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 	// framing layer" before any response (TestStreamH2CFailedHandleFreed).
 	// Such a handle is freed rather than reused there.
 	t.put(h, rerr == nil || curlVersion() >= 0x080000)
+	if yield {
+		t.yield() // runtime.Gosched; see sc_yield_due
+	}
 	return t.traceResponse(&c, resp, rerr)
 }
+
+// YieldClock is the address of sc_yield_due (shim.h), an int (*)(void):
+// whether the calling thread is due a yield to the Go scheduler now. The
+// C API (export) asks it when a C thread enters Go, so that the thread's
+// calls and its transfers here share one clock and yield once per period.
+func YieldClock() unsafe.Pointer { return C.sc_yield_due }

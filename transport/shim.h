@@ -28,6 +28,7 @@ typedef struct sc_result {
 	int resend_blocked; /* libcurl wanted to re-send on a fresh connection; refused */
 	int stream_failed;  /* the Go reader or writer of a streamed body failed */
 	int streamed;       /* the response body went to the Go writer */
+	int yield_due;      /* the thread is due a yield to the Go scheduler (sc_yield_due) */
 } sc_result;
 
 typedef struct sc_handle {
@@ -122,6 +123,17 @@ int sc_prepare(sc_handle *h, const char *strs, int nhdrs, int method_kind,
    per-call pointer sc_prepare set. started says the transfer ran (a
    request never added to a multi handle has no transfer information). */
 void sc_finish(sc_handle *h, CURLcode res, int started);
+/* sc_yield_due says whether the calling thread should now let the Go
+   scheduler run (runtime.Gosched): true once SC_YIELD_NS or more after its
+   last yield, or its first question, and then not again for as long. A
+   thread that enters Go from C, or a goroutine that loops on blocking
+   transfers, keeps its P (Go's scheduling slot) in the system-call state
+   while libcurl waits; sysmon preempts a P whose schedule tick has not
+   moved for 10 ms (a signal, the P handed off, sysmon polling every 20 us
+   again), and a yield moves the tick. The clock is per OS thread and shared
+   by whoever asks on it (sc_perform for Curl.Do, the C API's calls through
+   transport.YieldClock), so a thread yields once per period. Any thread. */
+int sc_yield_due(void);
 /* sc_trim frees a large body buffer kept from the last call. */
 void sc_trim(sc_handle *h);
 

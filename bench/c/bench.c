@@ -10,6 +10,10 @@
 // through smithycurl_call on one shared client (the output checked), and
 // directly with libcurl (one reused easy handle per thread, the body
 // collected into a buffer and compared with the expected bytes).
+// A third kind, smithycurl-engine, is run by bench/c/stages.sh only: each
+// call through smithycurl_call_async and a wait on a condition variable,
+// the synchronous call routed through the client's multi loop (the design
+// issue 27 item 3 (b) measures against a wait inside smithycurl_call).
 // Each measurement runs in a fresh child process (the libcurl children never
 // load the Go runtime: libsmithycurl is dlopen'ed by the smithycurl children
 // only) and reports wall time and the process's CPU time (user + system,
@@ -98,6 +102,8 @@ static struct {
     int (*call)(smithycurl_client *, const char *, const char *, size_t, smithycurl_cancel_token *, smithycurl_result **);
     int (*result_output)(smithycurl_result *, const char **, size_t *);
     int (*result_free)(smithycurl_result *);
+    int (*call_async)(smithycurl_client *, const char *, const char *, size_t, smithycurl_cancel_token *,
+                      smithycurl_done_fn, void *);
 } sc;
 static smithycurl_client *client;
 
@@ -115,6 +121,49 @@ static void *sc_worker(void *arg) {
     return NULL;
 }
 
+// One synchronous call made through the asynchronous API: the caller
+// waits on a condition variable the completion signals.
+struct engine_wait {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int done, ok;
+};
+
+static void engine_done(void *ud, smithycurl_code code, smithycurl_result *r) {
+    struct engine_wait *w = ud;
+    const char *out;
+    size_t n = 0;
+    int ok = code == SMITHYCURL_OK && sc.result_output(r, &out, &n) == SMITHYCURL_OK && n >= 20 &&
+             memcmp(out, "{\"id\":\"a1b2c3d4\"", 16) == 0;
+    sc.result_free(r);
+    pthread_mutex_lock(&w->mu);
+    w->done = 1, w->ok = ok;
+    pthread_cond_signal(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+}
+
+static void *sc_engine_worker(void *arg) {
+    (void)arg;
+    struct engine_wait w;
+    pthread_mutex_init(&w.mu, NULL);
+    pthread_cond_init(&w.cv, NULL);
+    for (int i = 0; i < per_thread; i++) {
+        w.done = 0, w.ok = 0;
+        if (sc.call_async(client, "CreateOrder", echo_request, sizeof echo_request - 1, NULL, engine_done, &w) !=
+            SMITHYCURL_OK) {
+            __atomic_add_fetch(&failures, 1, __ATOMIC_RELAXED);
+            continue;
+        }
+        pthread_mutex_lock(&w.mu);
+        while (!w.done) pthread_cond_wait(&w.cv, &w.mu);
+        pthread_mutex_unlock(&w.mu);
+        if (!w.ok) __atomic_add_fetch(&failures, 1, __ATOMIC_RELAXED);
+    }
+    pthread_cond_destroy(&w.cv);
+    pthread_mutex_destroy(&w.mu);
+    return NULL;
+}
+
 static int load_sc(const char *lib) {
     void *h = dlopen(lib, RTLD_NOW);
     if (!h) {
@@ -123,7 +172,7 @@ static int load_sc(const char *lib) {
     }
 #define SYM(f) *(void **)&sc.f = dlsym(h, "smithycurl_" #f)
     SYM(loader_new); SYM(loader_add_path); SYM(loader_load); SYM(client_new); SYM(call); SYM(result_output);
-    SYM(result_free);
+    SYM(result_free); SYM(call_async);
     smithycurl_loader *ld;
     smithycurl_model *m;
     sc.loader_new(&ld);
@@ -133,13 +182,15 @@ static int load_sc(const char *lib) {
     return 0;
 }
 
-// worker runs one measurement and prints "wall cpu failures".
+// worker runs one measurement and prints "wall cpu failures vcsw" (vcsw:
+// the voluntary context switches of the measurement).
 static int worker(const char *kind, int threads, int calls, const char *lib) {
     per_thread = calls / threads;
-    int is_sc = strcmp(kind, "smithycurl") == 0;
+    int is_engine = strcmp(kind, "smithycurl-engine") == 0;
+    int is_sc = is_engine || strcmp(kind, "smithycurl") == 0;
     curl_global_init(CURL_GLOBAL_ALL);
     if (is_sc && load_sc(lib) != 0) return 1;
-    void *(*fn)(void *) = is_sc ? sc_worker : curl_worker;
+    void *(*fn)(void *) = is_engine ? sc_engine_worker : is_sc ? sc_worker : curl_worker;
     // Warm up: open the connections, fill the caches.
     int saved = per_thread;
     per_thread = 20;
@@ -147,10 +198,11 @@ static int worker(const char *kind, int threads, int calls, const char *lib) {
     per_thread = saved;
     failures = 0;
     pthread_t th[64];
+    long v0 = vcsw();
     double w0 = now_s(), c0 = cpu_s();
     for (int i = 0; i < threads; i++) pthread_create(&th[i], NULL, fn, NULL);
     for (int i = 0; i < threads; i++) pthread_join(th[i], NULL);
-    printf("%f %f %d\n", now_s() - w0, cpu_s() - c0, failures);
+    printf("%f %f %d %ld\n", now_s() - w0, cpu_s() - c0, failures, vcsw() - v0);
     return 0;
 }
 

@@ -19,6 +19,14 @@ static inline double cpu_s(void) {
     return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 }
 
+// vcsw is this process's voluntary context switches so far (every thread):
+// a thread that blocked (in poll, on a futex, in the Go scheduler).
+static inline long vcsw(void) {
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_nvcsw;
+}
+
 static inline int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
