@@ -489,9 +489,7 @@ func (c *Client) prepare(ctx context.Context, operation string, input []byte, co
 	if plan.unsupported != "" && !(eventStream && plan.eventStream) {
 		return nil, nil, nil, nil, usageError(op.Shape.ID, "%s", plan.unsupported)
 	}
-	if msg := jsonstr.CheckText(input); msg != "" {
-		return nil, nil, nil, nil, usageError(op.Shape.ID, "the input is %s", msg)
-	}
+	given := input
 	body, err := newCallBody(op, plan, co)
 	if err != nil {
 		return nil, nil, nil, nil, err
@@ -509,15 +507,15 @@ func (c *Client) prepare(ctx context.Context, operation string, input []byte, co
 		body.placeholder = true
 	}
 	if input, err = plan.custom.CrossRegion(ctx, input, c.signingRegion(), c.crossRegionPresigner(op)); err != nil {
-		return nil, nil, nil, nil, usageError(op.Shape.ID, "%v", err)
+		return nil, nil, nil, nil, textFault(op, given, usageError(op.Shape.ID, "%v", err))
 	}
 	if input, err = plan.custom.Input(input); err != nil {
-		return nil, nil, nil, nil, usageError(op.Shape.ID, "%v", err)
+		return nil, nil, nil, nil, textFault(op, given, usageError(op.Shape.ID, "%v", err))
 	}
 	body.custom, body.input = plan.custom, input
 	req, base, ep, e := c.encodeRequest(ctx, op, plan, input, co.payload, extra, "")
 	if e != nil {
-		return nil, nil, nil, nil, e
+		return nil, nil, nil, nil, textFault(op, given, e)
 	}
 	if body.responder == nil {
 		if body.discovered, e = c.discoverEndpoint(ctx, op, input, req); e != nil {
@@ -578,6 +576,20 @@ func (c *Client) prepare(ctx context.Context, operation string, input []byte, co
 		req.DisplayURL = shown
 	}
 	return op, plan, req, body, nil
+}
+
+// textFault is e, the error of a call refused for its input, or the
+// error naming where the input's text is not Unicode when it is not: the
+// codec's scan is the only check of the text (one pass over the input),
+// and this failure path alone reads the text again to say where.
+func textFault(op *model.Operation, input []byte, e *Error) *Error {
+	if e.Kind != KindUsage && e.Kind != KindValidation {
+		return e
+	}
+	if msg := jsonstr.CheckText(input); msg != "" {
+		return usageError(op.Shape.ID, "the input is %s", msg)
+	}
+	return e
 }
 
 // encodeRequest encodes input as op's request to its endpoint, with the

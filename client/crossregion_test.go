@@ -2,6 +2,7 @@ package client_test
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"strings"
 	"testing"
@@ -58,5 +59,29 @@ func TestCrossRegionPreSignedURL(t *testing.T) {
 	}
 	if form[2].Has("PreSignedUrl") {
 		t.Errorf("without SourceRegion: %v", form[2])
+	}
+}
+
+// The codec's scan is the only check of an input's text: what the AWS
+// customizations edit or drop before it (RDS's SourceRegion, botocore's
+// and not the model's) is read as strictly, so text that is not Unicode
+// is refused there too, never repaired or dropped unread.
+func TestCrossRegionTextFaults(t *testing.T) {
+	tr := &captureTransport{}
+	c := presignClient(t, shareddata.Path(t, "aws-models", "rds.json"), "com.amazonaws.rds#AmazonRDSv19",
+		client.WithTransport(tr), client.WithRetryPolicy(client.RetryPolicy{MaxAttempts: 1}))
+	for _, tc := range []struct{ in, want string }{
+		{"{\"SourceDBSnapshotIdentifier\":\"s\",\"TargetDBSnapshotIdentifier\":\"t\",\"SourceRegion\":\"us-\xff\"}", "the input is not valid UTF-8 (at /SourceRegion, byte"},
+		{`{"SourceDBSnapshotIdentifier":"s","TargetDBSnapshotIdentifier":"t","SourceRegion":"\ud800"}`, `the input is not Unicode text: \ud800 is a lone surrogate (at /SourceRegion`},
+		{"{\"SourceDBSnapshotIdentifier\":\"s\",\"TargetDBSnapshotIdentifier\":\"t\",\"SourceRegion\":[\"\xff\"]}", "the input is not valid UTF-8 (at /SourceRegion/0, byte"},
+	} {
+		_, err := c.Call(context.Background(), "CopyDBSnapshot", []byte(tc.in))
+		var ce *client.Error
+		if !errors.As(err, &ce) || ce.Kind != client.KindUsage || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: %v, want a usage error with %q", tc.in, err, tc.want)
+		}
+	}
+	if len(tr.reqs) != 0 {
+		t.Errorf("%d requests sent", len(tr.reqs))
 	}
 }

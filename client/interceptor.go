@@ -312,6 +312,11 @@ type hookRun struct {
 	failed bool // a hook of the attempt failed
 }
 
+// Intercepted reports whether the client's calls run interceptors
+// (WithInterceptors, WithTracer), which are given a call's input before
+// its codec reads (and checks) it.
+func (c *Client) Intercepted() bool { return len(c.opts.interceptors) > 0 }
+
 // hooksFor returns the hooks of a call of op with options co; nil when
 // there are none.
 func (c *Client) hooksFor(co callOptions) *hookRun {

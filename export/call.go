@@ -219,25 +219,59 @@ func (w *cWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// call runs one call. input is C memory, read during the call only.
+// call runs one call. input is C memory, read during the call only. Its
+// text is the codec's to check, as it reads it (one pass over the input:
+// refusedText names the fault), unless the client has interceptors, which
+// are given the input before the codec and are owed valid JSON.
 func call(ctx context.Context, c *client.Client, op string, input []byte, opts ...client.CallOption) *result {
-	if r := checkCall(c, op, input); r != nil {
+	r := checkOperation(c, op)
+	if r == nil && c.Intercepted() {
+		r = checkInput(op, input)
+	}
+	if r != nil {
 		return r
 	}
 	output, err := c.Call(ctx, op, input, opts...)
+	if err != nil {
+		if r := refusedText(op, input, err); r != nil {
+			return r
+		}
+	}
 	return outcome(output, err)
 }
 
 // checkCall checks a call's operation and input before anything is sent;
 // nil when they are fine.
 func checkCall(c *client.Client, op string, input []byte) *result {
+	if r := checkOperation(c, op); r != nil {
+		return r
+	}
+	return checkInput(op, input)
+}
+
+// checkOperation checks the operation name of a call; nil when it is one
+// of the client's service.
+func checkOperation(c *client.Client, op string) *result {
 	if !utf8.ValidString(op) {
 		return usageResult(codeInvalidUTF8, "the operation name is not valid UTF-8")
 	}
 	if _, err := c.Service().Operation(op); err != nil {
 		return usageResult(codeNotFound, "%v", err)
 	}
-	return checkInput(op, input)
+	return nil
+}
+
+// refusedText is the result of a call for what (an operation or waiter
+// name) that failed with err before anything was sent, when its input's
+// text was at fault (not UTF-8: codeInvalidUTF8, not JSON:
+// codeInvalidJSON); nil otherwise. The codec refused the text as it read
+// it; this failure path alone reads it again to name the fault and where.
+func refusedText(what string, input []byte, err error) *result {
+	var ce *client.Error
+	if !errors.As(err, &ce) || ce.Kind != client.KindUsage && ce.Kind != client.KindValidation {
+		return nil
+	}
+	return checkInput(what, input)
 }
 
 // usageResult is the result of a call refused before it started.

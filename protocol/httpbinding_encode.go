@@ -15,10 +15,10 @@ import (
 // (indexed like sc.members; nil when absent or null).
 func topLevel(sc *shapeCodec, input []byte) ([][]byte, error) {
 	vals := make([][]byte, len(sc.members))
-	input = bytes.TrimSpace(input)
 	if len(input) == 0 {
 		return vals, nil
 	}
+	// JSON's whitespace only: input that is nothing else is no JSON text.
 	s := scanner{data: input}
 	err := s.object(func(key []byte) error {
 		mc, ok := sc.byName[string(key)]

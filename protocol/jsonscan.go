@@ -125,11 +125,20 @@ func (s *scanner) scanString(checkUTF8 bool) ([]byte, bool, error) {
 			// Only the escapes of RFC 8259 7 are JSON; any other is
 			// refused, never copied into a request or an output.
 			escaped = true
-			if n := escapeLen(s.data[s.pos:]); n > 0 {
-				s.pos += n
-			} else {
+			n := escapeLen(s.data[s.pos:])
+			if n == 0 {
 				return nil, false, s.errorf("invalid escape in string")
 			}
+			if n == 6 {
+				// A lone surrogate is no Unicode text (RFC 8259 8.2):
+				// encoding it would replace it or send what a strict
+				// reader refuses.
+				var lone bool
+				if n, lone = jsonstr.UEscape(s.data[s.pos:]); lone {
+					return nil, false, s.errorf("lone surrogate %s in string", s.data[s.pos:s.pos+6])
+				}
+			}
+			s.pos += n
 		case c < 0x20:
 			return nil, false, s.errorf("control character in string")
 		case c >= utf8.RuneSelf && checkUTF8:
@@ -463,6 +472,26 @@ func (s *scanner) isNull() bool {
 
 // appendString appends s (a string or bytes) as a JSON string.
 func appendString[T string | []byte](dst []byte, s T) []byte { return jsonstr.Append(dst, s) }
+
+// StringValue is the value of raw, a JSON string as Members gives it,
+// read as the codecs read an input's strings (escapes, UTF-8, no lone
+// surrogate); ok is false when raw is not such a string. What edits a
+// member before the codec reads the input reads it so, never repairing
+// bytes the codec would refuse.
+func StringValue(raw []byte) (v string, ok bool) {
+	s := scanner{data: raw}
+	v, err := s.str()
+	return v, err == nil && s.atEnd()
+}
+
+// ValidValue reports whether raw, one value as Members gives it, is JSON
+// text the codecs would read (syntax, UTF-8, no lone surrogate): what
+// drops a member before the codec reads the input checks it so.
+func ValidValue(raw []byte) bool {
+	s := scanner{data: raw}
+	_, err := s.document()
+	return err == nil && s.atEnd()
+}
 
 // Members calls visit with the name and the raw text of each member of doc,
 // a JSON object, in order, without reading the values: a front end can

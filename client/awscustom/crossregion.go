@@ -42,6 +42,9 @@ func presignedURL(_ *model.Model, _ *model.Service, _ *model.Operation) Hooks {
 				return in, nil
 			}
 			src, isStr := o.str(sourceRegion)
+			if !isStr && !o.readable(sourceRegion) {
+				return in, nil // not JSON text: the codec refuses it
+			}
 			o.remove(sourceRegion)
 			if !isStr || src == "" || o.has("PreSignedUrl") {
 				return o.bytes(), nil // null or "": no source region, as botocore's None

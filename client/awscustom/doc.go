@@ -1,7 +1,6 @@
 package awscustom
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/smithycurl/smithycurl/internal/jsonstr"
@@ -30,18 +29,27 @@ func parseObject(doc []byte) (o *object, ok bool) {
 	return o, err == nil
 }
 
-// str returns member name when it is a string.
+// str returns member name when it is a string (read strictly: a string
+// that is not Unicode text is not one, and is left for the codec to
+// refuse).
 func (o *object) str(name string) (string, bool) {
 	for i, n := range o.names {
 		if n == name {
-			var s string
-			if json.Unmarshal(o.raws[i], &s) != nil {
-				return "", false
-			}
-			return s, true
+			return protocol.StringValue(o.raws[i])
 		}
 	}
 	return "", false
+}
+
+// readable reports whether member name, when present, is JSON text the
+// codec would read: a member dropped unread must be.
+func (o *object) readable(name string) bool {
+	for i, n := range o.names {
+		if n == name {
+			return protocol.ValidValue(o.raws[i])
+		}
+	}
+	return true
 }
 
 // has reports whether the document gives member name (null is absent).

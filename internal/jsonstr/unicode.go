@@ -22,16 +22,11 @@ func LoneSurrogateAt(b []byte) int {
 	for i >= 0 && i+1 < len(b) {
 		next := i + 2
 		if b[i+1] == 'u' {
-			r, ok := hex4(string(b[i+2:min(len(b), i+6)]), 0)
-			if ok && utf16.IsSurrogate(r) {
-				if r >= 0xDC00 || i+12 > len(b) || b[i+6] != '\\' || b[i+7] != 'u' {
-					return i
-				}
-				if r2, ok := hex4(string(b[i+8:i+12]), 0); !ok || r2 < 0xDC00 || r2 > 0xDFFF {
-					return i
-				}
-				next = i + 12
+			n, lone := UEscape(b[i:])
+			if lone {
+				return i
 			}
+			next = i + max(n, 2)
 		}
 		j := bytes.IndexByte(b[next:], '\\')
 		if j < 0 {
@@ -40,6 +35,27 @@ func LoneSurrogateAt(b []byte) int {
 		i = next + j
 	}
 	return -1
+}
+
+// UEscape reads the \u escape at the start of b: its length (12 for a
+// surrogate pair, 6 for any other, 0 when b does not start with four hex
+// digits after \u) and whether it escapes a lone surrogate. The codecs'
+// scanner refuses a lone surrogate with it, as CheckText does.
+func UEscape(b []byte) (n int, lone bool) {
+	r, ok := hex4(string(b[2:min(len(b), 6)]), 0)
+	if !ok {
+		return 0, false
+	}
+	if !utf16.IsSurrogate(r) {
+		return 6, false
+	}
+	if r >= 0xDC00 || len(b) < 12 || b[6] != '\\' || b[7] != 'u' {
+		return 6, true
+	}
+	if r2, ok := hex4(string(b[8:12]), 0); !ok || r2 < 0xDC00 || r2 > 0xDFFF {
+		return 6, true
+	}
+	return 12, false
 }
 
 // PointerAt returns the JSON pointer (RFC 6901) of the innermost value of
