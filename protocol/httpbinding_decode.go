@@ -113,6 +113,9 @@ func (c *restCodec) decodeBound(b *binding, resp *wire.Response) ([]byte, error)
 		switch {
 		case resp.Streamed:
 			// The body went to the caller's writer: no payload member.
+		case c.json.strict && emptyPayload(resp.Body, pm, c.body.emptyPayload()):
+			// A request without a payload: what a client sends for
+			// none (an empty body, "{}" for a JSON structure).
 		case pm.target.kind == kBlob:
 			// An empty body is an empty blob, not an absent one (Lambda's
 			// Invoke returns an empty Payload; boto3 gives b"").
@@ -159,6 +162,15 @@ func (c *restCodec) decodeBound(b *binding, resp *wire.Response) ([]byte, error)
 	}
 	c.json.addDefaults(&w, b.sc)
 	return append(w.dst, '}'), nil
+}
+
+// emptyPayload reports whether body holds no payload pm: it is empty, or
+// for a structure what a client sends for none (empty, JSON's "{}").
+func emptyPayload(body []byte, pm *memberCodec, empty []byte) bool {
+	if len(body) == 0 {
+		return true
+	}
+	return pm.target.kind == kStruct && empty != nil && bytes.Equal(bytes.TrimSpace(body), empty)
 }
 
 // headerScalar reads one header value into the document form: a string

@@ -1,9 +1,12 @@
 package protocol
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"strings"
 
@@ -94,9 +97,17 @@ func (s *restServer) DecodeRequest(ctx context.Context, op *model.Operation, req
 	if !ok {
 		return nil, fail(400, codeSerialization, fmt.Errorf("%s %s does not match the operation's URI pattern", req.Method, pathOnly(req.Path)))
 	}
+	header, body, err := decompress(req.Header, req.Body)
+	if err != nil {
+		status := 400
+		if errors.Is(err, errBodyTooLarge) {
+			status = 413
+		}
+		return nil, fail(status, codeSerialization, err)
+	}
 	// The headers, payload and body read as a response's are, by the
 	// same code; then labels and query.
-	doc, err := s.c.decodeBound(p.in, &wire.Response{Header: req.Header, Body: req.Body})
+	doc, err := s.c.decodeBound(p.in, &wire.Response{Header: header, Body: body})
 	if err != nil {
 		return nil, fail(400, codeSerialization, err)
 	}
@@ -142,12 +153,14 @@ func (s *restServer) addURIMembers(doc []byte, r *httpRoute, labels []string, t 
 		w.member(sg.label)
 		w.dst = append(w.dst, v...)
 	}
-	bound := map[string]bool{} // keys of @httpQuery members and the pattern's literals
+	// The pattern's literal keys select the operation: they are no
+	// parameter. @httpQueryParams takes every other key, those of
+	// @httpQuery members too.
+	literal := map[string]bool{}
 	for _, q := range r.query {
-		bound[q.key] = true
+		literal[q.key] = true
 	}
 	for _, mc := range in.query {
-		bound[mc.locName] = true
 		var vals []string
 		for _, kv := range t.query {
 			if kv[0] == mc.locName {
@@ -165,7 +178,7 @@ func (s *restServer) addURIMembers(doc []byte, r *httpRoute, labels []string, t 
 		w.dst = append(w.dst, v...)
 	}
 	if qp := in.queryParams; qp != nil {
-		v, err := s.queryParams(qp, t, bound)
+		v, err := s.queryParams(qp, t, literal)
 		if err != nil {
 			return nil, inMember(err, qp.name)
 		}
@@ -197,14 +210,13 @@ func (s *restServer) queryValue(vals []string, mc *memberCodec) ([]byte, error) 
 	return append(out, ']'), nil
 }
 
-// queryParams reads an @httpQueryParams map: every query key that no
-// @httpQuery member binds (bound), in the order of the query string; nil
-// when there is none.
-func (s *restServer) queryParams(qp *memberCodec, t requestTarget, bound map[string]bool) ([]byte, error) {
+// queryParams reads an @httpQueryParams map: every query key but those
+// of skip, in the order of the query string; nil when there is none.
+func (s *restServer) queryParams(qp *memberCodec, t requestTarget, skip map[string]bool) ([]byte, error) {
 	var keys []string
 	byKey := map[string][]string{}
 	for _, kv := range t.query {
-		if bound[kv[0]] {
+		if skip[kv[0]] {
 			continue
 		}
 		if _, seen := byKey[kv[0]]; !seen {
@@ -229,6 +241,54 @@ func (s *restServer) queryParams(qp *memberCodec, t requestTarget, bound map[str
 		out = append(out, v...)
 	}
 	return append(out, '}'), nil
+}
+
+// MaxDecompressedBody bounds a gzip request body (@requestCompression)
+// once decompressed.
+const MaxDecompressedBody = 64 << 20
+
+var errBodyTooLarge = errors.New("body too large")
+
+// decompress undoes the gzip of a request body whose Content-Encoding ends
+// with it (@requestCompression appends it to the caller's encodings), and
+// takes it off the header the input's members read.
+func decompress(h wire.Header, body []byte) (wire.Header, []byte, error) {
+	v, ok := headerValues(h, "Content-Encoding")
+	if !ok {
+		return h, body, nil
+	}
+	encs := strings.Split(strings.Join(v, ","), ",")
+	last := len(encs) - 1
+	if !strings.EqualFold(trimOWS(encs[last]), "gzip") {
+		return h, body, nil
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(body))
+	if err != nil {
+		return nil, nil, fmt.Errorf("gzip body: %w", err)
+	}
+	out, err := io.ReadAll(io.LimitReader(zr, MaxDecompressedBody+1))
+	if err != nil {
+		return nil, nil, fmt.Errorf("gzip body: %w", err)
+	}
+	if len(out) > MaxDecompressedBody {
+		return nil, nil, fmt.Errorf("gzip body: %w (%d bytes decompressed)", errBodyTooLarge, MaxDecompressedBody)
+	}
+	h2 := wire.Header{}
+	for k, vs := range h {
+		h2[k] = vs
+	}
+	for k := range h2 {
+		if strings.EqualFold(k, "Content-Encoding") {
+			delete(h2, k)
+		}
+	}
+	if last > 0 {
+		for i := range encs[:last] {
+			encs[i] = trimOWS(encs[i])
+		}
+		h2.Set("Content-Encoding", strings.Join(encs[:last], ", "))
+	}
+	return h2, out, nil
 }
 
 // bodyMediaType is the media type of the body of structure b, "" when it
@@ -267,14 +327,19 @@ func (s *restServer) checkContentType(in *binding, req *wire.Request) error {
 		got = ct[0]
 	}
 	want, anyType := s.bodyMediaType(in)
+	optional := s.c.d.protocol == SimpleRestJSON // smithy4s reads a body without one
+	if want == "" && in.sc.kind != kUnit && len(in.sc.members) == 0 {
+		// An input without members: a client may send an empty document.
+		want, optional = s.c.body.mediaType(), true
+	}
 	switch {
-	case want == "" && !anyType:
+	case anyType:
+	case want == "":
 		if got != "" && len(req.Body) > 0 {
 			return fmt.Errorf("the operation takes no body, got Content-Type %q", got)
 		}
-	case anyType:
 	case got == "":
-		if len(req.Body) > 0 {
+		if len(req.Body) > 0 && !optional {
 			return fmt.Errorf("a body without a Content-Type, want %s", want)
 		}
 	case !s.sameMediaType(got, want):

@@ -3,6 +3,7 @@ package respond
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/protocol"
@@ -14,6 +15,23 @@ type jsonRules struct {
 	jsonName    bool // members are keyed by jsonName
 	epochOnly   bool // timestamps are epoch seconds whatever their format (rpcv2)
 	bigAsString bool // bigInteger and bigDecimal are JSON strings (rpcv2Json)
+	defaults    bool // absent members with a @default are sent with it (restJson1)
+}
+
+// defaultValue is the @default of member mem as a plain value; ok is false
+// when it has none (or null).
+func defaultValue(mem *model.Member) (any, bool) {
+	n, ok := mem.Traits.Get(model.TraitDefault)
+	if !ok || n.IsNull() {
+		return nil, false
+	}
+	d := json.NewDecoder(strings.NewReader(n.JSON()))
+	d.UseNumber()
+	var v any
+	if d.Decode(&v) != nil {
+		return nil, false
+	}
+	return v, true
 }
 
 // toWire renders a document-form value of mem's target as the wire JSON.
@@ -70,6 +88,9 @@ func (r jsonRules) toWire(v View, mem *model.Member, val any) (any, error) {
 			if !ok {
 				return nil, fmt.Errorf("union %s has no member %q", s.ID, name)
 			}
+			if mem.Traits.Has(protocol.TraitJSONUnknown) {
+				return it, nil // alloy's open union: the value is the union's JSON as received
+			}
 			w, err := r.toWire(v, mem, it)
 			if err != nil {
 				return nil, err
@@ -103,6 +124,9 @@ func (r jsonRules) structToWire(v View, s *model.Shape, val any) (map[string]any
 	out := map[string]any{}
 	for _, mem := range s.Members {
 		it, ok := m[mem.Name()]
+		if !ok && r.defaults {
+			it, ok = defaultValue(mem)
+		}
 		if !ok {
 			continue
 		}

@@ -38,23 +38,43 @@ func HTTPTrait(op *model.Operation) (method, path, query string, code int) {
 
 func (p Rest) RenderResponse(m *model.Model, op *model.Operation, out map[string]any) (*wire.Response, error) {
 	_, _, _, code := HTTPTrait(op)
-	return p.render(View{m}, op.Output, out, code, nil)
+	return withLength(p.render(View{m}, op.Output, out, code, nil))
+}
+
+// bindsHeader reports whether a member of s is bound to header name.
+func bindsHeader(s *model.Shape, name string) bool {
+	for _, mem := range s.Members {
+		if hn, ok := mem.Traits.Get(model.TraitHTTPHeader); ok && strings.EqualFold(hn.Str(), name) {
+			return true
+		}
+	}
+	return false
+}
+
+// withLength sets the Content-Length of a rendered response, unless an
+// output member bound to it did.
+func withLength(resp *wire.Response, err error) (*wire.Response, error) {
+	if err != nil {
+		return nil, err
+	}
+	setDefault(resp.Header, "Content-Length", strconv.Itoa(len(resp.Body))) // unless a member gave it
+	return resp, nil
 }
 
 func (p Rest) RenderError(m *model.Model, op *model.Operation, e *model.Shape, members map[string]any) (*wire.Response, error) {
 	status := ErrorStatus(e)
 	h := wire.Header{}
 	if p.XML {
-		return p.renderXMLError(View{m}, e, members, status)
+		return withLength(p.renderXMLError(View{m}, e, members, status))
 	}
+	// The shape's name, as restJson1 servers send it (smithy-rs, the
+	// protocol tests' server cases); simpleRestJson's own header too, and
+	// the restJson1 one alloy's borrowed server cases expect.
 	if p.Simple {
 		h.Set("X-Error-Type", e.ID.Name())
-	} else {
-		// The shape's name, as restJson1 servers send it (smithy-rs, the
-		// protocol tests' server cases).
-		h.Set("X-Amzn-Errortype", e.ID.Name())
 	}
-	return p.render(View{m}, e, members, status, h)
+	h.Set("X-Amzn-Errortype", e.ID.Name())
+	return withLength(p.render(View{m}, e, members, status, h))
 }
 
 func (p Rest) render(v View, s *model.Shape, out map[string]any, code int, h wire.Header) (*wire.Response, error) {
@@ -63,12 +83,21 @@ func (p Rest) render(v View, s *model.Shape, out map[string]any, code int, h wir
 	}
 	resp := &wire.Response{Status: code, Header: h}
 	body := map[string]any{}
-	hasBody := false
+	// A JSON body is sent whenever no member is the payload, "{}" for
+	// none, as Smithy's servers do; XML only for members in the body.
+	hasBody := !p.XML && s.ID != model.UnitID
+	rules := jsonRules{jsonName: true, defaults: !p.XML && !p.Simple}
 	for _, mem := range s.Members {
 		val, ok := out[mem.Name()]
 		loc := LocateHTTP(mem, true)
-		if loc == LocBody {
+		switch {
+		case loc == LocBody:
 			hasBody = true
+		case loc == LocPayload && !p.XML:
+			hasBody = false
+		}
+		if !ok && loc == LocBody && rules.defaults {
+			val, ok = defaultValue(mem)
 		}
 		if !ok || (val == nil && !mem.Traits.Has(protocol.TraitNullable)) {
 			continue
@@ -101,15 +130,19 @@ func (p Rest) render(v View, s *model.Shape, out map[string]any, code int, h wir
 				body[mem.Name()] = val
 				continue
 			}
-			w, err := jsonRules{jsonName: true}.toWire(v, mem, val)
+			w, err := rules.toWire(v, mem, val)
 			if err != nil {
 				return nil, err
 			}
 			body[WireName(mem, true)] = w
 		}
 	}
+
 	if p.XML && hasBody && resp.Body == nil {
 		return resp, renderXMLBody(v, s, body, resp)
+	}
+	if p.XML && resp.Body == nil && s.ID != model.UnitID && !bindsHeader(s, "Content-Type") {
+		setDefault(h, "Content-Type", "application/xml")
 	}
 	if hasBody && resp.Body == nil {
 		resp.Body = Encode(body)

@@ -353,8 +353,12 @@ func (p Rest) renderXMLError(v View, e *model.Shape, members map[string]any, sta
 			body[mem.Name()] = val
 		}
 	}
+	kind := "Sender"
+	if t, ok := e.Trait(model.TraitError); ok && t.Str() == "server" {
+		kind = "Receiver"
+	}
 	var b strings.Builder
-	b.WriteString("<Error><Code>")
+	b.WriteString("<Error><Type>" + kind + "</Type><Code>")
 	if err := xmlText(&b, e.ID.Name()); err != nil {
 		return nil, err
 	}

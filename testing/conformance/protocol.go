@@ -52,6 +52,12 @@ func loadProtocolModel(shared string) (*model.Model, error) {
 // collectCases finds the client cases of protocol on the operations (and
 // their errors) of the services that use it.
 func collectCases(m *model.Model, proto model.ShapeID) ([]protocolCase, error) {
+	return collectSide(m, proto, "client")
+}
+
+// collectSide finds the cases of protocol that apply to side ("client" or
+// "server"): those without appliesTo, and those that name it.
+func collectSide(m *model.Model, proto model.ShapeID, side string) ([]protocolCase, error) {
 	var out []protocolCase
 	seenErr := map[string]bool{}
 	for _, sid := range m.Services() {
@@ -70,7 +76,7 @@ func collectCases(m *model.Model, proto model.ShapeID) ([]protocolCase, error) {
 					return
 				}
 				for _, tc := range list.Items() {
-					if field(tc, "appliesTo") == "server" || field(tc, "protocol") != string(proto) {
+					if a := field(tc, "appliesTo"); (a != "" && a != side) || field(tc, "protocol") != string(proto) {
 						continue
 					}
 					c := protocolCase{kind: kind, id: field(tc, "id"), tc: tc, op: op, svc: sid, errShape: errShape}
@@ -144,7 +150,7 @@ func SimpleRestJSON(shared string) Result {
 	rules := borrowRules(m)
 	var borrowed []protocolCase
 	for _, c := range rj {
-		if rules.borrows(c) {
+		if rules.borrows(c, "client") {
 			borrowed = append(borrowed, c)
 		}
 	}
@@ -181,13 +187,15 @@ func borrowRules(m *model.Model) borrowList {
 	return bl
 }
 
-func (bl borrowList) borrows(c protocolCase) bool {
+// borrows reports whether alloy borrows restJson1 case c for side
+// ("client" or "server").
+func (bl borrowList) borrows(c protocolCase, side string) bool {
 	match := func(rules []borrowRule) bool {
 		for _, r := range rules {
 			if !globMatch(r.id, c.id) {
 				continue
 			}
-			if r.appliesTo != "" && r.appliesTo != "client" {
+			if r.appliesTo != "" && r.appliesTo != side {
 				continue
 			}
 			if r.testType != "" && !strings.EqualFold(r.testType, c.kind) {

@@ -249,7 +249,7 @@ func RunTypedGo(shared string, call TypedCall) []Result {
 			}
 			rules := borrowRules(m)
 			for _, c := range rj {
-				if rules.borrows(c) {
+				if rules.borrows(c, "client") {
 					c.id = "restJson1/" + c.id
 					c.svc += simpleVariant
 					cases = append(cases, c)
