@@ -1,11 +1,14 @@
 package protocol
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
+	"github.com/smithycurl/smithycurl/eventstream"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/wire"
 )
@@ -116,10 +119,8 @@ func (s *rpcServer) DecodeRequest(ctx context.Context, op *model.Operation, req 
 		return nil, err
 	}
 	ct := req.Header.Get("Content-Type")
-	// An input event stream's body is its messages; the other members
-	// come with its initial-request message, which the caller reads.
 	if p.inStream != nil && mediaTypeIs(ct, EventStreamMediaType) {
-		return s.c.format.decodeStruct(p.in, nil)
+		return s.initialRequest(op, p, req.Body)
 	}
 	body, err := requestBody(op, req, s.codes)
 	if err != nil {
@@ -134,6 +135,34 @@ func (s *rpcServer) DecodeRequest(ctx context.Context, op *model.Operation, req 
 	doc, err := s.c.format.decodeStruct(p.in, body)
 	if err != nil {
 		return nil, refuse(op, 400, s.codes.syntax, fmt.Errorf("body: %w", err))
+	}
+	if err := checkInput(&s.c.cfg, op, p.in, doc, s.codes); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+// initialRequest reads the input of an operation with an input event
+// stream: the body is the stream's messages, and the other members come in
+// its first one when that is an initial-request event (else they are
+// absent). The events that follow are the caller's to read
+// (EventStreams.DecodeEvent on the codec).
+func (s *rpcServer) initialRequest(op *model.Operation, p *rpcPlan, body []byte) ([]byte, error) {
+	var payload []byte
+	msg, err := eventstream.NewDecoder(bytes.NewReader(body), eventstream.Limits{}).Next()
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, refuse(op, 400, s.codes.syntax, fmt.Errorf("event stream: %w", err))
+	}
+	if err == nil {
+		mt, _, _ := stringHeader(&msg, ":message-type")
+		et, _, _ := stringHeader(&msg, ":event-type")
+		if mt == "event" && et == initialRequest {
+			payload = msg.Payload
+		}
+	}
+	doc, err := s.c.format.decodeStruct(p.in, payload)
+	if err != nil {
+		return nil, refuse(op, 400, s.codes.syntax, fmt.Errorf("%s: %w", initialRequest, err))
 	}
 	if err := checkInput(&s.c.cfg, op, p.in, doc, s.codes); err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/smithycurl/smithycurl/eventstream"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/wire"
 )
@@ -21,12 +22,23 @@ use aws.protocols#awsJson1_1
 use smithy.protocols#rpcv2Cbor
 use smithy.protocols#rpcv2Json
 
-@awsJson1_0 service Json10 { version: "1", operations: [Put, Ping] }
-@awsJson1_1 service Json11 { version: "1", operations: [Put, Ping] }
-@rpcv2Cbor service Cbor { version: "1", operations: [Put, Ping] }
-@rpcv2Json service RJson { version: "1", operations: [Put, Ping] }
+@awsJson1_0 service Json10 { version: "1", operations: [Put, Ping, Stream] }
+@awsJson1_1 service Json11 { version: "1", operations: [Put, Ping, Stream] }
+@rpcv2Cbor service Cbor { version: "1", operations: [Put, Ping, Stream] }
+@rpcv2Json service RJson { version: "1", operations: [Put, Ping, Stream] }
 
 operation Ping {}
+
+operation Stream {
+    input := {
+        @required id: String
+        size: Integer = 1
+        events: Events
+    }
+}
+
+@streaming union Events { chunk: Chunk }
+structure Chunk { @eventPayload data: Blob }
 
 operation Put {
     input := {
@@ -277,5 +289,43 @@ func TestRPCServerGzipAndAccept(t *testing.T) {
 	req.Header.Set("Accept", "text/html, application/cbor;q=0.5")
 	if _, _, err = serve(s, req); err != nil {
 		t.Error(err)
+	}
+}
+
+// An input event stream's other members come in its initial-request
+// message; the events after it are left to the caller.
+func TestRPCServerInitialRequest(t *testing.T) {
+	m := loadRPCServerModel(t)
+	for _, id := range []model.ShapeID{"example.srv#Json10", "example.srv#Cbor", "example.srv#RJson"} {
+		c, s, svc := rpcServerPair(t, m, id)
+		op, _ := svc.Operation("Stream")
+		req, err := c.EncodeRequest(context.Background(), op, []byte(`{"id":"x"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		es := c.(EventStreams)
+		init, _, err := es.EncodeInitialMessage(context.Background(), op, []byte(`{"id":"x"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev, err := es.EncodeEvent(context.Background(), op, []byte(`{"chunk":{"data":"AAE="}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := eventstream.Append(nil, init)
+		body, _ = eventstream.Append(body, ev)
+		req.Body = body
+		doc, _, err := serve(s, req)
+		if err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		sameJSON(t, string(doc), `{"id":"x","size":1}`)
+		// Without the initial request, the required member is missing.
+		req.Body, _ = eventstream.Append(nil, ev)
+		_, _, err = serve(s, req)
+		requestError(t, err, 400, "ValidationException", "id")
+		req.Body = []byte("not a message")
+		_, _, err = serve(s, req)
+		requestError(t, err, 400, "SerializationException", "")
 	}
 }
