@@ -247,12 +247,26 @@ func (t *Curl) finish(ctx context.Context, h *handle, c *call, st *stream) (*wir
 	var resp *wire.Response
 	var rerr *Error
 	if res.code == 0 && res.cancelled == 0 {
-		resp = &wire.Response{
-			Status:   int(res.status),
-			Body:     copyC(h.c.body.p, h.c.body.len, c.req.BodyBuffer, res.status),
-			Streamed: res.streamed != 0,
+		var buf []byte
+		if res.status >= 200 && res.status <= 299 {
+			buf = c.req.BodyBuffer
 		}
-		resp.Header, resp.Names = parseHeader(h.c.hdr.p, h.c.hdr.len)
+		if resp = c.req.Reuse; resp != nil {
+			if buf == nil {
+				buf = resp.Body
+			}
+			hdr := resp.Header
+			*resp = wire.Response{}
+			if !reparseHeader(hdr, h.c.hdr.p, h.c.hdr.len) {
+				hdr, resp.Names = parseHeader(h.c.hdr.p, h.c.hdr.len)
+			}
+			resp.Header = hdr
+		} else {
+			resp = &wire.Response{}
+			resp.Header, resp.Names = parseHeader(h.c.hdr.p, h.c.hdr.len)
+		}
+		resp.Status, resp.Streamed = int(res.status), res.streamed != 0
+		resp.Body = copyC(h.c.body.p, h.c.body.len, buf)
 	} else if res.stream_failed != 0 && st != nil && st.err != nil && res.cancelled == 0 {
 		rerr = &Error{Kind: KindOther, Code: int(res.code), MayHaveReached: true, Method: c.method(), URL: c.req.shownURL(),
 			Message: st.err.Error(), cause: st.err}

@@ -155,3 +155,84 @@ func TestParseHeaderBlockBareCR(t *testing.T) {
 		t.Errorf("X-B %q, want %q", got, "c d e")
 	}
 }
+
+// reparseCases are header blocks in pairs: reparseHeaderBlock of each
+// after each must give what parseHeaderBlock gives, or decline.
+var reparseCases = []string{
+	"",
+	"HTTP/1.1 200 OK",
+	"HTTP/1.1 204 No Content\r\n\r\n",
+	httpbinHeader,
+	strings.Replace(httpbinHeader, "12:40:00", "12:40:01", 1),
+	strings.Replace(httpbinHeader, "Content-Length: 30", "Content-Length: 31", 1),
+	strings.Replace(httpbinHeader, "Date:", "date:", 1),
+	strings.Replace(httpbinHeader, "Date:", "X-Date:", 1),
+	httpbinHeader + "Trailer: after the blank line\r\n",
+	"HTTP/1.1 200 OK\r\nSet-Cookie: a=1\r\nSet-Cookie: b=2\r\n\r\n",
+	"HTTP/1.1 200 OK\r\nSet-Cookie: b=2\r\nSet-Cookie: a=1\r\n\r\n",
+	"HTTP/1.1 200 OK\r\nSet-Cookie: a=1\r\nX-A: 1\r\n\r\n",
+	"HTTP/1.1 200 OK\r\nX-A:  padded \t\r\nX-B:\r\n\r\n",
+	"HTTP/1.1 200 OK\r\nX-A: 1\r\n folded\r\nX-B: 2\r\n\r\n",
+	"HTTP/1.1 200 OK\r\nX-A: a\rb\r\nX-B: 2\r\n\r\n",
+	"HTTP/1.1 200 OK\r\nX-A: 1\r\nno colon\r\nX-B: 2\r\n\r\n",
+	"HTTP/2 200\nX-A: 1\nX-B: 2",
+	"HTTP/1.1 200 OK\r\nX-A: 1\r\nX-B: 2\r\n\r\n",
+}
+
+// checkReparse parses prev, reparses next into it, and compares with next
+// parsed afresh (or with prev untouched when reparse declines).
+func checkReparse(t *testing.T, prev, next string) {
+	t.Helper()
+	hdr, _ := parseHeaderBlock(prev)
+	before := hdr.Clone()
+	fresh, freshNames := parseHeaderBlock(next)
+	if reparseHeaderBlock(hdr, []byte(next)) {
+		if !reflect.DeepEqual(hdr, fresh) || freshNames != nil {
+			t.Fatalf("reparse of %q after %q: %#v, want %#v (names %q)", next, prev, hdr, fresh, freshNames)
+		}
+	} else if !reflect.DeepEqual(hdr, before) {
+		t.Fatalf("declined reparse of %q after %q changed the header: %#v, want %#v", next, prev, hdr, before)
+	}
+}
+
+// TestReparseHeaderBlock: a response's header refreshed in place is the
+// one parsed afresh; the steady state (like responses, a changing Date)
+// allocates at most the one string of the block.
+func TestReparseHeaderBlock(t *testing.T) {
+	for _, prev := range reparseCases {
+		for _, next := range reparseCases {
+			checkReparse(t, prev, next)
+		}
+	}
+	hdr, _ := parseHeaderBlock(httpbinHeader)
+	if !reparseHeaderBlock(hdr, []byte(reparseCases[4])) || hdr.Get("Date") != "Mon, 30 Nov 2026 12:40:01 GMT" {
+		t.Fatalf("a new Date was not taken in place: %v", hdr)
+	}
+	if raceEnabled {
+		return // allocation counts are the plain build's
+	}
+	same, other := []byte(reparseCases[4]), []byte(httpbinHeader)
+	if n := testing.AllocsPerRun(100, func() { reparseHeaderBlock(hdr, same) }); n != 0 {
+		t.Errorf("the same block again: %v allocations, want 0", n)
+	}
+	flip := false
+	if n := testing.AllocsPerRun(100, func() {
+		flip = !flip
+		if flip {
+			reparseHeaderBlock(hdr, other)
+		} else {
+			reparseHeaderBlock(hdr, same)
+		}
+	}); n != 1 {
+		t.Errorf("a new Date each time: %v allocations, want 1", n)
+	}
+}
+
+// FuzzReparseHeaderBlock: reparsing any block into any earlier one gives
+// what parsing it afresh does, or declines and changes nothing.
+func FuzzReparseHeaderBlock(f *testing.F) {
+	for i, prev := range reparseCases {
+		f.Add(prev, reparseCases[(i+3)%len(reparseCases)])
+	}
+	f.Fuzz(checkReparse)
+}

@@ -6,10 +6,12 @@ package transport
 import "C"
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"net/textproto"
 	"strings"
+	"unsafe"
 
 	"github.com/smithycurl/smithycurl/wire"
 )
@@ -103,6 +105,119 @@ func parseHeader(p *C.char, n C.size_t) (wire.Header, []string) {
 		return make(wire.Header), nil
 	}
 	return parseHeaderBlock(C.GoStringN(p, C.int(n)))
+}
+
+// reparseHeader is parseHeader into hdr, an earlier response's header
+// (nil: none), in place: when the block has the same names, each with as
+// many values, all spelled canonically, without folding or bare CRs (the
+// steady state of like calls), hdr's values are refreshed (a value that
+// did not change is kept; the others share one new string of the block)
+// and reparseHeader reports true. Otherwise hdr is untouched and the
+// caller parses afresh.
+func reparseHeader(hdr wire.Header, p *C.char, n C.size_t) bool {
+	if hdr == nil || n == 0 {
+		return false
+	}
+	return reparseHeaderBlock(hdr, unsafe.Slice((*byte)(unsafe.Pointer(p)), int(n)))
+}
+
+// maxReparsed bounds the lines reparseHeaderBlock takes (more: parsed
+// afresh).
+const maxReparsed = 32
+
+func reparseHeaderBlock(hdr wire.Header, b []byte) bool {
+	i := bytes.IndexByte(b, '\n')
+	if i < 0 {
+		return false
+	}
+	var lines [maxReparsed]struct{ k0, k1, v0, v1, nth int }
+	nl := 0
+	for at := i + 1; at < len(b); {
+		end := bytes.IndexByte(b[at:], '\n')
+		next := len(b)
+		if end >= 0 {
+			end += at
+			next = end + 1
+		} else {
+			end = len(b)
+		}
+		line := b[at:end]
+		if len(line) > 0 && line[len(line)-1] == '\r' {
+			line = line[:len(line)-1]
+		}
+		if len(line) == 0 {
+			break
+		}
+		colon := bytes.IndexByte(line, ':')
+		if nl == maxReparsed || colon <= 0 || bytes.IndexByte(line, '\r') >= 0 || !canonicalName(line[:colon]) {
+			return false // folding, a bare CR, junk, another spelling: afresh
+		}
+		v0, v1 := colon+1, len(line)
+		for v0 < v1 && (line[v0] == ' ' || line[v0] == '\t') {
+			v0++
+		}
+		for v1 > v0 && (line[v1-1] == ' ' || line[v1-1] == '\t') {
+			v1--
+		}
+		l := &lines[nl]
+		l.k0, l.k1, l.v0, l.v1 = at, at+colon, at+v0, at+v1
+		for _, e := range lines[:nl] {
+			if bytes.Equal(b[e.k0:e.k1], b[l.k0:l.k1]) {
+				l.nth++
+			}
+		}
+		nl++
+		at = next
+	}
+	// The same names with as many values each: every name of hdr is met
+	// (the counts add up) and every line's nth value exists.
+	total := 0
+	for _, vs := range hdr {
+		total += len(vs)
+	}
+	if total != nl {
+		return false
+	}
+	for _, l := range lines[:nl] {
+		if vs, ok := hdr[string(b[l.k0:l.k1])]; !ok || l.nth >= len(vs) {
+			return false
+		}
+	}
+	var block string // made once, when a value changed
+	for _, l := range lines[:nl] {
+		vs := hdr[string(b[l.k0:l.k1])]
+		if vs[l.nth] != string(b[l.v0:l.v1]) {
+			if block == "" {
+				block = string(b)
+			}
+			vs[l.nth] = block[l.v0:l.v1]
+		}
+	}
+	return true
+}
+
+// canonicalName reports whether name is a header name in its canonical
+// form (textproto.CanonicalMIMEHeaderKey's): letters, digits and '-',
+// each letter upper case at the start and after a '-', else lower case.
+func canonicalName(name []byte) bool {
+	upper := true
+	for _, c := range name {
+		switch {
+		case c >= 'A' && c <= 'Z':
+			if !upper {
+				return false
+			}
+		case c >= 'a' && c <= 'z':
+			if upper {
+				return false
+			}
+		case c >= '0' && c <= '9' || c == '-':
+		default:
+			return false
+		}
+		upper = c == '-'
+	}
+	return len(name) > 0
 }
 
 // parseHeaderBlock parses a response header block: the status line, then

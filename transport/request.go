@@ -76,6 +76,14 @@ type Request struct {
 	// where that body is copied (Response.Body then shares its array): a
 	// caller reading object after object into one buffer allocates none.
 	BodyBuffer []byte
+	// Reuse, when set, is a response its caller is done with (nothing of
+	// it, its header values or its body, is used anywhere any more): the
+	// response to this request is written into it, its header map, values
+	// and body array reused where they fit, so that a steady stream of
+	// like calls allocates no response (the client's pool). Do returns
+	// Reuse itself as the response; on failure Reuse is left as it was.
+	// BodyBuffer, when set, is the 2xx body's array instead of Reuse's.
+	Reuse *wire.Response
 	// TraceBody, when set with a Trace hook, writes a body for
 	// TraceEvent.Body: the request's (status 0) and the response's. The
 	// client sets it for binary bodies (CBOR in diagnostic notation, with

@@ -44,18 +44,17 @@ func cBool(b bool) C.int {
 	return 0
 }
 
-// copyC copies n bytes of C memory into a new Go slice (never nil), or
-// into buf's array when status is a success and buf has the room
-// (Request.BodyBuffer).
-func copyC(p *C.char, n C.size_t, buf []byte, status C.long) []byte {
-	ok := status >= 200 && status <= 299 && cap(buf) >= int(n)
+// copyC copies n bytes of C memory into buf's array when it has the room
+// (Request.BodyBuffer, Request.Reuse), else into a new Go slice (never
+// nil).
+func copyC(p *C.char, n C.size_t, buf []byte) []byte {
 	if n == 0 {
-		if ok && buf != nil {
+		if buf != nil {
 			return buf[:0]
 		}
 		return []byte{}
 	}
-	if ok {
+	if cap(buf) >= int(n) {
 		buf = buf[:n]
 		copy(buf, unsafe.Slice((*byte)(unsafe.Pointer(p)), int(n)))
 		return buf
