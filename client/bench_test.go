@@ -38,15 +38,21 @@ var (
 	benchModelErr  error
 )
 
-func benchClient(b *testing.B) *client.Client {
-	base := benchserver.Start(b)
+// benchModel is the model of the echo workload, loaded once.
+func benchModel(tb testing.TB) *model.Model {
 	benchModelOnce.Do(func() {
 		benchModelVal, benchModelErr = model.LoadPaths(context.Background(), filepath.Join("testdata", "bench.smithy"))
 	})
 	if benchModelErr != nil {
-		b.Fatal(benchModelErr)
+		tb.Fatal(benchModelErr)
 	}
-	c, err := client.New(benchModelVal, benchService, base)
+	return benchModelVal
+}
+
+// benchClient is a client of the echo workload's server (a child process).
+func benchClient(b testing.TB) *client.Client {
+	base := benchserver.Start(b)
+	c, err := client.New(benchModel(b), benchService, base)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -123,13 +129,7 @@ func (stubTransport) Do(ctx context.Context, req *transport.Request) (*wire.Resp
 // BenchmarkCallOverhead is client.Call's own cost with a transport that
 // answers at once: encoding, decoding, the plan lookup and the retry loop.
 func BenchmarkCallOverhead(b *testing.B) {
-	benchModelOnce.Do(func() {
-		benchModelVal, benchModelErr = model.LoadPaths(context.Background(), filepath.Join("testdata", "bench.smithy"))
-	})
-	if benchModelErr != nil {
-		b.Fatal(benchModelErr)
-	}
-	c, err := client.New(benchModelVal, benchService, "http://127.0.0.1:1", client.WithTransport(stubTransport{}))
+	c, err := client.New(benchModel(b), benchService, "http://127.0.0.1:1", client.WithTransport(stubTransport{}))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"hash/crc32"
 	"hash/crc64"
 	"io"
+	"net/textproto"
 	"strconv"
 	"strings"
 
@@ -93,8 +94,24 @@ var checksumAlgorithms = map[string]func() hash.Hash{
 	"SHA256":    sha256.New,
 }
 
+// checksumHeaders are the headers that carry each algorithm's checksum,
+// canonical (wire.Header's Get and Set use them as they are: no
+// allocation per call).
+var checksumHeaders = func() map[string]string {
+	m := make(map[string]string, len(checksumAlgorithms))
+	for alg := range checksumAlgorithms {
+		m[alg] = textproto.CanonicalMIMEHeaderKey("X-Amz-Checksum-" + alg)
+	}
+	return m
+}()
+
 // checksumHeader is the header that carries a checksum of alg.
-func checksumHeader(alg string) string { return "X-Amz-Checksum-" + strings.ToLower(alg) }
+func checksumHeader(alg string) string {
+	if h, ok := checksumHeaders[alg]; ok {
+		return h
+	}
+	return textproto.CanonicalMIMEHeaderKey("X-Amz-Checksum-" + alg)
+}
 
 // hasMember reports whether the input document gives member name.
 func hasMember(input []byte, name string) bool {
@@ -166,8 +183,8 @@ func (c *checksumOptions) resolve() error {
 // or WithCallHeader). It is sent as given, with no second one, as the AWS
 // SDKs do.
 func callerChecksum(h wire.Header) bool {
-	for alg := range checksumAlgorithms {
-		if h.Get(checksumHeader(alg)) != "" {
+	for _, name := range checksumHeaders {
+		if h.Get(name) != "" {
 			return true
 		}
 	}

@@ -62,6 +62,7 @@ type Client struct {
 	express          expressSessions           // S3 Express sessions per bucket and credentials
 	responder        atomic.Pointer[Responder] // answers calls instead of the service (responder.go)
 	discovery        *discovery                // endpoint discovery (discovery.go); nil: none
+	scratch          scratchPool               // what calls reuse (scratch.go)
 }
 
 // callPlan is what the client precomputes per operation.
@@ -360,9 +361,18 @@ func (c *Client) call(ctx context.Context, operation string, input []byte, co ca
 		}
 		input = hooks.x.Input
 	}
-	op, plan, req, body, err := c.prepare(ctx, operation, input, co, false)
+	var s *scratch // nil: the call allocates its own
+	if hooks == nil && c.opts.observer == nil {
+		s = c.scratch.get()
+	}
+	op, plan, req, body, err := c.prepare(ctx, operation, input, co, false, s)
 	if err != nil {
 		return nil, classify("", err) // an *Error already
+	}
+	if s != nil && body.reusable() {
+		req.Reuse = &s.resp
+	} else {
+		s = nil
 	}
 	if hooks != nil {
 		hooks.x.Request = req
@@ -410,8 +420,13 @@ func (c *Client) call(ctx context.Context, operation string, input []byte, co ca
 		}
 		if e == nil {
 			c.quota.succeeded(lastCost)
+			if s != nil {
+				c.scratch.giveBack(s, out)
+			}
 			return out, nil
 		}
+		// The error may hold views of the response: it is its own now.
+		req.Reuse, s = nil, nil
 		var header wire.Header
 		if resp != nil {
 			header = resp.Header
@@ -479,7 +494,9 @@ func (c *Client) call(ctx context.Context, operation string, input []byte, co ca
 // prepare encodes and authenticates the request of operation: everything
 // up to sending it. eventStream allows an operation whose output is an
 // event stream (CallStream).
-func (c *Client) prepare(ctx context.Context, operation string, input []byte, co callOptions, eventStream bool) (*model.Operation, *callPlan, *transport.Request, *callBody, error) {
+//
+// s, when not nil, holds the request and body state it fills (scratch.go).
+func (c *Client) prepare(ctx context.Context, operation string, input []byte, co callOptions, eventStream bool, s *scratch) (*model.Operation, *callPlan, *transport.Request, *callBody, error) {
 	extra := co.header
 	op, err := c.svc.Operation(operation)
 	if err != nil {
@@ -490,7 +507,11 @@ func (c *Client) prepare(ctx context.Context, operation string, input []byte, co
 		return nil, nil, nil, nil, usageError(op.Shape.ID, "%s", plan.unsupported)
 	}
 	given := input
-	body, err := newCallBody(op, plan, co)
+	var into *callBody
+	if s != nil {
+		into = &s.body
+	}
+	body, err := newCallBody(op, plan, co, into)
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
@@ -506,14 +527,16 @@ func (c *Client) prepare(ctx context.Context, operation string, input []byte, co
 		input = withEmptyMember(input, plan.streamIn)
 		body.placeholder = true
 	}
-	if input, err = plan.custom.CrossRegion(ctx, input, c.signingRegion(), c.crossRegionPresigner(op)); err != nil {
-		return nil, nil, nil, nil, textFault(op, given, usageError(op.Shape.ID, "%v", err))
-	}
-	if input, err = plan.custom.Input(input); err != nil {
-		return nil, nil, nil, nil, textFault(op, given, usageError(op.Shape.ID, "%v", err))
+	if plan.custom != nil { // (its closures are made for operations that have customizations only)
+		if input, err = plan.custom.CrossRegion(ctx, input, c.signingRegion(), c.crossRegionPresigner(op)); err != nil {
+			return nil, nil, nil, nil, textFault(op, given, usageError(op.Shape.ID, "%v", err))
+		}
+		if input, err = plan.custom.Input(input); err != nil {
+			return nil, nil, nil, nil, textFault(op, given, usageError(op.Shape.ID, "%v", err))
+		}
 	}
 	body.custom, body.input = plan.custom, input
-	req, base, ep, e := c.encodeRequest(ctx, op, plan, input, co.payload, extra, "")
+	req, base, ep, e := c.encodeRequest(ctx, op, plan, input, co.payload, extra, "", s)
 	if e != nil {
 		return nil, nil, nil, nil, textFault(op, given, e)
 	}
@@ -528,8 +551,10 @@ func (c *Client) prepare(ctx context.Context, operation string, input []byte, co
 	if err := body.requestChecksum(op, plan.checksum, c.opts.checksums.request, input, req); err != nil {
 		return nil, nil, nil, nil, err
 	}
-	if err := plan.custom.Request(&awscustom.Request{Request: req, Input: input, HashBody: body.hashBody(req)}); err != nil {
-		return nil, nil, nil, nil, usageError(op.Shape.ID, "%v", err)
+	if plan.custom != nil {
+		if err := plan.custom.Request(&awscustom.Request{Request: req, Input: input, HashBody: body.hashBody(req)}); err != nil {
+			return nil, nil, nil, nil, usageError(op.Shape.ID, "%v", err)
+		}
 	}
 	if body.validate = newResponseChecksum(plan.checksum, c.opts.checksums.response, req); body.validate != nil && body.w != nil {
 		rc, w := body.validate, body.w.w
@@ -598,8 +623,9 @@ func textFault(op *model.Operation, input []byte, e *Error) *Error {
 // body, checksum or auth yet; base is the endpoint it is sent to, ep what
 // the rules said about it. payload, when not nil, is the body, the value
 // of the input's blob payload (WithPayload). region, when not "", replaces
-// the client's region in the rules.
-func (c *Client) encodeRequest(ctx context.Context, op *model.Operation, plan *callPlan, input, payload []byte, extra wire.Header, region string) (*transport.Request, *url.URL, *resolved, *Error) {
+// the client's region in the rules. s, when not nil, holds the request
+// returned (scratch.go).
+func (c *Client) encodeRequest(ctx context.Context, op *model.Operation, plan *callPlan, input, payload []byte, extra wire.Header, region string, s *scratch) (*transport.Request, *url.URL, *resolved, *Error) {
 	var wreq *wire.Request
 	var err error
 	if pe, ok := c.codec.(protocol.PayloadEncoder); ok && payload != nil {
@@ -610,18 +636,34 @@ func (c *Client) encodeRequest(ctx context.Context, op *model.Operation, plan *c
 	if err != nil {
 		return nil, nil, nil, classify(op.Shape.ID, err)
 	}
-	base, ep := c.endpoint, &resolved{}
+	base, ep := c.endpoint, (*resolved)(nil)
+	if s != nil {
+		s.ep = resolved{}
+		ep = &s.ep
+	} else {
+		ep = &resolved{}
+	}
 	if c.rules != nil {
 		if ep, err = c.resolveEndpoint(op, input, region); err != nil {
 			return nil, nil, nil, usageError(op.Shape.ID, "%v", err)
 		}
 		base = ep.base
 	}
-	target, err := c.url(base, wreq)
+	prevURL := ""
+	if s != nil {
+		prevURL = s.url
+	}
+	target, err := c.url(base, wreq, prevURL)
 	if err != nil {
 		return nil, nil, nil, usageError(op.Shape.ID, "%v", err)
 	}
-	req := &transport.Request{Method: wreq.Method, URL: target, Header: wreq.Header, Body: wreq.Body,
+	var req *transport.Request
+	if s != nil {
+		req, s.url = &s.req, target
+	} else {
+		req = new(transport.Request)
+	}
+	*req = transport.Request{Method: wreq.Method, URL: target, Header: wreq.Header, Body: wreq.Body,
 		SecretHeaders: plan.secretHeaders, RawBody: plan.rawBody}
 	if c.opts.trace != nil && c.codec.Protocol() == protocol.RPCv2CBOR {
 		req.TraceBody = cborTraceBody(c.model, op)
@@ -848,7 +890,7 @@ func sensitiveHeaders(m *model.Model, op *model.Operation) []string {
 // url joins the endpoint (with its path prefix) and the request's path,
 // and applies the endpoint trait's host prefix unless turned off (then the
 // prefix and its host labels are not looked at).
-func (c *Client) url(base *url.URL, r *wire.Request) (string, error) {
+func (c *Client) url(base *url.URL, r *wire.Request, prev string) (string, error) {
 	host := base.Host
 	if r.HostPrefix != "" && !c.opts.noHostPrefix {
 		var err error
@@ -859,9 +901,25 @@ func (c *Client) url(base *url.URL, r *wire.Request) (string, error) {
 	path := base.EscapedPath()
 	if c.bucketInEndpoint && path != "" && (r.Path == "/" || strings.HasPrefix(r.Path, "/?")) {
 		// The endpoint's path is the whole path (S3's bucket, path-style).
-		return base.Scheme + "://" + host + path + r.Path[1:], nil
+		return joined(prev, base.Scheme, "://", host, path, r.Path[1:]), nil
 	}
-	return base.Scheme + "://" + host + path + r.Path, nil
+	return joined(prev, base.Scheme, "://", host, path, r.Path), nil
+}
+
+// joined is the concatenation of parts: prev when it is that (the last
+// call's URL again: no new string), else a new string.
+func joined(prev string, parts ...string) string {
+	rest := prev
+	for _, p := range parts {
+		if !strings.HasPrefix(rest, p) {
+			return strings.Join(parts, "")
+		}
+		rest = rest[len(p):]
+	}
+	if rest != "" {
+		return strings.Join(parts, "")
+	}
+	return prev
 }
 
 // s3Service is S3's service shape: its endpoint rules hold the bucket.

@@ -96,7 +96,7 @@ func (c *Client) CallDuplex(ctx context.Context, operation string, input []byte,
 
 func (c *Client) callStream(ctx context.Context, operation string, input []byte, duplex bool, opts []CallOption) (*EventStream, error) {
 	ctx, co, cancelOpts := applyCallOptions(ctx, opts)
-	op, plan, req, body, err := c.prepare(ctx, operation, input, co, true)
+	op, plan, req, body, err := c.prepare(ctx, operation, input, co, true, nil)
 	if err != nil {
 		cancelOpts()
 		return nil, err

@@ -80,7 +80,7 @@ func (c *Client) presign(ctx context.Context, op *model.Operation, input []byte,
 	if input, err = plan.custom.Input(input); err != nil {
 		return nil, usageError(op.Shape.ID, "%v", err)
 	}
-	req, _, ep, e := c.encodeRequest(ctx, op, plan, input, nil, co.header, to.region)
+	req, _, ep, e := c.encodeRequest(ctx, op, plan, input, nil, co.header, to.region, nil)
 	if e != nil {
 		return nil, e
 	}

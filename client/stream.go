@@ -65,9 +65,14 @@ type callBody struct {
 }
 
 // newCallBody checks the streams given to a call of op against its
-// streaming payloads.
-func newCallBody(op *model.Operation, plan *callPlan, co callOptions) (*callBody, error) {
-	b := &callBody{payloadOut: co.payloadOut}
+// streaming payloads; into, when not nil, is the state filled and
+// returned (a scratch's).
+func newCallBody(op *model.Operation, plan *callPlan, co callOptions, into *callBody) (*callBody, error) {
+	b := into
+	if b == nil {
+		b = new(callBody)
+	}
+	*b = callBody{payloadOut: co.payloadOut}
 	switch {
 	case co.payload != nil && plan.blobIn == "":
 		return nil, usageError(op.Shape.ID, "WithPayload: operation %s has no blob input payload", op.Name)

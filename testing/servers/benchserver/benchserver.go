@@ -73,7 +73,7 @@ var (
 // Start starts the child server once per test binary and returns its base
 // URL ("http://127.0.0.1:PORT"). It answers Response to a POST of Request
 // on any path.
-func Start(b *testing.B) string {
+func Start(b testing.TB) string {
 	once.Do(func() {
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
 		cmd.Env = append(os.Environ(), childEnv+"=1")

@@ -1,0 +1,6 @@
+//go:build !race
+
+package client
+
+// poisonScratch: scratches given back are poisoned (scratch.go).
+const poisonScratch = false

@@ -1,0 +1,6 @@
+//go:build race
+
+package main
+
+// raceEnabled: allocation counts are the plain build's.
+const raceEnabled = true
