@@ -8,12 +8,10 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"math/big"
 	"math/rand"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -68,46 +66,6 @@ type Gen struct {
 // New returns a generator for m seeded with seed.
 func New(m *model.Model, seed int64) *Gen {
 	return &Gen{v: respond.View{M: m}, R: rand.New(rand.NewSource(seed)), MaxDepth: 4, StatusMin: 200, StatusMax: 299}
-}
-
-// NewLight returns a generator for m seeded with seed whose random source
-// (splitmix64) is cheap to make, for a generator per request (New's takes
-// microseconds to seed). Its values differ from New's for the same seed.
-func NewLight(m *model.Model, seed int64) *Gen {
-	g := New(m, 0)
-	g.R = rand.New(&splitMix{uint64(seed)})
-	return g
-}
-
-// splitMix is the splitmix64 generator, a rand.Source64.
-type splitMix struct{ s uint64 }
-
-func (r *splitMix) Uint64() uint64 {
-	r.s += 0x9e3779b97f4a7c15
-	z := r.s
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
-}
-
-func (r *splitMix) Int63() int64    { return int64(r.Uint64() >> 1) }
-func (r *splitMix) Seed(seed int64) { r.s = uint64(seed) }
-
-// Patterns is a cache of compiled @pattern regexps, safe for concurrent
-// use; the zero value is empty.
-type Patterns struct{ m sync.Map } // pattern → *regexp.Regexp (nil when Go cannot compile it)
-
-func (p *Patterns) compile(pattern string) *regexp.Regexp {
-	if p == nil {
-		re, _ := regexp.Compile(pattern)
-		return re
-	}
-	if re, ok := p.m.Load(pattern); ok {
-		return re.(*regexp.Regexp)
-	}
-	re, _ := regexp.Compile(pattern)
-	p.m.Store(pattern, re)
-	return re
 }
 
 // ctx is what restricts one value: its location and whether it is a host
@@ -713,79 +671,6 @@ func (g *Gen) float(mem *model.Member, c ctx, single bool) any {
 		return json.Number(g.pick("0", "1.5", "-2.25", "3.4028234663852886e+38", "-3.4028234663852886e+38", "1.401298464324817e-45", "1.1754943508222875e-38", "0.10000000149011612", "16777216", "-0"))
 	}
 	return json.Number(g.pick("0", "1.5", "-2.25", "1.7976931348623157e+308", "-1.7976931348623157e+308", "5e-324", "2.2250738585072014e-308", "0.1", "9007199254740993", "-0", "1e+22", strconv.FormatFloat(g.R.NormFloat64()*1e6, 'g', -1, 64)))
-}
-
-// pickInRange picks a number in [lo, hi] (decimal literals, "" for open):
-// an end, or a value in between; integral when integer.
-func pickInRange(r *rand.Rand, lo, hi string, integer bool) string {
-	l, lok := new(big.Rat).SetString(lo)
-	h, hok := new(big.Rat).SetString(hi)
-	switch {
-	case !lok && !hok:
-		l, h = big.NewRat(-1000, 1), big.NewRat(1000, 1)
-	case !lok:
-		l = new(big.Rat).Sub(h, big.NewRat(1000, 1))
-	case !hok:
-		h = new(big.Rat).Add(l, big.NewRat(1000, 1))
-	}
-	if integer {
-		l = ceilRat(l)
-		h = floorRat(h)
-	}
-	var v *big.Rat
-	switch r.Intn(4) {
-	case 0:
-		v = l
-	case 1:
-		v = h
-	default:
-		f := big.NewRat(int64(r.Intn(1001)), 1000)
-		v = new(big.Rat).Add(l, new(big.Rat).Mul(f, new(big.Rat).Sub(h, l)))
-		if integer {
-			v = floorRat(v)
-		}
-	}
-	if v.IsInt() {
-		return v.Num().String()
-	}
-	return v.FloatString(6)
-}
-
-func ceilRat(x *big.Rat) *big.Rat {
-	f := floorRat(x)
-	if f.Cmp(x) < 0 {
-		f.Add(f, big.NewRat(1, 1))
-	}
-	return f
-}
-
-func floorRat(x *big.Rat) *big.Rat {
-	q := new(big.Int).Div(x.Num(), x.Denom()) // Euclidean: floor for a positive denominator
-	return new(big.Rat).SetInt(q)
-}
-
-func maxRat(a, b string) string {
-	if b == "" {
-		return a
-	}
-	x, _ := new(big.Rat).SetString(a)
-	y, ok := new(big.Rat).SetString(b)
-	if ok && y.Cmp(x) > 0 {
-		return b
-	}
-	return a
-}
-
-func minRat(a, b string) string {
-	if b == "" {
-		return a
-	}
-	x, _ := new(big.Rat).SetString(a)
-	y, ok := new(big.Rat).SetString(b)
-	if ok && y.Cmp(x) < 0 {
-		return b
-	}
-	return a
 }
 
 var epochSamples = []string{"0", "1", "-1", "1.5", "-1.5", "1714564800", "1714564800.123", "-62135596800",

@@ -1,8 +1,10 @@
 package valuegen
 
 import (
+	"regexp"
 	"regexp/syntax"
 	"strings"
+	"sync"
 )
 
 // fromPattern writes a random string that the regular expression pattern
@@ -82,4 +84,21 @@ func (g *Gen) classRune(ranges []rune) rune {
 		hi = lo + 0xff
 	}
 	return lo + rune(g.R.Intn(int(hi-lo+1)))
+}
+
+// Patterns is a cache of compiled @pattern regexps, safe for concurrent
+// use; the zero value is empty.
+type Patterns struct{ m sync.Map } // pattern → *regexp.Regexp (nil when Go cannot compile it)
+
+func (p *Patterns) compile(pattern string) *regexp.Regexp {
+	if p == nil {
+		re, _ := regexp.Compile(pattern)
+		return re
+	}
+	if re, ok := p.m.Load(pattern); ok {
+		return re.(*regexp.Regexp)
+	}
+	re, _ := regexp.Compile(pattern)
+	p.m.Store(pattern, re)
+	return re
 }
