@@ -28,7 +28,7 @@ type Curl struct {
 	defaultAE bool // a default header is Accept-Encoding
 
 	share unsafe.Pointer // CURLSH*
-	yield func()         // runtime.Gosched: Do's yield to the scheduler (sc_yield_due); tests count it
+	yield func()         // runtime.Gosched: Do's yield to the scheduler (sc_yield_due), the Engine loop's; tests count it
 
 	mu     sync.Mutex
 	idle   []*handle

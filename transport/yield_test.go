@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -44,5 +45,33 @@ func TestDoYieldsOncePerPeriod(t *testing.T) {
 	// later; never two in one period.
 	if most := int(took/(5*time.Millisecond)) + 1; yields > most || calls <= yields {
 		t.Fatalf("%d calls in %v yielded %d times, want at most %d and fewer than the calls", calls, took, yields, most)
+	}
+}
+
+// The engine's loop yields after each turn, so that the goroutines it woke
+// run on its P at once rather than wait there while it blocks in C again.
+func TestEngineLoopYieldsAfterEachTurn(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	defer srv.Close()
+	var yields atomic.Int64
+	e, err := newEngine(Config{}, EngineConfig{}, func() { yields.Add(1) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	const calls = 5
+	for range calls {
+		if _, err := e.Do(context.Background(), &Request{Method: "GET", URL: srv.URL}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// One turn per completion here (the calls are sequential); the last
+	// turn's yield may follow Do's return.
+	deadline := time.Now().Add(10 * time.Second)
+	for yields.Load() < calls && time.Now().Before(deadline) {
+		runtime.Gosched()
+	}
+	if n := yields.Load(); n != calls {
+		t.Fatalf("%d sequential calls: the loop yielded %d times, want %d", calls, n, calls)
 	}
 }
