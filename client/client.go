@@ -644,7 +644,7 @@ func (c *Client) encodeRequest(ctx context.Context, op *model.Operation, plan *c
 		ep = &resolved{}
 	}
 	if c.rules != nil {
-		if ep, err = c.resolveEndpoint(op, input, region); err != nil {
+		if ep, err = c.resolveEndpointOf(op, input, &wreq.Input, region); err != nil {
 			return nil, nil, nil, usageError(op.Shape.ID, "%v", err)
 		}
 		base = ep.base

@@ -16,6 +16,7 @@ import (
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/protocol"
 	"github.com/smithycurl/smithycurl/transport"
+	"github.com/smithycurl/smithycurl/wire"
 )
 
 // endpointOptions are the settings the endpoint rules read.
@@ -324,7 +325,13 @@ func trimPath(u *url.URL) {
 // resolveEndpoint runs the rules for one call of op with its input, in
 // region when it is not "" (else the client's).
 func (c *Client) resolveEndpoint(op *model.Operation, input []byte, region string) (*resolved, error) {
-	p, err := c.endpointParams(op, input)
+	return c.resolveEndpointOf(op, input, nil, region)
+}
+
+// resolveEndpointOf is resolveEndpoint with the input's members as the
+// codec split them (split; nil: split input here).
+func (c *Client) resolveEndpointOf(op *model.Operation, input []byte, split *wire.Members, region string) (*resolved, error) {
+	p, err := c.endpointParams(op, input, split)
 	if err != nil {
 		return nil, err
 	}
@@ -344,8 +351,10 @@ func (c *Client) resolveEndpoint(op *model.Operation, input []byte, region strin
 	return o.r.clone(), nil
 }
 
-// endpointParams are the client's parameters with op's bindings applied.
-func (c *Client) endpointParams(op *model.Operation, input []byte) (*endpoints.Params, error) {
+// endpointParams are the client's parameters with op's bindings applied
+// to input, whose top-level members are split (as the codec split and
+// checked them; nil: read from input here, unchecked).
+func (c *Client) endpointParams(op *model.Operation, input []byte, split *wire.Members) (*endpoints.Params, error) {
 	p := c.rules.base
 	b := c.rules.svc.Operation(op)
 	if !b.UsesInput() && !b.HasStatic() {
@@ -361,7 +370,7 @@ func (c *Client) endpointParams(op *model.Operation, input []byte) (*endpoints.P
 			// Only the members the bindings read: an S3 PutObject's body
 			// is neither copied nor parsed for its Bucket.
 			var sub []byte
-			err := protocol.Members(input, func(name string, raw []byte) bool {
+			add := func(name string, raw []byte) bool {
 				if slices.Contains(roots, name) {
 					if len(sub) == 0 {
 						sub = append(sub, '{')
@@ -372,8 +381,14 @@ func (c *Client) endpointParams(op *model.Operation, input []byte) (*endpoints.P
 					sub = append(append(sub, ':'), raw...)
 				}
 				return true
-			})
-			if err != nil {
+			}
+			if split != nil {
+				for _, name := range roots {
+					if raw := split.Get(name); raw != nil {
+						add(name, raw)
+					}
+				}
+			} else if err := protocol.Members(input, add); err != nil {
 				return nil, fmt.Errorf("endpoint parameters from the input: %v", err)
 			}
 			if len(sub) > 0 {
@@ -445,7 +460,7 @@ func (c *Client) ResolveEndpoint(operation string, input []byte) (*endpoints.End
 	if c.rules == nil {
 		return &endpoints.Endpoint{URL: c.endpoint.String(), Properties: model.Object()}, nil
 	}
-	p, err := c.endpointParams(op, input)
+	p, err := c.endpointParams(op, input, nil)
 	if err != nil {
 		return nil, usageError(op.Shape.ID, "%v", err)
 	}

@@ -58,7 +58,7 @@ func (c *restCodec) encodeRequest(p *opPlan, input, payload []byte) (*wire.Reque
 		return nil, err
 	}
 	val := func(mc *memberCodec) []byte { return vals[memberIndex(in.sc, mc)] }
-	req := &wire.Request{Method: p.method, Header: wire.Header{}}
+	req := &wire.Request{Method: p.method, Header: wire.Header{}, Input: wire.Members{Names: in.sc.names, Values: vals}}
 	if p.acceptJSON {
 		req.Header.Set("Accept", "application/json")
 	}

@@ -123,7 +123,7 @@ func (c *queryCodec) EncodeRequest(ctx context.Context, op *model.Operation, inp
 		}
 	}
 
-	req := &wire.Request{Method: "POST", Path: "/", Header: make(wire.Header, 4)}
+	req := &wire.Request{Method: "POST", Path: "/", Header: make(wire.Header, 4), Input: wire.Members{Names: in.names, Values: vals}}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	if req.HostPrefix, err = c.cfg.hostPrefix(p.host, func(mc *memberCodec) []byte { return vals[mc.index] }); err != nil {
 		return inputFailure(op, err)

@@ -123,7 +123,7 @@ func (c *rpcCodec) EncodeRequest(ctx context.Context, op *model.Operation, input
 		return nil, err
 	}
 	in := p.in
-	req := &wire.Request{Method: "POST", Path: p.path, Header: make(wire.Header, 6)}
+	req := &wire.Request{Method: "POST", Path: p.path, Header: make(wire.Header, 6), Input: wire.Members{Names: in.names, Values: vals}}
 	var body []byte
 	// The body of an input event stream is its messages (the other members
 	// go in its initial-request message: EncodeInitialMessage).

@@ -54,6 +54,7 @@ type shapeCodec struct {
 	bits  int // width of kInt (8 to 64) and kFloat (32 or 64)
 
 	members []*memberCodec          // structure and union members, in order
+	names   []string                // their names (wire.Members of an input)
 	byName  map[string]*memberCodec // by member name (document form)
 	byWire  map[string]*memberCodec // by JSON name on the wire
 
@@ -253,6 +254,7 @@ func (c *compiler) shape(id model.ShapeID) *shapeCodec {
 			mc := c.member(mem)
 			mc.index = len(sc.members)
 			sc.members = append(sc.members, mc)
+			sc.names = append(sc.names, mc.name)
 			sc.byName[mc.name] = mc
 			sc.addXMLMember(mc)
 			if mem.Traits.Has(TraitJSONUnknown) {

@@ -20,6 +20,28 @@ type Request struct {
 	HostPrefix string
 	Header     Header
 	Body       []byte
+	// Input is the top-level members of the input the request was encoded
+	// from, as the codec split and checked them: what reads a member
+	// after encoding (endpoint parameters, discovery ids, checksum
+	// members) takes it here rather than reading the input again.
+	Input Members
+}
+
+// Members are the top-level members of an input object: Values[i] is the
+// raw JSON of member Names[i], nil when absent or null.
+type Members struct {
+	Names  []string
+	Values [][]byte
+}
+
+// Get returns the raw JSON of member name, nil when absent or null.
+func (m Members) Get(name string) []byte {
+	for i, n := range m.Names {
+		if n == name {
+			return m.Values[i]
+		}
+	}
+	return nil
 }
 
 // Response is an HTTP response as received, body fully read.
