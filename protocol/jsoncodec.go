@@ -365,14 +365,33 @@ func (o *jsonOptions) decodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 		raw, err := s.document()
 		return appendCompact(dst, raw), err
 	case kList:
-		return decodeList(dst, sc, s.array, s.isNull, func(dst []byte) ([]byte, error) {
+		isNull := s.isNull
+		var nullErr error
+		if o.strict && !sc.sparse {
+			// A server refuses a null item of a list that is not
+			// @sparse; a client leaves it out.
+			isNull = func() bool {
+				if s.isNull() && nullErr == nil {
+					nullErr = badValue("null in a list that is not @sparse")
+				}
+				return nullErr != nil
+			}
+		}
+		out, err := decodeList(dst, sc, s.array, isNull, func(dst []byte) ([]byte, error) {
 			return o.decodeValue(dst, s, sc.elem)
 		})
+		if err == nil {
+			err = nullErr
+		}
+		return out, err
 	case kMap:
 		dst = append(dst, '{')
 		n := 0
 		err := s.object(func(key []byte) error {
 			if s.isNull() {
+				if o.strict && !sc.sparse {
+					return inKey(badValue("null in a map that is not @sparse"), key)
+				}
 				if sc.sparse {
 					if n > 0 {
 						dst = append(dst, ',')
@@ -625,6 +644,9 @@ func (o *jsonOptions) decodeUnion(dst []byte, s *scanner, sc *shapeCodec) ([]byt
 	var unkName, unkValue []byte // the first member the model does not know
 	err := s.object(func(key []byte) error {
 		mc, ok := sc.byWire[string(key)]
+		if !ok && o.strict && sc.unknown == nil && string(key) != "__type" {
+			return badValue(fmt.Sprintf("union %s has no member %q", sc.shape.ID, key))
+		}
 		if !ok {
 			raw, err := s.document()
 			if err == nil && unkName == nil && keepUnknown(key, raw) {
@@ -648,6 +670,8 @@ func (o *jsonOptions) decodeUnion(dst []byte, s *scanner, sc *shapeCodec) ([]byt
 		return dst, err
 	}
 	switch {
+	case n == 0 && o.strict && sc.unknown == nil:
+		return dst, badValue(fmt.Sprintf("union %s: no member is set", sc.shape.ID))
 	case n == 0 && sc.unknown != nil:
 		dst = appendString(dst, sc.unknown.name)
 		dst = append(dst, ':')

@@ -77,7 +77,13 @@ func (j jsonBody) encodePayload(pm *memberCodec, raw []byte) ([]byte, error) {
 
 func (j jsonBody) decodeMembers(w *objectWriter, b *binding, body []byte) error {
 	s := scanner{data: body}
-	return j.o.decodeFields(w, &s, b.sc)
+	if err := j.o.decodeFields(w, &s, b.sc); err != nil {
+		return err
+	}
+	if j.o.strict && !s.atEnd() {
+		return s.errorf("unexpected data after the body's object")
+	}
+	return nil
 }
 
 func (j jsonBody) decodePayload(dst []byte, pm *memberCodec, body []byte) ([]byte, bool, error) {
@@ -86,5 +92,8 @@ func (j jsonBody) decodePayload(dst []byte, pm *memberCodec, body []byte) ([]byt
 		return dst, false, nil
 	}
 	out, err := j.o.decodeValue(dst, &s, pm)
+	if err == nil && j.o.strict && !s.atEnd() {
+		err = s.errorf("unexpected data after the payload")
+	}
 	return out, true, err
 }

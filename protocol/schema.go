@@ -62,6 +62,9 @@ type shapeCodec struct {
 	sparse    bool
 
 	enumValues map[string]bool // enum values
+	// enumInternal are the enum values marked @internal (an @enum
+	// entry tagged internal): a Smithy server's messages leave them out.
+	enumInternal map[string]bool
 	intValues  map[string]bool // intEnum values (literals)
 
 	// check is set when the shape or anything it contains has a constraint
@@ -75,6 +78,16 @@ type shapeCodec struct {
 	unknown       *memberCodec // alloy#jsonUnknown member
 
 	xml xmlShape // XML binding traits of the shape (xml.go)
+}
+
+const traitInternal model.ShapeID = "smithy.api#internal"
+
+// internalValue marks enum value v @internal.
+func (sc *shapeCodec) internalValue(v string) {
+	if sc.enumInternal == nil {
+		sc.enumInternal = map[string]bool{}
+	}
+	sc.enumInternal[v] = true
 }
 
 // memberCodec is one member of a structure, union, list or map with its
@@ -171,6 +184,12 @@ func (c *compiler) shape(id model.ShapeID) *shapeCodec {
 			for _, e := range v.Items() {
 				if x, ok := e.Get("value"); ok {
 					sc.enumValues[x.Str()] = true
+					tags, _ := e.Get("tags")
+					for _, t := range tags.Items() {
+						if t.Str() == "internal" {
+							sc.internalValue(x.Str())
+						}
+					}
 				}
 			}
 		}
@@ -183,6 +202,9 @@ func (c *compiler) shape(id model.ShapeID) *shapeCodec {
 				v = ev.Str()
 			}
 			sc.enumValues[v] = true
+			if mem.Traits.Has(traitInternal) {
+				sc.internalValue(v)
+			}
 		}
 	case model.IntEnumType:
 		sc.kind = kIntEnum

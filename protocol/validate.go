@@ -165,7 +165,13 @@ func (v *validator) value(s *scanner, mc *memberCodec) {
 		}
 		if sc.kind == kEnum && sc.enumValues != nil && !sc.enumValues[str] {
 			if v.smithy {
-				v.report("satisfy enum value set: ["+setList(sc.enumValues, false)+"]", -1, "")
+				shown := make(map[string]bool, len(sc.enumValues))
+				for k := range sc.enumValues {
+					if !sc.enumInternal[k] {
+						shown[k] = true
+					}
+				}
+				v.report("satisfy enum value set: ["+setList(shown, false)+"]", -1, "")
 			} else {
 				v.add("value %q is not one of %s", str, setList(sc.enumValues, true))
 			}

@@ -73,6 +73,7 @@ var Suites = []Suite{
 	{"restJson1 (server)", RestJSON1Server},
 	{"simpleRestJson (server)", SimpleRestJSONServer},
 	{"restXml (server)", RestXMLServer},
+	{"restJson1 malformed requests (server)", MalformedRestJSON1},
 	{"rpcv2Cbor", RPCv2CBOR},
 	{"rpcv2Json", RPCv2JSON},
 	{"jmespath", JMESPath},
