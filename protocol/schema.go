@@ -65,7 +65,7 @@ type shapeCodec struct {
 	// enumInternal are the enum values marked @internal (an @enum
 	// entry tagged internal): a Smithy server's messages leave them out.
 	enumInternal map[string]bool
-	intValues  map[string]bool // intEnum values (literals)
+	intValues    map[string]bool // intEnum values (literals)
 
 	// check is set when the shape or anything it contains has a constraint
 	// the validator enforces; values of other shapes are not walked.
