@@ -245,7 +245,7 @@ func (s *restServer) queryParams(qp *memberCodec, t requestTarget, skip map[stri
 
 // MaxDecompressedBody bounds a gzip request body (@requestCompression)
 // once decompressed.
-const MaxDecompressedBody = 64 << 20
+const MaxDecompressedBody = 16 << 20
 
 var errBodyTooLarge = errors.New("body too large")
 

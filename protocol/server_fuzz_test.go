@@ -13,7 +13,8 @@ import (
 
 // FuzzServerRequest feeds arbitrary requests to the servers of the RPC
 // and query protocols (awsJson1_0, awsJson1_1, rpcv2Cbor, rpcv2Json,
-// awsQuery, ec2Query): Route and DecodeRequest must give an operation and
+// awsQuery, ec2Query) and the REST ones (restJson1, simpleRestJson,
+// restXml: targets 6 to 8): Route and DecodeRequest must give an operation and
 // a JSON input, a *RequestError or a *ValidationError, never panic or
 // hang. The operation is the routed one, else the one opi picks, so that
 // bodies reach the decoders whatever the routing headers say.
@@ -33,6 +34,9 @@ func FuzzServerRequest(f *testing.F) {
 		c, s, svc := queryServerPair(f, id, WithValidation())
 		targets = append(targets, target{c, s, svc})
 	}
+	for _, p := range restServerPairs(f) {
+		targets = append(targets, target{p.c, p.s, p.svc})
+	}
 	headerBlock := func(h wire.Header) string {
 		var b strings.Builder
 		for k, vs := range h {
@@ -49,7 +53,10 @@ func FuzzServerRequest(f *testing.F) {
 	}
 	for ti, tg := range targets {
 		for _, in := range inputs {
-			op, _ := tg.svc.Operation("Put")
+			op, err := tg.svc.Operation("Put")
+			if err != nil {
+				continue // a REST target: its seeds follow
+			}
 			req, err := tg.c.EncodeRequest(context.Background(), op, []byte(in))
 			if err != nil {
 				continue // an input of the other model's members
@@ -60,6 +67,16 @@ func FuzzServerRequest(f *testing.F) {
 	f.Add(uint8(4), uint8(0), "POST", "/", "", []byte("Action=Put&name=n&strings.member.999999999=x&deep"+strings.Repeat(".next", 600)+".v=1"))
 	f.Add(uint8(0), uint8(0), "POST", "/", "X-Amz-Target: Json10.Put\n", []byte(`{"name":"n","x":`+strings.Repeat("[", 1000)))
 	f.Add(uint8(2), uint8(0), "POST", "/service/Cbor/operation/Put", "Smithy-Protocol: rpc-v2-cbor\nContent-Type: application/cbor\n", []byte{0xbf, 0x9f, 0x9f, 0x9f, 0xff})
+
+	for ti := 6; ti <= 7; ti++ {
+		op, _ := targets[ti].svc.Operation("PutItem")
+		if req, err := targets[ti].c.EncodeRequest(context.Background(), op, []byte(shopInput)); err == nil {
+			f.Add(uint8(ti), uint8(0), req.Method, req.Path, headerBlock(req.Header), req.Body)
+		}
+	}
+	f.Add(uint8(6), uint8(0), "PUT", "/items/a/files/b?mode=fast", "Content-Type: application/json\n", []byte(`{"lines":`+strings.Repeat("[", 1000)))
+	f.Add(uint8(6), uint8(0), "PUT", "/items/%zz/files/%2F%2e%2e?mode=fast&tag&tag=%ff", "X-Names: \"a,\nX-When: x\n", []byte(`{"lines":[null],"color":"BLUE"}`))
+	f.Add(uint8(8), uint8(1), "PUT", "/b?tagging", "Content-Type: application/xml\nContent-Encoding: gzip\n", []byte("<Tagging><TagSet>"+strings.Repeat("<Tag>", 600)+"</TagSet></Tagging>"))
 
 	f.Fuzz(func(t *testing.T, ti, opi uint8, method, path, hdr string, body []byte) {
 		tg := targets[int(ti)%len(targets)]

@@ -21,10 +21,7 @@ func TestServerReadsWhatTheClientSends(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := `{"id":"a b/c","path":"x/y z/..","tags":["t1","t2"],"ratio":0.5,"since":"2020-01-02T03:04:05Z",` +
-		`"names":["n, 1","n2"],"when":"2021-01-01T00:00:00Z","json":"{\"k\":1}","extra":{"q":"v"},` +
-		`"lines":[{"name":"l","qty":2}],"note":"abc","count":3,"color":"RED","code":"ab","ids":[1,2],` +
-		`"stamp":"1970-01-01T00:00:10Z","isoStamp":"2000-01-01T00:00:00.5Z","data":"AAE=","token":"tok"}`
+	in := shopInput
 	req := encode(t, c, svc, "PutItem", in)
 	op, err := srv.Route(req)
 	if err != nil || op.Name != "PutItem" {
@@ -40,6 +37,56 @@ func TestServerReadsWhatTheClientSends(t *testing.T) {
 	if d := jsonDifference(t, got, want); d != "" {
 		t.Errorf("decoded %s: %s", got, d)
 	}
+}
+
+// shopInput is an input of testModel's PutItem with a member in every
+// location.
+const shopInput = `{"id":"a b/c","path":"x/y z/..","tags":["t1","t2"],"ratio":0.5,"since":"2020-01-02T03:04:05Z",` +
+	`"names":["n, 1","n2"],"when":"2021-01-01T00:00:00Z","json":"{\"k\":1}","extra":{"q":"v"},` +
+	`"lines":[{"name":"l","qty":2}],"note":"abc","count":3,"color":"RED","code":"ab","ids":[1,2],` +
+	`"stamp":"1970-01-01T00:00:10Z","isoStamp":"2000-01-01T00:00:00.5Z","data":"AAE=","token":"tok"}`
+
+// restServerPair is a client codec, the server and the service of one
+// REST protocol, for the fuzzer.
+type restServerPair struct {
+	c   Codec
+	s   Server
+	svc *model.Service
+}
+
+// restServerPairs are restJson1 and simpleRestJson on testModel (every
+// HTTP binding) and restXml on restXMLTestModel, their servers validating.
+func restServerPairs(t testing.TB) []restServerPair {
+	t.Helper()
+	var out []restServerPair
+	m, svc := loadTestModel(t)
+	simple := model.NewLoader()
+	simple.AddSource("simple.smithy", []byte(strings.NewReplacer("use aws.protocols#restJson1", "use alloy#simpleRestJson", "@restJson1", "@simpleRestJson").Replace(testModel)))
+	simple.AddSource("alloy.smithy", []byte("$version: \"2\"\nnamespace alloy\n@trait(selector: \"service\")\n@protocolDefinition\nstructure simpleRestJson {}\n"))
+	sm, _, err := simple.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ssvc, err := sm.Service("example#Shop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	xc, xsvc := restXMLCodecForTest(t)
+	for _, p := range []struct {
+		m   *model.Model
+		svc *model.Service
+	}{{m, svc}, {sm, ssvc}, {xc.(*restCodec).m, xsvc}} {
+		c, err := New(p.m, p.svc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv, err := NewServer(p.m, p.svc, WithValidation())
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, restServerPair{c, srv, p.svc})
+	}
+	return out
 }
 
 // jsonDifference says how two JSON texts differ as values ("" when not).
