@@ -122,7 +122,11 @@ func WithPayloadOutput(dst *[]byte) CallOption {
 // waiting for one of the engine's transfer slots counts that time against
 // its timeout. Streamed bodies (WithBodyReader, WithBodyWriter) take the
 // blocking path all the same, and so does a client with WithTransport.
-// The C and Python asynchronous APIs use it for every call.
+// The C and Python asynchronous APIs use it for every call. Without it,
+// a call takes the engine by itself when as many of the client's calls as
+// there are Ps (GOMAXPROCS, at least two) are already under way and one
+// of the engine's slots is free: goroutines beyond the Ps wait more
+// cheaply on a channel than in libcurl on threads of their own.
 func ViaEngine() CallOption {
 	return callOptionFunc(func(o *callOptions) { o.engine = true })
 }

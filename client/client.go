@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -214,12 +215,42 @@ func New(m *model.Model, serviceID model.ShapeID, endpoint string, opts ...Optio
 }
 
 // transportFor returns the transport of a call: the engine when the call
-// (ViaEngine) or the client (WithEngine) asks for it, unless the client
-// sends through a transport of the caller's (WithTransport).
+// (ViaEngine) or the client (WithEngine) asks for it, or when as many of
+// the client's calls as there are Ps (GOMAXPROCS, and at least two) are
+// already under way (crowded); unless the client sends through a
+// transport of the caller's (WithTransport). A crowded call takes the
+// engine only when one of its transfer slots is free: it never waits in
+// its queue.
+//
+// Each blocked call holds its P in the system-call state: with more of
+// them than Ps, every call's P was taken by sysmon and handed to another
+// thread, and the call waited for one when libcurl returned (issue 27:
+// client.Call from 8 goroutines on 2 Ps, 1.3-1.4x the CPU of a libcurl
+// loop through the engine, 2.3x blocking). Below that the blocking path
+// is cheaper (no hand-off to the loop's goroutine). The C API's threads
+// never get there: it keeps GOMAXPROCS above their number (export's
+// sched.go), and a C thread waiting on a channel would cost more.
 func (c *Client) transportFor(co callOptions) (transport.Transport, *Error) {
-	if c.owned == nil || !co.engine && !c.opts.engine.all {
+	if c.owned == nil {
 		return c.transport, nil
 	}
+	asked := co.engine || c.opts.engine.all
+	if !asked && !c.crowded() {
+		return c.transport, nil
+	}
+	e, err := c.engineFor()
+	switch {
+	case err != nil && asked:
+		return nil, err
+	case err != nil || e == nil || (!asked && !e.HasSlot()):
+		return c.transport, nil // nil e: closed, its calls fail as the engine's would
+	}
+	return e, nil
+}
+
+// engineFor returns the client's engine, made on first use; nil once the
+// client is closed.
+func (c *Client) engineFor() (*transport.Engine, *Error) {
 	if e := c.engine.Load(); e != nil {
 		return e, nil
 	}
@@ -229,7 +260,7 @@ func (c *Client) transportFor(co callOptions) (transport.Transport, *Error) {
 		return e, nil
 	}
 	if c.closed {
-		return c.transport, nil // closed: its calls fail as the engine's would
+		return nil, nil
 	}
 	e, err := transport.NewEngine(c.tcfg, transport.EngineConfig{
 		MaxTransfers: c.opts.engine.maxTransfers, MaxHostConnections: c.opts.engine.maxHostConnections})
@@ -238,6 +269,17 @@ func (c *Client) transportFor(co callOptions) (transport.Transport, *Error) {
 	}
 	c.engine.Store(e)
 	return e, nil
+}
+
+// crowded says whether as many of the client's calls as there are Ps
+// (and at least two) are under way in its transports: blocked in libcurl,
+// or in the engine, where calls stay while that holds (see transportFor).
+func (c *Client) crowded() bool {
+	n := c.owned.Waiting()
+	if e := c.engine.Load(); e != nil {
+		n += e.Calls()
+	}
+	return n >= 2 && n >= runtime.GOMAXPROCS(0)
 }
 
 // MaxTransfers is the most requests the client's engine (ViaEngine,

@@ -11,6 +11,7 @@ import (
 	"net/textproto"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 )
@@ -27,8 +28,9 @@ type Curl struct {
 	defaults  []defaultHeader
 	defaultAE bool // a default header is Accept-Encoding
 
-	share unsafe.Pointer // CURLSH*
-	yield func()         // runtime.Gosched: Do's yield to the scheduler (sc_yield_due), the Engine loop's; tests count it
+	share   unsafe.Pointer // CURLSH*
+	yield   func()         // runtime.Gosched: Do's yield to the scheduler (sc_yield_due), the Engine loop's; tests count it
+	waiting atomic.Int32   // Do calls blocked in libcurl (Waiting)
 
 	mu     sync.Mutex
 	idle   []*handle
@@ -155,6 +157,12 @@ type Stats struct {
 	Idle int
 	Busy int
 }
+
+// Waiting is how many calls of Do are blocked in libcurl now, each holding
+// an OS thread (and, for the runtime, a P in the system-call state): what
+// a client weighs against GOMAXPROCS to send a call through an Engine
+// instead. Lock-free.
+func (t *Curl) Waiting() int { return int(t.waiting.Load()) }
 
 // Stats returns the pool's current counts.
 func (t *Curl) Stats() Stats {

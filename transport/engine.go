@@ -64,6 +64,7 @@ type Engine struct {
 	inner   *Curl // options, handle pool, and the blocking path
 	max     int
 	timeout time.Duration
+	calls   atomic.Int32 // Do calls under way (Calls)
 	// pipewait: CURLOPT_PIPEWAIT for https URLs (tls), or for every URL
 	// (all: HTTP/2 prior knowledge).
 	pipewaitTLS, pipewaitAll bool
@@ -204,6 +205,8 @@ func (e *Engine) maybeFreeLocked() {
 // Do sends req through the engine and returns the complete response (see
 // Engine and Curl.Do).
 func (e *Engine) Do(ctx context.Context, req *Request) (*wire.Response, error) {
+	e.calls.Add(1)
+	defer e.calls.Add(-1)
 	if req.BodyReader != nil || req.BodyWriter != nil || req.NoTimeout {
 		return e.inner.Do(ctx, req)
 	}
@@ -295,6 +298,19 @@ func (e *Engine) traceRequest(h *handle, c *call) {
 
 // acquireSlot takes a transfer slot, waiting in line when MaxTransfers
 // calls hold one; spent is the time it waited.
+// Calls is how many calls of Do are under way now (waiting for a slot, on
+// the wire, or being finished). Lock-free.
+func (e *Engine) Calls() int { return int(e.calls.Load()) }
+
+// HasSlot says whether a call made now would get a transfer slot at once
+// (no call waits for one and fewer than MaxTransfers hold one); a hint,
+// since another call may take it first.
+func (e *Engine) HasSlot() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return !e.closed && e.active < e.max && e.waiting == 0
+}
+
 func (e *Engine) acquireSlot(ctx context.Context, c *call) (spent time.Duration, err *Error) {
 	e.mu.Lock()
 	if e.closed {

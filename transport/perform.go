@@ -51,9 +51,11 @@ func (t *Curl) Do(ctx context.Context, req *Request) (*wire.Response, error) {
 			waker = w
 		}
 	}
+	t.waiting.Add(1)
 	C.sc_perform(h.c, (*C.char)(unsafe.Pointer(unsafe.SliceData(h.strs))), C.int(c.nh), c.kind,
 		c.bodyPtr(), c.bodyLen, C.long(c.connectMS), C.long(c.totalMS), C.longlong(t.maxBody),
 		cBool(req.Idempotent && req.BodyReader == nil))
+	t.waiting.Add(-1)
 	if waker != nil {
 		waker.SetWake(nil) // before the handle goes back to the pool
 	}
