@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -60,17 +61,8 @@ func restServerPairs(t testing.TB) []restServerPair {
 	t.Helper()
 	var out []restServerPair
 	m, svc := loadTestModel(t)
-	simple := model.NewLoader()
-	simple.AddSource("simple.smithy", []byte(strings.NewReplacer("use aws.protocols#restJson1", "use alloy#simpleRestJson", "@restJson1", "@simpleRestJson").Replace(testModel)))
-	simple.AddSource("alloy.smithy", []byte("$version: \"2\"\nnamespace alloy\n@trait(selector: \"service\")\n@protocolDefinition\nstructure simpleRestJson {}\n"))
-	sm, _, err := simple.Load(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ssvc, err := sm.Service("example#Shop")
-	if err != nil {
-		t.Fatal(err)
-	}
+	sm, ssvc := loadService(t, "example#Shop", "alloy#simpleRestJson",
+		strings.NewReplacer("use aws.protocols#restJson1", "use alloy#simpleRestJson", "@restJson1", "@simpleRestJson").Replace(testModel))
 	xc, xsvc := restXMLCodecForTest(t)
 	for _, p := range []struct {
 		m   *model.Model
@@ -120,15 +112,21 @@ service Router { version: "1", operations: [A, B, C, D, E, F, G] }
 `
 
 func loadRoutingModel(t *testing.T) (*model.Model, *model.Service) {
+	return loadService(t, "example#Router", RestJSON1, routingModel)
+}
+
+// loadService loads the IDL src with a definition of protocol trait
+// proto and returns service id of it.
+func loadService(t testing.TB, id, proto model.ShapeID, src string) (*model.Model, *model.Service) {
 	t.Helper()
 	l := model.NewLoader()
-	l.AddSource("routing.smithy", []byte(routingModel))
-	l.AddSource("aws.protocols.smithy", []byte("$version: \"2\"\nnamespace aws.protocols\n@trait(selector: \"service\")\n@protocolDefinition\nstructure restJson1 {}\n"))
+	l.AddSource("test.smithy", []byte(src))
+	l.AddSource("protocol.smithy", []byte(fmt.Sprintf("$version: \"2\"\nnamespace %s\n@trait(selector: \"service\")\n@protocolDefinition\nstructure %s {}\n", proto.Namespace(), proto.Name())))
 	m, _, err := l.Load(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc, err := m.Service("example#Router")
+	svc, err := m.Service(id)
 	if err != nil {
 		t.Fatal(err)
 	}

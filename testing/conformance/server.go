@@ -41,14 +41,8 @@ func RestXMLServer(shared string) Result {
 // simpleRestJson.
 func SimpleRestJSONServer(shared string) Result {
 	r := runServerSuite(shared, "simpleRestJson (server)", serverSuite{protocol.SimpleRestJSON, "simpleRestJson-server.tsv"})
-	m, err := loadProtocolModel(shared)
-	if err != nil {
-		r.fail("load", "%v", err)
-		return r
-	}
-	rj, err := collectSide(m, protocol.RestJSON1, "server")
-	if err != nil {
-		r.fail("load", "%v", err)
+	m, rj, ok := serverCases(&r, shared, protocol.RestJSON1)
+	if !ok {
 		return r
 	}
 	rules := borrowRules(m)
@@ -66,7 +60,7 @@ func SimpleRestJSONServer(shared string) Result {
 			r.fail("load", "%s as simpleRestJson: %v", sid, err)
 			continue
 		}
-		runServerCases(&r, vm, sid, relink(vm, cases), excl, protocol.SimpleRestJSON)
+		runServerCases(&r, vm, sid, relink(vm, cases), excl)
 	}
 	return r
 }
@@ -93,16 +87,24 @@ func relink(vm *model.Model, cases []protocolCase) []protocolCase {
 	return out
 }
 
+// serverCases loads the protocol test models and the cases of proto that
+// apply to servers; ok is false when that failed (a failure of r).
+func serverCases(r *Result, shared string, proto model.ShapeID) (*model.Model, []protocolCase, bool) {
+	m, err := loadProtocolModel(shared)
+	if err == nil {
+		var cases []protocolCase
+		if cases, err = collectSide(m, proto, "server"); err == nil {
+			return m, cases, true
+		}
+	}
+	r.fail("load", "%v", err)
+	return nil, nil, false
+}
+
 func runServerSuite(shared, name string, s serverSuite) Result {
 	r := Result{Suite: name}
-	m, err := loadProtocolModel(shared)
-	if err != nil {
-		r.fail("load", "%v", err)
-		return r
-	}
-	cases, err := collectSide(m, s.proto, "server")
-	if err != nil {
-		r.fail("load", "%v", err)
+	m, cases, ok := serverCases(&r, shared, s.proto)
+	if !ok {
 		return r
 	}
 	excl := readExclusions(s.excl)
@@ -115,13 +117,13 @@ func runServerSuite(shared, name string, s serverSuite) Result {
 		bySvc[c.svc] = append(bySvc[c.svc], c)
 	}
 	for _, sid := range order {
-		runServerCases(&r, m, sid, bySvc[sid], excl, s.proto)
+		runServerCases(&r, m, sid, bySvc[sid], excl)
 	}
 	return r
 }
 
 // runServerCases runs the server cases of service sid.
-func runServerCases(r *Result, m *model.Model, sid model.ShapeID, cases []protocolCase, excl map[string]string, proto model.ShapeID) {
+func runServerCases(r *Result, m *model.Model, sid model.ShapeID, cases []protocolCase, excl map[string]string) {
 	svc, err := m.Service(sid)
 	if err != nil {
 		r.fail(string(sid), "%v", err)
