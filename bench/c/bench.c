@@ -1,6 +1,7 @@
 // Benchmarks of the C API against plain libcurl on loopback (make bench-c).
 //
-//   bench-c <httpbin-url> <model-dir> <calls> <cold-runs> <cold-curl> <cold-smithycurl> <lib> <echo-url> <echo-model> [<snapshot>]
+//   bench-c <httpbin-url> <model-dir> <calls> <cold-runs> <cold-curl> <cold-smithycurl> <lib> <echo-url> <echo-model>
+//           [<snapshot> [<cold-gofloor>]]
 //
 // Throughput: the echo workload the Go and Python benchmarks share (a POST
 // of the ~210-byte JSON document of testing/servers/benchserver to its echo
@@ -22,9 +23,13 @@
 //
 // Cold start: <cold-runs> alternating runs of two programs, one that loads
 // the httpbin model, creates a client and makes one call, and one that makes
-// one plain libcurl request; median wall time and peak RSS of each. With
-// <snapshot> (the httpbin model compiled by `smithycurl compile`), a third
-// program loads the model from it. <calls> 0 skips the throughput part.
+// one plain libcurl request; the median CPU time (user + system, every
+// thread), wall time and peak RSS of each, and the CPU ratio and RSS
+// difference (goals: <= 1.3x, <= +6 MiB). With <snapshot> (the httpbin
+// model compiled by `smithycurl compile`), a third program loads the model
+// from it; with <cold-gofloor>, the libcurl request from a process that also
+// starts an empty Go library (testing/cmd/gofloor): what the Go runtime
+// alone adds. <calls> 0 skips the throughput part, <cold-runs> 0 this one.
 
 #define _GNU_SOURCE
 #include <curl/curl.h>
@@ -220,8 +225,9 @@ static int run_worker(const char *kind, int threads, int calls, double *wall, do
     return fails;
 }
 
-// run_cold runs prog once and returns its wall time and peak RSS (KiB).
-static int run_cold(char *const argv[], double *wall, long *rss) {
+// run_cold runs prog once and returns its wall time, CPU time (user +
+// system, all threads) and peak RSS (KiB).
+static int run_cold(char *const argv[], double *wall, double *cpu, long *rss) {
     double t0 = now_s();
     pid_t pid = fork();
     if (pid == 0) {
@@ -234,6 +240,7 @@ static int run_cold(char *const argv[], double *wall, long *rss) {
     struct rusage ru;
     wait4(pid, &st, 0, &ru);
     *wall = now_s() - t0;
+    *cpu = ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
     *rss = ru.ru_maxrss;
     return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
@@ -264,35 +271,46 @@ static void throughput(int threads, int calls) {
            threads > 1 ? "s" : " ", cps[1] / cps[0], us[1] / us[0]);
 }
 
-static void cold(int runs, char *curl_prog, char *sc_prog, char *snapshot) {
-    enum { MAXK = 3 };
-    double w[MAXK][256];
-    double rss[MAXK][256];
+static void cold(int runs, char *curl_prog, char *sc_prog, char *snapshot, char *floor_prog) {
+    enum { MAXK = 4, MAXRUNS = 256 };
+    static double w[MAXK][MAXRUNS], c[MAXK][MAXRUNS], rss[MAXK][MAXRUNS];
     char *argv[MAXK][4] = {{curl_prog, (char *)url, NULL},
                            {sc_prog, (char *)url, (char *)model_dir, NULL},
-                           {sc_prog, (char *)url, snapshot, NULL}};
-    int kinds = snapshot ? 3 : 2;
-    if (runs > 256) runs = 256;
-    for (int r = 0; r < runs; r++) {
-        for (int k = 0; k < kinds; k++) {
+                           {sc_prog, (char *)url, snapshot, NULL},
+                           {floor_prog, (char *)url, NULL}};
+    const char *names[MAXK] = {"libcurl request", "smithycurl load+client+call", "  the same from a snapshot",
+                               "libcurl request + Go runtime"};
+    int on[MAXK] = {1, 1, snapshot != NULL, floor_prog != NULL};
+    if (runs > MAXRUNS) runs = MAXRUNS;
+    for (int r = -1; r < runs; r++) { // r = -1: a warm-up (page cache, the model cache's entry), not counted
+        for (int k = 0; k < MAXK; k++) {
             long kb;
-            if (run_cold(argv[k], &w[k][r], &kb) != 0) {
+            if (!on[k]) continue;
+            int i = r < 0 ? 0 : r;
+            if (run_cold(argv[k], &w[k][i], &c[k][i], &kb) != 0) {
                 fprintf(stderr, "%s %s failed\n", argv[k][0], argv[k][2] ? argv[k][2] : "");
                 exit(1);
             }
-            rss[k][r] = kb;
+            rss[k][i] = kb;
         }
     }
-    double wm[MAXK], rm[MAXK];
-    const char *names[MAXK] = {"libcurl request", "smithycurl load+client+call", "  the same from a snapshot"};
-    for (int k = 0; k < kinds; k++) {
+    double wm[MAXK], cm[MAXK], rm[MAXK];
+    printf("  (medians of %d alternating runs; CPU is user + system time of every thread)\n", runs);
+    for (int k = 0; k < MAXK; k++) {
+        if (!on[k]) continue;
         wm[k] = median(w[k], runs);
+        cm[k] = median(c[k], runs);
         rm[k] = median(rss[k], runs);
-        printf("  %-28s %6.1f ms  %6.1f MiB peak RSS   (median of %d)\n", names[k], wm[k] * 1e3, rm[k] / 1024, runs);
+        printf("  %-30s %6.2f ms CPU  %6.1f ms wall  %6.1f MiB peak RSS\n", names[k], cm[k] * 1e3, wm[k] * 1e3,
+               rm[k] / 1024);
     }
-    printf("  ratio                        %6.2fx     %+6.1f MiB\n", wm[1] / wm[0], (rm[1] - rm[0]) / 1024);
-    if (snapshot)
-        printf("  ratio, from a snapshot       %6.2fx     %+6.1f MiB\n", wm[2] / wm[0], (rm[2] - rm[0]) / 1024);
+    const char *ratios[MAXK] = {NULL, "ratio", "ratio, from a snapshot", "ratio, the Go runtime alone"};
+    for (int k = 1; k < MAXK; k++) {
+        if (!on[k]) continue;
+        printf("  %-30s %6.2fx CPU  %6.2fx wall  %+6.1f MiB\n", ratios[k], cm[k] / cm[0], wm[k] / wm[0],
+               (rm[k] - rm[0]) / 1024);
+    }
+    printf("  goal: ratio <= 1.3x CPU, <= +6 MiB peak RSS\n");
 }
 
 int main(int argc, char **argv) {
@@ -301,10 +319,10 @@ int main(int argc, char **argv) {
         echo_model = getenv("BENCH_C_ECHO_MODEL");
         return worker(argv[2], atoi(argv[3]), atoi(argv[4]), argv[5]);
     }
-    if (argc != 10 && argc != 11) {
+    if (argc < 10 || argc > 12) {
         fprintf(stderr,
                 "usage: %s <httpbin-url> <model-dir> <calls> <cold-runs> <cold-curl> <cold-smithycurl> <libsmithycurl.so> "
-                "<echo-url> <echo-model> [<snapshot>]\n",
+                "<echo-url> <echo-model> [<snapshot> [<cold-gofloor>]]\n",
                 argv[0]);
         return 2;
     }
@@ -320,7 +338,7 @@ int main(int argc, char **argv) {
     }
     if (runs > 0) {
         printf("cold start: one process, one call\n");
-        cold(runs, argv[5], argv[6], argc == 11 ? argv[10] : NULL);
+        cold(runs, argv[5], argv[6], argc > 10 && argv[10][0] ? argv[10] : NULL, argc > 11 ? argv[11] : NULL);
     }
     return 0;
 }
