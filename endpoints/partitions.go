@@ -3,6 +3,7 @@ package endpoints
 import (
 	"fmt"
 	"regexp"
+	"sync"
 )
 
 // Partition is an AWS partition: a group of regions sharing DNS suffixes.
@@ -81,15 +82,16 @@ var partitions = []Partition{
 	},
 }
 
-// partitionIndex is what aws.partition looks regions up in: built once
-// from the table, read only afterwards.
+// partitionIndex is what aws.partition looks regions up in: built from the
+// table at the first lookup (not at package start-up: a process that never
+// evaluates AWS rules does not compile the regexps), read only afterwards.
 type partitionIndex struct {
 	byRegion map[string]Value
 	regexes  []*regexp.Regexp
 	values   []Value
 }
 
-var partIndex = buildPartitionIndex()
+var partIndex = sync.OnceValue(buildPartitionIndex)
 
 func buildPartitionIndex() *partitionIndex {
 	ix := &partitionIndex{byRegion: map[string]Value{}}
@@ -117,15 +119,16 @@ func awsPartition(region Value) Value {
 	if region.kind != StringKind {
 		return Null
 	}
-	if v, ok := partIndex.byRegion[region.s]; ok {
+	ix := partIndex()
+	if v, ok := ix.byRegion[region.s]; ok {
 		return v
 	}
-	for i, re := range partIndex.regexes {
+	for i, re := range ix.regexes {
 		if re.MatchString(region.s) {
-			return partIndex.values[i]
+			return ix.values[i]
 		}
 	}
-	return partIndex.values[0]
+	return ix.values[0]
 }
 
 // CheckRegion refuses a region that cannot be part of a host name: each

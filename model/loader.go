@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"unsafe"
 )
 
@@ -152,7 +153,7 @@ func parseDirJSON(f, text string) *draftFile {
 	}
 	root, perr := ParseJSONNode(text)
 	switch {
-	case perr != nil && !smithyKey.MatchString(text):
+	case perr != nil && !smithyKey().MatchString(text):
 		return noteFile(SeverityWarning, f, "Skipped `%s`: not valid JSON and not a Smithy JSON AST (%v)", f, perr)
 	case perr == nil && !isASTRoot(root):
 		return noteFile(SeverityNote, f, "Skipped `%s`: a JSON file without a top-level `smithy` key is not a Smithy model", f)
@@ -162,8 +163,8 @@ func parseDirJSON(f, text string) *draftFile {
 }
 
 // smithyKey finds a "smithy" key in JSON text that does not parse: a broken
-// JSON AST is reported, not skipped.
-var smithyKey = regexp.MustCompile(`"smithy"\s*:`)
+// JSON AST is reported, not skipped (compiled when first needed).
+var smithyKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"smithy"\s*:`) })
 
 func isASTRoot(root Node) bool {
 	if root.Kind() != ObjectNode {

@@ -10,7 +10,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"math/big"
 )
 
 // maxSignatureLen bounds a signature in hex: an ECDSA P-256 signature in
@@ -18,13 +17,13 @@ import (
 const maxSignatureLen = 2 * 72
 
 // p256NMinus2 is the order n of P-256 minus 2, big-endian: a derived
-// candidate below it is a private key once 1 is added.
-var p256NMinus2 = func() [32]byte {
-	var b [32]byte
-	n := new(big.Int).Sub(elliptic.P256().Params().N, big.NewInt(2))
-	n.FillBytes(b[:])
-	return b
-}()
+// candidate below it is a private key once 1 is added. A constant, so
+// package start-up does not set up crypto/elliptic's curves
+// (TestP256NMinus2 checks it against elliptic.P256()).
+var p256NMinus2 = [32]byte{
+	0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	0xbc, 0xe6, 0xfa, 0xad, 0xa7, 0x17, 0x9e, 0x84, 0xf3, 0xb9, 0xca, 0xc2, 0xfc, 0x63, 0x25, 0x4f,
+}
 
 // deriveECDSAKey is the SigV4a private key of an access key pair, as the
 // AWS SDKs derive it: the NIST SP 800-108 KDF in counter mode with

@@ -2,6 +2,7 @@ package sigv4
 
 import (
 	"bytes"
+	"crypto/elliptic"
 	"encoding/hex"
 	"math/big"
 	"math/rand/v2"
@@ -175,4 +176,12 @@ func BenchmarkSign(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestP256NMinus2 checks the constant against crypto/elliptic's P-256.
+func TestP256NMinus2(t *testing.T) {
+	n := new(big.Int).Sub(elliptic.P256().Params().N, big.NewInt(2))
+	if got := new(big.Int).SetBytes(p256NMinus2[:]); got.Cmp(n) != 0 {
+		t.Fatalf("p256NMinus2 = %x, want %x", got, n)
+	}
 }
