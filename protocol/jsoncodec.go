@@ -421,35 +421,6 @@ func (o *jsonOptions) decodeValue(dst []byte, s *scanner, mc *memberCodec) ([]by
 	return dst, badValue("unsupported shape")
 }
 
-// strictTimestamp reads a timestamp of a request body: a number for
-// epoch seconds (the default), a string in the member's format else.
-func (o *jsonOptions) strictTimestamp(s *scanner, mc *memberCodec) (timestamp, error) {
-	format := orDefault(mc.tsFormat, formatEpochSeconds)
-	if format == formatEpochSeconds {
-		lit, err := s.number()
-		if err != nil {
-			return timestamp{}, typeError("epoch seconds (a number)")
-		}
-		t, err := parseEpoch(string(lit))
-		if err != nil {
-			return t, badValue(err.Error())
-		}
-		return t, nil
-	}
-	if s.peek() != '"' {
-		return timestamp{}, typeError("a " + format + " string")
-	}
-	v, err := s.str()
-	if err != nil {
-		return timestamp{}, badValue(err.Error())
-	}
-	t, err := parseStrictTimestamp(format, v)
-	if err != nil {
-		return t, badValue(err.Error())
-	}
-	return t, nil
-}
-
 func (o *jsonOptions) appendDocTimestamp(dst []byte, t timestamp) []byte {
 	if o.epochOutput {
 		return appendEpoch(dst, t)

@@ -51,6 +51,10 @@ func For(svc *model.Service) Renderer {
 		{protocol.RPCv2CBOR, RPCv2CBOR{}}, {protocol.EC2Query, EC2{}},
 	} {
 		if svc.Shape.HasTrait(r.trait) {
+			if rest, ok := r.r.(Rest); ok && rest.XML {
+				rest.svcTraits = svc.Shape.Traits // the root elements' namespace
+				return rest
+			}
 			return r.r
 		}
 	}

@@ -18,6 +18,9 @@ type Rest struct {
 	Simple    bool // simpleRestJson: JSON string payloads, X-Error-Type
 	XML       bool // restXml: XML bodies
 	StatusMax int  // the highest success status
+	// svcTraits are the service's traits, for restXml's @xmlNamespace of
+	// root elements (For sets them).
+	svcTraits model.Traits
 }
 
 // HTTPTrait returns the method, the path and query parts of the uri and
@@ -139,7 +142,7 @@ func (p Rest) render(v View, s *model.Shape, out map[string]any, code int, h wir
 	}
 
 	if p.XML && hasBody && resp.Body == nil {
-		return resp, renderXMLBody(v, s, body, resp)
+		return resp, renderXMLBody(v, s, p.svcTraits, body, resp)
 	}
 	if p.XML && resp.Body == nil && s.ID != model.UnitID && !bindsHeader(s, "Content-Type") {
 		setDefault(h, "Content-Type", "application/xml")

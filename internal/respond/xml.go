@@ -111,7 +111,9 @@ func (p Query) member(b *strings.Builder, v View, mem *model.Member, name string
 			}
 			return nil
 		}
-		fmt.Fprintf(b, "<%s>", name)
+		b.WriteString("<" + name)
+		xmlNS(b, v.nsOf(mem))
+		b.WriteString(">")
 		for _, it := range items {
 			if err := p.member(b, v, item, xmlName(item), it); err != nil {
 				return err
@@ -123,11 +125,15 @@ func (p Query) member(b *strings.Builder, v View, mem *model.Member, name string
 		m, _ := val.(map[string]any)
 		key, value := Elem(s, "key"), Elem(s, "value")
 		if !flat {
-			fmt.Fprintf(b, "<%s>", name)
+			b.WriteString("<" + name)
+			xmlNS(b, v.nsOf(mem))
+			b.WriteString(">")
 		}
 		for _, k := range slices.Sorted(maps.Keys(m)) {
 			if flat {
-				fmt.Fprintf(b, "<%s>", name)
+				b.WriteString("<" + name)
+				xmlNS(b, v.nsOf(mem))
+				b.WriteString(">")
 			} else {
 				b.WriteString("<entry>")
 			}
@@ -151,7 +157,7 @@ func (p Query) member(b *strings.Builder, v View, mem *model.Member, name string
 		return nil
 	}
 	b.WriteString("<" + name)
-	xmlNS(b, mem.Traits)
+	xmlNS(b, v.nsOf(mem))
 	if TypeOf(s) == model.StructureType {
 		if err := xmlAttributes(b, v, s, val); err != nil {
 			return err
@@ -212,6 +218,18 @@ func (p Query) member(b *strings.Builder, v View, mem *model.Member, name string
 		}
 	}
 	fmt.Fprintf(b, "</%s>", name)
+	return nil
+}
+
+// nsOf is the effective @xmlNamespace of mem: its own, else its
+// target's (a member of the list or map it is in has none).
+func (v View) nsOf(mem *model.Member) model.Traits {
+	if mem.Traits.Has(model.TraitXMLNamespace) {
+		return mem.Traits
+	}
+	if t := v.Target(mem); t != nil && TypeOf(t) == model.StructureType {
+		return t.Traits
+	}
 	return nil
 }
 
@@ -318,11 +336,15 @@ func xmlPayloadName(v View, mem *model.Member) string {
 }
 
 // renderXMLBody writes a restXml body: the body members of s (set in
-// body) in its root element.
-func renderXMLBody(v View, s *model.Shape, body map[string]any, resp *wire.Response) error {
+// body) in its root element, in s's @xmlNamespace, else the service's
+// (svc, its traits).
+func renderXMLBody(v View, s *model.Shape, svc model.Traits, body map[string]any, resp *wire.Response) error {
 	var b strings.Builder
 	b.WriteString("<" + shapeXMLName(s))
-	xmlNS(&b, s.Traits)
+	if s.Traits.Has(model.TraitXMLNamespace) {
+		svc = s.Traits
+	}
+	xmlNS(&b, svc)
 	if err := xmlAttributes(&b, v, s, body); err != nil {
 		return err
 	}
