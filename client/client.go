@@ -32,7 +32,9 @@ import (
 	"github.com/smithycurl/smithycurl/wire"
 )
 
-// Client calls the operations of one service.
+// Client calls the operations of one service. It is safe for concurrent
+// use. It keeps a pool of what its calls use and drop (scratch.go): the
+// outputs Call returns are always the caller's, never pooled.
 type Client struct {
 	model     *model.Model
 	svc       *model.Service
