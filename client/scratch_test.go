@@ -29,24 +29,15 @@ const maxCallAllocs = 24
 // The server runs in a child process, so that only the client's
 // allocations count.
 func TestCallSteadyAllocs(t *testing.T) {
-	if raceEnabled {
-		t.Skip("allocation counts are the plain build's (the race detector's pools drop entries at random)")
-	}
 	c := benchClient(t)
 	defer c.Close()
 	ctx := context.Background()
-	call := func() {
+	benchserver.CheckSteadyAllocs(t, "client.Call", maxCallAllocs, func() {
 		out, err := c.Call(ctx, "CreateOrder", benchserver.Request)
 		if err != nil || !bytes.HasPrefix(out, []byte(`{"id":"a1b2c3d4"`)) {
 			t.Fatalf("%s, %v", out, err)
 		}
-	}
-	for range 5 {
-		call()
-	}
-	if n := testing.AllocsPerRun(200, call); n > maxCallAllocs {
-		t.Errorf("client.Call: %v allocations per call, want at most %d", n, maxCallAllocs)
-	}
+	})
 }
 
 // TestCallPooledOutputsIndependent: outputs kept from earlier calls stay

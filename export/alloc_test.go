@@ -47,16 +47,7 @@ const maxExportAllocs = 26
 // TestCallSteadyAllocs: a steady stream of like C API calls allocates
 // little on the Go side.
 func TestCallSteadyAllocs(t *testing.T) {
-	if raceEnabled {
-		t.Skip("allocation counts are the plain build's")
-	}
-	call := echoCall(t)
-	for range 5 {
-		call()
-	}
-	if n := testing.AllocsPerRun(200, call); n > maxExportAllocs {
-		t.Errorf("a C API call: %v Go allocations, want at most %d", n, maxExportAllocs)
-	}
+	benchserver.CheckSteadyAllocs(t, "a C API call", maxExportAllocs, echoCall(t))
 }
 
 // BenchmarkCallEcho is a C API call's Go side on the echo workload.

@@ -75,16 +75,7 @@ const maxTypedAllocs = 34
 // TestTypedSteadyAllocs: a steady stream of like typed calls allocates
 // little.
 func TestTypedSteadyAllocs(t *testing.T) {
-	if raceEnabled {
-		t.Skip("allocation counts are the plain build's")
-	}
-	call := typedEcho(t)
-	for range 5 {
-		call()
-	}
-	if n := testing.AllocsPerRun(200, call); n > maxTypedAllocs {
-		t.Errorf("a typed call: %v allocations, want at most %d", n, maxTypedAllocs)
-	}
+	benchserver.CheckSteadyAllocs(t, "a typed call", maxTypedAllocs, typedEcho(t))
 }
 
 // BenchmarkTypedEcho is a typed call on the echo workload.
