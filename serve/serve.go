@@ -3,13 +3,17 @@
 // operation, reads and validates its input by the model (types, @required,
 // every constraint trait) and answers in the protocol's format:
 //
-//   - from an Answerer given with WithAnswerer (record and replay plug in
-//     here), first;
+//   - from an Answerer given with WithAnswerer, first;
+//   - else from a recording (WithReplayFile, format in record.go);
 //   - else from fixtures (WithFixturesFile): per operation, the first entry
 //     whose match the input meets;
 //   - else from the operation's @examples whose input the request's meets;
 //   - else with a random output valid by the model, the same for the same
 //     request and seed (WithSeed).
+//
+// With WithProxy it forwards every request to a real endpoint instead,
+// as it came, and answers with the endpoint's response; WithRecordFile
+// writes each exchange to a recording for WithReplayFile.
 //
 // A request the protocol refuses (an unknown operation, a body not in its
 // format, an invalid input) gets the protocol's error response, a
@@ -58,6 +62,7 @@ type Server struct {
 	examples map[*model.Operation][]entry
 	events   protocol.ResponseEvents // nil: the protocol has no event streams
 	patterns valuegen.Patterns       // the random outputs' compiled @pattern regexps
+	proxy    *proxy                  // nil: the server answers itself
 }
 
 // Option configures a Server.
@@ -69,6 +74,9 @@ type config struct {
 	seed      int64
 	answerers []Answerer
 	fixtures  []fixtureSource
+	replays   []fixtureSource
+	proxy     string
+	record    string
 }
 
 type fixtureSource struct {
@@ -123,6 +131,39 @@ func WithFixtures(data []byte) Option {
 	}
 }
 
+// WithProxy forwards every request to the endpoint at upstream
+// (http(s)://host[:port][/path]) as it came: nothing is re-signed, the
+// hop-by-hop headers are dropped as a proxy must, Host is the upstream's,
+// TLS certificates are verified. The upstream's response goes back as
+// received. A request signed for the server's own host fails the
+// upstream's signature check: sign for the upstream's host. Fixtures,
+// examples and replays are not consulted.
+func WithProxy(upstream string) Option {
+	return func(c *config) error { c.proxy = upstream; return nil }
+}
+
+// WithRecordFile writes each exchange through WithProxy to the file at
+// path, emptied when New starts (the format, and what is never in it,
+// is in record.go).
+func WithRecordFile(path string) Option {
+	return func(c *config) error { c.record = path; return nil }
+}
+
+// WithReplayFile answers from a recording WithRecordFile wrote, matching
+// on the operation and its input (after the Answerers of WithAnswerer,
+// before the fixtures). Repeats and misses are in record.go.
+func WithReplayFile(path string) Option {
+	return func(c *config) error { c.replays = append(c.replays, fixtureSource{name: path}); return nil }
+}
+
+// WithReplay is WithReplayFile with the file's content.
+func WithReplay(data []byte) Option {
+	return func(c *config) error {
+		c.replays = append(c.replays, fixtureSource{name: "replay", data: data})
+		return nil
+	}
+}
+
 // New returns the mock server of service svc of m.
 func New(m *model.Model, svc *model.Service, opts ...Option) (*Server, error) {
 	c := config{maxBody: DefaultMaxBody}
@@ -145,6 +186,16 @@ func New(m *model.Model, svc *model.Service, opts ...Option) (*Server, error) {
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
+	}
+	if err := s.configureProxy(&c); err != nil {
+		return nil, err
+	}
+	for _, src := range c.replays {
+		r, err := s.loadReplay(src)
+		if err != nil {
+			return nil, err
+		}
+		s.answers = append(s.answers, r)
 	}
 	for _, src := range c.fixtures {
 		f, err := s.loadFixtures(src)
@@ -213,6 +264,9 @@ func (s *Server) handle(ctx context.Context, w http.ResponseWriter, r *http.Requ
 			Err: fmt.Errorf("reading the body: %w", err)})
 	}
 	req := &wire.Request{Method: r.Method, Path: r.URL.RequestURI(), Header: wire.Header(r.Header), Body: body}
+	if s.proxy != nil {
+		return s.proxied(ctx, r, req, ex)
+	}
 	op, err := s.srv.Route(req)
 	if err != nil {
 		return s.refuse(ex, err)
@@ -244,9 +298,11 @@ func (s *Server) answer(ctx context.Context, op *model.Operation, input []byte) 
 			return nil, "", err
 		}
 		if ans != nil {
-			_, isFixtures := a.(*fixtures)
-			if isFixtures {
+			switch a.(type) {
+			case *fixtures:
 				return ans, "fixture", nil
+			case *replay:
+				return ans, "replay", nil
 			}
 			return ans, "answerer", nil
 		}

@@ -20,7 +20,7 @@ import (
 // or SIGTERM. The first line of stdout is the URL it listens on; the log,
 // a line per request, goes to stderr.
 func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("serve", "serve --model PATH... [--service ID] [--listen 127.0.0.1:PORT] [--fixtures FILE] [--seed N]", stderr)
+	fs := newFlags("serve", "serve --model PATH... [--service ID] [--listen 127.0.0.1:PORT] [--fixtures FILE] [--seed N] [--proxy URL [--record FILE] | --replay FILE]", stderr)
 	var mf modelFlags
 	mf.register(fs)
 	listen := fs.String("listen", "127.0.0.1:0", "address to listen on (port 0: any free port; a missing host is 127.0.0.1)")
@@ -28,6 +28,10 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.Var(&fixtures, "fixtures", "JSON file of fixed answers per operation (repeatable; see the README's Mock server)")
 	seed := fs.Int64("seed", 0, "seed of the random outputs: the same request gets the same output")
 	maxBody := fs.Int64("max-body", serve.DefaultMaxBody, "largest request body in bytes (larger: 413)")
+	proxy := fs.String("proxy", "", "forward every request as it is to the endpoint at URL and answer with its response")
+	record := fs.String("record", "", "with --proxy: write each exchange to FILE (JSON Lines; no credentials, @sensitive inputs as digests)")
+	var replays multiFlag
+	fs.Var(&replays, "replay", "answer from a recording --record wrote, matching operation and input (repeatable)")
 	if fs.Parse(args) != nil {
 		return exitUsage
 	}
@@ -40,6 +44,15 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		serve.WithLogger(slog.New(slog.NewTextHandler(stderr, nil)))}
 	for _, f := range fixtures {
 		opts = append(opts, serve.WithFixturesFile(f))
+	}
+	for _, f := range replays {
+		opts = append(opts, serve.WithReplayFile(f))
+	}
+	if *proxy != "" {
+		opts = append(opts, serve.WithProxy(*proxy))
+	}
+	if *record != "" {
+		opts = append(opts, serve.WithRecordFile(*record))
 	}
 	h, err := serve.New(m, svc, opts...)
 	if err != nil {
