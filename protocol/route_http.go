@@ -88,10 +88,12 @@ func segRank(s uriSegment) int {
 }
 
 // requestTarget is a request's path split into raw (still percent-encoded)
-// segments, and its query pairs decoded.
+// segments and the same decoded once ("" for one that is not valid
+// percent-encoding, which no literal matches), and its query pairs
+// decoded.
 type requestTarget struct {
-	segs  []string
-	query [][2]string
+	segs, decoded []string
+	query         [][2]string
 }
 
 func parseTarget(path string) (requestTarget, error) {
@@ -103,6 +105,12 @@ func parseTarget(path string) (requestTarget, error) {
 	p = strings.TrimSuffix(p, "/") // a trailing slash is optional
 	if p != "" {
 		t.segs = strings.Split(p, "/")
+		t.decoded = make([]string, len(t.segs))
+		for i, seg := range t.segs {
+			if d, err := url.PathUnescape(seg); err == nil && d != "" {
+				t.decoded[i] = d
+			}
+		}
 	}
 	if q != "" {
 		for _, kv := range strings.Split(q, "&") {
@@ -138,7 +146,7 @@ func unescapeQuery(s string) string {
 // false when t does not match.
 func (r *httpRoute) match(t requestTarget) (labels []string, ok bool) {
 	labels = make([]string, len(r.segments))
-	if !matchSegments(r.segments, t.segs, labels) {
+	if !matchSegments(r.segments, t.segs, t.decoded, labels) {
 		return nil, false
 	}
 	for _, q := range r.query {
@@ -156,15 +164,15 @@ func (r *httpRoute) match(t requestTarget) (labels []string, ok bool) {
 	return labels, true
 }
 
-// matchSegments matches pattern segments against raw path segments,
-// filling labels; a greedy label takes the longest run (at least one
-// segment) that lets the rest match.
-func matchSegments(pat []uriSegment, segs []string, labels []string) bool {
+// matchSegments matches pattern segments against raw path segments (and
+// the same decoded), filling labels with raw text; a greedy label takes
+// the longest run (at least one segment) that lets the rest match.
+func matchSegments(pat []uriSegment, segs, decoded []string, labels []string) bool {
 	for i, sg := range pat {
 		if sg.greedy {
 			rest := len(pat) - i - 1
 			for end := len(segs) - rest; end > 0; end-- {
-				if matchSegments(pat[i+1:], segs[end:], labels[i+1:]) {
+				if matchSegments(pat[i+1:], segs[end:], decoded[end:], labels[i+1:]) {
 					labels[i] = strings.Join(segs[:end], "/")
 					return true
 				}
@@ -175,7 +183,7 @@ func matchSegments(pat []uriSegment, segs []string, labels []string) bool {
 			return false
 		}
 		if sg.label == nil {
-			if seg, err := url.PathUnescape(segs[0]); err != nil || seg != sg.literal {
+			if decoded[0] != sg.literal {
 				return false
 			}
 		} else {
@@ -184,7 +192,7 @@ func matchSegments(pat []uriSegment, segs []string, labels []string) bool {
 			}
 			labels[i] = segs[0]
 		}
-		segs = segs[1:]
+		segs, decoded = segs[1:], decoded[1:]
 	}
 	return len(segs) == 0
 }

@@ -222,3 +222,29 @@ func TestServerRefuses(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkServerRequest routes and decodes PutItem, a request with a
+// member in every location.
+func BenchmarkServerRequest(b *testing.B) {
+	m, svc := loadTestModel(b)
+	c, _ := New(m, svc)
+	srv, err := NewServer(m, svc, WithValidation())
+	if err != nil {
+		b.Fatal(err)
+	}
+	op, _ := svc.Operation("PutItem")
+	req, err := c.EncodeRequest(context.Background(), op, []byte(shopInput))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		o, err := srv.Route(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := srv.DecodeRequest(context.Background(), o, req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
