@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 // Handle types (the low bits of every handle value carry one).
-enum { SCX_LOADER = 1, SCX_MODEL, SCX_OPTIONS, SCX_CLIENT, SCX_RESULT, SCX_CANCEL, SCX_STREAM, SCX_PAGINATOR, SCX_QUEUE, SCX_STUBBER };
+enum { SCX_LOADER = 1, SCX_MODEL, SCX_OPTIONS, SCX_CLIENT, SCX_RESULT, SCX_CANCEL, SCX_STREAM, SCX_PAGINATOR, SCX_QUEUE, SCX_STUBBER, SCX_MOCK };
 
 // What scx_model_json writes, and how the descriptions (services,
 // operation) give the documentation: or'ed in, SCX_JSON_DOCS_NONE leaves it

@@ -918,4 +918,36 @@ smithycurl_code smithycurl_stubber_free(smithycurl_stubber *s) {
     return scx_free(H(s), SCX_STUBBER);
 }
 
+// ---- mock servers (mock.go) ----
+
+smithycurl_code smithycurl_mock_start(smithycurl_model *model, const char *service_id,
+                                      const smithycurl_mock_options *options, smithycurl_mock **out,
+                                      const char **url) {
+    if (out) *out = NULL;
+    if (url) *url = NULL;
+    FORK_CHECK();
+    smithycurl_mock_options o = SMITHYCURL_MOCK_OPTIONS_INIT;
+    if (options) {
+        // Fields are only ever added at the end: a smaller size is an older caller's.
+        if (options->size < offsetof(smithycurl_mock_options, max_body) + sizeof(long long) ||
+            options->size > sizeof o)
+            return SMITHYCURL_E_INVALID_ARGUMENT;
+        memcpy(&o, options, options->size);
+    }
+    uintptr_t h = 0;
+    char *u = NULL;
+    int rc = scx_mock_start(H(model), (char *)service_id, (char *)o.fixtures_file, (char *)o.fixtures_json, o.seed,
+                            o.max_body, out != NULL, &h, &u);
+    if (rc == SMITHYCURL_OK) {
+        *out = (smithycurl_mock *)h;
+        if (url) *url = u;
+    }
+    return rc;
+}
+
+smithycurl_code smithycurl_mock_stop(smithycurl_mock *mock) {
+    FORK_CHECK();
+    return scx_mock_stop(H(mock));
+}
+
 void *scx_alloc(size_t n) { return malloc(n ? n : 1); }

@@ -2159,6 +2159,88 @@ smithycurl_code smithycurl_stubber_errmsg(smithycurl_stubber *stubber, char **ms
 smithycurl_code smithycurl_stubber_free(smithycurl_stubber *stubber);
 
 /* ======================================================================
+ * Mock servers
+ *
+ * A mock of a service from its model, in the service's protocol, on
+ * 127.0.0.1 (a free port): what `smithycurl serve` runs, in the process,
+ * for a test of code that calls the service (see the README's "Mock
+ * server"). It routes each request to its operation, validates the input
+ * against the model (a refused one gets the protocol's validation error)
+ * and answers from the fixtures (per operation, the first entry whose
+ * "match" the input meets: an output or a modeled error), else from the
+ * operation's @examples, else with a random output valid by the model,
+ * the same for the same request and seed. The requests are served on the
+ * library's threads, so the program's own clients may call it from any
+ * thread, the one that started it too.
+ *
+ *     smithycurl_mock *mock; const char *url;
+ *     smithycurl_mock_start(model, NULL, NULL, &mock, &url);
+ *     smithycurl_client_new(model, NULL, url, NULL, &client);
+ *     ...
+ *     smithycurl_mock_stop(mock);
+ * ====================================================================== */
+
+typedef struct smithycurl_mock smithycurl_mock;
+
+/** What a mock answers with; NULL for the defaults. Start from
+ * SMITHYCURL_MOCK_OPTIONS_INIT: size says which fields the caller knows,
+ * so that fields added at the end later do not break programs built
+ * before them (a size this library does not know is
+ * SMITHYCURL_E_INVALID_ARGUMENT). Read during smithycurl_mock_start()
+ * only. */
+typedef struct smithycurl_mock_options {
+    /** sizeof(smithycurl_mock_options) as the caller was built. */
+    size_t size;
+    /** Path of a fixtures file (JSON, the format in the README's "Mock
+     * server"), or NULL. */
+    const char *fixtures_file;
+    /** The same as JSON text, or NULL; consulted after fixtures_file. */
+    const char *fixtures_json;
+    /** Seed of the random outputs. */
+    long long seed;
+    /** Largest request body in bytes (a larger one is answered 413); 0 for
+     * 16 MiB. */
+    long long max_body;
+} smithycurl_mock_options;
+/** The defaults, with size set: smithycurl_mock_options o =
+ * SMITHYCURL_MOCK_OPTIONS_INIT; o.fixtures_file = "fixtures.json"; */
+#define SMITHYCURL_MOCK_OPTIONS_INIT {sizeof(smithycurl_mock_options), NULL, NULL, 0, 0}
+
+/** Starts a mock of service service_id of model (NULL: the model's only
+ * service) listening on 127.0.0.1, port chosen by the system.
+ *
+ * @param model read during the call only: the mock keeps what it needs,
+ *   so the model may be freed while the mock runs.
+ * @param options the fixtures, seed and body bound; NULL for none and the
+ *   defaults. Every fixture is checked against the model here.
+ * @param out receives the mock; stop it with smithycurl_mock_stop(). NULL
+ *   on failure.
+ * @param url receives the mock's base URL, "http://127.0.0.1:PORT" (for
+ *   smithycurl_client_new()), or NULL when not wanted. Owned by the mock:
+ *   valid until smithycurl_mock_stop(); never free it.
+ * @return SMITHYCURL_OK; SMITHYCURL_E_INVALID_HANDLE (model);
+ *   SMITHYCURL_E_INVALID_ARGUMENT (out NULL, a negative max_body, an
+ *   unknown options->size); SMITHYCURL_E_NOT_FOUND (no such service);
+ *   SMITHYCURL_E_INVALID_UTF8; SMITHYCURL_E_INVALID_JSON (fixtures_json);
+ *   SMITHYCURL_E_USAGE (a fixture the model refuses, an unreadable
+ *   fixtures file, a protocol the mock does not serve);
+ *   SMITHYCURL_E_TRANSPORT (no port to listen on). The detail, naming the
+ *   file, operation, entry and member at fault, goes to
+ *   smithycurl_model_errmsg(model).
+ * Thread-safety: any thread; the model may be used by others meanwhile. */
+smithycurl_code smithycurl_mock_start(smithycurl_model *model, const char *service_id,
+                                      const smithycurl_mock_options *options, smithycurl_mock **out,
+                                      const char **url);
+
+/** Stops the mock: it stops listening, waits up to 5 s for the requests
+ * it is answering, closes its connections and frees the mock and its URL.
+ * @return SMITHYCURL_OK; SMITHYCURL_E_INVALID_HANDLE (NULL, or already
+ *   stopped).
+ * Thread-safety: any thread, once, when no other function uses it; not
+ *   from a callback of a call to this mock. */
+smithycurl_code smithycurl_mock_stop(smithycurl_mock *mock);
+
+/* ======================================================================
  * Typed clients: the runtime of generated code
  *
  * `smithycurl gen c` writes NAME.h and NAME.c, a typed C client of one

@@ -57,6 +57,7 @@ from ._presign import PresignedRequest
 from ._body import BodyChunks, BodySource, Readable, Writable
 from ._identity import IdentityProvider, Provider
 from ._stub import StubAssertionError, Stubber
+from . import mock
 from ._hooks import HookContext, Interceptor
 from .types import IntEnum, StrEnum, Structure, Union, UnknownUnionMember
 
@@ -108,6 +109,7 @@ __all__ = [
     "StrEnum",
     "StubAssertionError",
     "Stubber",
+    "mock",
     "Structure",
     "TimeoutError",
     "TransportError",

@@ -116,6 +116,13 @@ class TransferOptions(ctypes.Structure):
                 ("concurrency", c_int), ("progress", PROGRESS_FN), ("progress_data", c_void_p)]
 
 
+class MockOptions(ctypes.Structure):
+    """smithycurl_mock_options."""
+
+    _fields_ = [("size", ctypes.c_size_t), ("fixtures_file", c_char_p), ("fixtures_json", c_char_p),
+                ("seed", ctypes.c_longlong), ("max_body", ctypes.c_longlong)]
+
+
 class Payload(ctypes.Structure):
     """smithycurl_payload: a call's input payload as bytes."""
 
@@ -296,6 +303,9 @@ _FUNCTIONS: dict[str, tuple[Any, list[Any], bool]] = {
     "stubber_done": (c_int, [c_void_p], False),
     "stubber_errmsg": (c_int, [c_void_p, P(c_void_p)], True),
     "stubber_free": (c_int, [c_void_p], False),
+    # Mock servers (smithycurl.mock).
+    "mock_start": (c_int, [c_void_p, c_char_p, P(MockOptions), P(c_void_p), P(c_char_p)], False),
+    "mock_stop": (c_int, [c_void_p], False),
     # Interceptors, custom auth schemes, digest auth, trace spans.
     "options_add_interceptor": (c_int, [c_void_p, P(InterceptorStruct)], False),
     "options_add_auth_scheme": (c_int, [c_void_p, c_char_p, HOOK_FN, c_void_p], False),
@@ -315,7 +325,7 @@ _FUNCTIONS: dict[str, tuple[Any, list[Any], bool]] = {
 #: Functions a library may lack (older than the package's asynchronous
 #: API): left undeclared, so that everything else still works; using them
 #: raises LibraryError saying so (see Library.__getattr__).
-_OPTIONAL = frozenset({"queue_new", "queue_fd", "queue_next", "queue_free", "call_queued",
+_OPTIONAL = frozenset({"mock_start", "mock_stop", "queue_new", "queue_fd", "queue_next", "queue_free", "call_queued",
                        "options_set_async_limits", "paginator_next_queued", "model_services_json_v2",
                        "model_operation_json_v2",
                        "options_set_aws_credentials_fn", "options_set_token_fn", "options_set_api_key_fn",
