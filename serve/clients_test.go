@@ -23,27 +23,37 @@ import (
 // key-value service, PizzaAdminService and DynamoDB (awsJson1_0, signed).
 // Each error decodes as its shape with its status.
 func TestEveryModeledError(t *testing.T) {
+	cases := projectModels(t)
+	cases = append(cases, projectModel{[]string{filepath.Join(shareddata.Path(t), "models", "aws", "dynamodb.json")},
+		[]model.ShapeID{"com.amazonaws.dynamodb#DynamoDB_20120810"}})
+	for _, tc := range cases {
+		m, err := model.LoadPaths(context.Background(), tc.paths...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range tc.services {
+			t.Run(id.Name(), func(t *testing.T) { everyModeledError(t, m, id) })
+		}
+	}
+}
+
+// projectModel is a model of the project's own services and their ids.
+type projectModel struct {
+	paths    []string
+	services []model.ShapeID
+}
+
+// projectModels are the Todo example, the key-value store in both RPC v2
+// protocols and alloy's PizzaAdminService.
+func projectModels(t *testing.T) []projectModel {
 	shared := shareddata.Path(t)
 	alloy := filepath.Join(shared, "conformance", "disneystreaming-alloy", "modules")
-	for _, tc := range []struct {
-		paths []string
-		id    model.ShapeID
-	}{
-		{[]string{filepath.Join("..", "examples", "todo")}, "smithycurl.examples.todo#Todos"},
-		{[]string{filepath.Join("..", "testing", "servers", "kvserver", "kv.smithy")}, "smithycurl.kv#KVCbor"},
-		{[]string{filepath.Join("..", "testing", "servers", "kvserver", "kv.smithy")}, "smithycurl.kv#KVJson"},
+	return []projectModel{
+		{[]string{filepath.Join("..", "examples", "todo")}, []model.ShapeID{"smithycurl.examples.todo#Todos"}},
+		{[]string{filepath.Join("..", "testing", "servers", "kvserver", "kv.smithy")}, []model.ShapeID{"smithycurl.kv#KVCbor", "smithycurl.kv#KVJson"}},
 		{[]string{filepath.Join(alloy, "core", "resources", "META-INF", "smithy"), filepath.Join(alloy, "protocol-tests", "resources", "META-INF", "smithy"),
 			filepath.Join(shared, "conformance", "smithy-lang-smithy", "smithy-protocol-test-traits", "src", "main", "resources", "META-INF", "smithy", "smithy.test.smithy")},
-			"alloy.test#PizzaAdminService"},
-		{[]string{filepath.Join(shared, "models", "aws", "dynamodb.json")}, "com.amazonaws.dynamodb#DynamoDB_20120810"},
-	} {
-		t.Run(tc.id.Name(), func(t *testing.T) {
-			m, err := model.LoadPaths(context.Background(), tc.paths...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			everyModeledError(t, m, tc.id)
-		})
+			[]model.ShapeID{"alloy.test#PizzaAdminService"}},
 	}
 }
 

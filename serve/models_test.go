@@ -2,7 +2,6 @@ package serve_test
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
 	"github.com/smithycurl/smithycurl/internal/respond"
@@ -10,7 +9,6 @@ import (
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/protocol"
 	"github.com/smithycurl/smithycurl/serve"
-	"github.com/smithycurl/smithycurl/testing/shareddata"
 )
 
 // TestModels: the project's own services (the Todo example, the key-value
@@ -19,18 +17,7 @@ import (
 // inputs with outputs the model accepts, and a paginated operation's
 // random output is its last page.
 func TestModels(t *testing.T) {
-	shared := shareddata.Path(t)
-	alloy := filepath.Join(shared, "conformance", "disneystreaming-alloy", "modules")
-	for _, tc := range []struct {
-		paths    []string
-		services []model.ShapeID
-	}{
-		{[]string{filepath.Join("..", "examples", "todo")}, []model.ShapeID{"smithycurl.examples.todo#Todos"}},
-		{[]string{filepath.Join("..", "testing", "servers", "kvserver", "kv.smithy")}, []model.ShapeID{"smithycurl.kv#KVCbor", "smithycurl.kv#KVJson"}},
-		{[]string{filepath.Join(alloy, "core", "resources", "META-INF", "smithy"), filepath.Join(alloy, "protocol-tests", "resources", "META-INF", "smithy"),
-			filepath.Join(shared, "conformance", "smithy-lang-smithy", "smithy-protocol-test-traits", "src", "main", "resources", "META-INF", "smithy", "smithy.test.smithy")},
-			[]model.ShapeID{"alloy.test#PizzaAdminService"}},
-	} {
+	for _, tc := range projectModels(t) {
 		m, err := model.LoadPaths(context.Background(), tc.paths...)
 		if err != nil {
 			t.Fatal(err)
