@@ -413,11 +413,6 @@ func (c *Client) call(ctx context.Context, operation string, input []byte, co ca
 	if err != nil {
 		return nil, classify("", err) // an *Error already
 	}
-	if s != nil && body.reusable() {
-		req.Reuse = &s.resp
-	} else {
-		s = nil
-	}
 	if hooks != nil {
 		hooks.x.Request = req
 		if e := hooks.runAll(ctx, HookReadAfterSerialization, HookModifyBeforeRetryLoop); e != nil {
@@ -431,6 +426,11 @@ func (c *Client) call(ctx context.Context, operation string, input []byte, co ca
 	}
 	if body.responder != nil {
 		tr = responding{r: body.responder, op: op, input: input}
+	}
+	if s != nil && body.reusable() && keepsNoResponse(tr) {
+		req.Reuse = &s.resp
+	} else {
+		s = nil
 	}
 	callStart := time.Now()
 	var deadline time.Time // the whole call's time budget, set at the first retry

@@ -19,8 +19,9 @@ import (
 // (giveBack): a call whose response or request went where the client
 // does not follow them — interceptors, the attempt observer, the AWS
 // customizations' hooks, streams, WithPayloadOutput, a Responder,
-// endpoint discovery, a failed attempt's error — leaves its scratch to
-// the garbage collector. Under the race detector a scratch given back is
+// endpoint discovery, a transport of the caller's (WithTransport: it may
+// keep what it returns), a failed attempt's error — leaves its scratch
+// to the garbage collector. Under the race detector a scratch given back is
 // poisoned first, so that a view kept by mistake reads garbage in tests.
 type scratch struct {
 	req  transport.Request
@@ -63,6 +64,18 @@ func (sp *scratchPool) giveBack(s *scratch, out []byte) {
 // the scratch: nothing but the call itself sees the response or request.
 func (b *callBody) reusable() bool {
 	return b.r == nil && b.w == nil && b.payloadOut == nil && b.custom == nil && b.responder == nil && b.discovered == nil
+}
+
+// keepsNoResponse reports whether tr is one of the library's transports,
+// which keep nothing of a response once Do returns: a Transport of the
+// caller's (WithTransport) may keep what it returns, so its calls get no
+// pooled response.
+func keepsNoResponse(tr transport.Transport) bool {
+	switch tr.(type) {
+	case *transport.Curl, *transport.Engine:
+		return true
+	}
+	return false
 }
 
 // shares reports whether a and b's arrays overlap.

@@ -15,6 +15,8 @@ import (
 
 	"github.com/smithycurl/smithycurl/client"
 	"github.com/smithycurl/smithycurl/testing/servers/benchserver"
+	"github.com/smithycurl/smithycurl/transport"
+	"github.com/smithycurl/smithycurl/wire"
 )
 
 // maxCallAllocs bounds the allocations of client.Call in the steady state
@@ -128,5 +130,53 @@ func TestCallPooledOutputsIndependent(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Error(err)
+	}
+}
+
+// keeping is a transport of the caller's that keeps every response it
+// returns (a recorder): the client must not pool them.
+type keeping struct {
+	inner transport.Transport
+	kept  []*wire.Response
+	given int // requests that came with a response to reuse
+}
+
+func (k *keeping) Do(ctx context.Context, req *transport.Request) (*wire.Response, error) {
+	if req.Reuse != nil {
+		k.given++
+	}
+	resp, err := k.inner.Do(ctx, req)
+	if resp != nil {
+		k.kept = append(k.kept, resp)
+	}
+	return resp, err
+}
+
+// TestCallTransportOfTheCaller: a transport given with WithTransport may
+// keep the responses it returns, so its calls get none from the pool.
+func TestCallTransportOfTheCaller(t *testing.T) {
+	tr, err := transport.New(transport.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	k := &keeping{inner: tr}
+	c, err := client.New(benchModel(t), benchService, benchserver.Start(t), client.WithTransport(k))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for range 5 {
+		if _, err := c.Call(context.Background(), "CreateOrder", benchserver.Request); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if k.given != 0 {
+		t.Errorf("%d of 5 requests came with a pooled response to a transport of the caller's", k.given)
+	}
+	for i, resp := range k.kept {
+		if resp.Status != 200 || !bytes.Equal(resp.Body, benchserver.Response) {
+			t.Errorf("kept response %d: %d %q", i, resp.Status, resp.Body)
+		}
 	}
 }

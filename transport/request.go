@@ -83,6 +83,7 @@ type Request struct {
 	// like calls allocates no response (the client's pool). Do returns
 	// Reuse itself as the response; on failure Reuse is left as it was.
 	// BodyBuffer, when set, is the 2xx body's array instead of Reuse's.
+	// The client sets it only on the library's transports (Curl, Engine).
 	Reuse *wire.Response
 	// TraceBody, when set with a Trace hook, writes a body for
 	// TraceEvent.Body: the request's (status 0) and the response's. The
