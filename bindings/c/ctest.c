@@ -66,6 +66,12 @@ const char *httpbin_url;
 const char *model_dir;
 int slow = 1;
 
+const char *need_env_at(const char *file, int line, const char *name) {
+    const char *v = getenv(name);
+    if (!v) failf(file, line, "%s is needed (bindings/c/run.sh sets it)", name);
+    return v;
+}
+
 double now_s(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -96,11 +102,8 @@ smithycurl_model *load_model(const char *path_or_name, const char *source, size_
 // load_shared loads the model file at $SMITHYCURL_SHARED/rel; NULL (after
 // reporting) when it cannot.
 smithycurl_model *load_shared(const char *rel) {
-    const char *shared = getenv("SMITHYCURL_SHARED");
-    if (!shared) {
-        failf(__FILE__, __LINE__, "SMITHYCURL_SHARED is needed (bindings/c/run.sh sets it)");
-        return NULL;
-    }
+    const char *shared = need_env("SMITHYCURL_SHARED");
+    if (!shared) return NULL;
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", shared, rel);
     return load_model(path, NULL, 0);
@@ -359,11 +362,10 @@ void hole_close(struct hole *h) {
 // A client of the blob service (testing/servers/blobserver) at
 // SMITHYCURL_BLOBS_URL; NULL after a failed check.
 smithycurl_client *blobs_client(smithycurl_model **m) {
-    const char *url = getenv("SMITHYCURL_BLOBS_URL");
+    const char *url = need_env("SMITHYCURL_BLOBS_URL");
     smithycurl_loader *ld = NULL;
     smithycurl_client *c = NULL;
     *m = NULL;
-    CHECK(url != NULL);
     if (!url) return NULL;
     CHECK_RC(smithycurl_loader_new(&ld), SMITHYCURL_OK);
     CHECK_RC(smithycurl_loader_add_path(ld, "testing/servers/blobserver/blobs.smithy"), SMITHYCURL_OK);

@@ -34,6 +34,11 @@ extern const char *httpbin_url; // SMITHYCURL_HTTPBIN_URL
 extern const char *model_dir;   // SMITHYCURL_MODEL_DIR
 extern int slow;                // SMITHYCURL_TEST_SLOW: time multiplier (valgrind)
 
+// need_env returns the environment variable name (bindings/c/run.sh sets
+// the services' URLs and SMITHYCURL_SHARED); NULL, after a failed check
+// at the caller's line, when it is unset.
+const char *need_env_at(const char *file, int line, const char *name);
+#define need_env(name) need_env_at(__FILE__, __LINE__, name)
 double now_s(void); // CLOCK_MONOTONIC seconds
 smithycurl_model *load_httpbin(void);
 smithycurl_model *load_shared(const char *rel); // $SMITHYCURL_SHARED/rel

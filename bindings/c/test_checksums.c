@@ -10,10 +10,9 @@
 // profile (NULL: none).
 static smithycurl_client *checked_client(smithycurl_model *m, const char *request, const char *response,
                                          const char *profile) {
-    const char *url = getenv("SMITHYCURL_BLOBS_URL");
+    const char *url = need_env("SMITHYCURL_BLOBS_URL");
     smithycurl_options *o = NULL;
     smithycurl_client *c = NULL;
-    CHECK(url != NULL);
     if (!url) return NULL;
     CHECK_RC(smithycurl_options_new(&o), SMITHYCURL_OK);
     CHECK_RC(smithycurl_options_set_retries(o, 0, 0), SMITHYCURL_OK);

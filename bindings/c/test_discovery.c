@@ -51,11 +51,8 @@ static smithycurl_client *timestream_client(smithycurl_model *m, const char *mod
 }
 
 void test_endpoint_discovery(void) {
-    const char *url = getenv("SMITHYCURL_TIMESTREAM_URL");
-    if (!url) {
-        failf(__FILE__, __LINE__, "SMITHYCURL_TIMESTREAM_URL is needed (bindings/c/run.sh sets it)");
-        return;
-    }
+    const char *url = need_env("SMITHYCURL_TIMESTREAM_URL");
+    if (!url) return;
     smithycurl_model *m = load_shared("aws-models/timestream-write.json");
     smithycurl_model *cm = load_model("control.smithy", control_model, sizeof control_model - 1);
     if (!m || !cm) {

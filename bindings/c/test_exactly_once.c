@@ -68,11 +68,8 @@ static int once_count(smithycurl_client *c, int i) {
 }
 
 void test_exactly_once(void) {
-    const char *url = getenv("SMITHYCURL_ONCE_URL");
-    if (!url) {
-        failf(__FILE__, __LINE__, "SMITHYCURL_ONCE_URL is needed (bindings/c/run.sh sets it)");
-        return;
-    }
+    const char *url = need_env("SMITHYCURL_ONCE_URL");
+    if (!url) return;
     smithycurl_loader *ld = NULL;
     smithycurl_model *m = NULL;
     CHECK_RC(smithycurl_loader_new(&ld), SMITHYCURL_OK);

@@ -147,8 +147,7 @@ static int hmac_sign(void *user, smithycurl_hook_context *ctx) {
 
 static smithycurl_client *signed_client(smithycurl_model *m, smithycurl_options *o) {
     smithycurl_client *c = NULL;
-    const char *url = getenv("SMITHYCURL_SIGNED_URL");
-    CHECK(url != NULL);
+    const char *url = need_env("SMITHYCURL_SIGNED_URL");
     CHECK_RC(smithycurl_client_new(m, "com.example#Signed", url ? url : "http://127.0.0.1:1", o, &c), SMITHYCURL_OK);
     return c;
 }

@@ -9,16 +9,6 @@
 
 #include "ctest.h"
 
-// todo_url is $SMITHYCURL_TODO_URL; NULL (the test is skipped) without it.
-static const char *todo_url(void) {
-    const char *url = getenv("SMITHYCURL_TODO_URL");
-    if (!url) {
-        if (getenv("CI")) failf(__FILE__, __LINE__, "SMITHYCURL_TODO_URL is needed in CI");
-        else printf("    skipped: SMITHYCURL_TODO_URL not set\n");
-    }
-    return url;
-}
-
 // todo_client makes a client of the Todos service (examples/todo) at url.
 static smithycurl_client *todo_client(const char *url) {
     smithycurl_loader *ld = NULL;
@@ -44,7 +34,7 @@ static void add_todos(smithycurl_client *c, const char *prefix) {
 
 // test_paginator pages through the Todos service's ListTodos (limit 2).
 void test_paginator(void) {
-    const char *url = todo_url();
+    const char *url = need_env("SMITHYCURL_TODO_URL");
     if (!url) return;
     smithycurl_client *c = todo_client(url);
     add_todos(c, "pg");
@@ -157,7 +147,7 @@ static int qnext(smithycurl_queue *q, void *want_tag, smithycurl_result **r) {
 // next at a time; cancel token, paginator free and queue free while a next
 // is pending (a server that never answers): CANCELLED, once.
 void test_async_paginator(void) {
-    const char *url = todo_url();
+    const char *url = need_env("SMITHYCURL_TODO_URL");
     if (!url) return;
     smithycurl_client *c = todo_client(url);
     add_todos(c, "qpg");

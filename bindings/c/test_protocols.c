@@ -52,11 +52,8 @@ static const struct pizza_case pizza_cases[] = {
 };
 
 void test_pizza(void) {
-    const char *url = getenv("SMITHYCURL_PIZZA_URL"), *shared = getenv("SMITHYCURL_SHARED");
-    if (!url || !shared) {
-        failf(__FILE__, __LINE__, "SMITHYCURL_PIZZA_URL and SMITHYCURL_SHARED are needed (bindings/c/run.sh sets them)");
-        return;
-    }
+    const char *url = need_env("SMITHYCURL_PIZZA_URL"), *shared = need_env("SMITHYCURL_SHARED");
+    if (!url || !shared) return;
     const char *dirs[] = {"conformance/disneystreaming-alloy/modules/core/resources/META-INF/smithy",
                           "conformance/disneystreaming-alloy/modules/protocol-tests/resources/META-INF/smithy",
                           "conformance/smithy-lang-smithy/smithy-protocol-test-traits/src/main/resources/META-INF/smithy"};
@@ -141,11 +138,8 @@ static void check_service_error(smithycurl_result *r, const char *shape, int sta
 }
 
 void test_rpcv2(void) {
-    const char *url = getenv("SMITHYCURL_KV_URL");
-    if (!url) {
-        failf(__FILE__, __LINE__, "SMITHYCURL_KV_URL is needed (bindings/c/run.sh sets it)");
-        return;
-    }
+    const char *url = need_env("SMITHYCURL_KV_URL");
+    if (!url) return;
     smithycurl_loader *ld = NULL;
     smithycurl_model *m = NULL;
     CHECK_RC(smithycurl_loader_new(&ld), SMITHYCURL_OK);

@@ -11,11 +11,8 @@
 #include "ctest.h"
 
 void test_s3express(void) {
-    const char *url = getenv("SMITHYCURL_S3EXPRESS_URL");
-    if (!url) {
-        failf(__FILE__, __LINE__, "SMITHYCURL_S3EXPRESS_URL is needed (bindings/c/run.sh sets it)");
-        return;
-    }
+    const char *url = need_env("SMITHYCURL_S3EXPRESS_URL");
+    if (!url) return;
     smithycurl_model *m = load_shared("models/aws-large/s3.json");
     if (!m) return;
     // testing/servers/s3expressserver's test credentials.

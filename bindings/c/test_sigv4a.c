@@ -12,11 +12,8 @@
 #define SIGV4A_ENTRIES "\"Entries\": [{\"Source\": \"test\", \"DetailType\": \"t\", \"Detail\": \"{}\"}]"
 
 void test_sigv4a(void) {
-    const char *url = getenv("SMITHYCURL_SIGV4A_URL");
-    if (!url) {
-        failf(__FILE__, __LINE__, "SMITHYCURL_SIGV4A_URL is needed (bindings/c/run.sh sets it)");
-        return;
-    }
+    const char *url = need_env("SMITHYCURL_SIGV4A_URL");
+    if (!url) return;
     smithycurl_model *m = load_shared("aws-models/eventbridge.json");
     smithycurl_options *o = NULL;
     CHECK_RC(smithycurl_options_new(&o), SMITHYCURL_OK);

@@ -133,11 +133,8 @@ static int uploads_left(smithycurl_client *c) {
 }
 
 void test_s3_transfer_stream(void) {
-    const char *url = getenv("SMITHYCURL_S3PART_URL");
-    if (!url) {
-        failf(__FILE__, __LINE__, "SMITHYCURL_S3PART_URL is needed (bindings/c/run.sh sets it)");
-        return;
-    }
+    const char *url = need_env("SMITHYCURL_S3PART_URL");
+    if (!url) return;
     smithycurl_model *m = load_shared("models/aws-large/s3.json");
     if (!m) return;
     smithycurl_client *c = aws_client(m, url, "AKIDEXAMPLE", "secret", "us-east-1");
