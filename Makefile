@@ -170,8 +170,7 @@ reach-sample: lib
 # failed". PRESIGN_PYTHON: a Python with botocore.
 .PHONY: diff-presign
 PRESIGN_PYTHON ?= $(PYTHON)
-diff-presign: lib
-	$(GO) build -o $(BUILD)/smithycurl ./cmd/smithycurl
+diff-presign: lib build
 	SMITHYCURL_LIBRARY=$(CURDIR)/$(BUILD)/libsmithycurl.so PYTHONPATH=$(CURDIR)/bindings/python $(PRESIGN_PYTHON) -B \
 		testing/botocore/diff_presign.py --shared $${SMITHYCURL_SHARED:-../shared} --smithycurl $(BUILD)/smithycurl
 
@@ -321,7 +320,6 @@ examples: lib
 # (errors with a -tags valgrind build, leaks with the plain one; see
 # bindings/c/run.sh). The last line of each run is "N passed, N failed".
 ctest: lib build examples
-	$(GO) build -o $(BUILD)/testserver ./testing/cmd/testserver
 	$(GO) build -tags valgrind -buildmode=c-shared -ldflags='$(LIB_LDFLAGS)' -o $(BUILD)/valgrind/libsmithycurl.so ./export
 	$(CC) $(CFLAGS_C) -Iinclude -o $(BUILD)/ctest bindings/c/*.c -L$(BUILD) -lsmithycurl -lpthread $$(pkg-config --cflags --libs libcrypto)
 	bindings/c/run.sh
@@ -338,7 +336,6 @@ bench-sched: build
 # every output checked; the RSS growth after the first tenth (goal: <= 1 MiB).
 BENCH_SOAK_CALLS ?= 1000000
 bench-soak: lib build
-	$(GO) build -o $(BUILD)/testserver ./testing/cmd/testserver
 	$(CC) $(CFLAGS_C) -Iinclude -Ibench/c -o $(BUILD)/bench-soak bench/c/soak.c -L$(BUILD) -lsmithycurl -lpthread -Wl,-rpath,$(CURDIR)/$(BUILD)
 	bench/c/soak.sh $(BENCH_SOAK_CALLS)
 
@@ -360,7 +357,6 @@ bench-startup: lib build bench-c-progs
 # The programs of bench/c/run.sh.
 .PHONY: bench-c-progs
 bench-c-progs: lib build
-	$(GO) build -o $(BUILD)/testserver ./testing/cmd/testserver
 	$(GO) build -buildmode=c-shared -o $(BUILD)/libgofloor.so ./testing/cmd/gofloor
 	$(CC) $(CFLAGS_C) -Iinclude -o $(BUILD)/bench-c bench/c/bench.c -lcurl -lpthread -ldl
 	$(CC) $(CFLAGS_C) -o $(BUILD)/bench-c-cold-curl bench/c/cold_curl.c -lcurl
@@ -383,7 +379,6 @@ bench-c: lib build bench-c-progs
 # voluntary context switches per call. `bench/c/stages.sh NAME=LIB...`
 # compares libraries (before and after a change) the same way.
 bench-stages: lib build
-	$(GO) build -o $(BUILD)/testserver ./testing/cmd/testserver
 	$(CC) $(CFLAGS_C) -Iinclude -o $(BUILD)/bench-c bench/c/bench.c -lcurl -lpthread -ldl
 	BENCH_STAGES_ENGINE=1 bench/c/stages.sh
 
@@ -393,7 +388,6 @@ bench-stages: lib build
 # the same connection limit (BENCH_ASYNC_CONNS); calls/s ratio (goal >= 0.9x),
 # CPU per call, peak RSS (bench/c/async.c).
 bench-async-c: lib build
-	$(GO) build -o $(BUILD)/testserver ./testing/cmd/testserver
 	$(CC) $(CFLAGS_C) -Iinclude -o $(BUILD)/bench-c-async bench/c/async.c -lcurl -lpthread -ldl
 	bench/c/async.sh
 
