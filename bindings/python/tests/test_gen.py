@@ -102,14 +102,14 @@ def test_generated_module_content(generated: str) -> None:
     assert os.path.exists(os.path.join(generated, "httpbin_api", "py.typed"))
 
 
-def test_generated_module_passes_mypy_strict(generated: str) -> None:
+def test_generated_module_passes_mypy_strict(generated: str, mypy_strict: list[str]) -> None:
     mypy = shutil.which("mypy")
     if mypy is None:
         if os.environ.get("CI"):
             pytest.fail("mypy is needed in CI (Debian package mypy)")
         pytest.skip("mypy not installed")
     env = dict(os.environ, MYPYPATH=os.pathsep.join([generated, PKG]))
-    r = subprocess.run([mypy, "--strict", "--no-incremental", os.path.join(generated, "program.py"),
+    r = subprocess.run([mypy, *mypy_strict, os.path.join(generated, "program.py"),
                         os.path.join(PKG, "smithycurl")], capture_output=True, text=True, env=env, cwd=generated, timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
 
@@ -121,7 +121,7 @@ httpbin_api.HttpBinClient("http://127.0.0.1:1", timout=10)
 '''
 
 
-def test_generated_client_lists_its_options(generated: str) -> None:
+def test_generated_client_lists_its_options(generated: str, mypy_strict: list[str]) -> None:
     """The generated client's constructor takes Model.client's options by
     name, so a misspelt one fails the type check and the call."""
     import inspect
@@ -147,6 +147,6 @@ def test_generated_client_lists_its_options(generated: str) -> None:
     with open(os.path.join(generated, "misspelt.py"), "w") as f:
         f.write(MISSPELT)
     env = dict(os.environ, MYPYPATH=os.pathsep.join([generated, PKG]))
-    r = subprocess.run([mypy, "--strict", "--no-incremental", os.path.join(generated, "misspelt.py")],
+    r = subprocess.run([mypy, *mypy_strict, os.path.join(generated, "misspelt.py")],
                        capture_output=True, text=True, env=env, cwd=generated, timeout=120)
     assert r.returncode == 1 and 'Unexpected keyword argument "timout"' in r.stdout, r.stdout + r.stderr

@@ -161,11 +161,11 @@ def test_idl1_enums(packages: str, paint_url: str) -> None:
     assert isinstance(color, smithycurl.StrEnum) and color.value == "purple" and not color.known
 
 
-def test_packages_pass_mypy_strict(packages: str) -> None:
+def test_packages_pass_mypy_strict(packages: str, mypy_strict: list[str]) -> None:
     mypy = mypy_or_skip()
     env = dict(os.environ, MYPYPATH=os.pathsep.join([packages, PKG]))
     args = [a for name in list(PACKAGES) + list(AWS) for a in ("-p", name)]
-    r = subprocess.run([mypy, "--strict", "--no-incremental", *args], capture_output=True, text=True, env=env,
+    r = subprocess.run([mypy, *mypy_strict, *args], capture_output=True, text=True, env=env,
                        cwd=packages, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
 
@@ -189,7 +189,7 @@ enum Serde {
 """
 
 
-def test_enum_members_named_after_keywords(tmp_path: str) -> None:
+def test_enum_members_named_after_keywords(tmp_path: str, mypy_strict: list[str]) -> None:
     """Enum members named True, False, None or class (Glue's
     AllowFullTableExternalDataAccessEnum, CsvSerdeOption), or after an
     attribute of str or Enum (Glue's AggFunction count) get a trailing
@@ -212,6 +212,6 @@ def test_enum_members_named_after_keywords(tmp_path: str) -> None:
     assert mod.PutInput().flag is mod.Flag.True_
     assert [m.name for m in mod.Agg] == ["count_", "title_", "name_", "avg"] and mod.Agg.count_.value == "count"
     mypy = mypy_or_skip()
-    r = subprocess.run([mypy, "--strict", "--no-incremental", "-p", "gen_keywords"], capture_output=True, text=True,
+    r = subprocess.run([mypy, *mypy_strict, "-p", "gen_keywords"], capture_output=True, text=True,
                        env=dict(os.environ, MYPYPATH=os.pathsep.join([out, PKG])), cwd=out, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr

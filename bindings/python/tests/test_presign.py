@@ -94,7 +94,7 @@ def test_async_client_presigns(model: smithycurl.Model) -> None:
     asyncio.run(run())
 
 
-def test_generated_client_presigns_and_passes_mypy(tmp_path: object) -> None:
+def test_generated_client_presigns_and_passes_mypy(tmp_path: object, mypy_strict: list[str]) -> None:
     out = str(tmp_path)
     src = os.path.join(out, "bucket.smithy")
     with open(src, "w") as f:
@@ -110,7 +110,7 @@ def test_generated_client_presigns_and_passes_mypy(tmp_path: object) -> None:
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines() == [WANT, "PUT {'Content-Type': 'text/plain'}", WANT]
     mypy = mypy_or_skip()
-    r = subprocess.run([mypy, "--strict", "--no-incremental", os.path.join(out, "program.py"), os.path.join(PKG, "smithycurl")],
+    r = subprocess.run([mypy, *mypy_strict, os.path.join(out, "program.py"), os.path.join(PKG, "smithycurl")],
                        capture_output=True, text=True, env=dict(os.environ, MYPYPATH=os.pathsep.join([out, PKG])), cwd=out,
                        timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr

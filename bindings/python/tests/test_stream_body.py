@@ -348,7 +348,7 @@ if __name__ == "__main__":
 '''
 
 
-def test_generated_client_streams(servers: Servers, tmp_path: object) -> None:
+def test_generated_client_streams(servers: Servers, tmp_path: object, mypy_strict: list[str]) -> None:
     """python -m smithycurl gen: a streaming input member takes a
     smithycurl.BodySource, a streaming output gets download=; the program
     runs and passes mypy --strict."""
@@ -373,7 +373,7 @@ def test_generated_client_streams(servers: Servers, tmp_path: object) -> None:
             pytest.fail("mypy is needed in CI (Debian package mypy)")
         pytest.skip("mypy not installed")
     env = dict(os.environ, MYPYPATH=os.pathsep.join([out, PKG]))
-    r = subprocess.run([mypy, "--strict", "--no-incremental", os.path.join(out, "program.py"),
+    r = subprocess.run([mypy, *mypy_strict, os.path.join(out, "program.py"),
                         os.path.join(PKG, "smithycurl")], capture_output=True, text=True, env=env, cwd=out,
                        timeout=180)
     assert r.returncode == 0, r.stdout + r.stderr
