@@ -222,6 +222,20 @@ func TestTypedCTodo(t *testing.T) {
 	})
 }
 
+// TestTypedCTodoMock: the generated Todos client against the mock the C
+// program starts (smithycurl_mock_start) with testing/fixtures/todo.json.
+func TestTypedCTodoMock(t *testing.T) {
+	needCC(t)
+	libDir(t)
+	gen := t.TempDir()
+	dir := filepath.Join(root(t), "examples", "todo")
+	generate(t, gen, "todo", "", dir)
+	fixtures := filepath.Join(root(t), "testing", "fixtures", "todo.json")
+	runC(t, gen, "todo", "todo_mock_typed", func(t *testing.T) []string {
+		return []string{"SMITHYCURL_TODO_MODEL=" + dir, "SMITHYCURL_TODO_FIXTURES=" + fixtures}
+	})
+}
+
 // kindsServer echoes Echo (but answers the canned outputs of
 // outOfTypeBodies, and union members the model does not know to the name
 // "newer") and Ping, and answers Fail with KindsError.
