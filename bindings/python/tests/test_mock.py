@@ -1,7 +1,8 @@
 """smithycurl.mock: the Todos example served from its model and the
 fixtures of testing/fixtures/todo.json, every operation and modeled error
 called from the dynamic client and from the module ``python -m smithycurl
-gen`` writes; the refusals of serve()."""
+gen`` writes; PizzaAdminService's and DynamoDB's modeled errors from
+fixtures; the refusals of serve()."""
 
 from __future__ import annotations
 
@@ -121,3 +122,51 @@ def test_refusals(todo_model: smithycurl.Model) -> None:
         smithycurl.mock.serve(todo_model, fixtures=os.path.join(REPO, "no-such.json"))
     with pytest.raises(smithycurl.UsageError, match="max_body"):
         smithycurl.mock.serve(todo_model, max_body=0)
+
+
+def test_pizza_errors(pizza_model: smithycurl.Model) -> None:
+    """alloy's PizzaAdminService (alloy#simpleRestJson): modeled errors with
+    a member in a header (PriceError's X-CODE), the output of a label."""
+    fixtures = {
+        "GetMenu": [{"match": {"restaurant": "nowhere"}, "error": "NotFoundError", "members": {"name": "nowhere"}},
+                    {"match": {"restaurant": "odd"}, "error": "FallbackError", "members": {"error": "odd"}},
+                    {"output": {"menu": {}}}],
+        "AddMenuItem": [{"error": "PriceError", "members": {"message": "too cheap", "code": 7}}],
+    }
+    with smithycurl.mock.serve(pizza_model, "alloy.test#PizzaAdminService", fixtures=fixtures) as url:
+        with pizza_model.client("alloy.test#PizzaAdminService", endpoint=url, timeout=10) as c:
+            assert c.get_menu(restaurant="here").menu == {}
+            with pytest.raises(c.errors.NotFoundError) as nf:
+                c.get_menu(restaurant="nowhere")
+            assert nf.value.name == "nowhere"
+            with pytest.raises(c.errors.FallbackError):
+                c.get_menu(restaurant="odd")
+            with pytest.raises(c.errors.PriceError) as pe:
+                c.add_menu_item(restaurant="r", menu_item={"food": {"salad": {"name": "s", "ingredients": []}},
+                                                           "price": 1.0})
+            assert (pe.value.message, pe.value.code) == ("too cheap", 7)
+
+
+def test_dynamodb_fixtures() -> None:
+    """DynamoDB (awsJson1_0, SigV4): an item from the fixtures, the modeled
+    errors of GetItem and PutItem as their exception classes."""
+    from conftest import shared_path
+
+    model = smithycurl.load_model(shared_path("models", "aws", "dynamodb.json"))
+    fixtures = {
+        "GetItem": [{"match": {"TableName": "gone"}, "error": "ResourceNotFoundException",
+                     "members": {"message": "Requested resource not found"}},
+                    {"output": {"Item": {"id": {"S": "1"}, "n": {"N": "42"}}}}],
+        "PutItem": [{"match": {"ConditionExpression": "attribute_not_exists(id)"},
+                     "error": "ConditionalCheckFailedException", "members": {"message": "The conditional request failed"}}],
+    }
+    creds = {"access_key_id": "AKID", "secret_access_key": "secret", "region": "us-east-1"}
+    with smithycurl.mock.serve(model, fixtures=fixtures, seed=1) as url:
+        with model.client(endpoint=url, aws_credentials=creds, timeout=10, retries=False) as db:
+            item = db.get_item(table_name="t", key={"id": {"S": "1"}}).item
+            assert item is not None and item["n"].value == "42"
+            with pytest.raises(db.errors.ResourceNotFoundException, match="not found"):
+                db.get_item(table_name="gone", key={"id": {"S": "1"}})
+            with pytest.raises(db.errors.ConditionalCheckFailedException):
+                db.put_item(table_name="t", item={"id": {"S": "1"}}, condition_expression="attribute_not_exists(id)")
+            db.put_item(table_name="t", item={"id": {"S": "2"}})  # no fixture: a random output
