@@ -6,7 +6,7 @@ BUILD     := build
 # (169.254.169.254) when no credentials are found; tests of IMDS use fakes.
 export AWS_EC2_METADATA_DISABLED := true
 
-.PHONY: bench-transfer all deps deps-test test-build test-race test-go fuzz-brief build demo test vet unit conformance fuzz bench clean contract bench-aws lib install examples ctest bench-c pytest bench-python gentest-c bench-typed-c proptest fuzz-long bench-sched bench-stages bench-stream bench-soak bench-async-c bench-python-async bench-startup diff-botocore diff-botocore-responses reach reach-sample
+.PHONY: bench-transfer all deps deps-test test-build test-race test-go fuzz-brief build demo test vet unit conformance fuzz bench clean contract bench-aws lib install examples ctest bench-c pytest bench-python gentest-c bench-typed-c proptest fuzz-long bench-sched bench-stages bench-stream bench-soak bench-async-c bench-python-async bench-startup bench-serve diff-botocore diff-botocore-responses reach reach-sample
 
 all: build
 
@@ -222,6 +222,21 @@ bench:
 	$(MAKE) bench-python-async
 	$(MAKE) bench-stream
 	$(MAKE) bench-soak
+	$(MAKE) bench-serve
+
+# The mock server (`smithycurl serve`): a small awsJson1_0 operation answered
+# from a fixture, BENCH_SERVE_N requests over BENCH_SERVE_CONNS keep-alive
+# HTTP/1.1 connections from a Go load generator on the same machine
+# (testing/cmd/servebench): requests/s (goal: 20,000 on 2 cores), the CPU
+# per request of the server and of the generator, the load average, and
+# the server's RSS after the warm-up and at the end (it fails when it grew
+# over a quarter: memory flat).
+BENCH_SERVE_N ?= 1000000
+BENCH_SERVE_CONNS ?= 4
+bench-serve: build
+	$(GO) build -o $(BUILD)/servebench ./testing/cmd/servebench
+	$(BUILD)/servebench -smithycurl $(BUILD)/smithycurl -model serve/testdata/shop.smithy -requests $(BENCH_SERVE_N) -conns $(BENCH_SERVE_CONNS)
+	$(GO) test ./serve -run '^$$' -bench '^BenchmarkServeHTTP$$' -benchmem
 
 # Streamed bodies: BENCH_STREAM_SIZE bytes (1 GiB) up and down through the Go
 # client, the C API, the Python package and the CLI against the blob service

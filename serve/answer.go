@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/big"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/smithycurl/smithycurl/internal/respond"
@@ -51,12 +52,28 @@ func (f AnswerFunc) Answer(ctx context.Context, op *model.Operation, input []byt
 	return f(ctx, op, input)
 }
 
-// render renders a's response to op.
+// prerender renders e's answer once, when it is loaded: a fixture's or
+// an example's answer does not depend on the request (an event stream's
+// random events do: those are rendered per request), so every request it
+// answers gets the same response.
+func (s *Server) prerender(op *model.Operation, e *entry) error {
+	if s.outputStream(op) != nil {
+		return nil
+	}
+	resp, err := s.render(context.Background(), op, nil, &e.answer)
+	if err != nil {
+		return err
+	}
+	resp.Header.Set("Content-Length", strconv.Itoa(len(resp.Body)))
+	e.answer.Response = resp
+	return nil
+}
+
+// render renders a's response to op. A response of a.Response is
+// returned as it is, shared: writeResponse only reads it.
 func (s *Server) render(ctx context.Context, op *model.Operation, input []byte, a *Answer) (*wire.Response, error) {
 	if a.Response != nil {
-		resp := *a.Response
-		resp.Header = a.Response.Header.Clone()
-		return &resp, nil
+		return a.Response, nil
 	}
 	var resp *wire.Response
 	var err error

@@ -104,6 +104,9 @@ func (s *Server) loadFixtures(src fixtureSource) (*fixtures, error) {
 			if err != nil {
 				return nil, fmt.Errorf("serve: fixtures %s: operation %s, entry %d: %w", src.name, op.Name, i+1, err)
 			}
+			if err := s.prerender(op, &e); err != nil {
+				return nil, fmt.Errorf("serve: fixtures %s: operation %s, entry %d: the answer does not render: %w", src.name, op.Name, i+1, err)
+			}
 			f.ops[op] = append(f.ops[op], e)
 		}
 	}
@@ -216,6 +219,9 @@ func (s *Server) loadExamples() (map[*model.Operation][]entry, error) {
 				return nil, fmt.Errorf("serve: operation %s, example %d: %w", op.Name, i+1, err)
 			}
 			e, err := s.checkEntry(op, raw)
+			if err == nil {
+				err = s.prerender(op, &e)
+			}
 			if err != nil {
 				// An example that does not fit (allowConstraintErrors, an
 				// input the server cannot match) is not served.

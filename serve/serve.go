@@ -253,7 +253,7 @@ func (ex *exchange) opName() string {
 
 // handle reads, routes and answers a request; every failure is a response.
 func (s *Server) handle(ctx context.Context, w http.ResponseWriter, r *http.Request, ex *exchange) *wire.Response {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.maxBody))
+	body, err := readBody(w, r, s.maxBody)
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
@@ -368,6 +368,13 @@ func (s *Server) internal(ex *exchange) *wire.Response {
 
 // logExchange writes the request's log line.
 func (s *Server) logExchange(ex *exchange, status int, took time.Duration) {
+	level := slog.LevelInfo
+	if ex.err != nil {
+		level = slog.LevelWarn
+	}
+	if !s.log.Enabled(context.Background(), level) {
+		return
+	}
 	attrs := []any{"operation", ex.opName(), "status", status}
 	if ex.source != "" {
 		attrs = append(attrs, "answer", ex.source)
@@ -375,9 +382,7 @@ func (s *Server) logExchange(ex *exchange, status int, took time.Duration) {
 	if ex.member != "" {
 		attrs = append(attrs, "member", ex.member)
 	}
-	level := slog.LevelInfo
 	if ex.err != nil {
-		level = slog.LevelWarn
 		msg := ex.err.Error()
 		if ex.op != nil && sensitivePath(s.m, ex.op.Input, ex.member) {
 			msg = "(the message is left out: the member is @sensitive)"
@@ -388,13 +393,30 @@ func (s *Server) logExchange(ex *exchange, status int, took time.Duration) {
 	s.log.Log(context.Background(), level, "request", attrs...)
 }
 
-// writeResponse writes resp to w.
+// readBody reads r's body, bounded by max: in one read of the declared
+// length when there is one.
+func readBody(w http.ResponseWriter, r *http.Request, max int64) ([]byte, error) {
+	body := http.MaxBytesReader(w, r.Body, max)
+	if r.ContentLength <= 0 || r.ContentLength > max {
+		return io.ReadAll(body)
+	}
+	buf := make([]byte, r.ContentLength)
+	if _, err := io.ReadFull(body, buf); err != nil {
+		return nil, err
+	}
+	// The declared length is all the body (net/http holds it to that).
+	return buf, nil
+}
+
+// writeResponse writes resp to w. resp is only read (a fixture's is
+// shared by the requests it answers): w's header holds resp's slices,
+// which net/http replaces, never changes.
 func writeResponse(w http.ResponseWriter, resp *wire.Response) error {
 	h := w.Header()
 	for k, vs := range resp.Header {
-		h[k] = append([]string(nil), vs...)
+		h[k] = vs
 	}
-	if resp.Body != nil || h.Get("Content-Length") == "" {
+	if n, err := strconv.Atoi(h.Get("Content-Length")); err != nil || resp.Body != nil && n != len(resp.Body) {
 		h.Set("Content-Length", strconv.Itoa(len(resp.Body)))
 	}
 	w.WriteHeader(resp.Status)

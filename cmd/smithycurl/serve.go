@@ -20,7 +20,7 @@ import (
 // or SIGTERM. The first line of stdout is the URL it listens on; the log,
 // a line per request, goes to stderr.
 func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("serve", "serve --model PATH... [--service ID] [--listen 127.0.0.1:PORT] [--fixtures FILE] [--seed N] [--proxy URL [--record FILE] | --replay FILE]", stderr)
+	fs := newFlags("serve", "serve --model PATH... [--service ID] [--listen 127.0.0.1:PORT] [--fixtures FILE] [--seed N] [--quiet] [--proxy URL [--record FILE] | --replay FILE]", stderr)
 	var mf modelFlags
 	mf.register(fs)
 	listen := fs.String("listen", "127.0.0.1:0", "address to listen on (port 0: any free port; a missing host is 127.0.0.1)")
@@ -32,6 +32,7 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	record := fs.String("record", "", "with --proxy: write each exchange to FILE (JSON Lines; no credentials, @sensitive inputs as digests)")
 	var replays multiFlag
 	fs.Var(&replays, "replay", "answer from a recording --record wrote, matching operation and input (repeatable)")
+	quiet := fs.Bool("quiet", false, "log only the requests refused or failed, not a line per request")
 	if fs.Parse(args) != nil {
 		return exitUsage
 	}
@@ -40,8 +41,12 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if !ok {
 		return exitUsage
 	}
+	logOpts := &slog.HandlerOptions{}
+	if *quiet {
+		logOpts.Level = slog.LevelWarn
+	}
 	opts := []serve.Option{serve.WithSeed(*seed), serve.WithMaxBody(*maxBody),
-		serve.WithLogger(slog.New(slog.NewTextHandler(stderr, nil)))}
+		serve.WithLogger(slog.New(slog.NewTextHandler(stderr, logOpts)))}
 	for _, f := range fixtures {
 		opts = append(opts, serve.WithFixturesFile(f))
 	}

@@ -64,8 +64,11 @@ type Gen struct {
 }
 
 // New returns a generator for m seeded with seed.
-func New(m *model.Model, seed int64) *Gen {
-	return &Gen{v: respond.View{M: m}, R: rand.New(rand.NewSource(seed)), MaxDepth: 4, StatusMin: 200, StatusMax: 299}
+func New(m *model.Model, seed int64) *Gen { return withSource(m, rand.NewSource(seed)) }
+
+// withSource returns a generator for m drawing from src.
+func withSource(m *model.Model, src rand.Source) *Gen {
+	return &Gen{v: respond.View{M: m}, R: rand.New(src), MaxDepth: 4, StatusMin: 200, StatusMax: 299}
 }
 
 // ctx is what restricts one value: its location and whether it is a host

@@ -1,8 +1,6 @@
 package valuegen
 
 import (
-	"math/rand"
-
 	"github.com/smithycurl/smithycurl/model"
 )
 
@@ -10,9 +8,7 @@ import (
 // (splitmix64) is cheap to make, for a generator per request (New's takes
 // microseconds to seed). Its values differ from New's for the same seed.
 func NewLight(m *model.Model, seed int64) *Gen {
-	g := New(m, 0)
-	g.R = rand.New(&splitMix{uint64(seed)})
-	return g
+	return withSource(m, &splitMix{uint64(seed)})
 }
 
 // splitMix is the splitmix64 generator, a rand.Source64.
