@@ -80,14 +80,23 @@ func (f *fixtures) Answer(_ context.Context, op *model.Operation, input []byte) 
 	return nil, nil
 }
 
+// read returns the source's content; what names it in an error.
+func (src fixtureSource) read(what string) ([]byte, error) {
+	if src.data != nil {
+		return src.data, nil
+	}
+	data, err := os.ReadFile(src.name)
+	if err != nil {
+		return nil, fmt.Errorf("serve: %s: %w", what, err)
+	}
+	return data, nil
+}
+
 // loadFixtures reads and checks a fixtures file.
 func (s *Server) loadFixtures(src fixtureSource) (*fixtures, error) {
-	data := src.data
-	if data == nil {
-		var err error
-		if data, err = os.ReadFile(src.name); err != nil {
-			return nil, fmt.Errorf("serve: fixtures: %w", err)
-		}
+	data, err := src.read("fixtures")
+	if err != nil {
+		return nil, err
 	}
 	var file map[string][]json.RawMessage
 	if err := json.Unmarshal(data, &file); err != nil {

@@ -218,12 +218,9 @@ type replayed struct {
 // loadReplay reads and checks a recording; an error names the file and
 // the entry (its line).
 func (s *Server) loadReplay(src fixtureSource) (*replay, error) {
-	data := src.data
-	if data == nil {
-		var err error
-		if data, err = os.ReadFile(src.name); err != nil {
-			return nil, fmt.Errorf("serve: replay: %w", err)
-		}
+	data, err := src.read("replay")
+	if err != nil {
+		return nil, err
 	}
 	r := &replay{m: s.m, name: src.name, byKey: map[string]*replayed{}}
 	sc := bufio.NewScanner(bytes.NewReader(data))

@@ -194,3 +194,25 @@ func TestReplayCorrupt(t *testing.T) {
 		t.Error("WithRecordFile without WithProxy: no error")
 	}
 }
+
+// TestReplayRepeats: the same request gets the recorded responses in
+// their order, then the last one again; inputs are compared by value
+// (member order and spacing aside), a @sensitive member by its digest.
+func TestReplayRepeats(t *testing.T) {
+	m := loadShop(t)
+	svc, _ := m.Service(shopJSON)
+	line := func(name string) string {
+		return `{"operation":"GetItem","input":{ "id" : "a" },"response":{"status":200,` +
+			`"headers":{"Content-Type":["application/x-amz-json-1.0"]},"body":"{\"id\":\"a\",\"name\":\"` + name + `\"}"}}` + "\n"
+	}
+	srv, _ := startServer(t, m, svc, nil, serve.WithReplay([]byte(line("first")+"\n"+line("second"))))
+	c, err := client.New(m, shopJSON, srv.URL, client.WithoutValidation(), client.WithoutRetries())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"first", "second", "second"} {
+		if got := call(t, c, "GetItem", `{"id": "a"}`); got["name"] != want {
+			t.Errorf("%v, want name %s", got, want)
+		}
+	}
+}
