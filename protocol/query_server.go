@@ -85,7 +85,7 @@ func (s *queryServer) Route(req *wire.Request) (*model.Operation, error) {
 	// The body is read as it is: a gzip body (@requestCompression) is
 	// inflated before its Action can be found.
 	body := req.Body
-	if req.Method == "POST" && req.Header.Get("Content-Encoding") != "" {
+	if req.Method == "POST" && header(req.Header, "Content-Encoding") != "" {
 		var err error
 		if body, err = requestBody(nil, req, queryServerCodes); err != nil {
 			return nil, err
@@ -130,7 +130,7 @@ func (s *queryServer) DecodeRequest(ctx context.Context, op *model.Operation, re
 	}
 	f := form(req)
 	if req.Method != "GET" {
-		if ct := req.Header.Get("Content-Type"); len(req.Body) > 0 && ct != "" && !mediaTypeIs(ct, formMediaType) {
+		if ct := header(req.Header, "Content-Type"); len(req.Body) > 0 && ct != "" && !mediaTypeIs(ct, formMediaType) {
 			return nil, refuse(op, 415, queryServerCodes.mediaType, fmt.Errorf("Content-Type %q, want %s", ct, formMediaType))
 		}
 		body, err := requestBody(op, req, queryServerCodes)

@@ -67,7 +67,7 @@ func (s *rpcServer) Route(req *wire.Request) (*model.Operation, error) {
 	if s.rpcv2 {
 		return s.routeRPCv2(req)
 	}
-	target := strings.TrimSpace(req.Header.Get("X-Amz-Target"))
+	target := strings.TrimSpace(header(req.Header, "X-Amz-Target"))
 	if target == "" {
 		return nil, s.unknown("no X-Amz-Target header")
 	}
@@ -88,7 +88,7 @@ func (s *rpcServer) routeRPCv2(req *wire.Request) (*model.Operation, error) {
 			return nil, s.unknown("an %s request must not have an %s header", s.c.d.smithyProtocol, h)
 		}
 	}
-	if got := strings.TrimSpace(req.Header.Get("Smithy-Protocol")); got != s.c.d.smithyProtocol {
+	if got := strings.TrimSpace(header(req.Header, "Smithy-Protocol")); got != s.c.d.smithyProtocol {
 		return nil, s.unknown("Smithy-Protocol header is %q, want %q", got, s.c.d.smithyProtocol)
 	}
 	path, _, _ := strings.Cut(req.Path, "?")
@@ -118,7 +118,7 @@ func (s *rpcServer) DecodeRequest(ctx context.Context, op *model.Operation, req 
 	if err := s.checkAccept(op, p, req); err != nil {
 		return nil, err
 	}
-	ct := req.Header.Get("Content-Type")
+	ct := header(req.Header, "Content-Type")
 	if p.inStream != nil && mediaTypeIs(ct, EventStreamMediaType) {
 		return s.initialRequest(op, p, req.Body)
 	}
@@ -177,7 +177,7 @@ func (s *rpcServer) checkAccept(op *model.Operation, p *rpcPlan, req *wire.Reque
 	if !s.rpcv2 {
 		return nil
 	}
-	accept := req.Header.Get("Accept")
+	accept := header(req.Header, "Accept")
 	if accept == "" {
 		return nil
 	}

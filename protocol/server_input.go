@@ -44,6 +44,15 @@ func refuse(op *model.Operation, status int, code string, err error) *RequestErr
 	return re
 }
 
+// header is the first value of header name in h, any case of the name
+// (a request's header names need not be canonical), "" when absent.
+func header(h wire.Header, name string) string {
+	if v, ok := headerValues(h, name); ok && len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
 // mediaTypeIs reports whether Content-Type value ct is media type want,
 // parameters (charset) aside.
 func mediaTypeIs(ct, want string) bool {
@@ -54,7 +63,7 @@ func mediaTypeIs(ct, want string) bool {
 // requestBody is req's body with a gzip Content-Encoding undone (at most
 // MaxInflatedBody bytes); other encodings are refused with 415.
 func requestBody(op *model.Operation, req *wire.Request, codes serverCodes) ([]byte, error) {
-	enc := strings.TrimSpace(req.Header.Get("Content-Encoding"))
+	enc := strings.TrimSpace(header(req.Header, "Content-Encoding"))
 	switch {
 	case enc == "" || strings.EqualFold(enc, "identity"):
 		return req.Body, nil

@@ -21,11 +21,17 @@ import (
 // blobs as byte strings, bigInteger as an integer or a bignum (tags 2, 3),
 // bigDecimal as a decimal fraction (tag 4), float as single precision,
 // errors named by __type (the shape id), with Smithy-Protocol:
-// rpc-v2-cbor.
+// rpc-v2-cbor; absent members with a @default are sent with it, a Unit
+// output has neither body nor Content-Type.
 type RPCv2CBOR struct{}
 
 func (p RPCv2CBOR) RenderResponse(m *model.Model, op *model.Operation, out map[string]any) (*wire.Response, error) {
-	return p.render(View{m}, op.Output, out, 200, "")
+	resp, err := p.render(View{m}, op.Output, out, 200, "")
+	if err == nil && unitOutput(op) {
+		resp.Body = nil
+		resp.Header.Del("Content-Type")
+	}
+	return resp, err
 }
 
 func (p RPCv2CBOR) RenderError(m *model.Model, op *model.Operation, e *model.Shape, members map[string]any) (*wire.Response, error) {
@@ -50,12 +56,15 @@ func (p RPCv2CBOR) render(v View, s *model.Shape, out map[string]any, status int
 	return &wire.Response{Status: status, Header: h, Body: body}, nil
 }
 
-// cborMembers appends the members of structure s set in val, returning how
-// many it wrote.
+// cborMembers appends the members of structure s set in val, and the
+// defaults of those absent, returning how many it wrote.
 func cborMembers(dst []byte, v View, s *model.Shape, val map[string]any) ([]byte, int, error) {
 	n := 0
 	for _, mem := range s.Members {
 		it, ok := val[mem.Name()]
+		if !ok {
+			it, ok = defaultValue(mem)
+		}
 		if !ok || it == nil {
 			continue
 		}

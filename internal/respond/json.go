@@ -143,23 +143,38 @@ func (r jsonRules) structToWire(v View, s *model.Shape, val any) (map[string]any
 }
 
 // AWSJSON renders awsJson1_0 and awsJson1_1 responses: the whole output
-// as a JSON object keyed by member names, errors with __type.
+// as a JSON object keyed by member names, absent members with a @default
+// sent with it, no body for a Unit output; errors with __type.
 type AWSJSON struct {
 	Protocol    model.ShapeID
 	ContentType string
+	// ShortType names errors in __type by their shape name (awsJson1_1's
+	// tests), not their shape id (awsJson1_0's).
+	ShortType bool
 }
+
+// unitOutput reports whether op has no output (smithy.api#Unit): its
+// response has no body.
+func unitOutput(op *model.Operation) bool { return op.Output == nil || op.Output.ID == model.UnitID }
 
 func (p AWSJSON) RenderResponse(m *model.Model, op *model.Operation, out map[string]any) (*wire.Response, error) {
-	return p.render(View{m}, op.Output, out, 200, nil)
-}
-
-func (p AWSJSON) RenderError(m *model.Model, op *model.Operation, e *model.Shape, members map[string]any) (*wire.Response, error) {
-	resp, err := p.render(View{m}, e, members, ErrorStatus(e), map[string]any{"__type": string(e.ID)})
+	resp, err := p.render(View{m}, op.Output, out, 200, nil)
+	if err == nil && unitOutput(op) {
+		resp.Body = nil
+	}
 	return resp, err
 }
 
+func (p AWSJSON) RenderError(m *model.Model, op *model.Operation, e *model.Shape, members map[string]any) (*wire.Response, error) {
+	typ := string(e.ID)
+	if p.ShortType {
+		typ = e.ID.Name()
+	}
+	return p.render(View{m}, e, members, ErrorStatus(e), map[string]any{"__type": typ})
+}
+
 func (p AWSJSON) render(v View, s *model.Shape, out map[string]any, status int, extra map[string]any) (*wire.Response, error) {
-	return p.renderWith(jsonRules{}, v, s, out, status, extra)
+	return p.renderWith(jsonRules{defaults: true}, v, s, out, status, extra)
 }
 
 // renderWith renders a JSON body by rules, with the members of extra.
@@ -177,15 +192,24 @@ func (p AWSJSON) renderWith(rules jsonRules, v View, s *model.Shape, out map[str
 }
 
 // RPCv2JSON renders smithy.protocols#rpcv2Json responses: the output as a
-// JSON object keyed by member names, timestamps as epoch seconds whatever
-// their timestampFormat, bigInteger and bigDecimal as JSON strings, errors
-// named by __type (the shape id), with Smithy-Protocol: rpc-v2-json.
+// JSON object keyed by member names, absent members with a @default sent
+// with it, timestamps as epoch seconds whatever their timestampFormat,
+// bigInteger and bigDecimal as JSON strings, errors named by __type (the
+// shape id), with Smithy-Protocol: rpc-v2-json; a Unit output has neither
+// body nor Content-Type.
 type RPCv2JSON struct{}
 
-func (RPCv2JSON) rules() jsonRules { return jsonRules{epochOnly: true, bigAsString: true} }
+func (RPCv2JSON) rules() jsonRules {
+	return jsonRules{epochOnly: true, bigAsString: true, defaults: true}
+}
 
 func (p RPCv2JSON) RenderResponse(m *model.Model, op *model.Operation, out map[string]any) (*wire.Response, error) {
-	return p.render(View{m}, op.Output, out, 200, nil)
+	resp, err := p.render(View{m}, op.Output, out, 200, nil)
+	if err == nil && unitOutput(op) {
+		resp.Body = nil
+		resp.Header.Del("Content-Type")
+	}
+	return resp, err
 }
 
 func (p RPCv2JSON) RenderError(m *model.Model, op *model.Operation, e *model.Shape, members map[string]any) (*wire.Response, error) {

@@ -35,7 +35,7 @@ var (
 	SimpleRestJSON = Rest{Protocol: protocol.SimpleRestJSON, Simple: true, StatusMax: 399}
 	RestXML        = Rest{Protocol: protocol.RestXML, XML: true, StatusMax: 299}
 	AWSJSON1_0     = AWSJSON{Protocol: protocol.AWSJSON1_0, ContentType: "application/x-amz-json-1.0"}
-	AWSJSON1_1     = AWSJSON{Protocol: protocol.AWSJSON1_1, ContentType: "application/x-amz-json-1.1"}
+	AWSJSON1_1     = AWSJSON{Protocol: protocol.AWSJSON1_1, ContentType: "application/x-amz-json-1.1", ShortType: true}
 )
 
 // For returns the renderer of service svc's protocol, or nil when this
@@ -47,8 +47,8 @@ func For(svc *model.Service) Renderer {
 	}{
 		{protocol.RestJSON1, RestJSON1}, {protocol.SimpleRestJSON, SimpleRestJSON},
 		{protocol.AWSJSON1_0, AWSJSON1_0}, {protocol.AWSJSON1_1, AWSJSON1_1},
-		{protocol.RestXML, RestXML}, {protocol.AWSQuery, Query{}}, {protocol.RPCv2JSON, RPCv2JSON{}},
-		{protocol.RPCv2CBOR, RPCv2CBOR{}}, {protocol.EC2Query, EC2{}},
+		{protocol.RestXML, RestXML}, {protocol.AWSQuery, Query{NS: ServiceNS(svc)}}, {protocol.RPCv2JSON, RPCv2JSON{}},
+		{protocol.RPCv2CBOR, RPCv2CBOR{}}, {protocol.EC2Query, EC2{NS: ServiceNS(svc)}},
 	} {
 		if svc.Shape.HasTrait(r.trait) {
 			if rest, ok := r.r.(Rest); ok && rest.XML {

@@ -175,7 +175,7 @@ func (p Rest) renderPayload(v View, mem *model.Member, val any, resp *wire.Respo
 	default:
 		if p.XML {
 			var b strings.Builder
-			if err := (Query{}).member(&b, v, mem, xmlPayloadName(v, mem), val); err != nil {
+			if err := (Query{restXML: true}).member(&b, v, mem, xmlPayloadName(v, mem), val); err != nil {
 				return err
 			}
 			resp.Body = []byte(b.String())

@@ -18,9 +18,31 @@ const queryResponseXMLN = "https://doc.example/2010-03-31/"
 
 // Query renders awsQuery responses by the Smithy awsQuery spec: the
 // output's members in <{Op}Result> inside <{Op}Response>, errors as
-// <ErrorResponse><Error><Type/><Code/>... with the code of @awsQueryError
-// or the shape's name.
-type Query struct{}
+// <ErrorResponse><Error><Type/><Code/>... (no namespace, as the protocol
+// tests have them) with the code of @awsQueryError or the shape's name.
+type Query struct {
+	// NS is the namespace of a response's root: the service's
+	// @xmlNamespace (For sets it), else queryResponseXMLN.
+	NS string
+	// restXML writes a structure member's element in its target's
+	// @xmlNamespace when it has none of its own (restXml); awsQuery and
+	// ec2Query take only the members' (awsQuery's XmlNamespaces case).
+	restXML bool
+}
+
+// ServiceNS is the uri of service svc's @xmlNamespace, "" when none.
+func ServiceNS(svc *model.Service) string {
+	n, _ := svc.Shape.Trait(model.TraitXMLNamespace)
+	u, _ := n.Get("uri")
+	return u.Str()
+}
+
+func rootNS(ns, def string) string {
+	if ns == "" {
+		return def
+	}
+	return ns
+}
 
 func xmlName(mem *model.Member) string {
 	if n, ok := mem.Traits.Get(model.TraitXMLName); ok && n.Str() != "" {
@@ -31,7 +53,7 @@ func xmlName(mem *model.Member) string {
 
 func (p Query) RenderResponse(m *model.Model, op *model.Operation, out map[string]any) (*wire.Response, error) {
 	var b strings.Builder
-	fmt.Fprintf(&b, `<%sResponse xmlns="%s">`, op.Name, queryResponseXMLN)
+	fmt.Fprintf(&b, `<%sResponse xmlns="%s">`, op.Name, rootNS(p.NS, queryResponseXMLN))
 	if op.Output != nil && TypeOf(op.Output) != "unit" {
 		fmt.Fprintf(&b, "<%sResult>", op.Name)
 		if err := p.members(&b, View{m}, op.Output, out); err != nil {
@@ -39,7 +61,7 @@ func (p Query) RenderResponse(m *model.Model, op *model.Operation, out map[strin
 		}
 		fmt.Fprintf(&b, "</%sResult>", op.Name)
 	}
-	fmt.Fprintf(&b, "<ResponseMetadata><RequestId>req-1</RequestId></ResponseMetadata></%sResponse>", op.Name)
+	fmt.Fprintf(&b, "</%sResponse>", op.Name)
 	h := wire.Header{}
 	h.Set("Content-Type", "text/xml")
 	return &wire.Response{Status: 200, Header: h, Body: []byte(b.String())}, nil
@@ -62,7 +84,7 @@ func (p Query) RenderError(m *model.Model, op *model.Operation, e *model.Shape, 
 		kind = "Receiver"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, `<ErrorResponse xmlns="%s"><Error><Type>%s</Type><Code>`, queryResponseXMLN, kind)
+	fmt.Fprintf(&b, `<ErrorResponse><Error><Type>%s</Type><Code>`, kind)
 	if err := xmlText(&b, code); err != nil {
 		return nil, err
 	}
@@ -112,7 +134,7 @@ func (p Query) member(b *strings.Builder, v View, mem *model.Member, name string
 			return nil
 		}
 		b.WriteString("<" + name)
-		xmlNS(b, v.nsOf(mem))
+		xmlNS(b, v.nsOf(mem, p.restXML))
 		b.WriteString(">")
 		for _, it := range items {
 			if err := p.member(b, v, item, xmlName(item), it); err != nil {
@@ -126,13 +148,13 @@ func (p Query) member(b *strings.Builder, v View, mem *model.Member, name string
 		key, value := Elem(s, "key"), Elem(s, "value")
 		if !flat {
 			b.WriteString("<" + name)
-			xmlNS(b, v.nsOf(mem))
+			xmlNS(b, v.nsOf(mem, p.restXML))
 			b.WriteString(">")
 		}
 		for _, k := range slices.Sorted(maps.Keys(m)) {
 			if flat {
 				b.WriteString("<" + name)
-				xmlNS(b, v.nsOf(mem))
+				xmlNS(b, v.nsOf(mem, p.restXML))
 				b.WriteString(">")
 			} else {
 				b.WriteString("<entry>")
@@ -157,7 +179,7 @@ func (p Query) member(b *strings.Builder, v View, mem *model.Member, name string
 		return nil
 	}
 	b.WriteString("<" + name)
-	xmlNS(b, v.nsOf(mem))
+	xmlNS(b, v.nsOf(mem, p.restXML))
 	if TypeOf(s) == model.StructureType {
 		if err := xmlAttributes(b, v, s, val); err != nil {
 			return err
@@ -221,13 +243,14 @@ func (p Query) member(b *strings.Builder, v View, mem *model.Member, name string
 	return nil
 }
 
-// nsOf is the effective @xmlNamespace of mem: its own, else its
-// target's (a member of the list or map it is in has none).
-func (v View) nsOf(mem *model.Member) model.Traits {
+// nsOf is the effective @xmlNamespace of mem: its own, else, with
+// target, its structure target's (a member of the list or map it is in
+// has none).
+func (v View) nsOf(mem *model.Member, target bool) model.Traits {
 	if mem.Traits.Has(model.TraitXMLNamespace) {
 		return mem.Traits
 	}
-	if t := v.Target(mem); t != nil && TypeOf(t) == model.StructureType {
+	if t := v.Target(mem); target && t != nil && TypeOf(t) == model.StructureType {
 		return t.Traits
 	}
 	return nil
@@ -349,7 +372,7 @@ func renderXMLBody(v View, s *model.Shape, svc model.Traits, body map[string]any
 		return err
 	}
 	b.WriteString(">")
-	if err := (Query{}).members(&b, v, s, body); err != nil {
+	if err := (Query{restXML: true}).members(&b, v, s, body); err != nil {
 		return err
 	}
 	b.WriteString("</" + shapeXMLName(s) + ">")
@@ -385,7 +408,7 @@ func (p Rest) renderXMLError(v View, e *model.Shape, members map[string]any, sta
 		return nil, err
 	}
 	b.WriteString("</Code>")
-	if err := (Query{}).members(&b, v, e, body); err != nil {
+	if err := (Query{restXML: true}).members(&b, v, e, body); err != nil {
 		return nil, err
 	}
 	b.WriteString("</Error>")
@@ -398,13 +421,17 @@ func (p Rest) renderXMLError(v View, e *model.Shape, members map[string]any, sta
 // <{Op}Response> (no Result element), errors as
 // <Response><Errors><Error><Code/>members</Error></Errors></Response> with
 // the shape's name as the code.
-type EC2 struct{}
+type EC2 struct {
+	// NS is the namespace of a response's root: the service's
+	// @xmlNamespace (For sets it), else ec2ResponseXMLN.
+	NS string
+}
 
 const ec2ResponseXMLN = "http://ec2.amazonaws.com/doc/2016-11-15/"
 
-func (EC2) RenderResponse(m *model.Model, op *model.Operation, out map[string]any) (*wire.Response, error) {
+func (p EC2) RenderResponse(m *model.Model, op *model.Operation, out map[string]any) (*wire.Response, error) {
 	var b strings.Builder
-	fmt.Fprintf(&b, `<%sResponse xmlns="%s">`, op.Name, ec2ResponseXMLN)
+	fmt.Fprintf(&b, `<%sResponse xmlns="%s">`, op.Name, rootNS(p.NS, ec2ResponseXMLN))
 	if op.Output != nil && TypeOf(op.Output) != "unit" {
 		if err := (Query{}).members(&b, View{m}, op.Output, out); err != nil {
 			return nil, err

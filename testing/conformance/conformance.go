@@ -74,8 +74,14 @@ var Suites = []Suite{
 	{"simpleRestJson (server)", SimpleRestJSONServer},
 	{"restXml (server)", RestXMLServer},
 	{"restJson1 malformed requests (server)", MalformedRestJSON1},
+	{"awsJson1_0 (server)", AWSJSON10Server},
+	{"awsJson1_1 (server)", AWSJSON11Server},
+	{"awsQuery (server)", AWSQueryServer},
+	{"ec2Query (server)", EC2QueryServer},
 	{"rpcv2Cbor", RPCv2CBOR},
 	{"rpcv2Json", RPCv2JSON},
+	{"rpcv2Cbor (server)", RPCv2CBORServer},
+	{"rpcv2Json (server)", RPCv2JSONServer},
 	{"jmespath", JMESPath},
 }
 

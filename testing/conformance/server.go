@@ -177,6 +177,7 @@ func caseRequest(tc model.Node) *wire.Request {
 // input with its params.
 func checkServerRequest(m *model.Model, srv protocol.Server, c protocolCase) error {
 	req := caseRequest(c.tc)
+	completeRPCRequest(srv.Protocol(), c, req)
 	op, err := srv.Route(req)
 	if err != nil {
 		return fmt.Errorf("route: %v", err)
@@ -211,6 +212,9 @@ func checkServerResponse(m *model.Model, rend respond.Renderer, c protocolCase) 
 	var resp *wire.Response
 	if c.errShape != nil {
 		resp, err = rend.RenderError(m, c.op, c.errShape, vals)
+		if svc, serr := m.Service(c.svc); err == nil && serr == nil {
+			respond.AddQueryErrorHeader(svc, c.errShape, resp) // as serve does
+		}
 	} else {
 		resp, err = rend.RenderResponse(m, c.op, vals)
 	}
