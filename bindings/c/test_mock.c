@@ -1,5 +1,6 @@
 // Mock servers (smithycurl_mock_*): the Todos example served from its
-// model and the fixtures of testing/fixtures/todo.json, every operation and
+// model and the fixtures of testing/fixtures/todo.json, and the key-value
+// service in rpcv2Cbor with fixtures as JSON text, every operation and
 // modeled error called through the C API; the argument and handle checks.
 
 #include <stdio.h>
@@ -114,4 +115,60 @@ void test_mock(void) {
     CHECK_RC(smithycurl_mock_stop(mock), SMITHYCURL_OK);
     // A stale handle is an error code, never a crash.
     CHECK_RC(smithycurl_mock_stop(mock), SMITHYCURL_E_INVALID_HANDLE);
+}
+
+// The key-value service (rpcv2Cbor): every operation and modeled error, the
+// service-wide one (Unavailable) too, from fixtures given as JSON text.
+void test_mock_kv(void) {
+    smithycurl_model *m = load_model("testing/servers/kvserver/kv.smithy", NULL, 0);
+    if (!m) return;
+    smithycurl_mock_options o = SMITHYCURL_MOCK_OPTIONS_INIT;
+    o.fixtures_json =
+        "{\"Put\": [{\"match\": {\"ifVersion\": 1}, \"error\": \"Conflict\", \"members\": {\"current\": 2}},"
+        "           {\"output\": {\"version\": 3, \"stored\": \"2024-05-06T07:08:09Z\"}}],"
+        " \"Get\": [{\"match\": {\"key\": \"a\"}, \"output\": {\"item\": {\"key\": \"a\", \"value\": \"aGk=\","
+        "            \"version\": 3, \"stored\": \"2024-05-06T07:08:09Z\"}}},"
+        "           {\"match\": {\"key\": \"down\"}, \"error\": \"Unavailable\", \"members\": {\"message\": \"later\"}},"
+        "           {\"error\": \"NotFound\", \"members\": {\"key\": \"b\"}}],"
+        " \"Delete\": [{\"match\": {\"key\": \"b\"}, \"error\": \"NotFound\", \"members\": {\"key\": \"b\"}}, {}],"
+        " \"List\": [{\"output\": {\"items\": []}}],"
+        " \"Ping\": [{}]}";
+    smithycurl_mock *mock = NULL;
+    const char *url = NULL;
+    CHECK_RC(smithycurl_mock_start(m, "smithycurl.kv#KVCbor", &o, &mock, &url), SMITHYCURL_OK);
+    if (!mock) {
+        fprintf(stderr, "    %s\n", model_msg(m));
+        smithycurl_model_free(m);
+        return;
+    }
+    smithycurl_options *opts = NULL;
+    CHECK_RC(smithycurl_options_new(&opts), SMITHYCURL_OK);
+    CHECK_RC(smithycurl_options_set_retries(opts, 0, 0), SMITHYCURL_OK); // Unavailable is @retryable
+    smithycurl_client *c = NULL;
+    CHECK_RC(smithycurl_client_new(m, "smithycurl.kv#KVCbor", url, opts, &c), SMITHYCURL_OK);
+    smithycurl_options_free(opts);
+    smithycurl_model_free(m);
+    if (c) {
+        char *out = call_ok(c, "Put", "{\"key\": \"a\", \"value\": \"aGk=\"}");
+        CHECK(strcmp(out, "{\"version\":3,\"stored\":\"2024-05-06T07:08:09Z\"}") == 0);
+        free(out);
+        service_error(c, "Put", "{\"key\": \"a\", \"ifVersion\": 1}", "smithycurl.kv#Conflict", 400);
+        out = call_ok(c, "Get", "{\"key\": \"a\"}");
+        CHECK_CONTAINS(out, "\"value\":\"aGk=\"");
+        free(out);
+        service_error(c, "Get", "{\"key\": \"b\"}", "smithycurl.kv#NotFound", 400);
+        service_error(c, "Get", "{\"key\": \"down\"}", "smithycurl.kv#Unavailable", 500);
+        service_error(c, "Delete", "{\"key\": \"b\"}", "smithycurl.kv#NotFound", 400);
+        out = call_ok(c, "Delete", "{\"key\": \"a\"}");
+        CHECK(strcmp(out, "{}") == 0);
+        free(out);
+        out = call_ok(c, "List", "{}");
+        CHECK(strcmp(out, "{\"items\":[]}") == 0);
+        free(out);
+        out = call_ok(c, "Ping", "{}");
+        CHECK(strcmp(out, "{}") == 0);
+        free(out);
+        smithycurl_client_free(c);
+    }
+    CHECK_RC(smithycurl_mock_stop(mock), SMITHYCURL_OK);
 }
