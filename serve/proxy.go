@@ -131,7 +131,8 @@ func (s *Server) proxied(ctx context.Context, r *http.Request, req *wire.Request
 		return resp
 	}
 	if readErr != nil {
-		ex.err = fmt.Errorf("not recorded: %w", readErr)
+		// Logged as a refusal is: the member, and no message of a @sensitive one.
+		ex.err, ex.member = fmt.Errorf("not recorded: %w", readErr), faultMember(readErr)
 		return resp
 	}
 	if err := s.proxy.rec.write(s.m, op, input, resp); err != nil {

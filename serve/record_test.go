@@ -216,3 +216,30 @@ func TestReplayRepeats(t *testing.T) {
 		}
 	}
 }
+
+// TestProxyUnreadRequest: a request the server cannot read still goes to
+// the upstream, is not recorded, and its log line keeps a @sensitive
+// member's message out.
+func TestProxyUnreadRequest(t *testing.T) {
+	m := loadShop(t)
+	svc, _ := m.Service(shopJSON)
+	upstream, _ := startServer(t, m, svc, nil)
+	file := filepath.Join(t.TempDir(), "exchanges.jsonl")
+	proxy, logs := startServer(t, m, svc, nil, serve.WithProxy(upstream.URL), serve.WithRecordFile(file))
+	c, err := client.New(m, shopJSON, proxy.URL, client.WithoutValidation(), client.WithoutRetries())
+	if err != nil {
+		t.Fatal(err)
+	}
+	const bad = "NOTLOWERCASE"
+	if got := serviceError(t, c, "PutItem", `{"name": "pen", "secret": "`+bad+`"}`); got.Status != http.StatusBadRequest {
+		t.Errorf("%v, want the upstream's 400", got)
+	}
+	rec, err := os.ReadFile(file)
+	if err != nil || len(rec) != 0 {
+		t.Errorf("recorded %q, %v; want nothing", rec, err)
+	}
+	l := logs.String()
+	if !strings.Contains(l, "member=/secret") || strings.Contains(l, bad) || !strings.Contains(l, "left out") {
+		t.Errorf("proxy log:\n%s", l)
+	}
+}

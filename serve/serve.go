@@ -337,20 +337,26 @@ func (s *Server) requestSeed(op *model.Operation, input []byte) int64 {
 // refuse answers a request the protocol refused with the protocol's error.
 func (s *Server) refuse(ex *exchange, err error) *wire.Response {
 	ex.err = err
-	var re *protocol.RequestError
-	var ve *protocol.ValidationError
-	switch {
-	case errors.As(err, &re):
-		ex.member = re.Member
-	case errors.As(err, &ve) && len(ve.Violations) > 0:
-		ex.member = ve.Violations[0].Path
-	}
+	ex.member = faultMember(err)
 	resp, rerr := respond.RequestFailure(s.r, s.m, s.svc, ex.op, err)
 	if rerr != nil {
 		ex.err = errors.Join(err, rerr)
 		return s.internal(ex)
 	}
 	return resp
+}
+
+// faultMember is the member a refusal names ("" when none).
+func faultMember(err error) string {
+	var re *protocol.RequestError
+	var ve *protocol.ValidationError
+	switch {
+	case errors.As(err, &re):
+		return re.Member
+	case errors.As(err, &ve) && len(ve.Violations) > 0:
+		return ve.Violations[0].Path
+	}
+	return ""
 }
 
 // internal is the 500 of a request the server could not answer (an
