@@ -5,6 +5,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/smithycurl/smithycurl/protocol"
 	"github.com/smithycurl/smithycurl/wire"
 )
 
@@ -22,8 +23,9 @@ type callOptions struct {
 	bodyReader io.Reader
 	bodySize   int64
 	bodyWriter io.Writer
-	payload    []byte  // WithPayload: not nil when given
-	payloadOut *[]byte // WithPayloadOutput
+	payload    []byte         // WithPayload: not nil when given
+	payloadOut *[]byte        // WithPayloadOutput
+	outAlloc   protocol.Alloc // WithOutputBuffer
 	engine     bool
 	since      time.Time // QueuedSince
 	signedAt   time.Time // WithSigningTime
@@ -112,6 +114,23 @@ func WithPayload(b []byte) CallOption {
 func WithPayloadOutput(dst *[]byte) CallOption {
 	return callOptionFunc(func(o *callOptions) { o.payloadOut = dst })
 }
+
+// WithOutputBuffer decodes the output document into memory alloc gives
+// (a slice of length 0 and capacity at least size, the codec's estimate
+// of the output's size; called once for each successful response
+// decoded): the output Call returns lies in one of them when it fits,
+// else in Go memory. The caller owns what alloc gave; nothing of the
+// client keeps it after Call returns. Codecs that cannot (awsQuery,
+// ec2Query) and outputs a customization rewrites are in Go memory. The
+// C API decodes into its result's C buffer so: the output is written
+// once where the caller reads it.
+func WithOutputBuffer(alloc func(size int) []byte) CallOption { return outputBuffer(alloc) }
+
+// outputBuffer is WithOutputBuffer's option: a func, held in a CallOption
+// without an allocation.
+type outputBuffer protocol.Alloc
+
+func (a outputBuffer) applyCall(o *callOptions) { o.outAlloc = protocol.Alloc(a) }
 
 // ViaEngine sends this call through the client's asynchronous engine (one
 // libcurl multi loop for many calls in flight: the calling goroutine waits

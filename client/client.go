@@ -820,7 +820,11 @@ func (c *Client) decode(ctx context.Context, op *model.Operation, resp *wire.Res
 			r.Body, r.Streamed = nil, true
 			decoded = &r
 		}
-		out, err = c.codec.DecodeResponse(ctx, op, decoded)
+		if od, ok := c.codec.(protocol.OutputDecoder); ok && body.outAlloc != nil {
+			out, err = od.DecodeResponseInto(ctx, op, decoded, body.outAlloc)
+		} else {
+			out, err = c.codec.DecodeResponse(ctx, op, decoded)
+		}
 		if err == nil && body.validate != nil {
 			err = checked(body.validate.check(resp))
 		}

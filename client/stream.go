@@ -9,6 +9,7 @@ import (
 
 	"github.com/smithycurl/smithycurl/client/awscustom"
 	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/protocol"
 	"github.com/smithycurl/smithycurl/transport"
 )
 
@@ -52,6 +53,7 @@ type callBody struct {
 	placeholder bool
 	w           *countingWriter
 	payloadOut  *[]byte           // WithPayloadOutput
+	outAlloc    protocol.Alloc    // WithOutputBuffer
 	validate    *responseChecksum // nil when the response is not checked
 	auth        *callAuth         // applied to each attempt; nil without it
 	// custom is the operation's AWS customizations, input the document
@@ -72,7 +74,7 @@ func newCallBody(op *model.Operation, plan *callPlan, co callOptions, into *call
 	if b == nil {
 		b = new(callBody)
 	}
-	*b = callBody{payloadOut: co.payloadOut}
+	*b = callBody{payloadOut: co.payloadOut, outAlloc: co.outAlloc}
 	switch {
 	case co.payload != nil && plan.blobIn == "":
 		return nil, usageError(op.Shape.ID, "WithPayload: operation %s has no blob input payload", op.Name)

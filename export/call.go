@@ -29,6 +29,11 @@ type result struct {
 	outLen                       int
 	off, len                     [numFields]int // error fields in buf
 	payload                      *payloadBuffer // the output payload as bytes (payload.go); nil when none
+	// The C buffers a call's output may be decoded into (outputBuffer),
+	// until the call returns (takeOutput).
+	outBufs [2]unsafe.Pointer
+	nOut    int
+	moreOut []unsafe.Pointer
 }
 
 const (
@@ -225,19 +230,62 @@ func (w *cWriter) Write(p []byte) (int, error) {
 // are given the input before the codec and are owed valid JSON.
 func call(ctx context.Context, c *client.Client, op string, input []byte, opts ...client.CallOption) *result {
 	r := checkOperation(c, op)
-	if r == nil && c.Intercepted() {
+	intercepted := c.Intercepted()
+	if r == nil && intercepted {
 		r = checkInput(op, input)
 	}
 	if r != nil {
 		return r
 	}
+	out := &result{}  // its buffer the output's, when it is decoded into one
+	if !intercepted { // interceptors may keep the output they are shown
+		opts = append(opts, client.WithOutputBuffer(out.outputBuffer))
+	}
 	output, err := c.Call(ctx, op, input, opts...)
+	p := out.takeOutput(output)
 	if err != nil {
 		if r := refusedText(op, input, err); r != nil {
 			return r
 		}
+		return outcome(nil, err)
 	}
-	return outcome(output, err)
+	if p != nil {
+		return success(out, p, output)
+	}
+	return outcome(output, nil)
+}
+
+// outputBuffer is C memory for an output of about size bytes, and its
+// NUL (client.WithOutputBuffer: the output is decoded into it, and
+// written once, where the caller reads it); nil when out of memory (the
+// codec uses its own).
+func (r *result) outputBuffer(size int) []byte {
+	p := C.scx_alloc(C.size_t(size) + 1)
+	if p == nil {
+		return nil
+	}
+	if r.nOut < len(r.outBufs) {
+		r.outBufs[r.nOut] = p
+		r.nOut++
+	} else {
+		r.moreOut = append(r.moreOut, p)
+	}
+	return unsafe.Slice((*byte)(p), size)[:0]
+}
+
+// takeOutput returns the buffer of outputBuffer output was decoded into
+// (nil: none) and frees the others.
+func (r *result) takeOutput(output []byte) unsafe.Pointer {
+	var kept unsafe.Pointer
+	for _, p := range append(r.outBufs[:r.nOut], r.moreOut...) {
+		if kept == nil && len(output) > 0 && unsafe.Pointer(unsafe.SliceData(output)) == p {
+			kept = p
+			continue
+		}
+		C.free(p)
+	}
+	r.outBufs, r.nOut, r.moreOut = [2]unsafe.Pointer{}, 0, nil
+	return kept
 }
 
 // checkCall checks a call's operation and input before anything is sent;
@@ -338,18 +386,25 @@ func outcome(output []byte, err error) *result {
 		if !ok {
 			return nil
 		}
-		// Every error field of a success is "": the NUL after the output.
-		r := &result{code: codeOK, buf: unsafe.Pointer(p), outLen: len(output)}
-		for i := range r.off {
-			r.off[i] = len(output)
-		}
-		return r
+		return success(&result{}, unsafe.Pointer(p), output)
 	}
 	var ce *client.Error
 	if !errors.As(err, &ce) {
 		return usageResult(codeUsage, "%v", err)
 	}
 	return errorOutcome(ce, ce.Message())
+}
+
+// success makes r the result of output, which lies at the start of p (C
+// memory of at least len(output)+1 bytes, the result's from now on).
+func success(r *result, p unsafe.Pointer, output []byte) *result {
+	unsafe.Slice((*byte)(p), len(output)+1)[len(output)] = 0
+	// Every error field of a success is "": the NUL after the output.
+	r.code, r.buf, r.outLen = codeOK, p, len(output)
+	for i := range r.off {
+		r.off[i] = len(output)
+	}
+	return r
 }
 
 // errorOutcome is the result of a call that failed with ce, message its

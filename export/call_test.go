@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -138,4 +140,51 @@ func TestCallReadsInputOnce(t *testing.T) {
 		t.Errorf("a call of a 1 MiB input took %s through the C API's Go side, %s through client.Call; json.Valid of it %s: the C API reads the input again", tExport, tCall, tValid)
 	}
 	t.Logf("C API's Go side %s, client.Call %s, json.Valid %s", tExport, tCall, tValid)
+}
+
+// bigOutput answers every request with a 1 MiB JSON document.
+type bigOutput struct{ body []byte }
+
+func (t bigOutput) Do(ctx context.Context, req *transport.Request) (*wire.Response, error) {
+	return &wire.Response{Status: 200, Header: wire.Header{"Content-Type": {"application/json"}}, Body: t.body}, nil
+}
+
+// TestCallOutputDecodedIntoResult: a call's output is decoded straight
+// into the C buffer of its result (client.WithOutputBuffer), not into a
+// Go buffer copied into C memory after: a call with a 1 MiB output
+// allocates far less than 1 MiB of Go memory, and its result holds the
+// whole output.
+func TestCallOutputDecodedIntoResult(t *testing.T) {
+	m, err := model.LoadPaths(context.Background(), "../examples/httpbin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := strings.Repeat("abcdefgh", 1<<17)
+	body := []byte(`{"method": "POST", "json": {"big": "` + big + `"}}`)
+	c, err := client.New(m, "smithycurl.examples.httpbin#HttpBin", "http://127.0.0.1:1", client.WithTransport(bigOutput{body}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, input := context.Background(), []byte(`{"id": 7}`)
+	var r *result
+	one := func() {
+		if r = call(ctx, c, "Anything", input); r.code != codeOK {
+			t.Fatalf("code %d", r.code)
+		}
+	}
+	one()
+	r.free()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	one()
+	runtime.ReadMemStats(&after)
+	defer r.free()
+	out := unsafe.Slice((*byte)(r.buf), r.outLen+1)
+	if !bytes.Contains(out, []byte(big)) || !bytes.HasSuffix(out, []byte("}}\x00")) {
+		t.Fatalf("output %.100s...", out)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 256<<10 {
+		t.Errorf("a call with a 1 MiB output allocated %d bytes of Go memory: the output went through a Go buffer", n)
+	}
 }

@@ -42,6 +42,32 @@ type Codec interface {
 	DecodeResponse(ctx context.Context, op *model.Operation, resp *wire.Response) ([]byte, error)
 }
 
+// OutputDecoder is a Codec that decodes an output into memory the caller
+// gives (the REST and RPC protocols but the query ones): the C API's
+// result buffer, so that the output is written once where the caller
+// reads it.
+type OutputDecoder interface {
+	// DecodeResponseInto is DecodeResponse writing a successful
+	// response's output into memory alloc gives (nil: the codec's own).
+	DecodeResponseInto(ctx context.Context, op *model.Operation, resp *wire.Response, alloc Alloc) ([]byte, error)
+}
+
+// Alloc gives memory for an output of about size bytes: a slice of
+// length 0 and capacity at least size. The output is returned in it when
+// it fits; one that outgrows it moves to Go memory (a slice of capacity
+// below size is not used).
+type Alloc func(size int) []byte
+
+// buffer is memory for an output of about size bytes: a's, else Go's.
+func (a Alloc) buffer(size int) []byte {
+	if a != nil {
+		if b := a(size); cap(b) >= size {
+			return b[:0]
+		}
+	}
+	return make([]byte, 0, size)
+}
+
 // PayloadEncoder is a Codec whose protocol binds a blob to the body (the
 // REST protocols): the body can be given as bytes beside the document.
 type PayloadEncoder interface {

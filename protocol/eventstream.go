@@ -133,7 +133,7 @@ func (c *restCodec) DecodeInitialResponse(ctx context.Context, op *model.Operati
 	}
 	head := *resp
 	head.Body = nil
-	out, err := c.decodeBound(p.out, &head)
+	out, err := c.decodeBound(p.out, &head, nil)
 	if err != nil {
 		return nil, &ResponseError{Operation: op.Shape.ID, Status: resp.Status, Err: fmt.Errorf("initial response: %w", err)}
 	}

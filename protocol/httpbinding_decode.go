@@ -26,7 +26,7 @@ func headerValues(h wire.Header, name string) ([]string, bool) {
 }
 
 // decodeResponse reads the output of p, or an error.
-func (c *restCodec) decodeResponse(p *opPlan, resp *wire.Response) ([]byte, error) {
+func (c *restCodec) decodeResponse(p *opPlan, resp *wire.Response, alloc Alloc) ([]byte, error) {
 	if resp.Status < 200 || resp.Status > c.d.successMax {
 		return nil, c.decodeError(p, resp)
 	}
@@ -36,7 +36,7 @@ func (c *restCodec) decodeResponse(p *opPlan, resp *wire.Response) ([]byte, erro
 	if c.d.errorIn200 != nil && (p.out.payload == nil || p.out.payload.target.kind == kStruct) && c.d.errorIn200(resp.Body) {
 		return nil, c.decodeError(p, resp)
 	}
-	out, err := c.decodeBound(p.out, resp)
+	out, err := c.decodeBound(p.out, resp, alloc)
 	if err != nil {
 		return nil, outputFailure(p.op, resp.Status, p.out.sc, err)
 	}
@@ -44,14 +44,16 @@ func (c *restCodec) decodeResponse(p *opPlan, resp *wire.Response) ([]byte, erro
 }
 
 // decodeBound reads a structure bound to a response.
-func (c *restCodec) decodeBound(b *binding, resp *wire.Response) ([]byte, error) {
+// The structure is written into memory alloc gives when it does
+// (OutputDecoder).
+func (c *restCodec) decodeBound(b *binding, resp *wire.Response, alloc Alloc) ([]byte, error) {
 	size := len(resp.Body) + len(resp.Body)/4 + 64
 	if pm := b.payload; pm != nil && pm.target.kind == kBlob && !resp.Streamed {
 		// The body as base64, and room for the headers' members: the
 		// megabytes are written once, never grown.
 		size = b64.EncodedLen(len(resp.Body)) + 4<<10
 	}
-	w := objectWriter{dst: make([]byte, 0, size)}
+	w := objectWriter{dst: alloc.buffer(size)}
 	w.dst = append(w.dst, '{')
 	mark := func(mc *memberCodec) { w.seen.add(memberIndex(b.sc, mc)) }
 	if b.status != nil {

@@ -38,7 +38,7 @@ func (c *restCodec) decodeError(p *opPlan, resp *wire.Response) error {
 		}
 		return e
 	}
-	members, err := c.decodeBound(match.b, errResp)
+	members, err := c.decodeBound(match.b, errResp, nil)
 	if err != nil {
 		return &ResponseError{Operation: p.op.Shape.ID, Status: resp.Status, Err: fmt.Errorf("error %s: %w", match.shape.ID, err)}
 	}

@@ -107,7 +107,7 @@ func (s *restServer) DecodeRequest(ctx context.Context, op *model.Operation, req
 	}
 	// The headers, payload and body read as a response's are, by the
 	// same code; then labels and query.
-	doc, err := s.c.decodeBound(p.in, &wire.Response{Header: header, Body: body})
+	doc, err := s.c.decodeBound(p.in, &wire.Response{Header: header, Body: body}, nil)
 	if err != nil {
 		return nil, fail(400, codeSerialization, err)
 	}

@@ -79,6 +79,10 @@ func (c *restCodec) EncodeRequestPayload(ctx context.Context, op *model.Operatio
 }
 
 func (c *restCodec) DecodeResponse(ctx context.Context, op *model.Operation, resp *wire.Response) ([]byte, error) {
+	return c.DecodeResponseInto(ctx, op, resp, nil)
+}
+
+func (c *restCodec) DecodeResponseInto(ctx context.Context, op *model.Operation, resp *wire.Response, alloc Alloc) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -86,7 +90,7 @@ func (c *restCodec) DecodeResponse(ctx context.Context, op *model.Operation, res
 	if err != nil {
 		return nil, err
 	}
-	return c.decodeResponse(p, resp)
+	return c.decodeResponse(p, resp, alloc)
 }
 
 func strField(n model.Node, key string) string {

@@ -25,8 +25,9 @@ type rpcFormat interface {
 	// decodeStruct reads a structure from a whole body (an empty body is an
 	// empty structure) with its defaults and client error correction; a
 	// server's (jsonOptions.strict) without the correction, refusing data
-	// after the body's value.
-	decodeStruct(sc *shapeCodec, body []byte) ([]byte, error)
+	// after the body's value. The structure is written into memory alloc
+	// gives when it does (OutputDecoder).
+	decodeStruct(sc *shapeCodec, body []byte, alloc Alloc) ([]byte, error)
 	// errorType is the error type a response names, sanitised ("" if none).
 	errorType(resp *wire.Response) string
 	// document returns an error body no error shape describes in the
@@ -156,6 +157,10 @@ func (c *rpcCodec) EncodeRequest(ctx context.Context, op *model.Operation, input
 }
 
 func (c *rpcCodec) DecodeResponse(ctx context.Context, op *model.Operation, resp *wire.Response) ([]byte, error) {
+	return c.DecodeResponseInto(ctx, op, resp, nil)
+}
+
+func (c *rpcCodec) DecodeResponseInto(ctx context.Context, op *model.Operation, resp *wire.Response, alloc Alloc) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -169,7 +174,7 @@ func (c *rpcCodec) DecodeResponse(ctx context.Context, op *model.Operation, resp
 	if resp.Status < 200 || resp.Status > 299 {
 		return nil, c.decodeError(p, resp)
 	}
-	out, err := c.format.decodeStruct(p.out, resp.Body)
+	out, err := c.format.decodeStruct(p.out, resp.Body, alloc)
 	if err != nil {
 		return nil, outputFailure(op, resp.Status, p.out, err)
 	}
@@ -245,7 +250,7 @@ func (c *rpcCodec) decodeError(p *rpcPlan, resp *wire.Response) error {
 	if match == nil {
 		return &ServiceError{Code: orDefault(queryCode, code), Status: resp.Status, Members: doc, Message: messageOf(doc)}
 	}
-	members, err := c.format.decodeStruct(match.sc, resp.Body)
+	members, err := c.format.decodeStruct(match.sc, resp.Body, nil)
 	if err != nil {
 		return &ResponseError{Operation: p.op.Shape.ID, Status: resp.Status, Err: fmt.Errorf("error %s: %w", match.shape.ID, err)}
 	}
@@ -302,9 +307,9 @@ func (f jsonFormat) encodeInput(in *shapeCodec, vals [][]byte) ([]byte, error) {
 	return append(body, '}'), nil
 }
 
-func (f jsonFormat) decodeStruct(sc *shapeCodec, body []byte) ([]byte, error) {
+func (f jsonFormat) decodeStruct(sc *shapeCodec, body []byte, alloc Alloc) ([]byte, error) {
 	strict := f.o.strict
-	w := objectWriter{dst: make([]byte, 0, len(body)+len(body)/4+16)}
+	w := objectWriter{dst: alloc.buffer(len(body) + len(body)/4 + 16)}
 	w.dst = append(w.dst, '{')
 	if len(bytes.TrimSpace(body)) > 0 && (sc.kind != kUnit || strict) {
 		s := scanner{data: body}

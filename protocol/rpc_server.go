@@ -132,7 +132,7 @@ func (s *rpcServer) DecodeRequest(ctx context.Context, op *model.Operation, req 
 	if len(body) > 0 && ct != "" && !mediaTypeIs(ct, s.c.d.contentType) {
 		return nil, refuse(op, 415, s.codes.mediaType, fmt.Errorf("Content-Type %q, want %s", ct, s.c.d.contentType))
 	}
-	doc, err := s.c.format.decodeStruct(p.in, body)
+	doc, err := s.c.format.decodeStruct(p.in, body, nil)
 	if err != nil {
 		return nil, refuse(op, 400, s.codes.syntax, fmt.Errorf("body: %w", err))
 	}
@@ -160,7 +160,7 @@ func (s *rpcServer) initialRequest(op *model.Operation, p *rpcPlan, body []byte)
 			payload = msg.Payload
 		}
 	}
-	doc, err := s.c.format.decodeStruct(p.in, payload)
+	doc, err := s.c.format.decodeStruct(p.in, payload, nil)
 	if err != nil {
 		return nil, refuse(op, 400, s.codes.syntax, fmt.Errorf("%s: %w", initialRequest, err))
 	}

@@ -98,7 +98,7 @@ func (c *rpcCodec) DecodeInitialResponse(ctx context.Context, op *model.Operatio
 			Err: fmt.Errorf("initial response: Content-Type is %q, want %s", ct, EventStreamMediaType)}
 	}
 	// The output's members come with the initial-response event, if any.
-	return c.format.decodeStruct(p.out, nil)
+	return c.format.decodeStruct(p.out, nil, nil)
 }
 
 func (c *rpcCodec) InitialInStream(*model.Operation) bool { return true }
@@ -115,7 +115,7 @@ func (c *rpcCodec) DecodeInitialMessage(ctx context.Context, op *model.Operation
 	if et, _, err := stringHeader(&msg, ":event-type"); err != nil || et != initialResponse {
 		return nil, false, nil
 	}
-	out, err := c.format.decodeStruct(p.out, msg.Payload)
+	out, err := c.format.decodeStruct(p.out, msg.Payload, nil)
 	if err != nil {
 		return nil, true, eventFail(op, "%s: %v", initialResponse, err)
 	}

@@ -79,9 +79,9 @@ func (f cborFormat) encodeInput(in *shapeCodec, vals [][]byte) ([]byte, error) {
 	return f.o.encodeCBORInput(in, vals)
 }
 
-func (f cborFormat) decodeStruct(sc *shapeCodec, body []byte) ([]byte, error) {
+func (f cborFormat) decodeStruct(sc *shapeCodec, body []byte, alloc Alloc) ([]byte, error) {
 	strict := f.o.strict
-	w := objectWriter{dst: make([]byte, 0, 2*len(body)+16)}
+	w := objectWriter{dst: alloc.buffer(2*len(body) + 16)}
 	w.dst = append(w.dst, '{')
 	if len(body) > 0 && (sc.kind != kUnit || strict) {
 		r := cbor.NewReader(body)

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     class EventOperation(FailingOperation, Protocol):
         """What a stream uses of its operation (an Operation)."""
 
-        def _decode_event(self, raw: bytes) -> Any: ...
+        def _decode_event(self, raw: str) -> Any: ...
 
 
 _E = TypeVar("_E")  # an event stream's event: its union's classes

@@ -13,7 +13,7 @@ from .types import snake_case
 # typing is for the type checker only: importing it costs every process a few ms.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Mapping, Optional, Protocol
+    from typing import Any, Mapping, Optional, Protocol, Union
 
     from ._eventstream import EventStream
     from ._info import ModelLike, OperationInfo, ServiceInfo
@@ -254,14 +254,15 @@ class Operation:
             body = _scalars.fix_decimals(body)
         return utf8(body, self.info.name)
 
-    def _decode(self, raw: bytes) -> Any:
+    def _decode(self, raw: Union[str, bytes]) -> Any:
         if self._out is None:
             return None
         return self._decode_obj(self._parse(raw))
 
-    def _parse(self, raw: bytes) -> Any:
+    def _parse(self, raw: Union[str, bytes]) -> Any:
         """An output's (or error's) JSON, parsed (big decimals exactly)."""
-        return exact_loads(raw.decode()) if self._exact else loads(raw.decode())
+        s = raw if isinstance(raw, str) else raw.decode()
+        return exact_loads(s) if self._exact else loads(s)
 
     def _decode_obj(self, obj: Any) -> Any:
         """The output class of a parsed output."""
@@ -271,7 +272,7 @@ class Operation:
         assert out.dec is not None
         return out.dec(obj)
 
-    def _output(self, raw: bytes, parsed: Any = None) -> Any:
+    def _output(self, raw: Union[str, bytes], parsed: Any = None) -> Any:
         """The output of a call's raw output JSON (parsed: the same, parsed
         already), a decode failure raised as DecodeError."""
         try:
@@ -279,9 +280,9 @@ class Operation:
         except (ValueError, TypeError, KeyError) as e:
             raise errors.DecodeError(f"{self.info.name}: cannot decode the output {raw[:200]!r}: {e}") from e
 
-    def _decode_event(self, raw: bytes) -> Any:
+    def _decode_event(self, raw: Union[str, bytes]) -> Any:
         """An event ({"member": {...}}) as the stream union's class."""
-        obj = exact_loads(raw.decode()) if self._exact else loads(raw.decode())
+        obj = self._parse(raw)
         union = self._event_codec()
         return union.dec(obj) if union is not None and union.dec is not None else obj
 

@@ -76,7 +76,7 @@ class Paginator(Closing, Generic[T]):
         rc = lib.paginator_next(h, ctypes.byref(p), ctypes.byref(n), ctypes.byref(r))
         if rc == _lib.OK:
             try:
-                page: T = self._op._output(ctypes.string_at(p, n.value))
+                page: T = self._op._output(_result.text(p, n.value))
             except errors.DecodeError:
                 self.close()
                 raise

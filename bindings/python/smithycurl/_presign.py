@@ -66,7 +66,7 @@ def presign(client: SigningClient, op: Operation, body: bytes, expires_in: int,
     rc = lib.presign(h, op._op, body, len(body), expires_in, at, ctypes.byref(r))
     if rc != _lib.OK:
         raise _result.failure(lib, rc, r, op)
-    out = loads(_result.output(lib, r).decode())
+    out = loads(_result.output(lib, r))
     return PresignedRequest(url=out["url"], method=out["method"], headers=dict(out["headers"]),
                             expires=datetime.datetime.fromisoformat(out["expires"].replace("Z", "+00:00")))
 

@@ -22,17 +22,33 @@ if TYPE_CHECKING:
         def _error(self, lib: _lib.Library, rc: int, r: ctypes.c_void_p) -> BaseException: ...
 
 
-def output(lib: _lib.Library, r: ctypes.c_void_p) -> bytes:
+# PyUnicode_DecodeUTF8 reads C memory where it lies: an output becomes a
+# str in one copy (string_at, then bytes.decode, made two).
+_decode_utf8 = ctypes.pythonapi.PyUnicode_DecodeUTF8
+_decode_utf8.restype = ctypes.py_object
+_decode_utf8.argtypes = [ctypes.c_void_p, ctypes.c_ssize_t, ctypes.c_char_p]
+
+
+def text(p: ctypes.c_void_p, n: int) -> str:
+    """The n bytes of UTF-8 at p (C memory, read during the call only) as
+    a str, decoded in place."""
+    if not n:
+        return ""
+    s: str = _decode_utf8(p, n, None)
+    return s
+
+
+def output(lib: _lib.Library, r: ctypes.c_void_p) -> str:
     """The output JSON of the successful result r, which is freed."""
     p, n = ctypes.c_void_p(), ctypes.c_size_t()
     try:
         lib.result_output(r, ctypes.byref(p), ctypes.byref(n))
-        return ctypes.string_at(p, n.value)
+        return text(p, n.value)
     finally:
         lib.result_free(r)
 
 
-def output_payload(lib: _lib.Library, r: ctypes.c_void_p) -> tuple[bytes, Optional[bytes]]:
+def output_payload(lib: _lib.Library, r: ctypes.c_void_p) -> tuple[str, Optional[bytes]]:
     """The output JSON and payload (None: none) of the successful result r
     of a payload call, which is freed."""
     from . import _payload
@@ -40,7 +56,7 @@ def output_payload(lib: _lib.Library, r: ctypes.c_void_p) -> tuple[bytes, Option
     p, n = ctypes.c_void_p(), ctypes.c_size_t()
     try:
         lib.result_output(r, ctypes.byref(p), ctypes.byref(n))
-        return ctypes.string_at(p, n.value), _payload.read(lib, r)
+        return text(p, n.value), _payload.read(lib, r)
     finally:
         lib.result_free(r)
 

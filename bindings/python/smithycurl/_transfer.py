@@ -131,7 +131,7 @@ def _transfer(client: TransferClient, up: bool, bucket: str, key: str, target: U
     del keep
     if rc != _lib.OK:
         raise _result.failure(lib, rc, r, client._operation("PutObject" if up else "GetObject"))
-    return loads(_result.output(lib, r).decode())
+    return loads(_result.output(lib, r))
 
 
 def _uploaded(out: Any) -> UploadResult:

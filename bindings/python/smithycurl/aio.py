@@ -279,7 +279,7 @@ class AsyncClient:
         assert tok.value is not None
         return tok.value
 
-    async def _send(self, op: Operation, body: bytes) -> bytes:
+    async def _send(self, op: Operation, body: bytes) -> str:
         """Calls op with the input JSON body; returns the output JSON or
         raises the call's error."""
         h = self._sync._handle
@@ -291,7 +291,7 @@ class AsyncClient:
             lambda q, tag: int(lib.call_queued(h, op._op, body, len(body), tok, q, tag)), tok, True, op.info.name)
         return self._sync._raw_outcome(op, code, ctypes.c_void_p(r))
 
-    async def _send_payload(self, op: Operation, body: bytes, payload: Any) -> tuple[bytes, Optional[bytes]]:
+    async def _send_payload(self, op: Operation, body: bytes, payload: Any) -> tuple[str, Optional[bytes]]:
         """Calls op with the input JSON body and its blob payloads as bytes
         (smithycurl_call_payload_queued): payload (bytes-like or str; None:
         none) read in place, kept alive until the call completes, even

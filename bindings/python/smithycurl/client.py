@@ -188,7 +188,7 @@ class Client(Closing):
         r (freed here), or the exception it raises."""
         return op._output(self._raw_outcome(op, rc, r))
 
-    def _raw_outcome(self, op: Operation, rc: int, r: ctypes.c_void_p) -> bytes:
+    def _raw_outcome(self, op: Operation, rc: int, r: ctypes.c_void_p) -> str:
         """The output JSON of a call or wait that returned rc and result r
         (freed here), or the exception it raises."""
         if rc == _lib.OK:

@@ -25,7 +25,8 @@ HEADER = os.path.join(REPO, "include", "smithycurl.h")
 
 # Functions the package declares that are not in smithycurl.h, with their
 # prototypes (from Python.h).
-FOREIGN = "int PyErr_CheckSignals(void);"
+FOREIGN = """int PyErr_CheckSignals(void);
+PyObject *PyUnicode_DecodeUTF8(const char *s, ssize_t size, const char *errors);"""
 
 # C scalar types and the ctypes type of the same size and kind (ctypes
 # aliases the equal ones: c_longlong is c_long on LP64).
@@ -289,6 +290,8 @@ def mismatch(h: Header, c: CType, py: Any, ret: bool = False) -> Optional[str]:
     ret), or None when it can."""
     c = h.resolve(c)
     is_class = isinstance(py, type)
+    if c == CType("PyObject", 1):  # Python.h's: ctypes gives the object itself
+        return None if py is ctypes.py_object else "want py_object"
     if c.array is not None:
         if not (is_class and issubclass(py, ctypes.Array) and py._length_ == c.array):
             return f"want an array of {c.array}"
