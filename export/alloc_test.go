@@ -51,10 +51,4 @@ func TestCallSteadyAllocs(t *testing.T) {
 }
 
 // BenchmarkCallEcho is a C API call's Go side on the echo workload.
-func BenchmarkCallEcho(b *testing.B) {
-	call := echoCall(b)
-	b.ReportAllocs()
-	for b.Loop() {
-		call()
-	}
-}
+func BenchmarkCallEcho(b *testing.B) { benchserver.BenchCalls(b, echoCall(b)) }

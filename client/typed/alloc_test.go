@@ -79,10 +79,4 @@ func TestTypedSteadyAllocs(t *testing.T) {
 }
 
 // BenchmarkTypedEcho is a typed call on the echo workload.
-func BenchmarkTypedEcho(b *testing.B) {
-	call := typedEcho(b)
-	b.ReportAllocs()
-	for b.Loop() {
-		call()
-	}
-}
+func BenchmarkTypedEcho(b *testing.B) { benchserver.BenchCalls(b, typedEcho(b)) }

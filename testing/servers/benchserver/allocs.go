@@ -23,3 +23,12 @@ func CheckSteadyAllocs(t *testing.T, what string, max float64, call func()) {
 		t.Errorf("%s: %v allocations per call, want at most %v (race detector: %v)", what, n, max, raceEnabled)
 	}
 }
+
+// BenchCalls runs call b.N times, reporting allocations (the steady
+// state's benchmark beside CheckSteadyAllocs).
+func BenchCalls(b *testing.B, call func()) {
+	b.ReportAllocs()
+	for b.Loop() {
+		call()
+	}
+}
