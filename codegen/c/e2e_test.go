@@ -220,16 +220,8 @@ func TestTypedCTodo(t *testing.T) {
 		t.Cleanup(srv.Close)
 		return []string{"SMITHYCURL_TODO_URL=" + srv.URL, "SMITHYCURL_TODO_MODEL=" + dir}
 	})
-}
-
-// TestTypedCTodoMock: the generated Todos client against the mock the C
-// program starts (smithycurl_mock_start) with testing/fixtures/todo.json.
-func TestTypedCTodoMock(t *testing.T) {
-	needCC(t)
-	libDir(t)
-	gen := t.TempDir()
-	dir := filepath.Join(root(t), "examples", "todo")
-	generate(t, gen, "todo", "", dir)
+	// The same client against the mock the program starts itself
+	// (smithycurl_mock_start) with testing/fixtures/todo.json.
 	fixtures := filepath.Join(root(t), "testing", "fixtures", "todo.json")
 	runC(t, gen, "todo", "todo_mock_typed", func(t *testing.T) []string {
 		return []string{"SMITHYCURL_TODO_MODEL=" + dir, "SMITHYCURL_TODO_FIXTURES=" + fixtures}
