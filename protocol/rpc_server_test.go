@@ -126,22 +126,30 @@ func TestRPCServerReadsWhatTheClientSends(t *testing.T) {
 			if s.Protocol() != c.Protocol() {
 				t.Errorf("server protocol %s, codec %s", s.Protocol(), c.Protocol())
 			}
-			for _, name := range []string{"Put", "Ping"} {
-				in, out := input, want
-				if name == "Ping" {
-					in, out = "", "{}"
-				}
-				req := encode(t, c, svc, name, in)
-				doc, op, err := serve(s, req)
-				if err != nil {
-					t.Fatalf("%s: %v", name, err)
-				}
-				if op.Name != name {
-					t.Errorf("routed to %s, want %s", op.Name, name)
-				}
-				sameJSON(t, string(doc), out)
-			}
+			readsBack(t, c, s, svc, input, want)
 		})
+	}
+}
+
+// readsBack checks that the requests client c encodes of Put (input)
+// and Ping are routed by s to their operation and read back (Put's to
+// want).
+func readsBack(t *testing.T, c Codec, s Server, svc *model.Service, input, want string) {
+	t.Helper()
+	for _, name := range []string{"Put", "Ping"} {
+		in, out := input, want
+		if name == "Ping" {
+			in, out = "", "{}"
+		}
+		req := encode(t, c, svc, name, in)
+		doc, op, err := serve(s, req)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, req.Body)
+		}
+		if op.Name != name {
+			t.Errorf("routed to %s, want %s", op.Name, name)
+		}
+		sameJSON(t, string(doc), out)
 	}
 }
 
