@@ -20,6 +20,10 @@ const (
 	TraitDeprecated ShapeID = "smithy.api#deprecated"
 	// TraitSensitive marks data that must not be logged.
 	TraitSensitive ShapeID = "smithy.api#sensitive"
+	// TraitExamples lists an operation's example inputs and outputs.
+	TraitExamples ShapeID = "smithy.api#examples"
+	// TraitInternal marks a shape or enum value as not for public use.
+	TraitInternal ShapeID = "smithy.api#internal"
 
 	// TraitRequired marks a member that must be set.
 	TraitRequired ShapeID = "smithy.api#required"

@@ -80,8 +80,6 @@ type shapeCodec struct {
 	xml xmlShape // XML binding traits of the shape (xml.go)
 }
 
-const traitInternal model.ShapeID = "smithy.api#internal"
-
 // internalValue marks enum value v @internal.
 func (sc *shapeCodec) internalValue(v string) {
 	if sc.enumInternal == nil {
@@ -202,7 +200,7 @@ func (c *compiler) shape(id model.ShapeID) *shapeCodec {
 				v = ev.Str()
 			}
 			sc.enumValues[v] = true
-			if mem.Traits.Has(traitInternal) {
+			if mem.Traits.Has(model.TraitInternal) {
 				sc.internalValue(v)
 			}
 		}

@@ -205,7 +205,7 @@ func checked(m *model.Model, s *model.Shape, doc []byte, what string, partial bo
 func (s *Server) loadExamples() (map[*model.Operation][]entry, error) {
 	out := map[*model.Operation][]entry{}
 	for _, op := range s.svc.Operations {
-		ex, ok := op.Shape.Trait("smithy.api#examples")
+		ex, ok := op.Shape.Trait(model.TraitExamples)
 		if !ok {
 			continue
 		}

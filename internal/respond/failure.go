@@ -113,7 +113,7 @@ func renderCode(r Renderer, m *model.Model, svc *model.Service, op *model.Operat
 		},
 		// <Message> in the XML protocols, where their clients read an
 		// error's message (message in JSON).
-		Members: []*model.Member{{ID: id + "$message", Target: "smithy.api#String",
+		Members: []*model.Member{{ID: id + "$message", Target: model.PreludeID("String"),
 			Traits: model.Traits{{ID: model.TraitXMLName, Value: model.String("Message")}}}},
 	}
 	return r.RenderError(m, op, e, map[string]any{"message": msg})
