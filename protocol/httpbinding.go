@@ -106,7 +106,7 @@ func compileOperation(c *compiler, op *model.Operation) (*opPlan, error) {
 	}
 	p.in = bind(c.shape(op.Input.ID), false)
 	p.out = bind(c.shape(op.Output.ID), true)
-	p.out.unwrapped = op.Shape.HasTrait(tS3Unwrapped)
+	p.out.unwrapped = op.Shape.HasTrait(TraitS3UnwrappedXMLOutput)
 	uri := strField(h, "uri")
 	path, query, _ := strings.Cut(uri, "?")
 	for _, seg := range strings.Split(strings.TrimPrefix(path, "/"), "/") {

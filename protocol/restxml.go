@@ -11,7 +11,9 @@ import (
 const (
 	RestXML model.ShapeID = "aws.protocols#restXml"
 
-	tS3Unwrapped model.ShapeID = "aws.customizations#s3UnwrappedXmlOutput"
+	// TraitS3UnwrappedXMLOutput makes an operation's output body its one
+	// member's element, without the output's root (S3's GetBucketLocation).
+	TraitS3UnwrappedXMLOutput model.ShapeID = "aws.customizations#s3UnwrappedXmlOutput"
 )
 
 // TraitHTTPChecksum is an operation's request and response checksums.

@@ -41,7 +41,37 @@ func HTTPTrait(op *model.Operation) (method, path, query string, code int) {
 
 func (p Rest) RenderResponse(m *model.Model, op *model.Operation, out map[string]any) (*wire.Response, error) {
 	_, _, _, code := HTTPTrait(op)
-	return withLength(p.render(View{m}, op.Output, out, code, nil))
+	resp, err := p.render(View{m}, op.Output, out, code, nil)
+	if err == nil && p.XML && op.Shape.HasTrait(protocol.TraitS3UnwrappedXMLOutput) {
+		err = p.unwrapped(View{m}, op.Output, out, resp)
+	}
+	return withLength(resp, err)
+}
+
+// unwrapped writes the body of an @s3UnwrappedXmlOutput operation: its one
+// body member as the root element, in the service's namespace unless the
+// member has its own.
+func (p Rest) unwrapped(v View, s *model.Shape, out map[string]any, resp *wire.Response) error {
+	for _, mem := range s.Members {
+		val, ok := out[mem.Name()]
+		if !ok || val == nil || LocateHTTP(mem, true) != LocBody {
+			continue
+		}
+		name := xmlName(mem)
+		var b strings.Builder
+		if err := (Query{restXML: true}).member(&b, v, mem, name, val); err != nil {
+			return err
+		}
+		el := b.String()
+		if v.nsOf(mem, true) == nil {
+			var ns strings.Builder
+			xmlNS(&ns, p.svcTraits)
+			el = "<" + name + ns.String() + el[len(name)+1:]
+		}
+		resp.Body = []byte(el)
+		return nil
+	}
+	return nil
 }
 
 // bindsHeader reports whether a member of s is bound to header name.
