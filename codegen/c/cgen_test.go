@@ -171,8 +171,10 @@ func TestCompileAWSModels(t *testing.T) {
 			t.Errorf("%s: %v", f, err)
 			continue
 		}
-		if prefix == "sagemaker" && d > 2*time.Second {
-			t.Errorf("gen c for sagemaker took %v, want <= 2 s", d)
+		// A guard against a blow-up (quadratic output, say), not the
+		// target: it is ~0.5 s quiet, and CI's machine is loaded.
+		if prefix == "sagemaker" && d > 10*time.Second {
+			t.Errorf("gen c for sagemaker took %v, want <= 10 s", d)
 		}
 		os.WriteFile(filepath.Join(dir, prefix+".h"), h, 0o644)
 		os.WriteFile(filepath.Join(dir, prefix+".c"), c, 0o644)
