@@ -54,14 +54,15 @@ func (f AnswerFunc) Answer(ctx context.Context, op *model.Operation, input []byt
 
 // prerender renders e's answer once, when it is loaded: a fixture's or
 // an example's answer does not depend on the request (an event stream's
-// random events do: those are rendered per request), so every request it
+// random events do, and the body of a protocol that holds the request id:
+// those are rendered per request, checked here), so every request it
 // answers gets the same response.
 func (s *Server) prerender(op *model.Operation, e *entry) error {
 	if s.outputStream(op) != nil {
 		return nil
 	}
-	resp, err := s.render(context.Background(), op, nil, &e.answer)
-	if err != nil {
+	resp, err := s.render(context.Background(), op, nil, &e.answer, "")
+	if err != nil || respond.IDInBody(s.r) {
 		return err
 	}
 	resp.Header.Set("Content-Length", strconv.Itoa(len(resp.Body)))
@@ -69,12 +70,13 @@ func (s *Server) prerender(op *model.Operation, e *entry) error {
 	return nil
 }
 
-// render renders a's response to op. A response of a.Response is
-// returned as it is, shared: writeResponse only reads it.
-func (s *Server) render(ctx context.Context, op *model.Operation, input []byte, a *Answer) (*wire.Response, error) {
+// render renders a's response to op with request id id. A response of
+// a.Response is returned as it is, shared: writeResponse only reads it.
+func (s *Server) render(ctx context.Context, op *model.Operation, input []byte, a *Answer, id string) (*wire.Response, error) {
 	if a.Response != nil {
 		return a.Response, nil
 	}
+	r := respond.WithRequestID(s.r, id)
 	var resp *wire.Response
 	var err error
 	if a.Error != "" {
@@ -82,15 +84,15 @@ func (s *Server) render(ctx context.Context, op *model.Operation, input []byte, 
 		if ferr != nil {
 			return nil, ferr
 		}
-		if resp, err = s.r.RenderError(s.m, op, e, orEmpty(a.Members)); err != nil {
+		if resp, err = r.RenderError(s.m, op, e, orEmpty(a.Members)); err != nil {
 			return nil, fmt.Errorf("error %s: %w", e.ID.Name(), err)
 		}
 		respond.AddQueryErrorHeader(s.svc, e, resp)
 	} else if stream := s.outputStream(op); stream != nil {
-		if resp, err = s.renderStream(ctx, op, input, stream, a); err != nil {
+		if resp, err = s.renderStream(ctx, r, op, input, stream, a); err != nil {
 			return nil, err
 		}
-	} else if resp, err = s.r.RenderResponse(s.m, op, orEmpty(a.Output)); err != nil {
+	} else if resp, err = r.RenderResponse(s.m, op, orEmpty(a.Output)); err != nil {
 		return nil, fmt.Errorf("output of %s: %w", op.Name, err)
 	}
 	if a.Status != 0 {

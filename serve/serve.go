@@ -28,6 +28,8 @@ package serve
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -63,6 +65,7 @@ type Server struct {
 	events   protocol.ResponseEvents // nil: the protocol has no event streams
 	patterns valuegen.Patterns       // the random outputs' compiled @pattern regexps
 	proxy    *proxy                  // nil: the server answers itself
+	newID    func() string           // each request's request id
 }
 
 // Option configures a Server.
@@ -77,6 +80,7 @@ type config struct {
 	replays   []fixtureSource
 	proxy     string
 	record    string
+	newID     func() string
 }
 
 type fixtureSource struct {
@@ -107,6 +111,21 @@ func WithMaxBody(n int64) Option {
 // servers with the same seed (0 without it).
 func WithSeed(seed int64) Option {
 	return func(c *config) error { c.seed = seed; return nil }
+}
+
+// WithRequestIDs gives each request its request id: f is called once per
+// request, concurrently. Without it a request gets a fresh random one.
+// Every response carries it in the x-amzn-RequestId header (unless it has
+// a request id header of its own: a recorded or proxied response), and
+// in the body where the protocol puts one (ec2Query, awsQuery).
+func WithRequestIDs(f func() string) Option {
+	return func(c *config) error {
+		if f == nil {
+			return errors.New("serve: WithRequestIDs(nil): a function is needed")
+		}
+		c.newID = f
+		return nil
+	}
 }
 
 // WithAnswerer makes a answer the requests it knows before the fixtures,
@@ -166,7 +185,7 @@ func WithReplay(data []byte) Option {
 
 // New returns the mock server of service svc of m.
 func New(m *model.Model, svc *model.Service, opts ...Option) (*Server, error) {
-	c := config{maxBody: DefaultMaxBody}
+	c := config{maxBody: DefaultMaxBody, newID: randomID}
 	for _, o := range opts {
 		if err := o(&c); err != nil {
 			return nil, err
@@ -180,7 +199,7 @@ func New(m *model.Model, svc *model.Service, opts ...Option) (*Server, error) {
 	if r == nil {
 		return nil, fmt.Errorf("serve: service %s: no response renderer for its protocol", svc.Shape.ID)
 	}
-	s := &Server{m: m, svc: svc, srv: srv, r: r, log: c.log, maxBody: c.maxBody, seed: c.seed, answers: c.answerers}
+	s := &Server{m: m, svc: svc, srv: srv, r: r, log: c.log, maxBody: c.maxBody, seed: c.seed, answers: c.answerers, newID: c.newID}
 	if codec, err := protocol.New(m, svc); err == nil {
 		s.events, _ = codec.(protocol.ResponseEvents)
 	}
@@ -213,7 +232,7 @@ func New(m *model.Model, svc *model.Service, opts ...Option) (*Server, error) {
 // ServeHTTP answers one request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	ex := &exchange{}
+	ex := &exchange{id: s.newID()}
 	defer func() {
 		if v := recover(); v != nil {
 			if v == http.ErrAbortHandler { // net/http's own: it aborts the response
@@ -229,7 +248,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}()
 	resp := s.handle(r.Context(), w, r, ex)
 	ex.wrote = true
-	if err := writeResponse(w, resp); err != nil {
+	if err := writeResponse(w, resp, ex.id); err != nil {
 		ex.err = errors.Join(ex.err, fmt.Errorf("writing the response: %w", err))
 	}
 	s.logExchange(ex, resp.Status, time.Since(start))
@@ -237,6 +256,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // exchange is what the log line of a request says.
 type exchange struct {
+	id     string // the request id
 	op     *model.Operation
 	member string // the member at fault
 	source string // what answered: "answerer", "fixture", "example", "random", "" for a refusal
@@ -282,7 +302,7 @@ func (s *Server) handle(ctx context.Context, w http.ResponseWriter, r *http.Requ
 		return s.internal(ex)
 	}
 	ex.source = source
-	resp, err := s.render(ctx, op, input, a)
+	resp, err := s.render(ctx, op, input, a, ex.id)
 	if err != nil {
 		ex.err = fmt.Errorf("the %s answer: %w", source, err)
 		return s.internal(ex)
@@ -338,7 +358,7 @@ func (s *Server) requestSeed(op *model.Operation, input []byte) int64 {
 func (s *Server) refuse(ex *exchange, err error) *wire.Response {
 	ex.err = err
 	ex.member = faultMember(err)
-	resp, rerr := respond.RequestFailure(s.r, s.m, s.svc, ex.op, err)
+	resp, rerr := respond.RequestFailure(respond.WithRequestID(s.r, ex.id), s.m, s.svc, ex.op, err)
 	if rerr != nil {
 		ex.err = errors.Join(err, rerr)
 		return s.internal(ex)
@@ -362,7 +382,7 @@ func faultMember(err error) string {
 // internal is the 500 of a request the server could not answer (an
 // Answerer's error, an answer the renderer refused).
 func (s *Server) internal(ex *exchange) *wire.Response {
-	resp, rerr := respond.RequestFailure(s.r, s.m, s.svc, ex.op, &protocol.RequestError{
+	resp, rerr := respond.RequestFailure(respond.WithRequestID(s.r, ex.id), s.m, s.svc, ex.op, &protocol.RequestError{
 		Status: http.StatusInternalServerError, Code: "InternalFailure", Err: errors.New("the mock server could not answer"),
 	})
 	if rerr != nil {
@@ -414,13 +434,17 @@ func readBody(w http.ResponseWriter, r *http.Request, max int64) ([]byte, error)
 	return buf, nil
 }
 
-// writeResponse writes resp to w. resp is only read (a fixture's is
-// shared by the requests it answers): w's header holds resp's slices,
-// which net/http replaces, never changes.
-func writeResponse(w http.ResponseWriter, resp *wire.Response) error {
+// writeResponse writes resp to w with request id id in its header (when
+// resp has none). resp is only read (a fixture's is shared by the requests
+// it answers): w's header holds resp's slices, which net/http replaces,
+// never changes.
+func writeResponse(w http.ResponseWriter, resp *wire.Response, id string) error {
 	h := w.Header()
 	for k, vs := range resp.Header {
 		h[k] = vs
+	}
+	if h.Get(respond.RequestIDHeader) == "" && h.Get("X-Amz-Request-Id") == "" {
+		h[respond.RequestIDHeader] = []string{id}
 	}
 	if n, err := strconv.Atoi(h.Get("Content-Length")); err != nil || resp.Body != nil && n != len(resp.Body) {
 		h.Set("Content-Length", strconv.Itoa(len(resp.Body)))
@@ -428,4 +452,22 @@ func writeResponse(w http.ResponseWriter, resp *wire.Response) error {
 	w.WriteHeader(resp.Status)
 	_, err := w.Write(resp.Body)
 	return err
+}
+
+// randomID is a fresh random request id, in the UUID form AWS services
+// send.
+func randomID() string {
+	var b [16]byte
+	rand.Read(b[:]) // never fails (crypto/rand)
+	var out [36]byte
+	hex.Encode(out[:8], b[:4])
+	out[8] = '-'
+	hex.Encode(out[9:13], b[4:6])
+	out[13] = '-'
+	hex.Encode(out[14:18], b[6:8])
+	out[18] = '-'
+	hex.Encode(out[19:23], b[8:10])
+	out[23] = '-'
+	hex.Encode(out[24:], b[10:])
+	return string(out[:])
 }

@@ -33,14 +33,14 @@ func (s *Server) outputStream(op *model.Operation) *model.Member {
 // HTTP response of the REST protocols; the first message of the stream,
 // initial-response, of the RPC ones), then a's events, or a few random
 // ones, as the stream's messages in one body.
-func (s *Server) renderStream(ctx context.Context, op *model.Operation, input []byte, stream *model.Member, a *Answer) (*wire.Response, error) {
+func (s *Server) renderStream(ctx context.Context, r respond.Renderer, op *model.Operation, input []byte, stream *model.Member, a *Answer) (*wire.Response, error) {
 	out := map[string]any{}
 	for k, v := range a.Output {
 		if k != stream.Name() {
 			out[k] = v
 		}
 	}
-	resp, err := s.r.RenderResponse(s.m, op, out)
+	resp, err := r.RenderResponse(s.m, op, out)
 	if err != nil {
 		return nil, fmt.Errorf("output of %s: %w", op.Name, err)
 	}

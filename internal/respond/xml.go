@@ -28,6 +28,9 @@ type Query struct {
 	// @xmlNamespace when it has none of its own (restXml); awsQuery and
 	// ec2Query take only the members' (awsQuery's XmlNamespaces case).
 	restXML bool
+	// RequestID is written in <ResponseMetadata><RequestId> and an error's
+	// <RequestId> (WithRequestID sets it); "" writes none.
+	RequestID string
 }
 
 // ServiceNS is the uri of service svc's @xmlNamespace, "" when none.
@@ -61,6 +64,9 @@ func (p Query) RenderResponse(m *model.Model, op *model.Operation, out map[strin
 		}
 		fmt.Fprintf(&b, "</%sResult>", op.Name)
 	}
+	if err := idElement(&b, "<ResponseMetadata><RequestId>", p.RequestID, "</RequestId></ResponseMetadata>"); err != nil {
+		return nil, err
+	}
 	fmt.Fprintf(&b, "</%sResponse>", op.Name)
 	h := wire.Header{}
 	h.Set("Content-Type", "text/xml")
@@ -92,7 +98,11 @@ func (p Query) RenderError(m *model.Model, op *model.Operation, e *model.Shape, 
 	if err := p.members(&b, View{m}, e, members); err != nil {
 		return nil, err
 	}
-	b.WriteString("</Error><RequestId>req-1</RequestId></ErrorResponse>")
+	b.WriteString("</Error>")
+	if err := idElement(&b, "<RequestId>", p.RequestID, "</RequestId>"); err != nil {
+		return nil, err
+	}
+	b.WriteString("</ErrorResponse>")
 	h := wire.Header{}
 	h.Set("Content-Type", "text/xml")
 	return &wire.Response{Status: status, Header: h, Body: []byte(b.String())}, nil
@@ -425,6 +435,9 @@ type EC2 struct {
 	// NS is the namespace of a response's root: the service's
 	// @xmlNamespace (For sets it), else ec2ResponseXMLN.
 	NS string
+	// RequestID is written in a response's <requestId> and an error's
+	// <RequestID> (WithRequestID sets it); "" writes none.
+	RequestID string
 }
 
 const ec2ResponseXMLN = "http://ec2.amazonaws.com/doc/2016-11-15/"
@@ -437,13 +450,16 @@ func (p EC2) RenderResponse(m *model.Model, op *model.Operation, out map[string]
 			return nil, err
 		}
 	}
+	if err := idElement(&b, "<requestId>", p.RequestID, "</requestId>"); err != nil {
+		return nil, err
+	}
 	fmt.Fprintf(&b, "</%sResponse>", op.Name)
 	h := wire.Header{}
 	h.Set("Content-Type", "text/xml;charset=UTF-8")
 	return &wire.Response{Status: 200, Header: h, Body: []byte(b.String())}, nil
 }
 
-func (EC2) RenderError(m *model.Model, op *model.Operation, e *model.Shape, members map[string]any) (*wire.Response, error) {
+func (p EC2) RenderError(m *model.Model, op *model.Operation, e *model.Shape, members map[string]any) (*wire.Response, error) {
 	var b strings.Builder
 	b.WriteString("<Response><Errors><Error><Code>")
 	if err := xmlText(&b, e.ID.Name()); err != nil {
@@ -453,7 +469,11 @@ func (EC2) RenderError(m *model.Model, op *model.Operation, e *model.Shape, memb
 	if err := (Query{}).members(&b, View{m}, e, members); err != nil {
 		return nil, err
 	}
-	b.WriteString("</Error></Errors><RequestID>req-1</RequestID></Response>")
+	b.WriteString("</Error></Errors>")
+	if err := idElement(&b, "<RequestID>", p.RequestID, "</RequestID>"); err != nil {
+		return nil, err
+	}
+	b.WriteString("</Response>")
 	h := wire.Header{}
 	h.Set("Content-Type", "text/xml;charset=UTF-8")
 	return &wire.Response{Status: ErrorStatus(e), Header: h, Body: []byte(b.String())}, nil

@@ -23,16 +23,19 @@ import (
 type serverSuite struct {
 	proto model.ShapeID
 	excl  string // exclusions file
+	// requestID is the request id the suite's responses carry ("" none:
+	// only ec2Query's cases write one, "requestid").
+	requestID string
 }
 
 // RestJSON1Server runs the aws.protocols#restJson1 server cases.
 func RestJSON1Server(shared string) Result {
-	return runServerSuite(shared, "restJson1 (server)", serverSuite{protocol.RestJSON1, "restJson1-server.tsv"})
+	return runServerSuite(shared, "restJson1 (server)", serverSuite{proto: protocol.RestJSON1, excl: "restJson1-server.tsv"})
 }
 
 // RestXMLServer runs the aws.protocols#restXml server cases.
 func RestXMLServer(shared string) Result {
-	return runServerSuite(shared, "restXml (server)", serverSuite{protocol.RestXML, "restXml-server.tsv"})
+	return runServerSuite(shared, "restXml (server)", serverSuite{proto: protocol.RestXML, excl: "restXml-server.tsv"})
 }
 
 // SimpleRestJSONServer runs alloy's simpleRestJson server cases (its
@@ -40,7 +43,7 @@ func RestXMLServer(shared string) Result {
 // servers, the latter on a copy of the restJson1 services that speaks
 // simpleRestJson.
 func SimpleRestJSONServer(shared string) Result {
-	r := runServerSuite(shared, "simpleRestJson (server)", serverSuite{protocol.SimpleRestJSON, "simpleRestJson-server.tsv"})
+	r := runServerSuite(shared, "simpleRestJson (server)", serverSuite{proto: protocol.SimpleRestJSON, excl: "simpleRestJson-server.tsv"})
 	m, rj, ok := serverCases(&r, shared, protocol.RestJSON1)
 	if !ok {
 		return r
@@ -60,7 +63,7 @@ func SimpleRestJSONServer(shared string) Result {
 			r.fail("load", "%s as simpleRestJson: %v", sid, err)
 			continue
 		}
-		runServerCases(&r, vm, sid, relink(vm, cases), excl)
+		runServerCases(&r, vm, sid, relink(vm, cases), excl, "")
 	}
 	return r
 }
@@ -117,13 +120,14 @@ func runServerSuite(shared, name string, s serverSuite) Result {
 		bySvc[c.svc] = append(bySvc[c.svc], c)
 	}
 	for _, sid := range order {
-		runServerCases(&r, m, sid, bySvc[sid], excl)
+		runServerCases(&r, m, sid, bySvc[sid], excl, s.requestID)
 	}
 	return r
 }
 
-// runServerCases runs the server cases of service sid.
-func runServerCases(r *Result, m *model.Model, sid model.ShapeID, cases []protocolCase, excl map[string]string) {
+// runServerCases runs the server cases of service sid, its responses
+// rendered with request id reqID.
+func runServerCases(r *Result, m *model.Model, sid model.ShapeID, cases []protocolCase, excl map[string]string, reqID string) {
 	svc, err := m.Service(sid)
 	if err != nil {
 		r.fail(string(sid), "%v", err)
@@ -134,7 +138,7 @@ func runServerCases(r *Result, m *model.Model, sid model.ShapeID, cases []protoc
 		r.fail(string(sid), "%v", err)
 		return
 	}
-	rend := respond.For(svc)
+	rend := respond.WithRequestID(respond.For(svc), reqID)
 	for _, c := range cases {
 		_, excluded := excl[c.key()]
 		r.record(c.key(), excluded, guard(caseTimeout, func() error {

@@ -13,32 +13,32 @@ import (
 
 // AWSJSON10Server runs the aws.protocols#awsJson1_0 server cases.
 func AWSJSON10Server(shared string) Result {
-	return runServerSuite(shared, "awsJson1_0 (server)", serverSuite{protocol.AWSJSON1_0, "awsJson1_0-server.tsv"})
+	return runServerSuite(shared, "awsJson1_0 (server)", serverSuite{proto: protocol.AWSJSON1_0, excl: "awsJson1_0-server.tsv"})
 }
 
 // AWSJSON11Server runs the aws.protocols#awsJson1_1 server cases.
 func AWSJSON11Server(shared string) Result {
-	return runServerSuite(shared, "awsJson1_1 (server)", serverSuite{protocol.AWSJSON1_1, "awsJson1_1-server.tsv"})
+	return runServerSuite(shared, "awsJson1_1 (server)", serverSuite{proto: protocol.AWSJSON1_1, excl: "awsJson1_1-server.tsv"})
 }
 
 // RPCv2CBORServer runs the smithy.protocols#rpcv2Cbor server cases.
 func RPCv2CBORServer(shared string) Result {
-	return runServerSuite(shared, "rpcv2Cbor (server)", serverSuite{protocol.RPCv2CBOR, "rpcv2Cbor-server.tsv"})
+	return runServerSuite(shared, "rpcv2Cbor (server)", serverSuite{proto: protocol.RPCv2CBOR, excl: "rpcv2Cbor-server.tsv"})
 }
 
 // RPCv2JSONServer runs the smithy.protocols#rpcv2Json server cases.
 func RPCv2JSONServer(shared string) Result {
-	return runServerSuite(shared, "rpcv2Json (server)", serverSuite{protocol.RPCv2JSON, "rpcv2Json-server.tsv"})
+	return runServerSuite(shared, "rpcv2Json (server)", serverSuite{proto: protocol.RPCv2JSON, excl: "rpcv2Json-server.tsv"})
 }
 
 // AWSQueryServer runs the aws.protocols#awsQuery server cases.
 func AWSQueryServer(shared string) Result {
-	return runServerSuite(shared, "awsQuery (server)", serverSuite{protocol.AWSQuery, "awsQuery-server.tsv"})
+	return runServerSuite(shared, "awsQuery (server)", serverSuite{proto: protocol.AWSQuery, excl: "awsQuery-server.tsv"})
 }
 
 // EC2QueryServer runs the aws.protocols#ec2Query server cases.
 func EC2QueryServer(shared string) Result {
-	return runServerSuite(shared, "ec2Query (server)", serverSuite{protocol.EC2Query, "ec2Query-server.tsv"})
+	return runServerSuite(shared, "ec2Query (server)", serverSuite{proto: protocol.EC2Query, excl: "ec2Query-server.tsv", requestID: "requestid"})
 }
 
 // completeRPCRequest adds to the request of case c what the case leaves
