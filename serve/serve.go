@@ -66,6 +66,10 @@ type Server struct {
 	patterns valuegen.Patterns       // the random outputs' compiled @pattern regexps
 	proxy    *proxy                  // nil: the server answers itself
 	newID    func() string           // each request's request id
+	// inStreams are the operations whose input is an event stream, which
+	// the server does not serve: refused before the body is read, as a
+	// duplex client waits for the answer before it sends its events.
+	inStreams map[*model.Operation]bool
 }
 
 // Option configures a Server.
@@ -206,6 +210,7 @@ func New(m *model.Model, svc *model.Service, opts ...Option) (*Server, error) {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
+	s.inStreams = inputEventStreams(m, svc)
 	if err := s.configureProxy(&c); err != nil {
 		return nil, err
 	}
@@ -273,6 +278,21 @@ func (ex *exchange) opName() string {
 
 // handle reads, routes and answers a request; every failure is a response.
 func (s *Server) handle(ctx context.Context, w http.ResponseWriter, r *http.Request, ex *exchange) *wire.Response {
+	if len(s.inStreams) > 0 && s.proxy == nil {
+		head := &wire.Request{Method: r.Method, Path: r.URL.RequestURI(), Header: wire.Header(r.Header)}
+		if op, err := s.srv.Route(head); err == nil && s.inStreams[op] {
+			ex.op = op
+			resp := s.refuse(ex, &protocol.RequestError{Operation: op.Shape.ID, Status: http.StatusNotImplemented, Code: "NotImplemented",
+				Err: fmt.Errorf("operation %s streams events in its input, which the mock server does not serve", op.Name)})
+			// Closing the connection keeps net/http from reading the
+			// unread body, which the client sends only after this answer.
+			if resp.Header == nil {
+				resp.Header = wire.Header{}
+			}
+			resp.Header.Set("Connection", "close")
+			return resp
+		}
+	}
 	body, err := readBody(w, r, s.maxBody)
 	if err != nil {
 		var tooBig *http.MaxBytesError
@@ -470,4 +490,21 @@ func randomID() string {
 	out[23] = '-'
 	hex.Encode(out[24:], b[10:])
 	return string(out[:])
+}
+
+// inputEventStreams are svc's operations with an event stream (a
+// @streaming union) in their input.
+func inputEventStreams(m *model.Model, svc *model.Service) map[*model.Operation]bool {
+	out := map[*model.Operation]bool{}
+	for _, op := range svc.Operations {
+		for _, mem := range op.Input.Members {
+			if _, ok := m.MemberTrait(mem, model.TraitStreaming); !ok {
+				continue
+			}
+			if t, ok := m.Shape(mem.Target); ok && t.Type == model.UnionType {
+				out[op] = true
+			}
+		}
+	}
+	return out
 }
