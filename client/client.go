@@ -16,7 +16,6 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -66,39 +65,6 @@ type Client struct {
 	responder        atomic.Pointer[Responder] // answers calls instead of the service (responder.go)
 	discovery        *discovery                // endpoint discovery (discovery.go); nil: none
 	scratch          scratchPool               // what calls reuse (scratch.go)
-}
-
-// callPlan is what the client precomputes per operation.
-type callPlan struct {
-	auth       authPlan
-	idempotent bool
-	// sensitiveURL is the URI template shown instead of a URL that carries
-	// @sensitive values ("" when it carries none).
-	sensitiveURL string
-	// secretHeaders are the headers bound to @sensitive members.
-	secretHeaders []string
-	// unsupported is why the operation cannot be called ("" when it can).
-	unsupported string
-	// streamIn and streamOut are the streaming blob payload members of the
-	// input and output ("" when none).
-	streamIn, streamOut string
-	streamInRequired    bool // streamIn is @required
-	checksum            checksumPlan
-	// eventStream is set when op's output is an event stream the codec
-	// reads and nothing else streams but an input event stream
-	// (inEvents, "" when none): CallStream can call it.
-	eventStream bool
-	inEvents    string
-	// rawBody: the output's payload is a blob (@httpPayload, streaming or
-	// not, in a REST protocol): its bytes are passed on as sent, in their
-	// Content-Encoding (transport.Request.RawBody).
-	rawBody bool
-	// blobIn and blobOut are the blob payload members (streaming or not,
-	// in a REST protocol) of the input and output, "" when none: what
-	// WithPayload and WithPayloadOutput give and take as bytes.
-	blobIn, blobOut string
-	// custom is what the AWS SDKs add for this operation (nil: nothing).
-	custom *awscustom.Hooks
 }
 
 // New returns a client for service serviceID of m, sending requests to
@@ -214,84 +180,6 @@ func New(m *model.Model, serviceID model.ShapeID, endpoint string, opts ...Optio
 		c.transport, c.owned, c.tcfg = t, t, cfg
 	}
 	return c, nil
-}
-
-// transportFor returns the transport of a call: the engine when the call
-// (ViaEngine) or the client (WithEngine) asks for it, or when as many of
-// the client's calls as there are Ps (GOMAXPROCS, and at least two) are
-// already under way (crowded); unless the client sends through a
-// transport of the caller's (WithTransport). A crowded call takes the
-// engine only when one of its transfer slots is free: it never waits in
-// its queue.
-//
-// Each blocked call holds its P in the system-call state: with more of
-// them than Ps, every call's P was taken by sysmon and handed to another
-// thread, and the call waited for one when libcurl returned (issue 27:
-// client.Call from 8 goroutines on 2 Ps, 1.3-1.4x the CPU of a libcurl
-// loop through the engine, 2.3x blocking). Below that the blocking path
-// is cheaper (no hand-off to the loop's goroutine). The C API's threads
-// never get there: it keeps GOMAXPROCS above their number (export's
-// sched.go), and a C thread waiting on a channel would cost more.
-func (c *Client) transportFor(co callOptions) (transport.Transport, *Error) {
-	if c.owned == nil {
-		return c.transport, nil
-	}
-	asked := co.engine || c.opts.engine.all
-	if !asked && !c.crowded() {
-		return c.transport, nil
-	}
-	e, err := c.engineFor()
-	switch {
-	case err != nil && asked:
-		return nil, err
-	case err != nil || e == nil || (!asked && !e.HasSlot()):
-		return c.transport, nil // nil e: closed, its calls fail as the engine's would
-	}
-	return e, nil
-}
-
-// engineFor returns the client's engine, made on first use; nil once the
-// client is closed.
-func (c *Client) engineFor() (*transport.Engine, *Error) {
-	if e := c.engine.Load(); e != nil {
-		return e, nil
-	}
-	c.engineMu.Lock()
-	defer c.engineMu.Unlock()
-	if e := c.engine.Load(); e != nil {
-		return e, nil
-	}
-	if c.closed {
-		return nil, nil
-	}
-	e, err := transport.NewEngine(c.tcfg, transport.EngineConfig{
-		MaxTransfers: c.opts.engine.maxTransfers, MaxHostConnections: c.opts.engine.maxHostConnections})
-	if err != nil {
-		return nil, &Error{Kind: KindTransport, err: err}
-	}
-	c.engine.Store(e)
-	return e, nil
-}
-
-// crowded says whether as many of the client's calls as there are Ps
-// (and at least two) are under way in its transports: blocked in libcurl,
-// or in the engine, where calls stay while that holds (see transportFor).
-func (c *Client) crowded() bool {
-	n := c.owned.Waiting()
-	if e := c.engine.Load(); e != nil {
-		n += e.Calls()
-	}
-	return n >= 2 && n >= runtime.GOMAXPROCS(0)
-}
-
-// MaxTransfers is the most requests the client's engine (ViaEngine,
-// WithEngine) keeps on the wire at once: that of WithEngineLimits, or
-// transport.DefaultMaxTransfers.
-func (c *Client) MaxTransfers() int {
-	if n := c.opts.engine.maxTransfers; n > 0 {
-		return n
-	}
-	return transport.DefaultMaxTransfers
 }
 
 // parseEndpoint checks an endpoint URL. Its errors never show a password
@@ -858,81 +746,6 @@ func requestID(resp *wire.Response) string {
 		}
 	}
 	return ""
-}
-
-func (c *Client) plan(op *model.Operation) *callPlan {
-	if p, ok := c.plans.Load(op); ok {
-		return p.(*callPlan)
-	}
-	p := &callPlan{auth: planAuth(c.svc.Shape, op.Shape, customSchemes(c.svc.Shape, c.opts.schemes)), idempotent: idempotent(c.model, op.Shape, op.Input),
-		sensitiveURL: sensitiveURL(c.model, op), secretHeaders: sensitiveHeaders(c.model, op),
-		checksum: planChecksum(c.model, op), custom: awscustom.For(c.model, c.svc, op)}
-	if p.custom.Unsigned() {
-		p.auth = authPlan{optional: true}
-	}
-	p.streamIn, p.streamOut, p.unsupported = streamingPayloads(c.model, op)
-	p.blobIn = protocol.BlobPayload(c.model, c.codec.Protocol(), op, false)
-	p.blobOut = protocol.BlobPayload(c.model, c.codec.Protocol(), op, true)
-	p.rawBody = p.blobOut != ""
-	if es, ok := c.codec.(protocol.EventStreams); ok && p.unsupported != "" {
-		in, _ := es.InputEventStream(op)
-		if member, ok := es.OutputEventStream(op); ok && onlyStreamingMember(c.model, op, member, in) {
-			p.eventStream, p.inEvents = true, in
-			p.unsupported = fmt.Sprintf("operation %s: its output is an event stream (member %s): open it as a stream (CallStream in Go, smithycurl_event_stream_open in C, .stream() in Python)", op.Name, member)
-		}
-	}
-	for _, mem := range op.Input.Members {
-		if mem.Name() == p.streamIn {
-			_, p.streamInRequired = c.model.MemberTrait(mem, model.TraitRequired)
-		}
-	}
-	c.plans.Store(op, p)
-	return p
-}
-
-// onlyStreamingMember reports whether output member is the only @streaming
-// member of op's output, and input member (when not "") the only one of
-// its input.
-func onlyStreamingMember(m *model.Model, op *model.Operation, member, input string) bool {
-	for _, s := range []*model.Shape{op.Input, op.Output} {
-		for _, mem := range s.Members {
-			_, ok := m.MemberTrait(mem, model.TraitStreaming)
-			if ok && !(s == op.Output && mem.Name() == member) && !(s == op.Input && input != "" && mem.Name() == input) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// sensitiveURL returns the operation's @http URI template when a @sensitive
-// member is bound to the path or the query, else "".
-func sensitiveURL(m *model.Model, op *model.Operation) string {
-	h, ok := op.Shape.Trait(model.TraitHTTP)
-	if !ok {
-		return ""
-	}
-	for _, mem := range op.Input.Members {
-		inURL := mem.Traits.Has(model.TraitHTTPLabel) || mem.Traits.Has(model.TraitHTTPQuery) ||
-			mem.Traits.Has(model.TraitHTTPQueryParams)
-		if _, sensitive := m.MemberTrait(mem, model.TraitSensitive); inURL && sensitive {
-			uri, _ := h.Get("uri")
-			return uri.Str()
-		}
-	}
-	return ""
-}
-
-// sensitiveHeaders returns the headers bound to @sensitive input members.
-func sensitiveHeaders(m *model.Model, op *model.Operation) []string {
-	var names []string
-	for _, mem := range op.Input.Members {
-		h, ok := mem.Traits.Get(model.TraitHTTPHeader)
-		if _, sensitive := m.MemberTrait(mem, model.TraitSensitive); ok && sensitive {
-			names = append(names, h.Str())
-		}
-	}
-	return names
 }
 
 // url joins the endpoint (with its path prefix) and the request's path,
