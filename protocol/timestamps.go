@@ -136,9 +136,13 @@ func appendDateTime(dst []byte, t timestamp) []byte {
 	return append(dst, 'Z')
 }
 
+// httpDate is the layout of an IMF-fixdate (RFC 9110), the http-date
+// format.
+const httpDate = "Mon, 02 Jan 2006 15:04:05 GMT"
+
 // appendHTTPDate writes an IMF-fixdate; fractions of a second are dropped.
 func appendHTTPDate(dst []byte, t timestamp) []byte {
-	return time.Unix(t.sec, 0).UTC().AppendFormat(dst, "Mon, 02 Jan 2006 15:04:05 GMT")
+	return time.Unix(t.sec, 0).UTC().AppendFormat(dst, httpDate)
 }
 
 // parseDateTime reads an RFC 3339 date-time with any offset.
@@ -156,7 +160,7 @@ func parseDateTime(s string) (timestamp, error) {
 
 // parseHTTPDate reads an IMF-fixdate (fractional seconds tolerated).
 func parseHTTPDate(s string) (timestamp, error) {
-	for _, layout := range []string{"Mon, 02 Jan 2006 15:04:05 GMT", "Mon, 02 Jan 2006 15:04:05.999999999 GMT", time.RFC850, time.ANSIC} {
+	for _, layout := range []string{httpDate, "Mon, 02 Jan 2006 15:04:05.999999999 GMT", time.RFC850, time.ANSIC} {
 		if tt, err := time.Parse(layout, s); err == nil {
 			return checkRange(fromTime(tt), s)
 		}
@@ -227,7 +231,7 @@ func parseStrictTimestamp(format, s string) (timestamp, error) {
 		}
 		return parseEpoch(s)
 	case formatHTTPDate:
-		tt, err := time.Parse("Mon, 02 Jan 2006 15:04:05 GMT", s)
+		tt, err := time.Parse(httpDate, s)
 		if err != nil {
 			return timestamp{}, fmt.Errorf("invalid http-date %q", s)
 		}
