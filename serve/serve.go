@@ -278,9 +278,14 @@ func (ex *exchange) opName() string {
 
 // handle reads, routes and answers a request; every failure is a response.
 func (s *Server) handle(ctx context.Context, w http.ResponseWriter, r *http.Request, ex *exchange) *wire.Response {
+	var op *model.Operation // routed from the head, when that is enough
 	if len(s.inStreams) > 0 && s.proxy == nil {
+		// The protocols with event streams route by the head alone.
 		head := &wire.Request{Method: r.Method, Path: r.URL.RequestURI(), Header: wire.Header(r.Header)}
-		if op, err := s.srv.Route(head); err == nil && s.inStreams[op] {
+		if o, err := s.srv.Route(head); err == nil {
+			op = o
+		}
+		if s.inStreams[op] {
 			ex.op = op
 			resp := s.refuse(ex, &protocol.RequestError{Operation: op.Shape.ID, Status: http.StatusNotImplemented, Code: "NotImplemented",
 				Err: fmt.Errorf("operation %s streams events in its input, which the mock server does not serve", op.Name)})
@@ -307,9 +312,10 @@ func (s *Server) handle(ctx context.Context, w http.ResponseWriter, r *http.Requ
 	if s.proxy != nil {
 		return s.proxied(ctx, r, req, ex)
 	}
-	op, err := s.srv.Route(req)
-	if err != nil {
-		return s.refuse(ex, err)
+	if op == nil {
+		if op, err = s.srv.Route(req); err != nil {
+			return s.refuse(ex, err)
+		}
 	}
 	ex.op = op
 	input, err := s.srv.DecodeRequest(ctx, op, req)
