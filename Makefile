@@ -203,26 +203,12 @@ test: deps-test
 
 test-build: deps-test build lib examples
 
-bench:
-	$(GO) test ./model -run '^$$' -bench . -benchmem
-	$(GO) test ./protocol -run '^$$' -bench '^Benchmark(RoundTrip1KB|RoundTrip1MB|SonicTyped|AWSJSON|RPCv2|FxCBORTyped|XML)' -benchmem
-	$(GO) test ./client -run '^$$' -bench '^BenchmarkCall' -benchmem -benchtime 1s
-	$(GO) test ./client -run '^$$' -bench '^BenchmarkStartup' -benchmem -benchtime 20x
-	$(GO) test ./codegen/go -run '^$$' -bench 'GenGo' -benchmem -benchtime 3x
-	$(GO) test ./credentials -run '^$$' -bench '^BenchmarkStaticProfile$$' -benchmem
-	$(GO) test ./identity -run '^$$' -bench '^BenchmarkCacheGet$$' -benchmem
-	$(GO) test ./client -run '^$$' -bench '^BenchmarkAttemptIdentity$$' -benchmem
-	$(MAKE) bench-aws
-	$(MAKE) bench-startup
-	$(MAKE) bench-c
-	$(MAKE) bench-async-c
-	$(MAKE) bench-stages
-	$(MAKE) bench-typed-c
-	$(MAKE) bench-python
-	$(MAKE) bench-python-async
-	$(MAKE) bench-stream
-	$(MAKE) bench-soak
-	$(MAKE) bench-serve
+# make bench: every benchmark in turn (scripts/bench.sh, which lists the
+# steps); ends with the table of performance goals, met or not, and
+# "bench: N passed, N failed". BENCH_BEFORE=REF adds a column for the library
+# of git REF to the per-stage profile.
+bench: lib build
+	@scripts/bench.sh
 
 # The mock server (`smithycurl serve`): a small awsJson1_0 operation answered
 # from a fixture, BENCH_SERVE_N requests over BENCH_SERVE_CONNS keep-alive
@@ -392,10 +378,11 @@ bench-c: lib build bench-c-progs
 # the same calls made through the client's multi loop (smithycurl_call_async
 # and a wait on a condition variable); CPU and calls/s as ratios to the loop,
 # voluntary context switches per call. `bench/c/stages.sh NAME=LIB...`
-# compares libraries (before and after a change) the same way.
+# (BENCH_STAGES_LIBS here) compares libraries (before and after a change)
+# the same way.
 bench-stages: lib build
 	$(CC) $(CFLAGS_C) -Iinclude -o $(BUILD)/bench-c bench/c/bench.c -lcurl -lpthread -ldl
-	BENCH_STAGES_ENGINE=1 bench/c/stages.sh
+	BENCH_STAGES_ENGINE=1 bench/c/stages.sh $(BENCH_STAGES_LIBS)
 
 # Asynchronous calls: BENCH_ASYNC_CALLS echo calls with BENCH_ASYNC_INFLIGHT
 # (10,000) in flight from one thread, through the completion queue (poll on

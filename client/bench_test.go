@@ -154,7 +154,7 @@ func BenchmarkCallVsC(b *testing.B) {
 			c := benchClient(b)
 			defer c.Close()
 			ctx := context.Background()
-			benchserver.CompareToC(b, benchserver.Start(b)+"/orders", w, 3000, 5, func() error {
+			cpuX, _ := benchserver.CompareToC(b, benchserver.Start(b)+"/orders", w, 3000, 5, func() error {
 				out, err := c.Call(ctx, "CreateOrder", benchserver.Request)
 				if err != nil {
 					return err
@@ -164,6 +164,7 @@ func BenchmarkCallVsC(b *testing.B) {
 				}
 				return nil
 			})
+			benchserver.Goal(fmt.Sprintf("Go client.Call CPU per call / libcurl loop, %d goroutines", w), cpuX, true, 1.25, "x")
 		})
 	}
 }

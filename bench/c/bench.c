@@ -47,6 +47,7 @@
 
 #include "clock.h"
 #include "echo.h"
+#include "goal.h"
 #include "smithycurl.h"
 
 // ---- workers (child processes) ----
@@ -269,6 +270,13 @@ static void throughput(int threads, int calls) {
     }
     printf("  ratio      %d thread%s  %7.2fx calls/s  %6.2fx CPU/call   (smithycurl / libcurl)\n", threads,
            threads > 1 ? "s" : " ", cps[1] / cps[0], us[1] / us[0]);
+    char what[96];
+    snprintf(what, sizeof what, "C API CPU per call / libcurl loop, %d thread%s", threads, threads > 1 ? "s" : "");
+    goal(what, us[1] / us[0], 1, 1.2, "x");
+    if (threads > 1) {
+        snprintf(what, sizeof what, "C API calls/s / libcurl loop, %d threads", threads);
+        goal(what, cps[1] / cps[0], 0, 0.9, "x");
+    }
 }
 
 static void cold(int runs, char *curl_prog, char *sc_prog, char *snapshot, char *floor_prog) {
@@ -310,7 +318,8 @@ static void cold(int runs, char *curl_prog, char *sc_prog, char *snapshot, char 
         printf("  %-30s %6.2fx CPU  %6.2fx wall  %+6.1f MiB\n", ratios[k], cm[k] / cm[0], wm[k] / wm[0],
                (rm[k] - rm[0]) / 1024);
     }
-    printf("  goal: ratio <= 1.3x CPU, <= +6 MiB peak RSS\n");
+    goal("cold start (load, client, one call) CPU / libcurl's one request", cm[1] / cm[0], 1, 1.3, "x");
+    goal("cold start peak RSS over libcurl's one request", (rm[1] - rm[0]) / 1024, 1, 6, " MiB");
 }
 
 int main(int argc, char **argv) {

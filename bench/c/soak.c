@@ -19,6 +19,7 @@
 
 #include "clock.h"
 #include "echo.h"
+#include "goal.h"
 #include "smithycurl.h"
 
 static smithycurl_client *client;
@@ -117,8 +118,7 @@ int main(int argc, char **argv) {
     for (int i = 0; i <= 10; i++) printf(" %.1f", rss_kib[i] / 1024.0);
     printf("; at the end %.1f\n", end / 1024.0);
     long growth = end - rss_kib[1];
-    printf("soak: RSS growth after the first tenth: %+.2f MiB (goal <= 1 MiB: %s)\n", growth / 1024.0,
-           growth <= 1024 ? "met" : "not met");
+    goal("soak: RSS growth after the first tenth", growth / 1024.0, 1, 1, " MiB");
     smithycurl_client_free(client);
     free(expected);
     return failures ? 1 : 0;

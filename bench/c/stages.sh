@@ -15,7 +15,7 @@
 #   BENCH_STAGES_CALLS   calls per measurement (default 4000)
 #   BENCH_STAGES_ROUNDS  rounds (default 3)
 #   BENCH_STAGES_ENGINE  1: also each call through smithycurl_call_async and a
-#                        wait for its completion, the first library's (the
+#                        wait for its completion, the last library's (the
 #                        synchronous call through the client's multi loop)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -41,7 +41,7 @@ for _ in $(seq "$rounds"); do
   for t in 1 2 8; do
     measure libcurl libcurl - "$t"
     for l in "${libs[@]}"; do measure "${l%%=*}" smithycurl "${l#*=}" "$t"; done
-    [ "${BENCH_STAGES_ENGINE:-0}" = 0 ] || measure engine smithycurl-engine "${libs[0]#*=}" "$t"
+    [ "${BENCH_STAGES_ENGINE:-0}" = 0 ] || measure engine smithycurl-engine "${libs[-1]#*=}" "$t"
   done
 done
 echo "per-stage CPU of the echo workload (us per call: the share of perf samples x the measurement's CPU per call),"

@@ -34,6 +34,8 @@ import sys
 import tempfile
 import time
 
+from goal import goal
+
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUILD = os.environ.get("BUILD", os.path.join(REPO, "build"))
 MODEL = os.path.join(REPO, "examples", "httpbin")
@@ -196,6 +198,8 @@ def main() -> int:
             s, h = statistics.median(sc_cpu), statistics.median(hc_cpu)
             print(f"{what + ': http.client+json':<44} {h:8.1f}us {statistics.median(hc_wall):8.1f}us")
             print(f"{what + ': smithycurl':<44} {s:8.1f}us {statistics.median(sc_wall):8.1f}us   {s / h:.2f}x")
+            if op == "echo":
+                goal("Python CPU per call / http.client + json, echo", s / h, True, 0.9)
 
         sc, hc = [], []
         cold(COLD_SMITHYCURL, url)  # untimed: writes the standard library's bytecode under PYCACHE too

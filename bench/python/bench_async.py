@@ -52,6 +52,8 @@ import sys
 import time
 from typing import Any, Callable
 
+from goal import goal
+
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SHARED = os.environ.get("SMITHYCURL_SHARED") or os.path.join(REPO, "..", "shared")
 MODEL = os.path.join(SHARED, "models", "aws", "dynamodb.json")
@@ -300,15 +302,18 @@ def main() -> int:
     for mode in ("aiohttp", "aio", "sync"):
         print(f"{names[mode]:<44} {med[mode]:8.1f}us {statistics.median(wall[mode]):8.1f}us")
     ratio = med["aio"] / med["aiohttp"]
-    print(f"CPU per call, smithycurl.aio / aiohttp: {ratio:.2f}x (goal <= 1.0x: {'met' if ratio <= 1.0 else 'NOT met'}); "
+    goal("Python smithycurl.aio CPU per call / aiohttp + json", ratio, True, 1.0)
+    print(f"CPU per call, smithycurl.aio / aiohttp: {ratio:.2f}x; "
           f"sync on 64 threads / smithycurl.aio: {med['sync'] / med['aio']:.2f}x")
     print(f"memory per in-flight call ({n} in flight, server answering after 3 s):")
     d = mem["aio", 0]
-    print(f"  default limits (100 on the wire): smithycurl.aio {d:.1f} KiB (goal <= 16 KiB: {'met' if d <= 16 else 'NOT met'}), "
+    print(f"  default limits (100 on the wire): smithycurl.aio {d:.1f} KiB, "
           f"aiohttp {mem['aiohttp', 0]:.1f} KiB")
     m = mem["aio", n]
-    print(f"  all {n} on the wire: smithycurl.aio {m:.1f} KiB (goal <= 16 KiB: {'met' if m <= 16 else 'NOT met'}), "
+    print(f"  all {n} on the wire: smithycurl.aio {m:.1f} KiB, "
           f"aiohttp {mem['aiohttp', n]:.1f} KiB")
+    goal("Python smithycurl.aio memory per in-flight call, 100 on the wire", d, True, 16, " KiB")
+    goal(f"Python smithycurl.aio memory per in-flight call, {n} on the wire", m, True, 16, " KiB")
     return 0
 
 

@@ -21,6 +21,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(REPO, "bindings", "python"))
 
 import smithycurl  # noqa: E402
+from goal import goal  # noqa: E402
 
 try:
     import boto3  # noqa: E402
@@ -126,6 +127,9 @@ print(f"DynamoDB on dynalite, {N} sequential calls per row (per-call figures: wa
 print(f"{'':10} {'smithycurl wall':>16} {'CPU':>9} {'boto3 wall':>11} {'CPU':>9} {'CPU ratio':>10}")
 for op, sw, scpu, bw, bcpu in rows:
     print(f"{op:10} {sw:13.0f} µs {scpu:6.0f} µs {bw:8.0f} µs {bcpu:6.0f} µs {scpu / bcpu:9.2f}x")
+for op, _, scpu, _, bcpu in rows:
+    if op in ("GetItem", "PutItem"):
+        goal(f"Python DynamoDB {op} CPU per call / boto3", scpu / bcpu, True, 0.2)
 print(f"client creation (model load included), median of 5: smithycurl {sc_create:.1f} ms, boto3 {b3_create:.1f} ms")
 ps, pb = statistics.median(process["smithycurl"]), statistics.median(process["boto3"])
 pn = statistics.median(process["smithycurl, no .pyc"])

@@ -26,6 +26,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/smithycurl/smithycurl/testing/servers/benchserver"
 )
 
 const fixtures = `{"GetItem": [{"match": {"id": "pen"}, "output": {"id": "pen", "name": "A pen", "price": 3}}]}`
@@ -117,6 +119,7 @@ func run(bin, modelPath string, conns, requests, warmup int, limit time.Duration
 		float64(rssStart)/(1<<20), warmup, float64(rssEnd)/(1<<20), requests)
 	fmt.Printf("serve: load average %s (2-core machine shared with the load generator)\n",
 		strings.Join(strings.Fields(string(loadavg))[:3], " "))
+	benchserver.Goal("serve: requests/s, awsJson1_0 GetItem from a fixture", float64(requests)/took.Seconds(), false, 20000, "")
 	if float64(rssEnd) > float64(rssStart)*(1+growth) {
 		return fmt.Errorf("the server's RSS grew from %d to %d bytes over %d requests", rssStart, rssEnd, requests)
 	}

@@ -137,8 +137,9 @@ func GoLoop(workers, calls int, fn func() error) (wall, cpu time.Duration, err e
 // libcurl loop on url (CLoop, the same calls over as many threads)
 // alternately, rounds times each, and reports the medians: CPU per call
 // and calls/s of each, and their ratios (fn / C: "cpu-x", "calls/s-x"),
-// measured in the same run. It ignores b.N: run it with -benchtime 1x.
-func CompareToC(b *testing.B, url string, workers, calls, rounds int, fn func() error) {
+// measured in the same run, and returns the two ratios. It ignores b.N:
+// run it with -benchtime 1x.
+func CompareToC(b *testing.B, url string, workers, calls, rounds int, fn func() error) (cpuX, cpsX float64) {
 	calls = calls / workers * workers
 	var cpu [2][]float64
 	var cps [2][]float64
@@ -172,4 +173,22 @@ func CompareToC(b *testing.B, url string, workers, calls, rounds int, fn func() 
 	b.ReportMetric(goCPS, "calls/s")
 	b.ReportMetric(cCPS, "c-calls/s")
 	b.ReportMetric(goCPS/cCPS, "calls/s-x")
+	return goCPU / cCPU, goCPS / cCPS
+}
+
+// Goal prints the line of one performance goal, the form every benchmark
+// prints and scripts/bench.sh collects into make bench's goal table
+// (bench/c/goal.h): "goal: WHAT: MEASURED (goal OP TARGET): met|NOT met".
+// atMost says measured must be <= target (else >=). The line starts on a
+// line of its own: go test prints a benchmark's name before running it.
+func Goal(what string, measured float64, atMost bool, target float64, unit string) {
+	met, op := measured <= target, "<="
+	if !atMost {
+		met, op = measured >= target, ">="
+	}
+	verdict := "met"
+	if !met {
+		verdict = "NOT met"
+	}
+	fmt.Printf("\ngoal: %s: %.2f%s (goal %s %.2f%s): %s\n", what, measured, unit, op, target, unit, verdict)
 }
