@@ -20,17 +20,19 @@ import (
 type Env struct {
 	// Lookup returns an environment variable; nil: os.LookupEnv.
 	Lookup func(name string) (string, bool)
-	// Home is the home folder; "": os.UserHomeDir.
+	// Home is the home folder; "": Lookup's HOME, else os.UserHomeDir.
 	Home string
 }
 
 // Get returns a variable's value ("" when unset).
 func (e Env) Get(name string) string {
-	v, _ := e.lookup(name)
+	v, _ := e.Var(name)
 	return v
 }
 
-func (e Env) lookup(name string) (string, bool) {
+// Var returns a variable's value and whether it is set: a variable set to
+// "" is not an unset one (botocore's `name in os.environ`).
+func (e Env) Var(name string) (string, bool) {
 	if e.Lookup != nil {
 		return e.Lookup(name)
 	}
@@ -41,6 +43,11 @@ func (e Env) lookup(name string) (string, bool) {
 func (e Env) HomeDir() string {
 	if e.Home != "" {
 		return e.Home
+	}
+	if e.Lookup != nil {
+		if h, _ := e.Lookup("HOME"); h != "" {
+			return h
+		}
 	}
 	h, _ := os.UserHomeDir()
 	return h

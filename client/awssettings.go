@@ -26,6 +26,14 @@ func WithAWSConfig(c *awsconfig.Config) Option {
 	return optionFunc(func(o *options) { o.awsConfig = c })
 }
 
+// WithEnv reads the AWS settings and credentials from env's variables and
+// home folder when WithAWSConfig is not given; the zero Env is the
+// process's (os.LookupEnv). The C library passes the C environment, so that
+// setenv, putenv and Python's os.environ after it loaded are seen.
+func WithEnv(env awsconfig.Env) Option {
+	return optionFunc(func(o *options) { o.env = env })
+}
+
 // AWSSettings returns the AWS settings New would read for svc with opts
 // (of which WithProfile and WithAWSConfig count), before the other options
 // override them; ok is false for a service that reads none.
@@ -53,7 +61,7 @@ func (o *options) awsSettings(svc *model.Service) (awsconfig.Settings, error) {
 	cfg := o.awsConfig
 	if cfg == nil {
 		var err error
-		if cfg, err = awsconfig.Load(awsconfig.Env{}); err != nil {
+		if cfg, err = awsconfig.Load(o.env); err != nil {
 			return awsconfig.Settings{}, err
 		}
 		o.awsConfig = cfg

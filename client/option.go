@@ -40,6 +40,7 @@ type options struct {
 	frontEnd     [2]string         // WithFrontEnd: name, version ("": go)
 	profile      string            // WithProfile
 	awsConfig    *awsconfig.Config // WithAWSConfig
+	env          awsconfig.Env     // WithEnv
 	// sigv4aRegionSet, from the AWS settings, replaces the endpoint
 	// rules' signingRegionSet.
 	sigv4aRegionSet []string

@@ -45,11 +45,11 @@ type containerProvider struct {
 
 func (p *containerProvider) Retrieve(ctx context.Context) (identity.AWS, error) {
 	variable := "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI"
-	rel, isRel := lookupEnv(p.env, variable)
+	rel, isRel := p.env.Var(variable)
 	uri := "http://" + containerHost + rel
 	if !isRel {
 		variable = "AWS_CONTAINER_CREDENTIALS_FULL_URI"
-		full, ok := lookupEnv(p.env, variable)
+		full, ok := p.env.Var(variable)
 		if !ok {
 			return identity.AWS{}, fmt.Errorf("container: AWS_CONTAINER_CREDENTIALS_RELATIVE_URI, AWS_CONTAINER_CREDENTIALS_FULL_URI not set: %w", ErrNotFound)
 		}
@@ -143,7 +143,7 @@ func containerURL(variable, uri string) (*url.URL, error) {
 // containerToken is the Authorization value: the token file's content, or
 // else the token variable's. CR or LF (or any control character) refused.
 func containerToken(env awsconfig.Env) (string, error) {
-	if path, ok := lookupEnv(env, "AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE"); ok {
+	if path, ok := env.Var("AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE"); ok {
 		b, err := readCapped(path, 64<<10)
 		if err != nil {
 			return "", fmt.Errorf("AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE: %w", err)
@@ -153,7 +153,7 @@ func containerToken(env awsconfig.Env) (string, error) {
 		}
 		return string(b), nil
 	}
-	tok, ok := lookupEnv(env, "AWS_CONTAINER_AUTHORIZATION_TOKEN")
+	tok, ok := env.Var("AWS_CONTAINER_AUTHORIZATION_TOKEN")
 	if !ok {
 		return "", nil
 	}

@@ -3,7 +3,6 @@ package credentials
 import (
 	"context"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/smithycurl/smithycurl/awsconfig"
@@ -98,13 +97,4 @@ func parseExpiry(name, v string) (time.Time, error) {
 		return time.Time{}, fmt.Errorf("%s is not an RFC 3339 time", name)
 	}
 	return t, nil
-}
-
-// lookupEnv tells a variable set to "" from one not set, as botocore's
-// `name in os.environ` does.
-func lookupEnv(env awsconfig.Env, name string) (string, bool) {
-	if env.Lookup != nil {
-		return env.Lookup(name)
-	}
-	return os.LookupEnv(name)
 }

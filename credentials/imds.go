@@ -83,7 +83,7 @@ func imdsConfig(env awsconfig.Env, opts Options) (imdsSettings, error) {
 	name := opts.profileName(cfg)
 	prof := cfg.Profile(name)
 	get := func(variable, key string) (v, where string, ok bool) {
-		if v, ok := lookupEnv(env, variable); ok {
+		if v, ok := env.Var(variable); ok {
 			return v, variable, true
 		}
 		if v, ok := prof.Get(key); ok {

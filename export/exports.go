@@ -617,6 +617,7 @@ func (o *optionsH) clientOptions() []client.Option {
 		opts = append(opts, client.WithAWSCredentials(*o.aws))
 	}
 	opts = append(opts, o.ids.options()...)
+	opts = append(opts, client.WithEnv(processEnv))
 	if o.profile != "" {
 		opts = append(opts, client.WithProfile(o.profile))
 	}

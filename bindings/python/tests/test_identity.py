@@ -158,7 +158,7 @@ def test_profile_missing(model: smithycurl.Model, canned: CannedServer) -> None:
 
 
 def test_profile_region(tmp_path: Any, canned: CannedServer) -> None:
-    # The library reads the environment when it loads: a fresh interpreter.
+    # A fresh interpreter whose environment names the files from the start.
     config = tmp_path / "config"
     config.write_text("[profile dev]\nregion = eu-west-3\n")
     code = textwrap.dedent("""
@@ -175,6 +175,30 @@ def test_profile_region(tmp_path: Any, canned: CannedServer) -> None:
     assert "Credential=AKIDPROFILE/" in header(canned, "Authorization")
     assert "/eu-west-3/echo/aws4_request" in header(canned, "Authorization")
     assert os.environ.get("AWS_CONFIG_FILE") != str(config)
+
+
+def test_environment_changed_after_loading(model: smithycurl.Model, canned: CannedServer, tmp_path: Any,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    # os.environ set after the library loaded is what the next client reads,
+    # as botocore reads it (Go's copy of the environment is the load's).
+    config = tmp_path / "config"
+    config.write_text("[profile later]\nregion = ap-south-2\n")
+    monkeypatch.setenv("AWS_CONFIG_FILE", str(config))
+    monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", str(tmp_path / "credentials"))
+    monkeypatch.setenv("AWS_PROFILE", "later")
+    monkeypatch.delenv("AWS_REGION", raising=False)
+    monkeypatch.delenv("AWS_DEFAULT_REGION", raising=False)
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "AKIDLATER")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "SECRET-LATER")
+    with model.client(endpoint=canned.url, retries=False) as c:
+        c.signed()
+    auth = header(canned, "Authorization")
+    assert "Credential=AKIDLATER/" in auth
+    assert "/ap-south-2/echo/aws4_request" in auth
+    monkeypatch.setenv("AWS_REGION", "eu-north-1")
+    with model.client(endpoint=canned.url, retries=False) as c:
+        c.signed()
+    assert "/eu-north-1/echo/aws4_request" in header(canned, "Authorization")
 
 
 def test_async_client(model: smithycurl.Model, canned: CannedServer) -> None:
