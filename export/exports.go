@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 	"unsafe"
@@ -40,6 +41,9 @@ type clientH struct {
 	ctx    context.Context // ends when the handle is freed (async.go)
 	cancel context.CancelCauseFunc
 	gate   *gate // runs its asynchronous calls (gate.go)
+	// The context of its asynchronous calls on each queue (ctxFor).
+	queuesMu sync.Mutex
+	queues   map[*queueH]queueCtx
 	// release drops the client's hold on its options' identity callbacks.
 	release func()
 }

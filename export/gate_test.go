@@ -34,6 +34,10 @@ func TestGate(t *testing.T) {
 	}
 	before := runtime.NumGoroutine()
 	cl := newClientH(c)
+	// One goroutine per transfer slot: none of them ever waits for one.
+	if cl.gate.max != c.MaxTransfers() {
+		t.Fatalf("the gate runs %d goroutines, want the engine's %d transfers", cl.gate.max, c.MaxTransfers())
+	}
 	const n = 2000
 	var mu sync.Mutex
 	codes := map[int]int{}
