@@ -22,6 +22,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/smithycurl/smithycurl/awsconfig"
 	"github.com/smithycurl/smithycurl/client/awscustom"
 	"github.com/smithycurl/smithycurl/internal/jsonstr"
 	"github.com/smithycurl/smithycurl/model"
@@ -54,8 +55,9 @@ type Client struct {
 	bucketInEndpoint bool
 	isAWS            bool // an AWS service (aws.api#service): its SDKs' retry codes apply
 	quota            *retryQuota
-	limiter          *rateLimiter // the adaptive retry mode's (ratelimit.go); nil in standard mode
-	awsHeaders       bool         // an AWS service: the SDKs' invocation headers (useragent.go)
+	limiter          *rateLimiter   // the adaptive retry mode's (ratelimit.go); nil in standard mode
+	awsHeaders       bool           // an AWS service: the SDKs' invocation headers (useragent.go)
+	lambda           *awsconfig.Env // created in an AWS Lambda function: its environment, for X-Amzn-Trace-Id (tracehdr.go)
 	opts             options
 	creds            credentials
 	plans            sync.Map // *model.Operation -> *callPlan
@@ -146,6 +148,11 @@ func New(m *model.Model, serviceID model.ShapeID, endpoint string, opts ...Optio
 	c := &Client{model: m, svc: svc, codec: codec, endpoint: u, rules: rules, opts: o, creds: o.creds,
 		region: o.endpoint.region, bucketInEndpoint: bucketInEndpoint, isAWS: svc.Shape.HasTrait(traitAWSService),
 		quota: newRetryQuota(o.retry), awsHeaders: awsHeaders}
+	if awsHeaders && o.awsConfig != nil {
+		if _, ok := o.awsConfig.Env.Var(lambdaEnv); ok {
+			c.lambda = &o.awsConfig.Env
+		}
+	}
 	c.express.MaxEntries = expressCacheSize
 	c.SetResponder(o.responder)
 	if c.discovery, err = newDiscovery(svc, o.discovery, explicitEndpoint); err != nil {

@@ -123,10 +123,12 @@ var osMetadata = sync.OnceValue(func() string {
 })
 
 // sdkHeaders sets the invocation headers of an AWS service's attempt:
-// amz-sdk-invocation-id, the same on every attempt of a call, and
-// amz-sdk-request: attempt=N; max=M.
+// amz-sdk-invocation-id, the same on every attempt of a call,
+// amz-sdk-request: attempt=N; max=M, and in a Lambda function
+// X-Amzn-Trace-Id (tracehdr.go).
 func (c *Client) sdkHeaders(h wire.Header, invocation string, attempt int) {
 	h.Set(invocationIDHeader, invocation)
+	c.setTraceID(h)
 	h.Set(sdkRequestHeader, "attempt="+strconv.Itoa(attempt)+"; max="+strconv.Itoa(c.opts.retry.MaxAttempts))
 }
 

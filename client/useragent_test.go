@@ -217,3 +217,58 @@ func TestRetryModeSettings(t *testing.T) {
 		}
 	}
 }
+
+// In an AWS Lambda function (AWS_LAMBDA_FUNCTION_NAME set) an AWS
+// service's requests carry the invocation's trace id in X-Amzn-Trace-Id,
+// read at each call and percent-encoded as botocore's
+// add_recursion_detection_header does; never over the caller's header, and
+// not outside Lambda.
+func TestLambdaTraceID(t *testing.T) {
+	srv := newHeaderServer(t)
+	vars := map[string]string{"AWS_LAMBDA_FUNCTION_NAME": "fn", "_X_AMZN_TRACE_ID": "Root=1-5759e988-bd862e3fe1be46a994272793;Sampled=1"}
+	var mu sync.Mutex
+	cfg := awsConfig(t, nil, "")
+	cfg.Env.Lookup = func(name string) (string, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		v, ok := vars[name]
+		return v, ok
+	}
+	creds := client.WithAWSCredentials(client.AWSCredentials{AccessKeyID: "AKID", SecretAccessKey: "secret", Region: "us-east-1"})
+	newClient := func(opts ...client.Option) *client.Client {
+		c, err := client.New(loadAWSModel(t, "dynamodb.json"), "com.amazonaws.dynamodb#DynamoDB_20120810", srv.URL,
+			append([]client.Option{creds, client.WithAWSConfig(cfg)}, opts...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		return c
+	}
+	call := func(c *client.Client, opts ...client.CallOption) string {
+		t.Helper()
+		if _, err := c.Call(context.Background(), "ListTables", []byte(`{}`), opts...); err != nil {
+			t.Fatal(err)
+		}
+		got := srv.requests()
+		return got[len(got)-1].Get("X-Amzn-Trace-Id")
+	}
+	c := newClient()
+	if h := call(c); h != vars["_X_AMZN_TRACE_ID"] {
+		t.Errorf("X-Amzn-Trace-Id %q, want %q", h, vars["_X_AMZN_TRACE_ID"])
+	}
+	mu.Lock()
+	vars["_X_AMZN_TRACE_ID"] = "foo(bar) baz/é\n[x]{y}\"q\",'"
+	mu.Unlock()
+	if h, want := call(c), `foo%28bar%29%20baz%2F%C3%A9%0A[x]{y}"q",'`; h != want {
+		t.Errorf("the next invocation's X-Amzn-Trace-Id %q, want %q (Python's quote)", h, want)
+	}
+	if h := call(c, client.WithCallHeader("X-Amzn-Trace-Id", "mine")); h != "mine" {
+		t.Errorf("X-Amzn-Trace-Id %q, want the caller's", h)
+	}
+	mu.Lock()
+	delete(vars, "AWS_LAMBDA_FUNCTION_NAME")
+	mu.Unlock()
+	if h := call(newClient()); h != "" {
+		t.Errorf("outside Lambda: X-Amzn-Trace-Id %q, want none", h)
+	}
+}
