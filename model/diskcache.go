@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
@@ -21,7 +20,7 @@ import (
 // $XDG_CACHE_HOME/smithycurl/models (~/.cache/smithycurl/models).
 //
 //	header  magic (8 bytes) | entry format version (u32 LE) | key (32 bytes) |
-//	        CRC-32C of the body (u32 LE) | body length (u64 LE)
+//	        CRC-32 of the body (u32 LE) | body length (u64 LE)
 //	body    the load's events (uvarint count; each: severity byte, then
 //	        uvarint-prefixed id, shape, file, message and uvarint line,
 //	        column), then the model's snapshot (snapshot.go)
@@ -35,7 +34,7 @@ import (
 
 const (
 	cacheEntryMagic   = "\x93SCCACH\n"
-	cacheEntryVersion = 1
+	cacheEntryVersion = 2
 	cacheHeaderSize   = len(cacheEntryMagic) + 4 + 32 + 4 + 8
 	cacheEntrySuffix  = ".scmodel"
 	// maxDiskEntries bounds the entries of a cache folder.
@@ -110,7 +109,7 @@ func decodeCacheEntry(name string, key [32]byte, data []byte) (*Model, []Event, 
 	if size != uint64(len(body)) {
 		return nil, nil, errors.New("truncated")
 	}
-	if crc32.Checksum(body, crc32.MakeTable(crc32.Castagnoli)) != sum {
+	if checksum(body) != sum {
 		return nil, nil, errors.New("checksum mismatch")
 	}
 	r := snapReader{src: unsafe.String(unsafe.SliceData(body), len(body))}
@@ -155,7 +154,7 @@ func encodeCacheEntry(key [32]byte, m *Model, events []Event) []byte {
 	out = append(out, cacheEntryMagic...)
 	out = binary.LittleEndian.AppendUint32(out, cacheEntryVersion)
 	out = append(out, key[:]...)
-	out = binary.LittleEndian.AppendUint32(out, crc32.Checksum(body, crc32.MakeTable(crc32.Castagnoli)))
+	out = binary.LittleEndian.AppendUint32(out, checksum(body))
 	out = binary.LittleEndian.AppendUint64(out, uint64(len(body)))
 	return append(out, body...)
 }
