@@ -152,7 +152,9 @@ TOKEN_FN = ctypes.CFUNCTYPE(c_int, c_void_p, P(Token), c_void_p, c_size_t)
 
 class Library:
     """The loaded library: its ctypes functions as attributes, named without
-    the ``smithycurl_`` prefix (``lib.call``, ``lib.result_free``)."""
+    the ``smithycurl_`` prefix (``lib.call``, ``lib.result_free``), each
+    declared on its first use (a process uses a few of the table's hundred:
+    declaring them all cost every first client 1.5 ms)."""
 
     def __init__(self, cdll: ctypes.CDLL, path: str) -> None:
         self.cdll = cdll
@@ -163,18 +165,38 @@ class Library:
     def has(self, name: str) -> bool:
         """Whether the library has the function (one of _OPTIONAL may be
         missing from an older library)."""
-        return name in self.__dict__
+        try:
+            getattr(self, name)
+        except (AttributeError, errors.LibraryError):
+            return False
+        return True
 
-    def __getattr__(self, name: str) -> Any:  # the declared functions
+    def declare_all(self) -> None:
+        """Declares every function of the table the library has (the ABI
+        test compares them all with the header)."""
+        for name in _FUNCTIONS:
+            self.has(name)
+
+    def __getattr__(self, name: str) -> Any:  # a function not yet declared
+        spec = _FUNCTIONS.get(name)
+        cdll = self.__dict__.get("cdll")
+        if spec is not None and cdll is not None:
+            func = _function(cdll, name, spec)
+            if func is not None:
+                setattr(self, name, func)  # later lookups skip __getattr__
+                return func
         if name in _OPTIONAL:
             raise errors.LibraryError(
                 f"{self.path} has no smithycurl_{name}: the library is older than this package "
                 "(for instance its asynchronous API, smithycurl.aio); rebuild it (make lib)")
+        if spec is not None:
+            raise errors.LibraryError(f"{self.path} has no smithycurl_{name}: not a library this package can use; "
+                                      "rebuild it (make lib)")
         raise AttributeError(f"libsmithycurl has no function smithycurl_{name}")
 
 
 def _strerror(cdll: ctypes.CDLL, code: int) -> str:
-    raw = cdll.smithycurl_strerror(code)
+    raw = _function(cdll, "strerror", _FUNCTIONS["strerror"])(code)
     return str(raw.decode()) if raw else "unknown code"
 
 
@@ -340,23 +362,26 @@ _OPTIONAL = frozenset({"mock_start", "mock_stop", "queue_new", "queue_fd", "queu
                        "options_set_disable_request_compression", "options_set_app_id", "options_set_front_end"})
 
 
+def _function(cdll: ctypes.CDLL, name: str, spec: tuple[Any, list[Any], bool]) -> Any:
+    """The library's function smithycurl_NAME declared as the table says;
+    None when the library has no such symbol."""
+    try:
+        func = getattr(cdll, "smithycurl_" + name)
+    except AttributeError:
+        return None
+    restype, argtypes, checked = spec
+    func.restype = restype
+    func.argtypes = argtypes
+    if checked:
+        func._sc_cdll = cdll
+        func.errcheck = _errcheck
+    return func
+
+
 def _declare(cdll: ctypes.CDLL) -> Library:
     lib = Library(cdll, getattr(cdll, "_name", "?"))
-    for name, (restype, argtypes, checked) in _FUNCTIONS.items():
-        try:
-            func = getattr(cdll, "smithycurl_" + name)
-        except AttributeError:
-            if name in _OPTIONAL:
-                continue
-            raise
-        func.restype = restype
-        func.argtypes = argtypes
-        if checked:
-            func._sc_cdll = cdll
-            func.errcheck = _errcheck
-        setattr(lib, name, func)
-    lib.version = cdll.smithycurl_version().decode()
-    lib.version_number = cdll.smithycurl_version_number()
+    lib.version = _function(cdll, "version", _FUNCTIONS["version"])().decode()
+    lib.version_number = _function(cdll, "version_number", _FUNCTIONS["version_number"])()
     return lib
 
 
@@ -400,12 +425,11 @@ def load() -> Library:
             except OSError as e:
                 tried.append(f"  {where}: {path}: {e}")
                 continue
-            try:
-                cdll.smithycurl_version_number.restype = c_int
-                number = cdll.smithycurl_version_number()
-            except AttributeError:
+            version_number = _function(cdll, "version_number", _FUNCTIONS["version_number"])
+            if version_number is None:
                 tried.append(f"  {where}: {path}: not libsmithycurl (no smithycurl_version_number)")
                 continue
+            number = version_number()
             if number < REQUIRED_VERSION or number >> 16 != REQUIRED_VERSION >> 16:
                 tried.append(
                     f"  {where}: {path}: version {number >> 16}.{(number >> 8) & 255}.{number & 255}, "

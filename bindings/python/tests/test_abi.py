@@ -381,6 +381,7 @@ def declared() -> list[tuple[str, str, Any]]:
     declares: the loaded library's (as _lib declared them) and those kept
     in any module of the package."""
     lib = _lib.load()
+    lib.declare_all()
     found: dict[int, tuple[str, str, Any]] = {}
     for where, names in (("_lib (the loaded CDLL)", vars(lib.cdll)), ("_lib.Library", vars(lib))):
         for v in names.values():
