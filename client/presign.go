@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"net/http"
 	"net/url"
 	"strings"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/protocol"
 	"github.com/smithycurl/smithycurl/sigv4"
+	"github.com/smithycurl/smithycurl/wire"
 )
 
 // Presigned is a request signed in its URL (SigV4's query form): anyone
@@ -23,7 +23,9 @@ type Presigned struct {
 	// SignedHeader are the headers signed besides Host: the request must
 	// be sent with them, as they are (empty for most presigned URLs; an
 	// S3 PutObject's ContentType, for one, is signed and must be sent).
-	SignedHeader http.Header
+	// A wire.Header, whose methods are http.Header's: http.Header(h)
+	// converts it (the C library links no net/http).
+	SignedHeader wire.Header
 	Expires      time.Time
 }
 
@@ -146,10 +148,10 @@ func (c *Client) presign(ctx context.Context, op *model.Operation, input []byte,
 	if err != nil {
 		return nil, usageError(op.Shape.ID, "presigning %s: %v", op.Name, err)
 	}
-	out := &Presigned{URL: p.URL, Method: req.Method, SignedHeader: http.Header{}, Expires: at.Add(expires.Truncate(time.Second))}
+	out := &Presigned{URL: p.URL, Method: req.Method, SignedHeader: wire.Header{}, Expires: at.Add(expires.Truncate(time.Second))}
 	for _, name := range strings.Split(p.SignedHeaders, ";") {
 		if name != "host" {
-			out.SignedHeader[http.CanonicalHeaderKey(name)] = req.Header.Values(name)
+			out.SignedHeader[wire.CanonicalHeaderKey(name)] = req.Header.Values(name)
 		}
 	}
 	return out, nil

@@ -10,13 +10,13 @@ import (
 	"net"
 	"unsafe"
 
-	"github.com/smithycurl/smithycurl/serve"
+	"github.com/smithycurl/smithycurl/internal/mock"
 )
 
-// mockH is a smithycurl_mock: a running serve.Server and its URL, which C
+// mockH is a smithycurl_mock: a running mock server (internal/mock, the server of serve.Start) and its URL, which C
 // holds until smithycurl_mock_stop.
 type mockH struct {
-	r   *serve.Running
+	r   *mock.Running
 	url *C.char // malloc'd
 }
 
@@ -46,25 +46,25 @@ func scx_mock_start(mh C.uintptr_t, svc, file, doc *C.char, seed, maxBody C.long
 	if err != nil {
 		return fail(&m.errBox, codeNotFound, "%v", err)
 	}
-	opts := []serve.Option{serve.WithSeed(int64(seed))}
+	opts := []mock.Option{mock.WithSeed(int64(seed))}
 	if maxBody > 0 {
-		opts = append(opts, serve.WithMaxBody(int64(maxBody)))
+		opts = append(opts, mock.WithMaxBody(int64(maxBody)))
 	}
 	if file != nil {
 		path, ok := goString(file)
 		if !ok {
 			return fail(&m.errBox, codeInvalidUTF8, "the fixtures file's path is not valid UTF-8")
 		}
-		opts = append(opts, serve.WithFixturesFile(path))
+		opts = append(opts, mock.WithFixturesFile(path))
 	}
 	if doc != nil {
 		text := []byte(C.GoString(doc))
 		if code, msg := jsonProblem("the fixtures JSON", text); code != codeOK {
 			return fail(&m.errBox, C.int(code), "%s", msg)
 		}
-		opts = append(opts, serve.WithFixtures(text))
+		opts = append(opts, mock.WithFixtures(text))
 	}
-	r, err := serve.Start(m.m, s, opts...)
+	r, err := mock.Start(m.m, s, opts...)
 	if err != nil {
 		var oe *net.OpError // no port to listen on
 		if errors.As(err, &oe) {

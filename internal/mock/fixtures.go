@@ -1,4 +1,4 @@
-package serve
+package mock
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/smithycurl/smithycurl/internal/respond"
 	"github.com/smithycurl/smithycurl/model"
+	"github.com/smithycurl/smithycurl/wire"
 )
 
 // A fixtures file is a JSON object keyed by operation name; each holds a
@@ -179,7 +180,7 @@ func (s *Server) checkEntry(op *model.Operation, raw json.RawMessage) (entry, er
 		if e.answer.Header == nil {
 			e.answer.Header = map[string][]string{}
 		}
-		e.answer.Header.Add(k, v)
+		wire.Header(e.answer.Header).Add(k, v)
 	}
 	return e, nil
 }

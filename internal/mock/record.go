@@ -1,4 +1,4 @@
-package serve
+package mock
 
 import (
 	"bufio"
@@ -9,7 +9,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"os"
 	"sync"
 	"unicode/utf8"
@@ -161,7 +160,7 @@ func (r *recorder) write(m *model.Model, op *model.Operation, input []byte, resp
 	}
 	line := recordLine{Operation: op.Name, Input: key, Response: recordResponse{Status: resp.Status}}
 	for k, vs := range resp.Header {
-		if hopByHop(k) || http.CanonicalHeaderKey(k) == "Set-Cookie" {
+		if HopByHop(k) || wire.CanonicalHeaderKey(k) == "Set-Cookie" {
 			continue
 		}
 		if line.Response.Headers == nil {
@@ -260,7 +259,7 @@ func (r *replay) add(svc *model.Service, line []byte) error {
 		return fmt.Errorf("operation %s: status %d is not an HTTP status", op.Name, resp.Status)
 	}
 	for k, vs := range rl.Response.Headers {
-		resp.Header[http.CanonicalHeaderKey(k)] = vs
+		resp.Header[wire.CanonicalHeaderKey(k)] = vs
 	}
 	switch {
 	case rl.Response.Body != nil && rl.Response.BodyBase64 != nil:

@@ -1,10 +1,9 @@
-package serve
+package mock
 
 import (
 	"context"
 	"fmt"
 	"math/big"
-	"net/http"
 	"strconv"
 	"strings"
 
@@ -30,7 +29,8 @@ type Answer struct {
 	// Status replaces the response's status, 0 keeps the protocol's.
 	Status int
 	// Header is added to the response's headers.
-	Header http.Header
+	// (http.Header and wire.Header values are both assignable.)
+	Header map[string][]string
 	// Response, when set, is sent as it is and the rest is not looked at
 	// (a recorded response).
 	Response *wire.Response
