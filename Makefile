@@ -248,9 +248,9 @@ BENCH_S3_1KB ?= 300
 BENCH_S3_1MB ?= 30
 bench-aws: lib
 	$(GO) run ./cmd/smithycurl gen go --model $${SMITHYCURL_SHARED:-../shared}/models/aws/dynamodb.json --package typeddynamo -o bench/build/_typeddynamo
+	$(GO) run ./cmd/smithycurl gen go --model $${SMITHYCURL_SHARED:-../shared}/models/aws-large/s3.json --package typeds3 -o bench/build/_typeds3
 	cd bench && $(GO) test -tags typedbench -run '^$$' -bench 'DynamoDB' -benchtime $(BENCH_N)x -benchmem .
 	cd bench && $(GO) test -run '^$$' -bench 'NewClient' -benchtime 20x -benchmem .
-	$(GO) run ./cmd/smithycurl gen go --model $${SMITHYCURL_SHARED:-../shared}/models/aws-large/s3.json --package typeds3 -o bench/build/_typeds3
 	cd bench && $(GO) test -tags typedbench -run '^$$' -bench 'S3/1KB' -benchtime $(BENCH_S3_1KB)x . && \
 	$(GO) test -tags typedbench -run '^$$' -bench 'S3/1MB' -benchtime $(BENCH_S3_1MB)x .
 	@command -v $(PYTHON) >/dev/null && $(PYTHON) -c 'import boto3' 2>/dev/null || { echo "bench-aws: the Python comparison needs python3-boto3 (apt-get install python3-boto3)"; exit 1; }
