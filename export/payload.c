@@ -56,7 +56,7 @@ smithycurl_code smithycurl_call_payload_async(smithycurl_client *client, const c
                                               size_t input_len, const smithycurl_payload *payload,
                                               smithycurl_cancel_token *cancel, smithycurl_done_fn done,
                                               void *user_data) {
-    CALL_PROLOGUE(!done, SMITHYCURL_E_INVALID_ARGUMENT);
+    ASYNC_PROLOGUE(!done, SMITHYCURL_E_INVALID_ARGUMENT);
     int mode;
     const void *data;
     size_t len;
@@ -69,7 +69,7 @@ smithycurl_code smithycurl_call_payload_async(smithycurl_client *client, const c
 smithycurl_code smithycurl_call_payload_queued(smithycurl_client *client, const char *operation, const char *input,
                                                size_t input_len, const smithycurl_payload *payload,
                                                smithycurl_cancel_token *cancel, smithycurl_queue *queue, void *tag) {
-    CALL_PROLOGUE(!queue, SMITHYCURL_E_INVALID_HANDLE);
+    ASYNC_PROLOGUE(!queue, SMITHYCURL_E_INVALID_HANDLE);
     int mode;
     const void *data;
     size_t len;

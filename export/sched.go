@@ -39,7 +39,9 @@ import (
 //     GOMAXPROCS is raised to one more than the number of live threads
 //     that have called smithycurl_call (never above maxProcs, never
 //     lowered, and not at all when the GOMAXPROCS environment variable is
-//     set). Go code runs only briefly per call, so the extra Ps are slots
+//     set). An asynchronous call started from a completion callback, on one
+//     of the runtime's threads, does not count it (ASYNC_PROLOGUE in
+//     entry.h): that thread has its P. Go code runs only briefly per call, so the extra Ps are slots
 //     for waiting threads, not extra parallel work.
 //
 // The hints come from C (smithycurl.c, sched_hints): the clock and the

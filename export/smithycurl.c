@@ -73,6 +73,18 @@ int scx_sched_hints(int *threads) {
     return hints;
 }
 
+// scx_library_thread is set on the Go runtime's threads that run a
+// completion callback (scx_done_invoke): a thread of the runtime stays one.
+static __thread int scx_library_thread;
+
+// scx_async_hints: scx_sched_hints, but on a library thread the yield hint
+// alone, the thread not counted (see ASYNC_PROLOGUE in entry.h).
+int scx_async_hints(int *threads) {
+    if (!scx_library_thread) return scx_sched_hints(threads);
+    int (*due)(void) = scx_yield_due;
+    return due && due() ? SCX_HINT_YIELD : 0;
+}
+
 // ---- version, codes, memory: pure C, usable anywhere ----
 
 const char *smithycurl_version(void) { return SMITHYCURL_VERSION; }
@@ -642,6 +654,7 @@ smithycurl_code smithycurl_paginator_free(smithycurl_paginator *paginator) {
 // ---- asynchronous calls and completion queues (async.go) ----
 
 void scx_done_invoke(uintptr_t fn, uintptr_t user, int code, uintptr_t result) {
+    scx_library_thread = 1;
     ((smithycurl_done_fn)fn)((void *)user, (smithycurl_code)code, (smithycurl_result *)result);
 }
 
@@ -664,7 +677,7 @@ void scx_eventfd_close(int fd) { close(fd); }
 smithycurl_code smithycurl_call_async(smithycurl_client *client, const char *operation, const char *input,
                                       size_t input_len, smithycurl_cancel_token *cancel, smithycurl_done_fn done,
                                       void *user_data) {
-    CALL_PROLOGUE(!done, SMITHYCURL_E_INVALID_ARGUMENT);
+    ASYNC_PROLOGUE(!done, SMITHYCURL_E_INVALID_ARGUMENT);
     return scx_call_async(H(client), (char *)operation, (char *)input, input_len, H(cancel), (uintptr_t)done,
                           (uintptr_t)user_data, 0, 0, 0, NULL, 0, hints, threads);
 }
@@ -679,13 +692,13 @@ smithycurl_code smithycurl_complete_async(smithycurl_client *client, smithycurl_
 smithycurl_code smithycurl_call_queued(smithycurl_client *client, const char *operation, const char *input,
                                        size_t input_len, smithycurl_cancel_token *cancel, smithycurl_queue *queue,
                                        void *tag) {
-    CALL_PROLOGUE(!queue, SMITHYCURL_E_INVALID_HANDLE);
+    ASYNC_PROLOGUE(!queue, SMITHYCURL_E_INVALID_HANDLE);
     return scx_call_async(H(client), (char *)operation, (char *)input, input_len, H(cancel), 0, 0, H(queue),
                           (uintptr_t)tag, 0, NULL, 0, hints, threads);
 }
 
 smithycurl_code smithycurl_paginator_next_queued(smithycurl_paginator *paginator, smithycurl_queue *queue, void *tag) {
-    CALL_PROLOGUE(0, SMITHYCURL_OK); // the handles are checked in Go
+    ASYNC_PROLOGUE(0, SMITHYCURL_OK); // the handles are checked in Go
     return scx_paginator_next_queued(H(paginator), H(queue), (uintptr_t)tag, hints, threads);
 }
 

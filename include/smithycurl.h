@@ -110,7 +110,9 @@
  *       live threads that have called smithycurl_call() (capped at the
  *       larger of 64 and the number of CPUs, never lowered), so that threads
  *       waiting in libcurl do not keep others out of Go; it does not when
- *       the GOMAXPROCS environment variable is set.
+ *       the GOMAXPROCS environment variable is set. The library's own
+ *       threads that run completion callbacks are not counted for the
+ *       asynchronous calls those start (they never wait there).
  */
 #ifndef SMITHYCURL_H
 #define SMITHYCURL_H

@@ -387,7 +387,7 @@ smithycurl_client *blobs_client(smithycurl_model **m) {
     X(threads) X(exactly_once) X(fork) X(pizza) X(rpcv2) X(exact) X(unknown_union) X(wait) X(event_stream) X(event_stream_rpc) \
     X(streaming) X(streaming_retry) X(streaming_memory) X(payload) X(payload_blob) X(payload_async) X(checksums) X(sdk_options) X(paginator) X(async_paginator) \
     X(async_callback) X(async_queue) X(async_cancel_many) X(async_client_free) X(async_queue_free) \
-    X(async_reentrant) X(async_slow_timeout) X(async_fork) X(async_bad_args) X(stub) X(mock) X(mock_kv) X(interceptors) X(custom_auth) X(trace_spans) X(endpoint_discovery)
+    X(async_reentrant) X(async_threads) X(async_slow_timeout) X(async_fork) X(async_bad_args) X(stub) X(mock) X(mock_kv) X(interceptors) X(custom_auth) X(trace_spans) X(endpoint_discovery)
 
 #define DECLARE(name) void test_##name(void);
 TESTS(DECLARE)

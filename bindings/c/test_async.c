@@ -3,6 +3,7 @@
 
 #define _GNU_SOURCE
 #include <poll.h>
+#include <sched.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -326,4 +327,92 @@ void test_async_bad_args(void) {
     tally_destroy(&t);
     smithycurl_client_free(c);
     smithycurl_model_free(m);
+}
+
+// ---- callbacks that start the next call do not raise GOMAXPROCS ----
+
+// The chain of test_async_threads' child: each completion starts the next
+// call from its callback (on a library thread) until total have started.
+static struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    smithycurl_client *c;
+    int started, done, total, failed;
+} relay = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, 0, 0, 0, 0};
+
+static void relay_done(void *user, smithycurl_code code, smithycurl_result *r) {
+    (void)user;
+    smithycurl_result_free(r);
+    pthread_mutex_lock(&relay.mu);
+    relay.failed += code != SMITHYCURL_OK;
+    relay.done++;
+    int more = relay.started < relay.total;
+    relay.started += more;
+    pthread_cond_signal(&relay.cv);
+    pthread_mutex_unlock(&relay.mu);
+    if (more && smithycurl_call_async(relay.c, "GetIp", NULL, 0, NULL, relay_done, NULL) != SMITHYCURL_OK) {
+        pthread_mutex_lock(&relay.mu);
+        relay.failed++;
+        relay.done++;
+        pthread_cond_signal(&relay.cv);
+        pthread_mutex_unlock(&relay.mu);
+    }
+}
+
+// Asynchronous calls started from callbacks, which run on the Go runtime's
+// threads, do not raise GOMAXPROCS: those threads have their P (counted,
+// each raised it, up to 64 Ps on 2 cores, each a thread spinning for
+// work). Run in a fresh process (this program again, GOMAXPROCS unset)
+// whose runtime reports its GOMAXPROCS (GODEBUG schedtrace): at most that
+// of the one calling thread, the number of CPUs or 2.
+void test_async_threads(void) {
+    if (getenv("SMITHYCURL_TEST_RELAY_CHILD")) {
+        smithycurl_model *m = load_httpbin();
+        relay.c = new_client(m, NULL, NULL);
+        relay.total = 2000;
+        enum { WINDOW = 50 };
+        relay.started = WINDOW;
+        for (int i = 0; i < WINDOW; i++)
+            CHECK_RC(smithycurl_call_async(relay.c, "GetIp", NULL, 0, NULL, relay_done, NULL), SMITHYCURL_OK);
+        pthread_mutex_lock(&relay.mu);
+        double end = now_s() + 60.0 * slow;
+        while (relay.done < relay.total && now_s() < end) {
+            pthread_mutex_unlock(&relay.mu);
+            usleep(10 * 1000);
+            pthread_mutex_lock(&relay.mu);
+        }
+        CHECK(relay.done == relay.total && relay.failed == 0);
+        pthread_mutex_unlock(&relay.mu);
+        smithycurl_client_free(relay.c);
+        smithycurl_model_free(m);
+        usleep(300 * 1000); // a last schedtrace line (every 100 ms)
+        return;
+    }
+    if (getenv("GOMAXPROCS")) return; // pinned (valgrind): nothing to see
+    char self[4096], cmd[4200];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    CHECK(len > 0);
+    if (len <= 0) return;
+    self[len] = 0;
+    snprintf(cmd, sizeof cmd,
+             "SMITHYCURL_TEST_RELAY_CHILD=1 GODEBUG=cgocheck=1,schedtrace=100 '%s' async_threads 2>&1 >/dev/null", self);
+    FILE *p = popen(cmd, "r");
+    CHECK(p != NULL);
+    if (!p) return;
+    char line[512];
+    int most = -1, n;
+    while (fgets(line, sizeof line, p)) {
+        const char *at = strstr(line, "gomaxprocs=");
+        if (at && sscanf(at, "gomaxprocs=%d", &n) == 1 && n > most) most = n;
+    }
+    int status = pclose(p);
+    CHECK(status == 0); // the child's calls all succeeded
+    cpu_set_t cpus;
+    int ncpu = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
+    int allowed = ncpu > 2 ? ncpu : 2;
+    CHECK(most > 0);
+    if (most > allowed) {
+        printf("    GOMAXPROCS went up to %d (at most %d: %d CPUs, one calling thread)\n", most, allowed, ncpu);
+        CHECK(most <= allowed);
+    }
 }
