@@ -1,6 +1,8 @@
 package serve
 
 import (
+	"net"
+
 	"github.com/smithycurl/smithycurl/internal/mock"
 	"github.com/smithycurl/smithycurl/model"
 )
@@ -22,3 +24,7 @@ type Running = mock.Running
 func Start(m *model.Model, svc *model.Service, opts ...Option) (*Running, error) {
 	return mock.Start(m, svc, opts...)
 }
+
+// Serve serves s on ln, with Start's HTTP/1.1 server, until Stop (which
+// closes ln).
+func (s *Server) Serve(ln net.Listener) *Running { return mock.Serve(s.core, ln) }

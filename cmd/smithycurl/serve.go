@@ -2,16 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
 	"github.com/smithycurl/smithycurl/serve"
 )
@@ -77,20 +74,15 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 30 * time.Second,
-		ErrorLog: slog.NewLogLogger(slog.NewTextHandler(stderr, nil).WithAttrs([]slog.Attr{slog.String("source", "http")}), slog.LevelWarn)}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
+	running := h.Serve(ln)
 	select {
-	case err := <-done:
-		fmt.Fprintf(stderr, "smithycurl: serve: %v\n", err)
+	case <-running.Failed():
+		fmt.Fprintf(stderr, "smithycurl: serve: %v\n", running.Stop())
 		return exitTransport
 	case <-ctx.Done():
 	}
-	// Requests under way finish; new ones are refused.
-	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+	// Requests under way finish (up to 5 s); new ones are refused.
+	if err := running.Stop(); err != nil {
 		fmt.Fprintf(stderr, "smithycurl: serve: stopping: %v\n", err)
 	}
 	return 0

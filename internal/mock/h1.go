@@ -41,7 +41,8 @@ type Running struct {
 	ln     net.Listener
 	ctx    context.Context // the requests', cancelled when Stop gives up waiting
 	cancel context.CancelFunc
-	done   chan error // the accept loop's end
+	done   chan error    // the accept loop's end
+	failed chan struct{} // closed when the accept loop ends before Stop
 	wg     sync.WaitGroup
 
 	mu      sync.Mutex
@@ -67,10 +68,20 @@ func Start(m *model.Model, svc *model.Service, opts ...Option) (*Running, error)
 func Serve(s *Server, ln net.Listener) *Running {
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &Running{URL: "http://" + ln.Addr().String(), s: s, ln: ln, ctx: ctx, cancel: cancel,
-		done: make(chan error, 1), conns: map[*conn]bool{}}
-	go func() { r.done <- r.accept() }()
+		done: make(chan error, 1), failed: make(chan struct{}), conns: map[*conn]bool{}}
+	go func() {
+		err := r.accept()
+		if err != nil {
+			close(r.failed)
+		}
+		r.done <- err
+	}()
 	return r
 }
+
+// Failed is closed when the server stops accepting connections on its
+// own (an error of the listener, which Stop returns).
+func (r *Running) Failed() <-chan struct{} { return r.failed }
 
 // accept serves each connection on its goroutine until the listener is
 // closed.
