@@ -213,6 +213,9 @@ func callerChecksum(h wire.Header) bool {
 // checksum: else a body that cannot be rewound gets none over http.
 // Content-MD5, which has no trailer form, needs a body that can be rewound.
 func (b *callBody) requestChecksum(op *model.Operation, cp checksumPlan, when ChecksumWhen, input []byte, req *transport.Request) error {
+	if cp.algHeader == "" && !cp.required {
+		return nil // no algorithm member and none required: nothing to add, whatever the request holds
+	}
 	alg := ""
 	if cp.algHeader != "" {
 		alg = strings.ToUpper(req.Header.Get(cp.algHeader))

@@ -60,7 +60,7 @@ func (c *restCodec) encodeRequest(p *opPlan, input, payload []byte) (*wire.Reque
 	val := func(mc *memberCodec) []byte { return vals[memberIndex(in.sc, mc)] }
 	req := &wire.Request{Method: p.method, Header: wire.Header{}, Input: wire.Members{Names: in.sc.names, Values: vals}}
 	if p.acceptJSON {
-		req.Header.Set("Accept", "application/json")
+		req.Header["Accept"] = []string{"application/json"} // Set, on the canonical name
 	}
 	path, err := encodePath(p, val)
 	if err != nil {
@@ -314,7 +314,7 @@ func (c *restCodec) encodeBody(req *wire.Request, in *binding, val func(*memberC
 		return err
 	}
 	req.Body = body
-	setDefault(req.Header, "Content-Type", c.body.mediaType())
+	setContentType(req.Header, c.body.mediaType())
 	return nil
 }
 
@@ -332,7 +332,7 @@ func (c *restCodec) encodePayloadMember(req *wire.Request, pm *memberCodec, raw 
 			req.Body = body
 		}
 		if raw != nil || pm.streaming {
-			setDefault(req.Header, "Content-Type", orDefault(pm.mediaType, "application/octet-stream"))
+			setContentType(req.Header, orDefault(pm.mediaType, "application/octet-stream"))
 		}
 	case kString, kEnum:
 		if raw != nil {
@@ -343,16 +343,16 @@ func (c *restCodec) encodePayloadMember(req *wire.Request, pm *memberCodec, raw 
 			}
 			if c.d.jsonStringPayload && pm.mediaType == "" {
 				req.Body = appendString(nil, v)
-				setDefault(req.Header, "Content-Type", "application/json")
+				setContentType(req.Header, "application/json")
 			} else {
 				req.Body = []byte(v)
-				setDefault(req.Header, "Content-Type", orDefault(pm.mediaType, "text/plain"))
+				setContentType(req.Header, orDefault(pm.mediaType, "text/plain"))
 			}
 		}
 	default:
 		if pm.streaming && pm.target.kind == kUnion && raw == nil {
 			// An input event stream: the body is its messages.
-			setDefault(req.Header, "Content-Type", EventStreamMediaType)
+			setContentType(req.Header, EventStreamMediaType)
 			return nil
 		}
 		if raw != nil {
@@ -361,10 +361,10 @@ func (c *restCodec) encodePayloadMember(req *wire.Request, pm *memberCodec, raw 
 				return err
 			}
 			req.Body = body
-			setDefault(req.Header, "Content-Type", orDefault(pm.mediaType, c.body.mediaType()))
+			setContentType(req.Header, orDefault(pm.mediaType, c.body.mediaType()))
 		} else if e := c.body.emptyPayload(); pm.target.kind == kStruct && e != nil {
 			req.Body = e
-			setDefault(req.Header, "Content-Type", c.body.mediaType())
+			setContentType(req.Header, c.body.mediaType())
 		}
 	}
 	return nil
@@ -432,10 +432,11 @@ func setHeader(h wire.Header, name, value string) error {
 	return nil
 }
 
-// setDefault sets header k to v unless h has it.
-func setDefault(h wire.Header, k, v string) {
-	if h.Get(k) == "" {
-		h.Set(k, v)
+// setContentType sets the Content-Type header to v unless h has one
+// (h.Get and h.Set on the canonical name: no canonicalisation per call).
+func setContentType(h wire.Header, v string) {
+	if vs := h["Content-Type"]; len(vs) == 0 || vs[0] == "" {
+		h["Content-Type"] = []string{v}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"unicode/utf8"
 
 	"github.com/smithycurl/smithycurl/internal/cbor"
@@ -180,11 +181,12 @@ func (s *scanner) stringEnd() ([]byte, error) {
 	}
 }
 
-// plainRun returns the offset of the first 8-byte block at or after i in
-// a string's body that holds a byte needing a look (a quote, a backslash,
-// a control character and, with nonASCII, a byte of 0x80 or more), or of
-// the last bytes, fewer than 8: a blob's 1.4 MB of base64 is read 8 bytes
-// a step instead of one.
+// plainRun returns the offset of the first byte at or after i in a
+// string's body that needs a look (a quote, a backslash, a control
+// character and, with nonASCII, a byte of 0x80 or more), found 8 bytes a
+// step (a blob's 1.4 MB of base64 is read 8 bytes a step instead of one),
+// or of the last bytes, fewer than 8, which the caller reads one by one.
+// A short string ("id") ends in its first step, at its quote.
 func plainRun(b []byte, i int, nonASCII bool) int {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	high := uint64(0)
@@ -195,9 +197,11 @@ func plainRun(b []byte, i int, nonASCII bool) int {
 		x := binary.LittleEndian.Uint64(b[i:])
 		q, bs := x^(ones*'"'), x^(ones*'\\')
 		// A byte below 0x20 or equal to '"' or '\\' (the bit tricks of
-		// "Bit Twiddling Hacks": hasless, haszero).
-		if ((x-ones*0x20)&^x|(q-ones)&^q|(bs-ones)&^bs)&highs|x&high != 0 {
-			return i
+		// "Bit Twiddling Hacks": hasless, haszero). A borrow only runs
+		// from a flagged byte to the ones above it: the lowest flag (the
+		// first byte, little-endian) is exact.
+		if m := ((x-ones*0x20)&^x|(q-ones)&^q|(bs-ones)&^bs)&highs | x&high; m != 0 {
+			return i + bits.TrailingZeros64(m)/8
 		}
 	}
 	return i

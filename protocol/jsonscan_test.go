@@ -5,22 +5,34 @@ import (
 	"testing"
 )
 
-// TestPlainRun: the 8-byte steps of a string's scan stop at the block of
-// the first byte that needs a look, wherever it is, and only there.
+// TestPlainRun: the 8-byte steps of a string's scan stop at the first
+// byte that needs a look, wherever it is (a second one after it changes
+// nothing), and only there; the last bytes, fewer than 8, are left to
+// the caller.
 func TestPlainRun(t *testing.T) {
 	for _, nonASCII := range []bool{false, true} {
 		for c := 0; c < 256; c++ {
 			special := c < 0x20 || c == '"' || c == '\\' || nonASCII && c >= 0x80
 			for at := 0; at < 40; at++ {
-				b := []byte("abcdefghijklmnopqrstuvwxyz0123456789+/=ABCD")
-				b[at] = byte(c)
-				for _, from := range []int{0, 3} {
-					want := from + (len(b)-from)/8*8 // no stop: the tail
-					if special && at >= from {
-						want = from + (at-from)/8*8
+				for _, second := range []int{-1, at + 1, at + 5} {
+					b := []byte("abcdefghijklmnopqrstuvwxyz0123456789+/=ABCD")
+					b[at] = byte(c)
+					if second >= len(b) {
+						continue
 					}
-					if got := plainRun(b, from, nonASCII); got != want {
-						t.Fatalf("byte %#x at %d, from %d (nonASCII %v): plainRun %d, want %d", c, at, from, nonASCII, got, want)
+					if second >= 0 {
+						b[second] = '"'
+					}
+					for _, from := range []int{0, 3} {
+						want := from + (len(b)-from)/8*8 // no stop: the tail
+						if special && at >= from && at < want {
+							want = at
+						} else if second >= 0 && second >= from && second < want {
+							want = second
+						}
+						if got := plainRun(b, from, nonASCII); got != want {
+							t.Fatalf("byte %#x at %d, '\"' at %d, from %d (nonASCII %v): plainRun %d, want %d", c, at, second, from, nonASCII, got, want)
+						}
 					}
 				}
 			}

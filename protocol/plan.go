@@ -202,5 +202,5 @@ func gzipBody(h wire.Header, body []byte) []byte {
 // setBody sets the request body and its Content-Length.
 func setBody(req *wire.Request, body []byte) {
 	req.Body = body
-	req.Header.Set("Content-Length", strconv.Itoa(len(body)))
+	req.Header["Content-Length"] = []string{strconv.Itoa(len(body))} // Set, on the canonical name
 }
