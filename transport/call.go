@@ -155,15 +155,15 @@ func (t *Curl) fill(h *handle, c *call) *Error {
 		if err := validName(k); err != nil {
 			return c.fail(KindOther, err.Error(), nil)
 		}
-		switch {
-		case strings.EqualFold(k, "Content-Type"):
-			hasCT = true
-		case strings.EqualFold(k, "Expect"):
-			hasExpect = true
-		case strings.EqualFold(k, "Accept-Encoding"):
-			hasAE = true
-		case strings.EqualFold(k, "Transfer-Encoding"):
-			hasTE = true
+		switch len(k) { // the names' lengths tell them apart
+		case len("Content-Type"):
+			hasCT = hasCT || strings.EqualFold(k, "Content-Type")
+		case len("Expect"):
+			hasExpect = hasExpect || strings.EqualFold(k, "Expect")
+		case len("Accept-Encoding"):
+			hasAE = hasAE || strings.EqualFold(k, "Accept-Encoding")
+		case len("Transfer-Encoding"):
+			hasTE = hasTE || strings.EqualFold(k, "Transfer-Encoding")
 		}
 		for _, v := range vs {
 			if err := validText(v); err != nil {

@@ -34,7 +34,7 @@ type Curl struct {
 
 	mu     sync.Mutex
 	idle   []*handle
-	busy   map[*handle]struct{}
+	busy   []*handle // in use; handle.busyAt is each one's index (no map: a call adds and removes one)
 	live   int
 	closed bool
 }
@@ -78,7 +78,6 @@ func New(cfg Config) (*Curl, error) {
 		maxBody:   cfg.MaxResponseBytes,
 		connectMS: ms(cfg.ConnectTimeout),
 		totalMS:   ms(cfg.Timeout),
-		busy:      make(map[*handle]struct{}),
 		yield:     runtime.Gosched,
 	}
 	if t.maxBody < 0 {
@@ -136,7 +135,7 @@ func (t *Curl) Close() error {
 	t.closed = true
 	idle := t.idle
 	t.idle = nil
-	for h := range t.busy {
+	for _, h := range t.busy {
 		C.sc_cancel(h.c)
 	}
 	t.mu.Unlock()

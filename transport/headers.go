@@ -130,8 +130,12 @@ func reparseHeaderBlock(hdr wire.Header, b []byte) bool {
 	if i < 0 {
 		return false
 	}
-	var lines [maxReparsed]struct{ k0, k1, v0, v1, nth int }
+	var lines [maxReparsed]struct {
+		k0, k1, v0, v1, nth int
+		vs                  []string // hdr's values of the line's name
+	}
 	nl := 0
+	names, lasts := 0, 0 // lines with a name's first value, with its last one
 	for at := i + 1; at < len(b); {
 		end := bytes.IndexByte(b[at:], '\n')
 		next := len(b)
@@ -162,35 +166,37 @@ func reparseHeaderBlock(hdr wire.Header, b []byte) bool {
 		l := &lines[nl]
 		l.k0, l.k1, l.v0, l.v1 = at, at+colon, at+v0, at+v1
 		for _, e := range lines[:nl] {
-			if bytes.Equal(b[e.k0:e.k1], b[l.k0:l.k1]) {
+			if e.k1-e.k0 == colon && bytes.Equal(b[e.k0:e.k1], line[:colon]) {
 				l.nth++
 			}
+		}
+		vs, ok := hdr[string(line[:colon])]
+		if !ok || l.nth >= len(vs) {
+			return false // a name hdr lacks, or more values of it
+		}
+		l.vs = vs
+		if l.nth == 0 {
+			names++
+		}
+		if l.nth == len(vs)-1 {
+			lasts++
 		}
 		nl++
 		at = next
 	}
-	// The same names with as many values each: every name of hdr is met
-	// (the counts add up) and every line's nth value exists.
-	total := 0
-	for _, vs := range hdr {
-		total += len(vs)
-	}
-	if total != nl {
+	// The same names with as many values each: the block's names are
+	// hdr's (each line's is in it, and as many distinct ones), and each
+	// name's values run up to its last (nth counts them in order).
+	if names != len(hdr) || lasts != len(hdr) {
 		return false
-	}
-	for _, l := range lines[:nl] {
-		if vs, ok := hdr[string(b[l.k0:l.k1])]; !ok || l.nth >= len(vs) {
-			return false
-		}
 	}
 	var block string // made once, when a value changed
 	for _, l := range lines[:nl] {
-		vs := hdr[string(b[l.k0:l.k1])]
-		if vs[l.nth] != string(b[l.v0:l.v1]) {
+		if l.vs[l.nth] != string(b[l.v0:l.v1]) {
 			if block == "" {
 				block = string(b)
 			}
-			vs[l.nth] = block[l.v0:l.v1]
+			l.vs[l.nth] = block[l.v0:l.v1]
 		}
 	}
 	return true

@@ -25,6 +25,8 @@ type handle struct {
 	// c.e_ref; done receives the completion of its call.
 	ref  cgo.Handle
 	done chan struct{}
+	// busyAt is the handle's index in Curl.busy while it is in use (mu).
+	busyAt int
 }
 
 // newHandle creates an easy handle with every per-handle option set.
@@ -133,7 +135,7 @@ func (t *Curl) acquire() (*handle, error) {
 		// Reset the cancel flag under the lock: a Close after this point
 		// cancels the call.
 		atomic.StoreInt32((*int32)(unsafe.Pointer(&h.c.cancel)), 0)
-		t.busy[h] = struct{}{}
+		t.addBusyLocked(h)
 		t.mu.Unlock()
 		return h, nil
 	}
@@ -147,11 +149,30 @@ func (t *Curl) acquire() (*handle, error) {
 		t.maybeFreeShareLocked()
 		return nil, err
 	}
-	t.busy[h] = struct{}{}
+	t.addBusyLocked(h)
 	if t.closed {
 		C.sc_cancel(h.c)
 	}
 	return h, nil
+}
+
+// addBusyLocked puts h, acquired, on the busy handles (t.mu held).
+func (t *Curl) addBusyLocked(h *handle) {
+	h.busyAt = len(t.busy)
+	t.busy = append(t.busy, h)
+}
+
+// removeBusyLocked takes h off the busy handles (t.mu held): the last one
+// moves into its place. A handle not on them is left alone.
+func (t *Curl) removeBusyLocked(h *handle) {
+	if h.busyAt >= len(t.busy) || t.busy[h.busyAt] != h {
+		return
+	}
+	last := len(t.busy) - 1
+	moved := t.busy[last]
+	t.busy[h.busyAt], moved.busyAt = moved, h.busyAt
+	t.busy[last] = nil
+	t.busy = t.busy[:last]
 }
 
 func (t *Curl) release(h *handle) { t.put(h, true) }
@@ -160,7 +181,7 @@ func (t *Curl) release(h *handle) { t.put(h, true) }
 // pool is closed or full.
 func (t *Curl) put(h *handle, keep bool) {
 	t.mu.Lock()
-	delete(t.busy, h)
+	t.removeBusyLocked(h)
 	if !keep || t.closed || len(t.idle) >= t.cfg.MaxIdleHandles {
 		t.mu.Unlock()
 		t.freeHandle(h)
