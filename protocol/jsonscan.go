@@ -112,8 +112,12 @@ func (s *scanner) scanString(checkUTF8 bool) ([]byte, bool, error) {
 	}
 	s.pos++
 	escaped := false
+	high := uint64(0)
+	if checkUTF8 {
+		high = nonASCII
+	}
 	for s.pos < len(s.data) {
-		s.pos = plainRun(s.data, s.pos, checkUTF8)
+		s.pos = plainRun(s.data, s.pos, high)
 		if s.pos >= len(s.data) {
 			break
 		}
@@ -183,16 +187,12 @@ func (s *scanner) stringEnd() ([]byte, error) {
 
 // plainRun returns the offset of the first byte at or after i in a
 // string's body that needs a look (a quote, a backslash, a control
-// character and, with nonASCII, a byte of 0x80 or more), found 8 bytes a
+// character and, with high nonASCII, a byte of 0x80 or more), found 8 bytes a
 // step (a blob's 1.4 MB of base64 is read 8 bytes a step instead of one),
 // or of the last bytes, fewer than 8, which the caller reads one by one.
 // A short string ("id") ends in its first step, at its quote.
-func plainRun(b []byte, i int, nonASCII bool) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	high := uint64(0)
-	if nonASCII {
-		high = highs
-	}
+func plainRun(b []byte, i int, high uint64) int {
+	const ones, highs = 0x0101010101010101, nonASCII
 	for ; i+8 <= len(b); i += 8 {
 		x := binary.LittleEndian.Uint64(b[i:])
 		q, bs := x^(ones*'"'), x^(ones*'\\')
@@ -201,11 +201,15 @@ func plainRun(b []byte, i int, nonASCII bool) int {
 		// from a flagged byte to the ones above it: the lowest flag (the
 		// first byte, little-endian) is exact.
 		if m := ((x-ones*0x20)&^x|(q-ones)&^q|(bs-ones)&^bs)&highs | x&high; m != 0 {
-			return i + bits.TrailingZeros64(m)/8
+			return i + bits.TrailingZeros64(m)>>3
 		}
 	}
 	return i
 }
+
+// nonASCII is plainRun's high for a scan that stops at every byte of 0x80
+// or more (0: none).
+const nonASCII = 0x8080808080808080
 
 // escapeLen is the length of the JSON escape at the start of b (which
 // begins with a backslash), or 0 when it is not one.

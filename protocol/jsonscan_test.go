@@ -10,9 +10,9 @@ import (
 // nothing), and only there; the last bytes, fewer than 8, are left to
 // the caller.
 func TestPlainRun(t *testing.T) {
-	for _, nonASCII := range []bool{false, true} {
+	for _, high := range []uint64{0, nonASCII} {
 		for c := 0; c < 256; c++ {
-			special := c < 0x20 || c == '"' || c == '\\' || nonASCII && c >= 0x80
+			special := c < 0x20 || c == '"' || c == '\\' || high != 0 && c >= 0x80
 			for at := 0; at < 40; at++ {
 				for _, second := range []int{-1, at + 1, at + 5} {
 					b := []byte("abcdefghijklmnopqrstuvwxyz0123456789+/=ABCD")
@@ -30,8 +30,8 @@ func TestPlainRun(t *testing.T) {
 						} else if second >= 0 && second >= from && second < want {
 							want = second
 						}
-						if got := plainRun(b, from, nonASCII); got != want {
-							t.Fatalf("byte %#x at %d, '\"' at %d, from %d (nonASCII %v): plainRun %d, want %d", c, at, second, from, nonASCII, got, want)
+						if got := plainRun(b, from, high); got != want {
+							t.Fatalf("byte %#x at %d, '\"' at %d, from %d (high %#x): plainRun %d, want %d", c, at, second, from, high, got, want)
 						}
 					}
 				}
