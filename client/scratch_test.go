@@ -25,7 +25,7 @@ import (
 // and the transport's, whose request, call state and response (header
 // map, values, body) come from the client's pool (scratch.go). Before the
 // pool a call made 44.
-const maxCallAllocs = 24
+const maxCallAllocs = 23
 
 // TestCallSteadyAllocs: a steady stream of like calls allocates little.
 // The server runs in a child process, so that only the client's

@@ -152,7 +152,11 @@ func (b *callBody) attach(op *model.Operation, plan *callPlan, req *transport.Re
 	if b.r == nil {
 		// The body is the encoded one: a member bound to Content-Length
 		// (S3's ContentLength) cannot announce bytes that are not sent.
-		if cl := req.Header.Get("Content-Length"); cl != "" && cl != strconv.Itoa(len(req.Body)) {
+		// (Get on the canonical name, and the length written on the
+		// stack: nothing allocated when the two agree, as they do unless
+		// a member gave the header.)
+		var n [20]byte
+		if vs := req.Header["Content-Length"]; len(vs) > 0 && vs[0] != "" && vs[0] != string(strconv.AppendInt(n[:0], int64(len(req.Body)), 10)) {
 			req.Header.Set("Content-Length", strconv.Itoa(len(req.Body)))
 		}
 		return nil
