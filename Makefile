@@ -207,7 +207,7 @@ test-build: deps-test build lib examples
 # steps); ends with the table of performance goals, met or not, and
 # "bench: N passed, N failed". BENCH_BEFORE=REF adds a column for the library
 # of git REF to the per-stage profile.
-bench: lib build
+bench: deps-test lib build
 	@scripts/bench.sh
 
 # The mock server (`smithycurl serve`): a small awsJson1_0 operation answered

@@ -13,10 +13,10 @@ cd "$(dirname "$0")/.."
 # botocore for the differential tests; libssl-dev and zlib1g-dev: the
 # hand-written libcurl S3 client of make bench-aws (bench/c/s3.c: SigV4 with
 # OpenSSL's HMAC, CRC32 with zlib's); boto3 (with s3transfer): the Python
-# peers of make bench-aws and bench-transfer; linux-perf: the per-stage
-# profile of make bench-stages.
+# peers of make bench-aws and bench-transfer; aiohttp: the peer of make
+# bench-python-async; linux-perf: the per-stage profile of make bench-stages.
 packages=(libcurl4-openssl-dev pkg-config gcc make valgrind python3-pytest python3-venv python3-pip python3-botocore mypy
-  libssl-dev zlib1g-dev python3-boto3 linux-perf)
+  libssl-dev zlib1g-dev python3-boto3 python3-aiohttp linux-perf)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
