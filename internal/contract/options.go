@@ -170,6 +170,12 @@ var ClientOptions = []ClientOption{
 		Python: "", // goes through the C API
 		CLI:    "", // Go only
 		Doc:    "the AWS shared configuration, read once: for clients to share, tests to give"},
+	{Name: "env", Type: "awsconfig.Env", Default: "the process's environment and home folder (the C library: the C environment when read)",
+		Go:     "WithEnv",
+		C:      "", // Go only: the C library reads the C environment (setenv)
+		Python: "", // the C library's: os.environ as it is when read
+		CLI:    "", // Go only
+		Doc:    "where the AWS settings and credentials are read when WithAWSConfig is not given"},
 	{Name: "endpoint_params", Type: "name, value (repeatable)", Default: "none",
 		Go: "WithEndpointParams", C: "smithycurl_options_set_endpoint_param", Python: "endpoint_params", PyValue: "None",
 		CLI: "--endpoint-param",
