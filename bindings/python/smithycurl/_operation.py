@@ -73,7 +73,7 @@ class Operation:
         blob = data.get("blob_payload") or {}
         self._blob_in: str = blob.get("input", "")
         self._blob_out: str = blob.get("output", "")
-        self._bytes = bool(self._blob_in or self._blob_out) and "call_payload" in vars(client._lib)
+        self._bytes = bool(self._blob_in or self._blob_out) and client._lib.has("call_payload")
         self._in_py = self._in.by_key[self._blob_in].py if self._in and self._blob_in else ""
         self._out_py = self._out.by_key[self._blob_out].py if self._out and self._blob_out else ""
         self.__doc__ = self._doc(data.get("documentation", ""))
