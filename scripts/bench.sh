@@ -19,9 +19,11 @@ make=${MAKE:-make}
 go=${GO:-go}
 build=${BUILD:-build}
 log=$build/bench.log
-steps=(model protocol client-call client-startup gen-go credentials identity attempt-identity
-  bench-aws bench-startup bench-c bench-async-c bench-stages bench-typed-c bench-python bench-python-async
-  bench-stream bench-soak bench-serve)
+# The per-call and start-up goals first (the longest steps, S3 transfers
+# and the soak, last).
+steps=(bench-c bench-async-c bench-stages bench-startup bench-python client-call bench-aws
+  model protocol client-startup gen-go credentials identity attempt-identity
+  bench-typed-c bench-python-async bench-serve bench-stream bench-soak)
 [ $# -eq 0 ] || steps=("$@")
 
 # run STEP: the commands of one step.

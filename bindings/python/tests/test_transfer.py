@@ -94,7 +94,16 @@ def test_progress_exception_aborts(s3: Any) -> None:
 
 def test_ctrl_c_aborts(s3: Any) -> None:
     """SIGINT during a multipart upload (part 3 hangs): KeyboardInterrupt,
-    the upload aborted."""
+    the upload aborted. Python's own SIGINT handler, as in a terminal: a
+    test run started as a background job inherits SIGINT ignored."""
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        ctrl_c_aborts(s3)
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+def ctrl_c_aborts(s3: Any) -> None:
     calls = []
 
     def interrupt(done: int, total: int) -> None:
