@@ -17,14 +17,7 @@ import (
 // its listener; a bad option is New's error, nothing left listening.
 func TestStart(t *testing.T) {
 	ctx := context.Background()
-	m, err := model.LoadPaths(ctx, filepath.Join("..", "examples", "todo"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc, err := m.Service("smithycurl.examples.todo#Todos")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, svc := todoService(t)
 	if _, err := serve.Start(m, svc, serve.WithFixtures([]byte(`{"Nope": []}`))); err == nil {
 		t.Fatal("Start with a fixture of no operation: no error")
 	}
@@ -57,14 +50,7 @@ func TestStart(t *testing.T) {
 // turns off) and many calls in a row on one client are read whole.
 func TestStartLibcurl(t *testing.T) {
 	ctx := context.Background()
-	m, err := model.LoadPaths(ctx, filepath.Join("..", "examples", "todo"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc, err := m.Service("smithycurl.examples.todo#Todos")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, svc := todoService(t)
 	for _, bound := range []int64{4 << 10, 8 << 20} {
 		mock, err := serve.Start(m, svc, serve.WithMaxBody(bound))
 		if err != nil {
@@ -94,4 +80,18 @@ func TestStartLibcurl(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// todoService is the Todo example's model and service.
+func todoService(t *testing.T) (*model.Model, *model.Service) {
+	t.Helper()
+	m, err := model.LoadPaths(context.Background(), filepath.Join("..", "examples", "todo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := m.Service("smithycurl.examples.todo#Todos")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, svc
 }
