@@ -36,7 +36,7 @@ func quoteTraceID(id string) string {
 	var b strings.Builder
 	for i := 0; i < len(id); i++ {
 		ch := id[i]
-		if ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9' || strings.IndexByte("_.-~=;:+&[]{}\"',", ch) >= 0 {
+		if wire.Unreserved(ch) || strings.IndexByte("=;:+&[]{}\"',", ch) >= 0 {
 			b.WriteByte(ch)
 			continue
 		}

@@ -24,6 +24,7 @@ import (
 	"github.com/smithycurl/smithycurl/internal/jsonstr"
 	"github.com/smithycurl/smithycurl/model"
 	"github.com/smithycurl/smithycurl/transport"
+	"github.com/smithycurl/smithycurl/wire"
 )
 
 type loaderH struct {
@@ -437,7 +438,7 @@ func scx_options_set_str(h C.uintptr_t, which C.int, p1, p2, p3, p4 *C.char, fla
 		if !need(p1, p2) {
 			return fail(&o.errBox, codeInvalidArgument, "header name and value must not be NULL")
 		}
-		if !validHeaderName(s[0]) {
+		if !wire.IsToken(s[0]) {
 			return fail(&o.errBox, codeInvalidArgument, "invalid header name %q", s[0])
 		}
 		if strings.ContainsAny(s[1], "\r\n\x00") {
@@ -549,19 +550,6 @@ func scx_options_set_str(h C.uintptr_t, which C.int, p1, p2, p3, p4 *C.char, fla
 	}
 	o.set("")
 	return codeOK
-}
-
-func validHeaderName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c <= ' ' || c >= 0x7f || strings.IndexByte(`"(),/:;<=>?@[\]{}`, c) >= 0 {
-			return false
-		}
-	}
-	return true
 }
 
 //export scx_options_set_trace

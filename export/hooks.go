@@ -332,7 +332,7 @@ func setHeader(h wire.Header, name *C.char, has bool, v []byte) C.int {
 		return codeInvalidArgument
 	}
 	k, ok := goString(name)
-	if !ok || !validHeaderName(k) {
+	if !ok || !wire.IsToken(k) {
 		return codeInvalidArgument
 	}
 	if !has {

@@ -68,11 +68,8 @@ func appendHeader(b []byte, k, v string) []byte {
 }
 
 func validMethod(m string) error {
-	for i := 0; i < len(m); i++ {
-		c := m[i]
-		if c <= ' ' || c >= 0x7f || strings.IndexByte("()<>@,;:\\\"/[]?={}", c) >= 0 {
-			return fmt.Errorf("invalid method %q", m)
-		}
+	if m != "" && !wire.IsToken(m) { // "": the default method
+		return fmt.Errorf("invalid method %q", m)
 	}
 	return nil
 }

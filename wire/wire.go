@@ -126,6 +126,22 @@ func Unreserved(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~'
 }
 
+// IsToken reports whether s is an RFC 9110 token, the form of a method
+// and a header name: one or more visible ASCII characters, none of them a
+// delimiter ("(),/:;<=>?@[\]{}).
+func IsToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c <= ' ' || c >= 0x7f || strings.IndexByte(`"(),/:;<=>?@[\]{}`, c) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // AppendEscaped appends s percent-encoded: every byte but the unreserved
 // ones (and '/' when keepSlash is set) as %XX with upper-case hex digits,
 // the encoding of Smithy's labels and query strings, of the endpoint rules'

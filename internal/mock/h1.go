@@ -333,7 +333,7 @@ func (c *conn) readHead() (*request, error) {
 	}
 	method, rest, ok1 := strings.Cut(string(line), " ")
 	target, proto, ok2 := strings.Cut(rest, " ")
-	if !ok1 || !ok2 || !isToken(method) || target == "" || strings.ContainsAny(target, " \t") {
+	if !ok1 || !ok2 || !wire.IsToken(method) || target == "" || strings.ContainsAny(target, " \t") {
 		return nil, &badRequest{statusBadRequest, "malformed request line"}
 	}
 	req := &request{Request: Request{Method: method, Target: target, Header: wire.Header{}}, head: method == "HEAD"}
@@ -362,7 +362,7 @@ func (c *conn) readHead() (*request, error) {
 			break
 		}
 		name, value, ok := strings.Cut(string(line), ":")
-		if !ok || !isToken(name) {
+		if !ok || !wire.IsToken(name) {
 			return nil, &badRequest{statusBadRequest, "malformed header line"}
 		}
 		value = strings.Trim(value, " \t")
@@ -419,23 +419,6 @@ func (req *request) framing() error {
 		req.ContentLength = n
 	}
 	return nil
-}
-
-// isToken reports whether s is an RFC 9110 token (a method, a header name).
-func isToken(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		b := s[i]
-		if b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' {
-			continue
-		}
-		if !strings.ContainsRune("!#$%&'*+-.^_`|~", rune(b)) {
-			return false
-		}
-	}
-	return true
 }
 
 // bodyReader reads a request's body off its connection: n bytes, or the
@@ -588,7 +571,7 @@ func (w *responseWriter) WriteResponse(status int, header wire.Header, body []by
 	bw.WriteString("\r\n")
 	for k, vs := range header {
 		switch {
-		case !isToken(k), k == "Transfer-Encoding", k == "Connection":
+		case !wire.IsToken(k), k == "Transfer-Encoding", k == "Connection":
 			continue // the framing and the connection are the server's
 		case k == "Content-Length" && (noBody && status != 304):
 			continue
